@@ -1,0 +1,16 @@
+//! Math foundation: the [`Real`] scalar, the [`Vector`] trait over glam's four
+//! vector types, rotations, poses and tolerances.
+
+mod pose;
+mod real;
+mod rotation;
+pub mod tolerance;
+mod vector;
+
+pub use pose::{Isometry, Pose2, Pose3};
+pub use real::Real;
+pub use rotation::{Rot2, Rotation3};
+pub use vector::{Vector, Vector2, Vector3};
+
+/// The scalar type of a vector type `V`.
+pub type Scalar<V> = <V as Vector>::Scalar;

@@ -1,0 +1,184 @@
+//! Rigid transforms (rotation, then translation). Pair queries take one pose per
+//! shape and work in A's frame, `pose_ab = pose_a⁻¹ · pose_b`, as parry and Box2D do.
+
+use super::real::Real;
+use super::rotation::{Rot2, Rotation3};
+use super::vector::Vector;
+
+/// A rigid transform of points of type `V`: rotate, then translate.
+pub trait Isometry<V: Vector>: Copy + core::fmt::Debug + PartialEq + Send + Sync + 'static {
+    /// The transform that changes nothing.
+    const IDENTITY: Self;
+    /// A pure translation.
+    fn from_translation(t: V) -> Self;
+    /// The translation part.
+    fn translation(&self) -> V;
+    /// Rotates a direction (no translation).
+    fn transform_vector(&self, v: V) -> V;
+    /// Rotates a direction by the inverse rotation.
+    fn inverse_transform_vector(&self, v: V) -> V;
+    /// The inverse transform.
+    fn inverse(&self) -> Self;
+    /// `self · other`: applies `other` first.
+    fn mul(&self, other: &Self) -> Self;
+    /// True when every number in it is finite.
+    fn is_finite(&self) -> bool;
+
+    /// Maps a point from the local frame to the world frame.
+    #[inline]
+    fn transform_point(&self, p: V) -> V {
+        self.transform_vector(p) + self.translation()
+    }
+    /// Maps a point from the world frame to the local frame.
+    #[inline]
+    fn inverse_transform_point(&self, p: V) -> V {
+        self.inverse_transform_vector(p - self.translation())
+    }
+    /// `self⁻¹ · other`: `other` expressed in `self`'s frame.
+    #[inline]
+    fn inv_mul(&self, other: &Self) -> Self {
+        self.inverse().mul(other)
+    }
+}
+
+/// A 2D rigid transform.
+#[derive(Copy, Clone, Debug, PartialEq)]
+pub struct Pose2<R: Real> {
+    /// Rotation, applied first.
+    pub rotation: Rot2<R>,
+    /// Translation, applied second.
+    pub translation: R::V2,
+}
+
+impl<R: Real> Pose2<R> {
+    /// Rotation by `angle` radians about the origin, then translation by `translation`.
+    #[inline]
+    pub fn new(translation: R::V2, angle: R) -> Self {
+        Self {
+            rotation: Rot2::from_angle(angle),
+            translation,
+        }
+    }
+}
+
+impl<R: Real> Default for Pose2<R> {
+    fn default() -> Self {
+        <Self as Isometry<R::V2>>::IDENTITY
+    }
+}
+
+impl<R: Real> Isometry<R::V2> for Pose2<R> {
+    const IDENTITY: Self = Self {
+        rotation: Rot2::IDENTITY,
+        translation: <R::V2 as Vector>::ZERO,
+    };
+    #[inline]
+    fn from_translation(translation: R::V2) -> Self {
+        Self {
+            rotation: Rot2::IDENTITY,
+            translation,
+        }
+    }
+    #[inline]
+    fn translation(&self) -> R::V2 {
+        self.translation
+    }
+    #[inline]
+    fn transform_vector(&self, v: R::V2) -> R::V2 {
+        self.rotation.rotate(v)
+    }
+    #[inline]
+    fn inverse_transform_vector(&self, v: R::V2) -> R::V2 {
+        self.rotation.inverse_rotate(v)
+    }
+    #[inline]
+    fn inverse(&self) -> Self {
+        let rotation = self.rotation.inverse();
+        Self {
+            rotation,
+            translation: -rotation.rotate(self.translation),
+        }
+    }
+    #[inline]
+    fn mul(&self, other: &Self) -> Self {
+        Self {
+            rotation: self.rotation.mul(other.rotation),
+            translation: self.transform_point(other.translation),
+        }
+    }
+    #[inline]
+    fn is_finite(&self) -> bool {
+        self.rotation.is_finite() && self.translation.is_finite()
+    }
+}
+
+/// A 3D rigid transform.
+#[derive(Copy, Clone, Debug, PartialEq)]
+pub struct Pose3<R: Real> {
+    /// Rotation (unit quaternion), applied first.
+    pub rotation: R::Quat,
+    /// Translation, applied second.
+    pub translation: R::V3,
+}
+
+impl<R: Real> Pose3<R> {
+    /// Rotation `rotation`, then translation by `translation`.
+    #[inline]
+    pub fn new(translation: R::V3, rotation: R::Quat) -> Self {
+        Self {
+            rotation,
+            translation,
+        }
+    }
+}
+
+impl<R: Real> Default for Pose3<R> {
+    fn default() -> Self {
+        <Self as Isometry<R::V3>>::IDENTITY
+    }
+}
+
+impl<R: Real> Isometry<R::V3> for Pose3<R> {
+    const IDENTITY: Self = Self {
+        rotation: <R::Quat as Rotation3<R>>::IDENTITY,
+        translation: <R::V3 as Vector>::ZERO,
+    };
+    #[inline]
+    fn from_translation(translation: R::V3) -> Self {
+        Self {
+            rotation: R::Quat::IDENTITY,
+            translation,
+        }
+    }
+    #[inline]
+    fn translation(&self) -> R::V3 {
+        self.translation
+    }
+    #[inline]
+    fn transform_vector(&self, v: R::V3) -> R::V3 {
+        self.rotation.rotate(v)
+    }
+    #[inline]
+    fn inverse_transform_vector(&self, v: R::V3) -> R::V3 {
+        self.rotation.inverse_rotate(v)
+    }
+    #[inline]
+    fn inverse(&self) -> Self {
+        let rotation = self.rotation.inverse();
+        Self {
+            rotation,
+            translation: -rotation.rotate(self.translation),
+        }
+    }
+    #[inline]
+    fn mul(&self, other: &Self) -> Self {
+        Self {
+            rotation: self.rotation.mul(other.rotation),
+            translation: self.transform_point(other.translation),
+        }
+    }
+    #[inline]
+    fn is_finite(&self) -> bool {
+        self.rotation.is_finite() && self.translation.is_finite()
+    }
+}

@@ -1,0 +1,181 @@
+//! The scalar type: `f32` or `f64`, chosen by the vector type in use.
+
+use core::fmt::{Debug, Display};
+use core::ops::{Add, AddAssign, Div, DivAssign, Mul, MulAssign, Neg, Sub, SubAssign};
+
+use super::rotation::Rotation3;
+use super::vector::{Vector2, Vector3};
+
+/// A floating-point scalar (`f32` or `f64`) with the glam types built on it.
+///
+/// Every generic algorithm in the crate is written once against this trait and
+/// [`Vector`](super::Vector); the four glam vector types pick the scalar.
+pub trait Real:
+    Copy
+    + Debug
+    + Display
+    + Default
+    + PartialEq
+    + PartialOrd
+    + Send
+    + Sync
+    + 'static
+    + Add<Output = Self>
+    + Sub<Output = Self>
+    + Mul<Output = Self>
+    + Div<Output = Self>
+    + Neg<Output = Self>
+    + AddAssign
+    + SubAssign
+    + MulAssign
+    + DivAssign
+{
+    /// The 2D vector over this scalar (`Vec2` or `DVec2`).
+    type V2: Vector2<Scalar = Self>;
+    /// The 3D vector over this scalar (`Vec3` or `DVec3`).
+    type V3: Vector3<Scalar = Self>;
+    /// The unit quaternion over this scalar (`Quat` or `DQuat`).
+    type Quat: Rotation3<Self>;
+
+    /// 0.
+    const ZERO: Self;
+    /// 1.
+    const ONE: Self;
+    /// 2.
+    const TWO: Self;
+    /// 0.5.
+    const HALF: Self;
+    /// Positive infinity.
+    const INFINITY: Self;
+    /// Negative infinity.
+    const NEG_INFINITY: Self;
+    /// Machine epsilon (the gap between 1 and the next representable value).
+    const EPSILON: Self;
+    /// The largest finite value.
+    const MAX: Self;
+    /// π.
+    const PI: Self;
+    /// 2π.
+    const TAU: Self;
+
+    /// Converts from `f64`, rounding to nearest for `f32`.
+    fn from_f64(v: f64) -> Self;
+    /// Converts to `f64` exactly.
+    fn to_f64(self) -> f64;
+    /// Square root (NaN for negative input).
+    fn sqrt(self) -> Self;
+    /// Absolute value.
+    fn abs(self) -> Self;
+    /// Smaller of two values; if one is NaN, the other.
+    fn min(self, other: Self) -> Self;
+    /// Larger of two values; if one is NaN, the other.
+    fn max(self, other: Self) -> Self;
+    /// Sine (radians).
+    fn sin(self) -> Self;
+    /// Cosine (radians).
+    fn cos(self) -> Self;
+    /// Four-quadrant arc tangent of `self / x`, in `(-π, π]`.
+    fn atan2(self, x: Self) -> Self;
+    /// True unless NaN or infinite.
+    fn is_finite(self) -> bool;
+    /// True for NaN.
+    fn is_nan(self) -> bool;
+    /// `self` with the sign of `sign`.
+    fn copysign(self, sign: Self) -> Self;
+    /// `1 / self`.
+    fn recip(self) -> Self;
+    /// `self * a + b` with one rounding.
+    fn mul_add(self, a: Self, b: Self) -> Self;
+
+    /// Clamps to `[lo, hi]` without panicking; NaN stays NaN.
+    #[inline]
+    fn clamp_to(self, lo: Self, hi: Self) -> Self {
+        if self < lo {
+            lo
+        } else if self > hi {
+            hi
+        } else {
+            self
+        }
+    }
+}
+
+macro_rules! impl_real {
+    ($t:ident, $v2:ty, $v3:ty, $q:ty) => {
+        impl Real for $t {
+            type V2 = $v2;
+            type V3 = $v3;
+            type Quat = $q;
+            const ZERO: Self = 0.0;
+            const ONE: Self = 1.0;
+            const TWO: Self = 2.0;
+            const HALF: Self = 0.5;
+            const INFINITY: Self = $t::INFINITY;
+            const NEG_INFINITY: Self = $t::NEG_INFINITY;
+            const EPSILON: Self = $t::EPSILON;
+            const MAX: Self = $t::MAX;
+            const PI: Self = core::$t::consts::PI;
+            const TAU: Self = core::$t::consts::TAU;
+
+            #[inline]
+            fn from_f64(v: f64) -> Self {
+                v as $t
+            }
+            #[inline]
+            fn to_f64(self) -> f64 {
+                self as f64
+            }
+            #[inline]
+            fn sqrt(self) -> Self {
+                $t::sqrt(self)
+            }
+            #[inline]
+            fn abs(self) -> Self {
+                $t::abs(self)
+            }
+            #[inline]
+            fn min(self, other: Self) -> Self {
+                $t::min(self, other)
+            }
+            #[inline]
+            fn max(self, other: Self) -> Self {
+                $t::max(self, other)
+            }
+            #[inline]
+            fn sin(self) -> Self {
+                $t::sin(self)
+            }
+            #[inline]
+            fn cos(self) -> Self {
+                $t::cos(self)
+            }
+            #[inline]
+            fn atan2(self, x: Self) -> Self {
+                $t::atan2(self, x)
+            }
+            #[inline]
+            fn is_finite(self) -> bool {
+                $t::is_finite(self)
+            }
+            #[inline]
+            fn is_nan(self) -> bool {
+                $t::is_nan(self)
+            }
+            #[inline]
+            fn copysign(self, sign: Self) -> Self {
+                $t::copysign(self, sign)
+            }
+            #[inline]
+            fn recip(self) -> Self {
+                $t::recip(self)
+            }
+            #[inline]
+            fn mul_add(self, a: Self, b: Self) -> Self {
+                $t::mul_add(self, a, b)
+            }
+        }
+    };
+}
+
+impl_real!(f32, glam::Vec2, glam::Vec3, glam::Quat);
+impl_real!(f64, glam::DVec2, glam::DVec3, glam::DQuat);

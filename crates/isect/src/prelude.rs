@@ -1,0 +1,68 @@
+//! The four preludes `d2`, `d3`, `d2_f64`, `d3_f64`: type aliases that fix the
+//! dimension and precision, so a user writes `use isect::d3::*;`.
+
+/// Aliases shared by every dimension.
+macro_rules! common_aliases {
+    ($v:ty, $r:ty) => {
+        /// The scalar of this prelude.
+        pub type Real = $r;
+        /// The vector of this prelude.
+        pub type Vector = $v;
+        /// Rigid transform of this dimension.
+        pub type Pose = <$v as $crate::math::Vector>::Pose;
+        /// See [`crate::shape::Aabb`].
+        pub type Aabb = $crate::shape::Aabb<$v>;
+        /// See [`crate::shape::Ball`].
+        pub type Ball = $crate::shape::Ball<$v>;
+        /// See [`crate::shape::Plane`].
+        pub type Plane = $crate::shape::Plane<$v>;
+        /// See [`crate::shape::Ray`].
+        pub type Ray = $crate::shape::Ray<$v>;
+        /// See [`crate::shape::RayHit`].
+        pub type RayHit = $crate::shape::RayHit<$v>;
+        /// See [`crate::shape::Segment`].
+        pub type Segment = $crate::shape::Segment<$v>;
+        /// See [`crate::shape::Triangle`].
+        pub type Triangle = $crate::shape::Triangle<$v>;
+        pub use $crate::math::{Isometry, Vector as _, Real as _};
+        pub use $crate::shape::ShapeError;
+    };
+}
+
+/// Aliases of 2D-only shapes.
+macro_rules! aliases_2d {
+    ($r:ty) => {
+        common_aliases!(<$r as $crate::math::Real>::V2, $r);
+    };
+}
+
+/// Aliases of 3D-only shapes.
+macro_rules! aliases_3d {
+    ($r:ty) => {
+        common_aliases!(<$r as $crate::math::Real>::V3, $r);
+    };
+}
+
+/// 2D, `f32`.
+pub mod d2 {
+    aliases_2d!(f32);
+    pub use glam::Vec2;
+}
+
+/// 3D, `f32`.
+pub mod d3 {
+    aliases_3d!(f32);
+    pub use glam::{Quat, Vec3};
+}
+
+/// 2D, `f64`.
+pub mod d2_f64 {
+    aliases_2d!(f64);
+    pub use glam::DVec2;
+}
+
+/// 3D, `f64`.
+pub mod d3_f64 {
+    aliases_3d!(f64);
+    pub use glam::{DQuat, DVec3};
+}

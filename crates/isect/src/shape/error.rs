@@ -1,0 +1,177 @@
+//! The one error type of every shape constructor.
+
+use core::fmt;
+
+use crate::math::{Real, Vector};
+
+/// Why a constructor refused its input. Every variant names the shape, the field
+/// and, where there is one, the bad value.
+#[derive(Clone, Debug, PartialEq)]
+pub enum ShapeError {
+    /// A coordinate or scalar is NaN or infinite.
+    NotFinite {
+        /// The shape being built, e.g. `"Ball"`.
+        shape: &'static str,
+        /// The field holding the bad value, e.g. `"radius"`.
+        field: &'static str,
+    },
+    /// A value that must be zero or positive is negative.
+    Negative {
+        /// The shape being built.
+        shape: &'static str,
+        /// The field holding the bad value.
+        field: &'static str,
+        /// The bad value.
+        value: f64,
+    },
+    /// A box's minimum exceeds its maximum on some axis.
+    MinAboveMax {
+        /// The shape being built.
+        shape: &'static str,
+        /// The axis (0 = x, 1 = y, 2 = z).
+        axis: usize,
+        /// The minimum on that axis.
+        min: f64,
+        /// The maximum on that axis.
+        max: f64,
+    },
+    /// A vector that must have a direction is zero, e.g. a plane normal.
+    ZeroVector {
+        /// The shape being built.
+        shape: &'static str,
+        /// The field holding the zero vector.
+        field: &'static str,
+    },
+    /// A value is outside its allowed range.
+    OutOfRange {
+        /// The shape being built.
+        shape: &'static str,
+        /// The field holding the bad value.
+        field: &'static str,
+        /// The bad value.
+        value: f64,
+        /// The allowed range, in words, e.g. `"[0, 2π]"`.
+        range: &'static str,
+    },
+    /// Fewer distinct points (or planes) than the shape needs.
+    TooFewPoints {
+        /// The shape being built.
+        shape: &'static str,
+        /// How many it needs at least.
+        needed: usize,
+        /// How many distinct ones it got.
+        got: usize,
+    },
+    /// The vertices do not bound a convex region; `vertex` is the first offending one.
+    NotConvex {
+        /// The shape being built.
+        shape: &'static str,
+        /// Index (in the input) of the vertex where convexity fails.
+        vertex: usize,
+    },
+    /// Two edges of a polygon cross; the indices are of their first vertices.
+    SelfIntersecting {
+        /// The shape being built.
+        shape: &'static str,
+        /// The first vertex of the first crossing edge.
+        edge_a: usize,
+        /// The first vertex of the second crossing edge.
+        edge_b: usize,
+    },
+    /// The input describes an empty or flat region (e.g. planes with no common interior).
+    Degenerate {
+        /// The shape being built.
+        shape: &'static str,
+        /// What is wrong, in words.
+        reason: &'static str,
+    },
+}
+
+impl fmt::Display for ShapeError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::NotFinite { shape, field } => {
+                write!(f, "{shape}: `{field}` is NaN or infinite")
+            }
+            Self::Negative {
+                shape,
+                field,
+                value,
+            } => write!(f, "{shape}: `{field}` is {value}, must not be negative"),
+            Self::MinAboveMax {
+                shape,
+                axis,
+                min,
+                max,
+            } => write!(f, "{shape}: min {min} > max {max} on axis {axis}"),
+            Self::ZeroVector { shape, field } => write!(f, "{shape}: `{field}` is a zero vector"),
+            Self::OutOfRange {
+                shape,
+                field,
+                value,
+                range,
+            } => write!(f, "{shape}: `{field}` is {value}, must be in {range}"),
+            Self::TooFewPoints { shape, needed, got } => write!(
+                f,
+                "{shape}: needs at least {needed} distinct points, got {got}"
+            ),
+            Self::NotConvex { shape, vertex } => {
+                write!(f, "{shape}: not convex at vertex {vertex}")
+            }
+            Self::SelfIntersecting {
+                shape,
+                edge_a,
+                edge_b,
+            } => write!(
+                f,
+                "{shape}: edge starting at vertex {edge_a} crosses edge starting at vertex {edge_b}"
+            ),
+            Self::Degenerate { shape, reason } => write!(f, "{shape}: {reason}"),
+        }
+    }
+}
+
+impl std::error::Error for ShapeError {}
+
+/// `Ok(v)` when `v` is finite, else [`ShapeError::NotFinite`] naming `shape.field`.
+#[inline]
+pub fn check_finite<V: Vector>(shape: &'static str, field: &'static str, v: V) -> Result<V, ShapeError> {
+    if v.is_finite() {
+        Ok(v)
+    } else {
+        Err(ShapeError::NotFinite { shape, field })
+    }
+}
+
+/// `Ok(s)` when the scalar `s` is finite, else [`ShapeError::NotFinite`].
+#[inline]
+pub fn check_finite_scalar<R: Real>(
+    shape: &'static str,
+    field: &'static str,
+    s: R,
+) -> Result<R, ShapeError> {
+    if s.is_finite() {
+        Ok(s)
+    } else {
+        Err(ShapeError::NotFinite { shape, field })
+    }
+}
+
+/// `Ok(s)` when `s` is finite and not negative.
+#[inline]
+pub fn check_non_negative<R: Real>(
+    shape: &'static str,
+    field: &'static str,
+    s: R,
+) -> Result<R, ShapeError> {
+    let s = check_finite_scalar(shape, field, s)?;
+    if s < R::ZERO {
+        Err(ShapeError::Negative {
+            shape,
+            field,
+            value: s.to_f64(),
+        })
+    } else {
+        Ok(s)
+    }
+}

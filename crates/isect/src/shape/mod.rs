@@ -1,0 +1,17 @@
+//! Shapes, one file each. Dimension-independent shapes are generic over the vector
+//! type `V`; 2D-only and 3D-only shapes live in `_2d` / `_3d` files and are generic
+//! over the scalar `R`. Every constructor validates and returns `Result<_, ShapeError>`.
+
+mod aabb;
+mod ball;
+pub mod error;
+mod plane;
+mod ray;
+mod triangle;
+
+pub use aabb::Aabb;
+pub use ball::Ball;
+pub use error::ShapeError;
+pub use plane::Plane;
+pub use ray::{Ray, RayHit, Segment};
+pub use triangle::Triangle;

@@ -1,0 +1,167 @@
+//! Plane (a line in 2D) in the textbook form `normal · p = d` of seeds 000 and 002,
+//! with an explicit conversion from the PhysX form `n · p + w = 0` of seed 004.
+
+use super::error::{check_finite, check_finite_scalar, ShapeError};
+use crate::math::{Real, Vector, Vector3};
+
+/// The plane `normal · p = d` with a unit `normal`: `d` is the signed distance from
+/// the origin. It is also a half-space: the solid side is where
+/// `normal · p − d ≤ 0` (behind the plane), the front side where it is positive.
+#[derive(Copy, Clone, Debug, PartialEq)]
+pub struct Plane<V: Vector> {
+    normal: V,
+    d: V::Scalar,
+}
+
+impl<V: Vector> Plane<V> {
+    /// The plane `normal · p = d`. A non-unit `normal` is normalised, and `d`
+    /// divided by its length, so that the set of points is unchanged.
+    ///
+    /// # Errors
+    /// [`ShapeError::NotFinite`] for NaN or infinite input (or a normal so large
+    /// its length overflows), [`ShapeError::ZeroVector`] for a zero normal.
+    pub fn new(normal: V, d: V::Scalar) -> Result<Self, ShapeError> {
+        check_finite("Plane", "normal", normal)?;
+        check_finite_scalar("Plane", "d", d)?;
+        let len = normal.length();
+        if !len.is_finite() {
+            return Err(ShapeError::NotFinite {
+                shape: "Plane",
+                field: "normal",
+            });
+        }
+        if len == V::Scalar::ZERO {
+            return Err(ShapeError::ZeroVector {
+                shape: "Plane",
+                field: "normal",
+            });
+        }
+        Ok(Self {
+            normal: normal / len,
+            d: check_finite_scalar("Plane", "d", d / len)?,
+        })
+    }
+
+    /// The plane through `point` with normal `normal` (normalised).
+    ///
+    /// # Errors
+    /// As [`Plane::new`].
+    pub fn from_point_normal(point: V, normal: V) -> Result<Self, ShapeError> {
+        check_finite("Plane", "point", point)?;
+        let unit = Self::new(normal, V::Scalar::ZERO)?.normal;
+        Self::new(unit, unit.dot(point))
+    }
+
+    /// The PhysX form `n · p + w = 0` (seed 004), converted: `d = −w`.
+    ///
+    /// # Errors
+    /// As [`Plane::new`].
+    pub fn from_physx(n: V, w: V::Scalar) -> Result<Self, ShapeError> {
+        Self::new(n, -w)
+    }
+
+    /// The unit normal; it points to the front (empty) side.
+    #[inline]
+    pub fn normal(&self) -> V {
+        self.normal
+    }
+
+    /// The offset `d` of `normal · p = d`.
+    #[inline]
+    pub fn d(&self) -> V::Scalar {
+        self.d
+    }
+
+    /// The PhysX offset `w` of `n · p + w = 0`: `−d`.
+    #[inline]
+    pub fn physx_w(&self) -> V::Scalar {
+        -self.d
+    }
+
+    /// Signed distance `normal · p − d`: positive in front, negative behind.
+    #[inline]
+    pub fn signed_distance(&self, p: V) -> V::Scalar {
+        self.normal.dot(p) - self.d
+    }
+
+    /// The point of the plane closest to `p`.
+    #[inline]
+    pub fn project_point(&self, p: V) -> V {
+        p - self.normal * self.signed_distance(p)
+    }
+
+    /// Seed 004's `contains`: `|signed_distance(p)| ≤ tolerance` (tolerance in units of
+    /// length). False for NaN.
+    #[inline]
+    pub fn contains_point(&self, p: V, tolerance: V::Scalar) -> bool {
+        self.signed_distance(p).abs() <= tolerance
+    }
+
+    /// The same plane facing the other way.
+    #[inline]
+    pub fn flipped(&self) -> Self {
+        Self {
+            normal: -self.normal,
+            d: -self.d,
+        }
+    }
+}
+
+impl<V: Vector3> Plane<V> {
+    /// The plane through three points, with normal `(b − a) × (c − a)` (counter-clockwise
+    /// seen from the front).
+    ///
+    /// # Errors
+    /// [`ShapeError::ZeroVector`] when the points are collinear or coincide.
+    pub fn from_points(a: V, b: V, c: V) -> Result<Self, ShapeError> {
+        check_finite("Plane", "a", a)?;
+        check_finite("Plane", "b", b)?;
+        check_finite("Plane", "c", c)?;
+        Self::from_point_normal(a, (b - a).cross(c - a))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use glam::{DVec3, Vec2, Vec3};
+
+    // Normalisation keeps the point set: 2x = 4 is x = 2.
+    #[test]
+    fn normalises_normal_and_offset() {
+        let p = Plane::new(Vec3::new(2.0, 0.0, 0.0), 4.0).unwrap();
+        assert_eq!(p.normal(), Vec3::X);
+        assert_eq!(p.d(), 2.0);
+        assert_eq!(p.signed_distance(Vec3::new(5.0, 1.0, 1.0)), 3.0);
+    }
+
+    // The PhysX form n·p + w = 0 with w = -2 is the plane n·p = 2.
+    #[test]
+    fn physx_form_converts_sign() {
+        let p = Plane::from_physx(DVec3::Y, -2.0).unwrap();
+        assert_eq!(p.d(), 2.0);
+        assert_eq!(p.physx_w(), -2.0);
+        assert!(p.contains_point(DVec3::new(7.0, 2.0, -1.0), 0.0));
+    }
+
+    // Zero normals and collinear points are refused.
+    #[test]
+    fn rejects_degenerate() {
+        assert!(matches!(
+            Plane::new(Vec2::ZERO, 1.0),
+            Err(ShapeError::ZeroVector { .. })
+        ));
+        assert!(Plane::from_points(Vec3::ZERO, Vec3::X, Vec3::X * 2.0).is_err());
+        assert!(Plane::new(Vec2::X, f32::NAN).is_err());
+        assert!(Plane::new(Vec2::splat(f32::MAX), 0.0).is_err());
+    }
+
+    // Plane through three points faces by the right-hand rule.
+    #[test]
+    fn from_points_orientation() {
+        let p = Plane::from_points(Vec3::Z, Vec3::Z + Vec3::X, Vec3::Z + Vec3::Y).unwrap();
+        assert_eq!(p.normal(), Vec3::Z);
+        assert_eq!(p.d(), 1.0);
+        assert_eq!(p.project_point(Vec3::new(1.0, 2.0, 9.0)), Vec3::new(1.0, 2.0, 1.0));
+    }
+}
