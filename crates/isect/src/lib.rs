@@ -13,3 +13,5 @@ pub use shape::ShapeError;
 mod prelude;
 
 pub use prelude::{d2, d2_f64, d3, d3_f64};
+pub mod algo;
+pub mod query;

@@ -24,7 +24,7 @@ macro_rules! common_aliases {
         pub type Segment = $crate::shape::Segment<$v>;
         /// See [`crate::shape::Triangle`].
         pub type Triangle = $crate::shape::Triangle<$v>;
-        pub use $crate::math::{Isometry, Vector as _, Real as _};
+        pub use $crate::math::{Isometry, Real as _, Vector as _};
         pub use $crate::shape::ShapeError;
     };
 }

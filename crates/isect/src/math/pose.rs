@@ -102,7 +102,7 @@ impl<R: Real> Isometry<R::V2> for Pose2<R> {
     #[inline]
     fn mul(&self, other: &Self) -> Self {
         Self {
-            rotation: self.rotation.mul(other.rotation),
+            rotation: self.rotation.compose(other.rotation),
             translation: self.transform_point(other.translation),
         }
     }

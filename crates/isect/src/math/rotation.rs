@@ -70,7 +70,7 @@ impl<R: Real> Rot2<R> {
 
     /// `self` after `other`: rotates by `other` first.
     #[inline]
-    pub fn mul(self, other: Self) -> Self {
+    pub fn compose(self, other: Self) -> Self {
         Self {
             cos: self.cos * other.cos - self.sin * other.sin,
             sin: self.sin * other.cos + self.cos * other.sin,

@@ -103,7 +103,13 @@ pub trait Vector:
     /// Index of the largest component.
     #[inline]
     fn max_axis(self) -> usize {
-        (1..Self::DIM).fold(0, |best, i| if self.get(i) > self.get(best) { i } else { best })
+        (1..Self::DIM).fold(0, |best, i| {
+            if self.get(i) > self.get(best) {
+                i
+            } else {
+                best
+            }
+        })
     }
 }
 

@@ -135,7 +135,11 @@ impl std::error::Error for ShapeError {}
 
 /// `Ok(v)` when `v` is finite, else [`ShapeError::NotFinite`] naming `shape.field`.
 #[inline]
-pub fn check_finite<V: Vector>(shape: &'static str, field: &'static str, v: V) -> Result<V, ShapeError> {
+pub fn check_finite<V: Vector>(
+    shape: &'static str,
+    field: &'static str,
+    v: V,
+) -> Result<V, ShapeError> {
     if v.is_finite() {
         Ok(v)
     } else {

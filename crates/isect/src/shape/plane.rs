@@ -162,6 +162,9 @@ mod tests {
         let p = Plane::from_points(Vec3::Z, Vec3::Z + Vec3::X, Vec3::Z + Vec3::Y).unwrap();
         assert_eq!(p.normal(), Vec3::Z);
         assert_eq!(p.d(), 1.0);
-        assert_eq!(p.project_point(Vec3::new(1.0, 2.0, 9.0)), Vec3::new(1.0, 2.0, 1.0));
+        assert_eq!(
+            p.project_point(Vec3::new(1.0, 2.0, 9.0)),
+            Vec3::new(1.0, 2.0, 1.0)
+        );
     }
 }

@@ -1,0 +1,215 @@
+//! The slab test: a ray or segment against an axis-aligned box (seed 000,
+//! `isectSegAABB`; Ericson, *Real-Time Collision Detection*, 5.3.3; Williams et al.,
+//! "An efficient and robust ray–box intersection algorithm", 2005).
+//!
+//! Per axis the ray `origin + t·dir` crosses the two slab planes at
+//! `t = (min − origin) / dir` and `(max − origin) / dir`; the ray is in the box on the
+//! intersection of the per-axis intervals, clipped to `[0, max_t]`.
+//!
+//! Robustness without tolerances (the seed's `|d| < 1e-6` "parallel" test is the trap
+//! this avoids): the inverse direction is IEEE's, so a zero component gives `±∞` and
+//! that slab either holds the whole line or none of it. The one NaN, `0·∞`, arises
+//! only when the origin lies exactly on a slab plane of an axis the ray does not move
+//! along; that slab then does not constrain `t`, so the NaN is replaced by the
+//! neutral `∓∞`. Boxes are closed: a ray grazing a face or edge hits.
+
+use crate::math::{Real, Vector};
+use crate::shape::{Aabb, Ray};
+
+/// A ray with its inverse direction precomputed, for testing it against many boxes.
+#[derive(Copy, Clone, Debug, PartialEq)]
+pub struct PreparedRay<V: Vector> {
+    /// Ray origin.
+    pub origin: V,
+    /// Component-wise `1 / dir` (`±∞` where `dir` is `±0`).
+    pub inv_dir: V,
+    /// Largest `t` of interest; `−∞` for a ray with NaN or infinite input, which then
+    /// hits nothing.
+    pub max_t: V::Scalar,
+}
+
+impl<V: Vector> PreparedRay<V> {
+    /// Prepares `ray` for tests over `t ∈ [0, max_t]` (`max_t` may be `+∞`).
+    /// A non-finite ray, or a NaN or negative `max_t`, gives a ray that hits nothing.
+    #[inline]
+    pub fn new(ray: &Ray<V>, max_t: V::Scalar) -> Self {
+        let valid = ray.is_finite() && max_t >= V::Scalar::ZERO;
+        Self {
+            origin: ray.origin,
+            inv_dir: ray.dir.recip(),
+            max_t: if valid {
+                max_t
+            } else {
+                V::Scalar::NEG_INFINITY
+            },
+        }
+    }
+
+    /// The interval `[t_enter, t_exit] ⊆ [0, max_t]` during which the ray is inside the
+    /// closed box, or `None` when it misses. `t_enter = 0` when the origin is inside.
+    #[inline]
+    pub fn interval(&self, aabb: &Aabb<V>) -> Option<(V::Scalar, V::Scalar)> {
+        let mut t_enter = V::Scalar::ZERO;
+        let mut t_exit = self.max_t;
+        for i in 0..V::DIM {
+            let (near, far) = self.axis_interval(aabb, i);
+            t_enter = if near > t_enter { near } else { t_enter };
+            t_exit = if far < t_exit { far } else { t_exit };
+        }
+        (t_enter <= t_exit).then_some((t_enter, t_exit))
+    }
+
+    /// True when the ray meets the closed box for some `t ∈ [0, max_t]`.
+    #[inline]
+    pub fn hits(&self, aabb: &Aabb<V>) -> bool {
+        self.interval(aabb).is_some()
+    }
+
+    /// The interval of `t` on axis `i`, ordered, with `0·∞ = NaN` made neutral.
+    #[inline(always)]
+    fn axis_interval(&self, aabb: &Aabb<V>, i: usize) -> (V::Scalar, V::Scalar) {
+        let o = self.origin.get(i);
+        let inv = self.inv_dir.get(i);
+        let t_min_plane = (aabb.min.get(i) - o) * inv;
+        let t_max_plane = (aabb.max.get(i) - o) * inv;
+        // NaN only for an origin on the plane with inv = ±∞: the slab holds the whole line.
+        let t_min_plane = if t_min_plane.is_nan() {
+            -inv
+        } else {
+            t_min_plane
+        };
+        let t_max_plane = if t_max_plane.is_nan() {
+            inv
+        } else {
+            t_max_plane
+        };
+        if t_min_plane <= t_max_plane {
+            (t_min_plane, t_max_plane)
+        } else {
+            (t_max_plane, t_min_plane)
+        }
+    }
+}
+
+/// What the slab test found: the interval in the box and the face the ray entered by.
+#[derive(Copy, Clone, Debug, PartialEq)]
+pub struct SlabHit<V: Vector> {
+    /// First `t` in the box (0 when the origin is inside or on the boundary).
+    pub t_enter: V::Scalar,
+    /// Last `t` in the box, at most `max_t`.
+    pub t_exit: V::Scalar,
+    /// Outward unit normal of the face entered at `t_enter`; zero when the ray starts
+    /// strictly inside the box (or on its boundary moving outward), so crosses no face.
+    pub normal: V,
+}
+
+/// Ray (or, with `max_t = 1`, segment) against a box: the entry/exit interval of seed
+/// 000's 3D version, and the entry normal.
+///
+/// Edge behaviour: zero direction components, origins exactly on a slab plane and
+/// infinite `max_t` are exact (see the module docs). A ray starting inside hits at
+/// `t_enter = 0` with a zero normal; a ray starting on a face and moving inward hits at
+/// `0` with that face's normal. NaN or infinite rays, and NaN or negative `max_t`, miss.
+#[inline]
+pub fn ray_aabb<V: Vector>(ray: &Ray<V>, aabb: &Aabb<V>, max_t: V::Scalar) -> Option<SlabHit<V>> {
+    let prepared = PreparedRay::new(ray, max_t);
+    let mut t_enter = V::Scalar::ZERO;
+    let mut t_exit = prepared.max_t;
+    let mut enter_axis = None;
+    for i in 0..V::DIM {
+        let (near, far) = prepared.axis_interval(aabb, i);
+        if near >= t_enter && near.is_finite() && ray.dir.get(i) != V::Scalar::ZERO {
+            t_enter = near;
+            enter_axis = Some(i);
+        }
+        t_exit = if far < t_exit { far } else { t_exit };
+    }
+    if t_enter > t_exit {
+        return None;
+    }
+    let normal = enter_axis.map_or(V::ZERO, |i| {
+        V::unit_axis(i) * V::Scalar::ONE.copysign(-ray.dir.get(i))
+    });
+    Some(SlabHit {
+        t_enter,
+        t_exit,
+        normal,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use glam::{DVec3, Vec2, Vec3};
+
+    fn unit_box() -> Aabb<Vec3> {
+        Aabb::new(Vec3::ZERO, Vec3::ONE).unwrap()
+    }
+
+    // A ray along +x through the box centre enters at x = 0 through the -x face.
+    #[test]
+    fn straight_hit_reports_interval_and_normal() {
+        let ray = Ray::new(Vec3::new(-1.0, 0.5, 0.5), Vec3::X).unwrap();
+        let hit = ray_aabb(&ray, &unit_box(), f32::INFINITY).unwrap();
+        assert_eq!((hit.t_enter, hit.t_exit), (1.0, 2.0));
+        assert_eq!(hit.normal, -Vec3::X);
+    }
+
+    // Origin exactly on the y = 0 plane, moving along x only: 0·∞ must not poison it.
+    #[test]
+    fn origin_on_slab_plane_with_zero_direction() {
+        let ray = Ray::new(Vec3::new(-1.0, 0.0, 0.5), Vec3::X).unwrap();
+        assert_eq!(ray_aabb(&ray, &unit_box(), 10.0).unwrap().t_enter, 1.0);
+        let ray = Ray::new(Vec3::new(-1.0, 1.0, 1.0), Vec3::X).unwrap();
+        assert!(PreparedRay::new(&ray, 10.0).hits(&unit_box()));
+        let neg_zero = Ray::new(Vec3::new(-1.0, 1.0, 1.0), Vec3::new(1.0, -0.0, -0.0)).unwrap();
+        assert!(PreparedRay::new(&neg_zero, 10.0).hits(&unit_box()));
+    }
+
+    // A tiny but non-zero direction is not "parallel" (seed 000's trap).
+    #[test]
+    fn tiny_direction_is_not_parallel() {
+        let ray = Ray::new(Vec3::new(0.5, -1e-7, 0.5), Vec3::new(0.0, 1e-7, 0.0)).unwrap();
+        let hit = ray_aabb(&ray, &unit_box(), 2.0).unwrap();
+        assert!((hit.t_enter - 1.0).abs() < 1e-6);
+        assert_eq!(hit.normal, -Vec3::Y);
+    }
+
+    // Origin inside: t = 0, zero normal, exit at the far face.
+    #[test]
+    fn origin_inside() {
+        let ray = Ray::new(DVec3::splat(0.5), DVec3::new(0.0, 0.0, -2.0)).unwrap();
+        let aabb = Aabb::new(DVec3::ZERO, DVec3::ONE).unwrap();
+        let hit = ray_aabb(&ray, &aabb, f64::INFINITY).unwrap();
+        assert_eq!((hit.t_enter, hit.t_exit), (0.0, 0.25));
+        assert_eq!(hit.normal, DVec3::ZERO);
+    }
+
+    // Misses: pointing away, beyond max_t, NaN ray, parallel outside the slab.
+    #[test]
+    fn misses() {
+        let b = unit_box();
+        let away = Ray::new(Vec3::new(-1.0, 0.5, 0.5), -Vec3::X).unwrap();
+        assert!(ray_aabb(&away, &b, f32::INFINITY).is_none());
+        let short = Ray::new(Vec3::new(-1.0, 0.5, 0.5), Vec3::X).unwrap();
+        assert!(ray_aabb(&short, &b, 0.99).is_none());
+        let nan = Ray {
+            origin: Vec3::NAN,
+            dir: Vec3::X,
+        };
+        assert!(ray_aabb(&nan, &b, 1.0).is_none());
+        assert!(!PreparedRay::new(&nan, 1.0).hits(&b));
+        let outside = Ray::new(Vec3::new(-1.0, 2.0, 0.5), Vec3::X).unwrap();
+        assert!(ray_aabb(&outside, &b, f32::INFINITY).is_none());
+    }
+
+    // 2D segment grazing a corner touches the closed box (max_t = 1).
+    #[test]
+    fn segment_grazes_corner_2d() {
+        let b = Aabb::new(Vec2::ZERO, Vec2::ONE).unwrap();
+        let seg = Ray::new(Vec2::new(0.0, 2.0), Vec2::new(2.0, -2.0)).unwrap();
+        let hit = ray_aabb(&seg, &b, 1.0).unwrap();
+        assert_eq!(hit.t_enter, 0.5);
+        assert_eq!(hit.t_exit, 0.5);
+    }
+}
