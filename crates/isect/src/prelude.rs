@@ -33,6 +33,8 @@ macro_rules! common_aliases {
 macro_rules! aliases_2d {
     ($r:ty) => {
         common_aliases!(<$r as $crate::math::Real>::V2, $r);
+        /// See [`crate::shape::Sector`].
+        pub type Sector = $crate::shape::Sector<$r>;
     };
 }
 
@@ -40,6 +42,8 @@ macro_rules! aliases_2d {
 macro_rules! aliases_3d {
     ($r:ty) => {
         common_aliases!(<$r as $crate::math::Real>::V3, $r);
+        /// See [`crate::shape::ConvexPolyhedron`].
+        pub type ConvexPolyhedron = $crate::shape::ConvexPolyhedron<$r>;
     };
 }
 

@@ -1,6 +1,10 @@
 //! Queries, one module a verb. Each verb is a trait implemented per shape (single-shape
 //! queries) or a set of pair kernels.
 
+pub mod ball_tests;
 pub mod cast_ray;
+pub mod plane_tests;
+pub mod polyhedron_tests;
+pub mod sector_tests;
 
 pub use cast_ray::RayCast;

@@ -4,14 +4,18 @@
 
 mod aabb;
 mod ball;
+mod convex_polyhedron;
 pub mod error;
 mod plane;
 mod ray;
+mod sector;
 mod triangle;
 
 pub use aabb::Aabb;
 pub use ball::Ball;
+pub use convex_polyhedron::{ConvexPolyhedron, PolyhedronFace, POLYHEDRON_PLANE_ULPS};
 pub use error::ShapeError;
 pub use plane::Plane;
 pub use ray::{Ray, RayHit, Segment};
+pub use sector::Sector;
 pub use triangle::Triangle;

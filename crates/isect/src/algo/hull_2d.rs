@@ -1,0 +1,132 @@
+//! 2D convex hull by Andrew's monotone chain (A. M. Andrew, "Another efficient
+//! algorithm for convex hulls in two dimensions", 1979; de Berg et al.,
+//! *Computational Geometry*, 1.1).
+//!
+//! Points are sorted by `(x, y)`; the lower and upper chains are built by popping
+//! every point that does not make a strict left turn. A turn counts as left only when
+//! its cross product exceeds [`HULL_2D_COLLINEAR_ULPS`] machine epsilons of the product
+//! of the two edge lengths (the sine of the turn angle), so collinear and nearly
+//! collinear points are dropped and the hull is strictly convex with margin. Input
+//! points can lie outside the hull by at most that relative amount.
+//! O(n log n); every loop is bounded by the input length.
+
+use crate::math::tolerance::eps;
+use crate::math::{Real, Vector2};
+use crate::shape::ShapeError;
+
+/// Sine of the smallest turn the hull keeps, in machine epsilons: smaller turns are
+/// treated as collinear and their middle point is dropped.
+pub const HULL_2D_COLLINEAR_ULPS: f64 = 16.0;
+
+/// The convex hull of `points`, counter-clockwise, starting at the point of least
+/// `(x, y)`, with no repeated and no collinear vertices: ready to build a convex
+/// polygon.
+///
+/// # Errors
+/// [`ShapeError::NotFinite`] for a NaN or infinite point,
+/// [`ShapeError::TooFewPoints`] when fewer than 3 affinely independent points are
+/// given (`got` counts them: 0, 1 or 2, so collinear input gives 2).
+pub fn convex_hull_2d<V: Vector2>(points: &[V]) -> Result<Vec<V>, ShapeError> {
+    let mut sorted = Vec::with_capacity(points.len());
+    for &p in points {
+        sorted.push(crate::shape::error::check_finite("ConvexHull2d", "points", p)?);
+    }
+    sorted.sort_by(|a, b| {
+        let by_x = a.x().to_f64().total_cmp(&b.x().to_f64());
+        by_x.then(a.y().to_f64().total_cmp(&b.y().to_f64()))
+    });
+    sorted.dedup();
+    let too_few = |got| ShapeError::TooFewPoints {
+        shape: "ConvexHull2d",
+        needed: 3,
+        got,
+    };
+    if sorted.len() < 3 {
+        return Err(too_few(sorted.len()));
+    }
+    let mut hull = half_hull(sorted.iter().copied());
+    let upper = half_hull(sorted.iter().rev().copied());
+    // Each chain ends where the other starts.
+    hull.pop();
+    hull.extend_from_slice(&upper[..upper.len() - 1]);
+    if hull.len() < 3 {
+        return Err(too_few(2));
+    }
+    Ok(hull)
+}
+
+/// One monotone chain: keeps only strict left turns.
+fn half_hull<V: Vector2>(points: impl Iterator<Item = V>) -> Vec<V> {
+    let mut chain: Vec<V> = Vec::new();
+    for p in points {
+        while chain.len() >= 2 && !is_left_turn(chain[chain.len() - 2], chain[chain.len() - 1], p) {
+            chain.pop();
+        }
+        chain.push(p);
+    }
+    chain
+}
+
+/// True when `a → b → c` turns left by more than the collinearity tolerance.
+#[inline]
+fn is_left_turn<V: Vector2>(a: V, b: V, c: V) -> bool {
+    let (ab, ac) = (b - a, c - a);
+    let cross = ab.perp_dot(ac);
+    let scale = ab.length() * ac.length();
+    cross > eps::<V::Scalar>(HULL_2D_COLLINEAR_ULPS) * scale
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use glam::{DVec2, Vec2};
+
+    /// A square with its centre, edge midpoints and duplicated corners, at scale `k`.
+    fn square_with_clutter<V: Vector2>(k: f64) {
+        let p = |x: f64, y: f64| V::new(V::Scalar::from_f64(x * k), V::Scalar::from_f64(y * k));
+        let points = [
+            p(1.0, 1.0),
+            p(0.0, 0.0),
+            p(0.5, 0.5),
+            p(1.0, 0.0),
+            p(0.5, 0.0), // on an edge
+            p(0.0, 1.0),
+            p(1.0, 1.0), // duplicate
+            p(0.0, 0.5),
+        ];
+        let hull = convex_hull_2d(&points).unwrap();
+        assert_eq!(hull, vec![p(0.0, 0.0), p(1.0, 0.0), p(1.0, 1.0), p(0.0, 1.0)]);
+    }
+
+    // Square with interior, edge and duplicate points; scales 1, 1e5, 1e-4; f32 and f64.
+    #[test]
+    fn square_hull() {
+        for k in [1.0, 1e5, 1e-4] {
+            square_with_clutter::<Vec2>(k);
+            square_with_clutter::<DVec2>(k);
+        }
+    }
+
+    // Degenerate input: empty, one point repeated, collinear points, NaN.
+    #[test]
+    fn degenerate_input() {
+        let err = |pts: &[Vec2]| convex_hull_2d(pts).unwrap_err();
+        assert!(matches!(err(&[]), ShapeError::TooFewPoints { got: 0, .. }));
+        assert!(matches!(err(&[Vec2::ONE; 5]), ShapeError::TooFewPoints { got: 1, .. }));
+        let line: Vec<Vec2> = (0..10).map(|i| Vec2::splat(i as f32 * 0.1)).collect();
+        assert!(matches!(err(&line), ShapeError::TooFewPoints { got: 2, .. }));
+        assert!(matches!(
+            err(&[Vec2::ZERO, Vec2::X, Vec2::new(f32::NAN, 1.0)]),
+            ShapeError::NotFinite { .. }
+        ));
+    }
+
+    // A thin triangle far from the origin keeps its three vertices in CCW order.
+    #[test]
+    fn thin_far_triangle() {
+        let o = DVec2::new(1e5, -1e5);
+        let pts = [o, o + DVec2::new(1.0, 1e-6), o + DVec2::new(2.0, 0.0)];
+        let hull = convex_hull_2d(&pts).unwrap();
+        assert_eq!(hull, vec![pts[0], pts[2], pts[1]]);
+    }
+}

@@ -1,0 +1,272 @@
+//! Ball (circle / sphere) tests of seed 002: ball–ball static and moving, ball–AABB
+//! overlap and contact. Generic over `V`, so one source serves 2D circles and 3D
+//! spheres (Ericson 4.3.1, 5.2.5, 5.5.5; 3D Math Primer ch. 13).
+//!
+//! No tolerances: the moving test uses the factored forms `(|e| − r)(|e| + r)` and
+//! `r² − |e⊥|²` (Haines et al., "Precision Improvements for Ray/Sphere
+//! Intersection", *Ray Tracing Gems* ch. 7) instead of the seed's cancelling
+//! `r² − e·e + a²`, and the stable root `c / (−b + √disc)`.
+
+use crate::math::{Real, Vector};
+use crate::shape::{Aabb, Ball};
+
+/// Ball–ball overlap (seed 002), with squared distances and no square root.
+/// Touching counts. Balls are validated, so no NaN reaches this test.
+#[inline]
+pub fn ball_ball_intersects<V: Vector>(a: &Ball<V>, b: &Ball<V>) -> bool {
+    let r = a.radius() + b.radius();
+    a.center().distance_squared(b.center()) <= r * r
+}
+
+/// A contact between a ball and another shape.
+#[derive(Copy, Clone, Debug, PartialEq)]
+pub struct BallContact<V: Vector> {
+    /// Unit normal from the first shape toward the second: moving the second
+    /// shape along it by `depth` separates them.
+    pub normal: V,
+    /// Penetration depth (≥ 0; 0 when touching).
+    pub depth: V::Scalar,
+    /// Deepest point of the first shape, on its surface.
+    pub point_a: V,
+    /// Deepest point of the second shape, on its surface.
+    pub point_b: V,
+}
+
+/// Ball–ball contact: `None` when separated. Concentric balls have no preferred
+/// direction; they report the first coordinate axis as normal (as parry does).
+pub fn ball_ball_contact<V: Vector>(a: &Ball<V>, b: &Ball<V>) -> Option<BallContact<V>> {
+    if !ball_ball_intersects(a, b) {
+        return None;
+    }
+    let offset = b.center() - a.center();
+    let dist = offset.length();
+    let normal = offset.try_normalize().unwrap_or(V::unit_axis(0));
+    Some(BallContact {
+        normal,
+        depth: a.radius() + b.radius() - dist,
+        point_a: a.center() + normal * a.radius(),
+        point_b: b.center() - normal * b.radius(),
+    })
+}
+
+/// First contact time of two moving balls (seed 002, dynamic): ball `a` moves by
+/// `motion_a · t` and `b` by `motion_b · t` for `t ∈ [0, 1]`. Returns the smallest
+/// `t` at which they touch.
+///
+/// - Already touching or overlapping at `t = 0`: `Some(0)`.
+/// - No relative motion, moving apart, or passing by: `None`.
+/// - NaN or infinite motion: `None`.
+///
+/// In `a`'s frame, `b`'s centre moves along `d = motion_b − motion_a` and meets the
+/// ball of radius `r = r_a + r_b` around `a`'s centre when `|e + t·d| = r`.
+pub fn ball_ball_first_contact<V: Vector>(
+    a: &Ball<V>,
+    motion_a: V,
+    b: &Ball<V>,
+    motion_b: V,
+) -> Option<V::Scalar> {
+    let zero = V::Scalar::ZERO;
+    if !(motion_a.is_finite() && motion_b.is_finite()) {
+        return None;
+    }
+    let e = b.center() - a.center();
+    let d = motion_b - motion_a;
+    let r = a.radius() + b.radius();
+    let dist = e.length();
+    // c = |e|² − r², factored so a near-touching start keeps its sign and digits.
+    let c = (dist - r) * (dist + r);
+    if c <= zero {
+        return Some(zero);
+    }
+    let dd = d.length_squared();
+    let b_half = e.dot(d);
+    if !(b_half < zero) || !(dd > zero) {
+        return None; // not approaching
+    }
+    // disc/dd = r² − |e⊥|², e⊥ = e − d (e·d)/|d|²: the line's miss distance.
+    let miss = (e - d * (b_half / dd)).length();
+    let h = (r - miss) * (r + miss);
+    if !(h >= zero) {
+        return None;
+    }
+    let t = c / (-b_half + (dd * h).sqrt());
+    (t <= V::Scalar::ONE).then_some(t)
+}
+
+/// Ball–AABB overlap (seed 002): clamp the centre to the box to get its closest
+/// point, then compare squared distance with `r²`. Touching counts. A box holding
+/// NaN (through its public fields) gives `false`.
+#[inline]
+pub fn ball_aabb_intersects<V: Vector>(ball: &Ball<V>, aabb: &Aabb<V>) -> bool {
+    let r = ball.radius();
+    aabb.distance_squared_to_point(ball.center()) <= r * r
+}
+
+/// Ball–AABB contact, normal from the ball (A) to the box (B); `None` when
+/// separated or when the box holds NaN.
+///
+/// Centre outside the box: the normal points from the centre to the closest point.
+/// Centre inside (or on the boundary): the ball leaves through the nearest face, so
+/// the normal is minus that face's outward normal and the depth is the radius plus
+/// the centre's distance to that face. Ties between faces go to the lowest axis, min side first.
+pub fn ball_aabb_contact<V: Vector>(ball: &Ball<V>, aabb: &Aabb<V>) -> Option<BallContact<V>> {
+    let c = ball.center();
+    let closest = aabb.closest_point(c);
+    let dist_sq = closest.distance_squared(c);
+    let r = ball.radius();
+    if !(dist_sq <= r * r) {
+        return None;
+    }
+    let to_box = closest - c;
+    if let Some(normal) = to_box.try_normalize() {
+        return Some(BallContact {
+            normal,
+            depth: r - dist_sq.sqrt(),
+            point_a: c + normal * r,
+            point_b: closest,
+        });
+    }
+    let (axis, face_value, outward) = nearest_face(aabb, c);
+    let normal = -outward;
+    Some(BallContact {
+        normal,
+        depth: r + (face_value - c.get(axis)).abs(),
+        point_a: c + normal * r,
+        point_b: c.with(axis, face_value),
+    })
+}
+
+/// The box face nearest to an inside point `p`: its axis, coordinate and outward normal.
+fn nearest_face<V: Vector>(aabb: &Aabb<V>, p: V) -> (usize, V::Scalar, V) {
+    let mut best = (0, aabb.min.get(0), -V::unit_axis(0));
+    let mut best_gap = V::Scalar::INFINITY;
+    for i in 0..V::DIM {
+        let to_min = p.get(i) - aabb.min.get(i);
+        let to_max = aabb.max.get(i) - p.get(i);
+        if to_min < best_gap {
+            best_gap = to_min;
+            best = (i, aabb.min.get(i), -V::unit_axis(i));
+        }
+        if to_max < best_gap {
+            best_gap = to_max;
+            best = (i, aabb.max.get(i), V::unit_axis(i));
+        }
+    }
+    best
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use glam::{DVec2, DVec3, Vec2, Vec3};
+
+    /// Unit, ≈1e5 and ≈1e-4 scales; powers of two keep expected answers exact.
+    const SCALES: [f64; 3] = [1.0, 65536.0, 1.0 / 8192.0];
+
+    fn ball<V: Vector>(c: V, r: f64) -> Ball<V> {
+        Ball::new(c, V::Scalar::from_f64(r)).unwrap()
+    }
+
+    /// Static and contact: touching, separated by an ulp, deep, concentric.
+    fn static_cases<V: Vector>(k: f64)
+    where
+        V::Scalar: NextUp,
+    {
+        let s = |v: f64| V::Scalar::from_f64(v * k);
+        let x = V::unit_axis(0);
+        let a = ball(V::ZERO, k);
+        let touching = ball(x * s(3.0), 2.0 * k);
+        assert!(ball_ball_intersects(&a, &touching));
+        let contact = ball_ball_contact(&a, &touching).unwrap();
+        assert_eq!((contact.normal, contact.depth), (x, V::Scalar::ZERO));
+        assert_eq!(contact.point_a, contact.point_b);
+        let apart = ball(x * s(3.0).next_up_generic(), 2.0 * k);
+        assert!(!ball_ball_intersects(&a, &apart));
+        assert!(ball_ball_contact(&a, &apart).is_none());
+        let concentric = ball_ball_contact(&a, &ball(V::ZERO, k)).unwrap();
+        assert_eq!((concentric.normal, concentric.depth), (x, s(2.0)));
+    }
+
+    /// Moving: head-on time, already touching, grazing, receding, too far, NaN.
+    fn dynamic_cases<V: Vector>(k: f64)
+    where
+        V::Scalar: NextUp,
+    {
+        let s = |v: f64| V::Scalar::from_f64(v * k);
+        let (x, y) = (V::unit_axis(0), V::unit_axis(1));
+        let a = ball(V::ZERO, k);
+        let b = ball(x * s(10.0), k);
+        // Closing speed 16k per unit t, gap 8k: contact at t = 0.5, either ball moving.
+        let half = V::Scalar::HALF;
+        assert_eq!(ball_ball_first_contact(&a, x * s(8.0), &b, -x * s(8.0)), Some(half));
+        assert_eq!(ball_ball_first_contact(&a, x * s(16.0), &b, V::ZERO), Some(half));
+        assert_eq!(ball_ball_first_contact(&a, V::ZERO, &b, -x * s(7.0)), None);
+        assert_eq!(ball_ball_first_contact(&a, -x, &b, x), None); // receding
+        let touching = ball(x * s(2.0), k);
+        let zero = V::Scalar::ZERO;
+        assert_eq!(ball_ball_first_contact(&a, -x, &touching, x), Some(zero));
+        assert_eq!(ball_ball_first_contact(&a, V::ZERO, &b, V::ZERO), None);
+        // b passes a at exactly distance 2k (grazing): touches at t where x = 0.
+        let grazing = ball(x * s(10.0) + y * s(2.0), k);
+        let t = ball_ball_first_contact(&a, V::ZERO, &grazing, -x * s(20.0)).unwrap();
+        assert!((t - half).abs() <= V::Scalar::from_f64(1e-6));
+        let nan = V::splat(V::Scalar::from_f64(f64::NAN));
+        assert_eq!(ball_ball_first_contact(&a, nan, &b, V::ZERO), None);
+    }
+
+    /// Ball–AABB: outside near a face and a corner, touching, centre inside.
+    fn aabb_cases<V: Vector>(k: f64)
+    where
+        V::Scalar: NextUp,
+    {
+        let s = |v: f64| V::Scalar::from_f64(v * k);
+        let x = V::unit_axis(0);
+        let aabb = Aabb::new(V::ZERO, V::splat(s(4.0))).unwrap();
+        let touching = ball(V::splat(s(2.0)) - x * s(3.0), k);
+        assert!(ball_aabb_intersects(&touching, &aabb));
+        let c = ball_aabb_contact(&touching, &aabb).unwrap();
+        assert_eq!((c.normal, c.depth), (x, V::Scalar::ZERO));
+        let apart = ball(V::splat(s(2.0)) - x * s(3.0).next_up_generic(), k);
+        assert!(!ball_aabb_intersects(&apart, &aabb));
+        // Diagonal off a corner: within r per axis but not in Euclidean distance.
+        let corner = ball(-V::splat(s(0.9)), k);
+        assert!(!ball_aabb_intersects(&corner, &aabb));
+        // Centre inside, nearest face x = 4k at distance k: normal is minus that face's.
+        let inside = ball(V::splat(s(2.0)) + x * s(1.0), k);
+        let c = ball_aabb_contact(&inside, &aabb).unwrap();
+        assert_eq!((c.normal, c.depth), (-x, s(2.0)));
+        assert_eq!(c.point_b.get(0), s(4.0));
+    }
+
+    trait NextUp {
+        fn next_up_generic(self) -> Self;
+    }
+    impl NextUp for f32 {
+        fn next_up_generic(self) -> Self {
+            self.next_up()
+        }
+    }
+    impl NextUp for f64 {
+        fn next_up_generic(self) -> Self {
+            self.next_up()
+        }
+    }
+
+    macro_rules! for_all_types {
+        ($name:ident, $body:ident) => {
+            #[test]
+            fn $name() {
+                for k in SCALES {
+                    $body::<Vec2>(k);
+                    $body::<Vec3>(k);
+                    $body::<DVec2>(k);
+                    $body::<DVec3>(k);
+                }
+            }
+        };
+    }
+
+    for_all_types!(ball_ball_static_and_contact, static_cases);
+    for_all_types!(ball_ball_moving, dynamic_cases);
+    for_all_types!(ball_aabb, aabb_cases);
+}
