@@ -26,7 +26,11 @@ impl Rng {
         lo + (hi - lo) * unit
     }
     fn vec3(&mut self, lo: f32, hi: f32) -> Vec3 {
-        Vec3::new(self.uniform(lo, hi), self.uniform(lo, hi), self.uniform(lo, hi))
+        Vec3::new(
+            self.uniform(lo, hi),
+            self.uniform(lo, hi),
+            self.uniform(lo, hi),
+        )
     }
 }
 
@@ -58,14 +62,21 @@ fn ball_ball_matches_parry() {
         let (a, b) = (Ball::new(ca, ra).unwrap(), Ball::new(cb, rb).unwrap());
         let (pa, pb) = (Pose::from_translation(ca), Pose::from_translation(cb));
         let (sa, sb) = (PBall::new(ra), PBall::new(rb));
-        let theirs = parry3d::query::intersection_test(&pa, &sa, &pb, &sb).unwrap().intersecting;
+        let theirs = parry3d::query::intersection_test(&pa, &sa, &pb, &sb)
+            .unwrap()
+            .intersecting;
         assert_eq!(ball_ball_intersects(&a, &b), theirs, "{ca} {ra} {cb} {rb}");
         let ours = ball_ball_contact(&a, &b);
         let their = parry3d::query::contact(&pa, &sa, &pb, &sb, 0.0).unwrap();
         assert_eq!(ours.is_some(), their.is_some());
         if let (Some(o), Some(t)) = (ours, their) {
             hits += 1;
-            assert!((o.depth + t.dist).abs() < VALUE_TOL, "depth {} vs {}", o.depth, -t.dist);
+            assert!(
+                (o.depth + t.dist).abs() < VALUE_TOL,
+                "depth {} vs {}",
+                o.depth,
+                -t.dist
+            );
             assert!((o.normal - t.normal1).length() < VALUE_TOL);
             assert!((o.point_a - t.point1).length() < VALUE_TOL);
         }
@@ -110,13 +121,26 @@ fn ball_aabb_contact_matches_parry() {
         assert_eq!(ours.is_some(), theirs.is_some(), "{c} {r} {aabb:?}");
         if let (Some(o), Some(t)) = (ours, theirs) {
             hits += 1;
-            assert!((o.depth + t.dist).abs() < VALUE_TOL, "depth {} vs {}", o.depth, -t.dist);
-            assert!((o.normal - t.normal1).length() < VALUE_TOL, "{} vs {}", o.normal, t.normal1);
+            assert!(
+                (o.depth + t.dist).abs() < VALUE_TOL,
+                "depth {} vs {}",
+                o.depth,
+                -t.dist
+            );
+            assert!(
+                (o.normal - t.normal1).length() < VALUE_TOL,
+                "{} vs {}",
+                o.normal,
+                t.normal1
+            );
             assert!((o.point_b - t.point2).length() < VALUE_TOL);
         }
     }
     assert_hit_rate("ball-aabb", hits, compared);
-    assert!(centre_inside * 20 > compared, "too few centre-inside cases: {centre_inside}");
+    assert!(
+        centre_inside * 20 > compared,
+        "too few centre-inside cases: {centre_inside}"
+    );
 }
 
 /// Volume of a closed, outward-oriented triangle mesh.
@@ -179,8 +203,14 @@ fn hull_3d_matches_parry() {
         let ours = isect::algo::hull_3d::convex_hull_3d(&pts).unwrap();
         let (their_v, their_t) = parry3d::transformation::convex_hull(&pts);
         let our_t: Vec<[u32; 3]> = ours.triangles.iter().map(|t| t.map(|i| i as u32)).collect();
-        let (vo, vt) = (mesh_volume(&ours.vertices, &our_t), mesh_volume(&their_v, &their_t));
-        assert!((vo - vt).abs() <= 1e-4 * vt, "run {run}: volume {vo} vs {vt}");
+        let (vo, vt) = (
+            mesh_volume(&ours.vertices, &our_t),
+            mesh_volume(&their_v, &their_t),
+        );
+        assert!(
+            (vo - vt).abs() <= 1e-4 * vt,
+            "run {run}: volume {vo} vs {vt}"
+        );
         assert_eq!(ours.vertices.len(), their_v.len(), "run {run}");
         let poly = ConvexPolyhedron::from_points(&pts).unwrap();
         assert!((poly.volume() - vt).abs() <= 1e-4 * vt);

@@ -10,8 +10,10 @@
 //! points can lie outside the hull by at most that relative amount.
 //! O(n log n); every loop is bounded by the input length.
 
+use core::cmp::Ordering;
+
 use crate::math::tolerance::eps;
-use crate::math::{Real, Vector2};
+use crate::math::Vector2;
 use crate::shape::ShapeError;
 
 /// Sine of the smallest turn the hull keeps, in machine epsilons: smaller turns are
@@ -29,12 +31,16 @@ pub const HULL_2D_COLLINEAR_ULPS: f64 = 16.0;
 pub fn convex_hull_2d<V: Vector2>(points: &[V]) -> Result<Vec<V>, ShapeError> {
     let mut sorted = Vec::with_capacity(points.len());
     for &p in points {
-        sorted.push(crate::shape::error::check_finite("ConvexHull2d", "points", p)?);
+        sorted.push(crate::shape::error::check_finite(
+            "ConvexHull2d",
+            "points",
+            p,
+        )?);
     }
-    sorted.sort_by(|a, b| {
-        let by_x = a.x().to_f64().total_cmp(&b.x().to_f64());
-        by_x.then(a.y().to_f64().total_cmp(&b.y().to_f64()))
-    });
+    // Finite points compare totally with partial_cmp; unlike total_cmp it puts −0 and
+    // +0 together, so that `dedup` sees them as the duplicates they are.
+    let cmp = |a: V::Scalar, b: V::Scalar| a.partial_cmp(&b).unwrap_or(Ordering::Equal);
+    sorted.sort_by(|a, b| cmp(a.x(), b.x()).then(cmp(a.y(), b.y())));
     sorted.dedup();
     let too_few = |got| ShapeError::TooFewPoints {
         shape: "ConvexHull2d",
@@ -79,6 +85,7 @@ fn is_left_turn<V: Vector2>(a: V, b: V, c: V) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::math::Real;
     use glam::{DVec2, Vec2};
 
     /// A square with its centre, edge midpoints and duplicated corners, at scale `k`.
@@ -95,7 +102,10 @@ mod tests {
             p(0.0, 0.5),
         ];
         let hull = convex_hull_2d(&points).unwrap();
-        assert_eq!(hull, vec![p(0.0, 0.0), p(1.0, 0.0), p(1.0, 1.0), p(0.0, 1.0)]);
+        assert_eq!(
+            hull,
+            vec![p(0.0, 0.0), p(1.0, 0.0), p(1.0, 1.0), p(0.0, 1.0)]
+        );
     }
 
     // Square with interior, edge and duplicate points; scales 1, 1e5, 1e-4; f32 and f64.
@@ -112,13 +122,33 @@ mod tests {
     fn degenerate_input() {
         let err = |pts: &[Vec2]| convex_hull_2d(pts).unwrap_err();
         assert!(matches!(err(&[]), ShapeError::TooFewPoints { got: 0, .. }));
-        assert!(matches!(err(&[Vec2::ONE; 5]), ShapeError::TooFewPoints { got: 1, .. }));
+        assert!(matches!(
+            err(&[Vec2::ONE; 5]),
+            ShapeError::TooFewPoints { got: 1, .. }
+        ));
         let line: Vec<Vec2> = (0..10).map(|i| Vec2::splat(i as f32 * 0.1)).collect();
-        assert!(matches!(err(&line), ShapeError::TooFewPoints { got: 2, .. }));
+        assert!(matches!(
+            err(&line),
+            ShapeError::TooFewPoints { got: 2, .. }
+        ));
         assert!(matches!(
             err(&[Vec2::ZERO, Vec2::X, Vec2::new(f32::NAN, 1.0)]),
             ShapeError::NotFinite { .. }
         ));
+    }
+
+    // Signed zeros are one point: (−0, 0) and (0, 0) must not break the sort order.
+    #[test]
+    fn signed_zero_duplicates() {
+        let pts = [
+            Vec2::ZERO,
+            Vec2::new(-0.0, 0.0),
+            Vec2::new(0.5, 0.0),
+            Vec2::new(0.0, 0.5),
+            Vec2::new(0.0, -1.0),
+        ];
+        let hull = convex_hull_2d(&pts).unwrap();
+        assert_eq!(hull, vec![pts[4], pts[2], pts[3]]);
     }
 
     // A thin triangle far from the origin keeps its three vertices in CCW order.

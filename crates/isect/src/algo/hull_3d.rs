@@ -22,7 +22,7 @@ use crate::shape::ShapeError;
 
 /// Thick-plane tolerance in machine epsilons, relative to the largest absolute
 /// coordinate of the input: points closer than this to a face count as on it.
-pub const HULL_3D_PLANE_ULPS: f64 = 64.0;
+pub const HULL_3D_PLANE_ULPS: f64 = 32.0;
 
 /// A triangulated convex hull: the hull's vertices (a subset of the input) and its
 /// triangles as indices into `vertices`, counter-clockwise seen from outside.
@@ -84,7 +84,11 @@ pub fn convex_hull_3d<V: Vector3>(points: &[V]) -> Result<Hull3d<V>, ShapeError>
     b.assign((0..points.len()).filter(|i| !simplex.contains(i)), 0);
     // Each pass consumes one eye point, so `points.len()` passes always suffice.
     for _ in 0..points.len() {
-        match b.faces.iter().position(|f| f.alive && !f.outside.is_empty()) {
+        match b
+            .faces
+            .iter()
+            .position(|f| f.alive && !f.outside.is_empty())
+        {
             Some(f) => b.add_eye(f)?,
             None => return b.finish(),
         }
@@ -242,7 +246,10 @@ impl<V: Vector3> Builder<'_, V> {
             k += 1;
             for e in 0..3 {
                 let (a, b) = (v[e], v[(e + 1) % 3]);
-                let g = *self.edges.get(&(b, a)).ok_or(degenerate("open hull edge"))?;
+                let g = *self
+                    .edges
+                    .get(&(b, a))
+                    .ok_or(degenerate("open hull edge"))?;
                 if seen.contains(&g) {
                     continue;
                 }
@@ -348,7 +355,10 @@ mod tests {
         };
         assert_eq!(got(&[]), 0);
         assert_eq!(got(&[DVec3::ONE; 6]), 1);
-        assert_eq!(got(&[DVec3::ZERO, DVec3::X, DVec3::X * 2.0, DVec3::X * 3.0]), 2);
+        assert_eq!(
+            got(&[DVec3::ZERO, DVec3::X, DVec3::X * 2.0, DVec3::X * 3.0]),
+            2
+        );
         let square = [DVec3::ZERO, DVec3::X, DVec3::Y, DVec3::ONE.with_z(0.0)];
         assert_eq!(got(&square), 3);
         let err = convex_hull_3d(&[Vec3::ZERO, Vec3::X, Vec3::Y, Vec3::NAN]).unwrap_err();

@@ -198,8 +198,14 @@ mod tests {
         let b = ball(x * s(10.0), k);
         // Closing speed 16k per unit t, gap 8k: contact at t = 0.5, either ball moving.
         let half = V::Scalar::HALF;
-        assert_eq!(ball_ball_first_contact(&a, x * s(8.0), &b, -x * s(8.0)), Some(half));
-        assert_eq!(ball_ball_first_contact(&a, x * s(16.0), &b, V::ZERO), Some(half));
+        assert_eq!(
+            ball_ball_first_contact(&a, x * s(8.0), &b, -x * s(8.0)),
+            Some(half)
+        );
+        assert_eq!(
+            ball_ball_first_contact(&a, x * s(16.0), &b, V::ZERO),
+            Some(half)
+        );
         assert_eq!(ball_ball_first_contact(&a, V::ZERO, &b, -x * s(7.0)), None);
         assert_eq!(ball_ball_first_contact(&a, -x, &b, x), None); // receding
         let touching = ball(x * s(2.0), k);

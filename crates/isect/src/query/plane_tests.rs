@@ -132,16 +132,31 @@ mod tests {
         let s = |v: f64| V::Scalar::from_f64(v * k);
         let aabb = Aabb::new(V::ZERO, V::splat(s(1.0))).unwrap();
         let x_plane = |c: f64| Plane::new(V::unit_axis(0), s(c)).unwrap();
-        assert_eq!(aabb_plane_side(&aabb, &x_plane(-0.5)), Some(PlaneSide::Front));
+        assert_eq!(
+            aabb_plane_side(&aabb, &x_plane(-0.5)),
+            Some(PlaneSide::Front)
+        );
         assert_eq!(aabb_plane_side(&aabb, &x_plane(1.5)), Some(PlaneSide::Back));
-        assert_eq!(aabb_plane_side(&aabb, &x_plane(0.5)), Some(PlaneSide::Straddling));
+        assert_eq!(
+            aabb_plane_side(&aabb, &x_plane(0.5)),
+            Some(PlaneSide::Straddling)
+        );
         // Touching at a face, on either side, straddles.
-        assert_eq!(aabb_plane_side(&aabb, &x_plane(1.0)), Some(PlaneSide::Straddling));
-        assert_eq!(aabb_plane_side(&aabb, &x_plane(0.0)), Some(PlaneSide::Straddling));
+        assert_eq!(
+            aabb_plane_side(&aabb, &x_plane(1.0)),
+            Some(PlaneSide::Straddling)
+        );
+        assert_eq!(
+            aabb_plane_side(&aabb, &x_plane(0.0)),
+            Some(PlaneSide::Straddling)
+        );
         // Flipped plane swaps the sides.
         let flipped = x_plane(-0.5).flipped();
         assert_eq!(aabb_plane_side(&aabb, &flipped), Some(PlaneSide::Back));
-        let nan = Aabb { min: V::splat(V::Scalar::from_f64(f64::NAN)), max: aabb.max };
+        let nan = Aabb {
+            min: V::splat(V::Scalar::from_f64(f64::NAN)),
+            max: aabb.max,
+        };
         assert_eq!(aabb_plane_side(&nan, &x_plane(0.5)), None);
     }
 
@@ -167,23 +182,44 @@ mod tests {
         // Too short a motion, moving away, parallel motion.
         let one = V::Scalar::ONE;
         assert_eq!(aabb_plane_first_contact(&aabb, &plane, x, one, false), None);
-        assert_eq!(aabb_plane_first_contact(&aabb, &plane, -x, one, false), None);
+        assert_eq!(
+            aabb_plane_first_contact(&aabb, &plane, -x, one, false),
+            None
+        );
         let along = V::unit_axis(1) * s(1.0);
-        assert_eq!(aabb_plane_first_contact(&aabb, &plane, along, one, false), None);
+        assert_eq!(
+            aabb_plane_first_contact(&aabb, &plane, along, one, false),
+            None
+        );
         // Touching at the end of the motion counts.
         let two = V::Scalar::TWO;
-        assert_eq!(aabb_plane_first_contact(&aabb, &plane, x, two, true), Some(two));
+        assert_eq!(
+            aabb_plane_first_contact(&aabb, &plane, x, two, true),
+            Some(two)
+        );
         // Starting behind: only without front_only.
         let flipped = plane.flipped();
-        assert_eq!(aabb_plane_first_contact(&aabb, &flipped, x, two, true), None);
-        assert_eq!(aabb_plane_first_contact(&aabb, &flipped, x, two, false), Some(two));
+        assert_eq!(
+            aabb_plane_first_contact(&aabb, &flipped, x, two, true),
+            None
+        );
+        assert_eq!(
+            aabb_plane_first_contact(&aabb, &flipped, x, two, false),
+            Some(two)
+        );
         // Already touching at t = 0, even with zero motion.
         let touching = Plane::new(V::unit_axis(0), s(1.0)).unwrap();
         let zero = V::Scalar::ZERO;
-        assert_eq!(aabb_plane_first_contact(&aabb, &touching, V::ZERO, zero, true), Some(zero));
+        assert_eq!(
+            aabb_plane_first_contact(&aabb, &touching, V::ZERO, zero, true),
+            Some(zero)
+        );
         // NaN motion and NaN max_t.
         let nan = V::Scalar::from_f64(f64::NAN);
-        assert_eq!(aabb_plane_first_contact(&aabb, &plane, V::splat(nan), one, false), None);
+        assert_eq!(
+            aabb_plane_first_contact(&aabb, &plane, V::splat(nan), one, false),
+            None
+        );
         assert_eq!(aabb_plane_first_contact(&aabb, &plane, x, nan, false), None);
     }
 
@@ -207,7 +243,10 @@ mod tests {
         let p = three_planes_point(&px, &py, &pz).unwrap();
         assert_eq!(p, V::new(s(1.0), s(2.0), s(3.0)));
         let target = V::new(s(0.5), s(-1.0), s(2.0));
-        let tilted = [V::new(s(1.0), s(1.0), s(0.0)), V::new(s(0.0), s(1.0), s(1.0))];
+        let tilted = [
+            V::new(s(1.0), s(1.0), s(0.0)),
+            V::new(s(0.0), s(1.0), s(1.0)),
+        ];
         let pa = Plane::from_point_normal(target, tilted[0]).unwrap();
         let pb = Plane::from_point_normal(target, tilted[1]).unwrap();
         let pc = Plane::from_point_normal(target, V::unit_axis(0)).unwrap();

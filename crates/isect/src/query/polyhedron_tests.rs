@@ -110,6 +110,25 @@ mod tests {
         }
     }
 
+    // Rotated cube with face centres and edge midpoints (coplanar points that quickhull
+    // may keep inside a face): faces are still the 6 squares, volume still 8.
+    #[test]
+    fn rotated_cube_with_coplanar_points() {
+        let rot = glam::Quat::from_axis_angle(Vec3::new(0.3, 0.9, 0.2).normalize(), 0.7);
+        let mut pts = Vec::new();
+        for x in [-1.0f32, 0.0, 1.0] {
+            for y in [-1.0f32, 0.0, 1.0] {
+                for z in [-1.0f32, 0.0, 1.0] {
+                    pts.push(rot * Vec3::new(x, y, z) + Vec3::splat(40.0));
+                }
+            }
+        }
+        let poly = ConvexPolyhedron::<f32>::from_points(&pts).unwrap();
+        assert_eq!((poly.vertices().len(), poly.faces().len()), (8, 6));
+        assert!((poly.volume() - 8.0).abs() < 1e-3, "{}", poly.volume());
+        assert!(pts.iter().all(|&p| poly.max_face_distance(p) < 1e-4));
+    }
+
     // Unbounded (a prism without caps, a half-open box), empty, too few planes.
     #[test]
     fn bad_plane_sets() {
@@ -161,7 +180,10 @@ mod tests {
         assert!(poly.cast_ray(&parallel, 10.0).is_none());
         let inside = Ray::new(Vec3::ZERO, Vec3::ZERO).unwrap();
         assert_eq!(poly.cast_ray(&inside, 0.0).unwrap().normal, Vec3::ZERO);
-        let nan = Ray { origin: Vec3::NAN, dir: Vec3::X };
+        let nan = Ray {
+            origin: Vec3::NAN,
+            dir: Vec3::X,
+        };
         assert!(poly.cast_ray(&nan, 1.0).is_none());
     }
 }

@@ -201,11 +201,11 @@ mod tests {
         let pi = core::f64::consts::PI;
         // (span, point, expected): points on the edges, inside, outside, opposite ray.
         let cases = [
-            (0.0, p(0.5, 0.0), true),   // on the segment
-            (0.0, p(-0.5, 0.0), false), // on the opposite ray
-            (0.0, p(0.5, 0.1), false),  // beside the segment
-            (pi / 2.0, p(1.0, 0.0), true), // on the start edge, at the arc
-            (pi / 2.0, p(0.001, 0.998), true), // just inside the end edge
+            (0.0, p(0.5, 0.0), true),            // on the segment
+            (0.0, p(-0.5, 0.0), false),          // on the opposite ray
+            (0.0, p(0.5, 0.1), false),           // beside the segment
+            (pi / 2.0, p(1.0, 0.0), true),       // on the start edge, at the arc
+            (pi / 2.0, p(0.001, 0.998), true),   // just inside the end edge
             (pi / 2.0, p(-0.001, 0.998), false), // just past the end edge
             (pi / 2.0, p(0.5, 0.5), true),
             (pi / 2.0, p(-0.5, -0.5), false), // opposite wedge (the seed's trap)
@@ -222,7 +222,11 @@ mod tests {
         ];
         for (span, point, expected) in cases {
             let s = sector(span);
-            assert_eq!(all_three(&s, point), [expected; 3], "span {span} point {point:?}");
+            assert_eq!(
+                all_three(&s, point),
+                [expected; 3],
+                "span {span} point {point:?}"
+            );
         }
         // NaN point is outside for every method.
         let nan = R::V2::new(R::from_f64(f64::NAN), R::ZERO);
@@ -264,7 +268,10 @@ mod tests {
         // Parallel to the start edge, below it: misses.
         let parallel = Ray::new(Vec2::new(-1.0, -0.5), Vec2::X).unwrap();
         assert!(s.cast_ray(&parallel, 100.0).is_none());
-        let nan = Ray { origin: Vec2::NAN, dir: Vec2::X };
+        let nan = Ray {
+            origin: Vec2::NAN,
+            dir: Vec2::X,
+        };
         assert!(s.cast_ray(&nan, 1.0).is_none());
         assert!(s.cast_ray(&from_far, f32::NAN).is_none());
     }

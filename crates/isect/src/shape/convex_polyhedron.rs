@@ -9,17 +9,20 @@
 //! Tolerance: [`POLYHEDRON_PLANE_ULPS`] machine epsilons of the largest coordinate,
 //! for "this vertex is on that plane".
 
+use std::collections::HashMap;
+
 use super::error::ShapeError;
 use super::plane::Plane;
+use crate::algo::hull_2d::convex_hull_2d;
 use crate::algo::hull_3d::convex_hull_3d;
 use crate::algo::support::{support_of_points, SupportMap};
 use crate::math::tolerance::eps;
-use crate::math::{Real, Vector, Vector3};
+use crate::math::{Real, Vector, Vector2, Vector3};
 use crate::query::plane_tests::three_planes_point;
 
 /// On-plane tolerance, in machine epsilons of the polyhedron's largest absolute
 /// coordinate (or plane offset): vertices closer than this to a plane lie on it.
-pub const POLYHEDRON_PLANE_ULPS: f64 = 256.0;
+pub const POLYHEDRON_PLANE_ULPS: f64 = 64.0;
 
 /// A face: its outward plane and its vertices, counter-clockwise seen from outside.
 #[derive(Clone, Debug, PartialEq)]
@@ -89,7 +92,16 @@ impl<R: Real> ConvexPolyhedron<R> {
             return Err(degenerate("planes bound an empty or flat region"));
         }
         let tol = eps::<R>(POLYHEDRON_PLANE_ULPS) * (max_d + max_coordinate(&vertices));
-        Self::from_vertices_and_planes(vertices, planes.to_vec(), tol)
+        let candidates = planes
+            .iter()
+            .map(|&plane| {
+                let on = (0..vertices.len())
+                    .filter(|&i| plane.signed_distance(vertices[i]).abs() <= tol)
+                    .collect();
+                (plane, on)
+            })
+            .collect();
+        Self::from_candidate_faces(vertices, candidates)
     }
 
     /// The convex hull of `points` (quickhull); coplanar triangles become one face.
@@ -99,47 +111,40 @@ impl<R: Real> ConvexPolyhedron<R> {
     pub fn from_points(points: &[R::V3]) -> Result<Self, ShapeError> {
         let hull = convex_hull_3d(points)?;
         let tol = eps::<R>(POLYHEDRON_PLANE_ULPS) * max_coordinate(&hull.vertices);
-        let mut tris: Vec<(R, Plane<R::V3>)> = Vec::new();
-        for t in &hull.triangles {
-            let [a, b, c] = t.map(|i| hull.vertices[i]);
-            let area = (b - a).cross(c - a).length();
-            if let Ok(plane) = Plane::from_points(a, b, c) {
-                tris.push((area, plane));
-            }
-        }
-        // Largest triangles first: their normals are the most accurate.
-        tris.sort_by(|x, y| y.0.to_f64().total_cmp(&x.0.to_f64()));
-        let planes = tris.into_iter().map(|(_, p)| p).collect();
-        Self::from_vertices_and_planes(hull.vertices, planes, tol)
+        let candidates = coplanar_patches(&hull.vertices, &hull.triangles, tol);
+        Self::from_candidate_faces(hull.vertices, candidates)
     }
 
-    /// Builds the faces: each distinct plane with at least three non-collinear
-    /// vertices on it, vertices sorted counter-clockwise around the normal.
-    fn from_vertices_and_planes(
+    /// Builds the faces from candidate `(plane, vertices on it)` pairs: each with at
+    /// least three non-collinear vertices becomes the convex polygon of those vertices,
+    /// unless an earlier face with the same orientation already holds them all; then
+    /// drops vertices that are no face polygon's corner.
+    fn from_candidate_faces(
         vertices: Vec<R::V3>,
-        planes: Vec<Plane<R::V3>>,
-        tol: R,
+        candidates: Vec<(Plane<R::V3>, Vec<usize>)>,
     ) -> Result<Self, ShapeError> {
         let mut faces: Vec<PolyhedronFace<R>> = Vec::new();
-        for plane in planes {
-            let on: Vec<usize> = (0..vertices.len())
-                .filter(|&i| plane.signed_distance(vertices[i]).abs() <= tol)
-                .collect();
-            let duplicate = faces.iter().any(|f| {
-                f.normal().dot(plane.normal()) > R::ZERO && on.iter().all(|i| f.vertices.contains(i))
+        // The vertex sets of the accepted faces, to recognise repeated planes.
+        let mut face_sets: Vec<Vec<usize>> = Vec::new();
+        for (plane, on) in candidates {
+            let duplicate = faces.iter().zip(&face_sets).any(|(f, set)| {
+                f.normal().dot(plane.normal()) > R::ZERO && on.iter().all(|i| set.contains(i))
             });
-            if on.len() >= 3 && !duplicate {
-                if let Some(sorted) = sort_around(&vertices, &on, plane.normal()) {
-                    faces.push(PolyhedronFace {
-                        plane,
-                        vertices: sorted,
-                    });
-                }
+            if on.len() < 3 || duplicate {
+                continue;
+            }
+            if let Some(polygon) = face_polygon::<R>(&vertices, &on, plane.normal()) {
+                faces.push(PolyhedronFace {
+                    plane,
+                    vertices: polygon,
+                });
+                face_sets.push(on);
             }
         }
         if faces.len() < 4 {
             return Err(degenerate("fewer than four faces"));
         }
+        let vertices = compact(vertices, &mut faces);
         let planes = faces.iter().map(|f| f.plane).collect();
         Ok(Self {
             vertices,
@@ -213,6 +218,64 @@ fn is_unbounded<V: Vector3>(planes: &[Plane<V>]) -> bool {
     false
 }
 
+/// Groups hull triangles into flat patches: starting from the largest unassigned
+/// triangle (its normal is the most accurate), flood across edges to neighbours whose
+/// vertices are within `tol` of its plane. Returns each patch's plane and vertices.
+/// Only edge-connected triangles merge, so a vertex that merely lies near the plane
+/// of a distant face never joins it.
+fn coplanar_patches<V: Vector3>(
+    vertices: &[V],
+    triangles: &[[usize; 3]],
+    tol: V::Scalar,
+) -> Vec<(Plane<V>, Vec<usize>)> {
+    let corners = |t: usize| triangles[t].map(|i| vertices[i]);
+    let area = |t: usize| {
+        let [a, b, c] = corners(t);
+        (b - a).cross(c - a).length().to_f64()
+    };
+    let mut order: Vec<usize> = (0..triangles.len()).collect();
+    order.sort_by(|&x, &y| area(y).total_cmp(&area(x)));
+    let mut edge_owner = HashMap::new();
+    for (t, tri) in triangles.iter().enumerate() {
+        for k in 0..3 {
+            edge_owner.insert((tri[k], tri[(k + 1) % 3]), t);
+        }
+    }
+    let mut assigned = vec![false; triangles.len()];
+    let mut patches = Vec::new();
+    for seed in order {
+        let [a, b, c] = corners(seed);
+        let Ok(plane) = Plane::from_points(a, b, c) else {
+            continue; // a sliver: its neighbours' patches cover its corners
+        };
+        if assigned[seed] {
+            continue;
+        }
+        assigned[seed] = true;
+        let (mut stack, mut on) = (vec![seed], triangles[seed].to_vec());
+        while let Some(t) = stack.pop() {
+            let tri = triangles[t];
+            for k in 0..3 {
+                let Some(&n) = edge_owner.get(&(tri[(k + 1) % 3], tri[k])) else {
+                    continue;
+                };
+                let flat = triangles[n]
+                    .iter()
+                    .all(|&i| plane.signed_distance(vertices[i]).abs() <= tol);
+                if !assigned[n] && flat {
+                    assigned[n] = true;
+                    stack.push(n);
+                    on.extend_from_slice(&triangles[n]);
+                }
+            }
+        }
+        on.sort_unstable();
+        on.dedup();
+        patches.push((plane, on));
+    }
+    patches
+}
+
 /// The largest absolute coordinate of the points: the scale of their rounding errors.
 fn max_coordinate<V: Vector>(points: &[V]) -> V::Scalar {
     points
@@ -242,23 +305,38 @@ fn plane_vertices<V: Vector3>(planes: &[Plane<V>], max_d: V::Scalar) -> Vec<V> {
     out
 }
 
-/// The vertices `on` a face sorted counter-clockwise around `normal`, or `None` when
-/// they are collinear (the plane only touches an edge).
-fn sort_around<V: Vector3>(vertices: &[V], on: &[usize], normal: V) -> Option<Vec<usize>> {
-    let count = V::Scalar::from_f64(on.len() as f64);
-    let centre = on.iter().fold(V::ZERO, |s, &i| s + vertices[i]) / count;
+/// The extreme vertices among those `on` a face, counter-clockwise seen from the
+/// side `normal` points to, or `None` when they are collinear (the plane only touches
+/// an edge). Uses the 2D monotone chain in the plane, so vertices that quickhull kept
+/// inside a face or on an edge (coplanar input) are dropped.
+fn face_polygon<R: Real>(vertices: &[R::V3], on: &[usize], normal: R::V3) -> Option<Vec<usize>> {
     let (e1, e2) = normal.orthonormal_basis();
-    let angle = |i: usize| {
-        let w = vertices[i] - centre;
-        w.dot(e2).atan2(w.dot(e1)).to_f64()
+    let origin = vertices[on[0]];
+    let project = |i: usize| {
+        let w = vertices[i] - origin;
+        R::V2::new(w.dot(e1), w.dot(e2))
     };
-    let mut sorted = on.to_vec();
-    sorted.sort_by(|&a, &b| angle(a).total_cmp(&angle(b)));
-    let area = (1..sorted.len() - 1).fold(V::ZERO, |s, k| {
-        let [a, b, c] = [sorted[0], sorted[k], sorted[k + 1]].map(|i| vertices[i]);
-        s + (b - a).cross(c - a)
-    });
-    (area.dot(normal) > V::Scalar::ZERO).then_some(sorted)
+    let projected: Vec<R::V2> = on.iter().map(|&i| project(i)).collect();
+    let hull = convex_hull_2d(&projected).ok()?;
+    hull.iter()
+        .map(|q| projected.iter().position(|p| p == q).map(|k| on[k]))
+        .collect()
+}
+
+/// Drops the vertices no face uses and renumbers the faces' indices.
+fn compact<R: Real>(vertices: Vec<R::V3>, faces: &mut [PolyhedronFace<R>]) -> Vec<R::V3> {
+    let mut remap = vec![usize::MAX; vertices.len()];
+    let mut kept = Vec::new();
+    for face in faces.iter_mut() {
+        for i in face.vertices.iter_mut() {
+            if remap[*i] == usize::MAX {
+                remap[*i] = kept.len();
+                kept.push(vertices[*i]);
+            }
+            *i = remap[*i];
+        }
+    }
+    kept
 }
 
 impl<R: Real> SupportMap<R::V3> for ConvexPolyhedron<R> {

@@ -123,10 +123,7 @@ mod tests {
     #[test]
     fn rejects_bad_input() {
         let err = Sector::<f32>::new(Vec2::ZERO, 1.0, 0.0, 7.0).unwrap_err();
-        assert!(matches!(
-            err,
-            ShapeError::OutOfRange { field: "span", .. }
-        ));
+        assert!(matches!(err, ShapeError::OutOfRange { field: "span", .. }));
         assert!(Sector::<f32>::new(Vec2::ZERO, 1.0, 0.0, -0.1).is_err());
         assert!(Sector::<f64>::new(DVec2::ZERO, -1.0, 0.0, 1.0).is_err());
         assert!(Sector::<f64>::new(DVec2::ZERO, 1.0, f64::NAN, 1.0).is_err());
