@@ -199,7 +199,7 @@ fn hull_3d_matches_parry() {
     let runs = CASES / 4;
     for run in 0..runs {
         let mut pts = cloud(&mut rng, 8 + run % 40);
-        pts.extend_from_slice(&pts[..4].to_vec());
+        pts.extend_from_within(..4);
         let ours = isect::algo::hull_3d::convex_hull_3d(&pts).unwrap();
         let (their_v, their_t) = parry3d::transformation::convex_hull(&pts);
         let our_t: Vec<[u32; 3]> = ours.triangles.iter().map(|t| t.map(|i| i as u32)).collect();

@@ -359,7 +359,7 @@ proptest! {
     #[test]
     fn three_planes_meet_at_their_common_point(p in coords(100.0),
         n in [coords(1.0), coords(1.0), coords(1.0)]) {
-        let normals = n.map(|c| DVec3::from_array(c));
+        let normals = n.map(DVec3::from_array);
         let det = normals[0].cross(normals[1]).dot(normals[2]);
         let lengths: f64 = normals.iter().map(|v| v.length()).product();
         prop_assume!(lengths > 1e-3 && det.abs() > 0.05 * lengths);

@@ -119,18 +119,21 @@ fn initial_simplex<V: Vector3>(points: &[V], tol: V::Scalar) -> Result<[usize; 4
     let i0 = farthest(&|p| -p.get(0)).0;
     let p0 = points[i0];
     let (i1, d1) = farthest(&|p| p.distance(p0));
-    if !(d1 > tol) {
+    let independent = d1 > tol; // false for NaN too
+    if !independent {
         return Err(too_few(1));
     }
     let axis = (points[i1] - p0) / d1;
     let (i2, d2) = farthest(&|p| (p - p0).cross(axis).length());
-    if !(d2 > tol) {
+    let independent = d2 > tol;
+    if !independent {
         return Err(too_few(2));
     }
     let normal = (points[i1] - p0).cross(points[i2] - p0).try_normalize();
     let normal = normal.ok_or(too_few(2))?;
     let (i3, d3) = farthest(&|p| normal.dot(p - p0).abs());
-    if !(d3 > tol) {
+    let independent = d3 > tol;
+    if !independent {
         return Err(too_few(3));
     }
     Ok([i0, i1, i2, i3])

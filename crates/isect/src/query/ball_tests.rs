@@ -80,13 +80,15 @@ pub fn ball_ball_first_contact<V: Vector>(
     }
     let dd = d.length_squared();
     let b_half = e.dot(d);
-    if !(b_half < zero) || !(dd > zero) {
-        return None; // not approaching
+    let approaching = b_half < zero && dd > zero;
+    if !approaching {
+        return None;
     }
     // disc/dd = r² − |e⊥|², e⊥ = e − d (e·d)/|d|²: the line's miss distance.
     let miss = (e - d * (b_half / dd)).length();
     let h = (r - miss) * (r + miss);
-    if !(h >= zero) {
+    let line_meets_ball = h >= zero;
+    if !line_meets_ball {
         return None;
     }
     let t = c / (-b_half + (dd * h).sqrt());
@@ -114,7 +116,8 @@ pub fn ball_aabb_contact<V: Vector>(ball: &Ball<V>, aabb: &Aabb<V>) -> Option<Ba
     let closest = aabb.closest_point(c);
     let dist_sq = closest.distance_squared(c);
     let r = ball.radius();
-    if !(dist_sq <= r * r) {
+    let touching = dist_sq <= r * r; // false for a NaN box
+    if !touching {
         return None;
     }
     let to_box = closest - c;

@@ -75,7 +75,8 @@ pub fn aabb_plane_first_contact<V: Vector>(
 ) -> Option<V::Scalar> {
     let zero = V::Scalar::ZERO;
     let finite = aabb.min.is_finite() && aabb.max.is_finite() && motion.is_finite();
-    if !finite || !(max_t >= zero) {
+    let valid = finite && max_t >= zero;
+    if !valid {
         return None;
     }
     let (lo, hi) = projected_range(aabb, plane.normal());
@@ -110,7 +111,8 @@ pub fn three_planes_point<V: Vector3>(a: &Plane<V>, b: &Plane<V>, c: &Plane<V>) 
     let (n1, n2, n3) = (a.normal(), b.normal(), c.normal());
     let n12 = n1.cross(n2);
     let det = n12.dot(n3);
-    if !(det.abs() > eps::<V::Scalar>(THREE_PLANES_PARALLEL_ULPS)) {
+    let single_point = det.abs() > eps::<V::Scalar>(THREE_PLANES_PARALLEL_ULPS);
+    if !single_point {
         return None;
     }
     let sum = n2.cross(n3) * a.d() + n3.cross(n1) * b.d() + n12 * c.d();

@@ -24,7 +24,8 @@ impl<R: Real> RayCast<R::V3> for ConvexPolyhedron<R> {
     /// NaN or negative `max_t` miss; a ray parallel to a face misses when it starts in
     /// front of it.
     fn cast_ray(&self, ray: &Ray<R::V3>, max_t: R) -> Option<RayHit<R::V3>> {
-        if !ray.is_finite() || !(max_t >= R::ZERO) {
+        let valid = ray.is_finite() && max_t >= R::ZERO;
+        if !valid {
             return None;
         }
         let (mut t_enter, mut t_exit) = (R::ZERO, max_t);

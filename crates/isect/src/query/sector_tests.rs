@@ -149,7 +149,8 @@ impl<R: Real> RayCast<R::V2> for Sector<R> {
     /// origin is inside; otherwise the nearest of the arc and the two edges. NaN or
     /// infinite rays, and a NaN or negative `max_t`, miss.
     fn cast_ray(&self, ray: &Ray<R::V2>, max_t: R) -> Option<RayHit<R::V2>> {
-        if !ray.is_finite() || !(max_t >= R::ZERO) {
+        let valid = ray.is_finite() && max_t >= R::ZERO;
+        if !valid {
             return None;
         }
         if self.contains_point(ray.origin) {
