@@ -1,0 +1,176 @@
+//! Primitive tests beside parry3d's: for each pair, 8,192 seeded random cases (about
+//! half overlapping) cycled through, our kernel next to parry's public query API and
+//! its direct kernel, in one criterion group per pair.
+//!
+//! Run: `cargo bench -p isect --bench primitives -- --warm-up-time 1 --measurement-time 2`.
+
+use std::hint::black_box;
+
+use criterion::measurement::WallTime;
+use criterion::{criterion_group, criterion_main, BenchmarkGroup, Criterion};
+use glam::Vec3;
+use isect::query::ball_tests::{
+    ball_aabb_contact, ball_aabb_intersects, ball_ball_contact, ball_ball_intersects,
+};
+use isect::shape::{Aabb, Ball};
+use parry3d::bounding_volume::{Aabb as PAabb, BoundingVolume};
+use parry3d::math::Pose;
+use parry3d::query::details::{
+    contact_ball_ball, contact_ball_convex_polyhedron, intersection_test_ball_ball,
+};
+use parry3d::shape::{Ball as PBall, Cuboid};
+
+const CASES: usize = 8192;
+
+/// splitmix64, seeded: the same cases on every run.
+struct Rng(u64);
+
+impl Rng {
+    fn f(&mut self, lo: f32, hi: f32) -> f32 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^= z >> 31;
+        lo + (hi - lo) * ((z >> 40) as f32 / (1u64 << 24) as f32)
+    }
+
+    fn v(&mut self, lo: f32, hi: f32) -> Vec3 {
+        Vec3::new(self.f(lo, hi), self.f(lo, hi), self.f(lo, hi))
+    }
+}
+
+/// Benchmarks `f` over the cases in a cycle, one case per iteration.
+fn cycle<T, R>(g: &mut BenchmarkGroup<'_, WallTime>, name: &str, cases: &[T], f: impl Fn(&T) -> R) {
+    g.bench_function(name, |b| {
+        let mut i = 0;
+        b.iter(|| {
+            i = (i + 1) & (CASES - 1);
+            black_box(f(black_box(&cases[i])))
+        })
+    });
+}
+
+/// A ball pair in both libraries' forms.
+struct BallPair {
+    a: Ball<Vec3>,
+    b: Ball<Vec3>,
+    pose_a: Pose,
+    pose_b: Pose,
+    pa: PBall,
+    pb: PBall,
+}
+
+fn ball_ball(c: &mut Criterion) {
+    let mut rng = Rng(11);
+    let cases: Vec<BallPair> = (0..CASES)
+        .map(|_| {
+            let (ca, cb) = (rng.v(-1.2, 1.2), rng.v(-1.2, 1.2));
+            let (ra, rb) = (rng.f(0.1, 1.5), rng.f(0.1, 1.5));
+            BallPair {
+                a: Ball::new(ca, ra).unwrap(),
+                b: Ball::new(cb, rb).unwrap(),
+                pose_a: Pose::from_translation(ca),
+                pose_b: Pose::from_translation(cb),
+                pa: PBall::new(ra),
+                pb: PBall::new(rb),
+            }
+        })
+        .collect();
+    let mut g = c.benchmark_group("ball_ball");
+    cycle(&mut g, "isect_intersects", &cases, |k| {
+        ball_ball_intersects(&k.a, &k.b)
+    });
+    cycle(&mut g, "parry_intersection_test", &cases, |k| {
+        parry3d::query::intersection_test(&k.pose_a, &k.pa, &k.pose_b, &k.pb)
+            .map(|r| r.intersecting)
+    });
+    cycle(
+        &mut g,
+        "parry_kernel_intersection_test_ball_ball",
+        &cases,
+        |k| intersection_test_ball_ball(k.pose_b.translation - k.pose_a.translation, &k.pa, &k.pb),
+    );
+    cycle(&mut g, "isect_contact", &cases, |k| {
+        ball_ball_contact(&k.a, &k.b)
+    });
+    cycle(&mut g, "parry_contact", &cases, |k| {
+        parry3d::query::contact(&k.pose_a, &k.pa, &k.pose_b, &k.pb, 0.0)
+    });
+    cycle(&mut g, "parry_kernel_contact_ball_ball", &cases, |k| {
+        contact_ball_ball(&k.pose_a.inv_mul(&k.pose_b), &k.pa, &k.pb, 0.0)
+    });
+    g.finish();
+}
+
+/// A ball and a box in both libraries' forms.
+struct BallBox {
+    ball: Ball<Vec3>,
+    aabb: Aabb<Vec3>,
+    pose_ball: Pose,
+    pose_box: Pose,
+    pball: PBall,
+    cuboid: Cuboid,
+}
+
+fn ball_aabb(c: &mut Criterion) {
+    let mut rng = Rng(12);
+    let cases: Vec<BallBox> = (0..CASES)
+        .map(|_| {
+            let (centre, half) = (rng.v(-1.0, 1.0), rng.v(0.2, 1.0));
+            let (ball_c, r) = (rng.v(-1.2, 1.2), rng.f(0.05, 1.0));
+            BallBox {
+                ball: Ball::new(ball_c, r).unwrap(),
+                aabb: Aabb::from_center(centre, half).unwrap(),
+                pose_ball: Pose::from_translation(ball_c),
+                pose_box: Pose::from_translation(centre),
+                pball: PBall::new(r),
+                cuboid: Cuboid::new(half),
+            }
+        })
+        .collect();
+    let mut g = c.benchmark_group("ball_aabb");
+    cycle(&mut g, "isect_intersects", &cases, |k| {
+        ball_aabb_intersects(&k.ball, &k.aabb)
+    });
+    cycle(&mut g, "parry_intersection_test", &cases, |k| {
+        parry3d::query::intersection_test(&k.pose_ball, &k.pball, &k.pose_box, &k.cuboid)
+            .map(|r| r.intersecting)
+    });
+    cycle(&mut g, "isect_contact", &cases, |k| {
+        ball_aabb_contact(&k.ball, &k.aabb)
+    });
+    cycle(&mut g, "parry_contact", &cases, |k| {
+        parry3d::query::contact(&k.pose_ball, &k.pball, &k.pose_box, &k.cuboid, 0.0)
+    });
+    cycle(
+        &mut g,
+        "parry_kernel_contact_ball_convex_polyhedron",
+        &cases,
+        |k| {
+            let pose12 = k.pose_ball.inv_mul(&k.pose_box);
+            contact_ball_convex_polyhedron(&pose12, &k.pball, &k.cuboid, 0.0)
+        },
+    );
+    g.finish();
+}
+
+fn aabb_aabb(c: &mut Criterion) {
+    let mut rng = Rng(13);
+    let cases: Vec<(Aabb<Vec3>, Aabb<Vec3>, PAabb, PAabb)> = (0..CASES)
+        .map(|_| {
+            let a = Aabb::from_center(rng.v(-0.7, 0.7), rng.v(0.1, 0.8)).unwrap();
+            let b = Aabb::from_center(rng.v(-0.7, 0.7), rng.v(0.1, 0.8)).unwrap();
+            (a, b, PAabb::new(a.min, a.max), PAabb::new(b.min, b.max))
+        })
+        .collect();
+    let mut g = c.benchmark_group("aabb_aabb");
+    cycle(&mut g, "isect_intersects", &cases, |k| k.0.intersects(&k.1));
+    cycle(&mut g, "parry_aabb_intersects", &cases, |k| {
+        k.2.intersects(&k.3)
+    });
+    g.finish();
+}
+
+criterion_group!(benches, ball_ball, ball_aabb, aabb_aabb);
+criterion_main!(benches);
