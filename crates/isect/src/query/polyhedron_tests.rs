@@ -74,6 +74,33 @@ mod tests {
     use crate::shape::ShapeError;
     use glam::{DVec3, Vec3};
 
+    /// The square `[-1, 1]²` (2D lines) or cube `[-1, 1]³` as half-spaces: the
+    /// boundary and corners are inside, a point one ulp beyond a face and NaN are not.
+    fn half_space_cases<V: Vector>() {
+        let planes: Vec<Plane<V>> = (0..V::DIM)
+            .flat_map(|i| [V::unit_axis(i), -V::unit_axis(i)])
+            .map(|n| Plane::new(n, V::Scalar::ONE).unwrap())
+            .collect();
+        let one = V::Scalar::ONE;
+        assert!(point_in_half_spaces(&planes, V::splat(one)));
+        assert!(point_in_half_spaces(&planes, V::ZERO));
+        let beyond = V::unit_axis(0) * (one + V::Scalar::EPSILON * V::Scalar::TWO);
+        assert!(!point_in_half_spaces(&planes, beyond));
+        assert!(!point_in_half_spaces(
+            &planes,
+            V::splat(V::Scalar::from_f64(f64::NAN))
+        ));
+    }
+
+    // Half-space containment in 2D and 3D, f32 and f64.
+    #[test]
+    fn half_spaces_all_types() {
+        half_space_cases::<glam::Vec2>();
+        half_space_cases::<glam::DVec2>();
+        half_space_cases::<Vec3>();
+        half_space_cases::<DVec3>();
+    }
+
     /// The box `[-k, k]³` as six planes.
     fn cube_planes<V: Vector3>(k: f64) -> Vec<Plane<V>> {
         let d = V::Scalar::from_f64(k);

@@ -74,7 +74,10 @@ impl<R: Real> ConvexPolyhedron<R> {
     ///
     /// # Errors
     /// [`ShapeError::TooFewPoints`] for fewer than 4 planes; [`ShapeError::Degenerate`]
-    /// when the region is unbounded, empty, or flat.
+    /// when the region is unbounded, empty, or flat. "Unbounded" uses the on-plane
+    /// tolerance on unit normals, so a region more than about
+    /// `1 / (POLYHEDRON_PLANE_ULPS · ε)` times longer than it is wide (≈ 1.3e5 in `f32`)
+    /// is refused as unbounded too.
     pub fn from_planes(planes: &[Plane<R::V3>]) -> Result<Self, ShapeError> {
         if planes.len() < 4 {
             return Err(ShapeError::TooFewPoints {
