@@ -13,7 +13,7 @@
 //! the hull is checked to be a closed 2-manifold with Euler characteristic 2, and any
 //! inconsistency is an error rather than a broken mesh.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, VecDeque};
 
 use crate::math::tolerance::eps;
 use crate::math::{Real, Vector3};
@@ -26,7 +26,11 @@ pub const HULL_3D_PLANE_ULPS: f64 = 32.0;
 
 /// A triangulated convex hull: the hull's vertices (a subset of the input) and its
 /// triangles as indices into `vertices`, counter-clockwise seen from outside.
-/// Coplanar faces are split into several triangles.
+/// Coplanar faces are split into several triangles. An input point lying on a face
+/// or edge (within the thick-plane tolerance) is normally absorbed, but can remain a
+/// vertex when it was added before the points that make it coplanar; the surface is
+/// still the hull. [`crate::shape::ConvexPolyhedron::from_points`] removes such
+/// vertices when it merges the triangles into polygons.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Hull3d<V> {
     /// The input points that are hull vertices.
@@ -49,6 +53,9 @@ struct Builder<'a, V: Vector3> {
     tol: V::Scalar,
     faces: Vec<Face<V>>,
     edges: HashMap<(usize, usize), usize>,
+    /// Faces that received conflict points when created (some may be dead since),
+    /// oldest first: old faces are large, so their eyes are the hull's extreme points.
+    pending: VecDeque<usize>,
 }
 
 fn degenerate(reason: &'static str) -> ShapeError {
@@ -79,19 +86,22 @@ pub fn convex_hull_3d<V: Vector3>(points: &[V]) -> Result<Hull3d<V>, ShapeError>
         tol,
         faces: Vec::new(),
         edges: HashMap::new(),
+        pending: VecDeque::new(),
     };
     b.add_simplex(simplex)?;
     b.assign((0..points.len()).filter(|i| !simplex.contains(i)), 0);
-    // Each pass consumes one eye point, so `points.len()` passes always suffice.
-    for _ in 0..points.len() {
-        match b
-            .faces
-            .iter()
-            .position(|f| f.alive && !f.outside.is_empty())
-        {
-            Some(f) => b.add_eye(f)?,
-            None => return b.finish(),
+    // Each face is pushed on `pending` once, when created with conflict points, and
+    // each pass consumes one eye point: at most `points.len()` eyes are ever needed.
+    let mut eyes = 0;
+    while let Some(f) = b.pending.pop_front() {
+        if !b.faces[f].alive || b.faces[f].outside.is_empty() {
+            continue;
         }
+        if eyes == points.len() {
+            return Err(degenerate("more eye points than input points"));
+        }
+        eyes += 1;
+        b.add_eye(f)?;
     }
     b.finish()
 }
@@ -202,6 +212,9 @@ impl<V: Vector3> Builder<'_, V> {
                 self.faces[best.0].outside.push(i);
             }
         }
+        let with_conflicts =
+            (first_face..self.faces.len()).filter(|&f| !self.faces[f].outside.is_empty());
+        self.pending.extend(with_conflicts.collect::<Vec<_>>());
     }
 
     /// Adds the farthest conflict point of face `f` to the hull.
