@@ -14,7 +14,7 @@
 //! neutral `∓∞`. Boxes are closed: a ray grazing a face or edge hits.
 
 use crate::math::{Real, Vector};
-use crate::shape::{Aabb, Ray};
+use crate::shape::{Aabb, Ray, Segment};
 
 /// A ray with its inverse direction precomputed, for testing it against many boxes.
 #[derive(Copy, Clone, Debug, PartialEq)]
@@ -137,6 +137,27 @@ pub fn ray_aabb<V: Vector>(ray: &Ray<V>, aabb: &Aabb<V>, max_t: V::Scalar) -> Op
     })
 }
 
+/// Seed 000's 3D `isectSegAABB` (and, one source, its 2D form): the parameter interval
+/// `[t_enter, t_exit] ⊆ [0, 1]` of the closed segment `a → b` inside the closed box,
+/// or `None` when they do not meet. The segment is the ray `(a, b − a)` with
+/// `max_t = 1`; a zero-length segment is a point (interval `[0, 1]` when inside).
+/// Segments built with non-finite public fields miss.
+#[inline]
+pub fn segment_aabb_interval<V: Vector>(
+    segment: &Segment<V>,
+    aabb: &Aabb<V>,
+) -> Option<(V::Scalar, V::Scalar)> {
+    PreparedRay::new(&segment.as_ray(), V::Scalar::ONE).interval(aabb)
+}
+
+/// Seed 000's 2D `checkOverlapSegment` (and, one source, its 3D form): true when the
+/// closed segment `a → b` touches the closed box. Touching a face, edge or corner
+/// counts; non-finite segments give `false`.
+#[inline]
+pub fn segment_overlaps_aabb<V: Vector>(segment: &Segment<V>, aabb: &Aabb<V>) -> bool {
+    PreparedRay::new(&segment.as_ray(), V::Scalar::ONE).hits(aabb)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -211,5 +232,31 @@ mod tests {
         let hit = ray_aabb(&seg, &b, 1.0).unwrap();
         assert_eq!(hit.t_enter, 0.5);
         assert_eq!(hit.t_exit, 0.5);
+    }
+
+    // Segments (seed 000): inside, crossing, touching a corner, short of the box, a point.
+    #[test]
+    fn segment_helpers() {
+        let b2 = Aabb::new(Vec2::ZERO, Vec2::ONE).unwrap();
+        let cross = Segment::new(Vec2::new(-1.0, 0.5), Vec2::new(3.0, 0.5)).unwrap();
+        assert_eq!(segment_aabb_interval(&cross, &b2), Some((0.25, 0.5)));
+        let corner = Segment::new(Vec2::new(0.0, 2.0), Vec2::new(2.0, 0.0)).unwrap();
+        assert!(segment_overlaps_aabb(&corner, &b2));
+        let short = Segment::new(Vec2::new(-1.0, 0.5), Vec2::new(-1e-7, 0.5)).unwrap();
+        assert!(!segment_overlaps_aabb(&short, &b2));
+        let b3 = Aabb::new(DVec3::ZERO, DVec3::ONE).unwrap();
+        let point = Segment::new(DVec3::splat(0.5), DVec3::splat(0.5)).unwrap();
+        assert_eq!(segment_aabb_interval(&point, &b3), Some((0.0, 1.0)));
+        let inside = Segment::new(DVec3::splat(0.25), DVec3::splat(0.75)).unwrap();
+        assert_eq!(segment_aabb_interval(&inside, &b3), Some((0.0, 1.0)));
+        // A short segment with a tiny, non-parallel component still reaches the box.
+        let tiny = Segment::new(DVec3::new(0.5, -1e-9, 0.5), DVec3::new(0.5, 1e-9, 0.5)).unwrap();
+        let (t0, t1) = segment_aabb_interval(&tiny, &b3).unwrap();
+        assert!((t0 - 0.5).abs() < 1e-12 && t1 == 1.0);
+        let nan = Segment {
+            a: DVec3::NAN,
+            b: DVec3::ONE,
+        };
+        assert!(!segment_overlaps_aabb(&nan, &b3));
     }
 }

@@ -3,4 +3,4 @@
 
 pub mod cast_ray;
 
-pub use cast_ray::RayCast;
+pub use cast_ray::{HalfSpace, RayCast};
