@@ -57,64 +57,64 @@ fn pray(r: &Ray<Vec3>) -> PRay {
     PRay::new(r.origin, r.dir)
 }
 
-struct AabbCase {
-    ray: Ray<Vec3>,
-    prepared: PreparedRay<Vec3>,
-    aabb: Aabb<Vec3>,
-    parry_aabb: parry3d::bounding_volume::Aabb,
-    cuboid: parry3d::shape::Cuboid,
-    pose: Pose,
-}
-
 fn ray_aabb(c: &mut Criterion) {
     let mut rng = Rng(0xAABB);
-    let cases: Vec<_> = (0..CASES)
-        .map(|_| {
-            let (center, he) = (rng.v(-3.0, 3.0), rng.v(0.2, 3.0));
-            let ray = rng.ray(center, 2.7);
-            let aabb = Aabb::from_center(center, he).unwrap();
-            AabbCase {
-                ray,
-                prepared: PreparedRay::new(&ray, f32::INFINITY),
-                aabb,
-                parry_aabb: parry3d::bounding_volume::Aabb::new(aabb.min, aabb.max),
-                cuboid: parry3d::shape::Cuboid::new(he),
-                pose: Pose::from_translation(center),
-            }
-        })
-        .collect();
+    let mut ours = Vec::with_capacity(CASES);
+    let mut prepared = Vec::with_capacity(CASES);
+    let mut parry_aabb = Vec::with_capacity(CASES);
+    let mut parry_cuboid = Vec::with_capacity(CASES);
+    for _ in 0..CASES {
+        let (center, he) = (rng.v(-3.0, 3.0), rng.v(0.2, 3.0));
+        let ray = rng.ray(center, 2.7);
+        let aabb = Aabb::from_center(center, he).unwrap();
+        ours.push((ray, aabb));
+        prepared.push((PreparedRay::new(&ray, f32::INFINITY), aabb));
+        let local = parry3d::bounding_volume::Aabb::new(aabb.min, aabb.max);
+        parry_aabb.push((pray(&ray), local));
+        let cuboid = parry3d::shape::Cuboid::new(he);
+        parry_cuboid.push((pray(&ray), cuboid, Pose::from_translation(center)));
+    }
     let inf = f32::INFINITY;
     let mut g = c.benchmark_group("ray_aabb");
-    cycle(&mut g, "isect PreparedRay::hits", &cases, |c| {
-        c.prepared.hits(&c.aabb)
-    });
-    cycle(&mut g, "isect PreparedRay::new+hits", &cases, |c| {
-        PreparedRay::new(&c.ray, inf).hits(&c.aabb)
-    });
-    cycle(&mut g, "isect PreparedRay::interval", &cases, |c| {
-        c.prepared.interval(&c.aabb)
-    });
-    cycle(&mut g, "isect Aabb::cast_ray", &cases, |c| {
-        c.aabb.cast_ray(&c.ray, inf)
-    });
-    cycle(&mut g, "parry Aabb::intersects_local_ray", &cases, |c| {
-        c.parry_aabb.intersects_local_ray(&pray(&c.ray), inf)
-    });
-    cycle(&mut g, "parry Aabb::cast_local_ray", &cases, |c| {
-        c.parry_aabb.cast_local_ray(&pray(&c.ray), inf, true)
+    cycle(&mut g, "isect PreparedRay::hits", &prepared, |(p, a)| {
+        p.hits(a)
     });
     cycle(
         &mut g,
-        "parry Aabb::cast_local_ray_and_get_normal",
-        &cases,
-        |c| {
-            c.parry_aabb
-                .cast_local_ray_and_get_normal(&pray(&c.ray), inf, true)
-        },
+        "isect PreparedRay::interval",
+        &prepared,
+        |(p, a)| p.interval(a),
     );
-    cycle(&mut g, "parry Cuboid::cast_ray", &cases, |c| {
-        c.cuboid.cast_ray(&c.pose, &pray(&c.ray), inf, true)
+    cycle(&mut g, "isect PreparedRay::new+hits", &ours, |(r, a)| {
+        PreparedRay::new(r, inf).hits(a)
     });
+    cycle(&mut g, "isect Aabb::cast_ray", &ours, |(r, a)| {
+        a.cast_ray(r, inf)
+    });
+    cycle(
+        &mut g,
+        "parry Aabb::intersects_local_ray",
+        &parry_aabb,
+        |(r, a)| a.intersects_local_ray(r, inf),
+    );
+    cycle(
+        &mut g,
+        "parry Aabb::cast_local_ray",
+        &parry_aabb,
+        |(r, a)| a.cast_local_ray(r, inf, true),
+    );
+    cycle(
+        &mut g,
+        "parry Aabb::cast_local_ray_and_get_normal",
+        &parry_aabb,
+        |(r, a)| a.cast_local_ray_and_get_normal(r, inf, true),
+    );
+    cycle(
+        &mut g,
+        "parry Cuboid::cast_ray",
+        &parry_cuboid,
+        |(r, cu, pose)| cu.cast_ray(pose, r, inf, true),
+    );
     g.finish();
 }
 

@@ -10,8 +10,11 @@
 //! this avoids): the inverse direction is IEEE's, so a zero component gives `±∞` and
 //! that slab either holds the whole line or none of it. The one NaN, `0·∞`, arises
 //! only when the origin lies exactly on a slab plane of an axis the ray does not move
-//! along; that slab then does not constrain `t`, so the NaN is replaced by the
-//! neutral `∓∞`. Boxes are closed: a ray grazing a face or edge hits.
+//! along; that slab then does not constrain `t`. The entry/exit planes are chosen by
+//! the sign of `1/dir` (so `−0.0` picks the right order), and the running
+//! `max`/`min` are written as `if near > t_enter` / `if far < t_exit`, so a NaN never
+//! replaces the running bound: it is neutral with no extra test. Boxes are closed: a
+//! ray grazing a face or edge hits.
 
 use crate::math::{Real, Vector};
 use crate::shape::{Aabb, Ray, Segment};
@@ -53,6 +56,7 @@ impl<V: Vector> PreparedRay<V> {
         let mut t_exit = self.max_t;
         for i in 0..V::DIM {
             let (near, far) = self.axis_interval(aabb, i);
+            // Written so that a NaN `near` / `far` (an unconstraining slab) is ignored.
             t_enter = if near > t_enter { near } else { t_enter };
             t_exit = if far < t_exit { far } else { t_exit };
         }
@@ -65,29 +69,20 @@ impl<V: Vector> PreparedRay<V> {
         self.interval(aabb).is_some()
     }
 
-    /// The interval of `t` on axis `i`, ordered, with `0·∞ = NaN` made neutral.
+    /// The entry and exit `t` of axis `i`'s slab, ordered by the sign of the inverse
+    /// direction (Williams et al.) rather than by comparing them. Either may be NaN
+    /// (`0·∞`: origin on that slab plane, direction zero on that axis), which means
+    /// "this slab does not constrain `t`"; callers compare so that NaN is ignored.
     #[inline(always)]
     fn axis_interval(&self, aabb: &Aabb<V>, i: usize) -> (V::Scalar, V::Scalar) {
         let o = self.origin.get(i);
         let inv = self.inv_dir.get(i);
-        let t_min_plane = (aabb.min.get(i) - o) * inv;
-        let t_max_plane = (aabb.max.get(i) - o) * inv;
-        // NaN only for an origin on the plane with inv = ±∞: the slab holds the whole line.
-        let t_min_plane = if t_min_plane.is_nan() {
-            -inv
+        let (near_plane, far_plane) = if inv < V::Scalar::ZERO {
+            (aabb.max.get(i), aabb.min.get(i))
         } else {
-            t_min_plane
+            (aabb.min.get(i), aabb.max.get(i))
         };
-        let t_max_plane = if t_max_plane.is_nan() {
-            inv
-        } else {
-            t_max_plane
-        };
-        if t_min_plane <= t_max_plane {
-            (t_min_plane, t_max_plane)
-        } else {
-            (t_max_plane, t_min_plane)
-        }
+        ((near_plane - o) * inv, (far_plane - o) * inv)
     }
 }
 
@@ -118,7 +113,9 @@ pub fn ray_aabb<V: Vector>(ray: &Ray<V>, aabb: &Aabb<V>, max_t: V::Scalar) -> Op
     let mut enter_axis = None;
     for i in 0..V::DIM {
         let (near, far) = prepared.axis_interval(aabb, i);
-        if near >= t_enter && near.is_finite() && ray.dir.get(i) != V::Scalar::ZERO {
+        // Ties keep the face the origin sits on when moving inward; NaN never enters.
+        let entered = near > t_enter || (near == t_enter && ray.dir.get(i) != V::Scalar::ZERO);
+        if entered {
             t_enter = near;
             enter_axis = Some(i);
         }
@@ -222,6 +219,12 @@ mod tests {
         assert!(!PreparedRay::new(&nan, 1.0).hits(&b));
         let outside = Ray::new(Vec3::new(-1.0, 2.0, 0.5), Vec3::X).unwrap();
         assert!(ray_aabb(&outside, &b, f32::INFINITY).is_none());
+        // Parallel below the slab (origin < min on a zero-direction axis), either sign of zero.
+        for dir in [Vec3::X, Vec3::new(1.0, -0.0, 0.0)] {
+            let below = Ray::new(Vec3::new(-1.0, -2.0, 0.5), dir).unwrap();
+            assert!(ray_aabb(&below, &b, f32::INFINITY).is_none());
+            assert!(!PreparedRay::new(&below, f32::INFINITY).hits(&b));
+        }
     }
 
     // 2D segment grazing a corner touches the closed box (max_t = 1).

@@ -2,12 +2,12 @@
 //! rewritten to avoid catastrophic cancellation as in Ericson 5.3.2 and Haines et al.,
 //! "Precision Improvements for Ray/Sphere Intersection" (*Ray Tracing Gems*, ch. 7):
 //!
-//! - the discriminant comes from the perpendicular distance `l` of the centre to the
-//!   ray's line, as `(r − l)(r + l)`, instead of `b² − a·c` (which loses every digit
-//!   when the ball is small against its distance);
+//! - the discriminant comes from the perpendicular vector from the centre to the
+//!   ray's line, `Δ = r² − |f + t_c·d|²`, instead of `b² − a·c` (which loses every
+//!   digit when the ball is small against its distance);
 //! - the near root is `c / q` with `q = b + sqrt(a·Δ)` (both terms positive), not
 //!   `(b − sqrt(…)) / a`, which cancels for a ray starting near the surface;
-//! - `c = (|f| − r)(|f| + r)` keeps its digits for an origin near the surface.
+//! - `c = |f|² − r²` is then only as inexact as the origin's own coordinates.
 //!
 //! `dir` need not be unit. No tolerances: the inside test is the closed
 //! `|p₀ − c| ≤ r`, and a tangent ray (`l = r`) hits.
@@ -60,10 +60,11 @@ enum Entry<S> {
 /// The robust near root, or `None` when the line misses or the ball is behind.
 #[inline]
 fn entry_t<V: Vector>(ball: &Ball<V>, ray: &Ray<V>) -> Option<Entry<V::Scalar>> {
-    let r = ball.radius();
+    let r2 = ball.radius() * ball.radius();
     let f = ray.origin - ball.center();
-    let dist = f.length();
-    if dist <= r {
+    // c = |f|² − r²: its rounding error is that of the origin's own coordinates.
+    let c = f.length_squared() - r2;
+    if c <= V::Scalar::ZERO {
         return Some(Entry::Inside);
     }
     // b > 0 when the ray moves toward the centre; otherwise the ball is behind.
@@ -76,14 +77,15 @@ fn entry_t<V: Vector>(ball: &Ball<V>, ray: &Ray<V>) -> Option<Entry<V::Scalar>> 
     if !t_closest.is_finite() {
         return None;
     }
-    let perp = (f + ray.dir * t_closest).length();
-    if perp > r {
+    // Δ = r² − l², with l the centre's distance to the line, from the perpendicular
+    // vector itself (no b² − a·c cancellation); then q = b + sqrt(a·Δ) adds two
+    // non-negative terms.
+    let perp = f + ray.dir * t_closest;
+    let delta = r2 - perp.length_squared();
+    if delta < V::Scalar::ZERO {
         return None;
     }
-    // Δ = r² − l² in units of length², then q = b + |dir|·sqrt(Δ) with no cancellation.
-    let delta = (r - perp) * (r + perp);
-    let q = b + a.sqrt() * delta.sqrt();
-    let c = (dist - r) * (dist + r);
+    let q = b + (a * delta).sqrt();
     Some(Entry::At(c / q))
 }
 
@@ -158,7 +160,7 @@ mod tests {
         let b = ball(DVec3::ZERO, 1.0);
         let r = ray(DVec3::new(-1.0 - 1e-12, 0.0, 0.0), DVec3::X);
         let t = b.cast_ray(&r, 1.0).unwrap().t;
-        assert!(t > 0.0 && (t - 1e-12).abs() < 1e-15);
+        assert!(t > 0.0 && (t - 1e-12).abs() < 1e-15, "{t}");
     }
 
     // Zero-radius ball: hit only through the centre; zero direction outside misses.

@@ -57,9 +57,6 @@ impl<V: Vector> RayCast<V> for Plane<V> {
     /// negative `max_t` miss.
     #[inline]
     fn cast_ray(&self, ray: &Ray<V>, max_t: V::Scalar) -> Option<RayHit<V>> {
-        if !is_valid_query(ray, max_t) {
-            return None;
-        }
         let s = self.signed_distance(ray.origin);
         let along_normal = self.normal().dot(ray.dir);
         let t = if s == V::Scalar::ZERO {
@@ -67,6 +64,10 @@ impl<V: Vector> RayCast<V> for Plane<V> {
         } else {
             crossing_t(s, along_normal, max_t)?
         };
+        // Checked on the hit path only: NaN input already failed the tests above.
+        if !is_valid_query(ray, max_t) {
+            return None;
+        }
         Some(RayHit {
             t,
             point: ray.point_at(t),

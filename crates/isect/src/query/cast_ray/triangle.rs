@@ -36,43 +36,47 @@ impl<V: Vector3> RayCast<V> for Triangle<V> {
     }
 }
 
-/// The shear that maps the ray direction onto the `kz` axis.
+/// The shear that maps the ray direction onto the last axis of a permutation.
 struct Shear<S> {
-    kx: usize,
-    ky: usize,
     kz: usize,
     sx: S,
     sy: S,
     sz: S,
 }
 
+/// `p`'s components rotated so that axis `kz` comes last (constant indices, so the
+/// loads stay direct).
+#[inline(always)]
+fn permute<V: Vector>(p: V, kz: usize) -> [V::Scalar; 3] {
+    match kz {
+        0 => [p.get(1), p.get(2), p.get(0)],
+        1 => [p.get(2), p.get(0), p.get(1)],
+        _ => [p.get(0), p.get(1), p.get(2)],
+    }
+}
+
 impl<S: Real> Shear<S> {
     /// The shear for `dir`, or `None` for a zero direction.
+    #[inline]
     fn new<V: Vector<Scalar = S>>(dir: V) -> Option<Self> {
         let kz = dir.abs().max_axis();
-        let dz = dir.get(kz);
+        let [dx, dy, dz] = permute(dir, kz);
         if dz == S::ZERO {
             return None;
         }
-        let (kx, ky) = ((kz + 1) % 3, (kz + 2) % 3);
         Some(Self {
-            kx,
-            ky,
             kz,
-            sx: dir.get(kx) / dz,
-            sy: dir.get(ky) / dz,
+            sx: dx / dz,
+            sy: dy / dz,
             sz: dz.recip(),
         })
     }
 
     /// A vertex relative to the ray origin, sheared: `(x, y, z)` with the ray along `z`.
+    #[inline]
     fn apply<V: Vector<Scalar = S>>(&self, p: V) -> [S; 3] {
-        let z = p.get(self.kz);
-        [
-            p.get(self.kx) - self.sx * z,
-            p.get(self.ky) - self.sy * z,
-            self.sz * z,
-        ]
+        let [x, y, z] = permute(p, self.kz);
+        [x - self.sx * z, y - self.sy * z, self.sz * z]
     }
 }
 
