@@ -69,7 +69,7 @@ fn entry_t<V: Vector>(ball: &Ball<V>, ray: &Ray<V>) -> Option<Entry<V::Scalar>> 
     }
     // b > 0 when the ray moves toward the centre; otherwise the ball is behind.
     let b = -f.dot(ray.dir);
-    if !(b > V::Scalar::ZERO) {
+    if b <= V::Scalar::ZERO {
         return None;
     }
     let a = ray.dir.length_squared();

@@ -60,7 +60,7 @@ fn crossing_t<V: Vector2>(w: V, e: V, d: V, denom: V::Scalar) -> Option<V::Scala
 #[inline]
 fn collinear_t<V: Vector2>(seg: &Segment<V>, ray: &Ray<V>, w: V) -> Option<V::Scalar> {
     let dd = ray.dir.length_squared();
-    if w.perp_dot(ray.dir) != V::Scalar::ZERO || !(dd > V::Scalar::ZERO) {
+    if w.perp_dot(ray.dir) != V::Scalar::ZERO || dd <= V::Scalar::ZERO {
         return None;
     }
     let ta = w.dot(ray.dir) / dd;
