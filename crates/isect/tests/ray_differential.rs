@@ -1,4 +1,5 @@
-//! Differential tests of the ray casts against parry2d / parry3d 0.31 (f32) on
+//! Differential tests of the ray casts (box, ball, half-space in 2D and 3D, triangle
+//! in 3D, segment in 2D) against parry2d / parry3d 0.31 (f32) on
 //! 10,000 seeded random cases per kernel, with a guard that 30–70% of the compared
 //! cases hit (so both outcomes are exercised).
 //!
@@ -14,7 +15,7 @@
 use glam::{Vec2, Vec3};
 use isect::math::Vector;
 use isect::query::{HalfSpace, RayCast};
-use isect::shape::{Aabb, Ball, Plane, Ray, Triangle};
+use isect::shape::{Aabb, Ball, Plane, Ray, Segment, Triangle};
 
 const CASES: usize = 10_000;
 const GRAZE_MARGIN: f32 = 1e-3;
@@ -274,4 +275,73 @@ fn ray_triangle_3d() {
         );
     }
     tally.check("ray-triangle");
+}
+
+/// The segment scaled about its midpoint by `1 + k`.
+fn scaled_segment(s: &Segment<Vec2>, k: f32) -> Segment<Vec2> {
+    let m = (s.a + s.b) * 0.5;
+    Segment::new(m + (s.a - m) * (1.0 + k), m + (s.b - m) * (1.0 + k)).unwrap()
+}
+
+/// The crossing parameter of ray and segment lines in f64 (exact inputs, one rounding
+/// per operation), for the crossing case only.
+fn exact_segment_t(s: &Segment<Vec2>, r: &Ray<Vec2>) -> Option<f32> {
+    let cross = |u: [f64; 2], v: [f64; 2]| u[0] * v[1] - u[1] * v[0];
+    let d = [r.dir.x as f64, r.dir.y as f64];
+    let e = [(s.b.x - s.a.x) as f64, (s.b.y - s.a.y) as f64];
+    let w = [
+        s.a.x as f64 - r.origin.x as f64,
+        s.a.y as f64 - r.origin.y as f64,
+    ];
+    let den = cross(d, e);
+    (den != 0.0).then(|| (cross(w, e) / den) as f32)
+}
+
+// Random 2D segments against parry2d's Segment, posed and direct. Where parry2d's
+// f32 line–line closest-point formula lands further than T_REL from the f64 root
+// (it loses digits to cancellation), the f64 root is the reference; at most 2% of
+// cases may need that.
+#[test]
+fn ray_segment_2d() {
+    use parry2d::math::Pose;
+    use parry2d::query::{Ray as PRay, RayCast as PRayCast};
+    use parry2d::shape::Segment as PSegment;
+    let mut rng = Rng(0x2D2D_5E6);
+    let mut tally = Tally::default();
+    let mut parry_off = 0;
+    for case in 0..CASES {
+        let center = rng.v::<Vec2>(-3.0, 3.0);
+        let half = rng.v::<Vec2>(-2.0, 2.0);
+        let ours = Segment::new(center - half, center + half).unwrap();
+        let ray = rng.ray_toward(center, 2.0);
+        let max_t = rng.max_t();
+        let rel = GRAZE_MARGIN / 4.0;
+        let graze = grazing(
+            &scaled_segment(&ours, rel),
+            &scaled_segment(&ours, -rel),
+            &ray,
+            max_t,
+        );
+        let t = ours.cast_ray(&ray, max_t).map(|h| h.t);
+        let pseg = PSegment::new(ours.a, ours.b);
+        let pray = PRay::new(ray.origin, ray.dir);
+        let exact = exact_segment_t(&ours, &ray);
+        let mut reference = |parry: Option<f32>| match (parry, exact) {
+            (Some(p), Some(x)) if (p - x).abs() > T_REL * 1f32.max(x.abs()) => {
+                parry_off += 1;
+                Some(x)
+            }
+            _ => parry,
+        };
+        let posed = reference(pseg.cast_ray(&Pose::IDENTITY, &pray, max_t, true));
+        let local = reference(pseg.cast_local_ray(&pray, max_t, true));
+        tally.compare("ray-segment (posed)", case, graze, t, posed);
+        tally.compare("ray-segment (local)", case, graze, t, local);
+    }
+    tally.check("ray-segment");
+    eprintln!("ray-segment: parry off the f64 root {parry_off} times");
+    assert!(
+        parry_off <= CASES / 50,
+        "parry off the f64 root {parry_off} times"
+    );
 }

@@ -103,6 +103,24 @@ mod tests {
         assert_eq!(b.cast_ray(&outward, 1.0).unwrap().t, 0.0);
     }
 
+    // Origin on an edge or a corner moving inward: t = 0 with the normal of a face
+    // the origin lies on and moves in through.
+    #[test]
+    fn origin_on_edge_and_corner() {
+        let b = cube::<DVec3>(1.0);
+        let edge = ray(DVec3::new(1.0, 1.0, 0.0), DVec3::new(-1.0, 0.0, 0.0));
+        let hit = b.cast_ray(&edge, 1.0).unwrap();
+        assert_eq!((hit.t, hit.normal), (0.0, DVec3::X));
+        let corner = ray(DVec3::ONE, -DVec3::ONE);
+        let hit = b.cast_ray(&corner, 1.0).unwrap();
+        assert_eq!(hit.t, 0.0);
+        assert!([DVec3::X, DVec3::Y, DVec3::Z].contains(&hit.normal));
+        // Sliding along an edge from outside: enters at the corner.
+        let slide = ray(DVec3::new(1.0, 1.0, 3.0), DVec3::new(0.0, 0.0, -2.0));
+        let hit = b.cast_ray(&slide, f64::INFINITY).unwrap();
+        assert_eq!((hit.t, hit.normal), (1.0, DVec3::Z));
+    }
+
     // -0.0 direction components on an origin lying on the slab planes.
     #[test]
     fn negative_zero_components() {
