@@ -194,6 +194,9 @@ mod tests {
         let flat = Triangle::new(DVec3::ZERO, DVec3::X, DVec3::X * 2.0).unwrap();
         let r = ray(DVec3::new(0.5, 0.0, 1.0), -DVec3::Z);
         assert!(flat.cast_ray(&r, 5.0).is_none());
+        // -0.0 direction components: the same hit as +0.0.
+        let neg_zero = ray(DVec3::new(0.2, 0.2, 1.0), DVec3::new(-0.0, -0.0, -1.0));
+        assert_eq!(tri.cast_ray(&neg_zero, 5.0).unwrap().t, 1.0);
         let nan = Ray {
             origin: DVec3::NAN,
             dir: -DVec3::Z,
