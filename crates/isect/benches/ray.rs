@@ -137,6 +137,18 @@ fn ray_ball(c: &mut Criterion) {
     });
     cycle(
         &mut g,
+        "isect Ball::intersects_ray",
+        &cases,
+        |(r, b, ..)| b.intersects_ray(r, inf),
+    );
+    cycle(
+        &mut g,
+        "parry Ball::intersects_ray",
+        &cases,
+        |(r, _, pb, pose, _)| pb.intersects_ray(pose, &pray(r), inf),
+    );
+    cycle(
+        &mut g,
         "parry Ball::cast_ray",
         &cases,
         |(r, _, pb, pose, _)| pb.cast_ray(pose, &pray(r), inf, true),

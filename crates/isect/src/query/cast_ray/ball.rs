@@ -47,6 +47,17 @@ impl<V: Vector> RayCast<V> for Ball<V> {
             .map_or_else(|| facing_dir(ray.dir), |n| face_the_ray(n, ray.dir));
         Some(RayHit { t, point, normal })
     }
+
+    /// As [`RayCast::cast_ray`] without building the hit (no point, no normal).
+    #[inline]
+    fn intersects_ray(&self, ray: &Ray<V>, max_t: V::Scalar) -> bool {
+        is_valid_query(ray, max_t)
+            && match entry_t(self, ray) {
+                Some(Entry::Inside) => true,
+                Some(Entry::At(t)) => t <= max_t,
+                None => false,
+            }
+    }
 }
 
 /// Where the ray enters the ball.

@@ -94,10 +94,10 @@ fn edge_functions<S: Real>(a: [S; 3], b: [S; 3], c: [S; 3]) -> [S; 3] {
 /// ray passes outside (mixed signs) or the projected triangle is flat.
 #[inline]
 fn finish<S: Real>(e: [S; 3], z: [S; 3]) -> Option<S> {
-    let any_neg = e.iter().any(|&x| x < S::ZERO);
-    let any_pos = e.iter().any(|&x| x > S::ZERO);
+    let lowest = e[0].min(e[1]).min(e[2]);
+    let highest = e[0].max(e[1]).max(e[2]);
     let det = e[0] + e[1] + e[2];
-    if (any_neg && any_pos) || det == S::ZERO {
+    if (lowest < S::ZERO && highest > S::ZERO) || det == S::ZERO {
         return None;
     }
     let t = (e[0] * z[0] + e[1] * z[1] + e[2] * z[2]) / det;
