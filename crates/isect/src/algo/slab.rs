@@ -108,21 +108,24 @@ pub struct SlabHit<V: Vector> {
 #[inline]
 pub fn ray_aabb<V: Vector>(ray: &Ray<V>, aabb: &Aabb<V>, max_t: V::Scalar) -> Option<SlabHit<V>> {
     let prepared = PreparedRay::new(ray, max_t);
-    let (t_enter, t_exit) = prepared.interval(aabb)?;
-    // The entry face is the (last) moving axis whose slab entry is t_enter; written as
-    // selects, not branches, since the axis is unpredictable. An origin inside gets
-    // none; an origin on a face moving inward gets that face (its entry is 0).
+    let mut t_enter = V::Scalar::ZERO;
+    let mut t_exit = prepared.max_t;
+    // The entry face is the moving axis whose slab entry sets t_enter; ties keep the
+    // face an origin sits on when moving inward (its entry is 0). Selects, not
+    // branches: the axis is unpredictable. NaN never enters (see `interval`).
     let mut enter_axis = V::DIM;
     for i in 0..V::DIM {
-        let (near, _) = prepared.axis_interval(aabb, i);
-        let entered = near == t_enter && ray.dir.get(i) != V::Scalar::ZERO;
+        let (near, far) = prepared.axis_interval(aabb, i);
+        let entered = near > t_enter || (near == t_enter && ray.dir.get(i) != V::Scalar::ZERO);
+        t_enter = if entered { near } else { t_enter };
         enter_axis = if entered { i } else { enter_axis };
+        t_exit = if far < t_exit { far } else { t_exit };
+    }
+    if t_enter > t_exit {
+        return None;
     }
     let normal = if enter_axis < V::DIM {
-        V::ZERO.with(
-            enter_axis,
-            V::Scalar::ONE.copysign(-ray.dir.get(enter_axis)),
-        )
+        V::unit_axis(enter_axis) * V::Scalar::ONE.copysign(-ray.dir.get(enter_axis))
     } else {
         V::ZERO
     };
