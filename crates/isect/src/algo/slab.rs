@@ -108,27 +108,20 @@ pub struct SlabHit<V: Vector> {
 #[inline]
 pub fn ray_aabb<V: Vector>(ray: &Ray<V>, aabb: &Aabb<V>, max_t: V::Scalar) -> Option<SlabHit<V>> {
     let prepared = PreparedRay::new(ray, max_t);
-    let mut t_enter = V::Scalar::ZERO;
-    let mut t_exit = prepared.max_t;
-    // The entry face is the moving axis whose slab entry sets t_enter; ties keep the
-    // face an origin sits on when moving inward (its entry is 0). Selects, not
-    // branches: the axis is unpredictable. NaN never enters (see `interval`).
-    let mut enter_axis = V::DIM;
-    for i in 0..V::DIM {
-        let (near, far) = prepared.axis_interval(aabb, i);
-        let entered = near > t_enter || (near == t_enter && ray.dir.get(i) != V::Scalar::ZERO);
-        t_enter = if entered { near } else { t_enter };
-        enter_axis = if entered { i } else { enter_axis };
-        t_exit = if far < t_exit { far } else { t_exit };
+    let (t_enter, t_exit) = prepared.interval(aabb)?;
+    // The entry face: a moving axis whose slab entry is t_enter (an origin on a face
+    // moving inward has entry 0 there). Lane-wise selects with constant indices, so
+    // the unpredictable axis costs no branch; the last such axis wins a tie.
+    let mut normal = V::ZERO;
+    let mut found = false;
+    for i in (0..V::DIM).rev() {
+        let (near, _) = prepared.axis_interval(aabb, i);
+        let dir = ray.dir.get(i);
+        let here = (near == t_enter) & (dir != V::Scalar::ZERO) & !found;
+        found |= here;
+        let face = V::Scalar::ONE.copysign(-dir);
+        normal = normal.with(i, if here { face } else { V::Scalar::ZERO });
     }
-    if t_enter > t_exit {
-        return None;
-    }
-    let normal = if enter_axis < V::DIM {
-        V::unit_axis(enter_axis) * V::Scalar::ONE.copysign(-ray.dir.get(enter_axis))
-    } else {
-        V::ZERO
-    };
     Some(SlabHit {
         t_enter,
         t_exit,
