@@ -14,6 +14,8 @@ macro_rules! common_aliases {
         pub type Aabb = $crate::shape::Aabb<$v>;
         /// See [`crate::shape::Ball`].
         pub type Ball = $crate::shape::Ball<$v>;
+        /// See [`crate::query::HalfSpace`].
+        pub type HalfSpace = $crate::query::HalfSpace<$v>;
         /// See [`crate::shape::Plane`].
         pub type Plane = $crate::shape::Plane<$v>;
         /// See [`crate::shape::Ray`].

@@ -10,11 +10,14 @@
 //! this avoids): the inverse direction is IEEE's, so a zero component gives `±∞` and
 //! that slab either holds the whole line or none of it. The one NaN, `0·∞`, arises
 //! only when the origin lies exactly on a slab plane of an axis the ray does not move
-//! along; that slab then does not constrain `t`, so the NaN is replaced by the
-//! neutral `∓∞`. Boxes are closed: a ray grazing a face or edge hits.
+//! along; that slab then does not constrain `t`. The entry/exit planes are chosen by
+//! the sign of `1/dir` (so `−0.0` picks the right order), and the running
+//! `max`/`min` are written as `if near > t_enter` / `if far < t_exit`, so a NaN never
+//! replaces the running bound: it is neutral with no extra test. Boxes are closed: a
+//! ray grazing a face or edge hits.
 
 use crate::math::{Real, Vector};
-use crate::shape::{Aabb, Ray};
+use crate::shape::{Aabb, Ray, Segment};
 
 /// A ray with its inverse direction precomputed, for testing it against many boxes.
 #[derive(Copy, Clone, Debug, PartialEq)]
@@ -53,6 +56,7 @@ impl<V: Vector> PreparedRay<V> {
         let mut t_exit = self.max_t;
         for i in 0..V::DIM {
             let (near, far) = self.axis_interval(aabb, i);
+            // Written so that a NaN `near` / `far` (an unconstraining slab) is ignored.
             t_enter = if near > t_enter { near } else { t_enter };
             t_exit = if far < t_exit { far } else { t_exit };
         }
@@ -65,29 +69,20 @@ impl<V: Vector> PreparedRay<V> {
         self.interval(aabb).is_some()
     }
 
-    /// The interval of `t` on axis `i`, ordered, with `0·∞ = NaN` made neutral.
+    /// The entry and exit `t` of axis `i`'s slab, ordered by the sign of the inverse
+    /// direction (Williams et al.) rather than by comparing them. Either may be NaN
+    /// (`0·∞`: origin on that slab plane, direction zero on that axis), which means
+    /// "this slab does not constrain `t`"; callers compare so that NaN is ignored.
     #[inline(always)]
     fn axis_interval(&self, aabb: &Aabb<V>, i: usize) -> (V::Scalar, V::Scalar) {
         let o = self.origin.get(i);
         let inv = self.inv_dir.get(i);
-        let t_min_plane = (aabb.min.get(i) - o) * inv;
-        let t_max_plane = (aabb.max.get(i) - o) * inv;
-        // NaN only for an origin on the plane with inv = ±∞: the slab holds the whole line.
-        let t_min_plane = if t_min_plane.is_nan() {
-            -inv
+        let (near_plane, far_plane) = if inv < V::Scalar::ZERO {
+            (aabb.max.get(i), aabb.min.get(i))
         } else {
-            t_min_plane
+            (aabb.min.get(i), aabb.max.get(i))
         };
-        let t_max_plane = if t_max_plane.is_nan() {
-            inv
-        } else {
-            t_max_plane
-        };
-        if t_min_plane <= t_max_plane {
-            (t_min_plane, t_max_plane)
-        } else {
-            (t_max_plane, t_min_plane)
-        }
+        ((near_plane - o) * inv, (far_plane - o) * inv)
     }
 }
 
@@ -113,28 +108,46 @@ pub struct SlabHit<V: Vector> {
 #[inline]
 pub fn ray_aabb<V: Vector>(ray: &Ray<V>, aabb: &Aabb<V>, max_t: V::Scalar) -> Option<SlabHit<V>> {
     let prepared = PreparedRay::new(ray, max_t);
-    let mut t_enter = V::Scalar::ZERO;
-    let mut t_exit = prepared.max_t;
-    let mut enter_axis = None;
-    for i in 0..V::DIM {
-        let (near, far) = prepared.axis_interval(aabb, i);
-        if near >= t_enter && near.is_finite() && ray.dir.get(i) != V::Scalar::ZERO {
-            t_enter = near;
-            enter_axis = Some(i);
-        }
-        t_exit = if far < t_exit { far } else { t_exit };
+    let (t_enter, t_exit) = prepared.interval(aabb)?;
+    // The entry face: a moving axis whose slab entry is t_enter (an origin on a face
+    // moving inward has entry 0 there). Lane-wise selects with constant indices, so
+    // the unpredictable axis costs no branch; the last such axis wins a tie.
+    let mut normal = V::ZERO;
+    let mut found = false;
+    for i in (0..V::DIM).rev() {
+        let (near, _) = prepared.axis_interval(aabb, i);
+        let dir = ray.dir.get(i);
+        let here = (near == t_enter) & (dir != V::Scalar::ZERO) & !found;
+        found |= here;
+        let face = V::Scalar::ONE.copysign(-dir);
+        normal = normal.with(i, if here { face } else { V::Scalar::ZERO });
     }
-    if t_enter > t_exit {
-        return None;
-    }
-    let normal = enter_axis.map_or(V::ZERO, |i| {
-        V::unit_axis(i) * V::Scalar::ONE.copysign(-ray.dir.get(i))
-    });
     Some(SlabHit {
         t_enter,
         t_exit,
         normal,
     })
+}
+
+/// Seed 000's 3D `isectSegAABB` (and, one source, its 2D form): the parameter interval
+/// `[t_enter, t_exit] ⊆ [0, 1]` of the closed segment `a → b` inside the closed box,
+/// or `None` when they do not meet. The segment is the ray `(a, b − a)` with
+/// `max_t = 1`; a zero-length segment is a point (interval `[0, 1]` when inside).
+/// Segments built with non-finite public fields miss.
+#[inline]
+pub fn segment_aabb_interval<V: Vector>(
+    segment: &Segment<V>,
+    aabb: &Aabb<V>,
+) -> Option<(V::Scalar, V::Scalar)> {
+    PreparedRay::new(&segment.as_ray(), V::Scalar::ONE).interval(aabb)
+}
+
+/// Seed 000's 2D `checkOverlapSegment` (and, one source, its 3D form): true when the
+/// closed segment `a → b` touches the closed box. Touching a face, edge or corner
+/// counts; non-finite segments give `false`.
+#[inline]
+pub fn segment_overlaps_aabb<V: Vector>(segment: &Segment<V>, aabb: &Aabb<V>) -> bool {
+    PreparedRay::new(&segment.as_ray(), V::Scalar::ONE).hits(aabb)
 }
 
 #[cfg(test)]
@@ -201,6 +214,12 @@ mod tests {
         assert!(!PreparedRay::new(&nan, 1.0).hits(&b));
         let outside = Ray::new(Vec3::new(-1.0, 2.0, 0.5), Vec3::X).unwrap();
         assert!(ray_aabb(&outside, &b, f32::INFINITY).is_none());
+        // Parallel below the slab (origin < min on a zero-direction axis), either sign of zero.
+        for dir in [Vec3::X, Vec3::new(1.0, -0.0, 0.0)] {
+            let below = Ray::new(Vec3::new(-1.0, -2.0, 0.5), dir).unwrap();
+            assert!(ray_aabb(&below, &b, f32::INFINITY).is_none());
+            assert!(!PreparedRay::new(&below, f32::INFINITY).hits(&b));
+        }
     }
 
     // 2D segment grazing a corner touches the closed box (max_t = 1).
@@ -211,5 +230,31 @@ mod tests {
         let hit = ray_aabb(&seg, &b, 1.0).unwrap();
         assert_eq!(hit.t_enter, 0.5);
         assert_eq!(hit.t_exit, 0.5);
+    }
+
+    // Segments (seed 000): inside, crossing, touching a corner, short of the box, a point.
+    #[test]
+    fn segment_helpers() {
+        let b2 = Aabb::new(Vec2::ZERO, Vec2::ONE).unwrap();
+        let cross = Segment::new(Vec2::new(-1.0, 0.5), Vec2::new(3.0, 0.5)).unwrap();
+        assert_eq!(segment_aabb_interval(&cross, &b2), Some((0.25, 0.5)));
+        let corner = Segment::new(Vec2::new(0.0, 2.0), Vec2::new(2.0, 0.0)).unwrap();
+        assert!(segment_overlaps_aabb(&corner, &b2));
+        let short = Segment::new(Vec2::new(-1.0, 0.5), Vec2::new(-1e-7, 0.5)).unwrap();
+        assert!(!segment_overlaps_aabb(&short, &b2));
+        let b3 = Aabb::new(DVec3::ZERO, DVec3::ONE).unwrap();
+        let point = Segment::new(DVec3::splat(0.5), DVec3::splat(0.5)).unwrap();
+        assert_eq!(segment_aabb_interval(&point, &b3), Some((0.0, 1.0)));
+        let inside = Segment::new(DVec3::splat(0.25), DVec3::splat(0.75)).unwrap();
+        assert_eq!(segment_aabb_interval(&inside, &b3), Some((0.0, 1.0)));
+        // A short segment with a tiny, non-parallel component still reaches the box.
+        let tiny = Segment::new(DVec3::new(0.5, -1e-9, 0.5), DVec3::new(0.5, 1e-9, 0.5)).unwrap();
+        let (t0, t1) = segment_aabb_interval(&tiny, &b3).unwrap();
+        assert!((t0 - 0.5).abs() < 1e-12 && t1 == 1.0);
+        let nan = Segment {
+            a: DVec3::NAN,
+            b: DVec3::ONE,
+        };
+        assert!(!segment_overlaps_aabb(&nan, &b3));
     }
 }

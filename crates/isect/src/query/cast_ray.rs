@@ -1,6 +1,20 @@
 //! `cast_ray`: the first point where a ray meets a shape.
+//!
+//! One kernel a shape, in `cast_ray/`: [`Aabb`](crate::shape::Aabb) by the slab test,
+//! [`Ball`](crate::shape::Ball) by the cancellation-free quadratic,
+//! [`Plane`](crate::shape::Plane) (a surface) and [`HalfSpace`] (its solid side),
+//! [`Triangle`](crate::shape::Triangle) in 3D by the watertight test and
+//! [`Segment`](crate::shape::Segment) in 2D. Each module names its reference.
 
-use crate::math::{Isometry, Vector};
+mod aabb;
+mod ball;
+mod plane;
+mod segment;
+mod triangle;
+
+pub use plane::HalfSpace;
+
+use crate::math::{Isometry, Real, Vector};
 use crate::shape::{Ray, RayHit};
 
 /// Ray casts against a shape in its local frame.
@@ -32,5 +46,59 @@ pub trait RayCast<V: Vector> {
             point: pose.transform_point(hit.point),
             normal: pose.transform_vector(hit.normal),
         })
+    }
+}
+
+/// True when a query may proceed: a finite ray and `max_t ≥ 0` (false for NaN).
+#[inline]
+fn is_valid_query<V: Vector>(ray: &Ray<V>, max_t: V::Scalar) -> bool {
+    ray.is_finite() && max_t >= V::Scalar::ZERO
+}
+
+/// `-dir` as a unit vector (the normal reported where the ray meets a surface
+/// end-on), or zero when `dir` is too small to normalise.
+#[inline]
+fn facing_dir<V: Vector>(dir: V) -> V {
+    (-dir).try_normalize().unwrap_or(V::ZERO)
+}
+
+/// `normal` flipped, if needed, so that it faces the ray (`normal · dir ≤ 0`).
+#[inline]
+fn face_the_ray<V: Vector>(normal: V, dir: V) -> V {
+    if normal.dot(dir) > V::Scalar::ZERO {
+        -normal
+    } else {
+        normal
+    }
+}
+
+/// Shared test helpers: one generic body run for every vector type.
+#[cfg(test)]
+pub(crate) mod test_util {
+    use crate::math::{Real, Vector};
+
+    /// `|a − b| ≤ tol · max(1, |a|, |b|)`.
+    pub fn close<R: Real>(a: R, b: R, tol: f64) -> bool {
+        let scale = R::ONE.max(a.abs()).max(b.abs());
+        (a - b).abs() <= R::from_f64(tol) * scale
+    }
+
+    /// `close` for every component.
+    pub fn close_v<V: Vector>(a: V, b: V, tol: f64) -> bool {
+        (0..V::DIM).all(|i| close(a.get(i), b.get(i), tol))
+    }
+
+    /// Scalar from `f64`.
+    pub fn s<V: Vector>(x: f64) -> V::Scalar {
+        V::Scalar::from_f64(x)
+    }
+
+    /// The vector `x·e0 + y·e1 (+ z·e2 in 3D)`.
+    pub fn v<V: Vector>(x: f64, y: f64, z: f64) -> V {
+        let mut out = V::ZERO.with(0, s::<V>(x)).with(1, s::<V>(y));
+        if V::DIM == 3 {
+            out = out.with(2, s::<V>(z));
+        }
+        out
     }
 }

@@ -7,4 +7,4 @@ pub mod plane_tests;
 pub mod polyhedron_tests;
 pub mod sector_tests;
 
-pub use cast_ray::RayCast;
+pub use cast_ray::{HalfSpace, RayCast};

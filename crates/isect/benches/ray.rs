@@ -1,0 +1,236 @@
+//! Ray casts beside parry3d's: for each shape, 8,192 seeded random cases (about half
+//! hitting) cycled through, our kernel and parry's public `RayCast::cast_ray` (posed
+//! shape) plus parry's direct local kernel, in the same criterion group.
+//!
+//! Run: `cargo bench -p isect --bench ray -- --warm-up-time 1 --measurement-time 2`.
+
+use std::hint::black_box;
+
+use criterion::measurement::WallTime;
+use criterion::{criterion_group, criterion_main, BenchmarkGroup, Criterion};
+use glam::Vec3;
+use isect::algo::slab::PreparedRay;
+use isect::query::{HalfSpace, RayCast};
+use isect::shape::{Aabb, Ball, Plane, Ray, Triangle};
+use parry3d::math::Pose;
+use parry3d::query::{Ray as PRay, RayCast as PRayCast};
+
+const CASES: usize = 8192;
+
+/// splitmix64, seeded: the same cases on every run.
+struct Rng(u64);
+
+impl Rng {
+    fn f(&mut self, lo: f32, hi: f32) -> f32 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^= z >> 31;
+        lo + (hi - lo) * ((z >> 40) as f32 / (1u64 << 24) as f32)
+    }
+
+    fn v(&mut self, lo: f32, hi: f32) -> Vec3 {
+        Vec3::new(self.f(lo, hi), self.f(lo, hi), self.f(lo, hi))
+    }
+
+    /// A ray from [-8, 8]³ toward `target` ± `spread`, non-unit.
+    fn ray(&mut self, target: Vec3, spread: f32) -> Ray<Vec3> {
+        let origin = self.v(-8.0, 8.0);
+        let dir = (target + self.v(-spread, spread) - origin) * self.f(0.2, 2.0);
+        Ray { origin, dir }
+    }
+}
+
+/// Benchmarks `f` over the cases in a cycle, one case per iteration.
+fn cycle<T, R>(g: &mut BenchmarkGroup<'_, WallTime>, name: &str, cases: &[T], f: impl Fn(&T) -> R) {
+    g.bench_function(name, |b| {
+        let mut i = 0;
+        b.iter(|| {
+            i = (i + 1) & (CASES - 1);
+            black_box(f(black_box(&cases[i])))
+        })
+    });
+}
+
+fn pray(r: &Ray<Vec3>) -> PRay {
+    PRay::new(r.origin, r.dir)
+}
+
+fn ray_aabb(c: &mut Criterion) {
+    let mut rng = Rng(0xAABB);
+    let mut ours = Vec::with_capacity(CASES);
+    let mut prepared = Vec::with_capacity(CASES);
+    let mut parry_aabb = Vec::with_capacity(CASES);
+    let mut parry_cuboid = Vec::with_capacity(CASES);
+    for _ in 0..CASES {
+        let (center, he) = (rng.v(-3.0, 3.0), rng.v(0.2, 3.0));
+        let ray = rng.ray(center, 2.7);
+        let aabb = Aabb::from_center(center, he).unwrap();
+        ours.push((ray, aabb));
+        prepared.push((PreparedRay::new(&ray, f32::INFINITY), aabb));
+        let local = parry3d::bounding_volume::Aabb::new(aabb.min, aabb.max);
+        parry_aabb.push((pray(&ray), local));
+        let cuboid = parry3d::shape::Cuboid::new(he);
+        parry_cuboid.push((pray(&ray), cuboid, Pose::from_translation(center)));
+    }
+    let inf = f32::INFINITY;
+    let mut g = c.benchmark_group("ray_aabb");
+    cycle(&mut g, "isect PreparedRay::hits", &prepared, |(p, a)| {
+        p.hits(a)
+    });
+    cycle(
+        &mut g,
+        "isect PreparedRay::interval",
+        &prepared,
+        |(p, a)| p.interval(a),
+    );
+    cycle(&mut g, "isect PreparedRay::new+hits", &ours, |(r, a)| {
+        PreparedRay::new(r, inf).hits(a)
+    });
+    cycle(&mut g, "isect Aabb::cast_ray", &ours, |(r, a)| {
+        a.cast_ray(r, inf)
+    });
+    cycle(
+        &mut g,
+        "parry Aabb::intersects_local_ray",
+        &parry_aabb,
+        |(r, a)| a.intersects_local_ray(r, inf),
+    );
+    cycle(
+        &mut g,
+        "parry Aabb::cast_local_ray",
+        &parry_aabb,
+        |(r, a)| a.cast_local_ray(r, inf, true),
+    );
+    cycle(
+        &mut g,
+        "parry Aabb::cast_local_ray_and_get_normal",
+        &parry_aabb,
+        |(r, a)| a.cast_local_ray_and_get_normal(r, inf, true),
+    );
+    cycle(
+        &mut g,
+        "parry Cuboid::cast_ray",
+        &parry_cuboid,
+        |(r, cu, pose)| cu.cast_ray(pose, r, inf, true),
+    );
+    g.finish();
+}
+
+fn ray_ball(c: &mut Criterion) {
+    let mut rng = Rng(0xBA11);
+    let cases: Vec<_> = (0..CASES)
+        .map(|_| {
+            let (center, r) = (rng.v(-3.0, 3.0), rng.f(0.2, 3.0));
+            let ray = rng.ray(center, 2.2);
+            let local = PRay::new(ray.origin - center, ray.dir);
+            let parry = parry3d::shape::Ball::new(r);
+            let pose = Pose::from_translation(center);
+            (ray, Ball::new(center, r).unwrap(), parry, pose, local)
+        })
+        .collect();
+    let inf = f32::INFINITY;
+    let mut g = c.benchmark_group("ray_ball");
+    cycle(&mut g, "isect Ball::cast_ray", &cases, |(r, b, ..)| {
+        b.cast_ray(r, inf)
+    });
+    cycle(
+        &mut g,
+        "isect Ball::intersects_ray",
+        &cases,
+        |(r, b, ..)| b.intersects_ray(r, inf),
+    );
+    cycle(
+        &mut g,
+        "parry Ball::intersects_ray",
+        &cases,
+        |(r, _, pb, pose, _)| pb.intersects_ray(pose, &pray(r), inf),
+    );
+    cycle(
+        &mut g,
+        "parry Ball::cast_ray",
+        &cases,
+        |(r, _, pb, pose, _)| pb.cast_ray(pose, &pray(r), inf, true),
+    );
+    cycle(
+        &mut g,
+        "parry Ball::cast_local_ray",
+        &cases,
+        |(.., pb, _, l)| pb.cast_local_ray(l, inf, true),
+    );
+    cycle(
+        &mut g,
+        "parry Ball::cast_local_ray_and_get_normal",
+        &cases,
+        |(.., pb, _, l)| pb.cast_local_ray_and_get_normal(l, inf, true),
+    );
+    g.finish();
+}
+
+fn ray_plane(c: &mut Criterion) {
+    let mut rng = Rng(0x91A7E);
+    let cases: Vec<_> = (0..CASES)
+        .map(|_| {
+            let normal = rng.v(-1.0, 1.0) + Vec3::splat(1e-3);
+            let plane = Plane::new(normal, rng.f(-2.0, 2.0)).unwrap();
+            let on_plane = plane.normal() * plane.d();
+            let ray = rng.ray(plane.normal() * (plane.d() + 8.0), 8.0);
+            let local = PRay::new(ray.origin - on_plane, ray.dir);
+            let parry = parry3d::shape::HalfSpace::new(plane.normal());
+            (ray, plane, parry, Pose::from_translation(on_plane), local)
+        })
+        .collect();
+    let inf = f32::INFINITY;
+    let mut g = c.benchmark_group("ray_plane");
+    cycle(&mut g, "isect Plane::cast_ray", &cases, |(r, p, ..)| {
+        p.cast_ray(r, inf)
+    });
+    cycle(&mut g, "isect HalfSpace::cast_ray", &cases, |(r, p, ..)| {
+        HalfSpace::new(*p).cast_ray(r, inf)
+    });
+    cycle(
+        &mut g,
+        "parry HalfSpace::cast_ray",
+        &cases,
+        |(r, _, h, pose, _)| h.cast_ray(pose, &pray(r), inf, true),
+    );
+    cycle(
+        &mut g,
+        "parry HalfSpace::cast_local_ray_and_get_normal",
+        &cases,
+        |(.., h, _, l)| h.cast_local_ray_and_get_normal(l, inf, true),
+    );
+    g.finish();
+}
+
+fn ray_triangle(c: &mut Criterion) {
+    let mut rng = Rng(0x7121);
+    let cases: Vec<_> = (0..CASES)
+        .map(|_| {
+            let center = rng.v(-3.0, 3.0);
+            let [a, b, d] = [0; 3].map(|_| center + rng.v(-2.0, 2.0));
+            let tri = Triangle::new(a, b, d).unwrap();
+            let ray = rng.ray(tri.centroid(), 0.6);
+            (ray, tri, parry3d::shape::Triangle::new(a, b, d))
+        })
+        .collect();
+    let inf = f32::INFINITY;
+    let mut g = c.benchmark_group("ray_triangle");
+    cycle(&mut g, "isect Triangle::cast_ray", &cases, |(r, t, _)| {
+        t.cast_ray(r, inf)
+    });
+    cycle(&mut g, "parry Triangle::cast_ray", &cases, |(r, _, pt)| {
+        pt.cast_ray(&Pose::IDENTITY, &pray(r), inf, true)
+    });
+    cycle(
+        &mut g,
+        "parry Triangle::cast_local_ray_and_get_normal",
+        &cases,
+        |(r, _, pt)| pt.cast_local_ray_and_get_normal(&pray(r), inf, true),
+    );
+    g.finish();
+}
+
+criterion_group!(benches, ray_aabb, ray_ball, ray_plane, ray_triangle);
+criterion_main!(benches);

@@ -1,0 +1,202 @@
+//! Ray against a plane (a line in 2D): seed 004's PhysX raycast, `t = −s / (dir · n)`
+//! with `s = n · origin − d`, without its trap (the seed writes the hit before
+//! rejecting `t < 0`). Here the sign test `s · (dir · n) < 0` comes first, so a plane
+//! behind the origin or a parallel ray never yields a hit; the hit carries the normal
+//! facing the ray. [`HalfSpace`] is the solid side `n · p ≤ d` (as parry's
+//! `HalfSpace`): a ray starting there hits at `t = 0`. Reference: Ericson 5.3.1.
+//!
+//! No tolerances: the seed's `|dir · n| < ε` parallel test is replaced by the exact
+//! sign test; a nearly parallel ray gets a large but correct `t`, checked against
+//! `max_t` (a `t` that overflows to infinity misses).
+
+use super::{face_the_ray, is_valid_query, RayCast};
+use crate::math::{Real, Vector};
+use crate::shape::{Plane, Ray, RayHit};
+
+/// The closed solid half-space behind a plane: the points with `n · p ≤ d`
+/// (`signed_distance ≤ 0`). Its surface is the plane; its outward normal is the plane's.
+#[derive(Copy, Clone, Debug, PartialEq)]
+pub struct HalfSpace<V: Vector> {
+    /// The boundary plane; the solid lies behind it.
+    pub plane: Plane<V>,
+}
+
+impl<V: Vector> HalfSpace<V> {
+    /// The solid side behind `plane`.
+    #[inline]
+    pub fn new(plane: Plane<V>) -> Self {
+        Self { plane }
+    }
+
+    /// Point in half-space: the plane itself counts as inside. False for NaN.
+    #[inline]
+    pub fn contains_point(&self, p: V) -> bool {
+        self.plane.signed_distance(p) <= V::Scalar::ZERO
+    }
+}
+
+/// `t` where a ray crossing from signed distance `s` meets the plane, if it moves
+/// toward the plane and arrives by `max_t`.
+#[inline]
+fn crossing_t<S: Real>(s: S, along_normal: S, max_t: S) -> Option<S> {
+    let toward = (s > S::ZERO && along_normal < S::ZERO) || (s < S::ZERO && along_normal > S::ZERO);
+    if !toward {
+        return None;
+    }
+    let t = -s / along_normal;
+    (t <= max_t && t.is_finite()).then_some(t)
+}
+
+impl<V: Vector> RayCast<V> for Plane<V> {
+    /// Where the ray meets the plane, from either side.
+    ///
+    /// Edge behaviour: an origin exactly on the plane hits at `t = 0` (any direction,
+    /// even zero or along the plane), with the normal facing the ray (`normal()` when
+    /// `dir · normal ≤ 0`); a ray parallel to the plane and off it misses, as does a
+    /// plane behind the origin or beyond `max_t`; NaN or infinite rays and NaN or
+    /// negative `max_t` miss.
+    #[inline]
+    fn cast_ray(&self, ray: &Ray<V>, max_t: V::Scalar) -> Option<RayHit<V>> {
+        let s = self.signed_distance(ray.origin);
+        let along_normal = self.normal().dot(ray.dir);
+        let t = if s == V::Scalar::ZERO {
+            V::Scalar::ZERO
+        } else {
+            crossing_t(s, along_normal, max_t)?
+        };
+        // Checked on the hit path only: NaN input already failed the tests above.
+        if !is_valid_query(ray, max_t) {
+            return None;
+        }
+        Some(RayHit {
+            t,
+            point: ray.point_at(t),
+            normal: face_the_ray(self.normal(), ray.dir),
+        })
+    }
+}
+
+impl<V: Vector> RayCast<V> for HalfSpace<V> {
+    /// The entry point into the closed solid half-space.
+    ///
+    /// Edge behaviour: an origin behind or on the plane hits at `t = 0` with a zero
+    /// normal; a ray in front moving toward the plane hits it with the plane's normal;
+    /// a ray in front moving parallel or away misses; NaN or infinite rays and NaN or
+    /// negative `max_t` miss.
+    #[inline]
+    fn cast_ray(&self, ray: &Ray<V>, max_t: V::Scalar) -> Option<RayHit<V>> {
+        if !is_valid_query(ray, max_t) {
+            return None;
+        }
+        let s = self.plane.signed_distance(ray.origin);
+        if s <= V::Scalar::ZERO {
+            return Some(RayHit {
+                t: V::Scalar::ZERO,
+                point: ray.origin,
+                normal: V::ZERO,
+            });
+        }
+        let t = crossing_t(s, self.plane.normal().dot(ray.dir), max_t)?;
+        Some(RayHit {
+            t,
+            point: ray.point_at(t),
+            normal: self.plane.normal(),
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::test_util::{close, close_v, s, v};
+    use super::*;
+    use glam::{DVec2, DVec3, Vec2, Vec3};
+
+    fn ray<V: Vector>(o: V, d: V) -> Ray<V> {
+        Ray::new(o, d).unwrap()
+    }
+
+    fn check_scale<V: Vector>(k: f64) {
+        let inf = V::Scalar::INFINITY;
+        // The plane y = k (normal +y), i.e. a horizontal line in 2D.
+        let p = Plane::new(v::<V>(0.0, 1.0, 0.0), s::<V>(k)).unwrap();
+        let down = ray(v::<V>(k, 3.0 * k, 0.0), v(0.0, -k, 0.0));
+        let hit = p.cast_ray(&down, inf).unwrap();
+        assert!(close(hit.t, s::<V>(2.0), 1e-6));
+        assert!(close_v(hit.point, v(k, k, 0.0), 1e-6));
+        assert_eq!(hit.normal, v(0.0, 1.0, 0.0));
+        // From behind, moving up: the normal faces the ray (−y).
+        let up = ray(v::<V>(0.0, -k, 0.0), v(0.0, 1.0, 0.0));
+        let hit = p.cast_ray(&up, inf).unwrap();
+        assert!(close(hit.t, s::<V>(2.0 * k), 1e-6));
+        assert_eq!(hit.normal, v(0.0, -1.0, 0.0));
+        // Plane behind, parallel, beyond max_t: misses (seed 004's trap).
+        assert!(p
+            .cast_ray(&ray(v::<V>(0.0, 3.0 * k, 0.0), v(0.0, 1.0, 0.0)), inf)
+            .is_none());
+        assert!(p
+            .cast_ray(&ray(v::<V>(0.0, 3.0 * k, 0.0), v(1.0, 0.0, 0.0)), inf)
+            .is_none());
+        assert!(p.cast_ray(&down, s::<V>(1.99)).is_none());
+        // Half-space: behind → t = 0 with zero normal, in front → the plane hit.
+        let h = HalfSpace::new(p);
+        let inside = h.cast_ray(&up, inf).unwrap();
+        assert_eq!((inside.t, inside.normal), (s::<V>(0.0), V::ZERO));
+        let hit = h.cast_ray(&down, inf).unwrap();
+        assert_eq!(hit.normal, v(0.0, 1.0, 0.0));
+        assert!(h
+            .cast_ray(&ray(v::<V>(0.0, 3.0 * k, 0.0), v(1.0, 0.0, 0.0)), inf)
+            .is_none());
+    }
+
+    // Every type at scales 1e-5, 1, 1e6.
+    #[test]
+    fn edges_every_type_and_scale() {
+        for k in [1e-5, 1.0, 1e6] {
+            check_scale::<Vec2>(k);
+            check_scale::<Vec3>(k);
+            check_scale::<DVec2>(k);
+            check_scale::<DVec3>(k);
+        }
+    }
+
+    // Origin on the plane: t = 0 for the plane (any direction) and the half-space.
+    #[test]
+    fn origin_on_plane() {
+        let p = Plane::new(Vec3::Z, 0.0).unwrap();
+        let along = ray(Vec3::new(1.0, 2.0, 0.0), Vec3::X);
+        let hit = p.cast_ray(&along, 1.0).unwrap();
+        assert_eq!((hit.t, hit.normal), (0.0, Vec3::Z));
+        let up = ray(Vec3::new(1.0, 2.0, -0.0), Vec3::Z);
+        assert_eq!(p.cast_ray(&up, 1.0).unwrap().normal, -Vec3::Z);
+        assert_eq!(HalfSpace::new(p).cast_ray(&up, 1.0).unwrap().t, 0.0);
+        assert!(HalfSpace::new(p).contains_point(Vec3::ZERO));
+    }
+
+    // A nearly parallel ray: huge but finite t; respected max_t.
+    #[test]
+    fn nearly_parallel() {
+        let p = Plane::new(DVec2::Y, 0.0).unwrap();
+        let r = ray(DVec2::new(0.0, 1.0), DVec2::new(1.0, -1e-300));
+        assert!(p.cast_ray(&r, 1e299).is_none());
+        let hit = p.cast_ray(&r, f64::INFINITY).unwrap();
+        assert!((hit.t / 1e300 - 1.0).abs() < 1e-15);
+        // Overflowing t (f32): miss even with infinite max_t.
+        let p32 = Plane::new(Vec2::Y, 0.0).unwrap();
+        let r32 = ray(Vec2::new(0.0, 1e30), Vec2::new(1.0, -1e-30));
+        assert!(p32.cast_ray(&r32, f32::INFINITY).is_none());
+    }
+
+    // NaN rays and NaN or negative max_t miss.
+    #[test]
+    fn bad_input_misses() {
+        let p = Plane::new(Vec3::Y, 0.0).unwrap();
+        let nan = Ray {
+            origin: Vec3::NAN,
+            dir: -Vec3::Y,
+        };
+        assert!(p.cast_ray(&nan, 1.0).is_none());
+        assert!(HalfSpace::new(p).cast_ray(&nan, 1.0).is_none());
+        let r = ray(Vec3::Y, -Vec3::Y);
+        assert!(p.cast_ray(&r, f32::NAN).is_none() && p.cast_ray(&r, -1.0).is_none());
+    }
+}
