@@ -96,7 +96,10 @@ impl<V: Vector> Aabb<V> {
     /// point, so touching faces, edges or corners count. False when either box holds NaN.
     #[inline]
     pub fn intersects(&self, other: &Self) -> bool {
-        self.min.all_le(other.max) && other.min.all_le(self.max)
+        // Non-short-circuit `&`: random overlap tests mispredict branches.
+        (0..V::DIM).fold(true, |ok, i| {
+            ok & (self.min.get(i) <= other.max.get(i)) & (other.min.get(i) <= self.max.get(i))
+        })
     }
 
     /// True when `other` lies inside `self` (boundaries may touch).
