@@ -33,6 +33,10 @@ macro_rules! common_aliases {
 macro_rules! aliases_2d {
     ($r:ty) => {
         common_aliases!(<$r as $crate::math::Real>::V2, $r);
+        /// See [`crate::shape::obb_2d::Obb`].
+        pub type Obb = $crate::shape::obb_2d::Obb<$r>;
+        /// See [`crate::shape::ConvexPolygon`].
+        pub type ConvexPolygon = $crate::shape::ConvexPolygon<$r>;
     };
 }
 
@@ -40,6 +44,8 @@ macro_rules! aliases_2d {
 macro_rules! aliases_3d {
     ($r:ty) => {
         common_aliases!(<$r as $crate::math::Real>::V3, $r);
+        /// See [`crate::shape::obb_3d::Obb`].
+        pub type Obb = $crate::shape::obb_3d::Obb<$r>;
     };
 }
 

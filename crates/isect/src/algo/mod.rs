@@ -1,4 +1,6 @@
 //! The named algorithms, each with its reference and tolerances in its module docs.
 
+pub mod sat_2d;
+pub mod sat_3d;
 pub mod slab;
 pub mod support;

@@ -2,5 +2,6 @@
 //! queries) or a set of pair kernels.
 
 pub mod cast_ray;
+pub mod pipeline;
 
 pub use cast_ray::RayCast;

@@ -4,13 +4,17 @@
 
 mod aabb;
 mod ball;
+pub mod convex_polygon;
 pub mod error;
+pub mod obb_2d;
+pub mod obb_3d;
 mod plane;
 mod ray;
 mod triangle;
 
 pub use aabb::Aabb;
 pub use ball::Ball;
+pub use convex_polygon::ConvexPolygon;
 pub use error::ShapeError;
 pub use plane::Plane;
 pub use ray::{Ray, RayHit, Segment};

@@ -1,0 +1,358 @@
+//! The separating-axis test in 2D (seed 001; Ericson, *Real-Time Collision
+//! Detection*, 4.4.1 for boxes and 5.2.1 / 9.2 for the axes of convex polygons).
+//!
+//! Two convex polygons are disjoint iff some edge normal of either one separates
+//! their projections. With unit normals the projections give the signed gap along
+//! each axis; the largest one is the minimum penetration (seed 001) when it is ≤ 0.
+//! A box needs only its two axes, so OBB–OBB tests four.
+//!
+//! Conventions: pairs are posed (`pose_a, &a, pose_b, &b`) and work in A's frame; the
+//! axis of a result is unit, in world space, and points from A to B. Exactly touching
+//! shapes (largest gap `0`) overlap with depth `0`. No tolerance is applied: the
+//! answer is exact up to the rounding of the pose and of the dot products.
+//!
+//! When the polygons are apart, the largest gap over the edge normals is only a lower
+//! bound of their distance (two vertices can be the closest features), so
+//! [`polygon_polygon`] then computes the exact distance from the vertex–edge pairs of
+//! both polygons: disjoint convex polygons always have a closest pair made of a vertex
+//! of one and an edge of the other.
+
+use crate::math::{Isometry, Pose2, Real, Vector, Vector2};
+use crate::shape::obb_2d::Obb;
+use crate::shape::ConvexPolygon;
+
+/// Minimum translation vector: moving B by `depth` along `axis` makes the shapes touch.
+#[derive(Copy, Clone, Debug, PartialEq)]
+pub struct Mtv<V: Vector> {
+    /// Unit axis, world space, from A to B.
+    pub axis: V,
+    /// Penetration depth, ≥ 0 (0 when exactly touching).
+    pub depth: V::Scalar,
+}
+
+/// The answer of a separating-axis query that measures both sides of contact.
+#[derive(Copy, Clone, Debug, PartialEq)]
+pub enum SatResult<V: Vector> {
+    /// The shapes are disjoint.
+    Separated {
+        /// Euclidean distance between the shapes, > 0 (NaN for non-finite poses).
+        distance: V::Scalar,
+        /// Unit direction, world space, from A's closest point to B's (zero for
+        /// non-finite poses).
+        axis: V,
+    },
+    /// The shapes touch or overlap.
+    Overlapping {
+        /// Minimum penetration depth, ≥ 0.
+        depth: V::Scalar,
+        /// Unit axis, world space, from A to B, along which B moves out by `depth`.
+        axis: V,
+    },
+}
+
+impl<V: Vector> SatResult<V> {
+    /// True for [`SatResult::Overlapping`] (touching included).
+    #[inline]
+    pub fn is_overlapping(&self) -> bool {
+        matches!(self, Self::Overlapping { .. })
+    }
+
+    /// The result's axis (from A to B).
+    #[inline]
+    pub fn axis(&self) -> V {
+        match *self {
+            Self::Separated { axis, .. } | Self::Overlapping { axis, .. } => axis,
+        }
+    }
+
+    /// Distance when separated, minus the depth when overlapping.
+    #[inline]
+    pub fn signed_distance(&self) -> V::Scalar {
+        match *self {
+            Self::Separated { distance, .. } => distance,
+            Self::Overlapping { depth, .. } => -depth,
+        }
+    }
+
+    /// The minimum translation vector when overlapping.
+    #[inline]
+    pub fn mtv(&self) -> Option<Mtv<V>> {
+        match *self {
+            Self::Overlapping { depth, axis } => Some(Mtv { axis, depth }),
+            Self::Separated { .. } => None,
+        }
+    }
+}
+
+/// The four gaps of an OBB pair along A's and B's axes, each with its world axis
+/// oriented from A to B. A gap > 0 separates.
+#[inline(always)]
+fn obb_gaps<R: Real>(a: &Obb<R>, b: &Obb<R>) -> [(R, R::V2); 4] {
+    let (aa, ba) = (a.axes(), b.axes());
+    let (ha, hb) = (a.half_extents(), b.half_extents());
+    let d = b.center() - a.center();
+    // r[i][j] = a_i · b_j: B's axes in A's frame.
+    let r = [[aa[0].dot(ba[0]), aa[0].dot(ba[1])], [aa[1].dot(ba[0]), aa[1].dot(ba[1])]];
+    let gap_a = |i: usize| {
+        let t = aa[i].dot(d);
+        let reach = ha.get(i) + hb.x() * r[i][0].abs() + hb.y() * r[i][1].abs();
+        (t.abs() - reach, aa[i] * R::ONE.copysign(t))
+    };
+    let gap_b = |j: usize| {
+        let t = ba[j].dot(d);
+        let reach = hb.get(j) + ha.x() * r[0][j].abs() + ha.y() * r[1][j].abs();
+        (t.abs() - reach, ba[j] * R::ONE.copysign(t))
+    };
+    [gap_a(0), gap_a(1), gap_b(0), gap_b(1)]
+}
+
+/// True when the closed oriented rectangles share a point (touching counts).
+///
+/// Both boxes are in world space (each carries its pose). Exact up to rounding.
+#[inline]
+pub fn intersects_obb_obb<R: Real>(a: &Obb<R>, b: &Obb<R>) -> bool {
+    obb_gaps(a, b).iter().all(|&(gap, _)| gap <= R::ZERO)
+}
+
+/// The minimum translation vector of two overlapping (or touching) oriented
+/// rectangles, or `None` when they are disjoint. Agrees with [`intersects_obb_obb`].
+/// For concentric boxes the axis is the `+` side of the least-penetrated box axis.
+#[inline]
+pub fn obb_obb_mtv<R: Real>(a: &Obb<R>, b: &Obb<R>) -> Option<Mtv<R::V2>> {
+    let gaps = obb_gaps(a, b);
+    let (gap, axis) = gaps[1..]
+        .iter()
+        .fold(gaps[0], |best, &g| if g.0 > best.0 { g } else { best });
+    (gap <= R::ZERO).then_some(Mtv { axis, depth: -gap })
+}
+
+/// The largest gap between `p` and `q` along `p`'s edge normals, and the edge giving
+/// it. `pose_pq` maps `q`'s frame into `p`'s.
+#[inline(always)]
+fn max_edge_gap<R: Real>(p: &ConvexPolygon<R>, q: &ConvexPolygon<R>, pose_pq: &Pose2<R>) -> (R, usize) {
+    let t = pose_pq.translation;
+    let mut best = (R::NEG_INFINITY, 0);
+    for (i, (&n, &v)) in p.normals().iter().zip(p.vertices()).enumerate() {
+        // n · (R·w + t − v) = (Rᵀn) · w + n · (t − v): rotate the normal, not q.
+        let n_q = pose_pq.rotation.inverse_rotate(n);
+        let nearest = q.vertices().iter().fold(R::INFINITY, |m, &w| m.min(n_q.dot(w)));
+        let gap = nearest + n.dot(t - v);
+        if gap > best.0 {
+            best = (gap, i);
+        }
+    }
+    best
+}
+
+/// True when the posed convex polygons share a point (touching counts). False when a
+/// pose is not finite.
+#[inline]
+pub fn intersects_polygon_polygon<R: Real>(
+    pose_a: &Pose2<R>,
+    a: &ConvexPolygon<R>,
+    pose_b: &Pose2<R>,
+    b: &ConvexPolygon<R>,
+) -> bool {
+    if !(pose_a.is_finite() && pose_b.is_finite()) {
+        return false;
+    }
+    let pose_ab = pose_a.inv_mul(pose_b);
+    max_edge_gap(a, b, &pose_ab).0 <= R::ZERO && max_edge_gap(b, a, &pose_ab.inverse()).0 <= R::ZERO
+}
+
+/// Separating-axis test of two posed convex polygons, with the minimum penetration
+/// when they overlap and the exact distance when they are apart (see the module docs).
+///
+/// Edge behaviour: touching gives `Overlapping { depth: 0 }`; containment gives the
+/// depth that pushes the inner polygon out through the nearest edge; non-finite poses
+/// give `Separated { distance: NaN, axis: 0 }`.
+pub fn polygon_polygon<R: Real>(
+    pose_a: &Pose2<R>,
+    a: &ConvexPolygon<R>,
+    pose_b: &Pose2<R>,
+    b: &ConvexPolygon<R>,
+) -> SatResult<R::V2> {
+    if !(pose_a.is_finite() && pose_b.is_finite()) {
+        return SatResult::Separated {
+            distance: R::from_f64(f64::NAN),
+            axis: R::V2::ZERO,
+        };
+    }
+    let pose_ab = pose_a.inv_mul(pose_b);
+    let (gap_a, edge_a) = max_edge_gap(a, b, &pose_ab);
+    let (gap_b, edge_b) = max_edge_gap(b, a, &pose_ab.inverse());
+    // Axis in A's frame, from A to B.
+    let (gap, axis) = if gap_a >= gap_b {
+        (gap_a, a.normals()[edge_a])
+    } else {
+        (gap_b, -pose_ab.rotation.rotate(b.normals()[edge_b]))
+    };
+    if gap <= R::ZERO {
+        return SatResult::Overlapping {
+            depth: -gap,
+            axis: pose_a.rotation.rotate(axis),
+        };
+    }
+    let (distance, closest_axis) = exact_distance(a, b, &pose_ab);
+    SatResult::Separated {
+        distance,
+        axis: pose_a.rotation.rotate(closest_axis.unwrap_or(axis)),
+    }
+}
+
+/// Distance between disjoint polygons, in A's frame, from every vertex–edge pair of
+/// both; with the unit direction from A's closest point to B's (None when they meet).
+fn exact_distance<R: Real>(
+    a: &ConvexPolygon<R>,
+    b: &ConvexPolygon<R>,
+    pose_ab: &Pose2<R>,
+) -> (R, Option<R::V2>) {
+    let ident = Pose2::default();
+    let (d_ab, pa, pb) = closest_vertex_edge(b, pose_ab, a, &ident);
+    let (d_ba, qb, qa) = closest_vertex_edge(a, &ident, b, pose_ab);
+    let (dist_sq, on_a, on_b) = if d_ab <= d_ba { (d_ab, pb, pa) } else { (d_ba, qa, qb) };
+    (dist_sq.sqrt(), (on_b - on_a).try_normalize())
+}
+
+/// The vertex of `v_poly` nearest to an edge of `e_poly` (both mapped by their pose):
+/// squared distance, the vertex, and the nearest point of the edge.
+fn closest_vertex_edge<R: Real>(
+    v_poly: &ConvexPolygon<R>,
+    v_pose: &Pose2<R>,
+    e_poly: &ConvexPolygon<R>,
+    e_pose: &Pose2<R>,
+) -> (R, R::V2, R::V2) {
+    let edges = e_poly.vertices();
+    let n = edges.len();
+    let mut best = (R::INFINITY, R::V2::ZERO, R::V2::ZERO);
+    for &w in v_poly.vertices() {
+        let p = v_pose.transform_point(w);
+        for i in 0..n {
+            let (s, e) = (e_pose.transform_point(edges[i]), e_pose.transform_point(edges[(i + 1) % n]));
+            let q = closest_on_segment(s, e, p);
+            let d = p.distance_squared(q);
+            if d < best.0 {
+                best = (d, p, q);
+            }
+        }
+    }
+    best
+}
+
+/// The point of segment `s → e` (non-zero length) nearest to `p`.
+#[inline]
+fn closest_on_segment<V: Vector>(s: V, e: V, p: V) -> V {
+    let dir = e - s;
+    let t = ((p - s).dot(dir) / dir.dot(dir)).clamp_to(V::Scalar::ZERO, V::Scalar::ONE);
+    s + dir * t
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::math::Rot2;
+
+    fn square<R: Real>(half: R) -> ConvexPolygon<R> {
+        let h = half;
+        let pts = [(-h, -h), (h, -h), (h, h), (-h, h)].map(|(x, y)| R::V2::new(x, y));
+        ConvexPolygon::new(&pts).unwrap()
+    }
+
+    fn at<R: Real>(x: f64, y: f64, angle: f64) -> Pose2<R> {
+        Pose2::new(R::V2::new(R::from_f64(x), R::from_f64(y)), R::from_f64(angle))
+    }
+
+    fn close<R: Real>(a: R, b: f64, tol: f64) -> bool {
+        (a.to_f64() - b).abs() <= tol
+    }
+
+    fn polygon_edges<R: Real>(tol: f64) {
+        let s = square::<R>(R::ONE);
+        // Edge to edge, exactly touching: overlapping with depth 0 along +x.
+        let r = polygon_polygon(&at(0.0, 0.0, 0.0), &s, &at(2.0, 0.5, 0.0), &s);
+        assert_eq!(r, SatResult::Overlapping { depth: R::ZERO, axis: R::V2::new(R::ONE, R::ZERO) });
+        assert!(intersects_polygon_polygon(&at(0.0, 0.0, 0.0), &s, &at(2.0, 0.5, 0.0), &s));
+        // Vertex to vertex, exactly touching at (1, 1).
+        assert!(polygon_polygon(&at(0.0, 0.0, 0.0), &s, &at(2.0, 2.0, 0.0), &s).is_overlapping());
+        // Separated diagonally: the closest features are two vertices, distance √2·0.5, not 0.5.
+        let r = polygon_polygon(&at(0.0, 0.0, 0.0), &s, &at(2.5, 2.5, 0.0), &s);
+        assert!(close(r.signed_distance(), 0.5 * 2f64.sqrt(), tol));
+        assert!(close(r.axis().x(), 0.5f64.sqrt(), tol) && close(r.axis().y(), 0.5f64.sqrt(), tol));
+        // Deep overlap: B shifted 0.5 along -y.
+        let r = polygon_polygon(&at(0.0, 0.0, 0.0), &s, &at(0.0, -0.5, 0.0), &s);
+        assert!(close(r.mtv().unwrap().depth, 1.5, tol));
+        assert!(close(r.axis().y(), -1.0, tol));
+        // Identical shapes at one pose: depth is the full width.
+        assert!(close(polygon_polygon(&at(3.0, 4.0, 0.3), &s, &at(3.0, 4.0, 0.3), &s).mtv().unwrap().depth, 2.0, tol));
+        // Containment: a small square inside a big one, pushed out through the nearest edge.
+        let big = square::<R>(R::from_f64(4.0));
+        let r = polygon_polygon(&at(0.0, 0.0, 0.0), &big, &at(2.5, 0.0, 0.0), &s);
+        assert!(close(r.mtv().unwrap().depth, 2.5, tol) && close(r.axis().x(), 1.0, tol));
+        // Rotated 45°: B's corner touches the middle of A's right edge, then sits 1 away.
+        let quarter = core::f64::consts::FRAC_PI_4;
+        let r = polygon_polygon(&at(0.0, 0.0, 0.0), &s, &at(1.0 + 2f64.sqrt(), 0.0, quarter), &s);
+        assert!(close(r.signed_distance(), 0.0, tol * 4.0));
+        let r = polygon_polygon(&at(0.0, 0.0, 0.0), &s, &at(2.0 + 2f64.sqrt(), 0.0, quarter), &s);
+        assert!(close(r.signed_distance(), 1.0, tol * 4.0) && close(r.axis().x(), 1.0, tol));
+    }
+
+    // Touching, vertex–vertex distance, deep, identical, contained and rotated pairs, f32 and f64.
+    #[test]
+    fn polygon_edge_cases() {
+        polygon_edges::<f32>(1e-5);
+        polygon_edges::<f64>(1e-12);
+    }
+
+    // A one-ulp gap between parallel edges separates; zero gap touches.
+    #[test]
+    fn one_ulp_gap() {
+        let s = square::<f64>(1.0);
+        let x = 2.0f64 + 2.0 * f64::EPSILON;
+        let r = polygon_polygon(&at(0.0, 0.0, 0.0), &s, &at(x, 0.0, 0.0), &s);
+        assert!(matches!(r, SatResult::Separated { distance, .. } if distance > 0.0 && distance < 1e-15));
+        let obb = |cx: f32| Obb::<f32>::new(glam::Vec2::new(cx, 0.0), glam::Vec2::ONE, Rot2::IDENTITY).unwrap();
+        let next = f32::from_bits(2.0f32.to_bits() + 1);
+        assert!(!intersects_obb_obb(&obb(0.0), &obb(next)));
+        assert_eq!(obb_obb_mtv(&obb(0.0), &obb(2.0)).unwrap().depth, 0.0);
+    }
+
+    // Non-finite poses: false and a NaN distance, never a panic.
+    #[test]
+    fn nan_pose() {
+        let s = square::<f32>(1.0);
+        let bad = Pose2::new(glam::Vec2::NAN, 0.0);
+        assert!(!intersects_polygon_polygon(&bad, &s, &Pose2::default(), &s));
+        let r = polygon_polygon(&Pose2::default(), &s, &bad, &s);
+        assert!(r.signed_distance().is_nan() && !r.is_overlapping());
+    }
+
+    fn obb_edges<R: Real>(scale: f64, tol: f64) {
+        let obb = |x: f64, y: f64, hx: f64, hy: f64, ang: f64| {
+            let v = |a: f64, b: f64| R::V2::new(R::from_f64(a * scale), R::from_f64(b * scale));
+            Obb::<R>::from_angle(v(x, y), v(hx, hy), R::from_f64(ang)).unwrap()
+        };
+        let a = obb(0.0, 0.0, 2.0, 1.0, 0.0);
+        // Edge to edge touching along y.
+        let m = obb_obb_mtv(&a, &obb(0.5, 2.0, 1.0, 1.0, 0.0)).unwrap();
+        assert!(close(m.depth, 0.0, tol) && close(m.axis.y(), 1.0, 1e-6));
+        // Parallel edges overlapping by 0.25.
+        assert!(close(obb_obb_mtv(&a, &obb(2.75, 0.3, 1.0, 0.5, 0.0)).unwrap().depth, 0.25 * scale, tol));
+        // Rotated 45° diamond whose corner is 0.1 short of A's right edge.
+        let d = obb(1.9 + 2f64.sqrt(), 0.0, 1.0, 1.0, core::f64::consts::FRAC_PI_4);
+        assert!(close(obb_obb_mtv(&a, &d).unwrap().depth, 0.1 * scale, tol));
+        // Zero-extent box (a point) on A's corner, and just off it.
+        assert!(intersects_obb_obb(&a, &obb(2.0, 1.0, 0.0, 0.0, 0.0)));
+        assert!(!intersects_obb_obb(&a, &obb(2.0, 1.001, 0.0, 0.0, 0.0)));
+        // Far apart.
+        assert!(obb_obb_mtv(&a, &obb(10.0, 0.0, 1.0, 1.0, 0.3)).is_none());
+    }
+
+    // OBB–OBB at unit, huge (1e5) and tiny (1e-4) scales, f32 and f64.
+    #[test]
+    fn obb_edge_cases() {
+        for scale in [1.0, 1e5, 1e-4] {
+            obb_edges::<f32>(scale, 1e-5 * scale);
+            obb_edges::<f64>(scale, 1e-12 * scale);
+        }
+    }
+}
