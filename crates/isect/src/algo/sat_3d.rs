@@ -15,19 +15,22 @@
 //! normal is decided exactly up to the rounding of `R` and `t` (aligned boxes one ulp
 //! apart are disjoint).
 //!
-//! The MTV is the axis of the largest normalised gap (≤ 0), oriented from A to B; it is
-//! the minimum penetration depth over all 15 axes. Touching boxes (gap 0) intersect.
+//! The MTV is the axis of the largest normalised gap, oriented from A to B; it is the
+//! minimum penetration depth over all 15 axes, measured without the slack (the slack
+//! only decides separation, so a gap within it reports depth 0). Touching boxes (gap 0)
+//! intersect.
 
 use super::sat_2d::Mtv;
 use crate::math::tolerance::eps;
 use crate::math::{Real, Vector, Vector3};
 use crate::shape::obb_3d::Obb;
 
-/// Ericson's epsilon added to `|R[i][j]|` in the edge-axis tests, in machine epsilons.
+/// Ericson's epsilon added to `|R[i][j]|` in the edge-axis separation tests, in
+/// machine epsilons. It widens the decision only; depths are measured without it.
 pub const PARALLEL_ULPS: f64 = 64.0;
 /// An edge axis `a_i × b_j` with squared length below this many machine epsilons is
 /// skipped as parallel.
-pub const EDGE_AXIS_ULPS: f64 = 256.0;
+pub const EDGE_AXIS_ULPS: f64 = 4.0;
 
 /// The relative placement of two boxes in A's frame.
 struct Frame<R: Real> {
@@ -72,10 +75,12 @@ impl<R: Real> Frame<R> {
         (along.abs() - reach, along)
     }
 
-    /// Along `a_i × b_j`: the unnormalised gap, the signed offset, and the squared
-    /// length of the axis; `None` when the edges are parallel (see module docs).
+    /// Along `a_i × b_j`: the unnormalised gap with Ericson's slack (which decides
+    /// separation), the same gap without slack (which measures depth), the signed
+    /// offset, and the squared length of the axis; `None` when the edges are parallel
+    /// (see module docs).
     #[inline(always)]
-    fn gap_edge(&self, i: usize, j: usize, slack: R) -> Option<(R, R, R)> {
+    fn gap_edge(&self, i: usize, j: usize) -> Option<EdgeGap<R>> {
         let (i1, i2, j1, j2) = ((i + 1) % 3, (i + 2) % 3, (j + 1) % 3, (j + 2) % 3);
         let (r, ar, t) = (&self.r, &self.abs_r, &self.t);
         let len_sq = r[i1][j] * r[i1][j] + r[i2][j] * r[i2][j];
@@ -83,10 +88,25 @@ impl<R: Real> Frame<R> {
             return None;
         }
         let along = t[i2] * r[i1][j] - t[i1] * r[i2][j];
-        let reach_a = self.ha[i1] * (ar[i2][j] + slack) + self.ha[i2] * (ar[i1][j] + slack);
-        let reach_b = self.hb[j1] * (ar[i][j2] + slack) + self.hb[j2] * (ar[i][j1] + slack);
-        Some((along.abs() - reach_a - reach_b, along, len_sq))
+        let reach_a = self.ha[i1] * ar[i2][j] + self.ha[i2] * ar[i1][j];
+        let reach_b = self.hb[j1] * ar[i][j2] + self.hb[j2] * ar[i][j1];
+        let gap = along.abs() - reach_a - reach_b;
+        let slack = eps::<R>(PARALLEL_ULPS) * (self.ha[i1] + self.ha[i2] + self.hb[j1] + self.hb[j2]);
+        Some(EdgeGap {
+            decisive: gap - slack,
+            gap,
+            along,
+            len_sq,
+        })
     }
+}
+
+/// One edge-axis test, see [`Frame::gap_edge`].
+struct EdgeGap<R> {
+    decisive: R,
+    gap: R,
+    along: R,
+    len_sq: R,
 }
 
 /// True when the closed oriented boxes share a point (touching counts). Agrees with
@@ -98,8 +118,7 @@ pub fn intersects_obb_obb<R: Real>(a: &Obb<R>, b: &Obb<R>) -> bool {
     if (0..3).any(|i| f.gap_a(i).0 > R::ZERO) || (0..3).any(|j| f.gap_b(j).0 > R::ZERO) {
         return false;
     }
-    let slack = eps::<R>(PARALLEL_ULPS);
-    !(0..9).any(|k| f.gap_edge(k / 3, k % 3, slack).is_some_and(|g| g.0 > R::ZERO))
+    !(0..9).any(|k| f.gap_edge(k / 3, k % 3).is_some_and(|g| g.decisive > R::ZERO))
 }
 
 /// The minimum translation vector of two overlapping (or touching) oriented boxes, or
@@ -107,6 +126,7 @@ pub fn intersects_obb_obb<R: Real>(a: &Obb<R>, b: &Obb<R>) -> bool {
 pub fn obb_obb_mtv<R: Real>(a: &Obb<R>, b: &Obb<R>) -> Option<Mtv<R::V3>> {
     let (aa, ba) = (a.axes(), b.axes());
     let f = Frame::new(a, b, &aa, &ba);
+    // Largest gap so far, with its axis oriented from A to B.
     let mut best = (R::NEG_INFINITY, R::V3::ZERO);
     let mut consider = |gap: R, along: R, axis: R::V3| {
         if gap > best.0 {
@@ -119,18 +139,19 @@ pub fn obb_obb_mtv<R: Real>(a: &Obb<R>, b: &Obb<R>) -> Option<Mtv<R::V3>> {
         let (gap, along) = f.gap_b(i);
         consider(gap, along, ba[i]);
     }
-    let slack = eps::<R>(PARALLEL_ULPS);
+    let mut edge_separates = false;
     for k in 0..9 {
         let (i, j) = (k / 3, k % 3);
-        if let Some((gap, along, len_sq)) = f.gap_edge(i, j, slack) {
-            let inv_len = len_sq.sqrt().recip();
+        if let Some(g) = f.gap_edge(i, j) {
+            edge_separates |= g.decisive > R::ZERO;
             let axis = aa[i].cross(ba[j]);
-            consider(gap * inv_len, along, axis * axis.length().recip());
+            consider(g.gap / g.len_sq.sqrt(), g.along, axis * axis.length().recip());
         }
     }
-    (best.0 <= R::ZERO).then_some(Mtv {
+    let face_separates = (0..3).any(|i| f.gap_a(i).0 > R::ZERO || f.gap_b(i).0 > R::ZERO);
+    (!(face_separates || edge_separates)).then_some(Mtv {
         axis: best.1,
-        depth: -best.0,
+        depth: (-best.0).max(R::ZERO),
     })
 }
 
