@@ -208,9 +208,14 @@ fn exact_distance<R: Real>(
     pose_ab: &Pose2<R>,
 ) -> (R, Option<R::V2>) {
     let ident = Pose2::default();
-    let (d_ab, pa, pb) = closest_vertex_edge(b, pose_ab, a, &ident);
-    let (d_ba, qb, qa) = closest_vertex_edge(a, &ident, b, pose_ab);
-    let (dist_sq, on_a, on_b) = if d_ab <= d_ba { (d_ab, pb, pa) } else { (d_ba, qa, qb) };
+    // B's vertices against A's edges, then A's vertices against B's edges.
+    let (d_b, b_vertex, on_a_edge) = closest_vertex_edge(b, pose_ab, a, &ident);
+    let (d_a, a_vertex, on_b_edge) = closest_vertex_edge(a, &ident, b, pose_ab);
+    let (dist_sq, on_a, on_b) = if d_b <= d_a {
+        (d_b, on_a_edge, b_vertex)
+    } else {
+        (d_a, a_vertex, on_b_edge)
+    };
     (dist_sq.sqrt(), (on_b - on_a).try_normalize())
 }
 
