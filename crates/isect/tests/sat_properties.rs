@@ -13,7 +13,12 @@ use proptest::prelude::*;
 
 /// A tolerance for values of size ~`scale`: 2e-4 relative in f32, 1e-9 in f64.
 fn tol<R: Real>(scale: f64) -> f64 {
-    scale * if R::EPSILON.to_f64() > 1e-10 { 2e-4 } else { 1e-9 }
+    scale
+        * if R::EPSILON.to_f64() > 1e-10 {
+            2e-4
+        } else {
+            1e-9
+        }
 }
 
 fn v2<R: Real>(x: f64, y: f64) -> R::V2 {
@@ -28,7 +33,10 @@ fn pose2<R: Real>(p: (f64, f64, f64)) -> Pose2<R> {
 fn polygon<R: Real>(angles: &[f64], rx: f64, ry: f64) -> Option<ConvexPolygon<R>> {
     let mut a = angles.to_vec();
     a.sort_by(f64::total_cmp);
-    let pts: Vec<R::V2> = a.iter().map(|&t| v2::<R>(rx * t.cos(), ry * t.sin())).collect();
+    let pts: Vec<R::V2> = a
+        .iter()
+        .map(|&t| v2::<R>(rx * t.cos(), ry * t.sin()))
+        .collect();
     ConvexPolygon::new(&pts).ok()
 }
 
@@ -38,7 +46,13 @@ fn depth_along<V: Vector, A: SupportMap<V>, B: SupportMap<V>>(a: &A, b: &B, n: V
 }
 
 /// Penetration of posed polygons along unit world `n` from A to B.
-fn polygon_depth_along<R: Real>(pa: &Pose2<R>, a: &ConvexPolygon<R>, pb: &Pose2<R>, b: &ConvexPolygon<R>, n: R::V2) -> f64 {
+fn polygon_depth_along<R: Real>(
+    pa: &Pose2<R>,
+    a: &ConvexPolygon<R>,
+    pb: &Pose2<R>,
+    b: &ConvexPolygon<R>,
+    n: R::V2,
+) -> f64 {
     let sa = pa.transform_point(a.local_support(pa.inverse_transform_vector(n)));
     let sb = pb.transform_point(b.local_support(pb.inverse_transform_vector(-n)));
     (sa.dot(n) - sb.dot(n)).to_f64()
@@ -48,28 +62,56 @@ fn close<V: Vector>(a: V, b: V, t: f64) -> bool {
     (a - b).length().to_f64() <= t
 }
 
-fn polygon_swap_and_motion<R: Real>(pa: Pose2<R>, a: &ConvexPolygon<R>, pb: Pose2<R>, b: &ConvexPolygon<R>, m: Pose2<R>) {
+fn polygon_swap_and_motion<R: Real>(
+    pa: Pose2<R>,
+    a: &ConvexPolygon<R>,
+    pb: Pose2<R>,
+    b: &ConvexPolygon<R>,
+    m: Pose2<R>,
+) {
     let t = tol::<R>(10.0);
     let ab = sat_2d::polygon_polygon(&pa, a, &pb, b);
     let ba = sat_2d::polygon_polygon(&pb, b, &pa, a);
     let s = ab.signed_distance().to_f64();
-    assert!((s - ba.signed_distance().to_f64()).abs() <= t, "swap: {ab:?} vs {ba:?}");
+    assert!(
+        (s - ba.signed_distance().to_f64()).abs() <= t,
+        "swap: {ab:?} vs {ba:?}"
+    );
     if s.abs() > t {
         assert_eq!(ab.is_overlapping(), ba.is_overlapping());
     }
     // Mirrored axis, or an equally good one (a tie between two edges).
     let mirrored = close(ab.axis(), -ba.axis(), t);
-    let tie = ab.is_overlapping() && (polygon_depth_along(&pa, a, &pb, b, -ba.axis()) - (-s)).abs() <= t;
-    assert!(mirrored || tie || s.abs() <= t, "swap axis: {ab:?} vs {ba:?}");
+    let tie =
+        ab.is_overlapping() && (polygon_depth_along(&pa, a, &pb, b, -ba.axis()) - (-s)).abs() <= t;
+    assert!(
+        mirrored || tie || s.abs() <= t,
+        "swap axis: {ab:?} vs {ba:?}"
+    );
     let moved = sat_2d::polygon_polygon(&m.mul(&pa), a, &m.mul(&pb), b);
-    assert!((moved.signed_distance().to_f64() - s).abs() <= t, "motion: {ab:?} vs {moved:?}");
+    assert!(
+        (moved.signed_distance().to_f64() - s).abs() <= t,
+        "motion: {ab:?} vs {moved:?}"
+    );
     let same_axis = close(moved.axis(), m.transform_vector(ab.axis()), t);
-    let tie = ab.is_overlapping() && (polygon_depth_along(&pa, a, &pb, b, m.inverse_transform_vector(moved.axis())) + s).abs() <= t;
-    assert!(same_axis || tie || s.abs() <= t, "motion axis: {ab:?} vs {moved:?}");
+    let tie = ab.is_overlapping()
+        && (polygon_depth_along(&pa, a, &pb, b, m.inverse_transform_vector(moved.axis())) + s)
+            .abs()
+            <= t;
+    assert!(
+        same_axis || tie || s.abs() <= t,
+        "motion axis: {ab:?} vs {moved:?}"
+    );
     if let SatResult::Overlapping { depth, axis } = ab {
         let push = axis * (depth + R::from_f64(t));
-        let pb_out = Pose2 { translation: pb.translation + push, ..pb };
-        assert!(!sat_2d::intersects_polygon_polygon(&pa, a, &pb_out, b), "MTV does not separate: {ab:?}");
+        let pb_out = Pose2 {
+            translation: pb.translation + push,
+            ..pb
+        };
+        assert!(
+            !sat_2d::intersects_polygon_polygon(&pa, a, &pb_out, b),
+            "MTV does not separate: {ab:?}"
+        );
     }
 }
 
@@ -93,10 +135,21 @@ fn obb_2d_props<R: Real>(a: obb_2d::Obb<R>, b: obb_2d::Obb<R>, m: Pose2<R>) {
         obb_2d::Obb::new(m.transform_point(o.center()), o.half_extents(), rot).unwrap()
     };
     let moved = sat_2d::obb_obb_mtv(&move_box(&a), &move_box(&b));
-    assert!((depth(moved) - depth(ab)).abs() <= t || depth(moved).max(depth(ab)) <= t, "motion");
+    assert!(
+        (depth(moved) - depth(ab)).abs() <= t || depth(moved).max(depth(ab)) <= t,
+        "motion"
+    );
     if let Some(x) = ab {
-        let out = obb_2d::Obb::new(b.center() + x.axis * (x.depth + R::from_f64(t)), b.half_extents(), b.rotation()).unwrap();
-        assert!(!sat_2d::intersects_obb_obb(&a, &out), "MTV does not separate");
+        let out = obb_2d::Obb::new(
+            b.center() + x.axis * (x.depth + R::from_f64(t)),
+            b.half_extents(),
+            b.rotation(),
+        )
+        .unwrap();
+        assert!(
+            !sat_2d::intersects_obb_obb(&a, &out),
+            "MTV does not separate"
+        );
     }
 }
 
@@ -112,20 +165,39 @@ fn obb_3d_props<R: Real>(a: obb_3d::Obb<R>, b: obb_3d::Obb<R>, m: isect::math::P
     assert_eq!(ab.is_some(), sat_3d::intersects_obb_obb(&a, &b));
     let depth = |x: Option<sat_2d::Mtv<R::V3>>| x.map_or(-1.0, |m| m.depth.to_f64());
     if let (Some(x), Some(y)) = (ab, ba) {
-        assert!((x.depth - y.depth).to_f64().abs() <= t, "swap depth {x:?} {y:?}");
+        assert!(
+            (x.depth - y.depth).to_f64().abs() <= t,
+            "swap depth {x:?} {y:?}"
+        );
         let tie = (depth_along(&a, &b, -y.axis) - x.depth.to_f64()).abs() <= t;
         assert!(close(x.axis, -y.axis, t) || tie, "swap axis {x:?} {y:?}");
     } else {
         assert!(depth(ab).max(depth(ba)) <= t, "swap: {ab:?} vs {ba:?}");
     }
     let move_box = |o: &obb_3d::Obb<R>| {
-        obb_3d::Obb::<R>::new(m.transform_point(o.center()), o.half_extents(), m.rotation.mul(o.rotation())).unwrap()
+        obb_3d::Obb::<R>::new(
+            m.transform_point(o.center()),
+            o.half_extents(),
+            m.rotation.mul(o.rotation()),
+        )
+        .unwrap()
     };
     let moved = sat_3d::obb_obb_mtv(&move_box(&a), &move_box(&b));
-    assert!((depth(moved) - depth(ab)).abs() <= t || depth(moved).max(depth(ab)) <= t, "motion");
+    assert!(
+        (depth(moved) - depth(ab)).abs() <= t || depth(moved).max(depth(ab)) <= t,
+        "motion"
+    );
     if let Some(x) = ab {
-        let out = obb_3d::Obb::new(b.center() + x.axis * (x.depth + R::from_f64(t)), b.half_extents(), b.rotation()).unwrap();
-        assert!(!sat_3d::intersects_obb_obb(&a, &out), "MTV does not separate: {x:?}");
+        let out = obb_3d::Obb::new(
+            b.center() + x.axis * (x.depth + R::from_f64(t)),
+            b.half_extents(),
+            b.rotation(),
+        )
+        .unwrap();
+        assert!(
+            !sat_3d::intersects_obb_obb(&a, &out),
+            "MTV does not separate: {x:?}"
+        );
     }
 }
 
@@ -139,8 +211,8 @@ proptest! {
     // Random convex polygons at random poses, f32 and f64.
     #[test]
     fn polygon_properties(
-        aa in prop::collection::vec(0.0..6.28f64, 3..8), ra in (0.3..2.0f64, 0.3..2.0f64),
-        ab in prop::collection::vec(0.0..6.28f64, 3..8), rb in (0.3..2.0f64, 0.3..2.0f64),
+        aa in prop::collection::vec(0.0..core::f64::consts::TAU, 3..8), ra in (0.3..2.0f64, 0.3..2.0f64),
+        ab in prop::collection::vec(0.0..core::f64::consts::TAU, 3..8), rb in (0.3..2.0f64, 0.3..2.0f64),
         pa in pose_strategy(), pb in pose_strategy(), m in pose_strategy(), far in 0.0..50.0f64,
     ) {
         let m = (m.0 * far, m.1 * far, m.2);
@@ -198,18 +270,32 @@ fn pipeline_matches_brute_force<R: Real>(seed: u64) {
         let n = 10 + scene * 5;
         let polys: Vec<ConvexPolygon<R>> = (0..n)
             .filter_map(|_| {
-                let angles: Vec<f64> = (0..3 + (next(&mut s) * 5.0) as usize).map(|_| next(&mut s) * 6.28).collect();
+                let angles: Vec<f64> = (0..3 + (next(&mut s) * 5.0) as usize)
+                    .map(|_| next(&mut s) * core::f64::consts::TAU)
+                    .collect();
                 polygon::<R>(&angles, 0.3 + next(&mut s), 0.3 + next(&mut s))
             })
             .collect();
         let side = 2.0 * (polys.len() as f64).sqrt();
         let shapes: Vec<(Pose2<R>, &ConvexPolygon<R>)> = polys
             .iter()
-            .map(|p| (pose2::<R>((next(&mut s) * side, next(&mut s) * side, next(&mut s) * 6.28)), p))
+            .map(|p| {
+                (
+                    pose2::<R>((
+                        next(&mut s) * side,
+                        next(&mut s) * side,
+                        next(&mut s) * core::f64::consts::TAU,
+                    )),
+                    p,
+                )
+            })
             .collect();
         let fast = colliding_pairs(&shapes);
         assert_eq!(fast, colliding_pairs_brute_force(&shapes));
-        assert!(fast.windows(2).all(|w| (w[0].i, w[0].j) < (w[1].i, w[1].j)) && fast.iter().all(|p| p.i < p.j));
+        assert!(
+            fast.windows(2).all(|w| (w[0].i, w[0].j) < (w[1].i, w[1].j))
+                && fast.iter().all(|p| p.i < p.j)
+        );
     }
 }
 
@@ -226,7 +312,13 @@ fn identity_motion_is_exact() {
     let a = polygon::<f64>(&[0.0, 2.0, 4.0], 1.0, 1.0).unwrap();
     let pa = Pose2::<f64>::new(glam::DVec2::new(0.3, 0.1), 0.2);
     let pb = Pose2::<f64>::new(glam::DVec2::new(0.9, 0.4), 1.0);
-    let id = Pose2 { rotation: Rot2::IDENTITY, translation: glam::DVec2::ZERO };
+    let id = Pose2 {
+        rotation: Rot2::IDENTITY,
+        translation: glam::DVec2::ZERO,
+    };
     let r = sat_2d::polygon_polygon(&pa, &a, &pb, &a);
-    assert_eq!(r, sat_2d::polygon_polygon(&id.mul(&pa), &a, &id.mul(&pb), &a));
+    assert_eq!(
+        r,
+        sat_2d::polygon_polygon(&id.mul(&pa), &a, &id.mul(&pb), &a)
+    );
 }

@@ -92,7 +92,10 @@ fn obb_gaps<R: Real>(a: &Obb<R>, b: &Obb<R>) -> [(R, R::V2); 4] {
     let (ha, hb) = (a.half_extents(), b.half_extents());
     let d = b.center() - a.center();
     // r[i][j] = a_i · b_j: B's axes in A's frame.
-    let r = [[aa[0].dot(ba[0]), aa[0].dot(ba[1])], [aa[1].dot(ba[0]), aa[1].dot(ba[1])]];
+    let r = [
+        [aa[0].dot(ba[0]), aa[0].dot(ba[1])],
+        [aa[1].dot(ba[0]), aa[1].dot(ba[1])],
+    ];
     let gap_a = |i: usize| {
         let t = aa[i].dot(d);
         let reach = ha.get(i) + hb.x() * r[i][0].abs() + hb.y() * r[i][1].abs();
@@ -127,18 +130,33 @@ pub fn obb_obb_mtv<R: Real>(a: &Obb<R>, b: &Obb<R>) -> Option<Mtv<R::V2>> {
 }
 
 /// The largest gap between `p` and `q` along `p`'s edge normals, and the edge giving
-/// it. `pose_pq` maps `q`'s frame into `p`'s.
+/// it; with `stop_when_apart`, stops at the first positive gap (a separating axis: the
+/// pair is apart). `pose_pq` maps `q`'s frame into `p`'s.
 #[inline(always)]
-fn max_edge_gap<R: Real>(p: &ConvexPolygon<R>, q: &ConvexPolygon<R>, pose_pq: &Pose2<R>) -> (R, usize) {
+fn max_edge_gap<R: Real>(
+    p: &ConvexPolygon<R>,
+    q: &ConvexPolygon<R>,
+    pose_pq: &Pose2<R>,
+    stop_when_apart: bool,
+) -> (R, usize) {
     let t = pose_pq.translation;
     let mut best = (R::NEG_INFINITY, 0);
     for (i, (&n, &v)) in p.normals().iter().zip(p.vertices()).enumerate() {
         // n · (R·w + t − v) = (Rᵀn) · w + n · (t − v): rotate the normal, not q.
         let n_q = pose_pq.rotation.inverse_rotate(n);
-        let nearest = q.vertices().iter().fold(R::INFINITY, |m, &w| m.min(n_q.dot(w)));
+        let mut nearest = R::INFINITY;
+        for &w in q.vertices() {
+            let d = n_q.dot(w);
+            if d < nearest {
+                nearest = d;
+            }
+        }
         let gap = nearest + n.dot(t - v);
         if gap > best.0 {
             best = (gap, i);
+            if stop_when_apart && gap > R::ZERO {
+                break;
+            }
         }
     }
     best
@@ -157,7 +175,8 @@ pub fn intersects_polygon_polygon<R: Real>(
         return false;
     }
     let pose_ab = pose_a.inv_mul(pose_b);
-    max_edge_gap(a, b, &pose_ab).0 <= R::ZERO && max_edge_gap(b, a, &pose_ab.inverse()).0 <= R::ZERO
+    max_edge_gap(a, b, &pose_ab, true).0 <= R::ZERO
+        && max_edge_gap(b, a, &pose_ab.inverse(), true).0 <= R::ZERO
 }
 
 /// Separating-axis test of two posed convex polygons, with the minimum penetration
@@ -179,8 +198,10 @@ pub fn polygon_polygon<R: Real>(
         };
     }
     let pose_ab = pose_a.inv_mul(pose_b);
-    let (gap_a, edge_a) = max_edge_gap(a, b, &pose_ab);
-    let (gap_b, edge_b) = max_edge_gap(b, a, &pose_ab.inverse());
+    // The largest gap (not just the first positive one): when the pair is apart its
+    // axis gives the strongest bounds for pruning the exact distance search.
+    let (gap_a, edge_a) = max_edge_gap(a, b, &pose_ab, false);
+    let (gap_b, edge_b) = max_edge_gap(b, a, &pose_ab.inverse(), false);
     // Axis in A's frame, from A to B.
     let (gap, axis) = if gap_a >= gap_b {
         (gap_a, a.normals()[edge_a])
@@ -193,48 +214,96 @@ pub fn polygon_polygon<R: Real>(
             axis: pose_a.rotation.rotate(axis),
         };
     }
-    let (distance, closest_axis) = exact_distance(a, b, &pose_ab);
+    // Rounding can put every vertex behind every edge it faces when the gap is a few
+    // ulps; the separating gap (a lower bound, within rounding of the truth) stands in.
+    let (distance, closest_axis) = match exact_distance(a, b, &pose_ab, axis) {
+        (d, Some(dir)) if d.is_finite() => (d, dir),
+        _ => (gap, axis),
+    };
     SatResult::Separated {
         distance,
-        axis: pose_a.rotation.rotate(closest_axis.unwrap_or(axis)),
+        axis: pose_a.rotation.rotate(closest_axis),
     }
 }
 
-/// Distance between disjoint polygons, in A's frame, from every vertex–edge pair of
+/// Distance between disjoint polygons, in A's frame, from the vertex–edge pairs of
 /// both; with the unit direction from A's closest point to B's (None when they meet).
+///
+/// `axis` (A's frame, unit, from A to B) separates them; a vertex's offset along it
+/// beyond the other polygon's extreme is a lower bound of its distance, so vertices
+/// whose bound exceeds the best distance so far are skipped.
 fn exact_distance<R: Real>(
     a: &ConvexPolygon<R>,
     b: &ConvexPolygon<R>,
     pose_ab: &Pose2<R>,
+    axis: R::V2,
 ) -> (R, Option<R::V2>) {
-    let ident = Pose2::default();
-    // B's vertices against A's edges, then A's vertices against B's edges.
-    let (d_b, b_vertex, on_a_edge) = closest_vertex_edge(b, pose_ab, a, &ident);
-    let (d_a, a_vertex, on_b_edge) = closest_vertex_edge(a, &ident, b, pose_ab);
-    let (dist_sq, on_a, on_b) = if d_b <= d_a {
-        (d_b, on_a_edge, b_vertex)
+    let pose_ba = pose_ab.inverse();
+    let axis_b = pose_ba.rotation.rotate(axis);
+    let (neg_a_top, a_first) = extreme(a.vertices(), -axis);
+    let (b_bottom, b_first) = extreme(b.vertices(), axis_b);
+    // B's vertices against A's edges (in A's frame): bound axis·p − max(axis·A).
+    let none = (R::INFINITY, R::V2::ZERO, R::V2::ZERO);
+    let from_b = closest_vertex_edge(b, pose_ab, b_first, a, (axis, neg_a_top), none);
+    // A's vertices against B's edges (in B's frame): bound b_bottom − axis_b·p.
+    let seed = (from_b.0, R::V2::ZERO, R::V2::ZERO);
+    let from_a = closest_vertex_edge(a, &pose_ba, a_first, b, (-axis_b, b_bottom), seed);
+    let (dist_sq, on_a, on_b) = if from_a.0 < from_b.0 {
+        (
+            from_a.0,
+            pose_ab.transform_point(from_a.1),
+            pose_ab.transform_point(from_a.2),
+        )
     } else {
-        (d_a, a_vertex, on_b_edge)
+        (from_b.0, from_b.2, from_b.1)
     };
     (dist_sq.sqrt(), (on_b - on_a).try_normalize())
 }
 
-/// The vertex of `v_poly` nearest to an edge of `e_poly` (both mapped by their pose):
-/// squared distance, the vertex, and the nearest point of the edge.
+/// The smallest `dir · v` over `points` and the index of the vertex giving it.
+#[inline]
+fn extreme<V: Vector>(points: &[V], dir: V) -> (V::Scalar, usize) {
+    let mut best = (V::Scalar::INFINITY, 0);
+    for (i, &p) in points.iter().enumerate() {
+        let d = dir.dot(p);
+        if d < best.0 {
+            best = (d, i);
+        }
+    }
+    best
+}
+
+/// The vertex of `v_poly` (mapped into `e_poly`'s frame by `v_pose`) nearest to an edge
+/// of `e_poly`, if nearer than `best`: squared distance, the vertex, and the nearest
+/// point of the edge. `bound = (dir, offset)` gives the lower bound `dir·p + offset` of
+/// a vertex's distance, to skip vertices that cannot win; starting at the vertex
+/// `first` nearest to the other polygon along the axis makes the skips frequent. Only edges that face the
+/// vertex (vertex on the outer side of the edge's line) can hold the nearest point of
+/// a disjoint polygon, so the others are skipped.
 fn closest_vertex_edge<R: Real>(
     v_poly: &ConvexPolygon<R>,
     v_pose: &Pose2<R>,
+    first: usize,
     e_poly: &ConvexPolygon<R>,
-    e_pose: &Pose2<R>,
+    bound: (R::V2, R),
+    mut best: (R, R::V2, R::V2),
 ) -> (R, R::V2, R::V2) {
-    let edges = e_poly.vertices();
+    let (edges, normals) = (e_poly.vertices(), e_poly.normals());
     let n = edges.len();
-    let mut best = (R::INFINITY, R::V2::ZERO, R::V2::ZERO);
-    for &w in v_poly.vertices() {
+    let (tail, head) = v_poly.vertices().split_at(first);
+    for &w in head.iter().chain(tail) {
         let p = v_pose.transform_point(w);
+        let lower = bound.0.dot(p) + bound.1;
+        if lower > R::ZERO && lower * lower >= best.0 {
+            continue;
+        }
         for i in 0..n {
-            let (s, e) = (e_pose.transform_point(edges[i]), e_pose.transform_point(edges[(i + 1) % n]));
-            let q = closest_on_segment(s, e, p);
+            let height = normals[i].dot(p - edges[i]);
+            if height < R::ZERO || height * height >= best.0 {
+                continue;
+            }
+            let next = if i + 1 == n { 0 } else { i + 1 };
+            let q = closest_on_edge(edges[i], edges[next], normals[i], height, p);
             let d = p.distance_squared(q);
             if d < best.0 {
                 best = (d, p, q);
@@ -244,12 +313,20 @@ fn closest_vertex_edge<R: Real>(
     best
 }
 
-/// The point of segment `s → e` (non-zero length) nearest to `p`.
+/// The point of edge `s → e` (unit outward normal `normal`, `p` at `height` above its
+/// line) nearest to `p`: the foot of the perpendicular when it falls on the edge, else
+/// the nearer end. No division.
 #[inline]
-fn closest_on_segment<V: Vector>(s: V, e: V, p: V) -> V {
+fn closest_on_edge<V: Vector>(s: V, e: V, normal: V, height: V::Scalar, p: V) -> V {
     let dir = e - s;
-    let t = ((p - s).dot(dir) / dir.dot(dir)).clamp_to(V::Scalar::ZERO, V::Scalar::ONE);
-    s + dir * t
+    let along = (p - s).dot(dir);
+    if along <= V::Scalar::ZERO {
+        s
+    } else if along >= dir.dot(dir) {
+        e
+    } else {
+        p - normal * height
+    }
 }
 
 #[cfg(test)]
@@ -264,7 +341,10 @@ mod tests {
     }
 
     fn at<R: Real>(x: f64, y: f64, angle: f64) -> Pose2<R> {
-        Pose2::new(R::V2::new(R::from_f64(x), R::from_f64(y)), R::from_f64(angle))
+        Pose2::new(
+            R::V2::new(R::from_f64(x), R::from_f64(y)),
+            R::from_f64(angle),
+        )
     }
 
     fn close<R: Real>(a: R, b: f64, tol: f64) -> bool {
@@ -275,8 +355,19 @@ mod tests {
         let s = square::<R>(R::ONE);
         // Edge to edge, exactly touching: overlapping with depth 0 along +x.
         let r = polygon_polygon(&at(0.0, 0.0, 0.0), &s, &at(2.0, 0.5, 0.0), &s);
-        assert_eq!(r, SatResult::Overlapping { depth: R::ZERO, axis: R::V2::new(R::ONE, R::ZERO) });
-        assert!(intersects_polygon_polygon(&at(0.0, 0.0, 0.0), &s, &at(2.0, 0.5, 0.0), &s));
+        assert_eq!(
+            r,
+            SatResult::Overlapping {
+                depth: R::ZERO,
+                axis: R::V2::new(R::ONE, R::ZERO)
+            }
+        );
+        assert!(intersects_polygon_polygon(
+            &at(0.0, 0.0, 0.0),
+            &s,
+            &at(2.0, 0.5, 0.0),
+            &s
+        ));
         // Vertex to vertex, exactly touching at (1, 1).
         assert!(polygon_polygon(&at(0.0, 0.0, 0.0), &s, &at(2.0, 2.0, 0.0), &s).is_overlapping());
         // Separated diagonally: the closest features are two vertices, distance √2·0.5, not 0.5.
@@ -288,16 +379,33 @@ mod tests {
         assert!(close(r.mtv().unwrap().depth, 1.5, tol));
         assert!(close(r.axis().y(), -1.0, tol));
         // Identical shapes at one pose: depth is the full width.
-        assert!(close(polygon_polygon(&at(3.0, 4.0, 0.3), &s, &at(3.0, 4.0, 0.3), &s).mtv().unwrap().depth, 2.0, tol));
+        assert!(close(
+            polygon_polygon(&at(3.0, 4.0, 0.3), &s, &at(3.0, 4.0, 0.3), &s)
+                .mtv()
+                .unwrap()
+                .depth,
+            2.0,
+            tol
+        ));
         // Containment: a small square inside a big one, pushed out through the nearest edge.
         let big = square::<R>(R::from_f64(4.0));
         let r = polygon_polygon(&at(0.0, 0.0, 0.0), &big, &at(2.5, 0.0, 0.0), &s);
         assert!(close(r.mtv().unwrap().depth, 2.5, tol) && close(r.axis().x(), 1.0, tol));
         // Rotated 45°: B's corner touches the middle of A's right edge, then sits 1 away.
         let quarter = core::f64::consts::FRAC_PI_4;
-        let r = polygon_polygon(&at(0.0, 0.0, 0.0), &s, &at(1.0 + 2f64.sqrt(), 0.0, quarter), &s);
+        let r = polygon_polygon(
+            &at(0.0, 0.0, 0.0),
+            &s,
+            &at(1.0 + 2f64.sqrt(), 0.0, quarter),
+            &s,
+        );
         assert!(close(r.signed_distance(), 0.0, tol * 4.0));
-        let r = polygon_polygon(&at(0.0, 0.0, 0.0), &s, &at(2.0 + 2f64.sqrt(), 0.0, quarter), &s);
+        let r = polygon_polygon(
+            &at(0.0, 0.0, 0.0),
+            &s,
+            &at(2.0 + 2f64.sqrt(), 0.0, quarter),
+            &s,
+        );
         assert!(close(r.signed_distance(), 1.0, tol * 4.0) && close(r.axis().x(), 1.0, tol));
     }
 
@@ -314,8 +422,12 @@ mod tests {
         let s = square::<f64>(1.0);
         let x = 2.0f64 + 2.0 * f64::EPSILON;
         let r = polygon_polygon(&at(0.0, 0.0, 0.0), &s, &at(x, 0.0, 0.0), &s);
-        assert!(matches!(r, SatResult::Separated { distance, .. } if distance > 0.0 && distance < 1e-15));
-        let obb = |cx: f32| Obb::<f32>::new(glam::Vec2::new(cx, 0.0), glam::Vec2::ONE, Rot2::IDENTITY).unwrap();
+        assert!(
+            matches!(r, SatResult::Separated { distance, .. } if distance > 0.0 && distance < 1e-15)
+        );
+        let obb = |cx: f32| {
+            Obb::<f32>::new(glam::Vec2::new(cx, 0.0), glam::Vec2::ONE, Rot2::IDENTITY).unwrap()
+        };
         let next = f32::from_bits(2.0f32.to_bits() + 1);
         assert!(!intersects_obb_obb(&obb(0.0), &obb(next)));
         assert_eq!(obb_obb_mtv(&obb(0.0), &obb(2.0)).unwrap().depth, 0.0);
@@ -341,9 +453,21 @@ mod tests {
         let m = obb_obb_mtv(&a, &obb(0.5, 2.0, 1.0, 1.0, 0.0)).unwrap();
         assert!(close(m.depth, 0.0, tol) && close(m.axis.y(), 1.0, 1e-6));
         // Parallel edges overlapping by 0.25.
-        assert!(close(obb_obb_mtv(&a, &obb(2.75, 0.3, 1.0, 0.5, 0.0)).unwrap().depth, 0.25 * scale, tol));
+        assert!(close(
+            obb_obb_mtv(&a, &obb(2.75, 0.3, 1.0, 0.5, 0.0))
+                .unwrap()
+                .depth,
+            0.25 * scale,
+            tol
+        ));
         // Rotated 45° diamond whose corner is 0.1 short of A's right edge.
-        let d = obb(1.9 + 2f64.sqrt(), 0.0, 1.0, 1.0, core::f64::consts::FRAC_PI_4);
+        let d = obb(
+            1.9 + 2f64.sqrt(),
+            0.0,
+            1.0,
+            1.0,
+            core::f64::consts::FRAC_PI_4,
+        );
         assert!(close(obb_obb_mtv(&a, &d).unwrap().depth, 0.1 * scale, tol));
         // Zero-extent box (a point) on A's corner, and just off it.
         assert!(intersects_obb_obb(&a, &obb(2.0, 1.0, 0.0, 0.0, 0.0)));

@@ -71,7 +71,8 @@ impl<R: Real> Frame<R> {
     fn gap_b(&self, j: usize) -> (R, R) {
         let (r, ar, t) = (&self.r, &self.abs_r, &self.t);
         let along = t[0] * r[0][j] + t[1] * r[1][j] + t[2] * r[2][j];
-        let reach = self.hb[j] + self.ha[0] * ar[0][j] + self.ha[1] * ar[1][j] + self.ha[2] * ar[2][j];
+        let reach =
+            self.hb[j] + self.ha[0] * ar[0][j] + self.ha[1] * ar[1][j] + self.ha[2] * ar[2][j];
         (along.abs() - reach, along)
     }
 
@@ -91,7 +92,8 @@ impl<R: Real> Frame<R> {
         let reach_a = self.ha[i1] * ar[i2][j] + self.ha[i2] * ar[i1][j];
         let reach_b = self.hb[j1] * ar[i][j2] + self.hb[j2] * ar[i][j1];
         let gap = along.abs() - reach_a - reach_b;
-        let slack = eps::<R>(PARALLEL_ULPS) * (self.ha[i1] + self.ha[i2] + self.hb[j1] + self.hb[j2]);
+        let slack =
+            eps::<R>(PARALLEL_ULPS) * (self.ha[i1] + self.ha[i2] + self.hb[j1] + self.hb[j2]);
         Some(EdgeGap {
             decisive: gap - slack,
             gap,
@@ -118,7 +120,10 @@ pub fn intersects_obb_obb<R: Real>(a: &Obb<R>, b: &Obb<R>) -> bool {
     if (0..3).any(|i| f.gap_a(i).0 > R::ZERO) || (0..3).any(|j| f.gap_b(j).0 > R::ZERO) {
         return false;
     }
-    !(0..9).any(|k| f.gap_edge(k / 3, k % 3).is_some_and(|g| g.decisive > R::ZERO))
+    !(0..9).any(|k| {
+        f.gap_edge(k / 3, k % 3)
+            .is_some_and(|g| g.decisive > R::ZERO)
+    })
 }
 
 /// The minimum translation vector of two overlapping (or touching) oriented boxes, or
@@ -145,7 +150,11 @@ pub fn obb_obb_mtv<R: Real>(a: &Obb<R>, b: &Obb<R>) -> Option<Mtv<R::V3>> {
         if let Some(g) = f.gap_edge(i, j) {
             edge_separates |= g.decisive > R::ZERO;
             let axis = aa[i].cross(ba[j]);
-            consider(g.gap / g.len_sq.sqrt(), g.along, axis * axis.length().recip());
+            consider(
+                g.gap / g.len_sq.sqrt(),
+                g.along,
+                axis * axis.length().recip(),
+            );
         }
     }
     let face_separates = (0..3).any(|i| f.gap_a(i).0 > R::ZERO || f.gap_b(i).0 > R::ZERO);
@@ -161,7 +170,13 @@ mod tests {
     use crate::math::Rotation3;
 
     fn obb<R: Real>(c: [f64; 3], h: [f64; 3], axis: [f64; 3], angle: f64, scale: f64) -> Obb<R> {
-        let v = |p: [f64; 3], s: f64| R::V3::new(R::from_f64(p[0] * s), R::from_f64(p[1] * s), R::from_f64(p[2] * s));
+        let v = |p: [f64; 3], s: f64| {
+            R::V3::new(
+                R::from_f64(p[0] * s),
+                R::from_f64(p[1] * s),
+                R::from_f64(p[2] * s),
+            )
+        };
         let q = R::Quat::from_axis_angle(v(axis, 1.0), R::from_f64(angle));
         Obb::new(v(c, scale), v(h, scale), q).unwrap()
     }
@@ -191,8 +206,14 @@ mod tests {
         let (ea, eb) = edge_on_edge::<R>(s, -0.01);
         assert!(!intersects_obb_obb(&ea, &eb) && obb_obb_mtv(&ea, &eb).is_none());
         // Zero-extent box (a point) on a corner touches, just beyond does not.
-        assert!(intersects_obb_obb(&a, &obb([1.0, 1.0, 1.0], [0.0; 3], z, 0.0, s)));
-        assert!(!intersects_obb_obb(&a, &obb([1.0, 1.0, 1.001], [0.0; 3], z, 0.0, s)));
+        assert!(intersects_obb_obb(
+            &a,
+            &obb([1.0, 1.0, 1.0], [0.0; 3], z, 0.0, s)
+        ));
+        assert!(!intersects_obb_obb(
+            &a,
+            &obb([1.0, 1.0, 1.001], [0.0; 3], z, 0.0, s)
+        ));
     }
 
     /// Two unit-half cubes: A turned 45° about z (its +x extreme is an edge along z at
@@ -201,7 +222,13 @@ mod tests {
     fn edge_on_edge<R: Real>(s: f64, overlap: f64) -> (Obb<R>, Obb<R>) {
         let quarter = core::f64::consts::FRAC_PI_4;
         let a = obb::<R>([0.0; 3], [1.0; 3], [0.0, 0.0, 1.0], quarter, s);
-        let b = obb::<R>([2.0 * 2f64.sqrt() - overlap, 0.0, 0.0], [1.0; 3], [0.0, 1.0, 0.0], quarter, s);
+        let b = obb::<R>(
+            [2.0 * 2f64.sqrt() - overlap, 0.0, 0.0],
+            [1.0; 3],
+            [0.0, 1.0, 0.0],
+            quarter,
+            s,
+        );
         (a, b)
     }
 

@@ -28,9 +28,17 @@ pub struct CollidingPair<R: Real> {
 /// the pairs whose x intervals overlap.
 pub fn colliding_pairs<R: Real>(shapes: &[(Pose2<R>, &ConvexPolygon<R>)]) -> Vec<CollidingPair<R>> {
     let boxes: Vec<Aabb<R::V2>> = shapes.iter().map(|(pose, poly)| poly.aabb(pose)).collect();
-    let mut order: Vec<usize> = (0..shapes.len()).filter(|&k| shapes[k].0.is_finite()).collect();
+    let mut order: Vec<usize> = (0..shapes.len())
+        .filter(|&k| shapes[k].0.is_finite())
+        .collect();
     // Finite poses give finite boxes, so `partial_cmp` is total here; ties keep index order.
-    order.sort_by(|&p, &q| boxes[p].min.x().partial_cmp(&boxes[q].min.x()).unwrap_or(core::cmp::Ordering::Equal));
+    order.sort_by(|&p, &q| {
+        boxes[p]
+            .min
+            .x()
+            .partial_cmp(&boxes[q].min.x())
+            .unwrap_or(core::cmp::Ordering::Equal)
+    });
     let mut pairs = Vec::new();
     let mut active: Vec<usize> = Vec::new();
     for &k in &order {
@@ -48,7 +56,9 @@ pub fn colliding_pairs<R: Real>(shapes: &[(Pose2<R>, &ConvexPolygon<R>)]) -> Vec
 }
 
 /// The same answer by testing every pair with SAT alone: the reference for tests.
-pub fn colliding_pairs_brute_force<R: Real>(shapes: &[(Pose2<R>, &ConvexPolygon<R>)]) -> Vec<CollidingPair<R>> {
+pub fn colliding_pairs_brute_force<R: Real>(
+    shapes: &[(Pose2<R>, &ConvexPolygon<R>)],
+) -> Vec<CollidingPair<R>> {
     let n = shapes.len();
     (0..n)
         .flat_map(|i| (i + 1..n).map(move |j| (i, j)))
@@ -58,7 +68,11 @@ pub fn colliding_pairs_brute_force<R: Real>(shapes: &[(Pose2<R>, &ConvexPolygon<
 
 /// SAT on one pair `(i, j)`.
 #[inline]
-fn fine_test<R: Real>(shapes: &[(Pose2<R>, &ConvexPolygon<R>)], i: usize, j: usize) -> Option<CollidingPair<R>> {
+fn fine_test<R: Real>(
+    shapes: &[(Pose2<R>, &ConvexPolygon<R>)],
+    i: usize,
+    j: usize,
+) -> Option<CollidingPair<R>> {
     let (pose_a, a) = &shapes[i];
     let (pose_b, b) = &shapes[j];
     match polygon_polygon(pose_a, a, pose_b, b) {
@@ -70,7 +84,6 @@ fn fine_test<R: Real>(shapes: &[(Pose2<R>, &ConvexPolygon<R>)], i: usize, j: usi
         SatResult::Separated { .. } => None,
     }
 }
-
 
 #[cfg(test)]
 mod tests {
@@ -87,13 +100,16 @@ mod tests {
     #[test]
     fn touching_row_and_nan_pose() {
         let s = square::<f32>();
-        let mut shapes: Vec<(Pose2<f32>, &ConvexPolygon<f32>)> =
-            (0..5).map(|k| (Pose2::new(Vec2::new(2.0 * k as f32, 0.0), 0.0), &s)).collect();
+        let mut shapes: Vec<(Pose2<f32>, &ConvexPolygon<f32>)> = (0..5)
+            .map(|k| (Pose2::new(Vec2::new(2.0 * k as f32, 0.0), 0.0), &s))
+            .collect();
         shapes.push((Pose2::new(Vec2::NAN, 0.0), &s));
         let pairs = colliding_pairs(&shapes);
         let ids: Vec<(usize, usize)> = pairs.iter().map(|p| (p.i, p.j)).collect();
         assert_eq!(ids, vec![(0, 1), (1, 2), (2, 3), (3, 4)]);
-        assert!(pairs.iter().all(|p| p.mtv.depth == 0.0 && p.mtv.axis == Vec2::X));
+        assert!(pairs
+            .iter()
+            .all(|p| p.mtv.depth == 0.0 && p.mtv.axis == Vec2::X));
         assert_eq!(pairs, colliding_pairs_brute_force(&shapes[..5]));
     }
 
@@ -101,8 +117,9 @@ mod tests {
     #[test]
     fn column_has_no_pairs() {
         let s = square::<f64>();
-        let shapes: Vec<(Pose2<f64>, &ConvexPolygon<f64>)> =
-            (0..4).map(|k| (Pose2::new(DVec2::new(0.0, 2.5 * k as f64), 0.3), &s)).collect();
+        let shapes: Vec<(Pose2<f64>, &ConvexPolygon<f64>)> = (0..4)
+            .map(|k| (Pose2::new(DVec2::new(0.0, 2.5 * k as f64), 0.3), &s))
+            .collect();
         assert!(colliding_pairs(&shapes).is_empty());
         assert!(colliding_pairs::<f64>(&[]).is_empty());
     }

@@ -56,7 +56,9 @@ impl<R: Real> ConvexPolygon<R> {
             return Err(too_few(ring.len()));
         }
         let pts: Vec<R::V2> = ring.iter().map(|&i| points[i]).collect();
-        let scale = pts.iter().fold(R::ZERO, |m, p| m.max(p.abs().max_element()));
+        let scale = pts
+            .iter()
+            .fold(R::ZERO, |m, p| m.max(p.abs().max_element()));
         let turns = turn_signs(&pts);
         let winding = classify_turns(&pts, &turns, &ring)?;
         let mut kept: Vec<usize> = (0..pts.len()).filter(|&i| turns[i] != 0).collect();
@@ -154,7 +156,9 @@ fn twice_area<V: Vector2>(pts: &[V]) -> V::Scalar {
 
 /// Rejects an outline whose area is zero relative to its bounding box.
 fn check_area<V: Vector2>(pts: &[V]) -> Result<(), ShapeError> {
-    let (lo, hi) = pts.iter().fold((pts[0], pts[0]), |(lo, hi), &p| (lo.min(p), hi.max(p)));
+    let (lo, hi) = pts
+        .iter()
+        .fold((pts[0], pts[0]), |(lo, hi), &p| (lo.min(p), hi.max(p)));
     let size = hi - lo;
     let box_area = size.x() * size.y();
     let flat = size.min_element() <= size.max_element() * eps::<V::Scalar>(ZERO_AREA_ULPS);
@@ -199,7 +203,11 @@ fn classify_turns<V: Vector2>(pts: &[V], turns: &[i8], ring: &[usize]) -> Result
         }
     }
     check_area(pts)?;
-    let winding: i8 = if twice_area(pts) > V::Scalar::ZERO { 1 } else { -1 };
+    let winding: i8 = if twice_area(pts) > V::Scalar::ZERO {
+        1
+    } else {
+        -1
+    };
     if let Some(vertex) = turns.iter().position(|&t| t == -winding || t == 2) {
         return Err(ShapeError::NotConvex {
             shape: "ConvexPolygon",
@@ -252,7 +260,8 @@ fn segments_meet<V: Vector2>(a: V, b: V, c: V, d: V) -> bool {
     let o2 = (b - a).perp_dot(d - a);
     let o3 = (d - c).perp_dot(a - c);
     let o4 = (d - c).perp_dot(b - c);
-    let straddle = |p: V::Scalar, q: V::Scalar| (p <= zero && q >= zero) || (p >= zero && q <= zero);
+    let straddle =
+        |p: V::Scalar, q: V::Scalar| (p <= zero && q >= zero) || (p >= zero && q <= zero);
     if o1 == zero && o2 == zero {
         // Collinear: overlap of the projections on the line.
         let dir = b - a;
@@ -289,7 +298,7 @@ impl<R: Real> RayCast<R::V2> for ConvexPolygon<R> {
     /// at `0` with a zero normal; a ray along an edge's line outside the polygon misses,
     /// on the line it grazes.
     fn cast_ray(&self, ray: &Ray<R::V2>, max_t: R) -> Option<RayHit<R::V2>> {
-        if !ray.is_finite() || !(max_t >= R::ZERO) {
+        if !ray.is_finite() || max_t.is_nan() || max_t < R::ZERO {
             return None;
         }
         let (mut t_enter, mut t_exit) = (R::ZERO, max_t);
@@ -333,8 +342,16 @@ mod tests {
     // Clockwise input with duplicates and a collinear middle vertex becomes a CCW square.
     #[test]
     fn normalises_outline() {
-        let p = poly(&[(0.0, 0.0), (0.0, 1.0), (0.0, 1.0), (1.0, 1.0), (1.0, 0.5), (1.0, 0.0), (0.0, 0.0)])
-            .unwrap();
+        let p = poly(&[
+            (0.0, 0.0),
+            (0.0, 1.0),
+            (0.0, 1.0),
+            (1.0, 1.0),
+            (1.0, 0.5),
+            (1.0, 0.0),
+            (0.0, 0.0),
+        ])
+        .unwrap();
         assert_eq!(p.vertices().len(), 4);
         assert!(twice_area(p.vertices()) > 0.0);
         for (i, n) in p.normals().iter().enumerate() {
@@ -347,15 +364,37 @@ mod tests {
     // Each bad input gets its own named error.
     #[test]
     fn rejects_bad_outlines() {
-        assert!(matches!(poly(&[(0.0, 0.0), (1.0, 0.0), (1.0, 0.0)]), Err(ShapeError::TooFewPoints { got: 2, .. })));
-        assert!(matches!(poly(&[(0.0, 0.0), (1.0, 1.0), (2.0, 2.0)]), Err(ShapeError::Degenerate { .. })));
-        assert!(matches!(poly(&[(0.0, f64::NAN), (1.0, 0.0), (0.0, 1.0)]), Err(ShapeError::NotFinite { .. })));
+        assert!(matches!(
+            poly(&[(0.0, 0.0), (1.0, 0.0), (1.0, 0.0)]),
+            Err(ShapeError::TooFewPoints { got: 2, .. })
+        ));
+        assert!(matches!(
+            poly(&[(0.0, 0.0), (1.0, 1.0), (2.0, 2.0)]),
+            Err(ShapeError::Degenerate { .. })
+        ));
+        assert!(matches!(
+            poly(&[(0.0, f64::NAN), (1.0, 0.0), (0.0, 1.0)]),
+            Err(ShapeError::NotFinite { .. })
+        ));
         // An arrowhead: reflex at input vertex 2.
         let arrow = poly(&[(0.0, 0.0), (2.0, 0.0), (1.0, 0.5), (2.0, 2.0), (0.0, 2.0)]);
-        assert_eq!(arrow, Err(ShapeError::NotConvex { shape: "ConvexPolygon", vertex: 2 }));
+        assert_eq!(
+            arrow,
+            Err(ShapeError::NotConvex {
+                shape: "ConvexPolygon",
+                vertex: 2
+            })
+        );
         // A bow-tie: edge 0→1 crosses edge 2→3.
         let bow = poly(&[(0.0, 0.0), (1.0, 1.0), (1.0, 0.0), (0.0, 1.0)]);
-        assert_eq!(bow, Err(ShapeError::SelfIntersecting { shape: "ConvexPolygon", edge_a: 0, edge_b: 2 }));
+        assert_eq!(
+            bow,
+            Err(ShapeError::SelfIntersecting {
+                shape: "ConvexPolygon",
+                edge_a: 0,
+                edge_b: 2
+            })
+        );
         // A pentagram turns left at every vertex but winds twice.
         let star: Vec<(f64, f64)> = (0..5)
             .map(|k| {
@@ -363,13 +402,18 @@ mod tests {
                 (a.cos(), a.sin())
             })
             .collect();
-        assert!(matches!(poly(&star), Err(ShapeError::SelfIntersecting { .. })));
+        assert!(matches!(
+            poly(&star),
+            Err(ShapeError::SelfIntersecting { .. })
+        ));
     }
 
     // Boundary points are inside, points a hair outside are not, NaN is not.
     #[test]
     fn contains_point_boundary() {
-        let tri = ConvexPolygon::<f32>::new(&[Vec2::ZERO, Vec2::new(3.0, 0.0), Vec2::new(0.0, 3.0)]).unwrap();
+        let tri =
+            ConvexPolygon::<f32>::new(&[Vec2::ZERO, Vec2::new(3.0, 0.0), Vec2::new(0.0, 3.0)])
+                .unwrap();
         assert!(tri.contains_point(Vec2::new(1.5, 1.5)));
         assert!(tri.contains_point(Vec2::ZERO));
         assert!(tri.contains_point(Vec2::new(1.0, 0.0)));
@@ -382,15 +426,22 @@ mod tests {
     #[test]
     fn ray_cast() {
         let sq = poly(&[(0.0, 0.0), (1.0, 0.0), (1.0, 1.0), (0.0, 1.0)]).unwrap();
-        let hit = sq.cast_ray(&Ray::new(DVec2::new(-1.0, 0.5), DVec2::X).unwrap(), 10.0).unwrap();
+        let hit = sq
+            .cast_ray(&Ray::new(DVec2::new(-1.0, 0.5), DVec2::X).unwrap(), 10.0)
+            .unwrap();
         assert_eq!((hit.t, hit.normal), (1.0, -DVec2::X));
-        let inside = sq.cast_ray(&Ray::new(DVec2::splat(0.5), DVec2::Y).unwrap(), 10.0).unwrap();
+        let inside = sq
+            .cast_ray(&Ray::new(DVec2::splat(0.5), DVec2::Y).unwrap(), 10.0)
+            .unwrap();
         assert_eq!((inside.t, inside.normal), (0.0, DVec2::ZERO));
         let graze = sq.cast_ray(&Ray::new(DVec2::new(-1.0, 1.0), DVec2::X).unwrap(), 10.0);
         assert_eq!(graze.map(|h| h.t), Some(1.0));
         let above = sq.cast_ray(&Ray::new(DVec2::new(-1.0, 1.5), DVec2::X).unwrap(), 10.0);
         assert!(above.is_none());
-        let nan = Ray { origin: DVec2::NAN, dir: DVec2::X };
+        let nan = Ray {
+            origin: DVec2::NAN,
+            dir: DVec2::X,
+        };
         assert!(sq.cast_ray(&nan, 10.0).is_none());
     }
 }

@@ -171,12 +171,18 @@ mod tests {
         ));
         assert!(matches!(
             Obb::<f32>::new(Vec2::ZERO, Vec2::new(f32::NAN, 1.0), r),
-            Err(ShapeError::NotFinite { field: "half_extents", .. })
+            Err(ShapeError::NotFinite {
+                field: "half_extents",
+                ..
+            })
         ));
         let zero = Rot2 { cos: 0.0, sin: 0.0 };
         assert!(matches!(
             Obb::<f64>::new(DVec2::ZERO, DVec2::ONE, zero),
-            Err(ShapeError::ZeroVector { field: "rotation", .. })
+            Err(ShapeError::ZeroVector {
+                field: "rotation",
+                ..
+            })
         ));
     }
 
@@ -193,7 +199,8 @@ mod tests {
     // A 45° box: its corner on the x axis is inside (boundary), a point just past is not.
     #[test]
     fn rotated_contains_and_support() {
-        let obb = Obb::<f64>::from_angle(DVec2::ZERO, DVec2::ONE, core::f64::consts::FRAC_PI_4).unwrap();
+        let obb =
+            Obb::<f64>::from_angle(DVec2::ZERO, DVec2::ONE, core::f64::consts::FRAC_PI_4).unwrap();
         let s = obb.local_support(DVec2::X);
         assert!((s - DVec2::new(2f64.sqrt(), 0.0)).length() < 1e-12);
         assert!(obb.contains_point(DVec2::new(1.414, 0.0)));
@@ -205,11 +212,15 @@ mod tests {
     // A ray into a 45° box hits its corner region with a unit normal facing the ray.
     #[test]
     fn ray_cast_rotated() {
-        let obb = Obb::<f32>::from_angle(Vec2::new(5.0, 0.0), Vec2::ONE, core::f32::consts::FRAC_PI_4).unwrap();
+        let obb =
+            Obb::<f32>::from_angle(Vec2::new(5.0, 0.0), Vec2::ONE, core::f32::consts::FRAC_PI_4)
+                .unwrap();
         let ray = Ray::new(Vec2::new(0.0, 0.5), Vec2::X).unwrap();
         let hit = obb.cast_ray(&ray, f32::INFINITY).unwrap();
         assert!((hit.t - (5.0 - 2f32.sqrt() + 0.5)).abs() < 1e-5);
         assert!((hit.normal.length() - 1.0).abs() < 1e-6 && hit.normal.dot(ray.dir) < 0.0);
-        assert!(obb.cast_ray(&Ray::new(Vec2::new(0.0, 3.0), Vec2::X).unwrap(), 100.0).is_none());
+        assert!(obb
+            .cast_ray(&Ray::new(Vec2::new(0.0, 3.0), Vec2::X).unwrap(), 100.0)
+            .is_none());
     }
 }

@@ -136,11 +136,21 @@ mod tests {
         let zero = Quat::from_xyzw(0.0, 0.0, 0.0, 0.0);
         assert!(matches!(
             Obb::<f32>::new(Vec3::ZERO, Vec3::ONE, zero),
-            Err(ShapeError::ZeroVector { field: "rotation", .. })
+            Err(ShapeError::ZeroVector {
+                field: "rotation",
+                ..
+            })
         ));
         assert!(matches!(
-            Obb::<f32>::new(Vec3::ZERO, Vec3::ONE, Quat::from_xyzw(f32::NAN, 0.0, 0.0, 1.0)),
-            Err(ShapeError::NotFinite { field: "rotation", .. })
+            Obb::<f32>::new(
+                Vec3::ZERO,
+                Vec3::ONE,
+                Quat::from_xyzw(f32::NAN, 0.0, 0.0, 1.0)
+            ),
+            Err(ShapeError::NotFinite {
+                field: "rotation",
+                ..
+            })
         ));
         assert!(matches!(
             Obb::<f64>::new(DVec3::ZERO, DVec3::new(1.0, 1.0, -0.5), DQuat::IDENTITY),
