@@ -264,9 +264,27 @@ fn bench_polygons(c: &mut Criterion) {
             parry2d::query::intersection_test(&k.pa, &k.qa, &k.pb, &k.qb).unwrap()
         }))
     });
+    g.bench_function("isect_mtv", |b| {
+        b.iter(cycle(&cases, |k| {
+            sat_2d::polygon_polygon_mtv(&k.pose_a, &k.a, &k.pose_b, &k.b)
+        }))
+    });
     g.bench_function("parry_contact", |b| {
         b.iter(cycle(&cases, |k| {
             parry2d::query::contact(&k.pa, &k.qa, &k.pb, &k.qb, 0.0).unwrap()
+        }))
+    });
+    // What `isect_sat` answers: depth when overlapping, distance when apart.
+    g.bench_function("parry_contact_then_distance", |b| {
+        b.iter(cycle(&cases, |k| {
+            match parry2d::query::contact(&k.pa, &k.qa, &k.pb, &k.qb, 0.0).unwrap() {
+                Some(c) => c.dist,
+                None => {
+                    parry2d::query::distance(&k.pa, &k.qa, &k.pb, &k.qb)
+                        .unwrap()
+                        .distance
+                }
+            }
         }))
     });
     g.bench_function(

@@ -254,6 +254,10 @@ fn polygon_polygon_vs_parry() {
             ours.is_overlapping(),
             sat_2d::intersects_polygon_polygon(&pose_a, &a, &pose_b, &b)
         );
+        assert_eq!(
+            ours.mtv(),
+            sat_2d::polygon_polygon_mtv(&pose_a, &a, &pose_b, &b)
+        );
         assert!(
             ours.is_overlapping() == theirs || dist < 1e-4,
             "polygons disagree"

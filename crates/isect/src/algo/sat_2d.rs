@@ -162,8 +162,39 @@ fn max_edge_gap<R: Real>(
     best
 }
 
+/// False when the bounding circles of `a` and `b` (B mapped by `pose_ab`) are apart:
+/// a cheap coarse reject (each radius already covers its rounding).
+#[inline(always)]
+fn circles_apart<R: Real>(a: &ConvexPolygon<R>, b: &ConvexPolygon<R>, pose_ab: &Pose2<R>) -> bool {
+    let ((ca, ra), (cb, rb)) = (a.bounding_circle(), b.bounding_circle());
+    let reach = ra + rb;
+    pose_ab.transform_point(cb).distance_squared(ca) > reach * reach
+}
+
+/// The largest gap over both polygons' edge normals and its axis (A's frame, from A to
+/// B). With `stop_when_apart`, returns at the first positive gap.
+#[inline(always)]
+fn largest_gap<R: Real>(
+    a: &ConvexPolygon<R>,
+    b: &ConvexPolygon<R>,
+    pose_ab: &Pose2<R>,
+    stop_when_apart: bool,
+) -> (R, R::V2) {
+    let (gap_a, edge_a) = max_edge_gap(a, b, pose_ab, stop_when_apart);
+    if stop_when_apart && gap_a > R::ZERO {
+        return (gap_a, a.normals()[edge_a]);
+    }
+    let (gap_b, edge_b) = max_edge_gap(b, a, &pose_ab.inverse(), stop_when_apart);
+    if gap_a >= gap_b {
+        (gap_a, a.normals()[edge_a])
+    } else {
+        (gap_b, -pose_ab.rotation.rotate(b.normals()[edge_b]))
+    }
+}
+
 /// True when the posed convex polygons share a point (touching counts). False when a
-/// pose is not finite.
+/// pose is not finite. Bounding circles reject far pairs first; then SAT with an
+/// early exit at the first separating edge normal.
 #[inline]
 pub fn intersects_polygon_polygon<R: Real>(
     pose_a: &Pose2<R>,
@@ -171,12 +202,32 @@ pub fn intersects_polygon_polygon<R: Real>(
     pose_b: &Pose2<R>,
     b: &ConvexPolygon<R>,
 ) -> bool {
+    polygon_polygon_mtv(pose_a, a, pose_b, b).is_some()
+}
+
+/// The minimum translation vector of two posed convex polygons that touch or overlap,
+/// or `None` when they are apart (or a pose is not finite). Agrees with
+/// [`intersects_polygon_polygon`]; cheaper than [`polygon_polygon`] when the distance
+/// of separated pairs is not needed.
+#[inline]
+pub fn polygon_polygon_mtv<R: Real>(
+    pose_a: &Pose2<R>,
+    a: &ConvexPolygon<R>,
+    pose_b: &Pose2<R>,
+    b: &ConvexPolygon<R>,
+) -> Option<Mtv<R::V2>> {
     if !(pose_a.is_finite() && pose_b.is_finite()) {
-        return false;
+        return None;
     }
     let pose_ab = pose_a.inv_mul(pose_b);
-    max_edge_gap(a, b, &pose_ab, true).0 <= R::ZERO
-        && max_edge_gap(b, a, &pose_ab.inverse(), true).0 <= R::ZERO
+    if circles_apart(a, b, &pose_ab) {
+        return None;
+    }
+    let (gap, axis) = largest_gap(a, b, &pose_ab, true);
+    (gap <= R::ZERO).then(|| Mtv {
+        axis: pose_a.rotation.rotate(axis),
+        depth: -gap,
+    })
 }
 
 /// Separating-axis test of two posed convex polygons, with the minimum penetration
@@ -200,14 +251,7 @@ pub fn polygon_polygon<R: Real>(
     let pose_ab = pose_a.inv_mul(pose_b);
     // The largest gap (not just the first positive one): when the pair is apart its
     // axis gives the strongest bounds for pruning the exact distance search.
-    let (gap_a, edge_a) = max_edge_gap(a, b, &pose_ab, false);
-    let (gap_b, edge_b) = max_edge_gap(b, a, &pose_ab.inverse(), false);
-    // Axis in A's frame, from A to B.
-    let (gap, axis) = if gap_a >= gap_b {
-        (gap_a, a.normals()[edge_a])
-    } else {
-        (gap_b, -pose_ab.rotation.rotate(b.normals()[edge_b]))
-    };
+    let (gap, axis) = largest_gap(a, b, &pose_ab, false);
     if gap <= R::ZERO {
         return SatResult::Overlapping {
             depth: -gap,

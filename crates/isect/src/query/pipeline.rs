@@ -1,17 +1,17 @@
 //! The coarse-then-fine pipeline of seed 001: many posed convex polygons, all colliding
 //! pairs. Coarse: sort-and-sweep on the x intervals of the world AABBs, then the full
 //! AABB test (Ericson, *Real-Time Collision Detection*, 7.5.2). Fine: the
-//! separating-axis test ([`crate::algo::sat_2d::polygon_polygon`]) only on the survivors.
+//! separating-axis test ([`crate::algo::sat_2d::polygon_polygon_mtv`]) only on the survivors.
 //!
 //! No tolerance of its own: boxes and polygons are closed, so touching pairs (depth 0)
 //! are reported, consistently in both phases.
 
-use crate::algo::sat_2d::{polygon_polygon, Mtv, SatResult};
+use crate::algo::sat_2d::{polygon_polygon_mtv, Mtv};
 use crate::math::{Isometry, Pose2, Real, Vector2 as _};
 use crate::shape::{Aabb, ConvexPolygon};
 
-/// Two colliding shapes: indices into the input with `i < j`, and B = `j`'s minimum
-/// translation vector (axis from `i` to `j`).
+/// Two colliding shapes: indices into the input with `i < j`, and their minimum
+/// translation vector (axis from shape `i` to shape `j`).
 #[derive(Copy, Clone, Debug, PartialEq)]
 pub struct CollidingPair<R: Real> {
     /// Index of the first shape.
@@ -75,14 +75,7 @@ fn fine_test<R: Real>(
 ) -> Option<CollidingPair<R>> {
     let (pose_a, a) = &shapes[i];
     let (pose_b, b) = &shapes[j];
-    match polygon_polygon(pose_a, a, pose_b, b) {
-        SatResult::Overlapping { depth, axis } => Some(CollidingPair {
-            i,
-            j,
-            mtv: Mtv { axis, depth },
-        }),
-        SatResult::Separated { .. } => None,
-    }
+    polygon_polygon_mtv(pose_a, a, pose_b, b).map(|mtv| CollidingPair { i, j, mtv })
 }
 
 #[cfg(test)]

@@ -5,7 +5,8 @@
 //! when a turn counts as a reflex turn; [`ZERO_AREA_ULPS`] decides when the area is
 //! zero (relative to the squared size of the bounding box). `contains_point` accepts
 //! points up to [`BOUNDARY_ULPS`] times the polygon's coordinate scale outside an edge,
-//! so points computed on the boundary count as inside.
+//! so points computed on the boundary count as inside. The bounding circle's radius is
+//! widened by [`CIRCLE_ULPS`] (relative to the radius and the centre's coordinates).
 
 use super::error::ShapeError;
 use super::{Aabb, Ray, RayHit};
@@ -21,6 +22,9 @@ pub const ZERO_AREA_ULPS: f64 = 64.0;
 /// `contains_point` slack, in epsilons of the largest vertex coordinate.
 pub const BOUNDARY_ULPS: f64 = 8.0;
 
+/// Relative widening of the bounding circle's radius, in machine epsilons.
+pub const CIRCLE_ULPS: f64 = 16.0;
+
 /// Segment intersection tests in the error path run at most this many edge pairs.
 const MAX_CROSSING_CHECKS: usize = 1 << 20;
 
@@ -31,6 +35,8 @@ pub struct ConvexPolygon<R: Real> {
     vertices: Vec<R::V2>,
     normals: Vec<R::V2>,
     scale: R,
+    center: R::V2,
+    radius: R,
 }
 
 impl<R: Real> ConvexPolygon<R> {
@@ -70,10 +76,13 @@ impl<R: Real> ConvexPolygon<R> {
             return Err(too_few(vertices.len()));
         }
         let normals = edge_normals(&vertices);
+        let (center, radius) = bounding_circle(&vertices);
         Ok(Self {
             vertices,
             normals,
             scale,
+            center,
+            radius,
         })
     }
 
@@ -93,6 +102,13 @@ impl<R: Real> ConvexPolygon<R> {
     #[inline]
     pub fn scale(&self) -> R {
         self.scale
+    }
+
+    /// A circle holding the polygon: centre (the vertex mean) and radius (the farthest
+    /// vertex, widened by [`CIRCLE_ULPS`] so rounding never leaves a vertex outside).
+    #[inline]
+    pub fn bounding_circle(&self) -> (R::V2, R) {
+        (self.center, self.radius)
     }
 
     /// True when `p` is inside or on the boundary (within [`BOUNDARY_ULPS`]); false
@@ -122,6 +138,17 @@ impl<R: Real> ConvexPolygon<R> {
             },
         )
     }
+}
+
+/// Vertex mean and the largest distance from it, widened by [`CIRCLE_ULPS`].
+fn bounding_circle<V: Vector>(vertices: &[V]) -> (V, V::Scalar) {
+    let sum = vertices.iter().fold(V::ZERO, |acc, &v| acc + v);
+    let center = sum / V::Scalar::from_f64(vertices.len() as f64);
+    let far = vertices
+        .iter()
+        .fold(V::Scalar::ZERO, |m, &v| m.max(v.distance(center)));
+    let slack = eps::<V::Scalar>(CIRCLE_ULPS) * (far + center.abs().max_element());
+    (center, far + slack)
 }
 
 fn too_few(got: usize) -> ShapeError {
