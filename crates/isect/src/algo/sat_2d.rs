@@ -460,6 +460,37 @@ mod tests {
         polygon_edges::<f64>(1e-12);
     }
 
+    fn polygon_scaled<R: Real>(s: f64, tol: f64) {
+        let sq = square::<R>(R::from_f64(s));
+        let id = at::<R>(0.0, 0.0, 0.0);
+        // Touching edge to edge, overlapping by s/2, apart by s/2, and a 30°-turned B.
+        let touch = polygon_polygon(&id, &sq, &at(2.0 * s, 0.3 * s, 0.0), &sq);
+        assert!(touch.is_overlapping() && close(touch.signed_distance(), 0.0, tol));
+        let deep = polygon_polygon(&id, &sq, &at(1.5 * s, 0.0, 0.0), &sq);
+        assert!(close(deep.signed_distance(), -0.5 * s, tol));
+        let apart = polygon_polygon(&id, &sq, &at(0.0, -2.5 * s, 0.0), &sq);
+        assert!(
+            close(apart.signed_distance(), 0.5 * s, tol) && close(apart.axis().y(), -1.0, 1e-5)
+        );
+        let corner = s * (1.0 + (30f64.to_radians().cos() + 30f64.to_radians().sin()));
+        let turned = polygon_polygon(
+            &id,
+            &sq,
+            &at(corner + 0.25 * s, 0.0, 30f64.to_radians()),
+            &sq,
+        );
+        assert!(close(turned.signed_distance(), 0.25 * s, tol));
+    }
+
+    // Polygon SAT at huge (1e5) and tiny (1e-4) scales, f32 and f64.
+    #[test]
+    fn polygon_scales() {
+        for s in [1e5, 1e-4] {
+            polygon_scaled::<f32>(s, 1e-5 * s);
+            polygon_scaled::<f64>(s, 1e-12 * s);
+        }
+    }
+
     // A one-ulp gap between parallel edges separates; zero gap touches.
     #[test]
     fn one_ulp_gap() {
