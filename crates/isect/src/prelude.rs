@@ -37,6 +37,10 @@ macro_rules! aliases_2d {
         common_aliases!(<$r as $crate::math::Real>::V2, $r);
         /// See [`crate::shape::Sector`].
         pub type Sector = $crate::shape::Sector<$r>;
+        /// See [`crate::shape::obb_2d::Obb`].
+        pub type Obb = $crate::shape::obb_2d::Obb<$r>;
+        /// See [`crate::shape::ConvexPolygon`].
+        pub type ConvexPolygon = $crate::shape::ConvexPolygon<$r>;
     };
 }
 
@@ -46,6 +50,8 @@ macro_rules! aliases_3d {
         common_aliases!(<$r as $crate::math::Real>::V3, $r);
         /// See [`crate::shape::ConvexPolyhedron`].
         pub type ConvexPolyhedron = $crate::shape::ConvexPolyhedron<$r>;
+        /// See [`crate::shape::obb_3d::Obb`].
+        pub type Obb = $crate::shape::obb_3d::Obb<$r>;
     };
 }
 

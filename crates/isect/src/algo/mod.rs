@@ -2,5 +2,7 @@
 
 pub mod hull_2d;
 pub mod hull_3d;
+pub mod sat_2d;
+pub mod sat_3d;
 pub mod slab;
 pub mod support;

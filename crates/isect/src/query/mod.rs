@@ -3,6 +3,7 @@
 
 pub mod ball_tests;
 pub mod cast_ray;
+pub mod pipeline;
 pub mod plane_tests;
 pub mod polyhedron_tests;
 pub mod sector_tests;

@@ -4,8 +4,11 @@
 
 mod aabb;
 mod ball;
+pub mod convex_polygon;
 mod convex_polyhedron;
 pub mod error;
+pub mod obb_2d;
+pub mod obb_3d;
 mod plane;
 mod ray;
 mod sector;
@@ -13,6 +16,7 @@ mod triangle;
 
 pub use aabb::Aabb;
 pub use ball::Ball;
+pub use convex_polygon::ConvexPolygon;
 pub use convex_polyhedron::{ConvexPolyhedron, PolyhedronFace, POLYHEDRON_PLANE_ULPS};
 pub use error::ShapeError;
 pub use plane::Plane;

@@ -1,0 +1,309 @@
+//! Separating-axis kernels beside parry's public API and its direct kernels, on 8,192
+//! seeded cases cycled (about half of them intersecting).
+//!
+//! Run: `cargo bench -p isect --bench sat -- --warm-up-time 1 --measurement-time 2`
+
+use std::hint::black_box;
+
+use criterion::{criterion_group, criterion_main, Criterion};
+use glam::{Quat, Vec2, Vec3};
+use isect::algo::{sat_2d, sat_3d};
+use isect::math::Pose2;
+use isect::shape::{obb_2d, obb_3d, ConvexPolygon};
+
+const CASES: usize = 8192;
+
+/// SplitMix64, uniform in `[lo, hi)`.
+struct Rng(u64);
+
+impl Rng {
+    fn range(&mut self, lo: f32, hi: f32) -> f32 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        lo + (hi - lo) * (((z ^ (z >> 31)) >> 40) as f32 / (1u64 << 24) as f32)
+    }
+}
+
+/// Runs `f` on case `i`, then the next, cycling through all of them.
+fn cycle<'a, T, R, F: FnMut(&T) -> R + 'a>(cases: &'a [T], mut f: F) -> impl FnMut() -> R + 'a {
+    let mut i = 0;
+    move || {
+        i = (i + 1) % cases.len();
+        f(black_box(&cases[i]))
+    }
+}
+
+struct Boxes2 {
+    a: obb_2d::Obb<f32>,
+    b: obb_2d::Obb<f32>,
+    pa: parry2d::math::Pose,
+    pb: parry2d::math::Pose,
+    pos12: parry2d::math::Pose,
+    ca: parry2d::shape::Cuboid,
+    cb: parry2d::shape::Cuboid,
+}
+
+fn boxes_2d() -> Vec<Boxes2> {
+    let mut rng = Rng(11);
+    (0..CASES)
+        .map(|_| {
+            let mut one = || {
+                let (c, h) = (
+                    Vec2::new(rng.range(-2.2, 2.2), rng.range(-2.2, 2.2)),
+                    Vec2::new(rng.range(0.1, 2.0), rng.range(0.1, 2.0)),
+                );
+                let ang = rng.range(-3.2, 3.2);
+                (
+                    obb_2d::Obb::from_angle(c, h, ang).unwrap(),
+                    parry2d::math::Pose::new(c, ang),
+                    parry2d::shape::Cuboid::new(h),
+                )
+            };
+            let ((a, pa, ca), (b, pb, cb)) = (one(), one());
+            Boxes2 {
+                a,
+                b,
+                pa,
+                pb,
+                pos12: pa.inv_mul(&pb),
+                ca,
+                cb,
+            }
+        })
+        .collect()
+}
+
+fn bench_obb_2d(c: &mut Criterion) {
+    let cases = boxes_2d();
+    let mut g = c.benchmark_group("obb_obb_2d");
+    g.bench_function("isect_intersects", |b| {
+        b.iter(cycle(&cases, |k| sat_2d::intersects_obb_obb(&k.a, &k.b)))
+    });
+    g.bench_function("isect_mtv", |b| {
+        b.iter(cycle(&cases, |k| sat_2d::obb_obb_mtv(&k.a, &k.b)))
+    });
+    g.bench_function("parry_intersection_test", |b| {
+        b.iter(cycle(&cases, |k| {
+            parry2d::query::intersection_test(&k.pa, &k.ca, &k.pb, &k.cb).unwrap()
+        }))
+    });
+    g.bench_function("parry_contact", |b| {
+        b.iter(cycle(&cases, |k| {
+            parry2d::query::contact(&k.pa, &k.ca, &k.pb, &k.cb, 0.0).unwrap()
+        }))
+    });
+    g.bench_function("parry_kernel_intersection_test_cuboid_cuboid", |b| {
+        b.iter(cycle(&cases, |k| {
+            parry2d::query::details::intersection_test_cuboid_cuboid(&k.pos12, &k.ca, &k.cb)
+        }))
+    });
+    g.bench_function("parry_kernel_contact_cuboid_cuboid", |b| {
+        b.iter(cycle(&cases, |k| {
+            parry2d::query::details::contact_cuboid_cuboid(&k.pos12, &k.ca, &k.cb, 0.0)
+        }))
+    });
+    g.finish();
+}
+
+struct Boxes3 {
+    a: obb_3d::Obb<f32>,
+    b: obb_3d::Obb<f32>,
+    pa: parry3d::math::Pose,
+    pb: parry3d::math::Pose,
+    pos12: parry3d::math::Pose,
+    ca: parry3d::shape::Cuboid,
+    cb: parry3d::shape::Cuboid,
+}
+
+fn boxes_3d() -> Vec<Boxes3> {
+    let mut rng = Rng(12);
+    let mut v = |lo, hi| Vec3::new(rng.range(lo, hi), rng.range(lo, hi), rng.range(lo, hi));
+    (0..CASES)
+        .map(|_| {
+            let mut one = || {
+                let (c, h) = (v(-2.0, 2.0), v(0.1, 2.0));
+                let q = Quat::from_axis_angle(
+                    v(-1.0, 1.0).try_normalize().unwrap_or(Vec3::Z),
+                    v(0.0, 6.3).x,
+                );
+                (
+                    obb_3d::Obb::new(c, h, q).unwrap(),
+                    parry3d::math::Pose::from_parts(c, q),
+                    parry3d::shape::Cuboid::new(h),
+                )
+            };
+            let ((a, pa, ca), (b, pb, cb)) = (one(), one());
+            Boxes3 {
+                a,
+                b,
+                pa,
+                pb,
+                pos12: pa.inv_mul(&pb),
+                ca,
+                cb,
+            }
+        })
+        .collect()
+}
+
+fn bench_obb_3d(c: &mut Criterion) {
+    let cases = boxes_3d();
+    let mut g = c.benchmark_group("obb_obb_3d");
+    g.bench_function("isect_intersects", |b| {
+        b.iter(cycle(&cases, |k| sat_3d::intersects_obb_obb(&k.a, &k.b)))
+    });
+    g.bench_function("isect_mtv", |b| {
+        b.iter(cycle(&cases, |k| sat_3d::obb_obb_mtv(&k.a, &k.b)))
+    });
+    g.bench_function("parry_intersection_test", |b| {
+        b.iter(cycle(&cases, |k| {
+            parry3d::query::intersection_test(&k.pa, &k.ca, &k.pb, &k.cb).unwrap()
+        }))
+    });
+    g.bench_function("parry_contact", |b| {
+        b.iter(cycle(&cases, |k| {
+            parry3d::query::contact(&k.pa, &k.ca, &k.pb, &k.cb, 0.0).unwrap()
+        }))
+    });
+    g.bench_function("parry_kernel_intersection_test_cuboid_cuboid", |b| {
+        b.iter(cycle(&cases, |k| {
+            parry3d::query::details::intersection_test_cuboid_cuboid(&k.pos12, &k.ca, &k.cb)
+        }))
+    });
+    g.bench_function("parry_kernel_contact_cuboid_cuboid", |b| {
+        b.iter(cycle(&cases, |k| {
+            parry3d::query::details::contact_cuboid_cuboid(&k.pos12, &k.ca, &k.cb, 0.0)
+        }))
+    });
+    g.finish();
+}
+
+struct Polygons {
+    a: ConvexPolygon<f32>,
+    b: ConvexPolygon<f32>,
+    pose_a: Pose2<f32>,
+    pose_b: Pose2<f32>,
+    pa: parry2d::math::Pose,
+    pb: parry2d::math::Pose,
+    pos12: parry2d::math::Pose,
+    qa: parry2d::shape::ConvexPolygon,
+    qb: parry2d::shape::ConvexPolygon,
+}
+
+/// 3–8 vertices on an ellipse, accepted by both libraries.
+fn polygon(rng: &mut Rng) -> (ConvexPolygon<f32>, parry2d::shape::ConvexPolygon) {
+    loop {
+        let k = 3 + (rng.range(0.0, 6.0) as usize);
+        let mut angles: Vec<f32> = (0..k)
+            .map(|_| rng.range(0.0, core::f32::consts::TAU))
+            .collect();
+        angles.sort_by(f32::total_cmp);
+        let (rx, ry) = (rng.range(0.3, 2.0), rng.range(0.3, 2.0));
+        let pts: Vec<Vec2> = angles
+            .iter()
+            .map(|&t| Vec2::new(rx * t.cos(), ry * t.sin()))
+            .collect();
+        if let Ok(ours) = ConvexPolygon::new(&pts) {
+            if let Some(theirs) =
+                parry2d::shape::ConvexPolygon::from_convex_polyline(ours.vertices().to_vec())
+            {
+                return (ours, theirs);
+            }
+        }
+    }
+}
+
+fn polygons() -> Vec<Polygons> {
+    let mut rng = Rng(13);
+    (0..CASES)
+        .map(|_| {
+            let ((a, qa), (b, qb)) = (polygon(&mut rng), polygon(&mut rng));
+            let mut pose = || {
+                (
+                    Vec2::new(rng.range(-2.0, 2.0), rng.range(-2.0, 2.0)),
+                    rng.range(-3.2, 3.2),
+                )
+            };
+            let ((ta, aa), (tb, ab)) = (pose(), pose());
+            let (pa, pb) = (
+                parry2d::math::Pose::new(ta, aa),
+                parry2d::math::Pose::new(tb, ab),
+            );
+            Polygons {
+                a,
+                b,
+                pose_a: Pose2::new(ta, aa),
+                pose_b: Pose2::new(tb, ab),
+                pa,
+                pb,
+                pos12: pa.inv_mul(&pb),
+                qa,
+                qb,
+            }
+        })
+        .collect()
+}
+
+fn bench_polygons(c: &mut Criterion) {
+    let cases = polygons();
+    let mut g = c.benchmark_group("polygon_polygon");
+    g.bench_function("isect_intersects", |b| {
+        b.iter(cycle(&cases, |k| {
+            sat_2d::intersects_polygon_polygon(&k.pose_a, &k.a, &k.pose_b, &k.b)
+        }))
+    });
+    g.bench_function("isect_sat", |b| {
+        b.iter(cycle(&cases, |k| {
+            sat_2d::polygon_polygon(&k.pose_a, &k.a, &k.pose_b, &k.b)
+        }))
+    });
+    g.bench_function("parry_intersection_test", |b| {
+        b.iter(cycle(&cases, |k| {
+            parry2d::query::intersection_test(&k.pa, &k.qa, &k.pb, &k.qb).unwrap()
+        }))
+    });
+    g.bench_function("isect_mtv", |b| {
+        b.iter(cycle(&cases, |k| {
+            sat_2d::polygon_polygon_mtv(&k.pose_a, &k.a, &k.pose_b, &k.b)
+        }))
+    });
+    g.bench_function("parry_contact", |b| {
+        b.iter(cycle(&cases, |k| {
+            parry2d::query::contact(&k.pa, &k.qa, &k.pb, &k.qb, 0.0).unwrap()
+        }))
+    });
+    // What `isect_sat` answers: depth when overlapping, distance when apart.
+    g.bench_function("parry_contact_then_distance", |b| {
+        b.iter(cycle(&cases, |k| {
+            match parry2d::query::contact(&k.pa, &k.qa, &k.pb, &k.qb, 0.0).unwrap() {
+                Some(c) => c.dist,
+                None => {
+                    parry2d::query::distance(&k.pa, &k.qa, &k.pb, &k.qb)
+                        .unwrap()
+                        .distance
+                }
+            }
+        }))
+    });
+    g.bench_function(
+        "parry_kernel_intersection_test_support_map_support_map",
+        |b| {
+            b.iter(cycle(&cases, |k| {
+                parry2d::query::details::intersection_test_support_map_support_map(
+                    &k.pos12, &k.qa, &k.qb,
+                )
+            }))
+        },
+    );
+    g.bench_function("parry_kernel_contact_support_map_support_map", |b| {
+        b.iter(cycle(&cases, |k| {
+            parry2d::query::details::contact_support_map_support_map(&k.pos12, &k.qa, &k.qb, 0.0)
+        }))
+    });
+    g.finish();
+}
+
+criterion_group!(benches, bench_obb_2d, bench_obb_3d, bench_polygons);
+criterion_main!(benches);
