@@ -1,5 +1,6 @@
 //! The named algorithms, each with its reference and tolerances in its module docs.
 
+pub mod clip;
 pub mod hull_2d;
 pub mod hull_3d;
 pub mod sat_2d;

@@ -21,6 +21,9 @@ pub trait SupportMap<V: Vector> {
 }
 
 /// The vertex of a finite point set farthest along `dir` (first of ties).
+///
+/// # Panics
+/// When `points` is empty; every shape that calls it holds at least one vertex.
 #[inline]
 pub fn support_of_points<V: Vector>(points: &[V], dir: V) -> V {
     let mut best = points[0];
