@@ -1,14 +1,16 @@
 //! Binned SAH construction of the 4-wide [`Bvh`](super::Bvh) (I. Wald, "On fast
-//! construction of SAH-based bounding volume hierarchies", 2007).
+//! construction of SAH-based bounding volume hierarchies", 2007; the wide-node
+//! collapse as in Wald et al., "Embree", 2014).
 //!
-//! Each 4-wide node is made by two levels of binary splits. A binary split sorts the
-//! primitives' centroids into [`BINS`] equal bins along the longest axis of their
-//! bounds, sweeps the bins to evaluate the surface area heuristic
-//! `area(L)·|L| + area(R)·|R|` at every bin boundary, and partitions at the cheapest.
-//! When all centroids coincide the range is halved by count; below binary depth
-//! [`SAH_DEPTH_LIMIT`] ranges are halved at the object median, which bounds the depth of
-//! the tree whatever the input. Leaves hold one item each. Work is kept on an explicit
-//! stack (no recursion).
+//! A binary split sorts the primitives' centroids into [`BINS`] equal bins along the
+//! longest axis of their bounds, sweeps the bins to evaluate the surface area heuristic
+//! `area(L)·|L| + area(R)·|R|` at every bin boundary, and partitions at the cheapest,
+//! gathering the centroid bounds of both sides on the way (two passes per split). A
+//! 4-wide node starts with its whole range as one child and splits the child of largest
+//! surface until it has four, so every node over four or more items is full. When all
+//! centroids coincide a range is halved by count; from binary depth [`SAH_DEPTH_LIMIT`]
+//! on, ranges are halved at the object median, which bounds the depth of the tree
+//! whatever the input. Leaves hold one item each. Work is kept on an explicit stack.
 
 use super::simd::{Boxes4, LANES};
 use crate::math::{Real, Vector};
@@ -16,7 +18,7 @@ use crate::shape::Aabb;
 
 /// Bins per binned SAH split.
 pub(super) const BINS: usize = 16;
-/// Binary split depth after which splits fall back to the object median.
+/// Binary split depth from which splits fall back to the object median.
 pub(super) const SAH_DEPTH_LIMIT: u32 = 64;
 /// Child slot holding nothing.
 pub(super) const EMPTY_SLOT: u32 = u32::MAX;
@@ -25,8 +27,10 @@ pub(super) const LEAF_BIT: u32 = 1 << 31;
 /// Items with an index at or above this are not stored (their slot code would collide).
 pub(super) const MAX_ITEMS: usize = (LEAF_BIT - 1) as usize;
 
-/// A node: four child boxes (structure of arrays) and four child slot codes.
+/// A node: four child boxes (structure of arrays) and four child slot codes, aligned to
+/// a cache line so that it never straddles more lines than it must.
 #[derive(Copy, Clone, Debug)]
+#[repr(C, align(64))]
 pub(super) struct Node4<S: Real> {
     pub(super) boxes: Boxes4<S>,
     /// [`EMPTY_SLOT`], `LEAF_BIT | item`, or a node index (always larger than this
@@ -55,8 +59,21 @@ impl<V: Vector> Prim<V> {
     }
 }
 
-/// A finished sub-range of a split: its end (exclusive) and its bounds.
-type Part<V> = (usize, Aabb<V>);
+/// A range of primitives with its bounds and the bounds of its (doubled) centroids.
+#[derive(Copy, Clone)]
+struct Range<V: Vector> {
+    start: usize,
+    end: usize,
+    bounds: Aabb<V>,
+    centroids: Aabb<V>,
+}
+
+impl<V: Vector> Range<V> {
+    #[inline]
+    fn len(&self) -> usize {
+        self.end - self.start
+    }
+}
 
 /// Builds the nodes over every valid box of `boxes` (finite, `min ≤ max`, index below
 /// [`MAX_ITEMS`]); node 0 is the root. Empty when no box is valid.
@@ -74,80 +91,103 @@ pub(super) fn build<V: Vector>(boxes: &[Aabb<V>]) -> Vec<Node4<V::Scalar>> {
     if prims.is_empty() {
         return Vec::new();
     }
-    let mut nodes = Vec::with_capacity(prims.len() / 2 + 1);
+    let root = measure(&prims, 0, prims.len());
+    // A tree over n ≥ 2 single-item leaves with full 4-wide nodes has ⌈(n − 1) / 3⌉ nodes.
+    let mut nodes = Vec::with_capacity(prims.len().div_ceil(3) + 1);
     nodes.push(Node4::EMPTY);
-    // (node, start, end, binary depth): fill `node` with the items of prims[start..end].
-    let mut tasks = vec![(0usize, 0usize, prims.len(), 0u32)];
-    while let Some((node, start, end, depth)) = tasks.pop() {
-        let range = &mut prims[start..end];
-        let (parts, count) = split4(range, depth);
-        let mut lo = 0;
-        for (slot, &(hi, bounds)) in parts[..count].iter().enumerate() {
-            nodes[node].boxes.set(slot, &bounds);
-            nodes[node].child[slot] = if hi - lo == 1 {
-                LEAF_BIT | prims[start + lo].item
+    let mut tasks = vec![(0usize, root, 0u32)];
+    while let Some((node, range, depth)) = tasks.pop() {
+        let (children, count) = split_wide(&mut prims, range, depth);
+        for (slot, child) in children[..count].iter().enumerate() {
+            nodes[node].boxes.set(slot, &child.bounds);
+            nodes[node].child[slot] = if child.len() == 1 {
+                LEAF_BIT | prims[child.start].item
             } else {
                 nodes.push(Node4::EMPTY);
-                tasks.push((nodes.len() - 1, start + lo, start + hi, depth + 2));
+                tasks.push((nodes.len() - 1, *child, depth + 2));
                 (nodes.len() - 1) as u32
             };
-            lo = hi;
         }
     }
+    nodes.shrink_to_fit();
     nodes
 }
 
-/// Splits `prims` into up to four consecutive parts by two levels of binary splits.
-fn split4<V: Vector>(prims: &mut [Prim<V>], depth: u32) -> ([Part<V>; LANES], usize) {
-    let mut parts = [(0, empty_box::<V>()); LANES];
-    if prims.len() == 1 {
-        parts[0] = (1, prims[0].aabb);
-        return (parts, 1);
+/// Splits `range` into up to four children: the child of largest surface among those
+/// holding two or more items is split until there are four.
+fn split_wide<V: Vector>(
+    prims: &mut [Prim<V>],
+    range: Range<V>,
+    depth: u32,
+) -> ([Range<V>; LANES], usize) {
+    let mut children = [range; LANES];
+    let mut count = 1;
+    while count < LANES {
+        let widest = (0..count)
+            .filter(|&k| children[k].len() > 1)
+            .max_by(|&a, &b| {
+                let (sa, sb) = (
+                    children[a].bounds.surface_measure(),
+                    children[b].bounds.surface_measure(),
+                );
+                sa.partial_cmp(&sb).unwrap_or(core::cmp::Ordering::Equal)
+            });
+        let Some(k) = widest else {
+            break;
+        };
+        let (left, right) = split2(prims, children[k], depth);
+        children[k] = left;
+        children[count] = right;
+        count += 1;
     }
-    let mut count = 0;
-    let (mid, left, right) = split2(prims, depth);
-    for (lo, hi, bounds) in [(0, mid, left), (mid, prims.len(), right)] {
-        if hi - lo == 1 {
-            parts[count] = (hi, bounds);
-            count += 1;
-        } else {
-            let (m, l, r) = split2(&mut prims[lo..hi], depth + 1);
-            parts[count] = (lo + m, l);
-            parts[count + 1] = (hi, r);
-            count += 2;
-        }
-    }
-    (parts, count)
+    (children, count)
 }
 
-/// One binary split of `prims` (at least two): `(mid, bounds of [..mid], bounds of
-/// [mid..])`, with both parts non-empty.
-fn split2<V: Vector>(prims: &mut [Prim<V>], depth: u32) -> (usize, Aabb<V>, Aabb<V>) {
-    let (c_min, c_max) = centroid_bounds(prims);
-    let axis = (c_max - c_min).max_axis();
-    let extent = c_max.get(axis) - c_min.get(axis);
+/// One binary split of a range of two or more items into two non-empty ranges.
+fn split2<V: Vector>(prims: &mut [Prim<V>], range: Range<V>, depth: u32) -> (Range<V>, Range<V>) {
+    let c = range.centroids;
+    let axis = c.extents().max_axis();
+    let extent = c.max.get(axis) - c.min.get(axis);
     if depth >= SAH_DEPTH_LIMIT || !(extent > V::Scalar::ZERO) {
-        return median_split(prims, axis, extent > V::Scalar::ZERO);
+        return median_split(prims, range, axis, extent > V::Scalar::ZERO);
     }
+    let items = &mut prims[range.start..range.end];
+    let origin = c.min.get(axis);
+    // The largest centroid maps to BINS exactly; the clamp puts it in the last bin.
     let scale = V::Scalar::from_f64(BINS as f64) / extent;
     let bin_of = |p: &Prim<V>| -> usize {
-        let x = ((p.centroid2().get(axis) - c_min.get(axis)) * scale).to_f64();
+        let x = ((p.centroid2().get(axis) - origin) * scale).to_f64();
         (x as usize).min(BINS - 1)
     };
     let mut bins = [(empty_box::<V>(), 0usize); BINS];
-    for p in prims.iter() {
+    for p in items.iter() {
         let bin = &mut bins[bin_of(p)];
         bin.0 = bin.0.merged(&p.aabb);
         bin.1 += 1;
     }
-    let (split, left, right) = best_bin_split(&bins);
-    let mid = partition(prims, |p| bin_of(p) < split);
-    (mid, left, right)
+    let (split, left_bounds, right_bounds) = best_bin_split(&bins);
+    let (mid, left_c, right_c) = partition(items, |p| bin_of(p) < split);
+    let mid = range.start + mid;
+    (
+        Range {
+            start: range.start,
+            end: mid,
+            bounds: left_bounds,
+            centroids: left_c,
+        },
+        Range {
+            start: mid,
+            end: range.end,
+            bounds: right_bounds,
+            centroids: right_c,
+        },
+    )
 }
 
-/// The cheapest bin boundary `k` (bins `[0, k)` left) and the two sides' bounds.
+/// The cheapest bin boundary `k` (bins `[0, k)` left, both sides non-empty) and the two
+/// sides' bounds.
 fn best_bin_split<V: Vector>(bins: &[(Aabb<V>, usize); BINS]) -> (usize, Aabb<V>, Aabb<V>) {
-    // Right-side cost and bounds for each boundary, swept from the right.
+    // Right-side cost, bounds and count for each boundary, swept from the right.
     let mut right = [(V::Scalar::ZERO, empty_box::<V>(), 0usize); BINS];
     let (mut acc, mut count) = (empty_box::<V>(), 0usize);
     for k in (1..BINS).rev() {
@@ -161,7 +201,6 @@ fn best_bin_split<V: Vector>(bins: &[(Aabb<V>, usize); BINS]) -> (usize, Aabb<V>
         acc = acc.merged(&bins[k - 1].0);
         count += bins[k - 1].1;
         let total = cost(&acc, count) + right[k].0;
-        // Both sides must be non-empty: an empty side costs nothing but splits nothing.
         if count > 0 && right[k].2 > 0 && total < best.0 {
             best = (total, k, acc);
         }
@@ -183,28 +222,45 @@ fn cost<V: Vector>(bounds: &Aabb<V>, count: usize) -> V::Scalar {
 /// (all centroids coincide, so every split is as good).
 fn median_split<V: Vector>(
     prims: &mut [Prim<V>],
+    range: Range<V>,
     axis: usize,
     sort: bool,
-) -> (usize, Aabb<V>, Aabb<V>) {
-    let mid = prims.len() / 2;
+) -> (Range<V>, Range<V>) {
+    let mid = range.len() / 2;
     if sort {
-        prims.select_nth_unstable_by(mid, |a, b| {
+        prims[range.start..range.end].select_nth_unstable_by(mid, |a, b| {
             let (ca, cb) = (a.centroid2().get(axis), b.centroid2().get(axis));
             ca.to_f64().total_cmp(&cb.to_f64())
         });
     }
-    (mid, bounds(&prims[..mid]), bounds(&prims[mid..]))
+    let mid = range.start + mid;
+    (
+        measure(prims, range.start, mid),
+        measure(prims, mid, range.end),
+    )
 }
 
-fn centroid_bounds<V: Vector>(prims: &[Prim<V>]) -> (V, V) {
-    let first = prims[0].centroid2();
-    prims.iter().fold((first, first), |(lo, hi), p| {
-        (lo.min(p.centroid2()), hi.max(p.centroid2()))
-    })
+/// The range `[start, end)` with its bounds and centroid bounds, by one pass.
+fn measure<V: Vector>(prims: &[Prim<V>], start: usize, end: usize) -> Range<V> {
+    let (mut bounds, mut centroids) = (empty_box::<V>(), empty_box::<V>());
+    for p in &prims[start..end] {
+        bounds = bounds.merged(&p.aabb);
+        centroids = grow(&centroids, p.centroid2());
+    }
+    Range {
+        start,
+        end,
+        bounds,
+        centroids,
+    }
 }
 
-fn bounds<V: Vector>(prims: &[Prim<V>]) -> Aabb<V> {
-    prims.iter().fold(empty_box(), |acc, p| acc.merged(&p.aabb))
+#[inline]
+fn grow<V: Vector>(b: &Aabb<V>, p: V) -> Aabb<V> {
+    Aabb {
+        min: b.min.min(p),
+        max: b.max.max(p),
+    }
 }
 
 /// The box with `min = +∞`, `max = −∞`: neutral for `merged`.
@@ -216,14 +272,26 @@ pub(super) fn empty_box<V: Vector>() -> Aabb<V> {
     }
 }
 
-/// In-place partition: items satisfying `left` first; returns how many do.
-fn partition<T>(items: &mut [T], left: impl Fn(&T) -> bool) -> usize {
-    let mut mid = 0;
-    for i in 0..items.len() {
-        if left(&items[i]) {
-            items.swap(mid, i);
-            mid += 1;
+/// Two-pointer partition: items satisfying `left` first. Returns how many do and the
+/// centroid bounds of both sides.
+fn partition<V: Vector>(
+    items: &mut [Prim<V>],
+    left: impl Fn(&Prim<V>) -> bool,
+) -> (usize, Aabb<V>, Aabb<V>) {
+    let (mut lc, mut rc) = (empty_box::<V>(), empty_box::<V>());
+    let (mut i, mut j) = (0, items.len());
+    loop {
+        while i < j && left(&items[i]) {
+            lc = grow(&lc, items[i].centroid2());
+            i += 1;
         }
+        while i < j && !left(&items[j - 1]) {
+            rc = grow(&rc, items[j - 1].centroid2());
+            j -= 1;
+        }
+        if i >= j {
+            return (i, lc, rc);
+        }
+        items.swap(i, j - 1);
     }
-    mid
 }
