@@ -1,16 +1,24 @@
 //! Broad phase beside parry3d's `Bvh`, in one criterion run (seeded scenes):
 //! - `pairs/N`: N boxes oscillating in place, each frame updating the structure and
-//!   finding every overlapping pair;
+//!   finding the overlapping pairs: all of them (`*_rebuild`, `isect_bvh_refit`,
+//!   `isect_sap`), or, with fat boxes (margin 0.1), those involving a box that left its
+//!   fat box (`parry_incremental` with change detection, `isect_tree` with Box2D's
+//!   moved-pair update);
 //! - `build`: a BVH over 100,000 boxes (random scene and the ray grid);
 //! - `ray_grid`: 10,000 closest-hit rays into about 100,000 boxes on a 1000×1000 grid at
 //!   10% fill (Box2D's ray-cast benchmark scene), each leaf checked by an exact ray–box
 //!   test on both sides.
 //!
 //! Bytes of memory per object are printed to stderr at setup.
+//!
+//! Times are the thread's CPU time (`CLOCK_THREAD_CPUTIME_ID` on Linux, wall time
+//! elsewhere): the benchmark machines are shared by several jobs, and wall time there
+//! mostly measures the other tenants.
 
 use std::hint::black_box;
 
-use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
+use criterion::measurement::{Measurement, ValueFormatter};
+use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use glam::Vec3;
 use isect::algo::slab::PreparedRay;
 use isect::broad::{Bvh, DynamicTree, ProxyId, SweepAndPrune};
@@ -74,9 +82,10 @@ fn to_parry(b: &Aabb<Vec3>) -> PAabb {
 /// Margin of the fat boxes (dynamic tree, parry's incremental update).
 const MARGIN: f32 = 0.1;
 
-fn pairs(c: &mut Criterion) {
+fn pairs(c: &mut Criterion<CpuTime>) {
     let mut group = c.benchmark_group("broad/pairs");
     for n in [1_000usize, 10_000, 100_000] {
+        group.sample_size(if n > 10_000 { 10 } else { 50 });
         let scene = Scene::new(n, 7);
         let mut boxes = Vec::with_capacity(n);
         scene.boxes(0, &mut boxes);
@@ -96,13 +105,14 @@ fn pairs(c: &mut Criterion) {
                 black_box(count)
             })
         });
+        let mut ws = BvhWorkspace::default();
+        let mut parry_bvh = PBvh::from_leaves(BvhBuildStrategy::Binned, &pboxes);
+        eprintln!(
+            "parry Bvh, {n} boxes: {} bytes/object",
+            parry_bvh.total_memory_size() / n
+        );
         group.bench_function(BenchmarkId::new("parry_incremental", n), |bench| {
-            let mut ws = BvhWorkspace::default();
-            let mut bvh = PBvh::from_leaves(BvhBuildStrategy::Binned, &pboxes);
-            eprintln!(
-                "parry Bvh, {n} boxes: {} bytes/object",
-                bvh.total_memory_size() / n
-            );
+            let bvh = &mut parry_bvh;
             bench.iter(|| {
                 frame += 1;
                 scene.boxes(frame, &mut boxes);
@@ -125,12 +135,12 @@ fn pairs(c: &mut Criterion) {
                 black_box(count)
             })
         });
+        let mut bvh = Bvh::build(&boxes);
+        eprintln!(
+            "isect Bvh, {n} boxes: {} bytes/object",
+            bvh.heap_bytes() / n
+        );
         group.bench_function(BenchmarkId::new("isect_bvh_refit", n), |bench| {
-            let mut bvh = Bvh::build(&boxes);
-            eprintln!(
-                "isect Bvh, {n} boxes: {} bytes/object",
-                bvh.heap_bytes() / n
-            );
             bench.iter(|| {
                 frame += 1;
                 scene.boxes(frame, &mut boxes);
@@ -140,37 +150,37 @@ fn pairs(c: &mut Criterion) {
                 black_box(count)
             })
         });
+        let mut tree = DynamicTree::with_margin(MARGIN).unwrap();
+        let ids: Vec<ProxyId> = boxes.iter().map(|b| tree.insert(*b, 0).unwrap()).collect();
+        eprintln!(
+            "isect DynamicTree, {n} boxes: {} bytes/object",
+            tree.heap_bytes() / n
+        );
         group.bench_function(BenchmarkId::new("isect_tree", n), |bench| {
-            let mut tree = DynamicTree::with_margin(MARGIN).unwrap();
-            let ids: Vec<ProxyId> = boxes.iter().map(|b| tree.insert(*b, 0).unwrap()).collect();
-            eprintln!(
-                "isect DynamicTree, {n} boxes: {} bytes/object",
-                tree.heap_bytes() / n
-            );
             bench.iter(|| {
                 frame += 1;
                 scene.boxes(frame, &mut boxes);
                 for (id, b) in ids.iter().zip(&boxes) {
                     let _ = tree.move_proxy(*id, *b, Vec3::ZERO);
                 }
-                tree.clear_moved();
                 let mut count = 0usize;
-                tree.for_each_pair(|_, _| count += 1);
+                tree.for_each_moved_pair(|_, _| count += 1);
+                tree.clear_moved();
                 black_box(count)
             })
         });
+        let mut sap = SweepAndPrune::new(0).unwrap();
+        let sap_ids: Vec<ProxyId> = boxes.iter().map(|b| sap.insert(*b).unwrap()).collect();
+        sap.update();
+        eprintln!(
+            "isect SweepAndPrune, {n} boxes: {} bytes/object",
+            sap.heap_bytes() / n
+        );
         group.bench_function(BenchmarkId::new("isect_sap", n), |bench| {
-            let mut sap = SweepAndPrune::new(0).unwrap();
-            let ids: Vec<ProxyId> = boxes.iter().map(|b| sap.insert(*b).unwrap()).collect();
-            sap.update();
-            eprintln!(
-                "isect SweepAndPrune, {n} boxes: {} bytes/object",
-                sap.heap_bytes() / n
-            );
             bench.iter(|| {
                 frame += 1;
                 scene.boxes(frame, &mut boxes);
-                for (id, b) in ids.iter().zip(&boxes) {
+                for (id, b) in sap_ids.iter().zip(&boxes) {
                     let _ = sap.set_aabb(*id, *b);
                 }
                 sap.update();
@@ -213,7 +223,7 @@ fn grid_rays() -> Vec<Ray<Vec3>> {
         .collect()
 }
 
-fn build(c: &mut Criterion) {
+fn build(c: &mut Criterion<CpuTime>) {
     let mut group = c.benchmark_group("broad/build");
     let mut random = Vec::new();
     Scene::new(100_000, 5).boxes(0, &mut random);
@@ -229,7 +239,7 @@ fn build(c: &mut Criterion) {
     group.finish();
 }
 
-fn ray_grid(c: &mut Criterion) {
+fn ray_grid(c: &mut Criterion<CpuTime>) {
     let boxes = grid_boxes();
     let rays = grid_rays();
     let pboxes: Vec<PAabb> = boxes.iter().map(to_parry).collect();
@@ -299,5 +309,90 @@ fn ray_grid(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, pairs, build, ray_grid);
+/// Thread CPU time in nanoseconds, as a criterion measurement.
+struct CpuTime;
+
+/// `clock_gettime(CLOCK_THREAD_CPUTIME_ID)` on Linux (nanosecond resolution; the
+/// `/proc` counters only move at scheduler ticks), wall time elsewhere.
+#[cfg(target_os = "linux")]
+fn cpu_nanos() -> u64 {
+    #[repr(C)]
+    struct Timespec {
+        sec: i64,
+        nsec: i64,
+    }
+    extern "C" {
+        fn clock_gettime(clock: i32, ts: *mut Timespec) -> i32;
+    }
+    const CLOCK_THREAD_CPUTIME_ID: i32 = 3;
+    let mut ts = Timespec { sec: 0, nsec: 0 };
+    // SAFETY: `ts` is a valid, writable timespec; libc is linked by std on Linux.
+    let rc = unsafe { clock_gettime(CLOCK_THREAD_CPUTIME_ID, &mut ts) };
+    assert_eq!(rc, 0, "clock_gettime failed");
+    ts.sec as u64 * 1_000_000_000 + ts.nsec as u64
+}
+
+#[cfg(not(target_os = "linux"))]
+fn cpu_nanos() -> u64 {
+    use std::sync::OnceLock;
+    static START: OnceLock<std::time::Instant> = OnceLock::new();
+    START
+        .get_or_init(std::time::Instant::now)
+        .elapsed()
+        .as_nanos() as u64
+}
+
+impl Measurement for CpuTime {
+    type Intermediate = u64;
+    type Value = u64;
+    fn start(&self) -> u64 {
+        cpu_nanos()
+    }
+    fn end(&self, start: u64) -> u64 {
+        cpu_nanos().saturating_sub(start)
+    }
+    fn add(&self, a: &u64, b: &u64) -> u64 {
+        a + b
+    }
+    fn zero(&self) -> u64 {
+        0
+    }
+    fn to_f64(&self, v: &u64) -> f64 {
+        *v as f64
+    }
+    fn formatter(&self) -> &dyn ValueFormatter {
+        &NanosFormatter
+    }
+}
+
+struct NanosFormatter;
+
+impl ValueFormatter for NanosFormatter {
+    fn scale_values(&self, ns: f64, values: &mut [f64]) -> &'static str {
+        let (factor, unit) = match ns {
+            x if x < 1e3 => (1.0, "ns"),
+            x if x < 1e6 => (1e-3, "µs"),
+            x if x < 1e9 => (1e-6, "ms"),
+            _ => (1e-9, "s"),
+        };
+        values.iter_mut().for_each(|v| *v *= factor);
+        unit
+    }
+    fn scale_throughputs(&self, _: f64, _: &Throughput, _: &mut [f64]) -> &'static str {
+        "ns"
+    }
+    fn scale_for_machines(&self, _: &mut [f64]) -> &'static str {
+        "ns"
+    }
+}
+
+fn config() -> Criterion<CpuTime> {
+    Criterion::default().with_measurement(CpuTime)
+}
+
+criterion_group! {
+    name = benches;
+    config = config();
+    targets = pairs, build, ray_grid
+}
 criterion_main!(benches);

@@ -223,7 +223,9 @@ impl<V: Vector> Bvh<V> {
     }
 
     /// Near-first walk. `visit(item, t_enter, max_t)` may return a new, smaller `max_t`
-    /// (`−∞` ends the walk).
+    /// (`−∞` ends the walk). The nearest inner child is visited next without a round
+    /// trip through the stack; the others are pushed with their entry parameter, which
+    /// prunes them when popped after `max_t` shrank.
     fn ray_walk(
         &self,
         ray: &Ray<V>,
@@ -236,52 +238,70 @@ impl<V: Vector> Bvh<V> {
             return;
         }
         let soa = SoaRay::new(&prepared);
-        let mut stack = Stack::new((0usize, V::Scalar::ZERO));
-        stack.push((0, V::Scalar::ZERO));
-        while let Some((i, t_node)) = stack.pop() {
-            if t_node > max_t {
-                continue;
-            }
-            let node = &self.nodes[i];
+        let mut stack = Stack::new((0u32, V::Scalar::ZERO));
+        let mut current = Some(0u32);
+        loop {
+            let i = match current.take() {
+                Some(i) => i,
+                None => match stack.pop() {
+                    Some((i, t)) if t <= max_t => i,
+                    Some(_) => continue,
+                    None => return,
+                },
+            };
+            let node = &self.nodes[i as usize];
             let t = ray_boxes4(&soa, &node.boxes, V::DIM, max_t);
-            for lane in nearest_first(&t) {
-                if !(t[lane] <= max_t) {
-                    continue;
-                }
-                match slot(node.child[lane]) {
-                    Slot::Item(item) => {
-                        if let Some(new_max) = visit(item, t[lane], max_t) {
+            let (hits, count) = sorted_hits(&t, &node.child, max_t);
+            for &(t_enter, code) in &hits[..count] {
+                if let Slot::Item(item) = slot(code) {
+                    if t_enter <= max_t {
+                        if let Some(new_max) = visit(item, t_enter, max_t) {
                             max_t = new_max;
                         }
                     }
-                    Slot::Node(_) | Slot::Empty => {}
                 }
             }
-            // Inner children far first, so the nearest pops first.
-            for lane in nearest_first(&t).into_iter().rev() {
-                if let Slot::Node(child) = slot(node.child[lane]) {
-                    if t[lane] <= max_t {
-                        stack.push((child, t[lane]));
+            // Inner children far to near: each nearer one pushes the previous candidate.
+            let mut next = None;
+            for &(t_enter, code) in hits[..count].iter().rev() {
+                if let Slot::Node(child) = slot(code) {
+                    if t_enter <= max_t {
+                        if let Some(farther) = next.replace((child as u32, t_enter)) {
+                            stack.push(farther);
+                        }
                     }
                 }
             }
+            current = next.map(|(child, _)| child);
         }
     }
 }
 
-/// Lane indices sorted by `t` ascending (a 4-element sorting network).
-#[inline]
-fn nearest_first<S: Real>(t: &[S; LANES]) -> [usize; LANES] {
-    let mut order = [0, 1, 2, 3];
-    let swap_if = |a: usize, b: usize, order: &mut [usize; LANES]| {
-        if t[order[b]] < t[order[a]] {
-            order.swap(a, b);
-        }
-    };
-    for (a, b) in [(0, 1), (2, 3), (0, 2), (1, 3), (1, 2)] {
-        swap_if(a, b, &mut order);
+/// The lanes hit within `max_t` (misses are `+∞`), as `(t_enter, child code)` sorted by
+/// `t_enter`, and their count. Compaction is branch-free; the sort is an insertion sort
+/// over at most four entries (usually one or two).
+#[inline(always)]
+fn sorted_hits<S: Real>(
+    t: &[S; LANES],
+    child: &[u32; LANES],
+    max_t: S,
+) -> ([(S, u32); LANES], usize) {
+    let mut hits = [(S::INFINITY, EMPTY_SLOT); LANES];
+    let mut count = 0;
+    for lane in 0..LANES {
+        hits[count] = (t[lane], child[lane]);
+        count += usize::from(t[lane] <= max_t && child[lane] != EMPTY_SLOT);
     }
-    order
+    for k in 1..count {
+        let entry = hits[k];
+        let mut j = k;
+        while j > 0 && entry.0 < hits[j - 1].0 {
+            hits[j] = hits[j - 1];
+            j -= 1;
+        }
+        hits[j] = entry;
+    }
+    (hits, count)
 }
 
 /// A pending step of the self-pair traversal.

@@ -4,11 +4,11 @@
 //!
 //! A binary split sorts the primitives' centroids into [`BINS`] equal bins along the
 //! longest axis of their bounds, sweeps the bins to evaluate the surface area heuristic
-//! `area(L)·|L| + area(R)·|R|` at every bin boundary, and partitions at the cheapest,
-//! gathering the centroid bounds of both sides on the way (two passes per split). A
+//! `area(L)·|L| + area(R)·|R|` at every bin boundary, and partitions at the cheapest (two
+//! passes per split; the bins span the range's bounds, and give both sides' bounds). A
 //! 4-wide node starts with its whole range as one child and splits the child of largest
 //! surface until it has four, so every node over four or more items is full. When all
-//! centroids coincide a range is halved by count; from binary depth [`SAH_DEPTH_LIMIT`]
+//! centroids fall in one bin a range is halved at the object median; from binary depth [`SAH_DEPTH_LIMIT`]
 //! on, ranges are halved at the object median, which bounds the depth of the tree
 //! whatever the input. Leaves hold one item each. Work is kept on an explicit stack.
 
@@ -30,7 +30,7 @@ pub(super) const MAX_ITEMS: usize = (LEAF_BIT - 1) as usize;
 /// A node: four child boxes (structure of arrays) and four child slot codes, aligned to
 /// a cache line so that it never straddles more lines than it must.
 #[derive(Copy, Clone, Debug)]
-#[repr(C, align(64))]
+#[repr(C, align(128))]
 pub(super) struct Node4<S: Real> {
     pub(super) boxes: Boxes4<S>,
     /// [`EMPTY_SLOT`], `LEAF_BIT | item`, or a node index (always larger than this
@@ -45,7 +45,9 @@ impl<S: Real> Node4<S> {
     };
 }
 
+/// A box and its item, padded to an aligned size so that swaps move whole registers.
 #[derive(Copy, Clone)]
+#[repr(C, align(16))]
 struct Prim<V: Vector> {
     aabb: Aabb<V>,
     item: u32,
@@ -59,13 +61,12 @@ impl<V: Vector> Prim<V> {
     }
 }
 
-/// A range of primitives with its bounds and the bounds of its (doubled) centroids.
+/// A range of primitives with its bounds.
 #[derive(Copy, Clone)]
 struct Range<V: Vector> {
     start: usize,
     end: usize,
     bounds: Aabb<V>,
-    centroids: Aabb<V>,
 }
 
 impl<V: Vector> Range<V> {
@@ -109,8 +110,29 @@ pub(super) fn build<V: Vector>(boxes: &[Aabb<V>]) -> Vec<Node4<V::Scalar>> {
             };
         }
     }
-    nodes.shrink_to_fit();
-    nodes
+    depth_first(&nodes)
+}
+
+/// The nodes re-laid out in depth-first preorder, each node's first inner child right
+/// after it, so that a descent reads memory forwards (parents still precede children).
+fn depth_first<S: Real>(nodes: &[Node4<S>]) -> Vec<Node4<S>> {
+    let mut out = Vec::with_capacity(nodes.len());
+    // (old index, where to write the new index: (new parent, slot)).
+    let mut stack = vec![(0usize, None::<(usize, usize)>)];
+    while let Some((old, link)) = stack.pop() {
+        let new = out.len();
+        out.push(nodes[old]);
+        if let Some((parent, slot)) = link {
+            out[parent].child[slot] = new as u32;
+        }
+        for slot in (0..LANES).rev() {
+            let code = nodes[old].child[slot];
+            if code != EMPTY_SLOT && code & LEAF_BIT == 0 {
+                stack.push((code as usize, Some((new, slot))));
+            }
+        }
+    }
+    out
 }
 
 /// Splits `range` into up to four children: the child of largest surface among those
@@ -121,6 +143,13 @@ fn split_wide<V: Vector>(
     depth: u32,
 ) -> ([Range<V>; LANES], usize) {
     let mut children = [range; LANES];
+    if range.len() <= LANES {
+        for (k, child) in children.iter_mut().take(range.len()).enumerate() {
+            let at = range.start + k;
+            *child = measure(prims, at, at + 1);
+        }
+        return (children, range.len());
+    }
     let mut count = 1;
     while count < LANES {
         let widest = (0..count)
@@ -143,69 +172,102 @@ fn split_wide<V: Vector>(
     (children, count)
 }
 
-/// One binary split of a range of two or more items into two non-empty ranges.
+/// One bin: bounds of its boxes and their count.
+#[derive(Copy, Clone)]
+struct Bin<V: Vector> {
+    bounds: Aabb<V>,
+    count: usize,
+}
+
+impl<V: Vector> Bin<V> {
+    /// No boxes: empty bounds (neutral for merging) and a zero count.
+    #[inline]
+    fn empty() -> Self {
+        Self {
+            bounds: empty_box(),
+            count: 0,
+        }
+    }
+
+    #[inline]
+    fn merged(&self, other: &Self) -> Self {
+        Self {
+            bounds: self.bounds.merged(&other.bounds),
+            count: self.count + other.count,
+        }
+    }
+}
+
+/// One binary split of a range of two or more items into two non-empty ranges. The
+/// bins span the range's bounds on their longest axis (centroids lie inside them, so no
+/// separate pass gathers centroid bounds).
 fn split2<V: Vector>(prims: &mut [Prim<V>], range: Range<V>, depth: u32) -> (Range<V>, Range<V>) {
-    let c = range.centroids;
-    let axis = c.extents().max_axis();
-    let extent = c.max.get(axis) - c.min.get(axis);
+    let b = range.bounds;
+    let axis = b.extents().max_axis();
+    // Doubled coordinates, like the doubled centroids.
+    let origin = b.min.get(axis) * V::Scalar::TWO;
+    let extent = (b.max.get(axis) - b.min.get(axis)) * V::Scalar::TWO;
     if depth >= SAH_DEPTH_LIMIT || !(extent > V::Scalar::ZERO) {
-        return median_split(prims, range, axis, extent > V::Scalar::ZERO);
+        return median_split(prims, range, axis);
     }
     let items = &mut prims[range.start..range.end];
-    let origin = c.min.get(axis);
-    // The largest centroid maps to BINS exactly; the clamp puts it in the last bin.
-    let scale = V::Scalar::from_f64(BINS as f64) / extent;
+    // Fewer bins for small ranges: the fixed cost of the sweep dominates there.
+    let bins_used = BINS.min(items.len());
+    // The largest centroid maps to `bins_used` at most; the clamp puts it in the last bin.
+    let scale = V::Scalar::from_f64(bins_used as f64) / extent;
     let bin_of = |p: &Prim<V>| -> usize {
-        let x = ((p.centroid2().get(axis) - origin) * scale).to_f64();
-        (x as usize).min(BINS - 1)
+        let c = p.aabb.min.get(axis) + p.aabb.max.get(axis);
+        (((c - origin) * scale).to_f64() as usize).min(bins_used - 1)
     };
-    let mut bins = [(empty_box::<V>(), 0usize); BINS];
+    let mut bins = [Bin::<V>::empty(); BINS];
     for p in items.iter() {
         let bin = &mut bins[bin_of(p)];
-        bin.0 = bin.0.merged(&p.aabb);
-        bin.1 += 1;
+        bin.bounds = bin.bounds.merged(&p.aabb);
+        bin.count += 1;
     }
-    let (split, left_bounds, right_bounds) = best_bin_split(&bins);
-    let (mid, left_c, right_c) = partition(items, |p| bin_of(p) < split);
-    let mid = range.start + mid;
+    let Some((split, left, right)) = best_bin_split(&bins[..bins_used]) else {
+        // Every centroid fell in one bin.
+        return median_split(prims, range, axis);
+    };
+    let mid = range.start + partition(items, |p| bin_of(p) < split);
     (
         Range {
             start: range.start,
             end: mid,
-            bounds: left_bounds,
-            centroids: left_c,
+            bounds: left.bounds,
         },
         Range {
             start: mid,
             end: range.end,
-            bounds: right_bounds,
-            centroids: right_c,
+            bounds: right.bounds,
         },
     )
 }
 
 /// The cheapest bin boundary `k` (bins `[0, k)` left, both sides non-empty) and the two
-/// sides' bounds.
-fn best_bin_split<V: Vector>(bins: &[(Aabb<V>, usize); BINS]) -> (usize, Aabb<V>, Aabb<V>) {
-    // Right-side cost, bounds and count for each boundary, swept from the right.
-    let mut right = [(V::Scalar::ZERO, empty_box::<V>(), 0usize); BINS];
-    let (mut acc, mut count) = (empty_box::<V>(), 0usize);
-    for k in (1..BINS).rev() {
-        acc = acc.merged(&bins[k].0);
-        count += bins[k].1;
-        right[k] = (cost(&acc, count), acc, count);
+/// sides as merged bins; `None` when all items share one bin.
+fn best_bin_split<V: Vector>(bins: &[Bin<V>]) -> Option<(usize, Bin<V>, Bin<V>)> {
+    let n = bins.len();
+    // Suffix merges: right[k] holds bins [k, n).
+    let mut right = [Bin::<V>::empty(); BINS];
+    let mut acc = Bin::empty();
+    for k in (1..n).rev() {
+        acc = acc.merged(&bins[k]);
+        right[k] = acc;
     }
-    let (mut acc, mut count) = (empty_box::<V>(), 0usize);
-    let mut best = (V::Scalar::INFINITY, 1, empty_box::<V>());
-    for k in 1..BINS {
-        acc = acc.merged(&bins[k - 1].0);
-        count += bins[k - 1].1;
-        let total = cost(&acc, count) + right[k].0;
-        if count > 0 && right[k].2 > 0 && total < best.0 {
-            best = (total, k, acc);
+    let mut left = Bin::empty();
+    let mut best: Option<(V::Scalar, usize, Bin<V>)> = None;
+    for k in 1..n {
+        left = left.merged(&bins[k - 1]);
+        if left.count == 0 || right[k].count == 0 {
+            continue;
+        }
+        let total = cost(&left.bounds, left.count) + cost(&right[k].bounds, right[k].count);
+        if best.is_none_or(|b| total < b.0) {
+            best = Some((total, k, left));
         }
     }
-    (best.1, best.2, right[best.1].1)
+    best.map(|(_, k, left)| (k, left, right[k]))
 }
 
 /// SAH cost of one side: surface measure times item count (0 when empty).
@@ -218,21 +280,18 @@ fn cost<V: Vector>(bounds: &Aabb<V>, count: usize) -> V::Scalar {
     }
 }
 
-/// Halves by count: at the object median along `axis` when `sort` is set, else as is
-/// (all centroids coincide, so every split is as good).
+/// Halves by count at the object median along `axis` (centroids may coincide: any
+/// halving is then as good).
 fn median_split<V: Vector>(
     prims: &mut [Prim<V>],
     range: Range<V>,
     axis: usize,
-    sort: bool,
 ) -> (Range<V>, Range<V>) {
     let mid = range.len() / 2;
-    if sort {
-        prims[range.start..range.end].select_nth_unstable_by(mid, |a, b| {
-            let (ca, cb) = (a.centroid2().get(axis), b.centroid2().get(axis));
-            ca.to_f64().total_cmp(&cb.to_f64())
-        });
-    }
+    prims[range.start..range.end].select_nth_unstable_by(mid, |a, b| {
+        let (ca, cb) = (a.centroid2().get(axis), b.centroid2().get(axis));
+        ca.to_f64().total_cmp(&cb.to_f64())
+    });
     let mid = range.start + mid;
     (
         measure(prims, range.start, mid),
@@ -240,27 +299,12 @@ fn median_split<V: Vector>(
     )
 }
 
-/// The range `[start, end)` with its bounds and centroid bounds, by one pass.
+/// The range `[start, end)` with its bounds, by one pass.
 fn measure<V: Vector>(prims: &[Prim<V>], start: usize, end: usize) -> Range<V> {
-    let (mut bounds, mut centroids) = (empty_box::<V>(), empty_box::<V>());
-    for p in &prims[start..end] {
-        bounds = bounds.merged(&p.aabb);
-        centroids = grow(&centroids, p.centroid2());
-    }
-    Range {
-        start,
-        end,
-        bounds,
-        centroids,
-    }
-}
-
-#[inline]
-fn grow<V: Vector>(b: &Aabb<V>, p: V) -> Aabb<V> {
-    Aabb {
-        min: b.min.min(p),
-        max: b.max.max(p),
-    }
+    let bounds = prims[start..end]
+        .iter()
+        .fold(empty_box::<V>(), |b, p| b.merged(&p.aabb));
+    Range { start, end, bounds }
 }
 
 /// The box with `min = +∞`, `max = −∞`: neutral for `merged`.
@@ -272,26 +316,15 @@ pub(super) fn empty_box<V: Vector>() -> Aabb<V> {
     }
 }
 
-/// Two-pointer partition: items satisfying `left` first. Returns how many do and the
-/// centroid bounds of both sides.
-fn partition<V: Vector>(
-    items: &mut [Prim<V>],
-    left: impl Fn(&Prim<V>) -> bool,
-) -> (usize, Aabb<V>, Aabb<V>) {
-    let (mut lc, mut rc) = (empty_box::<V>(), empty_box::<V>());
-    let (mut i, mut j) = (0, items.len());
-    loop {
-        while i < j && left(&items[i]) {
-            lc = grow(&lc, items[i].centroid2());
-            i += 1;
-        }
-        while i < j && !left(&items[j - 1]) {
-            rc = grow(&rc, items[j - 1].centroid2());
-            j -= 1;
-        }
-        if i >= j {
-            return (i, lc, rc);
-        }
-        items.swap(i, j - 1);
+/// Branch-free in-place partition: items satisfying `left` first; returns how many
+/// do. (The classification is unpredictable, so a branchy loop would mispredict often.)
+fn partition<V: Vector>(items: &mut [Prim<V>], left: impl Fn(&Prim<V>) -> bool) -> usize {
+    let mut mid = 0;
+    for i in 0..items.len() {
+        let current = items[i];
+        items[i] = items[mid];
+        items[mid] = current;
+        mid += usize::from(left(&current));
     }
+    mid
 }
