@@ -147,9 +147,9 @@ fn rays_match_brute_force<V: Vector>() {
             all.push((id.index() as u32, t));
             true
         });
-        all.sort_by(|a, b| a.0.cmp(&b.0));
+        all.sort_by_key(|a| a.0);
         let mut want = brute.clone();
-        want.sort_by(|a, b| a.0.cmp(&b.0));
+        want.sort_by_key(|a| a.0);
         assert_eq!(all, want);
     }
     let rate = hits as f64 / rays as f64;

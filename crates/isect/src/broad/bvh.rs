@@ -138,11 +138,11 @@ impl<V: Vector> Bvh<V> {
         while let Some(i) = stack.pop() {
             let node = &self.nodes[i];
             let hits = aabb_boxes4(aabb, &node.boxes);
-            for lane in 0..LANES {
-                if !hits[lane] {
+            for (&hit, &code) in hits.iter().zip(&node.child) {
+                if !hit {
                     continue;
                 }
-                match slot(node.child[lane]) {
+                match slot(code) {
                     Slot::Item(item) => {
                         if !f(item) {
                             return;
@@ -234,7 +234,8 @@ impl<V: Vector> Bvh<V> {
     ) {
         let prepared = PreparedRay::new(ray, finite_max_t(max_t));
         let mut max_t = prepared.max_t;
-        if self.nodes.is_empty() || !(max_t >= V::Scalar::ZERO) {
+        // PreparedRay made a NaN or negative max_t (or a non-finite ray) −∞.
+        if self.nodes.is_empty() || max_t < V::Scalar::ZERO {
             return;
         }
         let soa = SoaRay::new(&prepared);
@@ -348,9 +349,8 @@ impl<V: Vector> Bvh<V> {
             }
             let box_a: Aabb<V> = node.boxes.get(a);
             let hits = aabb_boxes4(&box_a, &node.boxes);
-            for b in a + 1..LANES {
-                let code_b = node.child[b];
-                if !hits[b] || code_b == EMPTY_SLOT {
+            for (b, (&hit, &code_b)) in hits.iter().zip(&node.child).enumerate().skip(a + 1) {
+                if !hit || code_b == EMPTY_SLOT {
                     continue;
                 }
                 match (slot(code_a), slot(code_b)) {
@@ -383,9 +383,8 @@ impl<V: Vector> Bvh<V> {
         };
         let node = &self.nodes[inner as usize];
         let hits = aabb_boxes4(&other_box, &node.boxes);
-        for lane in 0..LANES {
-            let code = node.child[lane];
-            if !hits[lane] || code == EMPTY_SLOT {
+        for (lane, (&hit, &code)) in hits.iter().zip(&node.child).enumerate() {
+            if !hit || code == EMPTY_SLOT {
                 continue;
             }
             match (slot(code), slot(other)) {

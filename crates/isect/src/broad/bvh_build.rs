@@ -207,7 +207,7 @@ fn split2<V: Vector>(prims: &mut [Prim<V>], range: Range<V>, depth: u32) -> (Ran
     // Doubled coordinates, like the doubled centroids.
     let origin = b.min.get(axis) * V::Scalar::TWO;
     let extent = (b.max.get(axis) - b.min.get(axis)) * V::Scalar::TWO;
-    if depth >= SAH_DEPTH_LIMIT || !(extent > V::Scalar::ZERO) {
+    if depth >= SAH_DEPTH_LIMIT || extent <= V::Scalar::ZERO {
         return median_split(prims, range, axis);
     }
     let items = &mut prims[range.start..range.end];
@@ -318,9 +318,12 @@ pub(super) fn empty_box<V: Vector>() -> Aabb<V> {
 
 /// Branch-free in-place partition: items satisfying `left` first; returns how many
 /// do. (The classification is unpredictable, so a branchy loop would mispredict often.)
+#[allow(clippy::manual_swap)]
 fn partition<V: Vector>(items: &mut [Prim<V>], left: impl Fn(&Prim<V>) -> bool) -> usize {
     let mut mid = 0;
     for i in 0..items.len() {
+        // A plain `swap` goes through a stack temporary that the classification then
+        // reloads (a store-forwarding stall); copying out first keeps it in registers.
         let current = items[i];
         items[i] = items[mid];
         items[mid] = current;

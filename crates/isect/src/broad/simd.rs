@@ -6,7 +6,7 @@
 //! that LLVM turns each lane loop into SIMD instructions (`f32`: one SSE/NEON register
 //! per row; `f64`: two), with no `unsafe` and no target-specific intrinsics.
 //!
-//! Robustness follows [`PreparedRay`](crate::algo::slab::PreparedRay) exactly, without its
+//! Robustness follows [`PreparedRay`] exactly, without its
 //! NaN fix-up step: the near plane of each axis is picked by the sign of `1/dir`, and the
 //! running interval is updated with `if t > enter { t } else { enter }` (and the mirror
 //! for exit). The only NaN, `0·∞` for an origin on a slab plane of an axis the ray does
@@ -162,8 +162,8 @@ pub fn aabb_boxes4<V: Vector>(aabb: &Aabb<V>, boxes: &Boxes4<V::Scalar>) -> [boo
     for axis in 0..V::DIM {
         let lo = aabb.min.get(axis);
         let hi = aabb.max.get(axis);
-        for lane in 0..LANES {
-            hit[lane] &= boxes.min[axis][lane] <= hi && lo <= boxes.max[axis][lane];
+        for (lane, hit) in hit.iter_mut().enumerate() {
+            *hit &= boxes.min[axis][lane] <= hi && lo <= boxes.max[axis][lane];
         }
     }
     hit
