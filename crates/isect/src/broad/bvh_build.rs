@@ -17,7 +17,7 @@ use crate::math::{Real, Vector};
 use crate::shape::Aabb;
 
 /// Bins per binned SAH split.
-pub(super) const BINS: usize = 16;
+pub(super) const BINS: usize = 12;
 /// Binary split depth from which splits fall back to the object median.
 pub(super) const SAH_DEPTH_LIMIT: u32 = 64;
 /// Child slot holding nothing.
@@ -83,7 +83,7 @@ pub(super) fn build<V: Vector>(boxes: &[Aabb<V>]) -> Vec<Node4<V::Scalar>> {
         .iter()
         .take(MAX_ITEMS)
         .enumerate()
-        .filter(|(_, b)| super::check_aabb(b).is_ok())
+        .filter(|(_, b)| b.min.is_finite() && b.max.is_finite() && b.min.all_le(b.max))
         .map(|(i, b)| Prim {
             aabb: *b,
             item: i as u32,
@@ -94,45 +94,29 @@ pub(super) fn build<V: Vector>(boxes: &[Aabb<V>]) -> Vec<Node4<V::Scalar>> {
     }
     let root = measure(&prims, 0, prims.len());
     // A tree over n ≥ 2 single-item leaves with full 4-wide nodes has ⌈(n − 1) / 3⌉ nodes.
-    let mut nodes = Vec::with_capacity(prims.len().div_ceil(3) + 1);
-    nodes.push(Node4::EMPTY);
-    let mut tasks = vec![(0usize, root, 0u32)];
-    while let Some((node, range, depth)) = tasks.pop() {
-        let (children, count) = split_wide(&mut prims, range, depth);
-        for (slot, child) in children[..count].iter().enumerate() {
-            nodes[node].boxes.set(slot, &child.bounds);
-            nodes[node].child[slot] = if child.len() == 1 {
-                LEAF_BIT | prims[child.start].item
-            } else {
-                nodes.push(Node4::EMPTY);
-                tasks.push((nodes.len() - 1, *child, depth + 2));
-                (nodes.len() - 1) as u32
-            };
-        }
-    }
-    depth_first(&nodes)
-}
-
-/// The nodes re-laid out in depth-first preorder, each node's first inner child right
-/// after it, so that a descent reads memory forwards (parents still precede children).
-fn depth_first<S: Real>(nodes: &[Node4<S>]) -> Vec<Node4<S>> {
-    let mut out = Vec::with_capacity(nodes.len());
-    // (old index, where to write the new index: (new parent, slot)).
-    let mut stack = vec![(0usize, None::<(usize, usize)>)];
-    while let Some((old, link)) = stack.pop() {
-        let new = out.len();
-        out.push(nodes[old]);
+    let mut nodes: Vec<Node4<V::Scalar>> = Vec::with_capacity(prims.len().div_ceil(3) + 1);
+    // (parent node and slot to link, range, binary depth). Nodes are numbered when
+    // popped, and children are pushed last slot first: the layout is depth-first
+    // preorder with each node's first inner child right after it, so that a descent
+    // reads memory forwards.
+    let mut tasks = vec![(None::<(usize, usize)>, root, 0u32)];
+    while let Some((link, range, depth)) = tasks.pop() {
+        let node = nodes.len();
+        nodes.push(Node4::EMPTY);
         if let Some((parent, slot)) = link {
-            out[parent].child[slot] = new as u32;
+            nodes[parent].child[slot] = node as u32;
         }
-        for slot in (0..LANES).rev() {
-            let code = nodes[old].child[slot];
-            if code != EMPTY_SLOT && code & LEAF_BIT == 0 {
-                stack.push((code as usize, Some((new, slot))));
+        let (children, count) = split_wide(&mut prims, range, depth);
+        for (slot, child) in children[..count].iter().enumerate().rev() {
+            nodes[node].boxes.set(slot, &child.bounds);
+            if child.len() == 1 {
+                nodes[node].child[slot] = LEAF_BIT | prims[child.start].item;
+            } else {
+                tasks.push((Some((node, slot)), *child, depth + 2));
             }
         }
     }
-    out
+    nodes
 }
 
 /// Splits `range` into up to four children: the child of largest surface among those
@@ -229,7 +213,14 @@ fn split2<V: Vector>(prims: &mut [Prim<V>], range: Range<V>, depth: u32) -> (Ran
         // Every centroid fell in one bin.
         return median_split(prims, range, axis);
     };
-    let mid = range.start + partition(items, |p| bin_of(p) < split);
+    // `bin_of(p) < split` without the integer conversion: for x ≥ 0 and an integer
+    // split ≤ bins_used − 1, ⌊x⌋ (clamped) < split ⟺ x < split.
+    let threshold = V::Scalar::from_f64(split as f64);
+    let mid = range.start
+        + partition(items, |p| {
+            let c = p.aabb.min.get(axis) + p.aabb.max.get(axis);
+            (c - origin) * scale < threshold
+        });
     (
         Range {
             start: range.start,
