@@ -252,57 +252,57 @@ impl<V: Vector> Bvh<V> {
             };
             let node = &self.nodes[i as usize];
             let t = ray_boxes4(&soa, &node.boxes, V::DIM, max_t);
-            let (hits, count) = sorted_hits(&t, &node.child, max_t);
-            for &(t_enter, code) in &hits[..count] {
-                if let Slot::Item(item) = slot(code) {
-                    if t_enter <= max_t {
-                        if let Some(new_max) = visit(item, t_enter, max_t) {
-                            max_t = new_max;
-                        }
+            let (leaves, inner) = hit_masks(&t, &node.child, max_t);
+            for lane in lanes(leaves) {
+                // max_t may have shrunk since the kernel ran.
+                if t[lane] <= max_t {
+                    if let Some(new_max) = visit(node.child[lane] & !LEAF_BIT, t[lane], max_t) {
+                        max_t = new_max;
                     }
                 }
             }
-            // Inner children far to near: each nearer one pushes the previous candidate.
-            let mut next = None;
-            for &(t_enter, code) in hits[..count].iter().rev() {
-                if let Slot::Node(child) = slot(code) {
-                    if t_enter <= max_t {
-                        if let Some(farther) = next.replace((child as u32, t_enter)) {
-                            stack.push(farther);
-                        }
-                    }
+            // The nearest inner child is next; the others wait on the stack with their
+            // entry parameter (at most three, so their order matters little).
+            let nearest = lanes(inner).min_by(|&a, &b| {
+                t[a].partial_cmp(&t[b])
+                    .unwrap_or(core::cmp::Ordering::Equal)
+            });
+            for lane in lanes(inner) {
+                if Some(lane) != nearest && t[lane] <= max_t {
+                    stack.push((node.child[lane], t[lane]));
                 }
             }
-            current = next.map(|(child, _)| child);
+            current = nearest
+                .filter(|&lane| t[lane] <= max_t)
+                .map(|lane| node.child[lane]);
         }
     }
 }
 
-/// The lanes hit within `max_t` (misses are `+∞`), as `(t_enter, child code)` sorted by
-/// `t_enter`, and their count. Compaction is branch-free; the sort is an insertion sort
-/// over at most four entries (usually one or two).
+/// Bit masks of the lanes hit within `max_t` (misses are `+∞`; empty lanes are never
+/// hit) that hold an item, and that hold an inner node.
 #[inline(always)]
-fn sorted_hits<S: Real>(
-    t: &[S; LANES],
-    child: &[u32; LANES],
-    max_t: S,
-) -> ([(S, u32); LANES], usize) {
-    let mut hits = [(S::INFINITY, EMPTY_SLOT); LANES];
-    let mut count = 0;
+fn hit_masks<S: Real>(t: &[S; LANES], child: &[u32; LANES], max_t: S) -> (u32, u32) {
+    let (mut leaves, mut inner) = (0, 0);
     for lane in 0..LANES {
-        hits[count] = (t[lane], child[lane]);
-        count += usize::from(t[lane] <= max_t && child[lane] != EMPTY_SLOT);
+        let hit = u32::from(t[lane] <= max_t);
+        let is_leaf = u32::from(child[lane] & LEAF_BIT != 0);
+        leaves |= (hit & is_leaf) << lane;
+        inner |= (hit & (1 - is_leaf)) << lane;
     }
-    for k in 1..count {
-        let entry = hits[k];
-        let mut j = k;
-        while j > 0 && entry.0 < hits[j - 1].0 {
-            hits[j] = hits[j - 1];
-            j -= 1;
-        }
-        hits[j] = entry;
-    }
-    (hits, count)
+    (leaves, inner)
+}
+
+/// The set bits of `mask`, lowest first.
+#[inline(always)]
+fn lanes(mut mask: u32) -> impl Iterator<Item = usize> {
+    core::iter::from_fn(move || {
+        (mask != 0).then(|| {
+            let lane = mask.trailing_zeros() as usize;
+            mask &= mask - 1;
+            lane
+        })
+    })
 }
 
 /// A pending step of the self-pair traversal.
