@@ -9,7 +9,11 @@
 //!
 //! Each node stores the boxes of its four children side by side, so one kernel call
 //! tests a ray (or a box) against all four. Leaves are single items, stored as slots of
-//! their parent: an item's box is tested inside its parent's kernel call. No tolerances.
+//! their parent: an item's box is tested inside its parent's kernel call. Nodes are
+//! cache-line aligned and laid out depth first (a node's first inner child follows it),
+//! since traversals are bound by memory latency more than by arithmetic. A node takes
+//! 128 bytes in 3D `f32` (about 64 bytes per item); there is no per-item storage
+//! beyond it. No tolerances.
 
 use core::marker::PhantomData;
 

@@ -93,8 +93,9 @@ pub(super) fn build<V: Vector>(boxes: &[Aabb<V>]) -> Vec<Node4<V::Scalar>> {
         return Vec::new();
     }
     let root = measure(&prims, 0, prims.len());
-    // A tree over n ≥ 2 single-item leaves with full 4-wide nodes has ⌈(n − 1) / 3⌉ nodes.
-    let mut nodes: Vec<Node4<V::Scalar>> = Vec::with_capacity(prims.len().div_ceil(3) + 1);
+    // Full 4-wide nodes would need ⌈(n − 1) / 3⌉; SAH splits leave some nodes with two or
+    // three children, and about n / 2 nodes are typical.
+    let mut nodes: Vec<Node4<V::Scalar>> = Vec::with_capacity(prims.len() / 2 + 1);
     // (parent node and slot to link, range, binary depth). Nodes are numbered when
     // popped, and children are pushed last slot first: the layout is depth-first
     // preorder with each node's first inner child right after it, so that a descent
@@ -116,6 +117,7 @@ pub(super) fn build<V: Vector>(boxes: &[Aabb<V>]) -> Vec<Node4<V::Scalar>> {
             }
         }
     }
+    nodes.shrink_to_fit();
     nodes
 }
 

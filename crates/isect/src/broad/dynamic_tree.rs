@@ -6,8 +6,9 @@
 //!
 //! - Each proxy is a leaf holding a *fat* box: the tight box grown by the tree's `margin`
 //!   and, optionally, stretched along the predicted displacement. Moving a proxy whose
-//!   tight box still fits in its fat box costs nothing; otherwise the leaf is removed and
-//!   reinserted.
+//!   tight box still fits in its fat box costs nothing. Otherwise, when the new fat box
+//!   fits in the leaf's grandparent, the leaf stays and its ancestors are refitted
+//!   (Bullet's look-ahead update); else the leaf is removed and reinserted.
 //! - Insertion picks the sibling with the smallest surface-area-heuristic cost: the area
 //!   of the new parent plus the growth of every ancestor, by a greedy descent that stops
 //!   when a lower bound on the cost below a node exceeds the best cost found
@@ -258,11 +259,43 @@ impl<V: Vector> DynamicTree<V> {
         if fat.contains(&aabb) && largest.contains(&fat) {
             return Ok(false);
         }
-        self.remove_leaf(id.0);
-        self.nodes[id.index()].aabb = new_fat;
-        self.insert_leaf(id.0);
+        if self.grandparent_contains(id.0, &new_fat) {
+            // A small move: keep the leaf in place and refit the few ancestors it changes.
+            self.nodes[id.index()].aabb = new_fat;
+            self.refit_while_changed(self.nodes[id.index()].parent);
+        } else {
+            self.remove_leaf(id.0);
+            self.nodes[id.index()].aabb = new_fat;
+            self.insert_leaf(id.0);
+        }
         self.mark_moved(id.0);
         Ok(true)
+    }
+
+    /// True when the leaf has a grandparent whose box holds `fat`: refitting the leaf in
+    /// place then changes no box above the grandparent except by shrinking, and the tree
+    /// keeps its shape (Bullet's `btDbvt::update` with a look-ahead of two levels).
+    fn grandparent_contains(&self, leaf: u32, fat: &Aabb<V>) -> bool {
+        let parent = self.nodes[leaf as usize].parent;
+        let grand = match self.nodes.get(parent as usize) {
+            Some(p) => p.parent,
+            None => return false,
+        };
+        self.nodes
+            .get(grand as usize)
+            .is_some_and(|g| g.aabb.contains(fat))
+    }
+
+    /// Refits from `index` upwards until a node's box comes out unchanged.
+    fn refit_while_changed(&mut self, mut index: u32) {
+        while index != NULL {
+            let before = self.nodes[index as usize].aabb;
+            self.refit_node(index);
+            if self.nodes[index as usize].aabb == before {
+                return;
+            }
+            index = self.nodes[index as usize].parent;
+        }
     }
 
     fn mark_moved(&mut self, leaf: u32) {
