@@ -38,6 +38,7 @@
 #![warn(missing_docs)]
 
 pub mod algo;
+pub mod broad;
 pub mod math;
 mod prelude;
 pub mod query;
