@@ -12,6 +12,23 @@ pub trait SupportMap<V: Vector> {
     /// valid answer; implementations must still return a finite point of the shape.
     fn local_support(&self, dir: V) -> V;
 
+    /// The radius of the ball this shape's core is grown by: `0` for sharp shapes,
+    /// the radius for balls, capsules and [`Rounded`](crate::shape::Rounded) shapes.
+    /// GJK and EPA run on the core and add the margin afterwards, which is exact
+    /// for a Minkowski sum with a ball and spares them the curved surface.
+    #[inline]
+    fn margin(&self) -> V::Scalar {
+        V::Scalar::ZERO
+    }
+
+    /// The support point of the core: the shape shrunk by [`SupportMap::margin`]
+    /// (the centre of a ball, the segment of a capsule). Defaults to
+    /// [`SupportMap::local_support`] for shapes with no margin.
+    #[inline]
+    fn local_core_support(&self, dir: V) -> V {
+        self.local_support(dir)
+    }
+
     /// The support point in world space for a shape placed at `pose`.
     #[inline]
     fn support(&self, pose: &V::Pose, dir: V) -> V {
@@ -43,6 +60,14 @@ impl<V: Vector> SupportMap<V> for Ball<V> {
             None => self.center(),
         }
     }
+    #[inline]
+    fn margin(&self) -> V::Scalar {
+        self.radius()
+    }
+    #[inline]
+    fn local_core_support(&self, _dir: V) -> V {
+        self.center()
+    }
 }
 
 impl<V: Vector> SupportMap<V> for Aabb<V> {
@@ -73,5 +98,49 @@ impl<V: Vector> SupportMap<V> for Triangle<V> {
     #[inline]
     fn local_support(&self, dir: V) -> V {
         support_of_points(&self.vertices(), dir)
+    }
+}
+
+/// A convex shape given by a point cloud: the convex hull of its points, without
+/// computing the hull (the support function scans every point). Useful for
+/// benchmarks and tests of GJK on arbitrary polytopes.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ConvexPoints<V: Vector> {
+    points: Vec<V>,
+}
+
+impl<V: Vector> ConvexPoints<V> {
+    /// The convex hull of `points` (not computed; duplicates and interior points
+    /// are allowed).
+    ///
+    /// # Errors
+    /// [`ShapeError::TooFewPoints`](crate::ShapeError::TooFewPoints) for an empty
+    /// list, [`ShapeError::NotFinite`](crate::ShapeError::NotFinite) for a
+    /// non-finite point.
+    pub fn new(points: Vec<V>) -> Result<Self, crate::ShapeError> {
+        if points.is_empty() {
+            return Err(crate::ShapeError::TooFewPoints {
+                shape: "ConvexPoints",
+                needed: 1,
+                got: 0,
+            });
+        }
+        for &p in &points {
+            crate::shape::error::check_finite("ConvexPoints", "points", p)?;
+        }
+        Ok(Self { points })
+    }
+
+    /// The points.
+    #[inline]
+    pub fn points(&self) -> &[V] {
+        &self.points
+    }
+}
+
+impl<V: Vector> SupportMap<V> for ConvexPoints<V> {
+    #[inline]
+    fn local_support(&self, dir: V) -> V {
+        support_of_points(&self.points, dir)
     }
 }

@@ -4,14 +4,22 @@
 
 mod aabb;
 mod ball;
+mod capsule;
+mod cone_3d;
+mod cylinder_3d;
 pub mod error;
 mod plane;
 mod ray;
+mod rounded;
 mod triangle;
 
 pub use aabb::Aabb;
 pub use ball::Ball;
+pub use capsule::Capsule;
+pub use cone_3d::Cone;
+pub use cylinder_3d::Cylinder;
 pub use error::ShapeError;
 pub use plane::Plane;
 pub use ray::{Ray, RayHit, Segment};
+pub use rounded::Rounded;
 pub use triangle::Triangle;
