@@ -2,5 +2,11 @@
 //! queries) or a set of pair kernels.
 
 pub mod cast_ray;
+pub mod cast_shapes;
+pub mod contact;
+pub mod distance;
 
 pub use cast_ray::RayCast;
+pub use cast_shapes::{cast_shapes, time_of_impact, ShapeCastHit, Sweep};
+pub use contact::{contact, Contact};
+pub use distance::{closest_points, distance, ClosestPoints};
