@@ -285,7 +285,7 @@ fn capsule_capsule<V: TestVector>() {
         )
         .unwrap();
         let pa = V::random_pose(&mut rng, V::ZERO);
-        let pb = V::pose_in(&mut rng, if V::DIM == 2 { 1.35 } else { 0.8 });
+        let pb = V::pose_in(&mut rng, if V::DIM == 2 { 1.35 } else { 0.6 });
         let sa = Segment {
             a: pa.transform_point(a.segment().a),
             b: pa.transform_point(a.segment().b),
