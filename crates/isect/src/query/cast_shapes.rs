@@ -142,7 +142,8 @@ where
         let mut p = shifted_support(diff, -v, motion * cast.lambda);
         // Every point of the current `A − B` lies beyond the plane `x · v = v · w`.
         let gap = v.dot(p.w) - margin * v_len;
-        if gap > tol * v_len {
+        let advancing = gap > tol * v_len;
+        if advancing {
             let approach = v.dot(motion);
             if !(approach > zero) {
                 return None;
@@ -156,10 +157,12 @@ where
             p.w -= motion * delta;
             cast.normal = -v;
         }
-        if cast.simplex.contains_w(p.w) {
+        if !cast.simplex.contains_w(p.w) {
+            cast.simplex.push(p);
+        } else if !advancing {
+            // No new vertex and no advance: the simplex is as close as it gets.
             return Some(finish(diff, &cast, v, iteration, Status::Converged));
         }
-        cast.simplex.push(p);
     }
     let v = cast.simplex.closest();
     Some(finish(
