@@ -25,7 +25,10 @@ struct Scene<V: TestVector> {
 fn scene<V: TestVector>(seed: u64) -> Scene<V> {
     let mut rng = Rng(seed);
     let half = gjk_common::rand_vec::<V>(&mut rng, 1.0).abs() + V::splat(r::<V>(0.05));
-    let (a, b) = (gjk_common::rand_vec::<V>(&mut rng, 1.0), gjk_common::rand_vec::<V>(&mut rng, 1.0));
+    let (a, b) = (
+        gjk_common::rand_vec::<V>(&mut rng, 1.0),
+        gjk_common::rand_vec::<V>(&mut rng, 1.0),
+    );
     Scene {
         bx: Aabb::from_center(V::ZERO, half).unwrap(),
         cap: Capsule::new(a, b, r::<V>(rng.range(0.0, 0.5))).unwrap(),
@@ -51,7 +54,12 @@ fn swap_mirrors<V: TestVector>(seed: u64) -> Result<(), TestCaseError> {
     prop_assert!((f(ab.distance) - f(ba.distance)).abs() <= tol::<V>() * 4.0);
     let c1 = contact(&s.pose_box, &s.bx, &s.pose_cap, &s.cap, r::<V>(10.0)).unwrap();
     let c2 = contact(&s.pose_cap, &s.cap, &s.pose_box, &s.bx, r::<V>(10.0)).unwrap();
-    prop_assert!((f(c1.depth) - f(c2.depth)).abs() <= tol::<V>() * 4.0, "{:?} {:?}", c1, c2);
+    prop_assert!(
+        (f(c1.depth) - f(c2.depth)).abs() <= tol::<V>() * 4.0,
+        "{:?} {:?}",
+        c1,
+        c2
+    );
     // The normal is unique when separated; when penetrating, two directions may tie.
     if f(c1.depth) < -tol::<V>() * 10.0 {
         prop_assert!(f((c1.normal + c2.normal).length()) <= tol::<V>() * 10.0);
@@ -102,7 +110,10 @@ fn witnesses_on_shapes<V: TestVector>(seed: u64) -> Result<(), TestCaseError> {
     let local = s.pose_box.inverse_transform_point(cp.point_a);
     let off_box = f(s.bx.closest_point(local).distance(local));
     let seg = s.cap.segment();
-    let world = Segment { a: s.pose_cap.transform_point(seg.a), b: s.pose_cap.transform_point(seg.b) };
+    let world = Segment {
+        a: s.pose_cap.transform_point(seg.a),
+        b: s.pose_cap.transform_point(seg.b),
+    };
     let off_cap = f(world.closest_point(cp.point_b).0.distance(cp.point_b)) - f(s.cap.radius());
     let t = tol::<V>() * 10.0;
     prop_assert!(off_box <= t && off_cap <= t, "off {off_box} {off_cap}");
@@ -114,7 +125,9 @@ fn witnesses_on_shapes<V: TestVector>(seed: u64) -> Result<(), TestCaseError> {
     let gap = c.point_a - c.point_b;
     prop_assert!((f(gap.dot(c.normal)) - f(c.depth)).abs() <= t, "{:?}", c);
     // The contact points are each on their shape's surface: support along the normal.
-    let reach_a = s.pose_box.transform_point(s.bx.local_support(s.pose_box.inverse_transform_vector(c.normal)));
+    let reach_a = s
+        .pose_box
+        .transform_point(s.bx.local_support(s.pose_box.inverse_transform_vector(c.normal)));
     prop_assert!((f(reach_a.dot(c.normal)) - f(c.point_a.dot(c.normal))).abs() <= t);
     Ok(())
 }

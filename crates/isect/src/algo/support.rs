@@ -38,18 +38,42 @@ pub trait SupportMap<V: Vector> {
 }
 
 /// The vertex of a finite point set farthest along `dir` (first of ties).
+///
+/// Scans four interleaved lanes so that the comparisons of consecutive points do
+/// not wait on each other, then merges the lanes (lowest index on ties).
 #[inline]
 pub fn support_of_points<V: Vector>(points: &[V], dir: V) -> V {
-    let mut best = points[0];
-    let mut best_dot = best.dot(dir);
-    for &p in &points[1..] {
-        let d = p.dot(dir);
-        if d > best_dot {
-            best = p;
-            best_dot = d;
+    let mut best = [0usize; 4];
+    let mut best_dot = [V::Scalar::NEG_INFINITY; 4];
+    let chunks = points.chunks_exact(4);
+    let tail = chunks.remainder();
+    for (c, chunk) in chunks.enumerate() {
+        for lane in 0..4 {
+            let d = chunk[lane].dot(dir);
+            if d > best_dot[lane] {
+                best_dot[lane] = d;
+                best[lane] = 4 * c + lane;
+            }
         }
     }
-    best
+    let base = points.len() - tail.len();
+    for (k, p) in tail.iter().enumerate() {
+        let d = p.dot(dir);
+        if d > best_dot[k] {
+            best_dot[k] = d;
+            best[k] = base + k;
+        }
+    }
+    // NaN products never win a comparison: fall back to the first point.
+    let mut winner = (points.len(), V::Scalar::NEG_INFINITY);
+    for lane in 0..4 {
+        let better =
+            best_dot[lane] > winner.1 || (best_dot[lane] == winner.1 && best[lane] < winner.0);
+        if best_dot[lane] > V::Scalar::NEG_INFINITY && better {
+            winner = (best[lane], best_dot[lane]);
+        }
+    }
+    points[if winner.0 < points.len() { winner.0 } else { 0 }]
 }
 
 impl<V: Vector> SupportMap<V> for Ball<V> {
