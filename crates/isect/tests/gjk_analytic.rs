@@ -334,5 +334,4 @@ fn support_maps_reach_the_surface() {
     let k = 0.5 / 2f32.sqrt();
     assert!((p - glam::Vec3::new(1.0 + k, k, 0.0)).length() < 1e-6);
     assert_eq!(c.margin(), 0.5);
-    let _ = <glam::Vec3 as Vector>::Scalar::EPSILON;
 }

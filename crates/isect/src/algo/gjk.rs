@@ -19,6 +19,8 @@
 //! [`SIMPLEX_DEGENERATE_ULPS`] (a flat triangle or tetrahedron). The loop stops
 //! after [`GJK_MAX_ITERATIONS`].
 
+// `!(x > y)` is deliberate: it is also true for NaN, which must take the safe branch.
+#![allow(clippy::neg_cmp_op_on_partial_ord)]
 use crate::algo::support::SupportMap;
 use crate::math::tolerance::eps;
 use crate::math::{Isometry, Real, Vector};

@@ -1,6 +1,8 @@
 //! The 3D parts of GJK: the tetrahedron case of the simplex solver (Ericson 5.1.6)
 //! and pose interpolation (quaternion slerp) for time of impact. See [`super::gjk`].
 
+// `!(x > y)` is deliberate: it is also true for NaN, which must take the safe branch.
+#![allow(clippy::neg_cmp_op_on_partial_ord)]
 use super::gjk::{reduce_up_to_triangle, triangle_weights, Simplex, SIMPLEX_DEGENERATE_ULPS};
 use crate::math::tolerance::eps;
 use crate::math::{Pose3, Real, Vector, Vector3};

@@ -9,6 +9,8 @@
 //! the distance is below this times the shapes' bounding radii). Caps:
 //! [`CAST_MAX_ITERATIONS`], [`TOI_MAX_ITERATIONS`].
 
+// `!(x > y)` is deliberate: it is also true for NaN, which must take the safe branch.
+#![allow(clippy::neg_cmp_op_on_partial_ord)]
 use crate::algo::gjk::{GjkCache, GjkVector, MinkowskiDiff, Simplex, Status, SupportPoint};
 use crate::algo::support::SupportMap;
 use crate::math::tolerance::eps;

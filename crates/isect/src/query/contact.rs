@@ -7,6 +7,8 @@
 //! Work is done in A's frame (`pose_ab = pose_a⁻¹ · pose_b`); answers are in world
 //! space. No tolerances of its own beyond GJK's and EPA's.
 
+// `!(x > y)` is deliberate: it is also true for NaN, which must take the safe branch.
+#![allow(clippy::neg_cmp_op_on_partial_ord)]
 use crate::algo::gjk::{self, GjkVector, MinkowskiDiff, Status};
 use crate::algo::support::SupportMap;
 use crate::math::{Isometry, Real, Vector};

@@ -6,6 +6,8 @@
 //! (`pose_ab = pose_a⁻¹ · pose_b`) and answers in world space. Tolerance:
 //! [`SEGMENT_PARALLEL_ULPS`].
 
+// `!(x > y)` is deliberate: it is also true for NaN, which must take the safe branch.
+#![allow(clippy::neg_cmp_op_on_partial_ord)]
 use crate::algo::gjk::{self, GjkCache, GjkResult, GjkVector, MinkowskiDiff, Status};
 use crate::algo::support::SupportMap;
 use crate::math::tolerance::eps;
