@@ -14,6 +14,10 @@ macro_rules! common_aliases {
         pub type Aabb = $crate::shape::Aabb<$v>;
         /// See [`crate::shape::Ball`].
         pub type Ball = $crate::shape::Ball<$v>;
+        /// See [`crate::shape::Capsule`].
+        pub type Capsule = $crate::shape::Capsule<$v>;
+        /// See [`crate::query::Contact`].
+        pub type Contact = $crate::query::Contact<$v>;
         /// See [`crate::shape::Plane`].
         pub type Plane = $crate::shape::Plane<$v>;
         /// See [`crate::shape::Ray`].
@@ -40,6 +44,10 @@ macro_rules! aliases_2d {
 macro_rules! aliases_3d {
     ($r:ty) => {
         common_aliases!(<$r as $crate::math::Real>::V3, $r);
+        /// See [`crate::shape::Cylinder`].
+        pub type Cylinder = $crate::shape::Cylinder<$r>;
+        /// See [`crate::shape::Cone`].
+        pub type Cone = $crate::shape::Cone<$r>;
     };
 }
 
