@@ -55,6 +55,8 @@ struct Polytope<V: Vector> {
     faces: Vec<Face<V>>,
     heap: BinaryHeap<Nearest<V::Scalar>>,
     horizon: Vec<[usize; 2]>,
+    /// Indices of the live faces (the visibility scan skips removed ones).
+    live: Vec<usize>,
 }
 
 impl<V: Vector3> Polytope<V> {
@@ -66,6 +68,7 @@ impl<V: Vector3> Polytope<V> {
             faces: Vec::with_capacity(2 * capacity),
             heap: BinaryHeap::with_capacity(2 * capacity),
             horizon: Vec::with_capacity(16),
+            live: Vec::with_capacity(2 * capacity),
         };
         polytope.vertices.extend_from_slice(&points);
         for [i, j, k, opposite] in [[0, 1, 2, 3], [0, 3, 1, 2], [0, 2, 3, 1], [1, 3, 2, 0]] {
@@ -91,6 +94,7 @@ impl<V: Vector3> Polytope<V> {
             dist,
             face: self.faces.len(),
         });
+        self.live.push(self.faces.len());
         self.faces.push(Face {
             vertices: [i, j, k],
             normal,
@@ -116,25 +120,26 @@ impl<V: Vector3> Polytope<V> {
         let new = self.vertices.len();
         self.vertices.push(p);
         self.horizon.clear();
-        for f in 0..self.faces.len() {
-            let face = self.faces[f];
-            if !face.alive
-                || face.normal.dot(p.w - self.vertices[face.vertices[0]].w) <= V::Scalar::ZERO
-            {
-                continue;
+        let (faces, horizon) = (&mut self.faces, &mut self.horizon);
+        self.live.retain(|&f| {
+            let face = &mut faces[f];
+            // `dist` is `normal · (any vertex)`: the plane test needs no vertex lookup.
+            if face.normal.dot(p.w) <= face.dist {
+                return true;
             }
-            self.faces[f].alive = false;
+            face.alive = false;
             let [a, b, c] = face.vertices;
             for edge in [[a, b], [b, c], [c, a]] {
                 // An edge shared by two removed faces appears once each way: drop both.
-                match self.horizon.iter().position(|&e| e == [edge[1], edge[0]]) {
+                match horizon.iter().position(|&e| e == [edge[1], edge[0]]) {
                     Some(k) => {
-                        self.horizon.swap_remove(k);
+                        horizon.swap_remove(k);
                     }
-                    None => self.horizon.push(edge),
+                    None => horizon.push(edge),
                 }
             }
-        }
+            false
+        });
         for k in 0..self.horizon.len() {
             let [a, b] = self.horizon[k];
             self.add_face(a, b, new);
