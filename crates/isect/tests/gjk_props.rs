@@ -91,6 +91,10 @@ fn intersects_iff_distance<V: TestVector>(seed: u64) -> Result<(), TestCaseError
     let s = scene::<V>(seed);
     let diff = MinkowskiDiff::new(&s.bx, &s.cap, s.pose_box.inv_mul(&s.pose_cap));
     let hit = gjk::intersects(&diff);
+    prop_assert_eq!(
+        hit,
+        isect::query::distance::intersects(&s.pose_box, &s.bx, &s.pose_cap, &s.cap)
+    );
     let d = f(closest_points(&s.pose_box, &s.bx, &s.pose_cap, &s.cap).distance);
     if d > tol::<V>() {
         prop_assert!(!hit, "intersects at distance {d}");

@@ -100,3 +100,29 @@ impl<V: Vector> Fallback<V> {
         Penetration::from_support(self.normal, &self.support, status, iterations)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use glam::Vec2;
+
+    // The fallback keeps the direction with the smallest proven upper bound.
+    #[test]
+    fn fallback_keeps_smallest_bound() {
+        let p = |w: Vec2| SupportPoint {
+            a: w,
+            b: Vec2::ZERO,
+            w,
+            dir: Vec2::ZERO,
+        };
+        let mut fb = Fallback::new(Vec2::X, p(Vec2::new(2.0, 0.0)));
+        fb.offer(Vec2::Y, p(Vec2::new(0.0, 0.5)));
+        fb.offer(-Vec2::X, p(Vec2::new(-1.0, 0.0)));
+        let answer = fb.answer(Status::MaxIterations, 7);
+        assert_eq!(
+            (answer.normal, answer.depth, answer.iterations),
+            (Vec2::Y, 0.5, 7)
+        );
+        assert_eq!(answer.status, Status::MaxIterations);
+    }
+}

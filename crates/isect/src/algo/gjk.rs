@@ -560,3 +560,72 @@ impl_gjk_vector!(glam::Vec2, f32, gjk_2d, epa_2d);
 impl_gjk_vector!(glam::DVec2, f64, gjk_2d, epa_2d);
 impl_gjk_vector!(glam::Vec3, f32, gjk_3d, epa_3d);
 impl_gjk_vector!(glam::DVec3, f64, gjk_3d, epa_3d);
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use glam::{DVec2, DVec3, Vec3};
+
+    // Segment weights: interior, clamped ends, zero length.
+    #[test]
+    fn segment_weights_regions() {
+        let [s, t] = segment_weights(DVec2::new(-1.0, 1.0), DVec2::new(3.0, 1.0));
+        assert!((s - 0.75).abs() < 1e-15 && (t - 0.25).abs() < 1e-15);
+        assert_eq!(
+            segment_weights(DVec2::new(1.0, 1.0), DVec2::new(3.0, 1.0)),
+            [1.0, 0.0]
+        );
+        assert_eq!(
+            segment_weights(DVec2::new(-3.0, 1.0), DVec2::new(-1.0, 1.0)),
+            [0.0, 1.0]
+        );
+        assert_eq!(segment_weights(DVec2::ONE, DVec2::ONE), [1.0, 0.0]);
+    }
+
+    // Triangle weights: interior projection in 3D, an edge region, and a flat
+    // (collinear) triangle answered by its best edge.
+    #[test]
+    fn triangle_weights_regions() {
+        let (w, interior) = triangle_weights(
+            DVec3::new(-1.0, -1.0, 2.0),
+            DVec3::new(2.0, -1.0, 2.0),
+            DVec3::new(-1.0, 2.0, 2.0),
+        );
+        assert!(interior);
+        assert!((w[0] - 1.0 / 3.0).abs() < 1e-12 && (w[1] - 1.0 / 3.0).abs() < 1e-12);
+        let (w, interior) = triangle_weights(
+            Vec3::new(-1.0, 1.0, 0.0),
+            Vec3::new(1.0, 1.0, 0.0),
+            Vec3::new(0.0, 2.0, 0.0),
+        );
+        assert!(!interior && w[2] == 0.0 && (w[0] - 0.5).abs() < 1e-6);
+        let (w, interior) = triangle_weights(
+            Vec3::new(1.0, 1.0, 0.0),
+            Vec3::new(2.0, 2.0, 0.0),
+            Vec3::new(3.0, 3.0, 0.0),
+        );
+        assert!(!interior && w == [1.0, 0.0, 0.0]);
+    }
+
+    // A flat tetrahedron never claims to enclose the origin, even when the origin
+    // lies in its plane.
+    #[test]
+    fn flat_tetrahedron_does_not_enclose() {
+        let mut s = Simplex::<DVec3>::default();
+        for w in [
+            DVec3::new(-1.0, -1.0, 0.0),
+            DVec3::new(1.0, -1.0, 0.0),
+            DVec3::new(0.0, 1.0, 0.0),
+            DVec3::new(0.0, 0.0, 0.0),
+        ] {
+            s.push(SupportPoint {
+                a: w,
+                b: DVec3::ZERO,
+                w,
+                dir: DVec3::X,
+            });
+        }
+        assert!(!DVec3::reduce_simplex(&mut s));
+        assert!(s.closest().length() < 1e-15);
+    }
+}

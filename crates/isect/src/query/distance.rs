@@ -75,6 +75,19 @@ where
     closest_points(pose_a, a, pose_b, b).distance
 }
 
+/// Boolean GJK test: true when the shapes touch or overlap (stops at the first
+/// separating plane, so cheaper than [`distance`]). False for NaN poses.
+pub fn intersects<V, A, B>(pose_a: &V::Pose, a: &A, pose_b: &V::Pose, b: &B) -> bool
+where
+    V: GjkVector,
+    A: SupportMap<V> + ?Sized,
+    B: SupportMap<V> + ?Sized,
+{
+    pose_a.is_finite()
+        && pose_b.is_finite()
+        && gjk::intersects(&MinkowskiDiff::new(a, b, pose_a.inv_mul(pose_b)))
+}
+
 fn closest_points_impl<V, A, B>(
     pose_a: &V::Pose,
     a: &A,
