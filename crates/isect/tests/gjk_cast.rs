@@ -329,3 +329,21 @@ fn overlap_at_start_is_signed() {
     assert!(cast_shapes(&pa, glam::Vec3::NAN, &a, &pb, glam::Vec3::X, &b, 1.0).is_none());
     assert!(cast_shapes(&pa, glam::Vec3::ZERO, &a, &pb, glam::Vec3::X, &b, f32::NAN).is_none());
 }
+
+// 2D: a stick of length 2 turning half a turn about its end meets a disc centred
+// 1.5 away on its path; same analytic angle as in 3D.
+#[test]
+fn rotating_stick_2d() {
+    use isect::math::Pose2;
+    let stick = Capsule::new(glam::Vec2::ZERO, glam::Vec2::new(2.0, 0.0), 0.05).unwrap();
+    let disc = Ball::new(glam::Vec2::ZERO, 0.2).unwrap();
+    let sa = Sweep {
+        start: Pose2::<f32>::IDENTITY,
+        end: Pose2::new(glam::Vec2::ZERO, 3.0),
+    };
+    let at = Pose2::from_translation(glam::Vec2::new(0.0, 1.5));
+    let hit = time_of_impact(&sa, &stick, &Sweep { start: at, end: at }, &disc).expect("hit");
+    let theta = std::f32::consts::FRAC_PI_2 - (0.25f32 / 1.5).asin();
+    assert!((hit.time - theta / 3.0).abs() < 1e-3, "t = {}", hit.time);
+    assert!((hit.normal.length() - 1.0).abs() < 1e-5);
+}
