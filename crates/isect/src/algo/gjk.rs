@@ -354,7 +354,6 @@ where
     let rel = eps::<V::Scalar>(GJK_REL_ULPS);
     let overlap = eps::<V::Scalar>(GJK_OVERLAP_ULPS);
     let mut best = V::Scalar::INFINITY;
-    let mut saved = *simplex;
     for iterations in 0..=GJK_MAX_ITERATIONS {
         if V::reduce_simplex(simplex) {
             return (Status::Converged, iterations, true);
@@ -368,12 +367,10 @@ where
             return (Status::Converged, iterations, true);
         }
         if v2 >= best {
-            // No progress: rounding made the last vertex useless; keep the previous simplex.
-            *simplex = saved;
+            // No progress: the last vertex only moved the answer by rounding.
             return (Status::Converged, iterations, false);
         }
         best = v2;
-        saved = *simplex;
         if iterations == GJK_MAX_ITERATIONS {
             break;
         }

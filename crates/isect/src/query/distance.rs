@@ -72,7 +72,13 @@ where
     A: SupportMap<V> + ?Sized,
     B: SupportMap<V> + ?Sized,
 {
-    closest_points(pose_a, a, pose_b, b).distance
+    if !(pose_a.is_finite() && pose_b.is_finite()) {
+        return V::Scalar::from_f64(f64::NAN);
+    }
+    // No witness points needed: skip their transforms.
+    let diff = MinkowskiDiff::new(a, b, pose_a.inv_mul(pose_b));
+    let result = gjk::closest_points(&diff, None);
+    (result.distance - diff.margin()).max(V::Scalar::ZERO)
 }
 
 /// Boolean GJK test: true when the shapes touch or overlap (stops at the first
