@@ -259,14 +259,16 @@ fn rotating_stick_hits_ball_first_time() {
         end: ball_pose,
     };
     let hit = time_of_impact(&sa, &stick, &sb, &ball).expect("the stick reaches the ball");
-    // Analytic: the stick's axis at angle θ passes at distance 1.5·cos θ... the
-    // surfaces touch when 1.5 · sin(π/2 − θ) = 0.25, i.e. θ = π/2 − asin(0.25/1.5).
+    // Analytic: at angle θ the ball's centre is 1.5·cos θ from the stick's axis;
+    // the surfaces touch when that is 0.05 + 0.2, i.e. θ = π/2 − asin(0.25/1.5).
     let theta = std::f64::consts::FRAC_PI_2 - (0.25f64 / 1.5).asin();
     assert!(
         (hit.time - theta / std::f64::consts::PI).abs() < 1e-6,
         "t = {}",
         hit.time
     );
+    assert_eq!(hit.status, Status::Converged, "{hit:?}");
+    assert!(hit.iterations < 64);
     for k in 0..100 {
         let t = hit.time * k as f64 / 100.0;
         assert!(distance(&sa.pose_at(t), &stick, &ball_pose, &ball) > 0.0);
