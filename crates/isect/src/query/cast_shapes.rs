@@ -5,7 +5,8 @@
 //!
 //! Tolerances are relative to the shapes' size, so accuracy does not degrade
 //! with scale: [`CAST_REL_ULPS`] (the cast stops when the gap is below this times
-//! the size of `A − B`, floored by [`CAST_REL_FLOOR`]) and [`TOI_REL_ULPS`] (conservative advancement stops when
+//! the size of `A − B`, floored by [`CAST_REL_FLOOR`]; on curved cores GJK's own
+//! floor, about `sqrt(ε)` of the size, can stop it earlier, always before the impact) and [`TOI_REL_ULPS`] (conservative advancement stops when
 //! the distance is below this times the shapes' bounding radii). Caps:
 //! [`CAST_MAX_ITERATIONS`], [`TOI_MAX_ITERATIONS`].
 
