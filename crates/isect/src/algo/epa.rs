@@ -28,7 +28,7 @@ pub(crate) fn epa_rel_tolerance<R: Real>() -> R {
 pub const EPA_MAX_ITERATIONS: u32 = 64;
 /// Convergence: the support distance along the nearest face's normal exceeds the
 /// face's distance by at most `EPA_REL_ULPS · ε · size` (size: largest `|w|`).
-pub const EPA_REL_ULPS: f64 = 1024.0;
+pub const EPA_REL_ULPS: f64 = 256.0;
 /// Floor of EPA's relative tolerance: curved supports (cylinders, cones) refine
 /// only quadratically, so in `f64` the `EPA_REL_ULPS` bound alone is out of reach
 /// within the cap. The convergence test uses `max(EPA_REL_ULPS · ε, EPA_REL_FLOOR)`.
