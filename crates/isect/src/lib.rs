@@ -19,9 +19,9 @@
 //! ## Shapes × queries
 //!
 //! Every shape with a support map answers the generic convex queries
-//! [`query::distance`], [`query::closest_points`], [`query::contact`] (GJK, then EPA
-//! when overlapping), [`query::cast_shapes`] (linear motion) and
-//! [`query::time_of_impact`] (with rotation) against every other one, in 2D and 3D.
+//! [`query::distance()`], [`query::closest_points()`], [`query::contact()`] (GJK, then EPA
+//! when overlapping), [`query::cast_shapes()`] (linear motion) and
+//! [`query::time_of_impact()`] (with rotation) against every other one, in 2D and 3D.
 //! Specialised kernels exist where a benchmark shows they are faster.
 //!
 //! | shape | dim | `contains_point` | `cast_ray` | support map | specialised pair kernels |
