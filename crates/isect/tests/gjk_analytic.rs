@@ -17,29 +17,9 @@ use isect::shape::{Aabb, Ball, Capsule, Segment};
 
 const CASES: usize = 10_000;
 
-/// Runs one generic test body for the four vector types.
-macro_rules! for_each_vector {
-    ($body:ident) => {
-        mod $body {
-            #[test]
-            fn vec2() {
-                super::$body::<glam::Vec2>();
-            }
-            #[test]
-            fn dvec2() {
-                super::$body::<glam::DVec2>();
-            }
-            #[test]
-            fn vec3() {
-                super::$body::<glam::Vec3>();
-            }
-            #[test]
-            fn dvec3() {
-                super::$body::<glam::DVec3>();
-            }
-        }
-    };
-}
+#[macro_use]
+#[path = "support/for_each_vector.rs"]
+mod for_each_vector;
 
 // Two random balls: GJK distance and contact (generic path) and the analytic
 // kernel against |ca − cb| − ra − rb.

@@ -13,28 +13,9 @@ use isect::shape::{Aabb, Ball, Capsule};
 
 const CASES: usize = 10_000;
 
-macro_rules! for_each_vector {
-    ($body:ident) => {
-        mod $body {
-            #[test]
-            fn vec2() {
-                super::$body::<glam::Vec2>();
-            }
-            #[test]
-            fn dvec2() {
-                super::$body::<glam::DVec2>();
-            }
-            #[test]
-            fn vec3() {
-                super::$body::<glam::Vec3>();
-            }
-            #[test]
-            fn dvec3() {
-                super::$body::<glam::DVec3>();
-            }
-        }
-    };
-}
+#[macro_use]
+#[path = "support/for_each_vector.rs"]
+mod for_each_vector;
 
 /// Seed 002's moving spheres: the ray from the relative start against a sphere of
 /// radius `ra + rb`; `t` in units of the relative velocity.

@@ -74,26 +74,6 @@ pub fn min_t<S: Real>(hits: &[(u32, S)]) -> Option<S> {
         .fold(None, |m: Option<S>, t| Some(m.map_or(t, |m| m.min(t))))
 }
 
-/// Runs a generic test body for `Vec2`, `Vec3`, `DVec2` and `DVec3`.
-macro_rules! for_each_vector {
-    ($body:ident) => {
-        mod $body {
-            #[test]
-            fn vec2() {
-                super::$body::<glam::Vec2>();
-            }
-            #[test]
-            fn vec3() {
-                super::$body::<glam::Vec3>();
-            }
-            #[test]
-            fn dvec2() {
-                super::$body::<glam::DVec2>();
-            }
-            #[test]
-            fn dvec3() {
-                super::$body::<glam::DVec3>();
-            }
-        }
-    };
-}
+#[macro_use]
+#[path = "../support/for_each_vector.rs"]
+mod for_each_vector;
