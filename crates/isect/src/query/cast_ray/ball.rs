@@ -121,7 +121,9 @@ fn entry<V: Vector>(ball: &Ball<V>, ray: &Ray<V>) -> Option<Entry<V>> {
         return None;
     }
     let a = ray.dir.length_squared();
-    let t_closest = b / a;
+    // 1/a depends on the direction only, so the division runs beside the dot
+    // products instead of after them.
+    let t_closest = b * a.recip();
     if !t_closest.is_finite() {
         return None;
     }
