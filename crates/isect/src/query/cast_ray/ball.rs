@@ -20,10 +20,11 @@ use crate::math::tolerance::eps;
 use crate::math::{Real, Vector};
 use crate::shape::{Ball, Ray, RayHit};
 
-/// Tolerance, in machine epsilons, on the hit normal's squared length:
-/// `|n·n − 1| ≤ NORMAL_UNIT_ULPS · ε`, so `| |n| − 1 |` is within it too. A normal
-/// `(p − c) / r` outside it is replaced by the normalised offset.
-pub const NORMAL_UNIT_ULPS: f64 = 256.0;
+/// Tolerance, in machine epsilons, on the hit normal's length: the normal
+/// `(p − c) / r` is kept when its computed `n·n` is within `2 · NORMAL_UNIT_ULPS · ε`
+/// of 1, so `| |n| − 1 | ≤ NORMAL_UNIT_ULPS · ε` up to the rounding of that check
+/// (a few ε); otherwise the offset `p − c` is normalised instead.
+pub const NORMAL_UNIT_ULPS: f64 = 32.0;
 
 impl<V: Vector> RayCast<V> for Ball<V> {
     /// The entry point into the closed, solid ball.
@@ -71,7 +72,7 @@ impl<V: Vector> Ball<V> {
     fn surface_normal(&self, offset: V, dir: V) -> V {
         let n = offset * self.radius().recip();
         let unit_enough =
-            (n.length_squared() - V::Scalar::ONE).abs() <= eps::<V::Scalar>(NORMAL_UNIT_ULPS);
+            (n.length_squared() - V::Scalar::ONE).abs() <= eps::<V::Scalar>(2.0 * NORMAL_UNIT_ULPS);
         if unit_enough {
             return face_the_ray(n, dir);
         }
@@ -217,9 +218,10 @@ mod tests {
         assert!(t > 0.0 && (t - 1e-12).abs() < 1e-15, "{t}");
     }
 
-    /// `| |n| − 1 | ≤ NORMAL_UNIT_ULPS · ε` and `n` faces the ray.
+    /// `| |n| − 1 | ≤ NORMAL_UNIT_ULPS · ε` (plus 4 ε for the rounding of the check and
+    /// of `length`) and `n` faces the ray.
     fn assert_unit_facing<V: Vector>(hit: &RayHit<V>, dir: V) {
-        let tol = eps::<V::Scalar>(NORMAL_UNIT_ULPS);
+        let tol = eps::<V::Scalar>(NORMAL_UNIT_ULPS + 4.0);
         let len = hit.normal.length();
         assert!((len - V::Scalar::ONE).abs() <= tol, "|n| = {len:?}");
         assert!(hit.normal.dot(dir) <= V::Scalar::ZERO);
