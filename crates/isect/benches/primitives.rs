@@ -2,12 +2,19 @@
 //! half overlapping) cycled through, our kernel next to parry's public query API and
 //! its direct kernel, in one criterion group per pair.
 //!
+//! Like is paired with like by the id's last part, which `scripts/bench_table.py`
+//! matches: `…/bool` answers overlap or not, `…/contact` gives normal, depth and
+//! points. Our kernels take the shapes in world space (a ball stores its centre).
+//! Parry's public API takes two poses and works out their relative pose; its contact
+//! kernels get that relative pose precomputed, and its ball–ball overlap kernel gets
+//! the centre offset computed in the loop (the subtraction ours also does).
+//!
 //! Run: `cargo bench -p isect --bench primitives -- --warm-up-time 1 --measurement-time 2`.
 
 use std::hint::black_box;
 
 use criterion::measurement::WallTime;
-use criterion::{criterion_group, criterion_main, BenchmarkGroup, Criterion};
+use criterion::{criterion_group, criterion_main, BenchmarkGroup, BenchmarkId, Criterion};
 use glam::Vec3;
 use isect::query::ball_tests::{
     ball_aabb_contact, ball_aabb_intersects, ball_ball_contact, ball_ball_intersects,
@@ -40,9 +47,16 @@ impl Rng {
     }
 }
 
-/// Benchmarks `f` over the cases in a cycle, one case per iteration.
-fn cycle<T, R>(g: &mut BenchmarkGroup<'_, WallTime>, name: &str, cases: &[T], f: impl Fn(&T) -> R) {
-    g.bench_function(name, |b| {
+/// Benchmarks `f` over the cases in a cycle, one case per iteration, under the id
+/// `name/answer` (`answer`: what it computes, so the table pairs like with like).
+fn cycle<T, R>(
+    g: &mut BenchmarkGroup<'_, WallTime>,
+    name: &str,
+    answer: &str,
+    cases: &[T],
+    f: impl Fn(&T) -> R,
+) {
+    g.bench_function(BenchmarkId::new(name, answer), |b| {
         let mut i = 0;
         b.iter(|| {
             i = (i + 1) & (CASES - 1);
@@ -57,6 +71,8 @@ struct BallPair {
     b: Ball<Vec3>,
     pose_a: Pose,
     pose_b: Pose,
+    /// `pose_a⁻¹ · pose_b`, for parry's contact kernel.
+    pose_ab: Pose,
     pa: PBall,
     pb: PBall,
 }
@@ -72,34 +88,40 @@ fn ball_ball(c: &mut Criterion) {
                 b: Ball::new(cb, rb).unwrap(),
                 pose_a: Pose::from_translation(ca),
                 pose_b: Pose::from_translation(cb),
+                pose_ab: Pose::from_translation(ca).inv_mul(&Pose::from_translation(cb)),
                 pa: PBall::new(ra),
                 pb: PBall::new(rb),
             }
         })
         .collect();
     let mut g = c.benchmark_group("ball_ball");
-    cycle(&mut g, "isect_intersects", &cases, |k| {
+    cycle(&mut g, "isect_intersects", "bool", &cases, |k| {
         ball_ball_intersects(&k.a, &k.b)
     });
-    cycle(&mut g, "parry_intersection_test", &cases, |k| {
+    cycle(&mut g, "parry_intersection_test", "bool", &cases, |k| {
         parry3d::query::intersection_test(&k.pose_a, &k.pa, &k.pose_b, &k.pb)
             .map(|r| r.intersecting)
     });
     cycle(
         &mut g,
         "parry_kernel_intersection_test_ball_ball",
+        "bool",
         &cases,
         |k| intersection_test_ball_ball(k.pose_b.translation - k.pose_a.translation, &k.pa, &k.pb),
     );
-    cycle(&mut g, "isect_contact", &cases, |k| {
+    cycle(&mut g, "isect_contact", "contact", &cases, |k| {
         ball_ball_contact(&k.a, &k.b)
     });
-    cycle(&mut g, "parry_contact", &cases, |k| {
+    cycle(&mut g, "parry_contact", "contact", &cases, |k| {
         parry3d::query::contact(&k.pose_a, &k.pa, &k.pose_b, &k.pb, 0.0)
     });
-    cycle(&mut g, "parry_kernel_contact_ball_ball", &cases, |k| {
-        contact_ball_ball(&k.pose_a.inv_mul(&k.pose_b), &k.pa, &k.pb, 0.0)
-    });
+    cycle(
+        &mut g,
+        "parry_kernel_contact_ball_ball",
+        "contact",
+        &cases,
+        |k| contact_ball_ball(&k.pose_ab, &k.pa, &k.pb, 0.0),
+    );
     g.finish();
 }
 
@@ -109,6 +131,8 @@ struct BallBox {
     aabb: Aabb<Vec3>,
     pose_ball: Pose,
     pose_box: Pose,
+    /// `pose_ball⁻¹ · pose_box`, for parry's contact kernel.
+    pose_ab: Pose,
     pball: PBall,
     cuboid: Cuboid,
 }
@@ -124,33 +148,32 @@ fn ball_aabb(c: &mut Criterion) {
                 aabb: Aabb::from_center(centre, half).unwrap(),
                 pose_ball: Pose::from_translation(ball_c),
                 pose_box: Pose::from_translation(centre),
+                pose_ab: Pose::from_translation(ball_c).inv_mul(&Pose::from_translation(centre)),
                 pball: PBall::new(r),
                 cuboid: Cuboid::new(half),
             }
         })
         .collect();
     let mut g = c.benchmark_group("ball_aabb");
-    cycle(&mut g, "isect_intersects", &cases, |k| {
+    cycle(&mut g, "isect_intersects", "bool", &cases, |k| {
         ball_aabb_intersects(&k.ball, &k.aabb)
     });
-    cycle(&mut g, "parry_intersection_test", &cases, |k| {
+    cycle(&mut g, "parry_intersection_test", "bool", &cases, |k| {
         parry3d::query::intersection_test(&k.pose_ball, &k.pball, &k.pose_box, &k.cuboid)
             .map(|r| r.intersecting)
     });
-    cycle(&mut g, "isect_contact", &cases, |k| {
+    cycle(&mut g, "isect_contact", "contact", &cases, |k| {
         ball_aabb_contact(&k.ball, &k.aabb)
     });
-    cycle(&mut g, "parry_contact", &cases, |k| {
+    cycle(&mut g, "parry_contact", "contact", &cases, |k| {
         parry3d::query::contact(&k.pose_ball, &k.pball, &k.pose_box, &k.cuboid, 0.0)
     });
     cycle(
         &mut g,
         "parry_kernel_contact_ball_convex_polyhedron",
+        "contact",
         &cases,
-        |k| {
-            let pose12 = k.pose_ball.inv_mul(&k.pose_box);
-            contact_ball_convex_polyhedron(&pose12, &k.pball, &k.cuboid, 0.0)
-        },
+        |k| contact_ball_convex_polyhedron(&k.pose_ab, &k.pball, &k.cuboid, 0.0),
     );
     g.finish();
 }
@@ -165,8 +188,10 @@ fn aabb_aabb(c: &mut Criterion) {
         })
         .collect();
     let mut g = c.benchmark_group("aabb_aabb");
-    cycle(&mut g, "isect_intersects", &cases, |k| k.0.intersects(&k.1));
-    cycle(&mut g, "parry_aabb_intersects", &cases, |k| {
+    cycle(&mut g, "isect_intersects", "bool", &cases, |k| {
+        k.0.intersects(&k.1)
+    });
+    cycle(&mut g, "parry_aabb_intersects", "bool", &cases, |k| {
         k.2.intersects(&k.3)
     });
     g.finish();

@@ -1,11 +1,18 @@
 //! Separating-axis kernels beside parry's public API and its direct kernels, on 8,192
 //! seeded cases cycled (about half of them intersecting).
 //!
+//! Like is paired with like by the id's last part, which `scripts/bench_table.py`
+//! matches: `…/bool` answers overlap or not; `…/contact` the separating normal and
+//! depth (our `mtv`; parry's contact also gives witness points); `…/sat` depth when
+//! overlapping and distance when apart. Parry's kernels get the relative pose
+//! precomputed; our OBB kernels take both boxes in world space, our polygon
+//! kernels two poses (as parry's public API).
+//!
 //! Run: `cargo bench -p isect --bench sat -- --warm-up-time 1 --measurement-time 2`
 
 use std::hint::black_box;
 
-use criterion::{criterion_group, criterion_main, Criterion};
+use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
 use glam::{Quat, Vec2, Vec3};
 use isect::algo::{sat_2d, sat_3d};
 use isect::math::Pose2;
@@ -26,11 +33,12 @@ impl Rng {
     }
 }
 
-/// Runs `f` on case `i`, then the next, cycling through all of them.
+/// Runs `f` on case `i`, then the next, cycling through all of them (`CASES` is a
+/// power of two: a mask, not a division, as in the other benches).
 fn cycle<'a, T, R, F: FnMut(&T) -> R + 'a>(cases: &'a [T], mut f: F) -> impl FnMut() -> R + 'a {
     let mut i = 0;
     move || {
-        i = (i + 1) % cases.len();
+        i = (i + 1) & (CASES - 1);
         f(black_box(&cases[i]))
     }
 }
@@ -78,32 +86,38 @@ fn boxes_2d() -> Vec<Boxes2> {
 fn bench_obb_2d(c: &mut Criterion) {
     let cases = boxes_2d();
     let mut g = c.benchmark_group("obb_obb_2d");
-    g.bench_function("isect_intersects", |b| {
+    g.bench_function(BenchmarkId::new("isect_intersects", "bool"), |b| {
         b.iter(cycle(&cases, |k| sat_2d::intersects_obb_obb(&k.a, &k.b)))
     });
-    g.bench_function("isect_mtv", |b| {
+    g.bench_function(BenchmarkId::new("isect_mtv", "contact"), |b| {
         b.iter(cycle(&cases, |k| sat_2d::obb_obb_mtv(&k.a, &k.b)))
     });
-    g.bench_function("parry_intersection_test", |b| {
+    g.bench_function(BenchmarkId::new("parry_intersection_test", "bool"), |b| {
         b.iter(cycle(&cases, |k| {
             parry2d::query::intersection_test(&k.pa, &k.ca, &k.pb, &k.cb).unwrap()
         }))
     });
-    g.bench_function("parry_contact", |b| {
+    g.bench_function(BenchmarkId::new("parry_contact", "contact"), |b| {
         b.iter(cycle(&cases, |k| {
             parry2d::query::contact(&k.pa, &k.ca, &k.pb, &k.cb, 0.0).unwrap()
         }))
     });
-    g.bench_function("parry_kernel_intersection_test_cuboid_cuboid", |b| {
-        b.iter(cycle(&cases, |k| {
-            parry2d::query::details::intersection_test_cuboid_cuboid(&k.pos12, &k.ca, &k.cb)
-        }))
-    });
-    g.bench_function("parry_kernel_contact_cuboid_cuboid", |b| {
-        b.iter(cycle(&cases, |k| {
-            parry2d::query::details::contact_cuboid_cuboid(&k.pos12, &k.ca, &k.cb, 0.0)
-        }))
-    });
+    g.bench_function(
+        BenchmarkId::new("parry_kernel_intersection_test_cuboid_cuboid", "bool"),
+        |b| {
+            b.iter(cycle(&cases, |k| {
+                parry2d::query::details::intersection_test_cuboid_cuboid(&k.pos12, &k.ca, &k.cb)
+            }))
+        },
+    );
+    g.bench_function(
+        BenchmarkId::new("parry_kernel_contact_cuboid_cuboid", "contact"),
+        |b| {
+            b.iter(cycle(&cases, |k| {
+                parry2d::query::details::contact_cuboid_cuboid(&k.pos12, &k.ca, &k.cb, 0.0)
+            }))
+        },
+    );
     g.finish();
 }
 
@@ -151,32 +165,38 @@ fn boxes_3d() -> Vec<Boxes3> {
 fn bench_obb_3d(c: &mut Criterion) {
     let cases = boxes_3d();
     let mut g = c.benchmark_group("obb_obb_3d");
-    g.bench_function("isect_intersects", |b| {
+    g.bench_function(BenchmarkId::new("isect_intersects", "bool"), |b| {
         b.iter(cycle(&cases, |k| sat_3d::intersects_obb_obb(&k.a, &k.b)))
     });
-    g.bench_function("isect_mtv", |b| {
+    g.bench_function(BenchmarkId::new("isect_mtv", "contact"), |b| {
         b.iter(cycle(&cases, |k| sat_3d::obb_obb_mtv(&k.a, &k.b)))
     });
-    g.bench_function("parry_intersection_test", |b| {
+    g.bench_function(BenchmarkId::new("parry_intersection_test", "bool"), |b| {
         b.iter(cycle(&cases, |k| {
             parry3d::query::intersection_test(&k.pa, &k.ca, &k.pb, &k.cb).unwrap()
         }))
     });
-    g.bench_function("parry_contact", |b| {
+    g.bench_function(BenchmarkId::new("parry_contact", "contact"), |b| {
         b.iter(cycle(&cases, |k| {
             parry3d::query::contact(&k.pa, &k.ca, &k.pb, &k.cb, 0.0).unwrap()
         }))
     });
-    g.bench_function("parry_kernel_intersection_test_cuboid_cuboid", |b| {
-        b.iter(cycle(&cases, |k| {
-            parry3d::query::details::intersection_test_cuboid_cuboid(&k.pos12, &k.ca, &k.cb)
-        }))
-    });
-    g.bench_function("parry_kernel_contact_cuboid_cuboid", |b| {
-        b.iter(cycle(&cases, |k| {
-            parry3d::query::details::contact_cuboid_cuboid(&k.pos12, &k.ca, &k.cb, 0.0)
-        }))
-    });
+    g.bench_function(
+        BenchmarkId::new("parry_kernel_intersection_test_cuboid_cuboid", "bool"),
+        |b| {
+            b.iter(cycle(&cases, |k| {
+                parry3d::query::details::intersection_test_cuboid_cuboid(&k.pos12, &k.ca, &k.cb)
+            }))
+        },
+    );
+    g.bench_function(
+        BenchmarkId::new("parry_kernel_contact_cuboid_cuboid", "contact"),
+        |b| {
+            b.iter(cycle(&cases, |k| {
+                parry3d::query::details::contact_cuboid_cuboid(&k.pos12, &k.ca, &k.cb, 0.0)
+            }))
+        },
+    );
     g.finish();
 }
 
@@ -249,46 +269,52 @@ fn polygons() -> Vec<Polygons> {
 fn bench_polygons(c: &mut Criterion) {
     let cases = polygons();
     let mut g = c.benchmark_group("polygon_polygon");
-    g.bench_function("isect_intersects", |b| {
+    g.bench_function(BenchmarkId::new("isect_intersects", "bool"), |b| {
         b.iter(cycle(&cases, |k| {
             sat_2d::intersects_polygon_polygon(&k.pose_a, &k.a, &k.pose_b, &k.b)
         }))
     });
-    g.bench_function("isect_sat", |b| {
+    g.bench_function(BenchmarkId::new("isect_sat", "sat"), |b| {
         b.iter(cycle(&cases, |k| {
             sat_2d::polygon_polygon(&k.pose_a, &k.a, &k.pose_b, &k.b)
         }))
     });
-    g.bench_function("parry_intersection_test", |b| {
+    g.bench_function(BenchmarkId::new("parry_intersection_test", "bool"), |b| {
         b.iter(cycle(&cases, |k| {
             parry2d::query::intersection_test(&k.pa, &k.qa, &k.pb, &k.qb).unwrap()
         }))
     });
-    g.bench_function("isect_mtv", |b| {
+    g.bench_function(BenchmarkId::new("isect_mtv", "contact"), |b| {
         b.iter(cycle(&cases, |k| {
             sat_2d::polygon_polygon_mtv(&k.pose_a, &k.a, &k.pose_b, &k.b)
         }))
     });
-    g.bench_function("parry_contact", |b| {
+    g.bench_function(BenchmarkId::new("parry_contact", "contact"), |b| {
         b.iter(cycle(&cases, |k| {
             parry2d::query::contact(&k.pa, &k.qa, &k.pb, &k.qb, 0.0).unwrap()
         }))
     });
     // What `isect_sat` answers: depth when overlapping, distance when apart.
-    g.bench_function("parry_contact_then_distance", |b| {
-        b.iter(cycle(&cases, |k| {
-            match parry2d::query::contact(&k.pa, &k.qa, &k.pb, &k.qb, 0.0).unwrap() {
-                Some(c) => c.dist,
-                None => {
-                    parry2d::query::distance(&k.pa, &k.qa, &k.pb, &k.qb)
-                        .unwrap()
-                        .distance
-                }
-            }
-        }))
-    });
     g.bench_function(
-        "parry_kernel_intersection_test_support_map_support_map",
+        BenchmarkId::new("parry_contact_then_distance", "sat"),
+        |b| {
+            b.iter(cycle(&cases, |k| {
+                match parry2d::query::contact(&k.pa, &k.qa, &k.pb, &k.qb, 0.0).unwrap() {
+                    Some(c) => c.dist,
+                    None => {
+                        parry2d::query::distance(&k.pa, &k.qa, &k.pb, &k.qb)
+                            .unwrap()
+                            .distance
+                    }
+                }
+            }))
+        },
+    );
+    g.bench_function(
+        BenchmarkId::new(
+            "parry_kernel_intersection_test_support_map_support_map",
+            "bool",
+        ),
         |b| {
             b.iter(cycle(&cases, |k| {
                 parry2d::query::details::intersection_test_support_map_support_map(
@@ -297,11 +323,16 @@ fn bench_polygons(c: &mut Criterion) {
             }))
         },
     );
-    g.bench_function("parry_kernel_contact_support_map_support_map", |b| {
-        b.iter(cycle(&cases, |k| {
-            parry2d::query::details::contact_support_map_support_map(&k.pos12, &k.qa, &k.qb, 0.0)
-        }))
-    });
+    g.bench_function(
+        BenchmarkId::new("parry_kernel_contact_support_map_support_map", "contact"),
+        |b| {
+            b.iter(cycle(&cases, |k| {
+                parry2d::query::details::contact_support_map_support_map(
+                    &k.pos12, &k.qa, &k.qb, 0.0,
+                )
+            }))
+        },
+    );
     g.finish();
 }
 

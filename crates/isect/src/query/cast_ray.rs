@@ -12,6 +12,7 @@ mod plane;
 mod segment;
 mod triangle;
 
+pub use ball::NORMAL_UNIT_ULPS;
 pub use plane::HalfSpace;
 
 use crate::math::{Isometry, Real, Vector};

@@ -9,68 +9,106 @@
 //!   `(b − sqrt(…)) / a`, which cancels for a ray starting near the surface;
 //! - `c = |f|² − r²` is then only as inexact as the origin's own coordinates.
 //!
-//! `dir` need not be unit. No tolerances: the inside test is the closed
-//! `|p₀ − c| ≤ r`, and a tangent ray (`l = r`) hits.
+//! `dir` need not be unit. The inside test is the closed `|p₀ − c| ≤ r`, and a
+//! tangent ray (`l = r`) hits. The hit normal is `(p − c) / r` (no square root),
+//! computed from the offset `p₀ − c + t·d`; its length is checked against
+//! [`NORMAL_UNIT_ULPS`] and, outside it (a tiny ball far from the origin, a zero
+//! radius), the offset is normalised instead.
 
-use super::{face_the_ray, facing_dir, is_valid_query, RayCast};
+use super::{face_the_ray, facing_dir, RayCast};
+use crate::math::tolerance::eps;
 use crate::math::{Real, Vector};
 use crate::shape::{Ball, Ray, RayHit};
+
+/// Tolerance, in machine epsilons, on the hit normal's length: the normal
+/// `(p − c) / r` is kept when its computed `n·n` is within `2 · NORMAL_UNIT_ULPS · ε`
+/// of 1, so `| |n| − 1 | ≤ NORMAL_UNIT_ULPS · ε` up to the rounding of that check
+/// (a few ε); otherwise the offset `p − c` is normalised instead.
+pub const NORMAL_UNIT_ULPS: f64 = 32.0;
 
 impl<V: Vector> RayCast<V> for Ball<V> {
     /// The entry point into the closed, solid ball.
     ///
     /// Edge behaviour: an origin inside or on the sphere hits at `t = 0` with a zero
     /// normal; a tangent ray hits; a zero-radius ball is hit only by rays through its
-    /// centre; a zero direction (or one whose squared length underflows) misses unless
-    /// the origin is inside; NaN or infinite rays and NaN or negative `max_t` miss.
+    /// centre (normal `−dir`, normalised); a zero direction (or one whose squared length
+    /// underflows) misses unless the origin is inside; NaN or infinite rays and NaN or
+    /// negative `max_t` miss. The normal is unit within [`NORMAL_UNIT_ULPS`].
     #[inline]
     fn cast_ray(&self, ray: &Ray<V>, max_t: V::Scalar) -> Option<RayHit<V>> {
-        if !is_valid_query(ray, max_t) {
-            return None;
+        match entry(self, ray)? {
+            Entry::Inside => inside_is_valid(ray, max_t).then_some(RayHit {
+                t: V::Scalar::ZERO,
+                point: ray.origin,
+                normal: V::ZERO,
+            }),
+            Entry::At { t, from_center } => (t <= max_t).then(|| {
+                let step = ray.dir * t;
+                RayHit {
+                    t,
+                    point: ray.origin + step,
+                    normal: self.surface_normal(from_center + step, ray.dir),
+                }
+            }),
         }
-        let t = match entry_t(self, ray)? {
-            Entry::Inside => {
-                return Some(RayHit {
-                    t: V::Scalar::ZERO,
-                    point: ray.origin,
-                    normal: V::ZERO,
-                })
-            }
-            Entry::At(t) => t,
-        };
-        if t > max_t {
-            return None;
-        }
-        let point = ray.point_at(t);
-        let normal = (point - self.center())
-            .try_normalize()
-            .map_or_else(|| facing_dir(ray.dir), |n| face_the_ray(n, ray.dir));
-        Some(RayHit { t, point, normal })
     }
 
     /// As [`RayCast::cast_ray`] without building the hit (no point, no normal).
     #[inline]
     fn intersects_ray(&self, ray: &Ray<V>, max_t: V::Scalar) -> bool {
-        is_valid_query(ray, max_t)
-            && match entry_t(self, ray) {
-                Some(Entry::Inside) => true,
-                Some(Entry::At(t)) => t <= max_t,
-                None => false,
-            }
+        match entry(self, ray) {
+            Some(Entry::Inside) => inside_is_valid(ray, max_t),
+            Some(Entry::At { t, .. }) => t <= max_t,
+            None => false,
+        }
     }
 }
 
+impl<V: Vector> Ball<V> {
+    /// The unit normal at the surface point `center + offset`, facing `dir`:
+    /// `offset / r` when that is unit within [`NORMAL_UNIT_ULPS`], else the normalised
+    /// offset, else (a zero offset) `−dir` normalised.
+    #[inline]
+    fn surface_normal(&self, offset: V, dir: V) -> V {
+        let n = offset * self.radius().recip();
+        let unit_enough =
+            (n.length_squared() - V::Scalar::ONE).abs() <= eps::<V::Scalar>(2.0 * NORMAL_UNIT_ULPS);
+        if unit_enough {
+            return face_the_ray(n, dir);
+        }
+        offset
+            .try_normalize()
+            .map_or_else(|| facing_dir(dir), |n| face_the_ray(n, dir))
+    }
+}
+
+/// The validity checks an inside origin still needs: `c ≤ 0` already implies a
+/// finite origin, so only the direction and `max_t` are left (NaN `max_t` fails).
+#[inline]
+fn inside_is_valid<V: Vector>(ray: &Ray<V>, max_t: V::Scalar) -> bool {
+    ray.dir.is_finite() && max_t >= V::Scalar::ZERO
+}
+
 /// Where the ray enters the ball.
-enum Entry<S> {
+enum Entry<V: Vector> {
     /// The origin is in the closed ball.
     Inside,
-    /// The ray enters from outside at this `t > 0`.
-    At(S),
+    /// The ray enters from outside at this `t > 0`; `from_center = p₀ − c`.
+    At {
+        /// The entry parameter.
+        t: V::Scalar,
+        /// The origin relative to the centre.
+        from_center: V,
+    },
 }
 
 /// The robust near root, or `None` when the line misses or the ball is behind.
+///
+/// Non-finite rays never reach [`Entry::At`]: a NaN or infinite origin or direction
+/// makes `b` or `t_closest` NaN or infinite, and those return `None`. A NaN origin
+/// also fails `c ≤ 0`, so [`Entry::Inside`] implies a finite origin.
 #[inline]
-fn entry_t<V: Vector>(ball: &Ball<V>, ray: &Ray<V>) -> Option<Entry<V::Scalar>> {
+fn entry<V: Vector>(ball: &Ball<V>, ray: &Ray<V>) -> Option<Entry<V>> {
     let r2 = ball.radius() * ball.radius();
     let f = ray.origin - ball.center();
     // c = |f|² − r²: its rounding error is that of the origin's own coordinates.
@@ -84,7 +122,9 @@ fn entry_t<V: Vector>(ball: &Ball<V>, ray: &Ray<V>) -> Option<Entry<V::Scalar>> 
         return None;
     }
     let a = ray.dir.length_squared();
-    let t_closest = b / a;
+    // 1/a depends on the direction only, so the division runs beside the dot
+    // products instead of after them.
+    let t_closest = b * a.recip();
     if !t_closest.is_finite() {
         return None;
     }
@@ -97,13 +137,17 @@ fn entry_t<V: Vector>(ball: &Ball<V>, ray: &Ray<V>) -> Option<Entry<V::Scalar>> 
         return None;
     }
     let q = b + (a * delta).sqrt();
-    Some(Entry::At(c / q))
+    Some(Entry::At {
+        t: c / q,
+        from_center: f,
+    })
 }
 
 #[cfg(test)]
 mod tests {
     use super::super::test_util::{close, close_v, s, v};
     use super::*;
+    use crate::math::tolerance::eps;
     use glam::{DVec2, DVec3, Vec2, Vec3};
 
     fn ball<V: Vector>(c: V, r: f64) -> Ball<V> {
@@ -172,6 +216,66 @@ mod tests {
         let r = ray(DVec3::new(-1.0 - 1e-12, 0.0, 0.0), DVec3::X);
         let t = b.cast_ray(&r, 1.0).unwrap().t;
         assert!(t > 0.0 && (t - 1e-12).abs() < 1e-15, "{t}");
+    }
+
+    /// `| |n| − 1 | ≤ NORMAL_UNIT_ULPS · ε` (plus 4 ε for the rounding of the check and
+    /// of `length`) and `n` faces the ray.
+    fn assert_unit_facing<V: Vector>(hit: &RayHit<V>, dir: V) {
+        let tol = eps::<V::Scalar>(NORMAL_UNIT_ULPS + 4.0);
+        let len = hit.normal.length();
+        assert!((len - V::Scalar::ONE).abs() <= tol, "|n| = {len:?}");
+        assert!(hit.normal.dot(dir) <= V::Scalar::ZERO);
+    }
+
+    /// Seeded rays at balls of radius k/2..k around points out to 10·k: the normal
+    /// `(p − c) / r` stays unit within the tolerance.
+    fn check_normals_unit<V: Vector>(k: f64) {
+        let mut state = 0x5EED_u64;
+        let mut next = || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            (state >> 11) as f64 / (1u64 << 53) as f64 * 2.0 - 1.0
+        };
+        let mut hits = 0;
+        for _ in 0..2000 {
+            let c = v::<V>(10.0 * k * next(), 10.0 * k * next(), 10.0 * k * next());
+            let b = ball(c, k * (0.5005 + 0.4995 * next()));
+            let o = v::<V>(10.0 * k * next(), 10.0 * k * next(), 10.0 * k * next());
+            let aim = c + v::<V>(0.7 * k * next(), 0.7 * k * next(), 0.7 * k * next());
+            let r = ray(o, aim - o);
+            if let Some(hit) = b.cast_ray(&r, V::Scalar::INFINITY) {
+                if hit.t > V::Scalar::ZERO {
+                    assert_unit_facing(&hit, r.dir);
+                    hits += 1;
+                }
+            }
+        }
+        assert!((600..1400).contains(&hits), "{hits} hits");
+    }
+
+    // Random entries at scales 1e-5, 1, 1e6: unit normals for every type.
+    #[test]
+    fn normals_are_unit_within_tolerance() {
+        for k in [1e-5, 1.0, 1e6] {
+            check_normals_unit::<Vec2>(k);
+            check_normals_unit::<Vec3>(k);
+            check_normals_unit::<DVec2>(k);
+            check_normals_unit::<DVec3>(k);
+        }
+    }
+
+    // A tiny ball far from the origin (p − c loses digits): still a unit normal, facing
+    // back along the ray.
+    #[test]
+    fn tiny_far_ball_normal_is_unit() {
+        for r in [1e-2, 1e-4] {
+            let b = ball(Vec3::new(1e4, 3.0, -2.0), r);
+            let ray = ray(Vec3::new(0.0, 3.0, -2.0), Vec3::X);
+            let hit = b.cast_ray(&ray, f32::INFINITY).unwrap();
+            assert_unit_facing(&hit, ray.dir);
+            assert!(hit.normal.x < -0.9, "{:?}", hit.normal);
+        }
     }
 
     // Zero-radius ball: hit only through the centre; zero direction outside misses.

@@ -9,7 +9,7 @@
 //! sign test; a nearly parallel ray gets a large but correct `t`, checked against
 //! `max_t` (a `t` that overflows to infinity misses).
 
-use super::{face_the_ray, is_valid_query, RayCast};
+use super::{is_valid_query, RayCast};
 use crate::math::{Real, Vector};
 use crate::shape::{Plane, Ray, RayHit};
 
@@ -35,16 +35,27 @@ impl<V: Vector> HalfSpace<V> {
     }
 }
 
-/// `t` where a ray crossing from signed distance `s` meets the plane, if it moves
-/// toward the plane and arrives by `max_t`.
+/// `t = −s / (dir · n)` where a ray at signed distance `s ≠ 0` meets the plane, if it
+/// moves toward it and arrives by `max_t`. The sign tests are non-short-circuit (the
+/// side of a random ray is unpredictable); a NaN `s`, `along_normal` or `max_t` fails
+/// them, and a `t` that overflows to infinity misses.
 #[inline]
 fn crossing_t<S: Real>(s: S, along_normal: S, max_t: S) -> Option<S> {
-    let toward = (s > S::ZERO && along_normal < S::ZERO) || (s < S::ZERO && along_normal > S::ZERO);
-    if !toward {
-        return None;
-    }
+    let toward =
+        (s > S::ZERO) & (along_normal < S::ZERO) | (s < S::ZERO) & (along_normal > S::ZERO);
     let t = -s / along_normal;
-    (t <= max_t && t.is_finite()).then_some(t)
+    (toward & (t <= max_t) & (t < S::INFINITY)).then_some(t)
+}
+
+/// The validity test left for a candidate hit at `t`: its `t` came from a finite
+/// signed distance (so a finite origin: an infinite or NaN coordinate makes `s`
+/// infinite or NaN) and passed `t ≤ max_t` (so `max_t` is neither NaN nor negative).
+/// An infinite or NaN direction makes `dir · n` infinite or NaN: NaN fails the sign
+/// tests and `±∞` gives `t = −s / ±∞ = 0`. So only `t = 0` needs the direction
+/// checked, which keeps the test off the common path.
+#[inline]
+fn finite_if_zero<V: Vector>(t: V::Scalar, ray: &Ray<V>) -> bool {
+    t != V::Scalar::ZERO || ray.dir.is_finite()
 }
 
 impl<V: Vector> RayCast<V> for Plane<V> {
@@ -60,18 +71,24 @@ impl<V: Vector> RayCast<V> for Plane<V> {
         let s = self.signed_distance(ray.origin);
         let along_normal = self.normal().dot(ray.dir);
         let t = if s == V::Scalar::ZERO {
-            V::Scalar::ZERO
+            // On the plane: a finite origin; t = 0 needs max_t ≥ 0 (false for NaN).
+            (max_t >= V::Scalar::ZERO).then_some(V::Scalar::ZERO)?
         } else {
             crossing_t(s, along_normal, max_t)?
         };
-        // Checked on the hit path only: NaN input already failed the tests above.
-        if !is_valid_query(ray, max_t) {
+        if !finite_if_zero(t, ray) {
             return None;
         }
+        // The normal facing the ray, from the dot product already at hand.
+        let normal = if along_normal > V::Scalar::ZERO {
+            -self.normal()
+        } else {
+            self.normal()
+        };
         Some(RayHit {
             t,
             point: ray.point_at(t),
-            normal: face_the_ray(self.normal(), ray.dir),
+            normal,
         })
     }
 }
@@ -85,19 +102,17 @@ impl<V: Vector> RayCast<V> for HalfSpace<V> {
     /// negative `max_t` miss.
     #[inline]
     fn cast_ray(&self, ray: &Ray<V>, max_t: V::Scalar) -> Option<RayHit<V>> {
-        if !is_valid_query(ray, max_t) {
-            return None;
-        }
         let s = self.plane.signed_distance(ray.origin);
         if s <= V::Scalar::ZERO {
-            return Some(RayHit {
+            // Behind: `s = −∞` may come from an infinite origin, so check the whole ray.
+            return is_valid_query(ray, max_t).then_some(RayHit {
                 t: V::Scalar::ZERO,
                 point: ray.origin,
                 normal: V::ZERO,
             });
         }
         let t = crossing_t(s, self.plane.normal().dot(ray.dir), max_t)?;
-        Some(RayHit {
+        finite_if_zero(t, ray).then(|| RayHit {
             t,
             point: ray.point_at(t),
             normal: self.plane.normal(),
