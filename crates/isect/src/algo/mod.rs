@@ -13,3 +13,5 @@ pub mod sat_2d;
 pub mod sat_3d;
 pub mod slab;
 pub mod support;
+pub mod clip_2d;
+pub mod clip_3d;
