@@ -87,7 +87,10 @@ pub fn clip_incident_edge<R: Real>(
     let (m, n) = (inc.vertices.len(), rf.vertices.len());
     let j2 = next(incident, m) as u32;
     let mut ends = [
-        (pose_ri.transform_point(inc.vertices[incident]), incident as u32),
+        (
+            pose_ri.transform_point(inc.vertices[incident]),
+            incident as u32,
+        ),
         (pose_ri.transform_point(inc.vertices[j2 as usize]), j2),
     ];
     let v1 = rf.vertices[reference];
@@ -106,7 +109,11 @@ pub fn clip_incident_edge<R: Real>(
     for &(p, id) in ends.iter().filter(|_| kept) {
         let depth = normal.dot(v1 - p);
         if depth >= -prediction {
-            out[len] = ClipPoint { point: p, depth, id };
+            out[len] = ClipPoint {
+                point: p,
+                depth,
+                id,
+            };
             len += 1;
         }
     }

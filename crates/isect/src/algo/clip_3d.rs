@@ -19,8 +19,8 @@
 //! area) are dropped.
 
 use crate::algo::sat_3d::EDGE_AXIS_ULPS;
-use crate::math::tolerance::eps;
 use crate::algo::support::support_of_points;
+use crate::math::tolerance::eps;
 use crate::math::{Isometry, Pose3, Real, Rotation3, Vector, Vector3};
 use crate::shape::ConvexPolyhedron;
 
@@ -135,7 +135,11 @@ fn clip_by_plane<V: Vector>(
             let point = prev.point.lerp(cur.point, d_prev / (d_prev - d_cur));
             let id = CLIPPED_3D | plane << 12 | (prev.edge & 0xfff);
             // Entering keeps running along prev's edge; leaving runs along the plane.
-            let edge = if d_cur > zero { ALONG_PLANE | plane } else { prev.edge };
+            let edge = if d_cur > zero {
+                ALONG_PLANE | plane
+            } else {
+                prev.edge
+            };
             out.push(ClipVertex { point, id, edge });
         }
         if d_cur <= zero {
@@ -157,20 +161,19 @@ pub fn reduce_to_four<V: Vector3>(
     if points.is_empty() {
         return ([0; 4], 0);
     }
-    let argmax = |f: &dyn Fn(V) -> V::Scalar| {
-        (0..points.len()).fold((V::Scalar::NEG_INFINITY, 0), |best, i| {
-            let s = f(points[i].point);
-            if s > best.0 {
-                (s, i)
-            } else {
-                best
-            }
-        })
-    };
-    let first = argmax(&|p| depth(p)).1;
-    let p0 = points[first].point;
     let tiny = eps::<V::Scalar>(DUPLICATE_ULPS) * size;
-    let (far, second) = argmax(&|p| (p - p0).length_squared());
+    // The first index within `tol` of the maximum: rounding noise (e.g. between A–B
+    // and B–A) cannot change the choice among near-ties.
+    let argmax = |f: &dyn Fn(V) -> V::Scalar, tol: V::Scalar| {
+        let best = points
+            .iter()
+            .fold(V::Scalar::NEG_INFINITY, |m, v| m.max(f(v.point)));
+        let i = points.iter().position(|v| f(v.point) >= best - tol);
+        (best, i.unwrap_or(0))
+    };
+    let first = argmax(&|p| depth(p), tiny).1;
+    let p0 = points[first].point;
+    let (far, second) = argmax(&|p| (p - p0).length_squared(), tiny * size);
     if !(far > tiny * tiny) {
         return ([first, 0, 0, 0], 1);
     }
@@ -179,7 +182,7 @@ pub fn reduce_to_four<V: Vector3>(
     let area = |p: V| normal.dot((p1 - p0).cross(p - p0));
     // The largest triangle on each side of the line p0–p1.
     for sign in [V::Scalar::ONE, -V::Scalar::ONE] {
-        let (a, i) = argmax(&|p| area(p) * sign);
+        let (a, i) = argmax(&|p| area(p) * sign, area_tol);
         if a > area_tol {
             out.0[out.1] = i;
             out.1 += 1;
@@ -238,9 +241,13 @@ fn box_edge_axis<R: Real>(
             + hb.get(j1) * abs_r[i][j2]
             + hb.get(j2) * abs_r[i][j1];
         let inv = len_sq.sqrt().recip();
-        consider(&mut best, axis.dot(t) * inv, reach * inv, axis * inv, |_| {
-            Feature::Edges(i, j)
-        });
+        consider(
+            &mut best,
+            axis.dot(t) * inv,
+            reach * inv,
+            axis * inv,
+            |_| Feature::Edges(i, j),
+        );
     }
     (best.separation > R::NEG_INFINITY).then_some(best)
 }
@@ -279,7 +286,11 @@ pub fn box_edge<V: Vector3>(h: V, index: usize) -> (V, V) {
     let (axis, bits) = (index / 4, index % 4);
     let mut mid = V::ZERO;
     for (b, k) in [(axis + 1) % 3, (axis + 2) % 3].into_iter().enumerate() {
-        let s = if bits >> b & 1 == 1 { h.get(k) } else { -h.get(k) };
+        let s = if bits >> b & 1 == 1 {
+            h.get(k)
+        } else {
+            -h.get(k)
+        };
         mid = mid.with(k, s);
     }
     let half = V::unit_axis(axis) * h.get(axis);
@@ -306,7 +317,11 @@ pub fn box_face<V: Vector3>(h: V, face: usize) -> ([V; 4], [u32; 4]) {
         let mut p = V::ZERO;
         let mut bits = 0u32;
         for (k, s) in [(axis, s_axis), (u, su), (w, sw)] {
-            let sf = if s > 0 { V::Scalar::ONE } else { -V::Scalar::ONE };
+            let sf = if s > 0 {
+                V::Scalar::ONE
+            } else {
+                -V::Scalar::ONE
+            };
             p = p.with(k, h.get(k) * sf);
             bits |= u32::from(s > 0) << k;
         }
@@ -411,7 +426,9 @@ pub fn hull_edge_axis<V: Vector3>(
             let (da, db) = (a.ends.1 - a.ends.0, b.ends.1 - b.ends.0);
             let axis = da.cross(db);
             let len_sq = axis.length_squared();
-            if len_sq <= eps::<V::Scalar>(EDGE_PARALLEL_ULPS) * da.length_squared() * db.length_squared() {
+            if len_sq
+                <= eps::<V::Scalar>(EDGE_PARALLEL_ULPS) * da.length_squared() * db.length_squared()
+            {
                 continue;
             }
             let mut n = axis * len_sq.sqrt().recip();

@@ -131,13 +131,18 @@ impl<V: Vector> Manifold<V> {
     }
 
     /// The same manifold seen from B: normal reversed, points swapped, ids keep
-    /// naming the same features (with `reference_is_b` flipped).
+    /// naming the same features (`reference_is_b` flipped for face contacts, the two
+    /// edges swapped for edge–edge contacts).
     pub fn flipped(&self) -> Self {
         let mut m = *self;
         m.normal = -self.normal;
         for p in &mut m.points[..m.len] {
             core::mem::swap(&mut p.point_a, &mut p.point_b);
-            p.id.reference_is_b = !p.id.reference_is_b;
+            match p.id.point {
+                EDGE_EDGE => core::mem::swap(&mut p.id.reference, &mut p.id.incident),
+                u32::MAX => {}
+                _ => p.id.reference_is_b = !p.id.reference_is_b,
+            }
         }
         m
     }
@@ -229,7 +234,10 @@ where
         vertices: &vb,
         normals: &nb,
     };
-    let size = a.half_extents().max_element().max(b.half_extents().max_element());
+    let size = a
+        .half_extents()
+        .max_element()
+        .max(b.half_extents().max_element());
     polygon_manifold(&wa, fa, &wb, fb, prediction, size)
         .unwrap_or_else(|| contact_manifold_convex(pose_a, a, pose_b, b, prediction))
 }
@@ -287,7 +295,11 @@ where
     let mut m = Manifold::new(if b_is_reference { -n } else { n }, Status::Converged);
     for p in &pts[..len] {
         let on_ref = p.point + n * p.depth;
-        let (pa, pb) = if b_is_reference { (p.point, on_ref) } else { (on_ref, p.point) };
+        let (pa, pb) = if b_is_reference {
+            (p.point, on_ref)
+        } else {
+            (on_ref, p.point)
+        };
         let id = FeatureId {
             reference_is_b: b_is_reference,
             reference: e as u32,
@@ -341,7 +353,10 @@ where
             let ia = clip_3d::box_support_edge(i, axis.normal);
             let ib = clip_3d::box_support_edge(j, pose_ab.inverse_transform_vector(-axis.normal));
             let ends = clip_3d::box_edge(hb, ib);
-            let eb = (pose_ab.transform_point(ends.0), pose_ab.transform_point(ends.1));
+            let eb = (
+                pose_ab.transform_point(ends.0),
+                pose_ab.transform_point(ends.1),
+            );
             let id = edge_id(ia, ib);
             let m = edge_manifold(clip_3d::box_edge(ha, ia), eb, &axis, id);
             let m = m.map(|m| m.transformed(&wa));
@@ -434,7 +449,13 @@ fn box_face_manifold<R: Real>(
             point: 0,
         },
     };
-    face_manifold(&clip, &mut poly, &mut Vec::with_capacity(8), prediction, size)
+    face_manifold(
+        &clip,
+        &mut poly,
+        &mut Vec::with_capacity(8),
+        prediction,
+        size,
+    )
 }
 
 /// A reference face in its shape's frame.
@@ -470,7 +491,15 @@ fn face_manifold<V: Vector3>(
         let (q, d) = (poly[i].point, depth(poly[i].point));
         let on_ref = q + clip.normal * d;
         let (pa, pb) = if flip { (q, on_ref) } else { (on_ref, q) };
-        m.push(pa, pb, d, FeatureId { point: poly[i].id, ..clip.id });
+        m.push(
+            pa,
+            pb,
+            d,
+            FeatureId {
+                point: poly[i].id,
+                ..clip.id
+            },
+        );
     }
     Some(m)
 }
@@ -500,7 +529,8 @@ where
     let ea = clip_3d::hull_edges(a, &Pose3::default());
     let eb = clip_3d::hull_edges(b, &pose_ab);
     let verts = a.vertices();
-    let center = verts.iter().fold(R::V3::ZERO, |s, &v| s + v) * R::from_f64(verts.len() as f64).recip();
+    let center =
+        verts.iter().fold(R::V3::ZERO, |s, &v| s + v) * R::from_f64(verts.len() as f64).recip();
     let edge = clip_3d::hull_edge_axis(&ea, &eb, center);
     let size = max_abs(a.vertices()).max(max_abs(b.vertices()));
     let axis = clip_3d::choose_axis(fa, fb, edge, size);
@@ -544,14 +574,22 @@ fn hull_face_manifold<R: Real>(
     let f = &rf.faces()[face];
     let n = f.normal();
     let n_inc = pose_ri.inverse_transform_vector(n);
-    let (j, g) = inc.faces().iter().enumerate().fold((0, &inc.faces()[0]), |best, (j, g)| {
-        if g.normal().dot(n_inc) < best.1.normal().dot(n_inc) {
-            (j, g)
-        } else {
-            best
-        }
-    });
-    let ref_face: Vec<R::V3> = f.vertex_indices().iter().map(|&i| rf.vertices()[i]).collect();
+    let (j, g) = inc
+        .faces()
+        .iter()
+        .enumerate()
+        .fold((0, &inc.faces()[0]), |best, (j, g)| {
+            if g.normal().dot(n_inc) < best.1.normal().dot(n_inc) {
+                (j, g)
+            } else {
+                best
+            }
+        });
+    let ref_face: Vec<R::V3> = f
+        .vertex_indices()
+        .iter()
+        .map(|&i| rf.vertices()[i])
+        .collect();
     let mut poly: Vec<ClipVertex<R::V3>> = g
         .vertex_indices()
         .iter()
