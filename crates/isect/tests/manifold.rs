@@ -153,7 +153,7 @@ where
     let big = obb3::<R>(
         v3::<R>(0.0, 0.0, s * 1.7),
         v3::<R>(0.8 * s, 0.8 * s, 0.8 * s),
-        quat::<R>([0.0, 0.0, 1.0], 0.785398),
+        quat::<R>([0.0, 0.0, 1.0], std::f64::consts::FRAC_PI_4),
     );
     let m = m_of(&a, &big, 0.0).unwrap();
     assert_eq!(m.points().len(), 4);
@@ -196,7 +196,7 @@ where
     let b = obb3::<R>(
         v3::<R>(0.0, 0.0, s * (1.0 + r2 - 0.05)),
         v3::<R>(0.5 * s, 0.5 * s, 0.5 * s),
-        quat::<R>([1.0, 0.0, 0.0], 0.785398163),
+        quat::<R>([1.0, 0.0, 0.0], std::f64::consts::FRAC_PI_4),
     );
     let m = contact_manifold_obb_3d(&id, &a, &id, &b, R::ZERO).unwrap();
     assert!((1..=2).contains(&m.points().len()), "{m:?}");
@@ -339,7 +339,8 @@ where
     );
     // Vertex on face: B turned 45°, its corner 0.05 deep: one point at the corner.
     let y = 1.0 + 0.5 * 2f64.sqrt() - 0.05;
-    let m = contact_manifold_obb_2d(&id, &a, &id, &b_at(y, 0.785398163), R::ZERO).unwrap();
+    let m = contact_manifold_obb_2d(&id, &a, &id, &b_at(y, std::f64::consts::FRAC_PI_4), R::ZERO)
+        .unwrap();
     assert_eq!(m.points().len(), 1, "{m:?}");
     assert!((m.points()[0].depth.to_f64() - 0.05 * s).abs() <= tol * 10.0);
     assert!(close(

@@ -18,6 +18,8 @@
 //! points closer than `eps(`[`DUPLICATE_ULPS`]`)` times the size (or spanning less
 //! area) are dropped.
 
+// `!(x > y)` is deliberate: it is also true for NaN, which must take the safe branch.
+#![allow(clippy::neg_cmp_op_on_partial_ord)]
 use crate::algo::sat_3d::EDGE_AXIS_ULPS;
 use crate::algo::support::support_of_points;
 use crate::math::tolerance::eps;
@@ -191,15 +193,14 @@ pub fn reduce_to_four<V: Vector3>(
     out
 }
 
+/// The best face of A, the best face of B and the best edge pair, if any.
+pub type CandidateAxes<V> = (Axis<V>, Axis<V>, Option<Axis<V>>);
+
 /// The SAT axes of two boxes with half extents `ha`, `hb`; `pose_ab` maps B's box frame
 /// into A's. Face indices are `2·axis + (1 for the − face)`; edge indices
 /// `4·axis + sign bits of the two other coordinates`. Returns the best face of A, the
 /// best face of B and the best non-parallel edge pair.
-pub fn box_box_axes<R: Real>(
-    ha: R::V3,
-    hb: R::V3,
-    pose_ab: &Pose3<R>,
-) -> (Axis<R::V3>, Axis<R::V3>, Option<Axis<R::V3>>) {
+pub fn box_box_axes<R: Real>(ha: R::V3, hb: R::V3, pose_ab: &Pose3<R>) -> CandidateAxes<R::V3> {
     let cols = pose_ab.rotation.axes();
     let t = pose_ab.translation;
     // abs_r[i][j] = |a_i · b_j|.

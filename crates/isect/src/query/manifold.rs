@@ -14,6 +14,8 @@
 //! Work is done in the reference shape's frame; answers are in world space. No
 //! tolerances beyond those of [`crate::algo::clip_3d`].
 
+// `!(x > y)` is deliberate: it is also true for NaN, which must take the safe branch.
+#![allow(clippy::neg_cmp_op_on_partial_ord)]
 use crate::algo::clip_2d::{self, PolygonFeatures};
 use crate::algo::clip_3d::{self, Axis, ClipVertex, Feature, REFERENCE_BIAS};
 use crate::algo::gjk::{GjkVector, Status};
