@@ -69,23 +69,29 @@ pub struct Axis<V: Vector> {
 }
 
 /// Picks among the best face of A, face of B and edge pair with the biases of the
-/// module docs (`size` scales them).
+/// module docs (`size` scales them). `None` when any of them separates the shapes by
+/// more than `prediction` (or is NaN).
 pub fn choose_axis<V: Vector>(
     face_a: Axis<V>,
     face_b: Axis<V>,
     edge: Option<Axis<V>>,
     size: V::Scalar,
-) -> Axis<V> {
+    prediction: V::Scalar,
+) -> Option<Axis<V>> {
+    let edge_sep = edge.map_or(V::Scalar::NEG_INFINITY, |e| e.separation);
+    if !(face_a.separation.max(face_b.separation).max(edge_sep) <= prediction) {
+        return None;
+    }
     let rel = |bias: f64| V::Scalar::from_f64(bias) * size;
     let face = if face_b.separation > face_a.separation + rel(REFERENCE_BIAS) {
         face_b
     } else {
         face_a
     };
-    match edge {
+    Some(match edge {
         Some(e) if e.separation > face.separation + rel(EDGE_BIAS) => e,
         _ => face,
-    }
+    })
 }
 
 /// A vertex of the polygon being clipped, in the reference frame.
@@ -99,13 +105,88 @@ pub struct ClipVertex<V> {
     pub edge: u32,
 }
 
+/// Storage for the polygon being clipped: a `Vec`, or a [`FixedClipBuffer`] when the
+/// polygon's size is bounded (box faces).
+pub trait ClipBuffer<V>: core::ops::Deref<Target = [ClipVertex<V>]> {
+    /// Removes every vertex.
+    fn clear(&mut self);
+    /// Appends a vertex.
+    fn push(&mut self, v: ClipVertex<V>);
+    /// Keeps the vertices for which `keep` holds, in order.
+    fn retain(&mut self, keep: impl FnMut(&ClipVertex<V>) -> bool);
+}
+
+impl<V> ClipBuffer<V> for Vec<ClipVertex<V>> {
+    fn clear(&mut self) {
+        Vec::clear(self);
+    }
+    fn push(&mut self, v: ClipVertex<V>) {
+        Vec::push(self, v);
+    }
+    fn retain(&mut self, keep: impl FnMut(&ClipVertex<V>) -> bool) {
+        Vec::retain(self, keep);
+    }
+}
+
+/// A clip buffer of at most `N` vertices on the stack. Pushes beyond `N` are dropped:
+/// use it only where the bound holds (an `n`-gon clipped by `k` planes has at most
+/// `n + k` vertices).
+#[derive(Copy, Clone, Debug)]
+pub struct FixedClipBuffer<V, const N: usize> {
+    items: [ClipVertex<V>; N],
+    len: usize,
+}
+
+impl<V: Vector, const N: usize> Default for FixedClipBuffer<V, N> {
+    fn default() -> Self {
+        let v = ClipVertex {
+            point: V::ZERO,
+            id: 0,
+            edge: 0,
+        };
+        Self {
+            items: [v; N],
+            len: 0,
+        }
+    }
+}
+
+impl<V, const N: usize> core::ops::Deref for FixedClipBuffer<V, N> {
+    type Target = [ClipVertex<V>];
+    fn deref(&self) -> &[ClipVertex<V>] {
+        &self.items[..self.len]
+    }
+}
+
+impl<V: Copy, const N: usize> ClipBuffer<V> for FixedClipBuffer<V, N> {
+    fn clear(&mut self) {
+        self.len = 0;
+    }
+    fn push(&mut self, v: ClipVertex<V>) {
+        if self.len < N {
+            self.items[self.len] = v;
+            self.len += 1;
+        }
+    }
+    fn retain(&mut self, mut keep: impl FnMut(&ClipVertex<V>) -> bool) {
+        let mut kept = 0;
+        for i in 0..self.len {
+            if keep(&self.items[i]) {
+                self.items[kept] = self.items[i];
+                kept += 1;
+            }
+        }
+        self.len = kept;
+    }
+}
+
 /// Clips the convex polygon `poly` (in place) by the side planes of the reference
 /// face `face` (counter-clockwise seen from outside, outward normal `normal`):
 /// Sutherland–Hodgman, one plane at a time, with `scratch` as the second buffer.
 /// Points on a side plane are kept. A polygon that misses the face ends empty.
-pub fn clip_to_face<V: Vector3>(
-    poly: &mut Vec<ClipVertex<V>>,
-    scratch: &mut Vec<ClipVertex<V>>,
+pub fn clip_to_face<V: Vector3, B: ClipBuffer<V>>(
+    poly: &mut B,
+    scratch: &mut B,
     face: &[V],
     normal: V,
 ) {
@@ -124,7 +205,7 @@ pub fn clip_to_face<V: Vector3>(
 /// One Sutherland–Hodgman pass: keeps `outside(p) ≤ 0`.
 fn clip_by_plane<V: Vector>(
     input: &[ClipVertex<V>],
-    out: &mut Vec<ClipVertex<V>>,
+    out: &mut impl ClipBuffer<V>,
     outside: impl Fn(V) -> V::Scalar,
     plane: u32,
 ) {
@@ -199,8 +280,14 @@ pub type CandidateAxes<V> = (Axis<V>, Axis<V>, Option<Axis<V>>);
 /// The SAT axes of two boxes with half extents `ha`, `hb`; `pose_ab` maps B's box frame
 /// into A's. Face indices are `2·axis + (1 for the − face)`; edge indices
 /// `4·axis + sign bits of the two other coordinates`. Returns the best face of A, the
-/// best face of B and the best non-parallel edge pair.
-pub fn box_box_axes<R: Real>(ha: R::V3, hb: R::V3, pose_ab: &Pose3<R>) -> CandidateAxes<R::V3> {
+/// best face of B and the best non-parallel edge pair; `None` as soon as a face axis
+/// separates by more than `prediction` (the edge axes are then skipped).
+pub fn box_box_axes<R: Real>(
+    ha: R::V3,
+    hb: R::V3,
+    pose_ab: &Pose3<R>,
+    prediction: R,
+) -> Option<CandidateAxes<R::V3>> {
     let cols = pose_ab.rotation.axes();
     let t = pose_ab.translation;
     // abs_r[i][j] = |a_i · b_j|.
@@ -217,16 +304,22 @@ pub fn box_box_axes<R: Real>(ha: R::V3, hb: R::V3, pose_ab: &Pose3<R>) -> Candid
             Feature::FaceB(2 * i + 1 - neg)
         });
     }
-    (face_a, face_b, box_edge_axis(ha, hb, &cols, &abs_r, t))
+    if face_a.separation.max(face_b.separation) > prediction {
+        return None;
+    }
+    let edge = box_edge_axis(ha, hb, &cols, &abs_r, t, prediction);
+    Some((face_a, face_b, edge))
 }
 
-/// The best of the nine edge axes `a_i × b_j` (None when all are parallel).
+/// The best of the nine edge axes `a_i × b_j` (None when all are parallel); stops at
+/// the first one that separates by more than `prediction`.
 fn box_edge_axis<R: Real>(
     ha: R::V3,
     hb: R::V3,
     cols: &[R::V3; 3],
     abs_r: &[[R; 3]; 3],
     t: R::V3,
+    prediction: R,
 ) -> Option<Axis<R::V3>> {
     let mut best = empty_axis();
     for k in 0..9 {
@@ -249,6 +342,9 @@ fn box_edge_axis<R: Real>(
             axis * inv,
             |_| Feature::Edges(i, j),
         );
+        if best.separation > prediction {
+            break;
+        }
     }
     (best.separation > R::NEG_INFINITY).then_some(best)
 }

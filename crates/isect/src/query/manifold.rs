@@ -17,7 +17,9 @@
 // `!(x > y)` is deliberate: it is also true for NaN, which must take the safe branch.
 #![allow(clippy::neg_cmp_op_on_partial_ord)]
 use crate::algo::clip_2d::{self, PolygonFeatures};
-use crate::algo::clip_3d::{self, Axis, ClipVertex, Feature, REFERENCE_BIAS};
+use crate::algo::clip_3d::{
+    self, Axis, ClipBuffer, ClipVertex, Feature, FixedClipBuffer, REFERENCE_BIAS,
+};
 use crate::algo::gjk::{GjkVector, Status};
 use crate::algo::support::SupportMap;
 use crate::math::{Isometry, Pose2, Pose3, Real, Vector, Vector2, Vector3};
@@ -315,7 +317,7 @@ where
 
 /// A fixed-capacity buffer of clip vertices for box faces (4 incident vertices plus
 /// one per side plane).
-type BoxBuf<R> = Vec<ClipVertex<<R as Real>::V3>>;
+type BoxBuf<R> = FixedClipBuffer<<R as Real>::V3, 8>;
 
 /// Manifold of two oriented boxes: up to 4 points for face contacts, 1 for edge–edge.
 /// `None` beyond `prediction` or for NaN poses or `prediction`; exactly touching
@@ -338,12 +340,9 @@ where
     let wb = pose_b.mul(&Pose3::new(b.center(), b.rotation()));
     let pose_ab = wa.inv_mul(&wb);
     let (ha, hb) = (a.half_extents(), b.half_extents());
-    let (fa, fb, edge) = clip_3d::box_box_axes(ha, hb, &pose_ab);
+    let (fa, fb, edge) = clip_3d::box_box_axes(ha, hb, &pose_ab, prediction)?;
     let size = ha.max_element().max(hb.max_element());
-    let axis = clip_3d::choose_axis(fa, fb, edge, size);
-    if !(axis.separation <= prediction) {
-        return None;
-    }
+    let axis = clip_3d::choose_axis(fa, fb, edge, size, prediction)?;
     let m = match axis.feature {
         Feature::FaceA(f) => box_face_manifold(ha, hb, &pose_ab, f, false, prediction, size)
             .map(|m| m.transformed(&wa)),
@@ -432,7 +431,7 @@ fn box_face_manifold<R: Real>(
     let n = R::V3::unit_axis(axis) * sign;
     let inc_face = clip_3d::box_incident_face(pose_ri.inverse_transform_vector(n));
     let (corners, ids) = clip_3d::box_face(hi, inc_face);
-    let mut poly: BoxBuf<R> = Vec::with_capacity(8);
+    let mut poly = BoxBuf::<R>::default();
     for (c, id) in corners.into_iter().zip(ids) {
         poly.push(ClipVertex {
             point: pose_ri.transform_point(c),
@@ -454,7 +453,7 @@ fn box_face_manifold<R: Real>(
     face_manifold(
         &clip,
         &mut poly,
-        &mut Vec::with_capacity(8),
+        &mut BoxBuf::<R>::default(),
         prediction,
         size,
     )
@@ -470,10 +469,10 @@ struct FaceClip<'a, V: Vector> {
 
 /// Clips `poly` (incident face, reference frame) to the reference face, keeps the
 /// points within `prediction` and reduces them to four; `None` when none is left.
-fn face_manifold<V: Vector3>(
+fn face_manifold<V: Vector3, B: ClipBuffer<V>>(
     clip: &FaceClip<'_, V>,
-    poly: &mut Vec<ClipVertex<V>>,
-    scratch: &mut Vec<ClipVertex<V>>,
+    poly: &mut B,
+    scratch: &mut B,
     prediction: V::Scalar,
     size: V::Scalar,
 ) -> Option<Manifold<V>> {
@@ -483,7 +482,11 @@ fn face_manifold<V: Vector3>(
     if poly.is_empty() {
         return None;
     }
-    let (chosen, len) = clip_3d::reduce_to_four(poly, depth, clip.normal, size);
+    let (chosen, len) = if poly.len() <= MAX_MANIFOLD_POINTS {
+        ([0, 1, 2, 3], poly.len())
+    } else {
+        clip_3d::reduce_to_four(poly, depth, clip.normal, size)
+    };
     let flip = clip.id.reference_is_b;
     let mut m = Manifold::new(
         if flip { -clip.normal } else { clip.normal },
@@ -535,10 +538,7 @@ where
         verts.iter().fold(R::V3::ZERO, |s, &v| s + v) * R::from_f64(verts.len() as f64).recip();
     let edge = clip_3d::hull_edge_axis(&ea, &eb, center);
     let size = max_abs(a.vertices()).max(max_abs(b.vertices()));
-    let axis = clip_3d::choose_axis(fa, fb, edge, size);
-    if !(axis.separation <= prediction) {
-        return None;
-    }
+    let axis = clip_3d::choose_axis(fa, fb, edge, size, prediction)?;
     let m = match axis.feature {
         Feature::FaceA(f) => hull_face_manifold(a, b, &pose_ab, f, false, prediction, size)
             .map(|m| m.transformed(pose_a)),
