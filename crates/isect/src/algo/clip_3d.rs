@@ -190,15 +190,22 @@ pub fn clip_to_face<V: Vector3, B: ClipBuffer<V>>(
     face: &[V],
     normal: V,
 ) {
+    // Swap the roles of the buffers, not their contents; copy back once at the end.
+    let (mut src, mut dst) = (&mut *poly, &mut *scratch);
+    let mut in_scratch = false;
     for k in 0..face.len() {
         let (v, w) = (face[k], face[(k + 1) % face.len()]);
         let side = (w - v).cross(normal);
-        scratch.clear();
-        clip_by_plane(poly, scratch, |p| side.dot(p - v), k as u32);
-        core::mem::swap(poly, scratch);
-        if poly.is_empty() {
-            return;
+        dst.clear();
+        clip_by_plane(src, dst, |p| side.dot(p - v), k as u32);
+        core::mem::swap(&mut src, &mut dst);
+        in_scratch = !in_scratch;
+        if src.is_empty() {
+            break;
         }
+    }
+    if in_scratch {
+        core::mem::swap(poly, scratch);
     }
 }
 
@@ -290,15 +297,15 @@ pub fn box_box_axes<R: Real>(
 ) -> Option<CandidateAxes<R::V3>> {
     let cols = pose_ab.rotation.axes();
     let t = pose_ab.translation;
-    // abs_r[i][j] = |a_i · b_j|.
-    let abs_r = [0, 1, 2].map(|i| [0, 1, 2].map(|j| cols[j].get(i).abs()));
+    // abs_c[j].get(i) = |a_i · b_j|.
+    let abs_c = cols.map(|c| c.abs());
+    let reach_a = ha + abs_c[0] * hb.get(0) + abs_c[1] * hb.get(1) + abs_c[2] * hb.get(2);
     let (mut face_a, mut face_b) = (empty_axis(), empty_axis());
     for i in 0..3 {
-        let reach = ha.get(i) + (0..3).fold(R::ZERO, |s, j| s + hb.get(j) * abs_r[i][j]);
-        consider(&mut face_a, t.get(i), reach, R::V3::unit_axis(i), |neg| {
+        consider(&mut face_a, t.get(i), reach_a.get(i), R::V3::unit_axis(i), |neg| {
             Feature::FaceA(2 * i + neg)
         });
-        let reach = hb.get(i) + (0..3).fold(R::ZERO, |s, k| s + ha.get(k) * abs_r[k][i]);
+        let reach = hb.get(i) + ha.dot(abs_c[i]);
         // B's face normal facing A is −sign(along)·b_i; its index uses that sign.
         consider(&mut face_b, cols[i].dot(t), reach, cols[i], |neg| {
             Feature::FaceB(2 * i + 1 - neg)
@@ -307,17 +314,18 @@ pub fn box_box_axes<R: Real>(
     if face_a.separation.max(face_b.separation) > prediction {
         return None;
     }
-    let edge = box_edge_axis(ha, hb, &cols, &abs_r, t, prediction);
+    let edge = box_edge_axis(ha, hb, &cols, &abs_c, t, prediction);
     Some((face_a, face_b, edge))
 }
 
 /// The best of the nine edge axes `a_i × b_j` (None when all are parallel); stops at
 /// the first one that separates by more than `prediction`.
+#[inline(always)]
 fn box_edge_axis<R: Real>(
     ha: R::V3,
     hb: R::V3,
     cols: &[R::V3; 3],
-    abs_r: &[[R; 3]; 3],
+    abs_c: &[R::V3; 3],
     t: R::V3,
     prediction: R,
 ) -> Option<Axis<R::V3>> {
@@ -330,10 +338,10 @@ fn box_edge_axis<R: Real>(
             continue;
         }
         let (i1, i2, j1, j2) = ((i + 1) % 3, (i + 2) % 3, (j + 1) % 3, (j + 2) % 3);
-        let reach = ha.get(i1) * abs_r[i2][j]
-            + ha.get(i2) * abs_r[i1][j]
-            + hb.get(j1) * abs_r[i][j2]
-            + hb.get(j2) * abs_r[i][j1];
+        let reach = ha.get(i1) * abs_c[j].get(i2)
+            + ha.get(i2) * abs_c[j].get(i1)
+            + hb.get(j1) * abs_c[j2].get(i)
+            + hb.get(j2) * abs_c[j1].get(i);
         let inv = len_sq.sqrt().recip();
         consider(
             &mut best,
@@ -360,6 +368,7 @@ fn empty_axis<V: Vector>() -> Axis<V> {
 
 /// Keeps the axis `dir` (offset `along`, projected radius `reach`) in `best` when it
 /// separates more; `feature(neg)` names it, `neg` = 1 when the normal is `−dir`.
+#[inline(always)]
 fn consider<V: Vector>(
     best: &mut Axis<V>,
     along: V::Scalar,
