@@ -329,15 +329,18 @@ fn box_edge_axis<R: Real>(
     t: R::V3,
     prediction: R,
 ) -> Option<Axis<R::V3>> {
+    // (i + 1) % 3 and (i + 2) % 3 without divisions.
+    const NEXT: [usize; 3] = [1, 2, 0];
+    const PREV: [usize; 3] = [2, 0, 1];
     let mut best = empty_axis();
     for k in 0..9 {
-        let (i, j) = (k / 3, k % 3);
+        let (i, j) = (k / 3, k - 3 * (k / 3));
         let axis = R::V3::unit_axis(i).cross(cols[j]);
         let len_sq = axis.length_squared();
         if len_sq <= eps::<R>(EDGE_PARALLEL_ULPS) {
             continue;
         }
-        let (i1, i2, j1, j2) = ((i + 1) % 3, (i + 2) % 3, (j + 1) % 3, (j + 2) % 3);
+        let (i1, i2, j1, j2) = (NEXT[i], PREV[i], NEXT[j], PREV[j]);
         let reach = ha.get(i1) * abs_c[j].get(i2)
             + ha.get(i2) * abs_c[j].get(i1)
             + hb.get(j1) * abs_c[j2].get(i)
