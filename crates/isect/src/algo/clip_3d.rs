@@ -302,9 +302,13 @@ pub fn box_box_axes<R: Real>(
     let reach_a = ha + abs_c[0] * hb.get(0) + abs_c[1] * hb.get(1) + abs_c[2] * hb.get(2);
     let (mut face_a, mut face_b) = (empty_axis(), empty_axis());
     for i in 0..3 {
-        consider(&mut face_a, t.get(i), reach_a.get(i), R::V3::unit_axis(i), |neg| {
-            Feature::FaceA(2 * i + neg)
-        });
+        consider(
+            &mut face_a,
+            t.get(i),
+            reach_a.get(i),
+            R::V3::unit_axis(i),
+            |neg| Feature::FaceA(2 * i + neg),
+        );
         let reach = hb.get(i) + ha.dot(abs_c[i]);
         // B's face normal facing A is −sign(along)·b_i; its index uses that sign.
         consider(&mut face_b, cols[i].dot(t), reach, cols[i], |neg| {
