@@ -593,3 +593,133 @@ fn box_box_vs_parry() {
         "hit rate {hits}"
     );
 }
+
+/// The manifold's depth is the SAT depth of its reference feature: at least the true
+/// (EPA) depth, and at most the preference bias (times the shapes' `size`) above it.
+fn depth_agrees(manifold: f64, epa: f64, size: f64) -> bool {
+    use isect::algo::clip_3d::{EDGE_BIAS, REFERENCE_BIAS};
+    let bias = REFERENCE_BIAS.max(EDGE_BIAS) * size;
+    manifold >= epa - 1e-6 && manifold <= epa + bias + 1e-6
+}
+
+/// A hexagon stretched by random factors (convex), in f64.
+fn hexagon(rng: &mut Rng) -> ConvexPolygon<f64> {
+    let (sx, sy) = (rng.range(0.3, 1.2), rng.range(0.3, 1.2));
+    let pts: Vec<_> = (0..6)
+        .map(|i| {
+            let t = i as f64 * std::f64::consts::TAU / 6.0;
+            glam::DVec2::new(sx * t.cos(), sy * t.sin())
+        })
+        .collect();
+    ConvexPolygon::new(&pts).unwrap()
+}
+
+/// Distance of `p` (world) to the boundary of polygon `c` at `pose` (0 on it).
+fn off_polygon(pose: &Pose2<f64>, c: &ConvexPolygon<f64>, p: glam::DVec2) -> f64 {
+    let l = pose.inverse_transform_point(p);
+    let inside = c
+        .vertices()
+        .iter()
+        .zip(c.normals())
+        .fold(f64::MIN, |m, (v, n)| m.max(n.dot(l - *v)));
+    inside.abs()
+}
+
+// Random hexagon pairs (f64): points on both boundaries, `point_a − point_b =
+// depth · normal`, the deepest depth equals contact()'s EPA depth, swapping mirrors
+// the normal, one rigid motion moves the points; 30–70% overlap.
+#[test]
+fn polygon_properties() {
+    let mut rng = Rng(21);
+    let (cases, mut hits, mut mirrored) = (3000, 0, 0);
+    for _ in 0..cases {
+        let (a, b) = (hexagon(&mut rng), hexagon(&mut rng));
+        let mut pose = || {
+            let t = glam::DVec2::new(rng.range(-1.6, 1.6), rng.range(-1.6, 1.6));
+            Pose2::<f64>::new(t, rng.range(-3.2, 3.2))
+        };
+        let (pa, pb) = (pose(), pose());
+        let Some(m) = contact_manifold_polygons(&pa, &a, &pb, &b, 0.0) else {
+            assert!(isect::query::contact(&pa, &a, &pb, &b, 0.0).is_none_or(|c| c.depth < 1e-9));
+            continue;
+        };
+        hits += 1;
+        let c = isect::query::contact(&pa, &a, &pb, &b, 0.0).unwrap();
+        assert!(depth_agrees(m.max_depth(), c.depth, 1.2), "{m:?} {c:?}");
+        for p in m.points() {
+            assert!(
+                off_polygon(&pa, &a, p.point_a) < 1e-9 && off_polygon(&pb, &b, p.point_b) < 1e-9
+            );
+            assert!(close(p.point_a - p.point_b, m.normal * p.depth, 1e-9));
+        }
+        let sw = contact_manifold_polygons(&pb, &b, &pa, &a, 0.0).unwrap();
+        // Mirrored whenever both orders pick the same reference edge (they may differ
+        // within REFERENCE_BIAS, where each prefers its own A).
+        let (r, q) = (m.flipped().points()[0].id, sw.points()[0].id);
+        if (r.reference_is_b, r.reference) == (q.reference_is_b, q.reference) {
+            mirrored += 1;
+            assert!(close(sw.normal, -m.normal, 1e-12) && sw.points().len() == m.points().len());
+        }
+        let t = Pose2::<f64>::new(
+            glam::DVec2::new(rng.range(-9.0, 9.0), 3.0),
+            rng.range(-3.0, 3.0),
+        );
+        let moved = contact_manifold_polygons(&t.mul(&pa), &a, &t.mul(&pb), &b, 0.0).unwrap();
+        for (p, q) in m.points().iter().zip(moved.points()) {
+            assert!(close(t.transform_point(p.point_b), q.point_b, 1e-9) && p.id == q.id);
+        }
+    }
+    assert!(
+        (0.3..=0.7).contains(&(hits as f64 / cases as f64)),
+        "hit rate {hits}"
+    );
+    assert!(mirrored as f64 >= 0.9 * hits as f64, "{mirrored} of {hits}");
+}
+
+/// The convex hull of `n` random points in a box of half size `h`.
+fn random_hull(rng: &mut Rng, n: usize, h: f64) -> ConvexPolyhedron<f64> {
+    let pts: Vec<_> = (0..n).map(|_| rng.v3::<f64>(-h, h)).collect();
+    ConvexPolyhedron::from_points(&pts).unwrap()
+}
+
+// Random hulls (edge–edge, vertex–face and face–face contacts): the deepest point's
+// depth equals contact()'s EPA depth, points satisfy `point_a − point_b = depth ·
+// normal`; 30–70% overlap.
+#[test]
+fn polyhedra_vs_epa() {
+    let mut rng = Rng(33);
+    let (cases, mut hits) = (600, 0);
+    for _ in 0..cases {
+        let (a, b) = (
+            random_hull(&mut rng, 12, 1.0),
+            random_hull(&mut rng, 12, 1.0),
+        );
+        let pa = Pose3::<f64>::new(rng.v3::<f64>(-1.1, 1.1), rng.quat::<f64>());
+        let pb = Pose3::<f64>::new(rng.v3::<f64>(-1.1, 1.1), rng.quat::<f64>());
+        let m = contact_manifold_polyhedra(&pa, &a, &pb, &b, 0.0);
+        let c = isect::query::contact(&pa, &a, &pb, &b, 0.0);
+        let (Some(m), Some(c)) = (m, c) else {
+            assert!(m.is_none_or(|m| m.max_depth() < 1e-9) && c.is_none_or(|c| c.depth < 1e-6));
+            continue;
+        };
+        hits += 1;
+        assert!(depth_agrees(m.max_depth(), c.depth, 1.0), "{m:?} {c:?}");
+        for p in m.points() {
+            assert!(close(p.point_a - p.point_b, m.normal * p.depth, 1e-9));
+            assert!(
+                a.max_face_distance(pa.inverse_transform_point(p.point_a))
+                    .abs()
+                    < 1e-9
+            );
+            assert!(
+                b.max_face_distance(pb.inverse_transform_point(p.point_b))
+                    .abs()
+                    < 1e-9
+            );
+        }
+    }
+    assert!(
+        (0.3..=0.7).contains(&(hits as f64 / cases as f64)),
+        "hit rate {hits}"
+    );
+}
