@@ -723,3 +723,41 @@ fn polyhedra_vs_epa() {
         "hit rate {hits}"
     );
 }
+
+// Degenerate boxes: a flat (zero-height) plate resting 0.1 deep gives 4 points; a
+// point box inside gives one point; identical coincident boxes give the full width 2
+// as depth; a zero-extent 2D box (a point) on a box gives one point. No panics.
+#[test]
+fn degenerate_boxes() {
+    let id = Pose3::<f64>::default();
+    let q = glam::DQuat::IDENTITY;
+    let a = obb3::<f64>(glam::DVec3::ZERO, glam::DVec3::ONE, q);
+    let plate = obb3::<f64>(
+        glam::DVec3::new(0.0, 0.0, 0.9),
+        glam::DVec3::new(0.5, 0.5, 0.0),
+        q,
+    );
+    let m = contact_manifold_obb_3d(&id, &a, &id, &plate, 0.0).unwrap();
+    assert_eq!(m.points().len(), 4, "{m:?}");
+    assert!(m.points().iter().all(|p| (p.depth - 0.1).abs() < 1e-12));
+    let dot = obb3::<f64>(glam::DVec3::new(0.2, 0.1, 0.7), glam::DVec3::ZERO, q);
+    let m = contact_manifold_obb_3d(&id, &a, &id, &dot, 0.0).unwrap();
+    assert_eq!(m.points().len(), 1, "{m:?}");
+    assert!((m.points()[0].depth - 0.3).abs() < 1e-12 && close(m.normal, glam::DVec3::Z, 1e-12));
+    let m = contact_manifold_obb_3d(&id, &a, &id, &a, 0.0).unwrap();
+    assert!((m.max_depth() - 2.0).abs() < 1e-12 && !m.points().is_empty());
+    let id2 = Pose2::<f64>::default();
+    let b2 = obb_2d::Obb::<f64>::from_angle(glam::DVec2::ZERO, glam::DVec2::ONE, 0.0).unwrap();
+    let p2 = obb_2d::Obb::<f64>::from_angle(glam::DVec2::new(0.3, 0.95), glam::DVec2::ZERO, 0.0)
+        .unwrap();
+    let m = contact_manifold_obb_2d(&id2, &b2, &id2, &p2, 0.0).unwrap();
+    assert!(
+        m.points().len() == 1 && (m.max_depth() - 0.05).abs() < 1e-12,
+        "{m:?}"
+    );
+    assert!(close(
+        m.points()[0].point_b,
+        glam::DVec2::new(0.3, 0.95),
+        1e-12
+    ));
+}

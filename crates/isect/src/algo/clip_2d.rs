@@ -74,7 +74,8 @@ pub fn incident_edge<V: Vector>(inc: PolygonFeatures<'_, V>, n_inc: V) -> usize 
 /// Clips the incident edge `incident` of `inc` against the slab of reference edge
 /// `reference` of `rf` and keeps the points with depth `≥ −prediction`. `pose_ri`
 /// maps `inc`'s frame into `rf`'s. Returns up to two points (in `rf`'s frame) and
-/// their count; zero when the incident edge misses the slab.
+/// their count; zero when the incident edge misses the slab, one when only one end is
+/// deep enough or the incident edge has zero length.
 pub fn clip_incident_edge<R: Real>(
     rf: PolygonFeatures<'_, R::V2>,
     reference: usize,
@@ -108,7 +109,9 @@ pub fn clip_incident_edge<R: Real>(
     let mut len = 0;
     for &(p, id) in ends.iter().filter(|_| kept) {
         let depth = normal.dot(v1 - p);
-        if depth >= -prediction {
+        // A zero-length incident edge (a degenerate box) gives its point once.
+        let repeated = len == 1 && out[0].point.distance_squared(p) == R::ZERO;
+        if depth >= -prediction && !repeated {
             out[len] = ClipPoint {
                 point: p,
                 depth,

@@ -482,11 +482,8 @@ fn face_manifold<V: Vector3, B: ClipBuffer<V>>(
     if poly.is_empty() {
         return None;
     }
-    let (chosen, len) = if poly.len() <= MAX_MANIFOLD_POINTS {
-        ([0, 1, 2, 3], poly.len())
-    } else {
-        clip_3d::reduce_to_four(poly, depth, clip.normal, size)
-    };
+    // Also for four or fewer points: it drops duplicates (degenerate faces).
+    let (chosen, len) = clip_3d::reduce_to_four(poly, depth, clip.normal, size);
     let flip = clip.id.reference_is_b;
     let mut m = Manifold::new(
         if flip { -clip.normal } else { clip.normal },
