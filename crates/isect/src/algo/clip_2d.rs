@@ -143,3 +143,40 @@ fn clip_to_side<V: Vector>(
     }
     true
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use glam::DVec2;
+
+    fn square(h: f64) -> ([DVec2; 4], [DVec2; 4]) {
+        let v = [(-h, -h), (h, -h), (h, h), (-h, h)].map(|(x, y)| DVec2::new(x, y));
+        (v, [DVec2::NEG_Y, DVec2::X, DVec2::Y, DVec2::NEG_X])
+    }
+
+    // A wide incident edge over a narrow reference edge is cut at both side lines;
+    // the cut ends carry the side ids.
+    #[test]
+    fn wide_incident_edge_is_cut() {
+        let (rv, rn) = square(0.5);
+        let (iv, inn) = square(2.0);
+        let rf = PolygonFeatures {
+            vertices: &rv,
+            normals: &rn,
+        };
+        let inc = PolygonFeatures {
+            vertices: &iv,
+            normals: &inn,
+        };
+        // B sits on top of A's +y edge (index 2), 0.1 deep.
+        let pose = Pose2::<f64>::new(DVec2::new(0.0, 2.4), 0.0);
+        let j = incident_edge(inc, pose.inverse_transform_vector(rn[2]));
+        assert_eq!(j, 0);
+        let (pts, len) = clip_incident_edge(rf, 2, inc, j, &pose, 0.0);
+        assert_eq!(len, 2);
+        for p in &pts[..len] {
+            assert!((p.depth - 0.1).abs() < 1e-12 && p.point.x.abs() == 0.5);
+            assert_eq!(p.id & CLIPPED_2D, CLIPPED_2D);
+        }
+    }
+}

@@ -569,3 +569,84 @@ fn is_minkowski_face<V: Vector3>(a: V, b: V, c: V, d: V) -> bool {
     let zero = V::Scalar::ZERO;
     cba * dba < zero && adc * bdc < zero && cba * bdc > zero
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use glam::DVec3;
+
+    fn square(h: f64, angle: f64, z: f64) -> Vec<ClipVertex<DVec3>> {
+        (0..4)
+            .map(|i| {
+                let t = angle + f64::from(i) * core::f64::consts::FRAC_PI_2;
+                let point = DVec3::new(h * t.cos(), h * t.sin(), z);
+                ClipVertex {
+                    point,
+                    id: i,
+                    edge: i,
+                }
+            })
+            .collect()
+    }
+
+    // A square turned 45° over a square of the same area clips to an octagon with
+    // eight distinct ids; reduction keeps 4 points spanning the largest quadrilateral.
+    #[test]
+    fn octagon_then_four() {
+        let face: Vec<DVec3> = square(2f64.sqrt(), core::f64::consts::FRAC_PI_4, 0.0)
+            .iter()
+            .map(|v| v.point)
+            .collect();
+        let mut poly = square(2f64.sqrt(), 0.0, -0.1);
+        clip_to_face(&mut poly, &mut Vec::new(), &face, DVec3::Z);
+        assert_eq!(poly.len(), 8);
+        let mut ids: Vec<u32> = poly.iter().map(|v| v.id).collect();
+        ids.sort_unstable();
+        ids.dedup();
+        assert_eq!(ids.len(), 8);
+        assert!(poly
+            .iter()
+            .all(|v| v.point.x.abs() <= 1.0 + 1e-12 && v.point.y.abs() <= 1.0 + 1e-12));
+        let (idx, n) = reduce_to_four(&poly, |p| -p.z, DVec3::Z, 1.0);
+        assert_eq!(n, 4);
+        let p: Vec<DVec3> = idx.iter().map(|&i| poly[i].point).collect();
+        // Diagonals p0–p1 and p2–p3 (the last two lie on either side of the first);
+        // the largest quadrilateral in this octagon (alternate vertices) has area 2.343.
+        let area = 0.5 * ((p[1] - p[0]).cross(p[3] - p[2])).length();
+        assert!(
+            area > 2.34,
+            "area {area} of the octagon's {}",
+            8.0 * (2f64.sqrt() - 1.0)
+        );
+    }
+
+    // A polygon entirely outside one side plane clips to nothing; one on a side plane
+    // is kept (touching counts).
+    #[test]
+    fn outside_and_touching() {
+        let face: Vec<DVec3> = square(1.0, 0.0, 0.0).iter().map(|v| v.point).collect();
+        let mut far = square(0.1, 0.0, 0.0);
+        far.iter_mut().for_each(|v| v.point.x += 5.0);
+        clip_to_face(&mut far, &mut Vec::new(), &face, DVec3::Z);
+        assert!(far.is_empty());
+        let mut on = vec![ClipVertex {
+            point: DVec3::new(1.0, 0.0, 0.0),
+            id: 7,
+            edge: 7,
+        }];
+        clip_to_face(&mut on, &mut Vec::new(), &face, DVec3::Z);
+        assert_eq!(on.len(), 1);
+    }
+
+    // Face corners wind counter-clockwise seen from outside, for all six faces.
+    #[test]
+    fn box_faces_wind_outward() {
+        let h = DVec3::new(1.0, 2.0, 3.0);
+        for f in 0..6 {
+            let (c, _) = box_face(h, f);
+            let n = (c[1] - c[0]).cross(c[2] - c[1]);
+            let sign = if f % 2 == 1 { -1.0 } else { 1.0 };
+            assert!(n.dot(DVec3::AXES[f / 2] * sign) > 0.0, "face {f}");
+        }
+    }
+}
