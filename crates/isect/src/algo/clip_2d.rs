@@ -35,24 +35,33 @@ pub struct ClipPoint<V: Vector> {
 }
 
 /// The largest separation of polygon 2 from polygon 1 along 1's edge normals, and
-/// the edge that gives it. `pose_12` maps polygon 2's frame into polygon 1's. A NaN
-/// pose gives a NaN separation (the caller rejects it first).
+/// the edge that gives it. `pose_12` maps polygon 2's frame into polygon 1's. Stops at
+/// the first edge whose separation exceeds `stop_above` (the polygons are then apart
+/// by more than that). A NaN pose gives a NaN separation (the caller rejects it first).
 pub fn max_separation<R: Real>(
     p1: PolygonFeatures<'_, R::V2>,
     p2: PolygonFeatures<'_, R::V2>,
     pose_12: &Pose2<R>,
+    stop_above: R,
 ) -> (R, usize) {
     let mut best = (R::NEG_INFINITY, 0);
     for (i, (&v, &n)) in p1.vertices.iter().zip(p1.normals).enumerate() {
         // Polygon 1's edge seen from polygon 2's frame: no transform of 2's vertices.
         let n2 = pose_12.inverse_transform_vector(n);
-        let v2 = pose_12.inverse_transform_point(v);
-        let sep = p2
-            .vertices
-            .iter()
-            .fold(R::INFINITY, |m, &w| m.min(n2.dot(w - v2)));
+        let offset = n2.dot(pose_12.inverse_transform_point(v));
+        let mut sep = R::INFINITY;
+        for &w in p2.vertices {
+            let d = n2.dot(w);
+            if d < sep {
+                sep = d;
+            }
+        }
+        let sep = sep - offset;
         if sep > best.0 {
             best = (sep, i);
+            if sep > stop_above {
+                break;
+            }
         }
     }
     best

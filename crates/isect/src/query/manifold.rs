@@ -279,9 +279,12 @@ where
 {
     let pose_ab = pose_a.inv_mul(pose_b);
     let pose_ba = pose_ab.inverse();
-    let (sep_a, ea) = clip_2d::max_separation(fa, fb, &pose_ab);
-    let (sep_b, eb) = clip_2d::max_separation(fb, fa, &pose_ba);
-    if !(sep_a.max(sep_b) <= prediction) {
+    let (sep_a, ea) = clip_2d::max_separation(fa, fb, &pose_ab, prediction);
+    if !(sep_a <= prediction) {
+        return Some(None);
+    }
+    let (sep_b, eb) = clip_2d::max_separation(fb, fa, &pose_ba, prediction);
+    if !(sep_b <= prediction) {
         return Some(None);
     }
     let b_is_reference = sep_b > sep_a + R::from_f64(REFERENCE_BIAS) * size;
