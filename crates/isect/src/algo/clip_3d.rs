@@ -240,8 +240,9 @@ fn clip_by_plane<V: Vector>(
 }
 
 /// Indices of at most four of `points` that keep the deepest one (by `depth`) and then
-/// the ones spanning the largest area in the plane normal to `normal`. Returns the
-/// indices and their count; an empty input gives zero.
+/// the ones spanning the largest area in the plane normal to `normal`. Four or fewer
+/// points are all kept, less duplicates. Returns the indices and their count; an empty
+/// input gives zero.
 pub fn reduce_to_four<V: Vector3>(
     points: &[ClipVertex<V>],
     depth: impl Fn(V) -> V::Scalar,
@@ -252,6 +253,9 @@ pub fn reduce_to_four<V: Vector3>(
         return ([0; 4], 0);
     }
     let tiny = eps::<V::Scalar>(DUPLICATE_ULPS) * size;
+    if points.len() <= 4 {
+        return distinct(points, tiny);
+    }
     // The first index within `tol` of the maximum: rounding noise (e.g. between A–B
     // and B–A) cannot change the choice among near-ties.
     let argmax = |f: &dyn Fn(V) -> V::Scalar, tol: V::Scalar| {
@@ -283,6 +287,20 @@ pub fn reduce_to_four<V: Vector3>(
 
 /// The best face of A, the best face of B and the best edge pair, if any.
 pub type CandidateAxes<V> = (Axis<V>, Axis<V>, Option<Axis<V>>);
+
+/// The indices of the points of a polygon of at most four that are not within `tiny`
+/// of an earlier one.
+fn distinct<V: Vector>(points: &[ClipVertex<V>], tiny: V::Scalar) -> ([usize; 4], usize) {
+    let mut out = ([0; 4], 0);
+    for (i, v) in points.iter().enumerate().take(4) {
+        let near = |&k: &usize| points[k].point.distance_squared(v.point) <= tiny * tiny;
+        if !out.0[..out.1].iter().any(near) {
+            out.0[out.1] = i;
+            out.1 += 1;
+        }
+    }
+    out
+}
 
 /// The SAT axes of two boxes with half extents `ha`, `hb`; `pose_ab` maps B's box frame
 /// into A's. Face indices are `2·axis + (1 for the − face)`; edge indices
