@@ -437,29 +437,28 @@ pub fn box_support_edge<V: Vector3>(axis: usize, dir: V) -> usize {
 /// The four corners of box face `face` (see [`box_box_axes`]), counter-clockwise seen
 /// from outside, with their corner indices (bit `k` set when coordinate `k` is `+`).
 pub fn box_face<V: Vector3>(h: V, face: usize) -> ([V; 4], [u32; 4]) {
+    // Signs along (u, w) = (axis + 1, axis + 2), counter-clockwise about +axis.
+    const ORDER: [(u32, u32); 4] = [(1, 1), (0, 1), (0, 0), (1, 0)];
+    const NEXT: [usize; 3] = [1, 2, 0];
+    const PREV: [usize; 3] = [2, 0, 1];
     let (axis, neg) = (face / 2, face % 2 == 1);
-    let (u, w) = ((axis + 1) % 3, (axis + 2) % 3);
-    let mut signs = [(1, 1), (-1, 1), (-1, -1), (1, -1)];
-    if neg {
-        signs.reverse();
-    }
-    let s_axis = if neg { -1 } else { 1 };
-    let corner = |(su, sw): (i32, i32)| {
-        let mut p = V::ZERO;
-        let mut bits = 0u32;
-        for (k, s) in [(axis, s_axis), (u, su), (w, sw)] {
-            let sf = if s > 0 {
-                V::Scalar::ONE
+    let (u, w) = (NEXT[axis], PREV[axis]);
+    let (mut pts, mut ids) = ([V::ZERO; 4], [0u32; 4]);
+    for k in 0..4 {
+        let (pu, pw) = ORDER[if neg { 3 - k } else { k }];
+        let bits = u32::from(!neg) << axis | pu << u | pw << w;
+        let coord = |c: usize| {
+            let x = h.get(c);
+            if bits >> c & 1 == 1 {
+                x
             } else {
-                -V::Scalar::ONE
-            };
-            p = p.with(k, h.get(k) * sf);
-            bits |= u32::from(s > 0) << k;
-        }
-        (p, bits)
-    };
-    let c = signs.map(corner);
-    (c.map(|x| x.0), c.map(|x| x.1))
+                -x
+            }
+        };
+        pts[k] = V::new(coord(0), coord(1), coord(2));
+        ids[k] = bits;
+    }
+    (pts, ids)
 }
 
 /// The face of a box most anti-parallel to `n` (in the box's frame).
