@@ -306,7 +306,7 @@ fn distinct<V: Vector>(points: &[ClipVertex<V>], tiny: V::Scalar) -> ([usize; 4]
 /// into A's. Face indices are `2·axis + (1 for the − face)`; edge indices
 /// `4·axis + sign bits of the two other coordinates`. Returns the best face of A, the
 /// best face of B and the best non-parallel edge pair; `None` as soon as a face axis
-/// separates by more than `prediction` (the edge axes are then skipped).
+/// separates by more than `prediction` (the other axes are then skipped).
 pub fn box_box_axes<R: Real>(
     ha: R::V3,
     hb: R::V3,
@@ -319,22 +319,25 @@ pub fn box_box_axes<R: Real>(
     let abs_c = cols.map(|c| c.abs());
     let reach_a = ha + abs_c[0] * hb.get(0) + abs_c[1] * hb.get(1) + abs_c[2] * hb.get(2);
     let (mut face_a, mut face_b) = (empty_axis(), empty_axis());
+    // A's faces first: on separated pairs they usually end the test early.
     for i in 0..3 {
-        consider(
-            &mut face_a,
-            t.get(i),
-            reach_a.get(i),
-            R::V3::unit_axis(i),
-            |neg| Feature::FaceA(2 * i + neg),
-        );
+        let (along, dir) = (t.get(i), R::V3::unit_axis(i));
+        consider(&mut face_a, along, reach_a.get(i), dir, |neg| {
+            Feature::FaceA(2 * i + neg)
+        });
+        if face_a.separation > prediction {
+            return None;
+        }
+    }
+    for i in 0..3 {
         let reach = hb.get(i) + ha.dot(abs_c[i]);
         // B's face normal facing A is −sign(along)·b_i; its index uses that sign.
         consider(&mut face_b, cols[i].dot(t), reach, cols[i], |neg| {
             Feature::FaceB(2 * i + 1 - neg)
         });
-    }
-    if face_a.separation.max(face_b.separation) > prediction {
-        return None;
+        if face_b.separation > prediction {
+            return None;
+        }
     }
     let edge = box_edge_axis(ha, hb, &cols, &abs_c, t, prediction);
     Some((face_a, face_b, edge))
