@@ -9,7 +9,13 @@
 //! points deeper than `−prediction` below the reference face are kept, and in 3D
 //! reduced to four. Edge–edge contacts give one point (the closest points of the two
 //! edges). When the SAT axis is an edge pair that is apart, or clipping keeps no
-//! point, the answer is [`contact`]'s single point (GJK/EPA).
+//! point, the answer is [`contact`]'s single point (GJK/EPA). Any axis separating the
+//! shapes by more than `prediction` gives `None`.
+//!
+//! Because of the reference-face preference, the reported depth is the SAT depth of
+//! the chosen feature: at least the minimum penetration, and at most
+//! `REFERENCE_BIAS` (or `EDGE_BIAS`) times the shapes' size above it; swapping A and
+//! B mirrors the answer except within that band, where each order prefers its own A.
 //!
 //! Work is done in the reference shape's frame; answers are in world space. No
 //! tolerances beyond those of [`crate::algo::clip_3d`].
@@ -45,7 +51,8 @@ pub struct FeatureId {
     pub reference: u32,
     /// Incident face index; for edge–edge contacts, B's edge index.
     pub incident: u32,
-    /// The incident vertex index, or a clip code ([`clip_2d::CLIPPED_2D`],
+    /// The incident vertex index (for boxes, the corner index: bit `k` set when
+    /// coordinate `k` is positive), or a clip code ([`clip_2d::CLIPPED_2D`],
     /// [`clip_3d::CLIPPED_3D`]: the side plane and incident edge it was cut from),
     /// [`EDGE_EDGE`], or `u32::MAX` for a single GJK/EPA point ([`FeatureId::SINGLE`]).
     pub point: u32,
