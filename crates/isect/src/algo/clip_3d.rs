@@ -339,12 +339,17 @@ pub fn box_box_axes<R: Real>(
             return None;
         }
     }
-    let edge = box_edge_axis(ha, hb, &cols, &abs_c, t, prediction);
+    // An edge pair wins in `choose_axis` only above this separation.
+    let size = ha.max_element().max(hb.max_element());
+    let floor =
+        face_a.separation.max(face_b.separation) + R::from_f64(EDGE_BIAS - REFERENCE_BIAS) * size;
+    let edge = box_edge_axis(ha, hb, &cols, &abs_c, t, prediction, floor);
     Some((face_a, face_b, edge))
 }
 
 /// The best of the nine edge axes `a_i × b_j` (None when all are parallel); stops at
-/// the first one that separates by more than `prediction`.
+/// the first one that separates by more than `prediction`. Axes whose separation is
+/// below a negative `floor` are skipped before normalising (they cannot be chosen).
 #[inline(always)]
 fn box_edge_axis<R: Real>(
     ha: R::V3,
@@ -353,6 +358,7 @@ fn box_edge_axis<R: Real>(
     abs_c: &[R::V3; 3],
     t: R::V3,
     prediction: R,
+    floor: R,
 ) -> Option<Axis<R::V3>> {
     // (i + 1) % 3 and (i + 2) % 3 without divisions.
     const NEXT: [usize; 3] = [1, 2, 0];
@@ -370,14 +376,16 @@ fn box_edge_axis<R: Real>(
             + ha.get(i2) * abs_c[j].get(i1)
             + hb.get(j1) * abs_c[j2].get(i)
             + hb.get(j2) * abs_c[j1].get(i);
+        let along = axis.dot(t);
+        let gap = along.abs() - reach;
+        // gap / len ≤ floor < 0, without the square root.
+        if gap < R::ZERO && floor < R::ZERO && gap * gap >= floor * floor * len_sq {
+            continue;
+        }
         let inv = len_sq.sqrt().recip();
-        consider(
-            &mut best,
-            axis.dot(t) * inv,
-            reach * inv,
-            axis * inv,
-            |_| Feature::Edges(i, j),
-        );
+        consider(&mut best, along * inv, reach * inv, axis * inv, |_| {
+            Feature::Edges(i, j)
+        });
         if best.separation > prediction {
             break;
         }
