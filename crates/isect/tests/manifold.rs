@@ -221,10 +221,10 @@ where
 }
 
 // Face, rotated face, edge and vertex contacts; touching; within and beyond prediction;
-// scales 1, 1e4 and 1e-3, in f32 and f64.
+// scales 1, 1e4, 1e6, 1e-3 and 1e-5, in f32 and f64.
 #[test]
 fn box_box_3d_edge_cases() {
-    for s in [1.0, 1e4, 1e-3] {
+    for s in [1.0, 1e4, 1e6, 1e-3, 1e-5] {
         face_contacts_3d::<f32>(s, 2e-5 * s.max(1.0) + 1e-6 * s * 10.0);
         face_contacts_3d::<f64>(s, 1e-10 * s);
         edge_vertex_contacts_3d::<f32>(s, 2e-5 * s.max(1.0) + 1e-5 * s);
@@ -351,10 +351,10 @@ where
 }
 
 // 2D boxes and polygons: flat, touching, within and beyond prediction, vertex on face;
-// scales 1, 1e4 and 1e-3, in f32 and f64.
+// scales 1, 1e4, 1e6, 1e-3 and 1e-5, in f32 and f64.
 #[test]
 fn polygons_2d_edge_cases() {
-    for s in [1.0, 1e4, 1e-3] {
+    for s in [1.0, 1e4, 1e6, 1e-3, 1e-5] {
         contacts_2d::<f32>(s, 1e-5 * s.max(1.0) + 1e-5 * s);
         contacts_2d::<f64>(s, 1e-10 * s);
     }

@@ -16,7 +16,8 @@
 //! by [`REFERENCE_BIAS`] times the shapes' size, and an edge pair replaces a face by
 //! [`EDGE_BIAS`] times the size (as Box2D and Bullet prefer face contacts). Reduced
 //! points closer than `eps(`[`DUPLICATE_ULPS`]`)` times the size (or spanning less
-//! area) are dropped.
+//! area) are dropped. Separations up to `eps(`[`TOUCH_ULPS`]`)` times the shapes'
+//! size and offset count as touching.
 
 // `!(x > y)` is deliberate: it is also true for NaN, which must take the safe branch.
 #![allow(clippy::neg_cmp_op_on_partial_ord)]
@@ -37,6 +38,17 @@ pub const EDGE_BIAS: f64 = 1e-3;
 /// Reduced manifold points closer than this many machine epsilons of the size count
 /// as one.
 pub const DUPLICATE_ULPS: f64 = 256.0;
+
+/// Shapes whose separation is within this many machine epsilons of their size (and
+/// of their distance from the reference frame's origin) count as touching: rounding of
+/// the poses alone cannot turn a resting contact into a miss.
+pub const TOUCH_ULPS: f64 = 64.0;
+
+/// `prediction` widened by [`TOUCH_ULPS`] of `scale`.
+#[inline]
+pub fn touch_limit<R: Real>(prediction: R, scale: R) -> R {
+    prediction + eps::<R>(TOUCH_ULPS) * scale
+}
 
 /// Bit set in a clipped vertex's id: `CLIPPED_3D | plane << 12 | edge`, with `edge`
 /// the label of the incident edge it lies on (a vertex index, or

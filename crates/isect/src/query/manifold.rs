@@ -10,7 +10,9 @@
 //! reduced to four. Edge–edge contacts give one point (the closest points of the two
 //! edges). When the SAT axis is an edge pair that is apart, or clipping keeps no
 //! point, the answer is [`contact`]'s single point (GJK/EPA). Any axis separating the
-//! shapes by more than `prediction` gives `None`.
+//! shapes by more than `prediction` gives `None`; `prediction` is widened by
+//! [`clip_3d::TOUCH_ULPS`] machine epsilons of the shapes' size and offset, so exactly
+//! touching shapes whose poses round apart still touch (depth ≈ 0).
 //!
 //! Because of the reference-face preference, the reported depth is the SAT depth of
 //! the chosen feature: at least the minimum penetration, and at most
@@ -286,6 +288,8 @@ where
 {
     let pose_ab = pose_a.inv_mul(pose_b);
     let pose_ba = pose_ab.inverse();
+    let offset = pose_ab.translation.abs().max_element();
+    let prediction = clip_3d::touch_limit(prediction, size + offset);
     let (sep_a, ea) = clip_2d::max_separation(fa, fb, &pose_ab, prediction);
     if !(sep_a <= prediction) {
         return Some(None);
@@ -350,8 +354,10 @@ where
     let wb = pose_b.mul(&Pose3::new(b.center(), b.rotation()));
     let pose_ab = wa.inv_mul(&wb);
     let (ha, hb) = (a.half_extents(), b.half_extents());
-    let (fa, fb, edge) = clip_3d::box_box_axes(ha, hb, &pose_ab, prediction)?;
     let size = ha.max_element().max(hb.max_element());
+    let offset = pose_ab.translation.abs().max_element();
+    let prediction = clip_3d::touch_limit(prediction, size + offset);
+    let (fa, fb, edge) = clip_3d::box_box_axes(ha, hb, &pose_ab, prediction)?;
     let axis = clip_3d::choose_axis(fa, fb, edge, size, prediction)?;
     let m = match axis.feature {
         Feature::FaceA(f) => box_face_manifold(ha, hb, &pose_ab, f, false, prediction, size)
@@ -535,6 +541,9 @@ where
     }
     let pose_ab = pose_a.inv_mul(pose_b);
     let pose_ba = pose_ab.inverse();
+    let size = max_abs(a.vertices()).max(max_abs(b.vertices()));
+    let offset = pose_ab.translation.abs().max_element();
+    let prediction = clip_3d::touch_limit(prediction, size + offset);
     let fa = clip_3d::hull_face_axis(a, b, &pose_ab, false);
     let mut fb = clip_3d::hull_face_axis(b, a, &pose_ba, true);
     fb.normal = -pose_ab.transform_vector(fb.normal);
@@ -544,7 +553,6 @@ where
     let center =
         verts.iter().fold(R::V3::ZERO, |s, &v| s + v) * R::from_f64(verts.len() as f64).recip();
     let edge = clip_3d::hull_edge_axis(&ea, &eb, center);
-    let size = max_abs(a.vertices()).max(max_abs(b.vertices()));
     let axis = clip_3d::choose_axis(fa, fb, edge, size, prediction)?;
     let m = match axis.feature {
         Feature::FaceA(f) => hull_face_manifold(a, b, &pose_ab, f, false, prediction, size)
