@@ -20,6 +20,8 @@ macro_rules! common_aliases {
         pub type Capsule = $crate::shape::Capsule<$v>;
         /// See [`crate::query::Contact`].
         pub type Contact = $crate::query::Contact<$v>;
+        /// See [`crate::query::Manifold`].
+        pub type Manifold = $crate::query::Manifold<$v>;
         /// See [`crate::shape::Plane`].
         pub type Plane = $crate::shape::Plane<$v>;
         /// See [`crate::shape::Ray`].

@@ -1,6 +1,8 @@
 //! The named algorithms, each with its reference and tolerances in its module docs.
 
 pub mod clip;
+pub mod clip_2d;
+pub mod clip_3d;
 pub mod epa;
 mod epa_2d;
 mod epa_3d;

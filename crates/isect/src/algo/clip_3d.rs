@@ -1,0 +1,692 @@
+//! 3D contact clipping: the SAT axis with the feature that produced it (a face of A,
+//! a face of B, or an edge pair), Sutherland–Hodgman clipping of the incident face
+//! against the reference face's side planes, and the reduction of the clipped polygon
+//! to at most four points.
+//!
+//! References: Ericson, *Real-Time Collision Detection*, 4.4.1 (box SAT) and 8.3.4
+//! (Sutherland–Hodgman); D. Gregorius, "The Separating Axis Test between Convex
+//! Polyhedra", GDC 2013 (Gauss-map pruning of edge pairs); Box2D v3 `manifold.c` and
+//! Jolt `ManifoldBetweenTwoFaces` / `PruneContactPoints` (deepest point first, then the
+//! points that span the largest area).
+//!
+//! Tolerances: an edge axis whose squared length is below
+//! `eps(`[`EDGE_PARALLEL_ULPS`]`)` times the edges' squared lengths is skipped (the face
+//! axes decide parallel edges). Feature preference, which keeps the reference face
+//! stable from frame to frame: B's face replaces A's only when its separation is larger
+//! by [`REFERENCE_BIAS`] times the shapes' size, and an edge pair replaces a face by
+//! [`EDGE_BIAS`] times the size (as Box2D and Bullet prefer face contacts). Reduced
+//! points closer than `eps(`[`DUPLICATE_ULPS`]`)` times the size (or spanning less
+//! area) are dropped. Separations up to `eps(`[`TOUCH_ULPS`]`)` times the shapes'
+//! size and offset count as touching.
+
+// `!(x > y)` is deliberate: it is also true for NaN, which must take the safe branch.
+#![allow(clippy::neg_cmp_op_on_partial_ord)]
+use crate::algo::sat_3d::EDGE_AXIS_ULPS;
+use crate::algo::support::support_of_points;
+use crate::math::tolerance::eps;
+use crate::math::{Isometry, Pose3, Real, Rotation3, Vector, Vector3};
+use crate::shape::ConvexPolyhedron;
+
+/// Edge axes shorter than this many machine epsilons (relative) are skipped.
+pub const EDGE_PARALLEL_ULPS: f64 = EDGE_AXIS_ULPS;
+/// B's face is the reference only when it separates more than A's best by this
+/// fraction of the shapes' size (hysteresis for stable feature ids).
+pub const REFERENCE_BIAS: f64 = 1e-3;
+/// An edge pair is chosen over the best face only when it separates more by this
+/// fraction of the shapes' size.
+pub const EDGE_BIAS: f64 = 1e-3;
+/// Reduced manifold points closer than this many machine epsilons of the size count
+/// as one.
+pub const DUPLICATE_ULPS: f64 = 256.0;
+
+/// Shapes whose separation is within this many machine epsilons of their size (and
+/// of their distance from the reference frame's origin) count as touching: rounding of
+/// the poses alone cannot turn a resting contact into a miss.
+pub const TOUCH_ULPS: f64 = 64.0;
+
+/// `prediction` widened by [`TOUCH_ULPS`] of `scale`.
+#[inline]
+pub fn touch_limit<R: Real>(prediction: R, scale: R) -> R {
+    prediction + eps::<R>(TOUCH_ULPS) * scale
+}
+
+/// Bit set in a clipped vertex's id: `CLIPPED_3D | plane << 12 | edge`, with `edge`
+/// the label of the incident edge it lies on (a vertex index, or
+/// [`ALONG_PLANE`]` | plane` for a piece of an earlier side plane).
+pub const CLIPPED_3D: u32 = 1 << 31;
+/// Edge label of a clipped polygon's edge that lies on a side plane.
+pub const ALONG_PLANE: u32 = 1 << 11;
+
+/// The feature pair that gives the SAT axis.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Feature {
+    /// Face `face` of shape A is the reference.
+    FaceA(usize),
+    /// Face `face` of shape B is the reference.
+    FaceB(usize),
+    /// Edge `a` of A against edge `b` of B.
+    Edges(usize, usize),
+}
+
+/// The chosen SAT axis: its separation (`< 0` overlapping), unit normal in A's frame
+/// pointing from A to B, and feature.
+#[derive(Copy, Clone, Debug)]
+pub struct Axis<V: Vector> {
+    /// Separation along `normal` (negative penetration depth).
+    pub separation: V::Scalar,
+    /// Unit normal from A to B, in A's frame.
+    pub normal: V,
+    /// The feature pair.
+    pub feature: Feature,
+}
+
+/// Picks among the best face of A, face of B and edge pair with the biases of the
+/// module docs (`size` scales them). `None` when any of them separates the shapes by
+/// more than `prediction` (or is NaN).
+pub fn choose_axis<V: Vector>(
+    face_a: Axis<V>,
+    face_b: Axis<V>,
+    edge: Option<Axis<V>>,
+    size: V::Scalar,
+    prediction: V::Scalar,
+) -> Option<Axis<V>> {
+    let edge_sep = edge.map_or(V::Scalar::NEG_INFINITY, |e| e.separation);
+    if !(face_a.separation.max(face_b.separation).max(edge_sep) <= prediction) {
+        return None;
+    }
+    let rel = |bias: f64| V::Scalar::from_f64(bias) * size;
+    let face = if face_b.separation > face_a.separation + rel(REFERENCE_BIAS) {
+        face_b
+    } else {
+        face_a
+    };
+    Some(match edge {
+        Some(e) if e.separation > face.separation + rel(EDGE_BIAS) => e,
+        _ => face,
+    })
+}
+
+/// A vertex of the polygon being clipped, in the reference frame.
+#[derive(Copy, Clone, Debug, PartialEq)]
+pub struct ClipVertex<V> {
+    /// Position.
+    pub point: V,
+    /// Stable id: an incident vertex index, or a [`CLIPPED_3D`] code.
+    pub id: u32,
+    /// Label of the edge from this vertex to the next (see [`CLIPPED_3D`]).
+    pub edge: u32,
+}
+
+/// Storage for the polygon being clipped: a `Vec`, or a [`FixedClipBuffer`] when the
+/// polygon's size is bounded (box faces).
+pub trait ClipBuffer<V>: core::ops::Deref<Target = [ClipVertex<V>]> {
+    /// Removes every vertex.
+    fn clear(&mut self);
+    /// Appends a vertex.
+    fn push(&mut self, v: ClipVertex<V>);
+    /// Keeps the vertices for which `keep` holds, in order.
+    fn retain(&mut self, keep: impl FnMut(&ClipVertex<V>) -> bool);
+}
+
+impl<V> ClipBuffer<V> for Vec<ClipVertex<V>> {
+    fn clear(&mut self) {
+        Vec::clear(self);
+    }
+    fn push(&mut self, v: ClipVertex<V>) {
+        Vec::push(self, v);
+    }
+    fn retain(&mut self, keep: impl FnMut(&ClipVertex<V>) -> bool) {
+        Vec::retain(self, keep);
+    }
+}
+
+/// A clip buffer of at most `N` vertices on the stack. Pushes beyond `N` are dropped:
+/// use it only where the bound holds (an `n`-gon clipped by `k` planes has at most
+/// `n + k` vertices).
+#[derive(Copy, Clone, Debug)]
+pub struct FixedClipBuffer<V, const N: usize> {
+    items: [ClipVertex<V>; N],
+    len: usize,
+}
+
+impl<V: Vector, const N: usize> Default for FixedClipBuffer<V, N> {
+    fn default() -> Self {
+        let v = ClipVertex {
+            point: V::ZERO,
+            id: 0,
+            edge: 0,
+        };
+        Self {
+            items: [v; N],
+            len: 0,
+        }
+    }
+}
+
+impl<V, const N: usize> core::ops::Deref for FixedClipBuffer<V, N> {
+    type Target = [ClipVertex<V>];
+    fn deref(&self) -> &[ClipVertex<V>] {
+        &self.items[..self.len]
+    }
+}
+
+impl<V: Copy, const N: usize> ClipBuffer<V> for FixedClipBuffer<V, N> {
+    fn clear(&mut self) {
+        self.len = 0;
+    }
+    fn push(&mut self, v: ClipVertex<V>) {
+        if self.len < N {
+            self.items[self.len] = v;
+            self.len += 1;
+        }
+    }
+    fn retain(&mut self, mut keep: impl FnMut(&ClipVertex<V>) -> bool) {
+        let mut kept = 0;
+        for i in 0..self.len {
+            if keep(&self.items[i]) {
+                self.items[kept] = self.items[i];
+                kept += 1;
+            }
+        }
+        self.len = kept;
+    }
+}
+
+/// Clips the convex polygon `poly` (in place) by the side planes of the reference
+/// face `face` (counter-clockwise seen from outside, outward normal `normal`):
+/// Sutherland–Hodgman, one plane at a time, with `scratch` as the second buffer.
+/// Points on a side plane are kept. A polygon that misses the face ends empty.
+pub fn clip_to_face<V: Vector3, B: ClipBuffer<V>>(
+    poly: &mut B,
+    scratch: &mut B,
+    face: &[V],
+    normal: V,
+) {
+    // Swap the roles of the buffers, not their contents; copy back once at the end.
+    let (mut src, mut dst) = (&mut *poly, &mut *scratch);
+    let mut in_scratch = false;
+    for k in 0..face.len() {
+        let (v, w) = (face[k], face[(k + 1) % face.len()]);
+        let side = (w - v).cross(normal);
+        dst.clear();
+        clip_by_plane(src, dst, |p| side.dot(p - v), k as u32);
+        core::mem::swap(&mut src, &mut dst);
+        in_scratch = !in_scratch;
+        if src.is_empty() {
+            break;
+        }
+    }
+    if in_scratch {
+        core::mem::swap(poly, scratch);
+    }
+}
+
+/// One Sutherland–Hodgman pass: keeps `outside(p) ≤ 0`.
+fn clip_by_plane<V: Vector>(
+    input: &[ClipVertex<V>],
+    out: &mut impl ClipBuffer<V>,
+    outside: impl Fn(V) -> V::Scalar,
+    plane: u32,
+) {
+    let zero = V::Scalar::ZERO;
+    let Some(&last) = input.last() else { return };
+    let (mut prev, mut d_prev) = (last, outside(last.point));
+    for &cur in input {
+        let d_cur = outside(cur.point);
+        if (d_prev > zero) != (d_cur > zero) {
+            let point = prev.point.lerp(cur.point, d_prev / (d_prev - d_cur));
+            let id = CLIPPED_3D | plane << 12 | (prev.edge & 0xfff);
+            // Entering keeps running along prev's edge; leaving runs along the plane.
+            let edge = if d_cur > zero {
+                ALONG_PLANE | plane
+            } else {
+                prev.edge
+            };
+            out.push(ClipVertex { point, id, edge });
+        }
+        if d_cur <= zero {
+            out.push(cur);
+        }
+        (prev, d_prev) = (cur, d_cur);
+    }
+}
+
+/// Indices of at most four of `points` that keep the deepest one (by `depth`) and then
+/// the ones spanning the largest area in the plane normal to `normal`. Four or fewer
+/// points are all kept, less duplicates. Returns the indices and their count; an empty
+/// input gives zero.
+pub fn reduce_to_four<V: Vector3>(
+    points: &[ClipVertex<V>],
+    depth: impl Fn(V) -> V::Scalar,
+    normal: V,
+    size: V::Scalar,
+) -> ([usize; 4], usize) {
+    if points.is_empty() {
+        return ([0; 4], 0);
+    }
+    let tiny = eps::<V::Scalar>(DUPLICATE_ULPS) * size;
+    if points.len() <= 4 {
+        return distinct(points, tiny);
+    }
+    // The first index within `tol` of the maximum: rounding noise (e.g. between A–B
+    // and B–A) cannot change the choice among near-ties.
+    let argmax = |f: &dyn Fn(V) -> V::Scalar, tol: V::Scalar| {
+        let best = points
+            .iter()
+            .fold(V::Scalar::NEG_INFINITY, |m, v| m.max(f(v.point)));
+        let i = points.iter().position(|v| f(v.point) >= best - tol);
+        (best, i.unwrap_or(0))
+    };
+    let first = argmax(&|p| depth(p), tiny).1;
+    let p0 = points[first].point;
+    let (far, second) = argmax(&|p| (p - p0).length_squared(), tiny * size);
+    if !(far > tiny * tiny) {
+        return ([first, 0, 0, 0], 1);
+    }
+    let (p1, area_tol) = (points[second].point, tiny * far.sqrt());
+    let mut out = ([first, second, 0, 0], 2);
+    let area = |p: V| normal.dot((p1 - p0).cross(p - p0));
+    // The largest triangle on each side of the line p0–p1.
+    for sign in [V::Scalar::ONE, -V::Scalar::ONE] {
+        let (a, i) = argmax(&|p| area(p) * sign, area_tol);
+        if a > area_tol {
+            out.0[out.1] = i;
+            out.1 += 1;
+        }
+    }
+    out
+}
+
+/// The best face of A, the best face of B and the best edge pair, if any.
+pub type CandidateAxes<V> = (Axis<V>, Axis<V>, Option<Axis<V>>);
+
+/// The indices of the points of a polygon of at most four that are not within `tiny`
+/// of an earlier one.
+fn distinct<V: Vector>(points: &[ClipVertex<V>], tiny: V::Scalar) -> ([usize; 4], usize) {
+    let mut out = ([0; 4], 0);
+    for (i, v) in points.iter().enumerate().take(4) {
+        let near = |&k: &usize| points[k].point.distance_squared(v.point) <= tiny * tiny;
+        if !out.0[..out.1].iter().any(near) {
+            out.0[out.1] = i;
+            out.1 += 1;
+        }
+    }
+    out
+}
+
+/// The SAT axes of two boxes with half extents `ha`, `hb`; `pose_ab` maps B's box frame
+/// into A's. Face indices are `2·axis + (1 for the − face)`; edge indices
+/// `4·axis + sign bits of the two other coordinates`. Returns the best face of A, the
+/// best face of B and the best non-parallel edge pair; `None` as soon as a face axis
+/// separates by more than `prediction` (the other axes are then skipped).
+pub fn box_box_axes<R: Real>(
+    ha: R::V3,
+    hb: R::V3,
+    pose_ab: &Pose3<R>,
+    prediction: R,
+) -> Option<CandidateAxes<R::V3>> {
+    let cols = pose_ab.rotation.axes();
+    let t = pose_ab.translation;
+    // abs_c[j].get(i) = |a_i · b_j|.
+    let abs_c = cols.map(|c| c.abs());
+    let reach_a = ha + abs_c[0] * hb.get(0) + abs_c[1] * hb.get(1) + abs_c[2] * hb.get(2);
+    let (mut face_a, mut face_b) = (empty_axis(), empty_axis());
+    // A's faces first: on separated pairs they usually end the test early.
+    for i in 0..3 {
+        let (along, dir) = (t.get(i), R::V3::unit_axis(i));
+        consider(&mut face_a, along, reach_a.get(i), dir, |neg| {
+            Feature::FaceA(2 * i + neg)
+        });
+        if face_a.separation > prediction {
+            return None;
+        }
+    }
+    for i in 0..3 {
+        let reach = hb.get(i) + ha.dot(abs_c[i]);
+        // B's face normal facing A is −sign(along)·b_i; its index uses that sign.
+        consider(&mut face_b, cols[i].dot(t), reach, cols[i], |neg| {
+            Feature::FaceB(2 * i + 1 - neg)
+        });
+        if face_b.separation > prediction {
+            return None;
+        }
+    }
+    // An edge pair wins in `choose_axis` only above this separation.
+    let size = ha.max_element().max(hb.max_element());
+    let floor =
+        face_a.separation.max(face_b.separation) + R::from_f64(EDGE_BIAS - REFERENCE_BIAS) * size;
+    let edge = box_edge_axis(ha, hb, &cols, &abs_c, t, prediction, floor);
+    Some((face_a, face_b, edge))
+}
+
+/// The best of the nine edge axes `a_i × b_j` (None when all are parallel); stops at
+/// the first one that separates by more than `prediction`. Axes whose separation is
+/// below a negative `floor` are skipped before normalising (they cannot be chosen).
+#[inline(always)]
+fn box_edge_axis<R: Real>(
+    ha: R::V3,
+    hb: R::V3,
+    cols: &[R::V3; 3],
+    abs_c: &[R::V3; 3],
+    t: R::V3,
+    prediction: R,
+    floor: R,
+) -> Option<Axis<R::V3>> {
+    // (i + 1) % 3 and (i + 2) % 3 without divisions.
+    const NEXT: [usize; 3] = [1, 2, 0];
+    const PREV: [usize; 3] = [2, 0, 1];
+    let mut best = empty_axis();
+    for k in 0..9 {
+        let (i, j) = (k / 3, k - 3 * (k / 3));
+        let axis = R::V3::unit_axis(i).cross(cols[j]);
+        let len_sq = axis.length_squared();
+        if len_sq <= eps::<R>(EDGE_PARALLEL_ULPS) {
+            continue;
+        }
+        let (i1, i2, j1, j2) = (NEXT[i], PREV[i], NEXT[j], PREV[j]);
+        let reach = ha.get(i1) * abs_c[j].get(i2)
+            + ha.get(i2) * abs_c[j].get(i1)
+            + hb.get(j1) * abs_c[j2].get(i)
+            + hb.get(j2) * abs_c[j1].get(i);
+        let along = axis.dot(t);
+        let gap = along.abs() - reach;
+        // gap / len ≤ floor < 0, without the square root.
+        if gap < R::ZERO && floor < R::ZERO && gap * gap >= floor * floor * len_sq {
+            continue;
+        }
+        let inv = len_sq.sqrt().recip();
+        consider(&mut best, along * inv, reach * inv, axis * inv, |_| {
+            Feature::Edges(i, j)
+        });
+        if best.separation > prediction {
+            break;
+        }
+    }
+    (best.separation > R::NEG_INFINITY).then_some(best)
+}
+
+/// An axis that loses to any real one.
+fn empty_axis<V: Vector>() -> Axis<V> {
+    Axis {
+        separation: V::Scalar::NEG_INFINITY,
+        normal: V::ZERO,
+        feature: Feature::FaceA(0),
+    }
+}
+
+/// Keeps the axis `dir` (offset `along`, projected radius `reach`) in `best` when it
+/// separates more; `feature(neg)` names it, `neg` = 1 when the normal is `−dir`.
+#[inline(always)]
+fn consider<V: Vector>(
+    best: &mut Axis<V>,
+    along: V::Scalar,
+    reach: V::Scalar,
+    dir: V,
+    feature: impl Fn(usize) -> Feature,
+) {
+    let sep = along.abs() - reach;
+    if sep > best.separation {
+        let neg = usize::from(along < V::Scalar::ZERO);
+        *best = Axis {
+            separation: sep,
+            normal: if neg == 1 { -dir } else { dir },
+            feature: feature(neg),
+        };
+    }
+}
+
+/// The box edge `index` (see [`box_box_axes`]) as its two end points.
+pub fn box_edge<V: Vector3>(h: V, index: usize) -> (V, V) {
+    let (axis, bits) = (index / 4, index % 4);
+    let mut mid = V::ZERO;
+    for (b, k) in [(axis + 1) % 3, (axis + 2) % 3].into_iter().enumerate() {
+        let s = if bits >> b & 1 == 1 {
+            h.get(k)
+        } else {
+            -h.get(k)
+        };
+        mid = mid.with(k, s);
+    }
+    let half = V::unit_axis(axis) * h.get(axis);
+    (mid - half, mid + half)
+}
+
+/// The edge of a box with half extents `h` along `axis` that is farthest along `dir`.
+pub fn box_support_edge<V: Vector3>(axis: usize, dir: V) -> usize {
+    let bit = |k: usize| usize::from(!(dir.get(k) < V::Scalar::ZERO));
+    4 * axis + bit((axis + 1) % 3) + 2 * bit((axis + 2) % 3)
+}
+
+/// The four corners of box face `face` (see [`box_box_axes`]), counter-clockwise seen
+/// from outside, with their corner indices (bit `k` set when coordinate `k` is `+`).
+pub fn box_face<V: Vector3>(h: V, face: usize) -> ([V; 4], [u32; 4]) {
+    // Signs along (u, w) = (axis + 1, axis + 2), counter-clockwise about +axis.
+    const ORDER: [(u32, u32); 4] = [(1, 1), (0, 1), (0, 0), (1, 0)];
+    const NEXT: [usize; 3] = [1, 2, 0];
+    const PREV: [usize; 3] = [2, 0, 1];
+    let (axis, neg) = (face / 2, face % 2 == 1);
+    let (u, w) = (NEXT[axis], PREV[axis]);
+    let (mut pts, mut ids) = ([V::ZERO; 4], [0u32; 4]);
+    for k in 0..4 {
+        let (pu, pw) = ORDER[if neg { 3 - k } else { k }];
+        let bits = u32::from(!neg) << axis | pu << u | pw << w;
+        let coord = |c: usize| {
+            let x = h.get(c);
+            if bits >> c & 1 == 1 {
+                x
+            } else {
+                -x
+            }
+        };
+        pts[k] = V::new(coord(0), coord(1), coord(2));
+        ids[k] = bits;
+    }
+    (pts, ids)
+}
+
+/// The face of a box most anti-parallel to `n` (in the box's frame).
+pub fn box_incident_face<V: Vector>(n: V) -> usize {
+    let axis = n.abs().max_axis();
+    2 * axis + usize::from(!(n.get(axis) < V::Scalar::ZERO))
+}
+
+/// An edge of a polyhedron with the outward normals of its two faces, in some frame.
+#[derive(Copy, Clone, Debug)]
+pub struct HullEdge<V> {
+    /// End points.
+    pub ends: (V, V),
+    /// Normals of the two faces that meet at it.
+    pub normals: (V, V),
+}
+
+/// The edges of `hull`, each once, mapped by `pose` (vertex indices `u < v`).
+pub fn hull_edges<R: Real>(hull: &ConvexPolyhedron<R>, pose: &Pose3<R>) -> Vec<HullEdge<R::V3>> {
+    let mut first_face = std::collections::HashMap::new();
+    let mut edges = Vec::new();
+    for face in hull.faces() {
+        let ids = face.vertex_indices();
+        let n = pose.transform_vector(face.normal());
+        for k in 0..ids.len() {
+            let key = ordered(ids[k], ids[(k + 1) % ids.len()]);
+            match first_face.remove(&key) {
+                Some(m) => edges.push(HullEdge {
+                    ends: (
+                        pose.transform_point(hull.vertices()[key.0]),
+                        pose.transform_point(hull.vertices()[key.1]),
+                    ),
+                    normals: (m, n),
+                }),
+                None => {
+                    first_face.insert(key, n);
+                }
+            }
+        }
+    }
+    edges
+}
+
+fn ordered(a: usize, b: usize) -> (usize, usize) {
+    (a.min(b), a.max(b))
+}
+
+/// The best face axis of `a` against `b` (`pose_ab` maps b's frame into a's): for each
+/// face, the separation of b's support point along its normal. `b_is_reference`
+/// names the feature as a face of B (then `normal` still points from A to B only after
+/// the caller flips it).
+pub fn hull_face_axis<R: Real>(
+    a: &ConvexPolyhedron<R>,
+    b: &ConvexPolyhedron<R>,
+    pose_ab: &Pose3<R>,
+    b_is_reference: bool,
+) -> Axis<R::V3> {
+    let mut best = empty_axis();
+    for (i, face) in a.faces().iter().enumerate() {
+        let n = face.normal();
+        let dir = pose_ab.inverse_transform_vector(-n);
+        let s = pose_ab.transform_point(support_of_points(b.vertices(), dir));
+        let sep = face.plane().signed_distance(s);
+        if sep > best.separation {
+            let feature = if b_is_reference {
+                Feature::FaceB(i)
+            } else {
+                Feature::FaceA(i)
+            };
+            best = Axis {
+                separation: sep,
+                normal: n,
+                feature,
+            };
+        }
+    }
+    best
+}
+
+/// The best edge-pair axis (Gregorius: only pairs whose arcs cross on the Gauss map
+/// build a face of the Minkowski difference). `eb` is in A's frame; `center_a` is a
+/// point inside A that orients the normal away from A.
+pub fn hull_edge_axis<V: Vector3>(
+    ea: &[HullEdge<V>],
+    eb: &[HullEdge<V>],
+    center_a: V,
+) -> Option<Axis<V>> {
+    let mut best = empty_axis();
+    for (i, a) in ea.iter().enumerate() {
+        for (j, b) in eb.iter().enumerate() {
+            let (c, d) = (-b.normals.0, -b.normals.1);
+            if !is_minkowski_face(a.normals.0, a.normals.1, c, d) {
+                continue;
+            }
+            let (da, db) = (a.ends.1 - a.ends.0, b.ends.1 - b.ends.0);
+            let axis = da.cross(db);
+            let len_sq = axis.length_squared();
+            if len_sq
+                <= eps::<V::Scalar>(EDGE_PARALLEL_ULPS) * da.length_squared() * db.length_squared()
+            {
+                continue;
+            }
+            let mut n = axis * len_sq.sqrt().recip();
+            if n.dot(a.ends.0 - center_a) < V::Scalar::ZERO {
+                n = -n;
+            }
+            let sep = n.dot(b.ends.0 - a.ends.0);
+            if sep > best.separation {
+                best = Axis {
+                    separation: sep,
+                    normal: n,
+                    feature: Feature::Edges(i, j),
+                };
+            }
+        }
+    }
+    (best.separation > V::Scalar::NEG_INFINITY).then_some(best)
+}
+
+/// True when the Gauss-map arcs `a–b` and `c–d` cross (Gregorius 2013).
+fn is_minkowski_face<V: Vector3>(a: V, b: V, c: V, d: V) -> bool {
+    let (bxa, dxc) = (b.cross(a), d.cross(c));
+    let (cba, dba) = (c.dot(bxa), d.dot(bxa));
+    let (adc, bdc) = (a.dot(dxc), b.dot(dxc));
+    let zero = V::Scalar::ZERO;
+    cba * dba < zero && adc * bdc < zero && cba * bdc > zero
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use glam::DVec3;
+
+    fn square(h: f64, angle: f64, z: f64) -> Vec<ClipVertex<DVec3>> {
+        (0..4)
+            .map(|i| {
+                let t = angle + f64::from(i) * core::f64::consts::FRAC_PI_2;
+                let point = DVec3::new(h * t.cos(), h * t.sin(), z);
+                ClipVertex {
+                    point,
+                    id: i,
+                    edge: i,
+                }
+            })
+            .collect()
+    }
+
+    // A square turned 45° over a square of the same area clips to an octagon with
+    // eight distinct ids; reduction keeps 4 points spanning the largest quadrilateral.
+    #[test]
+    fn octagon_then_four() {
+        let face: Vec<DVec3> = square(2f64.sqrt(), core::f64::consts::FRAC_PI_4, 0.0)
+            .iter()
+            .map(|v| v.point)
+            .collect();
+        let mut poly = square(2f64.sqrt(), 0.0, -0.1);
+        clip_to_face(&mut poly, &mut Vec::new(), &face, DVec3::Z);
+        assert_eq!(poly.len(), 8);
+        let mut ids: Vec<u32> = poly.iter().map(|v| v.id).collect();
+        ids.sort_unstable();
+        ids.dedup();
+        assert_eq!(ids.len(), 8);
+        assert!(poly
+            .iter()
+            .all(|v| v.point.x.abs() <= 1.0 + 1e-12 && v.point.y.abs() <= 1.0 + 1e-12));
+        let (idx, n) = reduce_to_four(&poly, |p| -p.z, DVec3::Z, 1.0);
+        assert_eq!(n, 4);
+        let p: Vec<DVec3> = idx.iter().map(|&i| poly[i].point).collect();
+        // Diagonals p0–p1 and p2–p3 (the last two lie on either side of the first);
+        // the largest quadrilateral in this octagon (alternate vertices) has area 2.343.
+        let area = 0.5 * ((p[1] - p[0]).cross(p[3] - p[2])).length();
+        assert!(
+            area > 2.34,
+            "area {area} of the octagon's {}",
+            8.0 * (2f64.sqrt() - 1.0)
+        );
+    }
+
+    // A polygon entirely outside one side plane clips to nothing; one on a side plane
+    // is kept (touching counts).
+    #[test]
+    fn outside_and_touching() {
+        let face: Vec<DVec3> = square(1.0, 0.0, 0.0).iter().map(|v| v.point).collect();
+        let mut far = square(0.1, 0.0, 0.0);
+        far.iter_mut().for_each(|v| v.point.x += 5.0);
+        clip_to_face(&mut far, &mut Vec::new(), &face, DVec3::Z);
+        assert!(far.is_empty());
+        let mut on = vec![ClipVertex {
+            point: DVec3::new(1.0, 0.0, 0.0),
+            id: 7,
+            edge: 7,
+        }];
+        clip_to_face(&mut on, &mut Vec::new(), &face, DVec3::Z);
+        assert_eq!(on.len(), 1);
+    }
+
+    // Face corners wind counter-clockwise seen from outside, for all six faces.
+    #[test]
+    fn box_faces_wind_outward() {
+        let h = DVec3::new(1.0, 2.0, 3.0);
+        for f in 0..6 {
+            let (c, _) = box_face(h, f);
+            let n = (c[1] - c[0]).cross(c[2] - c[1]);
+            let sign = if f % 2 == 1 { -1.0 } else { 1.0 };
+            assert!(n.dot(DVec3::AXES[f / 2] * sign) > 0.0, "face {f}");
+        }
+    }
+}

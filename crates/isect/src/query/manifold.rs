@@ -1,0 +1,631 @@
+//! `contact_manifold`: up to 2 (2D) or 4 (3D) contact points with one normal, by the
+//! separating-axis test and clipping, as Box2D v3 (`manifold.c`, `b2ClipPolygons`),
+//! Bullet and Jolt do (algorithms and references in [`crate::algo::clip_2d`] and
+//! [`crate::algo::clip_3d`]).
+//!
+//! Face contacts: the reference face is the SAT face of largest separation (A's unless
+//! B's is larger by [`REFERENCE_BIAS`] of the size), the incident face the other
+//! shape's face most anti-parallel to it, clipped to the reference face's side planes;
+//! points deeper than `−prediction` below the reference face are kept, and in 3D
+//! reduced to four. Edge–edge contacts give one point (the closest points of the two
+//! edges). When the SAT axis is an edge pair that is apart, or clipping keeps no
+//! point, the answer is [`contact`]'s single point (GJK/EPA). Any axis separating the
+//! shapes by more than `prediction` gives `None`; `prediction` is widened by
+//! [`clip_3d::TOUCH_ULPS`] machine epsilons of the shapes' size and offset, so exactly
+//! touching shapes whose poses round apart still touch (depth ≈ 0).
+//!
+//! Because of the reference-face preference, the reported depth is the SAT depth of
+//! the chosen feature: at least the minimum penetration, and at most
+//! `REFERENCE_BIAS` (or `EDGE_BIAS`) times the shapes' size above it; swapping A and
+//! B mirrors the answer except within that band, where each order prefers its own A.
+//!
+//! Work is done in the reference shape's frame; answers are in world space. No
+//! tolerances beyond those of [`crate::algo::clip_3d`].
+
+// `!(x > y)` is deliberate: it is also true for NaN, which must take the safe branch.
+#![allow(clippy::neg_cmp_op_on_partial_ord)]
+use crate::algo::clip_2d::{self, PolygonFeatures};
+use crate::algo::clip_3d::{
+    self, Axis, ClipBuffer, ClipVertex, Feature, FixedClipBuffer, REFERENCE_BIAS,
+};
+use crate::algo::gjk::{GjkVector, Status};
+use crate::algo::support::SupportMap;
+use crate::math::{Isometry, Pose2, Pose3, Real, Vector, Vector2, Vector3};
+use crate::query::contact::{contact, Contact};
+use crate::query::distance::closest_points_segment_segment;
+use crate::shape::{obb_2d, obb_3d, ConvexPolygon, ConvexPolyhedron, Segment};
+
+/// Capacity of a [`Manifold`]: 4 points (2D manifolds use at most 2).
+pub const MAX_MANIFOLD_POINTS: usize = 4;
+
+/// [`FeatureId::point`] of an edge–edge contact.
+pub const EDGE_EDGE: u32 = u32::MAX - 1;
+
+/// Identifies the features that produced a manifold point, so a solver can match
+/// points from frame to frame: it stays the same while the same geometric contact
+/// persists (small motions do not change it).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub struct FeatureId {
+    /// True when the reference face belongs to B.
+    pub reference_is_b: bool,
+    /// Reference face index (polygon edge, box face `2·axis + (1 for −)`, polyhedron
+    /// face); for edge–edge contacts, A's edge index.
+    pub reference: u32,
+    /// Incident face index; for edge–edge contacts, B's edge index.
+    pub incident: u32,
+    /// The incident vertex index (for boxes, the corner index: bit `k` set when
+    /// coordinate `k` is positive), or a clip code ([`clip_2d::CLIPPED_2D`],
+    /// [`clip_3d::CLIPPED_3D`]: the side plane and incident edge it was cut from),
+    /// [`EDGE_EDGE`], or `u32::MAX` for a single GJK/EPA point ([`FeatureId::SINGLE`]).
+    pub point: u32,
+}
+
+impl FeatureId {
+    /// The id of the single point of [`contact_manifold_convex`].
+    pub const SINGLE: Self = Self {
+        reference_is_b: false,
+        reference: u32::MAX,
+        incident: u32::MAX,
+        point: u32::MAX,
+    };
+}
+
+/// One contact point, in world space.
+#[derive(Copy, Clone, Debug, PartialEq)]
+pub struct ManifoldPoint<V: Vector> {
+    /// The point on A's surface.
+    pub point_a: V,
+    /// The point on B's surface; `point_a − point_b = depth · normal`.
+    pub point_b: V,
+    /// Penetration depth along the manifold normal (`< 0`: separation).
+    pub depth: V::Scalar,
+    /// Frame-to-frame id.
+    pub id: FeatureId,
+}
+
+/// Up to [`MAX_MANIFOLD_POINTS`] contact points sharing one normal; no heap.
+#[derive(Copy, Clone, Debug, PartialEq)]
+pub struct Manifold<V: Vector> {
+    /// Unit normal from A to B (world).
+    pub normal: V,
+    /// `Converged` for SAT manifolds; the GJK/EPA status for single-point fallbacks.
+    pub status: Status,
+    points: [ManifoldPoint<V>; MAX_MANIFOLD_POINTS],
+    len: usize,
+}
+
+impl<V: Vector> Manifold<V> {
+    fn new(normal: V, status: Status) -> Self {
+        let empty = ManifoldPoint {
+            point_a: V::ZERO,
+            point_b: V::ZERO,
+            depth: V::Scalar::ZERO,
+            id: FeatureId::SINGLE,
+        };
+        Self {
+            normal,
+            status,
+            points: [empty; MAX_MANIFOLD_POINTS],
+            len: 0,
+        }
+    }
+
+    /// A manifold of the single point of `c`.
+    fn single(c: &Contact<V>, id: FeatureId) -> Self {
+        let mut m = Self::new(c.normal, c.status);
+        m.push(c.point_a, c.point_b, c.depth, id);
+        m
+    }
+
+    /// Appends a point; beyond the capacity it is dropped (callers never exceed it).
+    fn push(&mut self, point_a: V, point_b: V, depth: V::Scalar, id: FeatureId) {
+        if self.len < MAX_MANIFOLD_POINTS {
+            self.points[self.len] = ManifoldPoint {
+                point_a,
+                point_b,
+                depth,
+                id,
+            };
+            self.len += 1;
+        }
+    }
+
+    /// The contact points (at least one in any manifold a query returns).
+    #[inline]
+    pub fn points(&self) -> &[ManifoldPoint<V>] {
+        &self.points[..self.len]
+    }
+
+    /// The largest depth among the points (`−∞` for none).
+    pub fn max_depth(&self) -> V::Scalar {
+        self.points()
+            .iter()
+            .fold(V::Scalar::NEG_INFINITY, |m, p| m.max(p.depth))
+    }
+
+    /// The same manifold seen from B: normal reversed, points swapped, ids keep
+    /// naming the same features (`reference_is_b` flipped for face contacts, the two
+    /// edges swapped for edge–edge contacts).
+    pub fn flipped(&self) -> Self {
+        let mut m = *self;
+        m.normal = -self.normal;
+        for p in &mut m.points[..m.len] {
+            core::mem::swap(&mut p.point_a, &mut p.point_b);
+            match p.id.point {
+                EDGE_EDGE => core::mem::swap(&mut p.id.reference, &mut p.id.incident),
+                u32::MAX => {}
+                _ => p.id.reference_is_b = !p.id.reference_is_b,
+            }
+        }
+        m
+    }
+
+    /// The manifold mapped from a local frame to the world by `pose`.
+    fn transformed(mut self, pose: &V::Pose) -> Self {
+        self.normal = pose.transform_vector(self.normal);
+        for p in &mut self.points[..self.len] {
+            p.point_a = pose.transform_point(p.point_a);
+            p.point_b = pose.transform_point(p.point_b);
+        }
+        self
+    }
+}
+
+/// The manifold of two convex shapes of any kind: the single point of [`contact`]
+/// (with [`FeatureId::SINGLE`]), `None` beyond `prediction` or for NaN input.
+pub fn contact_manifold_convex<V, A, B>(
+    pose_a: &V::Pose,
+    a: &A,
+    pose_b: &V::Pose,
+    b: &B,
+    prediction: V::Scalar,
+) -> Option<Manifold<V>>
+where
+    V: GjkVector,
+    A: SupportMap<V> + ?Sized,
+    B: SupportMap<V> + ?Sized,
+{
+    contact(pose_a, a, pose_b, b, prediction).map(|c| Manifold::single(&c, FeatureId::SINGLE))
+}
+
+/// True when the poses and `prediction` can be used.
+fn valid_input<P: Isometry<V>, V: Vector>(pose_a: &P, pose_b: &P, prediction: V::Scalar) -> bool {
+    pose_a.is_finite() && pose_b.is_finite() && !prediction.is_nan()
+}
+
+/// Manifold of two convex polygons: 1 or 2 points. `None` when they are farther apart
+/// than `prediction`, or for NaN poses or `prediction`. Exactly touching polygons give
+/// depth 0; within `prediction` the depths are negative (separation).
+pub fn contact_manifold_polygons<R: Real>(
+    pose_a: &Pose2<R>,
+    a: &ConvexPolygon<R>,
+    pose_b: &Pose2<R>,
+    b: &ConvexPolygon<R>,
+    prediction: R,
+) -> Option<Manifold<R::V2>>
+where
+    R::V2: GjkVector<Pose = Pose2<R>>,
+{
+    if !valid_input(pose_a, pose_b, prediction) {
+        return None;
+    }
+    let fa = PolygonFeatures {
+        vertices: a.vertices(),
+        normals: a.normals(),
+    };
+    let fb = PolygonFeatures {
+        vertices: b.vertices(),
+        normals: b.normals(),
+    };
+    let size = a.scale().max(b.scale());
+    polygon_manifold(pose_a, fa, pose_b, fb, prediction, size)
+        .unwrap_or_else(|| contact_manifold_convex(pose_a, a, pose_b, b, prediction))
+}
+
+/// Manifold of two 2D oriented boxes: 1 or 2 points; edge behaviour as
+/// [`contact_manifold_polygons`] (zero-extent boxes are fine).
+pub fn contact_manifold_obb_2d<R: Real>(
+    pose_a: &Pose2<R>,
+    a: &obb_2d::Obb<R>,
+    pose_b: &Pose2<R>,
+    b: &obb_2d::Obb<R>,
+    prediction: R,
+) -> Option<Manifold<R::V2>>
+where
+    R::V2: GjkVector<Pose = Pose2<R>>,
+{
+    if !valid_input(pose_a, pose_b, prediction) {
+        return None;
+    }
+    let (va, na, wa) = box_2d_features(pose_a, a);
+    let (vb, nb, wb) = box_2d_features(pose_b, b);
+    let fa = PolygonFeatures {
+        vertices: &va,
+        normals: &na,
+    };
+    let fb = PolygonFeatures {
+        vertices: &vb,
+        normals: &nb,
+    };
+    let size = a
+        .half_extents()
+        .max_element()
+        .max(b.half_extents().max_element());
+    polygon_manifold(&wa, fa, &wb, fb, prediction, size)
+        .unwrap_or_else(|| contact_manifold_convex(pose_a, a, pose_b, b, prediction))
+}
+
+/// A 2D box's corners and edge normals in its own frame, and that frame's pose.
+fn box_2d_features<R: Real>(
+    pose: &Pose2<R>,
+    o: &obb_2d::Obb<R>,
+) -> ([R::V2; 4], [R::V2; 4], Pose2<R>) {
+    let (hx, hy) = (o.half_extents().x(), o.half_extents().y());
+    let v = |x: R, y: R| R::V2::new(x, y);
+    let (o1, z) = (R::ONE, R::ZERO);
+    let corners = [v(-hx, -hy), v(hx, -hy), v(hx, hy), v(-hx, hy)];
+    let normals = [v(z, -o1), v(o1, z), v(z, o1), v(-o1, z)];
+    let frame = pose.mul(&Pose2 {
+        rotation: o.rotation(),
+        translation: o.center(),
+    });
+    (corners, normals, frame)
+}
+
+/// The clipped manifold of two polygons given in their own frames. `Some(None)` when
+/// they are apart beyond `prediction`; `None` when clipping kept no point (the caller
+/// falls back to GJK/EPA).
+fn polygon_manifold<R: Real>(
+    pose_a: &Pose2<R>,
+    fa: PolygonFeatures<'_, R::V2>,
+    pose_b: &Pose2<R>,
+    fb: PolygonFeatures<'_, R::V2>,
+    prediction: R,
+    size: R,
+) -> Option<Option<Manifold<R::V2>>>
+where
+    R::V2: Vector<Pose = Pose2<R>>,
+{
+    let pose_ab = pose_a.inv_mul(pose_b);
+    let pose_ba = pose_ab.inverse();
+    let offset = pose_ab.translation.abs().max_element();
+    let prediction = clip_3d::touch_limit(prediction, size + offset);
+    let (sep_a, ea) = clip_2d::max_separation(fa, fb, &pose_ab, prediction);
+    if !(sep_a <= prediction) {
+        return Some(None);
+    }
+    let (sep_b, eb) = clip_2d::max_separation(fb, fa, &pose_ba, prediction);
+    if !(sep_b <= prediction) {
+        return Some(None);
+    }
+    let b_is_reference = sep_b > sep_a + R::from_f64(REFERENCE_BIAS) * size;
+    let (rf, e, inc, pose_ri, pose_ref) = if b_is_reference {
+        (fb, eb, fa, &pose_ba, pose_b)
+    } else {
+        (fa, ea, fb, &pose_ab, pose_a)
+    };
+    let n = rf.normals[e];
+    let j = clip_2d::incident_edge(inc, pose_ri.inverse_transform_vector(n));
+    let (pts, len) = clip_2d::clip_incident_edge(rf, e, inc, j, pose_ri, prediction);
+    if len == 0 {
+        return None;
+    }
+    let mut m = Manifold::new(if b_is_reference { -n } else { n }, Status::Converged);
+    for p in &pts[..len] {
+        let on_ref = p.point + n * p.depth;
+        let (pa, pb) = if b_is_reference {
+            (p.point, on_ref)
+        } else {
+            (on_ref, p.point)
+        };
+        let id = FeatureId {
+            reference_is_b: b_is_reference,
+            reference: e as u32,
+            incident: j as u32,
+            point: p.id,
+        };
+        m.push(pa, pb, p.depth, id);
+    }
+    Some(Some(m.transformed(pose_ref)))
+}
+
+/// A fixed-capacity buffer of clip vertices for box faces (4 incident vertices plus
+/// one per side plane).
+type BoxBuf<R> = FixedClipBuffer<<R as Real>::V3, 8>;
+
+/// Manifold of two oriented boxes: up to 4 points for face contacts, 1 for edge–edge.
+/// `None` beyond `prediction` or for NaN poses or `prediction`; exactly touching
+/// boxes give depth 0, boxes within `prediction` negative depths. Zero-extent boxes
+/// are fine (their faces have zero area).
+pub fn contact_manifold_obb_3d<R: Real>(
+    pose_a: &Pose3<R>,
+    a: &obb_3d::Obb<R>,
+    pose_b: &Pose3<R>,
+    b: &obb_3d::Obb<R>,
+    prediction: R,
+) -> Option<Manifold<R::V3>>
+where
+    R::V3: GjkVector<Pose = Pose3<R>>,
+{
+    if !valid_input(pose_a, pose_b, prediction) {
+        return None;
+    }
+    let wa = pose_a.mul(&Pose3::new(a.center(), a.rotation()));
+    let wb = pose_b.mul(&Pose3::new(b.center(), b.rotation()));
+    let pose_ab = wa.inv_mul(&wb);
+    let (ha, hb) = (a.half_extents(), b.half_extents());
+    let size = ha.max_element().max(hb.max_element());
+    let offset = pose_ab.translation.abs().max_element();
+    let prediction = clip_3d::touch_limit(prediction, size + offset);
+    let (fa, fb, edge) = clip_3d::box_box_axes(ha, hb, &pose_ab, prediction)?;
+    let axis = clip_3d::choose_axis(fa, fb, edge, size, prediction)?;
+    let m = match axis.feature {
+        Feature::FaceA(f) => box_face_manifold(ha, hb, &pose_ab, f, false, prediction, size)
+            .map(|m| m.transformed(&wa)),
+        Feature::FaceB(f) => {
+            box_face_manifold(hb, ha, &pose_ab.inverse(), f, true, prediction, size)
+                .map(|m| m.transformed(&wb))
+        }
+        Feature::Edges(i, j) => {
+            let ia = clip_3d::box_support_edge(i, axis.normal);
+            let ib = clip_3d::box_support_edge(j, pose_ab.inverse_transform_vector(-axis.normal));
+            let ends = clip_3d::box_edge(hb, ib);
+            let eb = (
+                pose_ab.transform_point(ends.0),
+                pose_ab.transform_point(ends.1),
+            );
+            let id = edge_id(ia, ib);
+            let m = edge_manifold(clip_3d::box_edge(ha, ia), eb, &axis, id);
+            let m = m.map(|m| m.transformed(&wa));
+            return m.or_else(|| fallback(pose_a, a, pose_b, b, prediction, id));
+        }
+    };
+    m.or_else(|| contact_manifold_convex(pose_a, a, pose_b, b, prediction))
+}
+
+/// The id of an edge–edge contact.
+fn edge_id(ia: usize, ib: usize) -> FeatureId {
+    FeatureId {
+        reference_is_b: false,
+        reference: ia as u32,
+        incident: ib as u32,
+        point: EDGE_EDGE,
+    }
+}
+
+/// [`contact`]'s single point with the id `id`.
+fn fallback<V, A, B>(
+    pose_a: &V::Pose,
+    a: &A,
+    pose_b: &V::Pose,
+    b: &B,
+    prediction: V::Scalar,
+    id: FeatureId,
+) -> Option<Manifold<V>>
+where
+    V: GjkVector,
+    A: SupportMap<V>,
+    B: SupportMap<V>,
+{
+    contact(pose_a, a, pose_b, b, prediction).map(|c| Manifold::single(&c, id))
+}
+
+/// The one-point manifold of two overlapping edges (in A's frame), from their closest
+/// points; `None` when the SAT axis is apart (the caller asks GJK, which measures the
+/// true distance of the edges' end regions).
+fn edge_manifold<V: Vector>(
+    ea: (V, V),
+    eb: (V, V),
+    axis: &Axis<V>,
+    id: FeatureId,
+) -> Option<Manifold<V>> {
+    if axis.separation > V::Scalar::ZERO {
+        return None;
+    }
+    let sa = Segment { a: ea.0, b: ea.1 };
+    let sb = Segment { a: eb.0, b: eb.1 };
+    let (_, _, pa, pb) = closest_points_segment_segment(&sa, &sb);
+    let mut m = Manifold::new(axis.normal, Status::Converged);
+    m.push(pa, pb, -axis.separation, id);
+    Some(m)
+}
+
+/// Face manifold of two boxes in the reference box's frame: `hr` the reference box,
+/// `hi` the incident one, `pose_ri` mapping the incident frame into the reference's.
+fn box_face_manifold<R: Real>(
+    hr: R::V3,
+    hi: R::V3,
+    pose_ri: &Pose3<R>,
+    face: usize,
+    reference_is_b: bool,
+    prediction: R,
+    size: R,
+) -> Option<Manifold<R::V3>> {
+    let (ref_face, _) = clip_3d::box_face(hr, face);
+    let axis = face / 2;
+    let sign = if face % 2 == 1 { -R::ONE } else { R::ONE };
+    let n = R::V3::unit_axis(axis) * sign;
+    let inc_face = clip_3d::box_incident_face(pose_ri.inverse_transform_vector(n));
+    let (corners, ids) = clip_3d::box_face(hi, inc_face);
+    let mut poly = BoxBuf::<R>::default();
+    for (c, id) in corners.into_iter().zip(ids) {
+        poly.push(ClipVertex {
+            point: pose_ri.transform_point(c),
+            id,
+            edge: id,
+        });
+    }
+    let clip = FaceClip {
+        face: &ref_face,
+        normal: n,
+        offset: hr.get(axis),
+        id: FeatureId {
+            reference_is_b,
+            reference: face as u32,
+            incident: inc_face as u32,
+            point: 0,
+        },
+    };
+    face_manifold(
+        &clip,
+        &mut poly,
+        &mut BoxBuf::<R>::default(),
+        prediction,
+        size,
+    )
+}
+
+/// A reference face in its shape's frame.
+struct FaceClip<'a, V: Vector> {
+    face: &'a [V],
+    normal: V,
+    offset: V::Scalar,
+    id: FeatureId,
+}
+
+/// Clips `poly` (incident face, reference frame) to the reference face, keeps the
+/// points within `prediction` and reduces them to four; `None` when none is left.
+fn face_manifold<V: Vector3, B: ClipBuffer<V>>(
+    clip: &FaceClip<'_, V>,
+    poly: &mut B,
+    scratch: &mut B,
+    prediction: V::Scalar,
+    size: V::Scalar,
+) -> Option<Manifold<V>> {
+    clip_3d::clip_to_face(poly, scratch, clip.face, clip.normal);
+    let depth = |p: V| clip.offset - clip.normal.dot(p);
+    poly.retain(|v| depth(v.point) >= -prediction);
+    if poly.is_empty() {
+        return None;
+    }
+    // Also for four or fewer points: it drops duplicates (degenerate faces).
+    let (chosen, len) = clip_3d::reduce_to_four(poly, depth, clip.normal, size);
+    let flip = clip.id.reference_is_b;
+    let mut m = Manifold::new(
+        if flip { -clip.normal } else { clip.normal },
+        Status::Converged,
+    );
+    for &i in &chosen[..len] {
+        let (q, d) = (poly[i].point, depth(poly[i].point));
+        let on_ref = q + clip.normal * d;
+        let (pa, pb) = if flip { (q, on_ref) } else { (on_ref, q) };
+        m.push(
+            pa,
+            pb,
+            d,
+            FeatureId {
+                point: poly[i].id,
+                ..clip.id
+            },
+        );
+    }
+    Some(m)
+}
+
+/// Manifold of two convex polyhedra: up to 4 points for face contacts, 1 for
+/// edge–edge (edge pairs pruned on the Gauss map). `None` beyond `prediction` or for
+/// NaN poses or `prediction`; touching gives depth 0, within `prediction` negative
+/// depths. Allocates its edge lists (O(E) per call; the SAT is O(F·V + E²)).
+pub fn contact_manifold_polyhedra<R: Real>(
+    pose_a: &Pose3<R>,
+    a: &ConvexPolyhedron<R>,
+    pose_b: &Pose3<R>,
+    b: &ConvexPolyhedron<R>,
+    prediction: R,
+) -> Option<Manifold<R::V3>>
+where
+    R::V3: GjkVector<Pose = Pose3<R>>,
+{
+    if !valid_input(pose_a, pose_b, prediction) {
+        return None;
+    }
+    let pose_ab = pose_a.inv_mul(pose_b);
+    let pose_ba = pose_ab.inverse();
+    let size = max_abs(a.vertices()).max(max_abs(b.vertices()));
+    let offset = pose_ab.translation.abs().max_element();
+    let prediction = clip_3d::touch_limit(prediction, size + offset);
+    let fa = clip_3d::hull_face_axis(a, b, &pose_ab, false);
+    let mut fb = clip_3d::hull_face_axis(b, a, &pose_ba, true);
+    fb.normal = -pose_ab.transform_vector(fb.normal);
+    let ea = clip_3d::hull_edges(a, &Pose3::default());
+    let eb = clip_3d::hull_edges(b, &pose_ab);
+    let verts = a.vertices();
+    let center =
+        verts.iter().fold(R::V3::ZERO, |s, &v| s + v) * R::from_f64(verts.len() as f64).recip();
+    let edge = clip_3d::hull_edge_axis(&ea, &eb, center);
+    let axis = clip_3d::choose_axis(fa, fb, edge, size, prediction)?;
+    let m = match axis.feature {
+        Feature::FaceA(f) => hull_face_manifold(a, b, &pose_ab, f, false, prediction, size)
+            .map(|m| m.transformed(pose_a)),
+        Feature::FaceB(f) => hull_face_manifold(b, a, &pose_ba, f, true, prediction, size)
+            .map(|m| m.transformed(pose_b)),
+        Feature::Edges(i, j) => {
+            let id = edge_id(i, j);
+            let m = edge_manifold(ea[i].ends, eb[j].ends, &axis, id);
+            return m
+                .map(|m| m.transformed(pose_a))
+                .or_else(|| fallback(pose_a, a, pose_b, b, prediction, id));
+        }
+    };
+    m.or_else(|| contact_manifold_convex(pose_a, a, pose_b, b, prediction))
+}
+
+/// The largest absolute coordinate of `points`.
+fn max_abs<V: Vector>(points: &[V]) -> V::Scalar {
+    points
+        .iter()
+        .fold(V::Scalar::ZERO, |m, p| m.max(p.abs().max_element()))
+}
+
+/// Face manifold of two polyhedra in the reference one's frame (`pose_ri` maps the
+/// incident frame into it).
+fn hull_face_manifold<R: Real>(
+    rf: &ConvexPolyhedron<R>,
+    inc: &ConvexPolyhedron<R>,
+    pose_ri: &Pose3<R>,
+    face: usize,
+    reference_is_b: bool,
+    prediction: R,
+    size: R,
+) -> Option<Manifold<R::V3>> {
+    let f = &rf.faces()[face];
+    let n = f.normal();
+    let n_inc = pose_ri.inverse_transform_vector(n);
+    let (j, g) = inc
+        .faces()
+        .iter()
+        .enumerate()
+        .fold((0, &inc.faces()[0]), |best, (j, g)| {
+            if g.normal().dot(n_inc) < best.1.normal().dot(n_inc) {
+                (j, g)
+            } else {
+                best
+            }
+        });
+    let ref_face: Vec<R::V3> = f
+        .vertex_indices()
+        .iter()
+        .map(|&i| rf.vertices()[i])
+        .collect();
+    let mut poly: Vec<ClipVertex<R::V3>> = g
+        .vertex_indices()
+        .iter()
+        .map(|&i| ClipVertex {
+            point: pose_ri.transform_point(inc.vertices()[i]),
+            id: i as u32,
+            edge: i as u32,
+        })
+        .collect();
+    let clip = FaceClip {
+        face: &ref_face,
+        normal: n,
+        offset: f.plane().d(),
+        id: FeatureId {
+            reference_is_b,
+            reference: face as u32,
+            incident: j as u32,
+            point: 0,
+        },
+    };
+    face_manifold(&clip, &mut poly, &mut Vec::new(), prediction, size)
+}
