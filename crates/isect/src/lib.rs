@@ -29,7 +29,7 @@
 //! | [`shape::Aabb`] | 2D, 3D | ✓ | ✓ slab | ✓ | AABB, ball, plane (static, moving) |
 //! | [`shape::Ball`] | 2D, 3D | ✓ | ✓ | ✓ | ball (static, moving, contact), AABB, capsule |
 //! | [`shape::Capsule`] | 2D, 3D | ✓ | – | ✓ | ball, capsule (distance, contact) |
-//! | [`shape::Plane`], [`query::HalfSpace`] | 2D, 3D | ✓ | ✓ | – | AABB, three planes |
+//! | [`shape::Plane`], [`shape::HalfSpace`] | 2D, 3D | ✓ | ✓ | – | AABB, three planes |
 //! | [`shape::Segment`] | 2D, 3D | – | ✓ (2D) | ✓ | AABB (seed 000), segment closest points |
 //! | [`shape::Triangle`] | 2D, 3D | – | ✓ (3D) | ✓ | – |
 //! | `Obb` ([`shape::obb_2d`], [`shape::obb_3d`]) | 2D, 3D | ✓ | ✓ | ✓ | OBB (SAT, MTV) |

@@ -14,8 +14,8 @@ macro_rules! common_aliases {
         pub type Aabb = $crate::shape::Aabb<$v>;
         /// See [`crate::shape::Ball`].
         pub type Ball = $crate::shape::Ball<$v>;
-        /// See [`crate::query::HalfSpace`].
-        pub type HalfSpace = $crate::query::HalfSpace<$v>;
+        /// See [`crate::shape::HalfSpace`].
+        pub type HalfSpace = $crate::shape::HalfSpace<$v>;
         /// See [`crate::shape::Capsule`].
         pub type Capsule = $crate::shape::Capsule<$v>;
         /// See [`crate::query::Contact`].

@@ -14,7 +14,8 @@
 
 use glam::{Vec2, Vec3};
 use isect::math::Vector;
-use isect::query::{HalfSpace, RayCast};
+use isect::query::RayCast;
+use isect::shape::HalfSpace;
 use isect::shape::{Aabb, Ball, Plane, Ray, Segment, Triangle};
 
 const CASES: usize = 10_000;

@@ -14,7 +14,8 @@
 
 use glam::{DVec2, DVec3, Vec2, Vec3};
 use isect::math::{Real, Vector, Vector2, Vector3};
-use isect::query::{HalfSpace, RayCast};
+use isect::query::RayCast;
+use isect::shape::HalfSpace;
 use isect::shape::{Aabb, Ball, Plane, Ray, RayHit, Segment, Triangle};
 use proptest::prelude::*;
 

@@ -2,7 +2,7 @@
 //!
 //! One kernel a shape, in `cast_ray/`: [`Aabb`](crate::shape::Aabb) by the slab test,
 //! [`Ball`](crate::shape::Ball) by the cancellation-free quadratic,
-//! [`Plane`](crate::shape::Plane) (a surface) and [`HalfSpace`] (its solid side),
+//! [`Plane`](crate::shape::Plane) (a surface) and [`HalfSpace`](crate::shape::HalfSpace) (its solid side),
 //! [`Triangle`](crate::shape::Triangle) in 3D by the watertight test and
 //! [`Segment`](crate::shape::Segment) in 2D. Each module names its reference.
 
@@ -13,7 +13,6 @@ mod segment;
 mod triangle;
 
 pub use ball::NORMAL_UNIT_ULPS;
-pub use plane::HalfSpace;
 
 use crate::math::{Isometry, Real, Vector};
 use crate::shape::{Ray, RayHit};

@@ -6,16 +6,16 @@ pub mod cast_ray;
 pub mod cast_shapes;
 pub mod contact;
 pub mod distance;
+pub mod manifold;
 pub mod pipeline;
 pub mod plane_tests;
 pub mod polyhedron_tests;
 pub mod sector_tests;
 
-pub use cast_ray::{HalfSpace, RayCast};
+pub use cast_ray::RayCast;
 pub use cast_shapes::{cast_shapes, time_of_impact, ShapeCastHit, Sweep};
 pub use contact::{contact, Contact};
 pub use distance::{closest_points, distance, ClosestPoints};
-pub mod manifold;
 pub use manifold::{
     contact_manifold_convex, contact_manifold_obb_2d, contact_manifold_obb_3d,
     contact_manifold_polygons, contact_manifold_polyhedra, FeatureId, Manifold, ManifoldPoint,

@@ -11,29 +11,7 @@
 
 use super::{is_valid_query, RayCast};
 use crate::math::{Real, Vector};
-use crate::shape::{Plane, Ray, RayHit};
-
-/// The closed solid half-space behind a plane: the points with `n · p ≤ d`
-/// (`signed_distance ≤ 0`). Its surface is the plane; its outward normal is the plane's.
-#[derive(Copy, Clone, Debug, PartialEq)]
-pub struct HalfSpace<V: Vector> {
-    /// The boundary plane; the solid lies behind it.
-    pub plane: Plane<V>,
-}
-
-impl<V: Vector> HalfSpace<V> {
-    /// The solid side behind `plane`.
-    #[inline]
-    pub fn new(plane: Plane<V>) -> Self {
-        Self { plane }
-    }
-
-    /// Point in half-space: the plane itself counts as inside. False for NaN.
-    #[inline]
-    pub fn contains_point(&self, p: V) -> bool {
-        self.plane.signed_distance(p) <= V::Scalar::ZERO
-    }
-}
+use crate::shape::{HalfSpace, Plane, Ray, RayHit};
 
 /// `t = −s / (dir · n)` where a ray at signed distance `s ≠ 0` meets the plane, if it
 /// moves toward it and arrives by `max_t`. The sign tests are non-short-circuit (the
