@@ -16,6 +16,10 @@ macro_rules! common_aliases {
         pub type Ball = $crate::shape::Ball<$v>;
         /// See [`crate::query::HalfSpace`].
         pub type HalfSpace = $crate::query::HalfSpace<$v>;
+        /// See [`crate::shape::Capsule`].
+        pub type Capsule = $crate::shape::Capsule<$v>;
+        /// See [`crate::query::Contact`].
+        pub type Contact = $crate::query::Contact<$v>;
         /// See [`crate::shape::Plane`].
         pub type Plane = $crate::shape::Plane<$v>;
         /// See [`crate::shape::Ray`].
@@ -52,6 +56,10 @@ macro_rules! aliases_3d {
         pub type ConvexPolyhedron = $crate::shape::ConvexPolyhedron<$r>;
         /// See [`crate::shape::obb_3d::Obb`].
         pub type Obb = $crate::shape::obb_3d::Obb<$r>;
+        /// See [`crate::shape::Cylinder`].
+        pub type Cylinder = $crate::shape::Cylinder<$r>;
+        /// See [`crate::shape::Cone`].
+        pub type Cone = $crate::shape::Cone<$r>;
     };
 }
 

@@ -1,5 +1,11 @@
 //! The named algorithms, each with its reference and tolerances in its module docs.
 
+pub mod epa;
+mod epa_2d;
+mod epa_3d;
+pub mod gjk;
+mod gjk_2d;
+mod gjk_3d;
 pub mod hull_2d;
 pub mod hull_3d;
 pub mod sat_2d;

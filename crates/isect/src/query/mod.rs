@@ -3,9 +3,15 @@
 
 pub mod ball_tests;
 pub mod cast_ray;
+pub mod cast_shapes;
+pub mod contact;
+pub mod distance;
 pub mod pipeline;
 pub mod plane_tests;
 pub mod polyhedron_tests;
 pub mod sector_tests;
 
 pub use cast_ray::{HalfSpace, RayCast};
+pub use cast_shapes::{cast_shapes, time_of_impact, ShapeCastHit, Sweep};
+pub use contact::{contact, Contact};
+pub use distance::{closest_points, distance, ClosestPoints};

@@ -4,22 +4,30 @@
 
 mod aabb;
 mod ball;
+mod capsule;
+mod cone_3d;
 pub mod convex_polygon;
 mod convex_polyhedron;
+mod cylinder_3d;
 pub mod error;
 pub mod obb_2d;
 pub mod obb_3d;
 mod plane;
 mod ray;
+mod rounded;
 mod sector;
 mod triangle;
 
 pub use aabb::Aabb;
 pub use ball::Ball;
+pub use capsule::Capsule;
+pub use cone_3d::Cone;
 pub use convex_polygon::ConvexPolygon;
 pub use convex_polyhedron::{ConvexPolyhedron, PolyhedronFace, POLYHEDRON_PLANE_ULPS};
+pub use cylinder_3d::Cylinder;
 pub use error::ShapeError;
 pub use plane::Plane;
 pub use ray::{Ray, RayHit, Segment};
+pub use rounded::Rounded;
 pub use sector::Sector;
 pub use triangle::Triangle;

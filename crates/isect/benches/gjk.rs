@@ -1,0 +1,300 @@
+//! GJK / EPA / contact / shape-cast benchmarks, each of our kernels beside parry's
+//! public query in the same criterion group. Inputs are seeded; 8,192 cases are
+//! cycled per benchmark. Run with
+//! `cargo bench --bench gjk -- --warm-up-time 1 --measurement-time 2`.
+
+use std::hint::black_box;
+
+use criterion::{criterion_group, criterion_main, Criterion};
+use glam::{Quat, Vec3};
+use isect::algo::support::ConvexPoints;
+use isect::math::Pose3;
+use isect::query::cast_shapes::cast_shapes;
+use isect::query::contact::{contact, contact_capsule_capsule};
+use isect::query::distance::distance;
+use isect::shape::{Aabb, Capsule};
+use parry3d::math::Pose as PPose;
+use parry3d::query as pq;
+use parry3d::shape as ps;
+
+const CASES: usize = 8192;
+const SHAPES: usize = 64;
+
+/// SplitMix64.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> f32 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        ((z ^ (z >> 31)) >> 40) as f32 / (1u64 << 24) as f32
+    }
+    fn range(&mut self, lo: f32, hi: f32) -> f32 {
+        lo + (hi - lo) * self.next()
+    }
+    fn unit(&mut self) -> Vec3 {
+        loop {
+            let v = Vec3::new(
+                self.range(-1.0, 1.0),
+                self.range(-1.0, 1.0),
+                self.range(-1.0, 1.0),
+            );
+            if let Some(u) = v.try_normalize() {
+                return u;
+            }
+        }
+    }
+    fn rotation(&mut self) -> Quat {
+        let axis = self.unit();
+        Quat::from_axis_angle(axis, self.range(-3.1, 3.1))
+    }
+}
+
+/// A pose pair for both libraries: A near the origin, B at `offset` distance.
+struct Case {
+    ours: (Pose3<f32>, Pose3<f32>),
+    parry: (PPose, PPose),
+    shape_a: usize,
+    shape_b: usize,
+}
+
+fn cases(rng: &mut Rng, offset: f32) -> Vec<Case> {
+    (0..CASES)
+        .map(|_| {
+            let (ra, rb) = (rng.rotation(), rng.rotation());
+            let ta = rng.unit() * 0.1;
+            let tb = ta + rng.unit() * offset;
+            Case {
+                ours: (Pose3::new(ta, ra), Pose3::new(tb, rb)),
+                parry: (PPose::from_parts(ta, ra), PPose::from_parts(tb, rb)),
+                shape_a: (rng.next() * SHAPES as f32) as usize % SHAPES,
+                shape_b: (rng.next() * SHAPES as f32) as usize % SHAPES,
+            }
+        })
+        .collect()
+}
+
+/// `SHAPES` hulls of `n` points on the unit sphere (all of them hull vertices),
+/// for both libraries.
+fn hulls(rng: &mut Rng, n: usize) -> (Vec<ConvexPoints<Vec3>>, Vec<ps::ConvexPolyhedron>) {
+    (0..SHAPES)
+        .map(|_| {
+            let scale = Vec3::new(
+                rng.range(0.6, 1.0),
+                rng.range(0.6, 1.0),
+                rng.range(0.6, 1.0),
+            );
+            let pts: Vec<Vec3> = (0..n).map(|_| rng.unit() * scale).collect();
+            let parry = ps::ConvexPolyhedron::from_convex_hull(&pts).expect("hull");
+            let ours = ConvexPoints::new(parry.points().to_vec()).expect("points");
+            (ours, parry)
+        })
+        .unzip()
+}
+
+fn gjk_distance(c: &mut Criterion) {
+    for n in [8, 32, 256] {
+        let mut rng = Rng(n as u64);
+        let (ours, parry) = hulls(&mut rng, n);
+        let cases = cases(&mut rng, 3.0);
+        let mut group = c.benchmark_group(format!("gjk_distance_hull_{n}"));
+        let mut i = 0;
+        group.bench_function("isect", |b| {
+            b.iter(|| {
+                i = (i + 1) % CASES;
+                let k = &cases[i];
+                black_box(distance(
+                    &k.ours.0,
+                    &ours[k.shape_a],
+                    &k.ours.1,
+                    &ours[k.shape_b],
+                ))
+            })
+        });
+        group.bench_function("parry", |b| {
+            b.iter(|| {
+                i = (i + 1) % CASES;
+                let k = &cases[i];
+                black_box(
+                    pq::distance(&k.parry.0, &parry[k.shape_a], &k.parry.1, &parry[k.shape_b]).ok(),
+                )
+            })
+        });
+        group.finish();
+    }
+}
+
+fn epa_contact(c: &mut Criterion) {
+    let mut rng = Rng(99);
+    let (ours, parry) = hulls(&mut rng, 32);
+    let cases = cases(&mut rng, 0.8);
+    let mut group = c.benchmark_group("epa_contact_hull_32");
+    let mut i = 0;
+    group.bench_function("isect", |b| {
+        b.iter(|| {
+            i = (i + 1) % CASES;
+            let k = &cases[i];
+            black_box(contact(
+                &k.ours.0,
+                &ours[k.shape_a],
+                &k.ours.1,
+                &ours[k.shape_b],
+                0.0,
+            ))
+        })
+    });
+    group.bench_function("parry", |b| {
+        b.iter(|| {
+            i = (i + 1) % CASES;
+            let k = &cases[i];
+            black_box(
+                pq::contact(
+                    &k.parry.0,
+                    &parry[k.shape_a],
+                    &k.parry.1,
+                    &parry[k.shape_b],
+                    0.0,
+                )
+                .ok(),
+            )
+        })
+    });
+    group.finish();
+}
+
+fn capsules(rng: &mut Rng) -> (Vec<Capsule<Vec3>>, Vec<ps::Capsule>) {
+    (0..SHAPES)
+        .map(|_| {
+            let (a, b) = (rng.unit() * 0.5, rng.unit() * 0.5);
+            let r = rng.range(0.1, 0.4);
+            (
+                Capsule::new(a, b, r).expect("capsule"),
+                ps::Capsule::new(a, b, r),
+            )
+        })
+        .unzip()
+}
+
+fn capsule_contact(c: &mut Criterion) {
+    let mut rng = Rng(7);
+    let (ours, parry) = capsules(&mut rng);
+    let cases = cases(&mut rng, 1.2);
+    let mut group = c.benchmark_group("contact_capsule_capsule");
+    let mut i = 0;
+    group.bench_function("isect_kernel", |b| {
+        b.iter(|| {
+            i = (i + 1) % CASES;
+            let k = &cases[i];
+            black_box(contact_capsule_capsule(
+                &k.ours.0,
+                &ours[k.shape_a],
+                &k.ours.1,
+                &ours[k.shape_b],
+                0.1,
+            ))
+        })
+    });
+    group.bench_function("isect_gjk", |b| {
+        b.iter(|| {
+            i = (i + 1) % CASES;
+            let k = &cases[i];
+            black_box(contact(
+                &k.ours.0,
+                &ours[k.shape_a],
+                &k.ours.1,
+                &ours[k.shape_b],
+                0.1,
+            ))
+        })
+    });
+    group.bench_function("parry", |b| {
+        b.iter(|| {
+            i = (i + 1) % CASES;
+            let k = &cases[i];
+            black_box(
+                pq::contact(
+                    &k.parry.0,
+                    &parry[k.shape_a],
+                    &k.parry.1,
+                    &parry[k.shape_b],
+                    0.1,
+                )
+                .ok(),
+            )
+        })
+    });
+    group.finish();
+}
+
+fn linear_cast(c: &mut Criterion) {
+    let mut rng = Rng(8);
+    let boxes: Vec<(Aabb<Vec3>, ps::Cuboid)> = (0..SHAPES)
+        .map(|_| {
+            let h = Vec3::new(
+                rng.range(0.2, 0.8),
+                rng.range(0.2, 0.8),
+                rng.range(0.2, 0.8),
+            );
+            (
+                Aabb::from_center(Vec3::ZERO, h).expect("box"),
+                ps::Cuboid::new(h),
+            )
+        })
+        .collect();
+    let (caps, pcaps) = capsules(&mut rng);
+    let cases = cases(&mut rng, 3.0);
+    let vels: Vec<Vec3> = cases
+        .iter()
+        .map(|k| {
+            (k.ours.0.translation - k.ours.1.translation) * rng.range(0.5, 1.5) + rng.unit() * 0.5
+        })
+        .collect();
+    let mut group = c.benchmark_group("cast_shapes_box_capsule");
+    let mut i = 0;
+    group.bench_function("isect", |b| {
+        b.iter(|| {
+            i = (i + 1) % CASES;
+            let k = &cases[i];
+            black_box(cast_shapes(
+                &k.ours.0,
+                Vec3::ZERO,
+                &boxes[k.shape_a].0,
+                &k.ours.1,
+                vels[i],
+                &caps[k.shape_b],
+                1.0,
+            ))
+        })
+    });
+    group.bench_function("parry", |b| {
+        b.iter(|| {
+            i = (i + 1) % CASES;
+            let k = &cases[i];
+            let options = pq::ShapeCastOptions::with_max_time_of_impact(1.0);
+            black_box(
+                pq::cast_shapes(
+                    &k.parry.0,
+                    Vec3::ZERO,
+                    &boxes[k.shape_a].1,
+                    &k.parry.1,
+                    vels[i],
+                    &pcaps[k.shape_b],
+                    options,
+                )
+                .ok(),
+            )
+        })
+    });
+    group.finish();
+}
+
+criterion_group!(
+    benches,
+    gjk_distance,
+    epa_contact,
+    capsule_contact,
+    linear_cast
+);
+criterion_main!(benches);

@@ -1,0 +1,628 @@
+//! GJK (Gilbert–Johnson–Keerthi) on the Minkowski difference `A − B` of two
+//! convex shapes given by their support maps (seed 001; Ericson, *Real-Time
+//! Collision Detection*, 9.5; the loop and warm start follow Box2D v3's
+//! `distance.c`, the termination test van den Bergen 2003, 4.3).
+//!
+//! GJK runs on the shapes' cores ([`SupportMap::local_core_support`]); the margins
+//! (radii of balls, capsules, rounded shapes) are added by the callers, which is
+//! exact for a Minkowski sum with a ball.
+//!
+//! The simplex solver is dimension-specific (`gjk_2d`, `gjk_3d`): closest point of
+//! a point, segment, triangle or tetrahedron to the origin by Voronoi regions
+//! (Ericson 5.1.2, 5.1.5, 5.1.6), reached through the [`GjkVector`] trait, which a
+//! macro implements for `Vec2`, `DVec2`, `Vec3` and `DVec3`.
+//!
+//! Tolerances (relative, in machine epsilons of the scalar in use):
+//! [`GJK_REL_ULPS`] (termination: the gap between the upper and lower bound on the
+//! distance), [`GJK_OVERLAP_ULPS`] (the origin counts as inside the simplex when
+//! its distance is below this times the simplex's size) and
+//! [`SIMPLEX_DEGENERATE_ULPS`] (a flat triangle or tetrahedron). The loop stops
+//! after [`GJK_MAX_ITERATIONS`].
+
+// `!(x > y)` is deliberate: it is also true for NaN, which must take the safe branch.
+#![allow(clippy::neg_cmp_op_on_partial_ord)]
+use crate::algo::support::SupportMap;
+use crate::math::tolerance::eps;
+use crate::math::{Isometry, Real, Vector};
+
+/// Iteration cap of the GJK loop (one support call per iteration).
+pub const GJK_MAX_ITERATIONS: u32 = 64;
+/// Termination: stop when `|v|² − v·w ≤ GJK_REL_ULPS · ε · |v|²`, i.e. the distance
+/// is known to a relative accuracy of about this many machine epsilons.
+pub const GJK_REL_ULPS: f64 = 256.0;
+/// The origin is on the simplex (the cores touch or overlap) when its distance to
+/// the simplex is at most `GJK_OVERLAP_ULPS · ε` times the simplex's largest vertex.
+pub const GJK_OVERLAP_ULPS: f64 = 64.0;
+/// A triangle or tetrahedron whose doubled area / sextupled volume is below
+/// `SIMPLEX_DEGENERATE_ULPS · ε` times the cube (volume) or square (area) of its
+/// size counts as flat.
+pub const SIMPLEX_DEGENERATE_ULPS: f64 = 16.0;
+
+/// How an iterative algorithm (GJK, EPA, shape casts) ended.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Status {
+    /// The answer is within the algorithm's tolerance.
+    Converged,
+    /// The iteration cap was reached; the answer is the best bound found (documented
+    /// per algorithm), not necessarily within tolerance.
+    MaxIterations,
+    /// The input admits no unique answer (e.g. coincident ball centres, where no
+    /// contact normal is defined; a flat Minkowski difference) or holds NaN. Any
+    /// direction in the answer is a conventional choice, not a measured one.
+    Degenerate,
+}
+
+/// One vertex of the Minkowski difference: `w = a − b`, with the points of A and B
+/// (in A's frame) and the search direction that produced them (kept for warm starts).
+#[derive(Copy, Clone, Debug, PartialEq, Default)]
+pub struct SupportPoint<V: Vector> {
+    /// Support point of A's core.
+    pub a: V,
+    /// Support point of B's core, in A's frame.
+    pub b: V,
+    /// `a − b`.
+    pub w: V,
+    /// The direction the supports were taken in.
+    pub dir: V,
+}
+
+/// The Minkowski difference `A − B` of two cores, B placed by `pose_ab` in A's frame.
+pub struct MinkowskiDiff<'s, V: Vector, A: ?Sized, B: ?Sized> {
+    /// Shape A, at the origin of the working frame.
+    pub a: &'s A,
+    /// Shape B.
+    pub b: &'s B,
+    /// B's pose in A's frame.
+    pub pose_ab: V::Pose,
+}
+
+impl<'s, V: Vector, A: SupportMap<V> + ?Sized, B: SupportMap<V> + ?Sized>
+    MinkowskiDiff<'s, V, A, B>
+{
+    /// The pair `(a, b)` with B at `pose_ab` in A's frame.
+    #[inline]
+    pub fn new(a: &'s A, b: &'s B, pose_ab: V::Pose) -> Self {
+        Self { a, b, pose_ab }
+    }
+
+    /// The support point of `core(A) − core(B)` along `dir`.
+    #[inline]
+    pub fn support(&self, dir: V) -> SupportPoint<V> {
+        let a = self.a.local_core_support(dir);
+        let local_dir = self.pose_ab.inverse_transform_vector(-dir);
+        let b = self
+            .pose_ab
+            .transform_point(self.b.local_core_support(local_dir));
+        SupportPoint {
+            a,
+            b,
+            w: a - b,
+            dir,
+        }
+    }
+
+    /// Sum of both margins.
+    #[inline]
+    pub fn margin(&self) -> V::Scalar {
+        self.a.margin() + self.b.margin()
+    }
+}
+
+/// A simplex of 1 to `DIM + 1` support points with the barycentric weights of its
+/// point closest to the origin.
+#[derive(Copy, Clone, Debug, PartialEq)]
+pub struct Simplex<V: Vector> {
+    /// The vertices; only the first `len` are meaningful.
+    pub points: [SupportPoint<V>; 4],
+    /// Barycentric weights of the closest point (sum 1 over the first `len`).
+    pub weights: [V::Scalar; 4],
+    /// Number of vertices.
+    pub len: usize,
+}
+
+impl<V: Vector> Default for Simplex<V> {
+    fn default() -> Self {
+        Self {
+            points: [SupportPoint::default(); 4],
+            weights: [V::Scalar::ZERO; 4],
+            len: 0,
+        }
+    }
+}
+
+impl<V: Vector> Simplex<V> {
+    /// Appends a vertex (ignored when the simplex is full).
+    #[inline]
+    pub fn push(&mut self, p: SupportPoint<V>) {
+        if self.len < 4 {
+            self.points[self.len] = p;
+            self.weights[self.len] = V::Scalar::ZERO;
+            self.len += 1;
+        }
+    }
+
+    /// True when a vertex has exactly this `w`.
+    #[inline]
+    pub fn contains_w(&self, w: V) -> bool {
+        self.points[..self.len].iter().any(|p| p.w == w)
+    }
+
+    /// The weighted point `Σ weights[i] · points[i].w`: the closest point to the
+    /// origin after a reduction.
+    #[inline]
+    pub fn closest(&self) -> V {
+        self.weighted(|p| p.w)
+    }
+
+    /// The witness points on A's and B's cores.
+    #[inline]
+    pub fn witnesses(&self) -> (V, V) {
+        (self.weighted(|p| p.a), self.weighted(|p| p.b))
+    }
+
+    /// Largest squared length of a vertex: the scale of the tolerances.
+    #[inline]
+    pub fn scale_squared(&self) -> V::Scalar {
+        self.points[..self.len]
+            .iter()
+            .fold(V::Scalar::ZERO, |m, p| m.max(p.w.length_squared()))
+    }
+
+    #[inline]
+    fn weighted(&self, f: impl Fn(&SupportPoint<V>) -> V) -> V {
+        (0..self.len).fold(V::ZERO, |acc, i| acc + f(&self.points[i]) * self.weights[i])
+    }
+
+    /// Keeps the vertices whose weight is positive, in order, with their weights.
+    pub(crate) fn compact(&mut self) {
+        let mut kept = 0;
+        for i in 0..self.len {
+            if self.weights[i] > V::Scalar::ZERO {
+                self.points[kept] = self.points[i];
+                self.weights[kept] = self.weights[i];
+                kept += 1;
+            }
+        }
+        if kept == 0 {
+            // All weights zero can only come from NaN; keep the first vertex.
+            self.weights[0] = V::Scalar::ONE;
+            kept = 1;
+        }
+        self.len = kept;
+    }
+}
+
+/// The dimension-specific parts of GJK, EPA and time of impact, implemented for
+/// `Vec2`, `DVec2`, `Vec3` and `DVec3`.
+pub trait GjkVector: Vector {
+    /// Reduces `simplex` to the smallest sub-simplex whose hull holds the point
+    /// closest to the origin, and sets its barycentric weights. Returns true when
+    /// the full-dimensional simplex encloses the origin (the cores overlap).
+    fn reduce_simplex(simplex: &mut Simplex<Self>) -> bool;
+
+    /// EPA from a GJK simplex enclosing (or touching) the origin.
+    fn penetration<A: SupportMap<Self> + ?Sized, B: SupportMap<Self> + ?Sized>(
+        diff: &MinkowskiDiff<'_, Self, A, B>,
+        simplex: &Simplex<Self>,
+    ) -> crate::algo::epa::Penetration<Self>;
+
+    /// The pose at fraction `t ∈ [0, 1]` from `start` to `end`: translation
+    /// interpolated linearly, rotation along the shortest arc at constant speed.
+    fn interpolate_pose(start: &Self::Pose, end: &Self::Pose, t: Self::Scalar) -> Self::Pose;
+
+    /// The angle in `[0, π]` of the shortest rotation from `start` to `end`.
+    fn rotation_angle(start: &Self::Pose, end: &Self::Pose) -> Self::Scalar;
+}
+
+/// What GJK found, in A's frame, for the cores of the two shapes.
+#[derive(Copy, Clone, Debug, PartialEq)]
+pub struct GjkResult<V: Vector> {
+    /// How the loop ended.
+    pub status: Status,
+    /// Support calls made (iterations of the loop).
+    pub iterations: u32,
+    /// True when the cores touch or overlap (then `distance` is 0).
+    pub overlapping: bool,
+    /// Distance between the cores (0 when overlapping).
+    pub distance: V::Scalar,
+    /// Closest point on A's core.
+    pub point_a: V,
+    /// Closest point on B's core.
+    pub point_b: V,
+    /// The final simplex (EPA starts from it).
+    pub simplex: Simplex<V>,
+}
+
+/// Warm start for GJK: the search directions of the last call's final simplex.
+/// Reusing it frame to frame usually saves most iterations when shapes move little.
+/// Directions are stored in A's frame.
+#[derive(Copy, Clone, Debug, PartialEq, Default)]
+pub struct GjkCache<V: Vector> {
+    dirs: [V; 4],
+    len: usize,
+}
+
+impl<V: Vector> GjkCache<V> {
+    /// An empty cache (GJK then starts from the centres' offset).
+    #[inline]
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Number of directions held (0 when empty).
+    #[inline]
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    /// True when the cache holds nothing.
+    #[inline]
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    fn store(&mut self, simplex: &Simplex<V>) {
+        self.len = simplex.len;
+        for i in 0..simplex.len {
+            self.dirs[i] = simplex.points[i].dir;
+        }
+    }
+}
+
+/// The first simplex: the cached directions' support points, or one support point
+/// along the offset of B from A (any direction is valid; this one starts near the
+/// closest features).
+fn initial_simplex<V, A, B>(
+    diff: &MinkowskiDiff<'_, V, A, B>,
+    cache: Option<&GjkCache<V>>,
+) -> Simplex<V>
+where
+    V: Vector,
+    A: SupportMap<V> + ?Sized,
+    B: SupportMap<V> + ?Sized,
+{
+    let mut simplex = Simplex::default();
+    if let Some(cache) = cache {
+        for &dir in &cache.dirs[..cache.len] {
+            let p = diff.support(dir);
+            if !simplex.contains_w(p.w) {
+                simplex.push(p);
+            }
+        }
+    }
+    if simplex.len == 0 {
+        let offset = diff.pose_ab.translation();
+        let dir = if offset.length_squared() > V::Scalar::ZERO {
+            offset
+        } else {
+            V::unit_axis(0)
+        };
+        simplex.push(diff.support(dir));
+    }
+    simplex.weights[0] = V::Scalar::ONE;
+    simplex
+}
+
+/// Closest points of the cores of A and B (B at `diff.pose_ab` in A's frame).
+///
+/// With a `cache`, starts from its directions and stores the final simplex's
+/// directions back. Never panics; NaN poses give `Status::Degenerate` with a NaN
+/// distance. At the cap the result is the best simplex found (`MaxIterations`): its
+/// distance is an upper bound on the true one.
+pub fn closest_points<V, A, B>(
+    diff: &MinkowskiDiff<'_, V, A, B>,
+    cache: Option<&mut GjkCache<V>>,
+) -> GjkResult<V>
+where
+    V: GjkVector,
+    A: SupportMap<V> + ?Sized,
+    B: SupportMap<V> + ?Sized,
+{
+    let mut simplex = initial_simplex(diff, cache.as_deref());
+    let (status, iterations, overlapping) = run_gjk(diff, &mut simplex);
+    if let Some(cache) = cache {
+        cache.store(&simplex);
+    }
+    let (point_a, point_b) = simplex.witnesses();
+    let distance = if overlapping {
+        V::Scalar::ZERO
+    } else {
+        simplex.closest().length()
+    };
+    GjkResult {
+        status,
+        iterations,
+        overlapping,
+        distance,
+        point_a,
+        point_b,
+        simplex,
+    }
+}
+
+/// The GJK loop: returns `(status, iterations, overlapping)` and leaves the final,
+/// reduced simplex in `simplex`.
+fn run_gjk<V, A, B>(
+    diff: &MinkowskiDiff<'_, V, A, B>,
+    simplex: &mut Simplex<V>,
+) -> (Status, u32, bool)
+where
+    V: GjkVector,
+    A: SupportMap<V> + ?Sized,
+    B: SupportMap<V> + ?Sized,
+{
+    let rel = eps::<V::Scalar>(GJK_REL_ULPS);
+    let overlap = eps::<V::Scalar>(GJK_OVERLAP_ULPS);
+    let mut best = V::Scalar::INFINITY;
+    for iterations in 0..=GJK_MAX_ITERATIONS {
+        if V::reduce_simplex(simplex) {
+            return (Status::Converged, iterations, true);
+        }
+        let v = simplex.closest();
+        let v2 = v.length_squared();
+        if !v2.is_finite() {
+            return (Status::Degenerate, iterations, false);
+        }
+        if v2 <= overlap * overlap * simplex.scale_squared() {
+            return (Status::Converged, iterations, true);
+        }
+        if v2 >= best {
+            // No progress: the last vertex only moved the answer by rounding.
+            return (Status::Converged, iterations, false);
+        }
+        best = v2;
+        if iterations == GJK_MAX_ITERATIONS {
+            break;
+        }
+        let p = diff.support(-v);
+        if v2 - v.dot(p.w) <= rel * v2 || simplex.contains_w(p.w) {
+            return (Status::Converged, iterations + 1, false);
+        }
+        simplex.push(p);
+    }
+    (Status::MaxIterations, GJK_MAX_ITERATIONS, false)
+}
+
+/// Boolean GJK: true when the shapes (cores grown by their margins) touch or overlap.
+/// Stops as soon as a separating plane is found, so it is cheaper than
+/// [`closest_points`]. False for NaN poses; at the iteration cap, answers from the
+/// best simplex found (distance ≤ margin).
+pub fn intersects<V, A, B>(diff: &MinkowskiDiff<'_, V, A, B>) -> bool
+where
+    V: GjkVector,
+    A: SupportMap<V> + ?Sized,
+    B: SupportMap<V> + ?Sized,
+{
+    let margin = diff.margin();
+    let overlap = eps::<V::Scalar>(GJK_OVERLAP_ULPS);
+    let mut simplex = initial_simplex(diff, None);
+    for _ in 0..GJK_MAX_ITERATIONS {
+        if V::reduce_simplex(&mut simplex) {
+            return true;
+        }
+        let v = simplex.closest();
+        let v2 = v.length_squared();
+        if !(v2 > overlap * overlap * simplex.scale_squared()) || v2 <= margin * margin {
+            return v2.is_finite();
+        }
+        let p = diff.support(-v);
+        let plane = v.dot(p.w);
+        // Every point of A − B has `x · v ≥ v · w`: the origin is farther than
+        // `margin` from it once `v · w > margin · |v|`.
+        if plane > V::Scalar::ZERO && plane * plane > margin * margin * v2 {
+            return false;
+        }
+        if simplex.contains_w(p.w) {
+            break;
+        }
+        simplex.push(p);
+    }
+    let v2 = simplex.closest().length_squared();
+    v2 <= margin * margin
+}
+
+/// Barycentric weights of the point of segment `a b` closest to the origin
+/// (Ericson 5.1.2). A zero-length segment answers its first end.
+#[inline]
+pub(crate) fn segment_weights<V: Vector>(a: V, b: V) -> [V::Scalar; 2] {
+    let zero = V::Scalar::ZERO;
+    let one = V::Scalar::ONE;
+    let ab = b - a;
+    let t_num = -a.dot(ab);
+    let denom = ab.length_squared();
+    if !(t_num > zero) || !(denom > zero) {
+        [one, zero]
+    } else if t_num >= denom {
+        [zero, one]
+    } else {
+        let t = t_num / denom;
+        [one - t, t]
+    }
+}
+
+/// Barycentric weights of the point of triangle `a b c` closest to the origin
+/// (Ericson 5.1.5, with the query point at the origin), and whether it lies in the
+/// triangle's interior. A flat triangle answers the best of its edges.
+pub(crate) fn triangle_weights<V: Vector>(a: V, b: V, c: V) -> ([V::Scalar; 3], bool) {
+    let zero = V::Scalar::ZERO;
+    let one = V::Scalar::ONE;
+    let (ab, ac) = (b - a, c - a);
+    let (d1, d2) = (-ab.dot(a), -ac.dot(a));
+    if d1 <= zero && d2 <= zero {
+        return ([one, zero, zero], false);
+    }
+    let (d3, d4) = (-ab.dot(b), -ac.dot(b));
+    if d3 >= zero && d4 <= d3 {
+        return ([zero, one, zero], false);
+    }
+    let vc = d1 * d4 - d3 * d2;
+    if vc <= zero && d1 >= zero && d3 <= zero {
+        let t = d1 / (d1 - d3);
+        return ([one - t, t, zero], false);
+    }
+    let (d5, d6) = (-ab.dot(c), -ac.dot(c));
+    if d6 >= zero && d5 <= d6 {
+        return ([zero, zero, one], false);
+    }
+    let vb = d5 * d2 - d1 * d6;
+    if vb <= zero && d2 >= zero && d6 <= zero {
+        let t = d2 / (d2 - d6);
+        return ([one - t, zero, t], false);
+    }
+    let va = d3 * d6 - d5 * d4;
+    if va <= zero && d4 - d3 >= zero && d5 - d6 >= zero {
+        let t = (d4 - d3) / ((d4 - d3) + (d5 - d6));
+        return ([zero, one - t, t], false);
+    }
+    let sum = va + vb + vc;
+    let area_tol =
+        eps::<V::Scalar>(SIMPLEX_DEGENERATE_ULPS) * ab.length_squared() * ac.length_squared();
+    if !(sum > area_tol) {
+        return (best_edge_weights(a, b, c), false);
+    }
+    let inv = one / sum;
+    ([va * inv, vb * inv, vc * inv], true)
+}
+
+/// The closest of a flat triangle's three edges to the origin, as triangle weights.
+fn best_edge_weights<V: Vector>(a: V, b: V, c: V) -> [V::Scalar; 3] {
+    let zero = V::Scalar::ZERO;
+    let [s, t] = segment_weights(a, b);
+    let mut best = ([s, t, zero], (a * s + b * t).length_squared());
+    let [s, t] = segment_weights(b, c);
+    let d = (b * s + c * t).length_squared();
+    if d < best.1 {
+        best = ([zero, s, t], d);
+    }
+    let [s, t] = segment_weights(c, a);
+    let d = (c * s + a * t).length_squared();
+    if d < best.1 {
+        best = ([t, zero, s], d);
+    }
+    best.0
+}
+
+/// Reduces a 1-, 2- or 3-vertex simplex (any dimension); returns true when the
+/// closest point is interior to a triangle.
+pub(crate) fn reduce_up_to_triangle<V: Vector>(simplex: &mut Simplex<V>) -> bool {
+    let p = &simplex.points;
+    let interior = match simplex.len {
+        2 => {
+            let [s, t] = segment_weights(p[0].w, p[1].w);
+            simplex.weights[..2].copy_from_slice(&[s, t]);
+            false
+        }
+        3 => {
+            let (w, interior) = triangle_weights(p[0].w, p[1].w, p[2].w);
+            simplex.weights[..3].copy_from_slice(&w);
+            interior
+        }
+        _ => {
+            simplex.weights[0] = V::Scalar::ONE;
+            simplex.len = 1;
+            false
+        }
+    };
+    simplex.compact();
+    interior
+}
+
+macro_rules! impl_gjk_vector {
+    ($v:ty, $r:ty, $gjk:ident, $epa:ident) => {
+        impl GjkVector for $v {
+            #[inline]
+            fn reduce_simplex(simplex: &mut Simplex<Self>) -> bool {
+                super::$gjk::reduce_simplex::<$r>(simplex)
+            }
+            #[inline]
+            fn penetration<A: SupportMap<Self> + ?Sized, B: SupportMap<Self> + ?Sized>(
+                diff: &MinkowskiDiff<'_, Self, A, B>,
+                simplex: &Simplex<Self>,
+            ) -> crate::algo::epa::Penetration<Self> {
+                super::$epa::penetration::<$r, A, B>(diff, simplex)
+            }
+            #[inline]
+            fn interpolate_pose(start: &Self::Pose, end: &Self::Pose, t: $r) -> Self::Pose {
+                super::$gjk::interpolate_pose::<$r>(start, end, t)
+            }
+            #[inline]
+            fn rotation_angle(start: &Self::Pose, end: &Self::Pose) -> $r {
+                super::$gjk::rotation_angle::<$r>(start, end)
+            }
+        }
+    };
+}
+
+impl_gjk_vector!(glam::Vec2, f32, gjk_2d, epa_2d);
+impl_gjk_vector!(glam::DVec2, f64, gjk_2d, epa_2d);
+impl_gjk_vector!(glam::Vec3, f32, gjk_3d, epa_3d);
+impl_gjk_vector!(glam::DVec3, f64, gjk_3d, epa_3d);
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use glam::{DVec2, DVec3, Vec3};
+
+    // Segment weights: interior, clamped ends, zero length.
+    #[test]
+    fn segment_weights_regions() {
+        let [s, t] = segment_weights(DVec2::new(-1.0, 1.0), DVec2::new(3.0, 1.0));
+        assert!((s - 0.75).abs() < 1e-15 && (t - 0.25).abs() < 1e-15);
+        assert_eq!(
+            segment_weights(DVec2::new(1.0, 1.0), DVec2::new(3.0, 1.0)),
+            [1.0, 0.0]
+        );
+        assert_eq!(
+            segment_weights(DVec2::new(-3.0, 1.0), DVec2::new(-1.0, 1.0)),
+            [0.0, 1.0]
+        );
+        assert_eq!(segment_weights(DVec2::ONE, DVec2::ONE), [1.0, 0.0]);
+    }
+
+    // Triangle weights: interior projection in 3D, an edge region, and a flat
+    // (collinear) triangle answered by its best edge.
+    #[test]
+    fn triangle_weights_regions() {
+        let (w, interior) = triangle_weights(
+            DVec3::new(-1.0, -1.0, 2.0),
+            DVec3::new(2.0, -1.0, 2.0),
+            DVec3::new(-1.0, 2.0, 2.0),
+        );
+        assert!(interior);
+        assert!((w[0] - 1.0 / 3.0).abs() < 1e-12 && (w[1] - 1.0 / 3.0).abs() < 1e-12);
+        let (w, interior) = triangle_weights(
+            Vec3::new(-1.0, 1.0, 0.0),
+            Vec3::new(1.0, 1.0, 0.0),
+            Vec3::new(0.0, 2.0, 0.0),
+        );
+        assert!(!interior && w[2] == 0.0 && (w[0] - 0.5).abs() < 1e-6);
+        let (w, interior) = triangle_weights(
+            Vec3::new(1.0, 1.0, 0.0),
+            Vec3::new(2.0, 2.0, 0.0),
+            Vec3::new(3.0, 3.0, 0.0),
+        );
+        assert!(!interior && w == [1.0, 0.0, 0.0]);
+    }
+
+    // A flat tetrahedron never claims to enclose the origin, even when the origin
+    // lies in its plane.
+    #[test]
+    fn flat_tetrahedron_does_not_enclose() {
+        let mut s = Simplex::<DVec3>::default();
+        for w in [
+            DVec3::new(-1.0, -1.0, 0.0),
+            DVec3::new(1.0, -1.0, 0.0),
+            DVec3::new(0.0, 1.0, 0.0),
+            DVec3::new(0.0, 0.0, 0.0),
+        ] {
+            s.push(SupportPoint {
+                a: w,
+                b: DVec3::ZERO,
+                w,
+                dir: DVec3::X,
+            });
+        }
+        assert!(!DVec3::reduce_simplex(&mut s));
+        assert!(s.closest().length() < 1e-15);
+    }
+}

@@ -1,0 +1,207 @@
+//! `contact`: normal, signed depth and witness points of two convex shapes, for
+//! any pair with a support map — GJK while the cores are apart (seed 001; Ericson
+//! 9.5), EPA once they overlap ([`crate::algo::epa`]) — and analytic kernels for
+//! ball–ball, ball–capsule and capsule–capsule (segment closest points, Ericson
+//! 5.1.9), which the benchmarks show are faster.
+//!
+//! Work is done in A's frame (`pose_ab = pose_a⁻¹ · pose_b`); answers are in world
+//! space. No tolerances of its own beyond GJK's and EPA's.
+
+// `!(x > y)` is deliberate: it is also true for NaN, which must take the safe branch.
+#![allow(clippy::neg_cmp_op_on_partial_ord)]
+use crate::algo::gjk::{self, GjkVector, MinkowskiDiff, Status};
+use crate::algo::support::SupportMap;
+use crate::math::{Isometry, Real, Vector};
+use crate::query::distance::{closest_points_segment_segment, world_segment};
+use crate::shape::{Ball, Capsule};
+
+/// A contact between shapes A and B, in world space.
+#[derive(Copy, Clone, Debug, PartialEq)]
+pub struct Contact<V: Vector> {
+    /// Unit normal from A to B: moving B by `depth · normal` separates the shapes.
+    pub normal: V,
+    /// Penetration depth: `> 0` when overlapping, `< 0` for the separation distance.
+    pub depth: V::Scalar,
+    /// Point of A's surface (the deepest one inside B when overlapping).
+    pub point_a: V,
+    /// Point of B's surface (the deepest one inside A when overlapping).
+    /// `point_a − point_b ≈ depth · normal`.
+    pub point_b: V,
+    /// `Converged`; `MaxIterations` when GJK or EPA hit their cap (the answer is a
+    /// conservative bound); `Degenerate` when the normal is not unique (coincident
+    /// centres, a flat Minkowski difference): then `normal` is a conventional
+    /// choice (+x of A's frame for coincident points).
+    pub status: Status,
+}
+
+impl<V: Vector> Contact<V> {
+    /// The same contact seen from B: normal reversed, points swapped.
+    #[inline]
+    pub fn flipped(&self) -> Self {
+        Self {
+            normal: -self.normal,
+            depth: self.depth,
+            point_a: self.point_b,
+            point_b: self.point_a,
+            status: self.status,
+        }
+    }
+
+    /// The contact mapped from a local frame to the world by `pose`.
+    #[inline]
+    fn transformed(&self, pose: &V::Pose) -> Self {
+        Self {
+            normal: pose.transform_vector(self.normal),
+            point_a: pose.transform_point(self.point_a),
+            point_b: pose.transform_point(self.point_b),
+            ..*self
+        }
+    }
+}
+
+/// The contact of two convex shapes when their separation is at most `prediction`
+/// (`None` otherwise; `prediction` may be 0 for touching-or-overlapping only).
+///
+/// Edge cases: exactly touching shapes give depth 0; coincident ball centres and
+/// other degenerate pairs give `Status::Degenerate` (see [`Contact::status`]); NaN
+/// poses or a NaN `prediction` give `None`.
+pub fn contact<V, A, B>(
+    pose_a: &V::Pose,
+    a: &A,
+    pose_b: &V::Pose,
+    b: &B,
+    prediction: V::Scalar,
+) -> Option<Contact<V>>
+where
+    V: GjkVector,
+    A: SupportMap<V> + ?Sized,
+    B: SupportMap<V> + ?Sized,
+{
+    if !(pose_a.is_finite() && pose_b.is_finite()) || prediction.is_nan() {
+        return None;
+    }
+    let diff = MinkowskiDiff::new(a, b, pose_a.inv_mul(pose_b));
+    local_contact(&diff, prediction).map(|c| c.transformed(pose_a))
+}
+
+/// [`contact`] in A's frame.
+pub(crate) fn local_contact<V, A, B>(
+    diff: &MinkowskiDiff<'_, V, A, B>,
+    prediction: V::Scalar,
+) -> Option<Contact<V>>
+where
+    V: GjkVector,
+    A: SupportMap<V> + ?Sized,
+    B: SupportMap<V> + ?Sized,
+{
+    let (ma, mb) = (diff.a.margin(), diff.b.margin());
+    let g = gjk::closest_points(diff, None);
+    if !g.distance.is_finite() {
+        return None;
+    }
+    let normal = (g.point_b - g.point_a).try_normalize();
+    if let (false, Some(n)) = (g.overlapping, normal) {
+        let depth = ma + mb - g.distance;
+        return (-depth <= prediction).then(|| Contact {
+            normal: n,
+            depth,
+            point_a: g.point_a + n * ma,
+            point_b: g.point_b - n * mb,
+            status: g.status,
+        });
+    }
+    let p = V::penetration(diff, &g.simplex);
+    // A flat or point-like Minkowski difference: the cores touch where GJK says.
+    let (core_a, core_b) = match p.status {
+        Status::Degenerate => (g.point_a, g.point_b),
+        _ => (p.point_a, p.point_b),
+    };
+    let depth = p.depth + ma + mb;
+    (-depth <= prediction).then(|| Contact {
+        normal: p.normal,
+        depth,
+        point_a: core_a + p.normal * ma,
+        point_b: core_b - p.normal * mb,
+        status: p.status,
+    })
+}
+
+/// Contact of two spheres (circles) whose centres are `ca`, `cb` (world).
+#[inline]
+fn contact_points<V: Vector>(
+    ca: V,
+    ra: V::Scalar,
+    cb: V,
+    rb: V::Scalar,
+    prediction: V::Scalar,
+    fallback_normal: V,
+) -> Option<Contact<V>> {
+    let offset = cb - ca;
+    let dist = offset.length();
+    let depth = ra + rb - dist;
+    if !(-depth <= prediction) {
+        return None;
+    }
+    let (normal, status) = match offset.try_normalize() {
+        Some(n) => (n, Status::Converged),
+        None => (fallback_normal, Status::Degenerate),
+    };
+    Some(Contact {
+        normal,
+        depth,
+        point_a: ca + normal * ra,
+        point_b: cb - normal * rb,
+        status,
+    })
+}
+
+/// Contact of two balls (analytic). Coincident centres give `Status::Degenerate`
+/// with normal +x of A's frame and depth `ra + rb`; NaN input gives `None`.
+#[inline]
+pub fn contact_ball_ball<V: Vector>(
+    pose_a: &V::Pose,
+    a: &Ball<V>,
+    pose_b: &V::Pose,
+    b: &Ball<V>,
+    prediction: V::Scalar,
+) -> Option<Contact<V>> {
+    let ca = pose_a.transform_point(a.center());
+    let cb = pose_b.transform_point(b.center());
+    let x = pose_a.transform_vector(V::unit_axis(0));
+    contact_points(ca, a.radius(), cb, b.radius(), prediction, x)
+}
+
+/// Contact of a ball and a capsule: the ball against the capsule's nearest
+/// segment point. When the ball's centre is on the capsule's segment the
+/// general GJK/EPA path answers (with `Status::Degenerate`: no unique normal).
+pub fn contact_ball_capsule<V: GjkVector>(
+    pose_a: &V::Pose,
+    a: &Ball<V>,
+    pose_b: &V::Pose,
+    b: &Capsule<V>,
+    prediction: V::Scalar,
+) -> Option<Contact<V>> {
+    let ca = pose_a.transform_point(a.center());
+    let (cb, _) = world_segment(pose_b, b).closest_point(ca);
+    if (cb - ca).try_normalize().is_none() {
+        return contact(pose_a, a, pose_b, b, prediction);
+    }
+    contact_points(ca, a.radius(), cb, b.radius(), prediction, V::ZERO)
+}
+
+/// Contact of two capsules (Ericson 5.1.9 on their segments). When the segments
+/// touch or cross, the general GJK/EPA path answers.
+pub fn contact_capsule_capsule<V: GjkVector>(
+    pose_a: &V::Pose,
+    a: &Capsule<V>,
+    pose_b: &V::Pose,
+    b: &Capsule<V>,
+    prediction: V::Scalar,
+) -> Option<Contact<V>> {
+    let (_, _, pa, pb) =
+        closest_points_segment_segment(&world_segment(pose_a, a), &world_segment(pose_b, b));
+    if (pb - pa).try_normalize().is_none() {
+        return contact(pose_a, a, pose_b, b, prediction);
+    }
+    contact_points(pa, a.radius(), pb, b.radius(), prediction, V::ZERO)
+}

@@ -1,0 +1,244 @@
+//! `distance` and `closest_points` for any pair of convex shapes with a support
+//! map (GJK, see [`crate::algo::gjk`]), and the analytic kernels for balls and
+//! capsules (segment–segment closest points, Ericson 5.1.9).
+//!
+//! Every function takes `(pose_a, &a, pose_b, &b)`, works in A's frame
+//! (`pose_ab = pose_a⁻¹ · pose_b`) and answers in world space. Tolerance:
+//! [`SEGMENT_PARALLEL_ULPS`].
+
+// `!(x > y)` is deliberate: it is also true for NaN, which must take the safe branch.
+#![allow(clippy::neg_cmp_op_on_partial_ord)]
+use crate::algo::gjk::{self, GjkCache, GjkResult, GjkVector, MinkowskiDiff, Status};
+use crate::algo::support::SupportMap;
+use crate::math::tolerance::eps;
+use crate::math::{Isometry, Real, Vector};
+use crate::shape::{Ball, Capsule, Segment};
+
+/// Two segments count as parallel in [`closest_points_segment_segment`] when the
+/// squared sine of their angle is below `SEGMENT_PARALLEL_ULPS · ε`.
+pub const SEGMENT_PARALLEL_ULPS: f64 = 16.0;
+
+/// The closest points of two shapes, in world space.
+#[derive(Copy, Clone, Debug, PartialEq)]
+pub struct ClosestPoints<V: Vector> {
+    /// Distance between the shapes: 0 when they touch or overlap, NaN for NaN poses.
+    pub distance: V::Scalar,
+    /// Point of A closest to B (when overlapping: a point common to both).
+    pub point_a: V,
+    /// Point of B closest to A (when overlapping: a point common to both).
+    pub point_b: V,
+    /// GJK's status (`Degenerate` for NaN poses).
+    pub status: Status,
+    /// GJK iterations.
+    pub iterations: u32,
+}
+
+/// Closest points of two convex shapes placed at `pose_a` and `pose_b`.
+///
+/// Edge cases: touching or overlapping shapes give distance 0 and a common point;
+/// NaN poses give a NaN distance with `Status::Degenerate`.
+pub fn closest_points<V, A, B>(pose_a: &V::Pose, a: &A, pose_b: &V::Pose, b: &B) -> ClosestPoints<V>
+where
+    V: GjkVector,
+    A: SupportMap<V> + ?Sized,
+    B: SupportMap<V> + ?Sized,
+{
+    closest_points_impl(pose_a, a, pose_b, b, None)
+}
+
+/// [`closest_points`] warm-started from (and updating) `cache`: for frame-to-frame
+/// queries of the same pair, pass the same cache every frame.
+pub fn closest_points_cached<V, A, B>(
+    pose_a: &V::Pose,
+    a: &A,
+    pose_b: &V::Pose,
+    b: &B,
+    cache: &mut GjkCache<V>,
+) -> ClosestPoints<V>
+where
+    V: GjkVector,
+    A: SupportMap<V> + ?Sized,
+    B: SupportMap<V> + ?Sized,
+{
+    closest_points_impl(pose_a, a, pose_b, b, Some(cache))
+}
+
+/// Distance between two convex shapes (0 when they touch or overlap; NaN for NaN
+/// poses). See [`closest_points`] for the witness points and GJK's status.
+#[inline]
+pub fn distance<V, A, B>(pose_a: &V::Pose, a: &A, pose_b: &V::Pose, b: &B) -> V::Scalar
+where
+    V: GjkVector,
+    A: SupportMap<V> + ?Sized,
+    B: SupportMap<V> + ?Sized,
+{
+    if !(pose_a.is_finite() && pose_b.is_finite()) {
+        return V::Scalar::from_f64(f64::NAN);
+    }
+    // No witness points needed: skip their transforms.
+    let diff = MinkowskiDiff::new(a, b, pose_a.inv_mul(pose_b));
+    let result = gjk::closest_points(&diff, None);
+    (result.distance - diff.margin()).max(V::Scalar::ZERO)
+}
+
+/// Boolean GJK test: true when the shapes touch or overlap (stops at the first
+/// separating plane, so cheaper than [`distance`]). False for NaN poses.
+pub fn intersects<V, A, B>(pose_a: &V::Pose, a: &A, pose_b: &V::Pose, b: &B) -> bool
+where
+    V: GjkVector,
+    A: SupportMap<V> + ?Sized,
+    B: SupportMap<V> + ?Sized,
+{
+    pose_a.is_finite()
+        && pose_b.is_finite()
+        && gjk::intersects(&MinkowskiDiff::new(a, b, pose_a.inv_mul(pose_b)))
+}
+
+fn closest_points_impl<V, A, B>(
+    pose_a: &V::Pose,
+    a: &A,
+    pose_b: &V::Pose,
+    b: &B,
+    cache: Option<&mut GjkCache<V>>,
+) -> ClosestPoints<V>
+where
+    V: GjkVector,
+    A: SupportMap<V> + ?Sized,
+    B: SupportMap<V> + ?Sized,
+{
+    if !(pose_a.is_finite() && pose_b.is_finite()) {
+        let nan = V::splat(V::Scalar::from_f64(f64::NAN));
+        return ClosestPoints {
+            distance: V::Scalar::from_f64(f64::NAN),
+            point_a: nan,
+            point_b: nan,
+            status: Status::Degenerate,
+            iterations: 0,
+        };
+    }
+    let diff = MinkowskiDiff::new(a, b, pose_a.inv_mul(pose_b));
+    let result = gjk::closest_points(&diff, cache);
+    let local = grow_by_margins(&result, a.margin(), b.margin());
+    ClosestPoints {
+        point_a: pose_a.transform_point(local.point_a),
+        point_b: pose_a.transform_point(local.point_b),
+        ..local
+    }
+}
+
+/// Closest points of the shapes (in A's frame) from GJK's answer for their cores.
+pub(crate) fn grow_by_margins<V: Vector>(
+    r: &GjkResult<V>,
+    margin_a: V::Scalar,
+    margin_b: V::Scalar,
+) -> ClosestPoints<V> {
+    let zero = V::Scalar::ZERO;
+    let base = ClosestPoints {
+        distance: zero,
+        point_a: r.point_a,
+        point_b: r.point_b,
+        status: r.status,
+        iterations: r.iterations,
+    };
+    let normal = (r.point_b - r.point_a).try_normalize();
+    match normal {
+        Some(n) if !r.overlapping => {
+            if r.distance > margin_a + margin_b {
+                ClosestPoints {
+                    distance: r.distance - margin_a - margin_b,
+                    point_a: r.point_a + n * margin_a,
+                    point_b: r.point_b - n * margin_b,
+                    ..base
+                }
+            } else {
+                // The grown shapes overlap: a point within both margins.
+                let common = r.point_a + n * margin_a.min(r.distance);
+                ClosestPoints {
+                    point_a: common,
+                    point_b: common,
+                    ..base
+                }
+            }
+        }
+        _ => base,
+    }
+}
+
+/// Distance between two balls (0 when they touch or overlap).
+#[inline]
+pub fn distance_ball_ball<V: Vector>(
+    pose_a: &V::Pose,
+    a: &Ball<V>,
+    pose_b: &V::Pose,
+    b: &Ball<V>,
+) -> V::Scalar {
+    let ca = pose_a.transform_point(a.center());
+    let cb = pose_b.transform_point(b.center());
+    (ca.distance(cb) - a.radius() - b.radius()).max(V::Scalar::ZERO)
+}
+
+/// Distance between two capsules (0 when they touch or overlap), from the closest
+/// points of their segments.
+#[inline]
+pub fn distance_capsule_capsule<V: Vector>(
+    pose_a: &V::Pose,
+    a: &Capsule<V>,
+    pose_b: &V::Pose,
+    b: &Capsule<V>,
+) -> V::Scalar {
+    let (_, _, pa, pb) =
+        closest_points_segment_segment(&world_segment(pose_a, a), &world_segment(pose_b, b));
+    (pa.distance(pb) - a.radius() - b.radius()).max(V::Scalar::ZERO)
+}
+
+/// A capsule's segment in world space.
+#[inline]
+pub(crate) fn world_segment<V: Vector>(pose: &V::Pose, c: &Capsule<V>) -> Segment<V> {
+    let s = c.segment();
+    Segment {
+        a: pose.transform_point(s.a),
+        b: pose.transform_point(s.b),
+    }
+}
+
+/// Closest points of two segments (Ericson 5.1.9): `(s, t, p, q)` with
+/// `p = s1.a + s·(s1.b − s1.a)` and `q = s2.a + t·(s2.b − s2.a)`, `s, t ∈ [0, 1]`.
+/// Zero-length segments are points; for parallel segments one of the closest pairs
+/// is returned.
+pub fn closest_points_segment_segment<V: Vector>(
+    s1: &Segment<V>,
+    s2: &Segment<V>,
+) -> (V::Scalar, V::Scalar, V, V) {
+    let zero = V::Scalar::ZERO;
+    let one = V::Scalar::ONE;
+    let (d1, d2, r) = (s1.b - s1.a, s2.b - s2.a, s1.a - s2.a);
+    let (a, e, f) = (d1.length_squared(), d2.length_squared(), d2.dot(r));
+    let (s, t) = if !(a > zero) && !(e > zero) {
+        (zero, zero)
+    } else if !(a > zero) {
+        (zero, (f / e).clamp_to(zero, one))
+    } else {
+        let c = d1.dot(r);
+        if !(e > zero) {
+            ((-c / a).clamp_to(zero, one), zero)
+        } else {
+            let b = d1.dot(d2);
+            let denom = a * e - b * b;
+            let parallel = !(denom > eps::<V::Scalar>(SEGMENT_PARALLEL_ULPS) * a * e);
+            let s = if parallel {
+                zero
+            } else {
+                ((b * f - c * e) / denom).clamp_to(zero, one)
+            };
+            let t = (b * s + f) / e;
+            if t < zero {
+                ((-c / a).clamp_to(zero, one), zero)
+            } else if t > one {
+                (((b - c) / a).clamp_to(zero, one), one)
+            } else {
+                (s, t)
+            }
+        }
+    };
+    (s, t, s1.a + d1 * s, s2.a + d2 * t)
+}
