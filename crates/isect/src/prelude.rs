@@ -30,6 +30,12 @@ macro_rules! common_aliases {
         pub type Segment = $crate::shape::Segment<$v>;
         /// See [`crate::shape::Triangle`].
         pub type Triangle = $crate::shape::Triangle<$v>;
+        /// See [`crate::broad::DynamicTree`].
+        pub type DynamicTree = $crate::broad::DynamicTree<$v>;
+        /// See [`crate::broad::Bvh`].
+        pub type Bvh = $crate::broad::Bvh<$v>;
+        /// See [`crate::broad::SweepAndPrune`].
+        pub type SweepAndPrune = $crate::broad::SweepAndPrune<$v>;
         pub use $crate::math::{Isometry, Real as _, Vector as _};
         pub use $crate::shape::ShapeError;
     };

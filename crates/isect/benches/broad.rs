@@ -1,0 +1,398 @@
+//! Broad phase beside parry3d's `Bvh`, in one criterion run (seeded scenes):
+//! - `pairs/N`: N boxes oscillating in place, each frame updating the structure and
+//!   finding the overlapping pairs: all of them (`*_rebuild`, `isect_bvh_refit`,
+//!   `isect_sap`), or, with fat boxes (margin 0.1), those involving a box that left its
+//!   fat box (`parry_incremental` with change detection, `isect_tree` with Box2D's
+//!   moved-pair update);
+//! - `build`: a BVH over 100,000 boxes (random scene and the ray grid);
+//! - `ray_grid`: 10,000 closest-hit rays into about 100,000 boxes on a 1000×1000 grid at
+//!   10% fill (Box2D's ray-cast benchmark scene), each leaf checked by an exact ray–box
+//!   test on both sides.
+//!
+//! Bytes of memory per object are printed to stderr at setup.
+//!
+//! Times are the thread's CPU time (`CLOCK_THREAD_CPUTIME_ID` on Linux, wall time
+//! elsewhere): the benchmark machines are shared by several jobs, and wall time there
+//! mostly measures the other tenants.
+
+use std::hint::black_box;
+
+use criterion::measurement::{Measurement, ValueFormatter};
+use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
+use glam::Vec3;
+use isect::algo::slab::PreparedRay;
+use isect::broad::{Bvh, DynamicTree, ProxyId, SweepAndPrune};
+use isect::shape::{Aabb, Ray};
+use parry3d::bounding_volume::Aabb as PAabb;
+use parry3d::partitioning::{Bvh as PBvh, BvhBuildStrategy, BvhWorkspace};
+use parry3d::query::{Ray as PRay, RayCast};
+
+struct Rng(u64);
+
+impl Rng {
+    fn unit(&mut self) -> f32 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        ((z ^ (z >> 31)) >> 40) as f32 / (1u64 << 24) as f32
+    }
+    fn vec3(&mut self, scale: f32) -> Vec3 {
+        Vec3::new(self.unit(), self.unit(), self.unit()) * scale
+    }
+}
+
+/// N boxes of sides 0.5..1.5 in a cube sized for about one overlap per box, each with an
+/// oscillation phase.
+struct Scene {
+    base: Vec<Vec3>,
+    half: Vec<Vec3>,
+    phase: Vec<Vec3>,
+}
+
+impl Scene {
+    fn new(n: usize, seed: u64) -> Self {
+        let mut rng = Rng(seed);
+        let side = 2.0 * (n as f32).cbrt();
+        Self {
+            base: (0..n).map(|_| rng.vec3(side)).collect(),
+            half: (0..n).map(|_| Vec3::splat(0.25) + rng.vec3(0.5)).collect(),
+            phase: (0..n).map(|_| rng.vec3(std::f32::consts::TAU)).collect(),
+        }
+    }
+
+    /// Boxes at frame `f`: each centre moves on a small Lissajous path (amplitude 0.5).
+    fn boxes(&self, f: u32, out: &mut Vec<Aabb<Vec3>>) {
+        let w = f as f32 * 0.05;
+        out.clear();
+        for ((b, h), p) in self.base.iter().zip(&self.half).zip(&self.phase) {
+            let c = *b + 0.5 * Vec3::new((w + p.x).sin(), (w + p.y).sin(), (w + p.z).sin());
+            out.push(Aabb {
+                min: c - *h,
+                max: c + *h,
+            });
+        }
+    }
+}
+
+fn to_parry(b: &Aabb<Vec3>) -> PAabb {
+    PAabb::new(b.min, b.max)
+}
+
+/// Margin of the fat boxes (dynamic tree, parry's incremental update).
+const MARGIN: f32 = 0.1;
+
+fn pairs(c: &mut Criterion<CpuTime>) {
+    let mut group = c.benchmark_group("broad/pairs");
+    for n in [1_000usize, 10_000, 100_000] {
+        group.sample_size(if n > 10_000 { 10 } else { 50 });
+        let scene = Scene::new(n, 7);
+        let mut boxes = Vec::with_capacity(n);
+        scene.boxes(0, &mut boxes);
+        let pboxes: Vec<PAabb> = boxes.iter().map(to_parry).collect();
+        let mut frame = 0u32;
+        group.bench_function(BenchmarkId::new("parry_rebuild", n), |bench| {
+            let mut ws = BvhWorkspace::default();
+            let mut pb = Vec::with_capacity(n);
+            bench.iter(|| {
+                frame += 1;
+                scene.boxes(frame, &mut boxes);
+                pb.clear();
+                pb.extend(boxes.iter().map(to_parry));
+                let bvh = PBvh::from_leaves(BvhBuildStrategy::Binned, &pb);
+                let mut count = 0usize;
+                bvh.traverse_bvtt_single_tree::<false>(&mut ws, &mut |_, _| count += 1);
+                black_box(count)
+            })
+        });
+        let mut ws = BvhWorkspace::default();
+        let mut parry_bvh = PBvh::from_leaves(BvhBuildStrategy::Binned, &pboxes);
+        eprintln!(
+            "parry Bvh, {n} boxes: {} bytes/object",
+            parry_bvh.total_memory_size() / n
+        );
+        group.bench_function(BenchmarkId::new("parry_incremental", n), |bench| {
+            let bvh = &mut parry_bvh;
+            bench.iter(|| {
+                frame += 1;
+                scene.boxes(frame, &mut boxes);
+                for (i, b) in boxes.iter().enumerate() {
+                    bvh.insert_or_update_partially(to_parry(b), i as u32, MARGIN);
+                }
+                bvh.refit(&mut ws);
+                let mut count = 0usize;
+                bvh.traverse_bvtt_single_tree::<true>(&mut ws, &mut |_, _| count += 1);
+                black_box(count)
+            })
+        });
+        group.bench_function(BenchmarkId::new("isect_bvh_rebuild", n), |bench| {
+            bench.iter(|| {
+                frame += 1;
+                scene.boxes(frame, &mut boxes);
+                let bvh = Bvh::build(&boxes);
+                let mut count = 0usize;
+                bvh.for_each_pair(|_, _| count += 1);
+                black_box(count)
+            })
+        });
+        let mut bvh = Bvh::build(&boxes);
+        eprintln!(
+            "isect Bvh, {n} boxes: {} bytes/object",
+            bvh.heap_bytes() / n
+        );
+        group.bench_function(BenchmarkId::new("isect_bvh_refit", n), |bench| {
+            bench.iter(|| {
+                frame += 1;
+                scene.boxes(frame, &mut boxes);
+                bvh.refit(&boxes);
+                let mut count = 0usize;
+                bvh.for_each_pair(|_, _| count += 1);
+                black_box(count)
+            })
+        });
+        let mut tree = DynamicTree::with_margin(MARGIN).unwrap();
+        let ids: Vec<ProxyId> = boxes.iter().map(|b| tree.insert(*b, 0).unwrap()).collect();
+        eprintln!(
+            "isect DynamicTree, {n} boxes: {} bytes/object",
+            tree.heap_bytes() / n
+        );
+        group.bench_function(BenchmarkId::new("isect_tree", n), |bench| {
+            bench.iter(|| {
+                frame += 1;
+                scene.boxes(frame, &mut boxes);
+                for (id, b) in ids.iter().zip(&boxes) {
+                    let _ = tree.move_proxy(*id, *b, Vec3::ZERO);
+                }
+                let mut count = 0usize;
+                tree.for_each_moved_pair(|_, _| count += 1);
+                tree.clear_moved();
+                black_box(count)
+            })
+        });
+        let mut sap = SweepAndPrune::new(0).unwrap();
+        let sap_ids: Vec<ProxyId> = boxes.iter().map(|b| sap.insert(*b).unwrap()).collect();
+        sap.update();
+        eprintln!(
+            "isect SweepAndPrune, {n} boxes: {} bytes/object",
+            sap.heap_bytes() / n
+        );
+        group.bench_function(BenchmarkId::new("isect_sap", n), |bench| {
+            bench.iter(|| {
+                frame += 1;
+                scene.boxes(frame, &mut boxes);
+                for (id, b) in sap_ids.iter().zip(&boxes) {
+                    let _ = sap.set_aabb(*id, *b);
+                }
+                sap.update();
+                black_box(sap.pairs().len())
+            })
+        });
+    }
+    group.finish();
+}
+
+/// Box2D's ray-cast scene: a 1000×1000 grid, a box (0.8 wide, unit height in z) in 10%
+/// of the cells.
+fn grid_boxes() -> Vec<Aabb<Vec3>> {
+    let mut rng = Rng(11);
+    let mut boxes = Vec::new();
+    for i in 0..1000 {
+        for j in 0..1000 {
+            if rng.unit() < 0.1 {
+                let min = Vec3::new(i as f32 + 0.1, j as f32 + 0.1, 0.0);
+                boxes.push(Aabb {
+                    min,
+                    max: min + Vec3::new(0.8, 0.8, 1.0),
+                });
+            }
+        }
+    }
+    boxes
+}
+
+/// 10,000 rays in the z = 0.5 plane from random points in random directions, 100 cells
+/// long (max_t = 1).
+fn grid_rays() -> Vec<Ray<Vec3>> {
+    let mut rng = Rng(13);
+    (0..10_000)
+        .map(|_| {
+            let origin = Vec3::new(rng.unit() * 1000.0, rng.unit() * 1000.0, 0.5);
+            let angle = rng.unit() * std::f32::consts::TAU;
+            Ray::new(origin, Vec3::new(angle.cos(), angle.sin(), 0.0) * 100.0).unwrap()
+        })
+        .collect()
+}
+
+fn build(c: &mut Criterion<CpuTime>) {
+    let mut group = c.benchmark_group("broad/build");
+    let mut random = Vec::new();
+    Scene::new(100_000, 5).boxes(0, &mut random);
+    for (name, boxes) in [("random_100k", random), ("grid_100k", grid_boxes())] {
+        let pboxes: Vec<PAabb> = boxes.iter().map(to_parry).collect();
+        group.bench_function(BenchmarkId::new("parry", name), |b| {
+            b.iter(|| black_box(PBvh::from_leaves(BvhBuildStrategy::Binned, &pboxes)))
+        });
+        group.bench_function(BenchmarkId::new("isect", name), |b| {
+            b.iter(|| black_box(Bvh::build(&boxes)))
+        });
+    }
+    group.finish();
+}
+
+fn ray_grid(c: &mut Criterion<CpuTime>) {
+    let boxes = grid_boxes();
+    let rays = grid_rays();
+    let pboxes: Vec<PAabb> = boxes.iter().map(to_parry).collect();
+    let prays: Vec<PRay> = rays.iter().map(|r| PRay::new(r.origin, r.dir)).collect();
+    let pbvh = PBvh::from_leaves(BvhBuildStrategy::Binned, &pboxes);
+    let bvh = Bvh::build(&boxes);
+    let mut tree = DynamicTree::new();
+    for (k, b) in boxes.iter().enumerate() {
+        let _ = tree.insert(*b, k as u32);
+    }
+    eprintln!(
+        "grid: {} boxes; bytes/object: parry {}, isect Bvh {}, isect DynamicTree {}",
+        boxes.len(),
+        pbvh.total_memory_size() / boxes.len(),
+        bvh.heap_bytes() / boxes.len(),
+        tree.heap_bytes() / boxes.len()
+    );
+    let mut group = c.benchmark_group("broad/ray_grid_10k_rays");
+    group.bench_function("parry", |b| {
+        b.iter(|| {
+            let mut hits = 0usize;
+            for ray in &prays {
+                let hit = pbvh.cast_ray(ray, 1.0, |i, best| {
+                    pboxes[i as usize].cast_local_ray(ray, best, true)
+                });
+                hits += hit.is_some() as usize;
+            }
+            black_box(hits)
+        })
+    });
+    group.bench_function("isect_bvh", |b| {
+        b.iter(|| {
+            let mut hits = 0usize;
+            for ray in &rays {
+                let prepared = PreparedRay::new(ray, 1.0);
+                let hit = bvh.cast_ray(ray, 1.0, |i, _| {
+                    prepared.interval(&boxes[i as usize]).map(|h| h.0)
+                });
+                hits += hit.is_some() as usize;
+            }
+            black_box(hits)
+        })
+    });
+    group.bench_function("isect_bvh_batch", |b| {
+        b.iter(|| {
+            let hits = bvh.cast_rays(&rays, 1.0, |k, i, _| {
+                PreparedRay::new(&rays[k], 1.0)
+                    .interval(&boxes[i as usize])
+                    .map(|h| h.0)
+            });
+            black_box(hits.iter().flatten().count())
+        })
+    });
+    group.bench_function("isect_tree", |b| {
+        b.iter(|| {
+            let mut hits = 0usize;
+            for ray in &rays {
+                let prepared = PreparedRay::new(ray, 1.0);
+                let hit = tree.cast_ray(ray, 1.0, |_, k, _| {
+                    prepared.interval(&boxes[k as usize]).map(|h| h.0)
+                });
+                hits += hit.is_some() as usize;
+            }
+            black_box(hits)
+        })
+    });
+    group.finish();
+}
+
+/// Thread CPU time in nanoseconds, as a criterion measurement.
+struct CpuTime;
+
+/// `clock_gettime(CLOCK_THREAD_CPUTIME_ID)` on Linux (nanosecond resolution; the
+/// `/proc` counters only move at scheduler ticks), wall time elsewhere.
+#[cfg(target_os = "linux")]
+fn cpu_nanos() -> u64 {
+    #[repr(C)]
+    struct Timespec {
+        sec: i64,
+        nsec: i64,
+    }
+    extern "C" {
+        fn clock_gettime(clock: i32, ts: *mut Timespec) -> i32;
+    }
+    const CLOCK_THREAD_CPUTIME_ID: i32 = 3;
+    let mut ts = Timespec { sec: 0, nsec: 0 };
+    // SAFETY: `ts` is a valid, writable timespec; libc is linked by std on Linux.
+    let rc = unsafe { clock_gettime(CLOCK_THREAD_CPUTIME_ID, &mut ts) };
+    assert_eq!(rc, 0, "clock_gettime failed");
+    ts.sec as u64 * 1_000_000_000 + ts.nsec as u64
+}
+
+#[cfg(not(target_os = "linux"))]
+fn cpu_nanos() -> u64 {
+    use std::sync::OnceLock;
+    static START: OnceLock<std::time::Instant> = OnceLock::new();
+    START
+        .get_or_init(std::time::Instant::now)
+        .elapsed()
+        .as_nanos() as u64
+}
+
+impl Measurement for CpuTime {
+    type Intermediate = u64;
+    type Value = u64;
+    fn start(&self) -> u64 {
+        cpu_nanos()
+    }
+    fn end(&self, start: u64) -> u64 {
+        cpu_nanos().saturating_sub(start)
+    }
+    fn add(&self, a: &u64, b: &u64) -> u64 {
+        a + b
+    }
+    fn zero(&self) -> u64 {
+        0
+    }
+    fn to_f64(&self, v: &u64) -> f64 {
+        *v as f64
+    }
+    fn formatter(&self) -> &dyn ValueFormatter {
+        &NanosFormatter
+    }
+}
+
+struct NanosFormatter;
+
+impl ValueFormatter for NanosFormatter {
+    fn scale_values(&self, ns: f64, values: &mut [f64]) -> &'static str {
+        let (factor, unit) = match ns {
+            x if x < 1e3 => (1.0, "ns"),
+            x if x < 1e6 => (1e-3, "µs"),
+            x if x < 1e9 => (1e-6, "ms"),
+            _ => (1e-9, "s"),
+        };
+        values.iter_mut().for_each(|v| *v *= factor);
+        unit
+    }
+    fn scale_throughputs(&self, _: f64, _: &Throughput, _: &mut [f64]) -> &'static str {
+        "ns"
+    }
+    fn scale_for_machines(&self, _: &mut [f64]) -> &'static str {
+        "ns"
+    }
+}
+
+fn config() -> Criterion<CpuTime> {
+    Criterion::default().with_measurement(CpuTime)
+}
+
+criterion_group! {
+    name = benches;
+    config = config();
+    targets = pairs, build, ray_grid
+}
+criterion_main!(benches);

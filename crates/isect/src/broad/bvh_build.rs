@@ -1,0 +1,326 @@
+//! Binned SAH construction of the 4-wide [`Bvh`](super::Bvh) (I. Wald, "On fast
+//! construction of SAH-based bounding volume hierarchies", 2007; the wide-node
+//! collapse as in Wald et al., "Embree", 2014).
+//!
+//! A binary split sorts the primitives' centroids into [`BINS`] equal bins along the
+//! longest axis of their bounds, sweeps the bins to evaluate the surface area heuristic
+//! `area(L)·|L| + area(R)·|R|` at every bin boundary, and partitions at the cheapest (two
+//! passes per split; the bins span the range's bounds, and give both sides' bounds). A
+//! 4-wide node starts with its whole range as one child and splits the child of largest
+//! surface until it has four, so every node over four or more items is full. When all
+//! centroids fall in one bin a range is halved at the object median; from binary depth [`SAH_DEPTH_LIMIT`]
+//! on, ranges are halved at the object median, which bounds the depth of the tree
+//! whatever the input. Leaves hold one item each. Work is kept on an explicit stack.
+
+use super::simd::{Boxes4, LANES};
+use crate::math::{Real, Vector};
+use crate::shape::Aabb;
+
+/// Bins per binned SAH split.
+pub(super) const BINS: usize = 12;
+/// Binary split depth from which splits fall back to the object median.
+pub(super) const SAH_DEPTH_LIMIT: u32 = 64;
+/// Child slot holding nothing.
+pub(super) const EMPTY_SLOT: u32 = u32::MAX;
+/// Bit marking a child slot that holds an item (leaf) rather than a node index.
+pub(super) const LEAF_BIT: u32 = 1 << 31;
+/// Items with an index at or above this are not stored (their slot code would collide).
+pub(super) const MAX_ITEMS: usize = (LEAF_BIT - 1) as usize;
+
+/// A node: four child boxes (structure of arrays) and four child slot codes, aligned to
+/// a cache line so that it never straddles more lines than it must.
+#[derive(Copy, Clone, Debug)]
+#[repr(C, align(128))]
+pub(super) struct Node4<S: Real> {
+    pub(super) boxes: Boxes4<S>,
+    /// [`EMPTY_SLOT`], `LEAF_BIT | item`, or a node index (always larger than this
+    /// node's own index).
+    pub(super) child: [u32; LANES],
+}
+
+impl<S: Real> Node4<S> {
+    pub(super) const EMPTY: Self = Self {
+        boxes: Boxes4::EMPTY,
+        child: [EMPTY_SLOT; LANES],
+    };
+}
+
+/// A box and its item, padded to an aligned size so that swaps move whole registers.
+#[derive(Copy, Clone)]
+#[repr(C, align(16))]
+struct Prim<V: Vector> {
+    aabb: Aabb<V>,
+    item: u32,
+}
+
+impl<V: Vector> Prim<V> {
+    /// Twice the centroid (the halving does not change any comparison).
+    #[inline]
+    fn centroid2(&self) -> V {
+        self.aabb.min + self.aabb.max
+    }
+}
+
+/// A range of primitives with its bounds.
+#[derive(Copy, Clone)]
+struct Range<V: Vector> {
+    start: usize,
+    end: usize,
+    bounds: Aabb<V>,
+}
+
+impl<V: Vector> Range<V> {
+    #[inline]
+    fn len(&self) -> usize {
+        self.end - self.start
+    }
+}
+
+/// Builds the nodes over every valid box of `boxes` (finite, `min ≤ max`, index below
+/// [`MAX_ITEMS`]); node 0 is the root. Empty when no box is valid.
+pub(super) fn build<V: Vector>(boxes: &[Aabb<V>]) -> Vec<Node4<V::Scalar>> {
+    let mut prims: Vec<Prim<V>> = boxes
+        .iter()
+        .take(MAX_ITEMS)
+        .enumerate()
+        .filter(|(_, b)| b.min.is_finite() && b.max.is_finite() && b.min.all_le(b.max))
+        .map(|(i, b)| Prim {
+            aabb: *b,
+            item: i as u32,
+        })
+        .collect();
+    if prims.is_empty() {
+        return Vec::new();
+    }
+    let root = measure(&prims, 0, prims.len());
+    // Full 4-wide nodes would need ⌈(n − 1) / 3⌉; SAH splits leave some nodes with two or
+    // three children, and about n / 2 nodes are typical.
+    let mut nodes: Vec<Node4<V::Scalar>> = Vec::with_capacity(prims.len() / 2 + 1);
+    // (parent node and slot to link, range, binary depth). Nodes are numbered when
+    // popped, and children are pushed last slot first: the layout is depth-first
+    // preorder with each node's first inner child right after it, so that a descent
+    // reads memory forwards.
+    let mut tasks = vec![(None::<(usize, usize)>, root, 0u32)];
+    while let Some((link, range, depth)) = tasks.pop() {
+        let node = nodes.len();
+        nodes.push(Node4::EMPTY);
+        if let Some((parent, slot)) = link {
+            nodes[parent].child[slot] = node as u32;
+        }
+        let (children, count) = split_wide(&mut prims, range, depth);
+        for (slot, child) in children[..count].iter().enumerate().rev() {
+            nodes[node].boxes.set(slot, &child.bounds);
+            if child.len() == 1 {
+                nodes[node].child[slot] = LEAF_BIT | prims[child.start].item;
+            } else {
+                tasks.push((Some((node, slot)), *child, depth + 2));
+            }
+        }
+    }
+    nodes.shrink_to_fit();
+    nodes
+}
+
+/// Splits `range` into up to four children: the child of largest surface among those
+/// holding two or more items is split until there are four.
+fn split_wide<V: Vector>(
+    prims: &mut [Prim<V>],
+    range: Range<V>,
+    depth: u32,
+) -> ([Range<V>; LANES], usize) {
+    let mut children = [range; LANES];
+    if range.len() <= LANES {
+        for (k, child) in children.iter_mut().take(range.len()).enumerate() {
+            let at = range.start + k;
+            *child = measure(prims, at, at + 1);
+        }
+        return (children, range.len());
+    }
+    let mut count = 1;
+    while count < LANES {
+        let widest = (0..count)
+            .filter(|&k| children[k].len() > 1)
+            .max_by(|&a, &b| {
+                let (sa, sb) = (
+                    children[a].bounds.surface_measure(),
+                    children[b].bounds.surface_measure(),
+                );
+                sa.partial_cmp(&sb).unwrap_or(core::cmp::Ordering::Equal)
+            });
+        let Some(k) = widest else {
+            break;
+        };
+        let (left, right) = split2(prims, children[k], depth);
+        children[k] = left;
+        children[count] = right;
+        count += 1;
+    }
+    (children, count)
+}
+
+/// One bin: bounds of its boxes and their count.
+#[derive(Copy, Clone)]
+struct Bin<V: Vector> {
+    bounds: Aabb<V>,
+    count: usize,
+}
+
+impl<V: Vector> Bin<V> {
+    /// No boxes: empty bounds (neutral for merging) and a zero count.
+    #[inline]
+    fn empty() -> Self {
+        Self {
+            bounds: empty_box(),
+            count: 0,
+        }
+    }
+
+    #[inline]
+    fn merged(&self, other: &Self) -> Self {
+        Self {
+            bounds: self.bounds.merged(&other.bounds),
+            count: self.count + other.count,
+        }
+    }
+}
+
+/// One binary split of a range of two or more items into two non-empty ranges. The
+/// bins span the range's bounds on their longest axis (centroids lie inside them, so no
+/// separate pass gathers centroid bounds).
+fn split2<V: Vector>(prims: &mut [Prim<V>], range: Range<V>, depth: u32) -> (Range<V>, Range<V>) {
+    let b = range.bounds;
+    let axis = b.extents().max_axis();
+    // Doubled coordinates, like the doubled centroids.
+    let origin = b.min.get(axis) * V::Scalar::TWO;
+    let extent = (b.max.get(axis) - b.min.get(axis)) * V::Scalar::TWO;
+    if depth >= SAH_DEPTH_LIMIT || extent <= V::Scalar::ZERO {
+        return median_split(prims, range, axis);
+    }
+    let items = &mut prims[range.start..range.end];
+    // Fewer bins for small ranges: the fixed cost of the sweep dominates there.
+    let bins_used = BINS.min(items.len());
+    // The largest centroid maps to `bins_used` at most; the clamp puts it in the last bin.
+    let scale = V::Scalar::from_f64(bins_used as f64) / extent;
+    let bin_of = |p: &Prim<V>| -> usize {
+        let c = p.aabb.min.get(axis) + p.aabb.max.get(axis);
+        (((c - origin) * scale).to_f64() as usize).min(bins_used - 1)
+    };
+    let mut bins = [Bin::<V>::empty(); BINS];
+    for p in items.iter() {
+        let bin = &mut bins[bin_of(p)];
+        bin.bounds = bin.bounds.merged(&p.aabb);
+        bin.count += 1;
+    }
+    let Some((split, left, right)) = best_bin_split(&bins[..bins_used]) else {
+        // Every centroid fell in one bin.
+        return median_split(prims, range, axis);
+    };
+    // `bin_of(p) < split` without the integer conversion: for x ≥ 0 and an integer
+    // split ≤ bins_used − 1, ⌊x⌋ (clamped) < split ⟺ x < split.
+    let threshold = V::Scalar::from_f64(split as f64);
+    let mid = range.start
+        + partition(items, |p| {
+            let c = p.aabb.min.get(axis) + p.aabb.max.get(axis);
+            (c - origin) * scale < threshold
+        });
+    (
+        Range {
+            start: range.start,
+            end: mid,
+            bounds: left.bounds,
+        },
+        Range {
+            start: mid,
+            end: range.end,
+            bounds: right.bounds,
+        },
+    )
+}
+
+/// The cheapest bin boundary `k` (bins `[0, k)` left, both sides non-empty) and the two
+/// sides as merged bins; `None` when all items share one bin.
+fn best_bin_split<V: Vector>(bins: &[Bin<V>]) -> Option<(usize, Bin<V>, Bin<V>)> {
+    let n = bins.len();
+    // Suffix merges: right[k] holds bins [k, n).
+    let mut right = [Bin::<V>::empty(); BINS];
+    let mut acc = Bin::empty();
+    for k in (1..n).rev() {
+        acc = acc.merged(&bins[k]);
+        right[k] = acc;
+    }
+    let mut left = Bin::empty();
+    let mut best: Option<(V::Scalar, usize, Bin<V>)> = None;
+    for k in 1..n {
+        left = left.merged(&bins[k - 1]);
+        if left.count == 0 || right[k].count == 0 {
+            continue;
+        }
+        let total = cost(&left.bounds, left.count) + cost(&right[k].bounds, right[k].count);
+        if best.is_none_or(|b| total < b.0) {
+            best = Some((total, k, left));
+        }
+    }
+    best.map(|(_, k, left)| (k, left, right[k]))
+}
+
+/// SAH cost of one side: surface measure times item count (0 when empty).
+#[inline]
+fn cost<V: Vector>(bounds: &Aabb<V>, count: usize) -> V::Scalar {
+    if count == 0 {
+        V::Scalar::ZERO
+    } else {
+        bounds.surface_measure() * V::Scalar::from_f64(count as f64)
+    }
+}
+
+/// Halves by count at the object median along `axis` (centroids may coincide: any
+/// halving is then as good).
+fn median_split<V: Vector>(
+    prims: &mut [Prim<V>],
+    range: Range<V>,
+    axis: usize,
+) -> (Range<V>, Range<V>) {
+    let mid = range.len() / 2;
+    prims[range.start..range.end].select_nth_unstable_by(mid, |a, b| {
+        let (ca, cb) = (a.centroid2().get(axis), b.centroid2().get(axis));
+        ca.to_f64().total_cmp(&cb.to_f64())
+    });
+    let mid = range.start + mid;
+    (
+        measure(prims, range.start, mid),
+        measure(prims, mid, range.end),
+    )
+}
+
+/// The range `[start, end)` with its bounds, by one pass.
+fn measure<V: Vector>(prims: &[Prim<V>], start: usize, end: usize) -> Range<V> {
+    let bounds = prims[start..end]
+        .iter()
+        .fold(empty_box::<V>(), |b, p| b.merged(&p.aabb));
+    Range { start, end, bounds }
+}
+
+/// The box with `min = +∞`, `max = −∞`: neutral for `merged`.
+#[inline]
+pub(super) fn empty_box<V: Vector>() -> Aabb<V> {
+    Aabb {
+        min: V::splat(V::Scalar::INFINITY),
+        max: V::splat(V::Scalar::NEG_INFINITY),
+    }
+}
+
+/// Branch-free in-place partition: items satisfying `left` first; returns how many
+/// do. (The classification is unpredictable, so a branchy loop would mispredict often.)
+#[allow(clippy::manual_swap)]
+fn partition<V: Vector>(items: &mut [Prim<V>], left: impl Fn(&Prim<V>) -> bool) -> usize {
+    let mut mid = 0;
+    for i in 0..items.len() {
+        // A plain `swap` goes through a stack temporary that the classification then
+        // reloads (a store-forwarding stall); copying out first keeps it in registers.
+        let current = items[i];
+        items[i] = items[mid];
+        items[mid] = current;
+        mid += usize::from(left(&current));
+    }
+    mid
+}

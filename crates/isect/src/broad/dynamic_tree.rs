@@ -1,0 +1,957 @@
+//! Dynamic AABB tree: a binary tree of "fat" boxes that follows moving objects.
+//!
+//! References: Box2D v3 `dynamic_tree.c` and Bullet's `btDbvt` (the structure), E. Catto,
+//! "Dynamic Bounding Volume Hierarchies", GDC 2019 (SAH insertion, rotations), Ericson,
+//! *Real-Time Collision Detection*, 6.5.
+//!
+//! - Each proxy is a leaf holding a *fat* box: the tight box grown by the tree's `margin`
+//!   and, optionally, stretched along the predicted displacement. Moving a proxy whose
+//!   tight box still fits in its fat box costs nothing. Otherwise, when the new fat box
+//!   fits in the leaf's grandparent, the leaf stays and its ancestors are refitted
+//!   (Bullet's look-ahead update); else the leaf is removed and reinserted.
+//! - Insertion picks the sibling with the smallest surface-area-heuristic cost: the area
+//!   of the new parent plus the growth of every ancestor, by a greedy descent that stops
+//!   when a lower bound on the cost below a node exceeds the best cost found
+//!   (branch-and-bound). On the way back up, each ancestor tries the rotations (swaps of
+//!   a child with a grandchild) that shrink the surface of its children most.
+//! - Nodes live in one pool (`Vec`) with a free list: no allocation per node.
+//! - Proxies created or reinserted are recorded as *moved*; pair finding for moved proxies
+//!   (Box2D's `UpdatePairs`) only queries those.
+//!
+//! No tolerances: boxes are compared exactly (closed boxes; touching overlaps).
+
+use super::stack::Stack;
+use super::{check_aabb, finite_max_t, Defect, ProxyId};
+use crate::algo::slab::PreparedRay;
+use crate::math::{Real, Vector};
+use crate::shape::{Aabb, Ray, ShapeError};
+
+/// Index of no node.
+const NULL: u32 = u32::MAX;
+/// Height marking a node on the free list.
+const FREE: u16 = u16::MAX;
+/// A fat box is re-fattened (shrunk) when it is larger than the tight box grown by this
+/// many margins (plus the predicted displacement): Box2D v2.4's `MoveProxy` rule, so a
+/// proxy that once moved fast does not keep a huge box.
+const SHRINK_MARGINS: f64 = 4.0;
+
+#[derive(Copy, Clone, Debug)]
+struct Node<V: Vector> {
+    aabb: Aabb<V>,
+    /// Parent; for a free node, the next free node.
+    parent: u32,
+    /// First child, `NULL` for a leaf.
+    child1: u32,
+    /// Second child, `NULL` for a leaf.
+    child2: u32,
+    /// The proxy's user data (leaves only).
+    user: u32,
+    /// 0 for a leaf, 1 + the larger child height otherwise, [`FREE`] on the free list.
+    height: u16,
+    /// True while the proxy is in the moved buffer.
+    moved: bool,
+}
+
+impl<V: Vector> Node<V> {
+    #[inline]
+    fn is_leaf(&self) -> bool {
+        self.child1 == NULL
+    }
+}
+
+/// A dynamic AABB tree over proxies (boxes with a `u32` of user data), generic over the
+/// vector type (2D/3D, `f32`/`f64`). See the module docs for the algorithms.
+///
+/// Edge behaviour: boxes with NaN or infinite coordinates, or `min > max`, are rejected
+/// with the [`ShapeError`] of [`Aabb::new`]; stale handles are answered with `None` or
+/// an error. Queries with NaN boxes or rays find nothing. Zero-size boxes and identical
+/// boxes are fine (their pairs are reported: closed boxes touch).
+#[derive(Clone, Debug)]
+pub struct DynamicTree<V: Vector> {
+    nodes: Vec<Node<V>>,
+    root: u32,
+    free: u32,
+    proxy_count: usize,
+    margin: V::Scalar,
+    moved: Vec<ProxyId>,
+}
+
+impl<V: Vector> Default for DynamicTree<V> {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl<V: Vector> DynamicTree<V> {
+    /// An empty tree with zero margin (fat boxes equal tight boxes).
+    pub fn new() -> Self {
+        Self {
+            nodes: Vec::new(),
+            root: NULL,
+            free: NULL,
+            proxy_count: 0,
+            margin: V::Scalar::ZERO,
+            moved: Vec::new(),
+        }
+    }
+
+    /// An empty tree whose fat boxes are the tight boxes grown by `margin` on every side.
+    ///
+    /// # Errors
+    /// [`ShapeError::NotFinite`] / [`ShapeError::Negative`] for a bad `margin`.
+    pub fn with_margin(margin: V::Scalar) -> Result<Self, ShapeError> {
+        let margin = crate::shape::error::check_non_negative("DynamicTree", "margin", margin)?;
+        Ok(Self {
+            margin,
+            ..Self::new()
+        })
+    }
+
+    /// The fattening margin.
+    pub fn margin(&self) -> V::Scalar {
+        self.margin
+    }
+
+    /// Number of proxies.
+    pub fn len(&self) -> usize {
+        self.proxy_count
+    }
+
+    /// True when the tree holds no proxy.
+    pub fn is_empty(&self) -> bool {
+        self.proxy_count == 0
+    }
+
+    /// Height of the tree: 0 for a single leaf or an empty tree.
+    pub fn height(&self) -> usize {
+        self.node(self.root).map_or(0, |n| n.height as usize)
+    }
+
+    /// Bytes of heap memory held by the node pool and the moved buffer.
+    pub fn heap_bytes(&self) -> usize {
+        self.nodes.capacity() * core::mem::size_of::<Node<V>>()
+            + self.moved.capacity() * core::mem::size_of::<ProxyId>()
+    }
+
+    /// Sum of the surface measures of the internal nodes divided by the root's: the SAH
+    /// cost of the tree, a quality figure (lower is better). 0 for fewer than two leaves.
+    pub fn area_ratio(&self) -> f64 {
+        let Some(root) = self.node(self.root).filter(|n| !n.is_leaf()) else {
+            return 0.0;
+        };
+        let inner: f64 = self
+            .nodes
+            .iter()
+            .filter(|n| n.height != FREE && !n.is_leaf())
+            .map(|n| n.aabb.surface_measure().to_f64())
+            .sum();
+        inner / root.aabb.surface_measure().to_f64()
+    }
+
+    /// The fat box of a live proxy.
+    pub fn fat_aabb(&self, id: ProxyId) -> Option<&Aabb<V>> {
+        self.leaf(id).map(|n| &n.aabb)
+    }
+
+    /// The user data of a live proxy.
+    pub fn user_data(&self, id: ProxyId) -> Option<u32> {
+        self.leaf(id).map(|n| n.user)
+    }
+
+    /// Proxies created or reinserted since the last [`clear_moved`](Self::clear_moved).
+    pub fn moved(&self) -> &[ProxyId] {
+        &self.moved
+    }
+
+    /// Empties the moved buffer (after the caller has processed the moved pairs).
+    pub fn clear_moved(&mut self) {
+        for id in self.moved.drain(..) {
+            self.nodes[id.index()].moved = false;
+        }
+    }
+
+    #[inline]
+    fn node(&self, i: u32) -> Option<&Node<V>> {
+        self.nodes.get(i as usize).filter(|n| n.height != FREE)
+    }
+
+    #[inline]
+    fn leaf(&self, id: ProxyId) -> Option<&Node<V>> {
+        self.node(id.0).filter(|n| n.is_leaf())
+    }
+
+    /// Inserts a proxy whose tight box is `aabb`; its fat box is `aabb` grown by the margin.
+    /// The new proxy is recorded as moved.
+    ///
+    /// # Errors
+    /// The [`ShapeError`] of [`Aabb::new`] for a non-finite or inverted box;
+    /// [`ShapeError::OutOfRange`] when the pool would exceed `u32` indices.
+    pub fn insert(&mut self, aabb: Aabb<V>, user: u32) -> Result<ProxyId, ShapeError> {
+        check_aabb(&aabb)?;
+        let leaf = self.allocate()?;
+        if self.root != NULL {
+            // Reserve the new parent now, so that insert_leaf cannot run out of indices.
+            match self.allocate() {
+                Ok(spare) => self.release(spare),
+                Err(e) => {
+                    self.release(leaf);
+                    return Err(e);
+                }
+            }
+        }
+        self.nodes[leaf as usize] = Node {
+            aabb: aabb.loosened(self.margin),
+            parent: NULL,
+            child1: NULL,
+            child2: NULL,
+            user,
+            height: 0,
+            moved: false,
+        };
+        self.insert_leaf(leaf);
+        self.proxy_count += 1;
+        self.mark_moved(leaf);
+        Ok(ProxyId(leaf))
+    }
+
+    /// Removes a proxy and returns its user data; `None` for a stale handle.
+    pub fn remove(&mut self, id: ProxyId) -> Option<u32> {
+        let user = self.leaf(id)?.user;
+        if self.nodes[id.index()].moved {
+            if let Some(pos) = self.moved.iter().position(|&m| m == id) {
+                self.moved.swap_remove(pos);
+            }
+        }
+        self.remove_leaf(id.0);
+        self.release(id.0);
+        self.proxy_count -= 1;
+        Some(user)
+    }
+
+    /// Moves a proxy to the tight box `aabb`, expecting it to move by about `displacement`
+    /// next (pass zero for no prediction). When `aabb` still fits in the fat box, and the
+    /// fat box is not much too large, nothing changes and `Ok(false)` is returned.
+    /// Otherwise the fat box becomes `aabb` grown by the margin and stretched by
+    /// `displacement` on its side, the leaf is reinserted, recorded as moved, and
+    /// `Ok(true)` is returned.
+    ///
+    /// # Errors
+    /// The [`ShapeError`] of [`Aabb::new`] for a bad box, [`ShapeError::NotFinite`] for a
+    /// non-finite displacement, [`ShapeError::OutOfRange`] for a stale handle.
+    pub fn move_proxy(
+        &mut self,
+        id: ProxyId,
+        aabb: Aabb<V>,
+        displacement: V,
+    ) -> Result<bool, ShapeError> {
+        check_aabb(&aabb)?;
+        crate::shape::error::check_finite("DynamicTree", "displacement", displacement)?;
+        let fat = self.leaf(id).ok_or(ShapeError::OutOfRange {
+            shape: "DynamicTree",
+            field: "proxy",
+            value: f64::from(id.0),
+            range: "live proxy handles",
+        })?;
+        let fat = fat.aabb;
+        let new_fat = stretched(&aabb.loosened(self.margin), displacement);
+        let shrink_margin = self.margin * V::Scalar::from_f64(SHRINK_MARGINS);
+        let largest = stretched(&aabb.loosened(shrink_margin), displacement);
+        if fat.contains(&aabb) && largest.contains(&fat) {
+            return Ok(false);
+        }
+        if self.grandparent_contains(id.0, &new_fat) {
+            // A small move: keep the leaf in place and refit the few ancestors it changes.
+            self.nodes[id.index()].aabb = new_fat;
+            self.refit_while_changed(self.nodes[id.index()].parent);
+        } else {
+            self.remove_leaf(id.0);
+            self.nodes[id.index()].aabb = new_fat;
+            self.insert_leaf(id.0);
+        }
+        self.mark_moved(id.0);
+        Ok(true)
+    }
+
+    /// True when the leaf has a grandparent whose box holds `fat`: refitting the leaf in
+    /// place then changes no box above the grandparent except by shrinking, and the tree
+    /// keeps its shape (Bullet's `btDbvt::update` with a look-ahead of two levels).
+    fn grandparent_contains(&self, leaf: u32, fat: &Aabb<V>) -> bool {
+        let parent = self.nodes[leaf as usize].parent;
+        let grand = match self.nodes.get(parent as usize) {
+            Some(p) => p.parent,
+            None => return false,
+        };
+        self.nodes
+            .get(grand as usize)
+            .is_some_and(|g| g.aabb.contains(fat))
+    }
+
+    /// Refits from `index` upwards until a node's box comes out unchanged.
+    fn refit_while_changed(&mut self, mut index: u32) {
+        while index != NULL {
+            let before = self.nodes[index as usize].aabb;
+            self.refit_node(index);
+            if self.nodes[index as usize].aabb == before {
+                return;
+            }
+            index = self.nodes[index as usize].parent;
+        }
+    }
+
+    fn mark_moved(&mut self, leaf: u32) {
+        let node = &mut self.nodes[leaf as usize];
+        if !node.moved {
+            node.moved = true;
+            self.moved.push(ProxyId(leaf));
+        }
+    }
+
+    fn allocate(&mut self) -> Result<u32, ShapeError> {
+        if self.free != NULL {
+            let i = self.free;
+            self.free = self.nodes[i as usize].parent;
+            return Ok(i);
+        }
+        let i = u32::try_from(self.nodes.len())
+            .ok()
+            .filter(|&i| i != NULL)
+            .ok_or(ShapeError::OutOfRange {
+                shape: "DynamicTree",
+                field: "node count",
+                value: self.nodes.len() as f64,
+                range: "below u32::MAX",
+            })?;
+        self.nodes.push(Node {
+            aabb: Aabb {
+                min: V::ZERO,
+                max: V::ZERO,
+            },
+            parent: NULL,
+            child1: NULL,
+            child2: NULL,
+            user: 0,
+            height: FREE,
+            moved: false,
+        });
+        Ok(i)
+    }
+
+    fn release(&mut self, i: u32) {
+        let node = &mut self.nodes[i as usize];
+        node.height = FREE;
+        node.parent = self.free;
+        node.child1 = NULL;
+        node.child2 = NULL;
+        node.moved = false;
+        self.free = i;
+    }
+
+    fn insert_leaf(&mut self, leaf: u32) {
+        if self.root == NULL {
+            self.root = leaf;
+            self.nodes[leaf as usize].parent = NULL;
+            return;
+        }
+        let leaf_box = self.nodes[leaf as usize].aabb;
+        let sibling = self.find_best_sibling(&leaf_box);
+        let old_parent = self.nodes[sibling as usize].parent;
+        // A free node is waiting: insert reserved one, or remove_leaf released one.
+        let new_parent = match self.allocate() {
+            Ok(i) => i,
+            Err(_) => return,
+        };
+        let sibling_node = self.nodes[sibling as usize];
+        self.nodes[new_parent as usize] = Node {
+            aabb: leaf_box.merged(&sibling_node.aabb),
+            parent: old_parent,
+            child1: sibling,
+            child2: leaf,
+            user: 0,
+            height: sibling_node.height + 1,
+            moved: false,
+        };
+        self.nodes[sibling as usize].parent = new_parent;
+        self.nodes[leaf as usize].parent = new_parent;
+        if old_parent == NULL {
+            self.root = new_parent;
+        } else {
+            self.replace_child(old_parent, sibling, new_parent);
+        }
+        self.refit_ancestors(new_parent, true);
+    }
+
+    /// Greedy branch-and-bound descent for the sibling of a new leaf `d` of least SAH cost.
+    fn find_best_sibling(&self, d: &Aabb<V>) -> u32 {
+        let area_d = d.surface_measure();
+        let root = &self.nodes[self.root as usize];
+        let mut best = self.root;
+        let mut best_cost = root.aabb.merged(d).surface_measure();
+        // Growth of the ancestors (so far: the root) when the leaf goes below them.
+        let mut inherited = best_cost - root.aabb.surface_measure();
+        let mut index = self.root;
+        while !self.nodes[index as usize].is_leaf() {
+            let node = &self.nodes[index as usize];
+            let (c1, c2) = (node.child1, node.child2);
+            let (cost1, lower1, grow1) = self.child_costs(c1, d, inherited, area_d);
+            let (cost2, lower2, grow2) = self.child_costs(c2, d, inherited, area_d);
+            if cost1 < best_cost && cost1 <= cost2 {
+                best = c1;
+                best_cost = cost1;
+            } else if cost2 < best_cost {
+                best = c2;
+                best_cost = cost2;
+            }
+            if lower1 >= best_cost && lower2 >= best_cost {
+                break;
+            }
+            (index, inherited) = if lower1 <= lower2 {
+                (c1, inherited + grow1)
+            } else {
+                (c2, inherited + grow2)
+            };
+        }
+        best
+    }
+
+    /// For child `c`: the cost of making it the sibling, a lower bound on the cost of any
+    /// sibling below it (`∞` for a leaf), and its growth when the new leaf goes below it.
+    #[inline]
+    fn child_costs(
+        &self,
+        c: u32,
+        d: &Aabb<V>,
+        inherited: V::Scalar,
+        area_d: V::Scalar,
+    ) -> (V::Scalar, V::Scalar, V::Scalar) {
+        let node = &self.nodes[c as usize];
+        let direct = node.aabb.merged(d).surface_measure();
+        let grow = direct - node.aabb.surface_measure();
+        let lower = if node.is_leaf() {
+            V::Scalar::INFINITY
+        } else {
+            inherited + grow + area_d
+        };
+        (direct + inherited, lower, grow)
+    }
+
+    fn replace_child(&mut self, parent: u32, old: u32, new: u32) {
+        let p = &mut self.nodes[parent as usize];
+        if p.child1 == old {
+            p.child1 = new;
+        } else {
+            p.child2 = new;
+        }
+    }
+
+    fn remove_leaf(&mut self, leaf: u32) {
+        if leaf == self.root {
+            self.root = NULL;
+            return;
+        }
+        let parent = self.nodes[leaf as usize].parent;
+        let p = self.nodes[parent as usize];
+        let sibling = if p.child1 == leaf { p.child2 } else { p.child1 };
+        self.nodes[sibling as usize].parent = p.parent;
+        if p.parent == NULL {
+            self.root = sibling;
+        } else {
+            self.replace_child(p.parent, parent, sibling);
+            self.refit_ancestors(p.parent, false);
+        }
+        self.release(parent);
+        self.nodes[leaf as usize].parent = NULL;
+    }
+
+    /// Recomputes boxes and heights from `index` up to the root, rotating on the way when
+    /// `rotate` is set.
+    fn refit_ancestors(&mut self, mut index: u32, rotate: bool) {
+        while index != NULL {
+            self.refit_node(index);
+            if rotate {
+                self.rotate(index);
+            }
+            index = self.nodes[index as usize].parent;
+        }
+    }
+
+    #[inline]
+    fn refit_node(&mut self, i: u32) {
+        let n = self.nodes[i as usize];
+        let (a, b) = (
+            &self.nodes[n.child1 as usize],
+            &self.nodes[n.child2 as usize],
+        );
+        let aabb = a.aabb.merged(&b.aabb);
+        let height = 1 + a.height.max(b.height);
+        let node = &mut self.nodes[i as usize];
+        node.aabb = aabb;
+        node.height = height;
+    }
+
+    #[inline]
+    fn area(&self, i: u32) -> V::Scalar {
+        self.nodes[i as usize].aabb.surface_measure()
+    }
+
+    #[inline]
+    fn union_area(&self, i: u32, j: u32) -> V::Scalar {
+        let (a, b) = (&self.nodes[i as usize].aabb, &self.nodes[j as usize].aabb);
+        a.merged(b).surface_measure()
+    }
+
+    /// Tries the swaps of a child of `a` with a grandchild (and of two grandchildren)
+    /// and applies the one that shrinks the children's total surface most, if any.
+    fn rotate(&mut self, a: u32) {
+        let node = self.nodes[a as usize];
+        let (b, c) = (node.child1, node.child2);
+        let (bn, cn) = (self.nodes[b as usize], self.nodes[c as usize]);
+        let (area_b, area_c) = (self.area(b), self.area(c));
+        let zero = V::Scalar::ZERO;
+        // (gain, x, y): swap subtree x with subtree y.
+        let mut best = (zero, NULL, NULL);
+        let mut consider = |gain: V::Scalar, x: u32, y: u32| {
+            if gain > best.0 {
+                best = (gain, x, y);
+            }
+        };
+        if !cn.is_leaf() {
+            let (f, g) = (cn.child1, cn.child2);
+            consider(area_c - self.union_area(b, g), b, f);
+            consider(area_c - self.union_area(b, f), b, g);
+        }
+        if !bn.is_leaf() {
+            let (d, e) = (bn.child1, bn.child2);
+            consider(area_b - self.union_area(c, e), c, d);
+            consider(area_b - self.union_area(c, d), c, e);
+            if !cn.is_leaf() {
+                let (f, g) = (cn.child1, cn.child2);
+                let both = area_b + area_c;
+                consider(both - self.union_area(f, e) - self.union_area(d, g), d, f);
+                consider(both - self.union_area(g, e) - self.union_area(f, d), d, g);
+            }
+        }
+        let (_, x, y) = best;
+        if x != NULL {
+            self.swap_subtrees(x, y);
+            let (px, py) = (self.nodes[x as usize].parent, self.nodes[y as usize].parent);
+            // Refit the lower parents first, then `a`.
+            for p in [px, py] {
+                if p != a {
+                    self.refit_node(p);
+                }
+            }
+            self.refit_node(a);
+        }
+    }
+
+    /// Exchanges the positions of two subtrees with different parents.
+    fn swap_subtrees(&mut self, x: u32, y: u32) {
+        let (px, py) = (self.nodes[x as usize].parent, self.nodes[y as usize].parent);
+        self.replace_child(px, x, y);
+        self.replace_child(py, y, x);
+        self.nodes[x as usize].parent = py;
+        self.nodes[y as usize].parent = px;
+    }
+}
+
+/// `fat` stretched along `displacement`: the side the proxy moves towards moves out.
+fn stretched<V: Vector>(fat: &Aabb<V>, displacement: V) -> Aabb<V> {
+    let zero = V::ZERO;
+    Aabb {
+        min: fat.min + displacement.min(zero),
+        max: fat.max + displacement.max(zero),
+    }
+}
+
+/// Queries.
+impl<V: Vector> DynamicTree<V> {
+    /// Calls `f(proxy, user)` for every proxy whose fat box overlaps `aabb` (closed boxes),
+    /// until `f` returns `false`. A NaN box finds nothing.
+    pub fn query(&self, aabb: &Aabb<V>, mut f: impl FnMut(ProxyId, u32) -> bool) {
+        if self.root == NULL {
+            return;
+        }
+        let mut stack = Stack::new(NULL);
+        stack.push(self.root);
+        while let Some(i) = stack.pop() {
+            let node = &self.nodes[i as usize];
+            if !node.aabb.intersects(aabb) {
+                continue;
+            }
+            if node.is_leaf() {
+                if !f(ProxyId(i), node.user) {
+                    return;
+                }
+            } else {
+                stack.push(node.child1);
+                stack.push(node.child2);
+            }
+        }
+    }
+
+    /// Closest hit: casts `ray` over `t ∈ [0, max_t]`. For each proxy whose fat box the
+    /// ray reaches before the best hit so far, `leaf(proxy, user, best_t)` returns the
+    /// exact hit parameter of the object (or `None` for a miss); a value `≤ best_t` clips
+    /// the ray. Returns the proxy and `t` of the closest hit. Children are visited near
+    /// first. A non-finite ray, or a NaN or negative `max_t`, hits nothing; `max_t = ∞` is
+    /// allowed.
+    pub fn cast_ray(
+        &self,
+        ray: &Ray<V>,
+        max_t: V::Scalar,
+        mut leaf: impl FnMut(ProxyId, u32, V::Scalar) -> Option<V::Scalar>,
+    ) -> Option<(ProxyId, V::Scalar)> {
+        let mut prepared = PreparedRay::new(ray, finite_max_t(max_t));
+        let mut best = None;
+        self.ray_walk(&mut prepared, |id, user, t| {
+            if let Some(hit) = leaf(id, user, t).filter(|&hit| hit <= t) {
+                best = Some((id, hit));
+                return Some(hit);
+            }
+            None
+        });
+        best
+    }
+
+    /// Any hit: the first proxy (in traversal order) for which `leaf(proxy, user)`
+    /// confirms a hit among those whose fat box the ray reaches within `max_t`.
+    pub fn cast_ray_any(
+        &self,
+        ray: &Ray<V>,
+        max_t: V::Scalar,
+        mut leaf: impl FnMut(ProxyId, u32) -> bool,
+    ) -> Option<ProxyId> {
+        let mut prepared = PreparedRay::new(ray, finite_max_t(max_t));
+        let mut found = None;
+        self.ray_walk(&mut prepared, |id, user, _| {
+            if leaf(id, user) {
+                found = Some(id);
+                // Clipping to −∞ ends the walk.
+                return Some(V::Scalar::NEG_INFINITY);
+            }
+            None
+        });
+        found
+    }
+
+    /// All hits: calls `f(proxy, user, t_enter)` for every proxy whose fat box the ray
+    /// meets within `max_t` (`t_enter` is the entry into the fat box), until `f` returns
+    /// `false`.
+    pub fn cast_ray_all(
+        &self,
+        ray: &Ray<V>,
+        max_t: V::Scalar,
+        mut f: impl FnMut(ProxyId, u32, V::Scalar) -> bool,
+    ) {
+        let prepared = PreparedRay::new(ray, finite_max_t(max_t));
+        if self.root == NULL {
+            return;
+        }
+        let mut stack = Stack::new(NULL);
+        stack.push(self.root);
+        while let Some(i) = stack.pop() {
+            let node = &self.nodes[i as usize];
+            let Some((t_enter, _)) = prepared.interval(&node.aabb) else {
+                continue;
+            };
+            if node.is_leaf() {
+                if !f(ProxyId(i), node.user, t_enter) {
+                    return;
+                }
+            } else {
+                stack.push(node.child1);
+                stack.push(node.child2);
+            }
+        }
+    }
+
+    /// Near-first walk; `visit(proxy, user, max_t)` may return a new, smaller `max_t`.
+    fn ray_walk(
+        &self,
+        ray: &mut PreparedRay<V>,
+        mut visit: impl FnMut(ProxyId, u32, V::Scalar) -> Option<V::Scalar>,
+    ) {
+        let Some(root) = self.node(self.root) else {
+            return;
+        };
+        let Some((t_root, _)) = ray.interval(&root.aabb) else {
+            return;
+        };
+        let mut stack = Stack::new((NULL, V::Scalar::ZERO));
+        stack.push((self.root, t_root));
+        while let Some((i, t_enter)) = stack.pop() {
+            if t_enter > ray.max_t {
+                continue;
+            }
+            let node = &self.nodes[i as usize];
+            if node.is_leaf() {
+                if let Some(t) = visit(ProxyId(i), node.user, ray.max_t) {
+                    ray.max_t = t;
+                }
+                continue;
+            }
+            let hit1 = ray.interval(&self.nodes[node.child1 as usize].aabb);
+            let hit2 = ray.interval(&self.nodes[node.child2 as usize].aabb);
+            let near_first = match (hit1, hit2) {
+                (Some(a), Some(b)) if b.0 < a.0 => [(node.child1, a.0), (node.child2, b.0)],
+                (Some(a), Some(b)) => [(node.child2, b.0), (node.child1, a.0)],
+                (Some(a), None) => [(NULL, a.0), (node.child1, a.0)],
+                (None, Some(b)) => [(NULL, b.0), (node.child2, b.0)],
+                (None, None) => continue,
+            };
+            // Pushed far then near, so the near child pops first.
+            for (child, t) in near_first {
+                if child != NULL {
+                    stack.push((child, t));
+                }
+            }
+        }
+    }
+
+    /// Calls `f(a, b)` once for every pair of distinct proxies whose fat boxes overlap,
+    /// with `a < b`, by a traversal of the tree against itself.
+    pub fn for_each_pair(&self, mut f: impl FnMut(ProxyId, ProxyId)) {
+        if self.root == NULL {
+            return;
+        }
+        // (i, i): pairs inside subtree i; (i, j): pairs between subtrees i and j.
+        let mut stack = Stack::new((NULL, NULL));
+        stack.push((self.root, self.root));
+        while let Some((i, j)) = stack.pop() {
+            if i == j {
+                let a = &self.nodes[i as usize];
+                if !a.is_leaf() {
+                    stack.push((a.child1, a.child1));
+                    stack.push((a.child2, a.child2));
+                    stack.push((a.child1, a.child2));
+                }
+                continue;
+            }
+            self.descend_pair(i, j, &mut stack, |x, y| f(x.min(y), x.max(y)));
+        }
+    }
+
+    /// One step of a tree-vs-tree traversal: reports `(i, j)` when both are leaves with
+    /// overlapping boxes, else pushes the pairs of the larger node's children.
+    #[inline]
+    fn descend_pair(
+        &self,
+        i: u32,
+        j: u32,
+        stack: &mut Stack<(u32, u32)>,
+        mut f: impl FnMut(ProxyId, ProxyId),
+    ) {
+        self.descend_pair_with(self, i, j, stack, &mut f);
+    }
+
+    #[inline]
+    fn descend_pair_with(
+        &self,
+        other: &Self,
+        i: u32,
+        j: u32,
+        stack: &mut Stack<(u32, u32)>,
+        f: &mut impl FnMut(ProxyId, ProxyId),
+    ) {
+        let (a, b) = (&self.nodes[i as usize], &other.nodes[j as usize]);
+        if !a.aabb.intersects(&b.aabb) {
+            return;
+        }
+        match (a.is_leaf(), b.is_leaf()) {
+            (true, true) => f(ProxyId(i), ProxyId(j)),
+            (false, true) => {
+                stack.push((a.child1, j));
+                stack.push((a.child2, j));
+            }
+            (true, false) => {
+                stack.push((i, b.child1));
+                stack.push((i, b.child2));
+            }
+            (false, false) if a.aabb.surface_measure() >= b.aabb.surface_measure() => {
+                stack.push((a.child1, j));
+                stack.push((a.child2, j));
+            }
+            (false, false) => {
+                stack.push((i, b.child1));
+                stack.push((i, b.child2));
+            }
+        }
+    }
+
+    /// Calls `f(a, b)` for every pair of overlapping fat boxes where `a` is in `self` and
+    /// `b` in `other`.
+    pub fn for_each_pair_with(&self, other: &Self, mut f: impl FnMut(ProxyId, ProxyId)) {
+        if self.root == NULL || other.root == NULL {
+            return;
+        }
+        let mut stack = Stack::new((NULL, NULL));
+        stack.push((self.root, other.root));
+        while let Some((i, j)) = stack.pop() {
+            self.descend_pair_with(other, i, j, &mut stack, &mut f);
+        }
+    }
+
+    /// Box2D's pair update: calls `f(a, b)` (with `a < b`) once for every pair of
+    /// overlapping fat boxes in which at least one proxy is in the moved buffer. Call
+    /// [`clear_moved`](Self::clear_moved) afterwards.
+    pub fn for_each_moved_pair(&self, mut f: impl FnMut(ProxyId, ProxyId)) {
+        for &id in &self.moved {
+            let fat = self.nodes[id.index()].aabb;
+            self.query(&fat, |other, _| {
+                // A pair of two moved proxies is reported by the larger handle only.
+                let skip = other == id || (self.nodes[other.index()].moved && other > id);
+                if !skip {
+                    f(id.min(other), id.max(other));
+                }
+                true
+            });
+        }
+    }
+}
+
+/// The validator.
+impl<V: Vector> DynamicTree<V> {
+    /// Checks every structural invariant: parent links, each internal box equal to the
+    /// union of its children's, heights, the leaf count, the free list (every node is
+    /// either reachable from the root or free, exactly once) and the moved buffer.
+    ///
+    /// # Errors
+    /// A [`Defect`] describing the first broken invariant.
+    pub fn validate(&self) -> Result<(), Defect> {
+        let reached = self.validate_reachable()?;
+        let free = self.validate_free_list()?;
+        if reached + free != self.nodes.len() {
+            return Err(Defect(format!(
+                "{reached} reachable + {free} free nodes != pool size {}",
+                self.nodes.len()
+            )));
+        }
+        self.validate_moved()
+    }
+
+    /// Walks from the root; returns the number of nodes reached.
+    fn validate_reachable(&self) -> Result<usize, Defect> {
+        if self.root == NULL {
+            return if self.proxy_count == 0 {
+                Ok(0)
+            } else {
+                Err(Defect(format!(
+                    "empty root with {} proxies",
+                    self.proxy_count
+                )))
+            };
+        }
+        if self.node(self.root).map(|n| n.parent) != Some(NULL) {
+            return Err(Defect("root is free or has a parent".into()));
+        }
+        let (mut reached, mut leaves) = (0usize, 0usize);
+        let mut stack = vec![self.root];
+        while let Some(i) = stack.pop() {
+            reached += 1;
+            if reached > self.nodes.len() {
+                return Err(Defect("cycle: more nodes reached than exist".into()));
+            }
+            let node = self
+                .node(i)
+                .ok_or_else(|| Defect(format!("node {i} reached from the root is free")))?;
+            if node.is_leaf() {
+                leaves += 1;
+                self.validate_leaf(i, node)?;
+            } else {
+                self.validate_inner(i, node)?;
+                stack.extend([node.child1, node.child2]);
+            }
+        }
+        if leaves != self.proxy_count {
+            return Err(Defect(format!(
+                "{leaves} leaves, {} proxies",
+                self.proxy_count
+            )));
+        }
+        Ok(reached)
+    }
+
+    fn validate_leaf(&self, i: u32, node: &Node<V>) -> Result<(), Defect> {
+        if node.height != 0 || node.child2 != NULL {
+            return Err(Defect(format!(
+                "leaf {i} has height {} or a child",
+                node.height
+            )));
+        }
+        Ok(())
+    }
+
+    fn validate_inner(&self, i: u32, node: &Node<V>) -> Result<(), Defect> {
+        let children = [node.child1, node.child2];
+        let mut union: Option<Aabb<V>> = None;
+        let mut height = 0;
+        for c in children {
+            let child = self
+                .node(c)
+                .ok_or_else(|| Defect(format!("node {i} has a free or missing child {c}")))?;
+            if child.parent != i {
+                return Err(Defect(format!(
+                    "child {c} of {i} names parent {}",
+                    child.parent
+                )));
+            }
+            if !node.aabb.contains(&child.aabb) {
+                return Err(Defect(format!("node {i} does not enclose child {c}")));
+            }
+            union = Some(union.map_or(child.aabb, |u| u.merged(&child.aabb)));
+            height = height.max(child.height + 1);
+        }
+        if union != Some(node.aabb) {
+            return Err(Defect(format!(
+                "box of node {i} is not its children's union"
+            )));
+        }
+        if node.height != height {
+            return Err(Defect(format!(
+                "node {i} height {} != {height}",
+                node.height
+            )));
+        }
+        Ok(())
+    }
+
+    /// Walks the free list; returns its length.
+    fn validate_free_list(&self) -> Result<usize, Defect> {
+        let mut count = 0;
+        let mut i = self.free;
+        while i != NULL {
+            count += 1;
+            let node = self
+                .nodes
+                .get(i as usize)
+                .ok_or_else(|| Defect(format!("free list points outside the pool: {i}")))?;
+            if node.height != FREE || count > self.nodes.len() {
+                return Err(Defect(format!("free list holds live node {i} or loops")));
+            }
+            i = node.parent;
+        }
+        Ok(count)
+    }
+
+    fn validate_moved(&self) -> Result<(), Defect> {
+        for (k, id) in self.moved.iter().enumerate() {
+            if !self.leaf(*id).is_some_and(|n| n.moved) || self.moved[..k].contains(id) {
+                return Err(Defect(format!(
+                    "moved buffer entry {id:?} is stale or repeated"
+                )));
+            }
+        }
+        let flagged = self
+            .nodes
+            .iter()
+            .filter(|n| n.height != FREE && n.moved)
+            .count();
+        if flagged != self.moved.len() {
+            return Err(Defect(format!(
+                "{flagged} nodes flagged moved, buffer holds {}",
+                self.moved.len()
+            )));
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,242 @@
+//! Static 4-wide BVH: structure after build and refit, pairs, region queries and ray
+//! casts against brute force, degenerate and bad inputs.
+
+#[macro_use]
+mod broad_common;
+
+use std::collections::BTreeSet;
+
+use broad_common::{brute_pairs, brute_ray, min_t, world_side, Rng};
+use isect::algo::slab::PreparedRay;
+use isect::broad::Bvh;
+use isect::math::{Real, Vector};
+use isect::shape::{Aabb, Ray};
+
+fn indexed<V: Vector>(boxes: &[Aabb<V>]) -> Vec<(u32, Aabb<V>)> {
+    boxes
+        .iter()
+        .enumerate()
+        .map(|(i, b)| (i as u32, *b))
+        .collect()
+}
+
+fn bvh_pairs<V: Vector>(bvh: &Bvh<V>) -> BTreeSet<(u32, u32)> {
+    let mut set = BTreeSet::new();
+    bvh.for_each_pair(|a, b| {
+        assert!(a < b);
+        assert!(set.insert((a, b)), "pair ({a}, {b}) twice");
+    });
+    set
+}
+
+// Random scenes: the structure validates, pairs equal brute force; after every box
+// moves, a refit keeps it valid and the pairs still equal brute force.
+fn pairs_after_build_and_refit<V: Vector>() {
+    let mut rng = Rng(0x5eed_0101);
+    for n in [1, 2, 3, 5, 17, 400] {
+        let world = world_side::<V>(n, 2.0);
+        let mut boxes: Vec<Aabb<V>> = (0..n).map(|_| rng.aabb(0.0, world, 2.0)).collect();
+        let mut bvh = Bvh::build(&boxes);
+        bvh.validate().unwrap();
+        assert_eq!(bvh.len(), n);
+        let brute = brute_pairs(&indexed(&boxes));
+        assert_eq!(bvh_pairs(&bvh), brute);
+        if n == 400 {
+            let per = brute.len() as f64 / n as f64;
+            assert!((0.2..5.0).contains(&per), "{per} pairs per box");
+        }
+        for b in &mut boxes {
+            let d: V = rng.vector(-1.0, 1.0);
+            *b = Aabb {
+                min: b.min + d,
+                max: b.max + d,
+            };
+        }
+        bvh.refit(&boxes);
+        bvh.validate().unwrap();
+        assert_eq!(bvh_pairs(&bvh), brute_pairs(&indexed(&boxes)));
+    }
+}
+for_each_vector!(pairs_after_build_and_refit);
+
+// Closest, any and all hits of random rays, and the batch call, equal brute force over
+// every box; between 30% and 70% of the rays hit something.
+fn rays_match_brute_force<V: Vector>() {
+    let mut rng = Rng(0x5eed_0102);
+    let world = if V::DIM == 2 { 40.0 } else { 10.0 };
+    let boxes: Vec<Aabb<V>> = (0..150).map(|_| rng.aabb(0.0, world, 2.0)).collect();
+    let all_boxes = indexed(&boxes);
+    let bvh = Bvh::build(&boxes);
+    let rays: Vec<Ray<V>> = (0..2000).map(|_| rng.ray(0.0, world)).collect();
+    let max_t = V::Scalar::from_f64(0.3);
+    let mut hits = 0;
+    let mut closest_all = Vec::new();
+    for ray in &rays {
+        let brute = brute_ray(&all_boxes, ray, max_t);
+        let prepared = PreparedRay::new(ray, max_t);
+        let closest = bvh.cast_ray(ray, max_t, |i, _| {
+            prepared.interval(&boxes[i as usize]).map(|h| h.0)
+        });
+        assert_eq!(closest.map(|c| c.1), min_t(&brute));
+        if let Some(c) = closest {
+            assert!(brute.contains(&c));
+            hits += 1;
+        }
+        closest_all.push(closest);
+        assert_eq!(
+            bvh.cast_ray_any(ray, max_t, |_| true).is_some(),
+            !brute.is_empty()
+        );
+        let mut all = Vec::new();
+        bvh.cast_ray_all(ray, max_t, |i, t| {
+            all.push((i, t));
+            true
+        });
+        all.sort_by_key(|h| h.0);
+        assert_eq!(all, brute);
+    }
+    let rate = hits as f64 / rays.len() as f64;
+    assert!((0.3..0.7).contains(&rate), "hit rate {rate}");
+    let batch = bvh.cast_rays(&rays, max_t, |k, i, _| {
+        PreparedRay::new(&rays[k], max_t)
+            .interval(&boxes[i as usize])
+            .map(|h| h.0)
+    });
+    assert_eq!(batch, closest_all);
+}
+for_each_vector!(rays_match_brute_force);
+
+// Region queries equal brute force; returning false stops at the first report.
+fn region_queries<V: Vector>() {
+    let mut rng = Rng(0x5eed_0103);
+    let boxes: Vec<Aabb<V>> = (0..300).map(|_| rng.aabb(0.0, 30.0, 2.0)).collect();
+    let bvh = Bvh::build(&boxes);
+    for _ in 0..300 {
+        let q = rng.aabb::<V>(0.0, 30.0, 6.0);
+        let mut got = BTreeSet::new();
+        bvh.query(&q, |i| got.insert(i));
+        let want: BTreeSet<u32> = (0..boxes.len() as u32)
+            .filter(|&i| boxes[i as usize].intersects(&q))
+            .collect();
+        assert_eq!(got, want);
+        let mut calls = 0;
+        bvh.query(&q, |_| {
+            calls += 1;
+            false
+        });
+        assert_eq!(calls, want.len().min(1));
+    }
+}
+for_each_vector!(region_queries);
+
+// Degenerate scenes: points on a lattice (coincident ones pair), identical boxes (all
+// pairs), boxes near 1e6, exponentially spaced boxes (deep SAH splits), rays along grid
+// lines with zero direction components: all agree with brute force.
+fn degenerate_scenes<V: Vector>() {
+    let mut rng = Rng(0x5eed_0104);
+    let lattice: Vec<Aabb<V>> = (0..80)
+        .map(|_| {
+            let p = (0..V::DIM).fold(V::ZERO, |v, i| {
+                v.with(i, V::Scalar::from_f64(rng.below(4) as f64))
+            });
+            Aabb::new(p, p).unwrap()
+        })
+        .collect();
+    let same = vec![Aabb::new(V::ZERO, V::splat(V::Scalar::ONE)).unwrap(); 60];
+    let far: Vec<Aabb<V>> = (0..200).map(|_| rng.aabb(1e6, 50.0, 3.0)).collect();
+    let spaced: Vec<Aabb<V>> = (0..60)
+        .map(|k| {
+            let x = 1.5f64.powi(k);
+            Aabb::new(
+                V::splat(V::Scalar::from_f64(x)),
+                V::splat(V::Scalar::from_f64(x * 1.2)),
+            )
+            .unwrap()
+        })
+        .collect();
+    for boxes in [lattice, same, far, spaced] {
+        let bvh = Bvh::build(&boxes);
+        bvh.validate().unwrap();
+        assert_eq!(bvh_pairs(&bvh), brute_pairs(&indexed(&boxes)));
+        // Axis-aligned rays through lattice points (origins on slab planes).
+        let all = indexed(&boxes);
+        for axis in 0..V::DIM {
+            let origin = boxes[0].min - V::unit_axis(axis) * V::Scalar::from_f64(10.0);
+            let ray = Ray::new(origin, V::unit_axis(axis)).unwrap();
+            let t = bvh.cast_ray(&ray, V::Scalar::INFINITY, |i, _| {
+                PreparedRay::new(&ray, V::Scalar::MAX)
+                    .interval(&boxes[i as usize])
+                    .map(|h| h.0)
+            });
+            assert_eq!(
+                t.map(|h| h.1),
+                min_t(&brute_ray(&all, &ray, V::Scalar::MAX))
+            );
+            assert!(t.is_some(), "the ray runs into box 0");
+        }
+    }
+}
+for_each_vector!(degenerate_scenes);
+
+// Empty input, NaN / infinite / inverted boxes (left out, never reported), NaN query
+// boxes and rays (nothing found), refit to a NaN box (that item drops out).
+fn bad_input_is_ignored<V: Vector>() {
+    let empty = Bvh::<V>::build(&[]);
+    empty.validate().unwrap();
+    assert!(empty.is_empty() && empty.root_aabb().is_none());
+    let unit = Aabb::new(V::ZERO, V::splat(V::Scalar::ONE)).unwrap();
+    let ray = Ray::new(
+        V::splat(V::Scalar::from_f64(-1.0)),
+        V::splat(V::Scalar::ONE),
+    )
+    .unwrap();
+    assert!(empty
+        .cast_ray(&ray, V::Scalar::INFINITY, |_, t| Some(t))
+        .is_none());
+    empty.for_each_pair(|_, _| panic!("no pairs"));
+
+    let nan_v = V::splat(V::Scalar::from_f64(f64::NAN));
+    let nan = Aabb {
+        min: nan_v,
+        max: nan_v,
+    };
+    let inf = Aabb {
+        min: V::ZERO,
+        max: V::splat(V::Scalar::INFINITY),
+    };
+    let inverted = Aabb {
+        min: V::splat(V::Scalar::ONE),
+        max: V::ZERO,
+    };
+    let mut boxes = vec![unit, nan, inf, inverted, unit];
+    let mut bvh = Bvh::build(&boxes);
+    bvh.validate().unwrap();
+    assert_eq!(bvh.len(), 2);
+    assert_eq!(bvh_pairs(&bvh), BTreeSet::from([(0, 4)]));
+    bvh.query(&nan, |_| panic!("a NaN box overlaps nothing"));
+    let nan_ray = Ray {
+        origin: nan_v,
+        dir: V::splat(V::Scalar::ONE),
+    };
+    assert!(bvh
+        .cast_ray(&nan_ray, V::Scalar::INFINITY, |_, t| Some(t))
+        .is_none());
+    assert!(bvh
+        .cast_ray(&ray, V::Scalar::from_f64(f64::NAN), |_, t| Some(t))
+        .is_none());
+    assert!(bvh
+        .cast_ray(&ray, V::Scalar::from_f64(-1.0), |_, t| Some(t))
+        .is_none());
+    // A zero-direction ray outside every box misses, even with max_t = ∞.
+    let still = Ray::new(V::splat(V::Scalar::from_f64(-1.0)), V::ZERO).unwrap();
+    assert!(bvh
+        .cast_ray(&still, V::Scalar::INFINITY, |_, t| Some(t))
+        .is_none());
+    boxes[4] = nan;
+    bvh.refit(&boxes);
+    bvh.validate().unwrap();
+    assert!(bvh_pairs(&bvh).is_empty());
+    bvh.refit(&boxes[..1]);
+    bvh.validate().unwrap();
+}
+for_each_vector!(bad_input_is_ignored);

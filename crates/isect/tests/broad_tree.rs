@@ -1,0 +1,363 @@
+//! Dynamic AABB tree: validator after random operations, pair sets, ray casts and
+//! region queries against brute force, degenerate inputs.
+
+#[macro_use]
+mod broad_common;
+
+use std::collections::{BTreeSet, HashMap};
+
+use broad_common::{brute_pairs, brute_ray, min_t, world_side, Rng};
+use isect::algo::slab::PreparedRay;
+use isect::broad::{DynamicTree, ProxyId};
+use isect::math::{Real, Vector};
+use isect::shape::{Aabb, Ray};
+
+/// The live proxies of a tree with their fat boxes, as `(id, box)`.
+fn fat_boxes<V: Vector>(tree: &DynamicTree<V>, ids: &[ProxyId]) -> Vec<(u32, Aabb<V>)> {
+    ids.iter()
+        .map(|&id| (id.index() as u32, *tree.fat_aabb(id).unwrap()))
+        .collect()
+}
+
+fn tree_pairs<V: Vector>(tree: &DynamicTree<V>) -> BTreeSet<(u32, u32)> {
+    let mut set = BTreeSet::new();
+    tree.for_each_pair(|a, b| {
+        assert!(a < b);
+        assert!(
+            set.insert((a.index() as u32, b.index() as u32)),
+            "pair twice"
+        );
+    });
+    set
+}
+
+// Thousands of random inserts, moves (with and without predicted displacement) and
+// removes: the validator passes after each batch, all pairs and moved pairs equal
+// brute force over the fat boxes, and the pair count is neither trivial nor huge.
+fn random_operations<V: Vector>() {
+    let mut rng = Rng(0x5eed_0001);
+    let n = 300;
+    let world = world_side::<V>(n, 2.0);
+    let mut tree = DynamicTree::<V>::with_margin(V::Scalar::from_f64(0.1)).unwrap();
+    let mut ids = Vec::new();
+    let mut tight = HashMap::new();
+    for round in 0..12 {
+        for _ in 0..300 {
+            let op = rng.below(10);
+            if op < 3 || ids.len() < n / 2 {
+                let b = rng.aabb::<V>(0.0, world, 2.0);
+                let id = tree.insert(b, ids.len() as u32).unwrap();
+                tight.insert(id, b);
+                ids.push(id);
+            } else if op < 5 {
+                let id = ids.swap_remove(rng.below(ids.len()));
+                assert!(tree.remove(id).is_some());
+                assert!(tree.remove(id).is_none(), "stale handle must be refused");
+                tight.remove(&id);
+            } else {
+                let id = ids[rng.below(ids.len())];
+                let d: V = rng.vector(-0.3, 0.3);
+                let b = tight[&id];
+                let moved = Aabb {
+                    min: b.min + d,
+                    max: b.max + d,
+                };
+                let predict = if op == 9 { d } else { V::ZERO };
+                tree.move_proxy(id, moved, predict).unwrap();
+                tight.insert(id, moved);
+                assert!(tree.fat_aabb(id).unwrap().contains(&moved));
+            }
+        }
+        tree.validate()
+            .unwrap_or_else(|e| panic!("round {round}: {e}"));
+        check_pairs(&tree, &ids);
+        tree.clear_moved();
+    }
+    assert_eq!(tree.len(), ids.len());
+}
+for_each_vector!(random_operations);
+
+fn check_pairs<V: Vector>(tree: &DynamicTree<V>, ids: &[ProxyId]) {
+    let boxes = fat_boxes(tree, ids);
+    let brute = brute_pairs(&boxes);
+    assert_eq!(tree_pairs(tree), brute);
+    // The pair count stays meaningful: between 0.2 and 5 pairs per proxy.
+    let per = brute.len() as f64 / ids.len() as f64;
+    assert!((0.2..5.0).contains(&per), "{per} pairs per proxy");
+    let moved: BTreeSet<u32> = tree.moved().iter().map(|m| m.index() as u32).collect();
+    let want: BTreeSet<_> = brute
+        .iter()
+        .filter(|(a, b)| moved.contains(a) || moved.contains(b))
+        .copied()
+        .collect();
+    let mut got = BTreeSet::new();
+    tree.for_each_moved_pair(|a, b| {
+        assert!(
+            got.insert((a.index() as u32, b.index() as u32)),
+            "moved pair twice"
+        );
+    });
+    assert_eq!(got, want);
+}
+
+/// A tree of `n` random boxes (zero margin) and their ids.
+fn random_tree<V: Vector>(
+    rng: &mut Rng,
+    n: usize,
+    world: f64,
+) -> (DynamicTree<V>, Vec<(u32, Aabb<V>)>) {
+    let mut tree = DynamicTree::new();
+    let mut boxes = Vec::new();
+    for k in 0..n {
+        let b = rng.aabb::<V>(0.0, world, 2.0);
+        let id = tree.insert(b, k as u32).unwrap();
+        assert_eq!(tree.user_data(id), Some(k as u32));
+        boxes.push((id.index() as u32, b));
+    }
+    (tree, boxes)
+}
+
+// Closest, any and all hits of random rays equal brute force over every box; the
+// share of rays hitting something stays between 30% and 70%.
+fn rays_match_brute_force<V: Vector>() {
+    let mut rng = Rng(0x5eed_0002);
+    // Denser in 3D, so that about half the rays hit something.
+    let world = if V::DIM == 2 { 40.0 } else { 10.0 };
+    let (tree, boxes) = random_tree::<V>(&mut rng, 150, world);
+    let by_id: HashMap<u32, Aabb<V>> = boxes.iter().copied().collect();
+    let mut hits = 0;
+    let rays = 2000;
+    for _ in 0..rays {
+        let ray = rng.ray::<V>(0.0, world);
+        let max_t = V::Scalar::from_f64(rng.range(0.05, 0.6));
+        let brute = brute_ray(&boxes, &ray, max_t);
+        let prepared = PreparedRay::new(&ray, max_t);
+        let closest = tree.cast_ray(&ray, max_t, |id, _, _| {
+            prepared.interval(&by_id[&(id.index() as u32)]).map(|i| i.0)
+        });
+        assert_eq!(closest.map(|c| c.1), min_t(&brute));
+        if let Some((id, t)) = closest {
+            assert!(brute.contains(&(id.index() as u32, t)));
+            hits += 1;
+        }
+        let any = tree.cast_ray_any(&ray, max_t, |_, _| true);
+        assert_eq!(any.is_some(), !brute.is_empty());
+        let mut all = Vec::new();
+        tree.cast_ray_all(&ray, max_t, |id, _, t| {
+            all.push((id.index() as u32, t));
+            true
+        });
+        all.sort_by_key(|a| a.0);
+        let mut want = brute.clone();
+        want.sort_by_key(|a| a.0);
+        assert_eq!(all, want);
+    }
+    let rate = hits as f64 / rays as f64;
+    assert!((0.3..0.7).contains(&rate), "hit rate {rate}");
+}
+for_each_vector!(rays_match_brute_force);
+
+// Region queries equal brute force; an early `false` stops after one report.
+fn region_queries<V: Vector>() {
+    let mut rng = Rng(0x5eed_0003);
+    let (tree, boxes) = random_tree::<V>(&mut rng, 200, 30.0);
+    for _ in 0..300 {
+        let q = rng.aabb::<V>(0.0, 30.0, 6.0);
+        let mut got = BTreeSet::new();
+        tree.query(&q, |id, _| got.insert(id.index() as u32));
+        let want: BTreeSet<u32> = boxes
+            .iter()
+            .filter(|(_, b)| b.intersects(&q))
+            .map(|(id, _)| *id)
+            .collect();
+        assert_eq!(got, want);
+        let mut calls = 0;
+        tree.query(&q, |_, _| {
+            calls += 1;
+            false
+        });
+        assert_eq!(calls, want.len().min(1));
+    }
+}
+for_each_vector!(region_queries);
+
+// Tree against tree: every overlapping cross pair, once.
+fn tree_vs_tree<V: Vector>() {
+    let mut rng = Rng(0x5eed_0004);
+    let (a, boxes_a) = random_tree::<V>(&mut rng, 120, 25.0);
+    let (b, boxes_b) = random_tree::<V>(&mut rng, 90, 25.0);
+    let mut got = BTreeSet::new();
+    a.for_each_pair_with(&b, |x, y| {
+        assert!(got.insert((x.index() as u32, y.index() as u32)));
+    });
+    let mut want = BTreeSet::new();
+    for (ia, ba) in &boxes_a {
+        for (ib, bb) in &boxes_b {
+            if ba.intersects(bb) {
+                want.insert((*ia, *ib));
+            }
+        }
+    }
+    assert!(!want.is_empty());
+    assert_eq!(got, want);
+}
+for_each_vector!(tree_vs_tree);
+
+// Degenerate scenes: zero-size boxes (points), many identical boxes, boxes near 1e6,
+// an empty tree; each validates and answers like brute force.
+fn degenerate_scenes<V: Vector>() {
+    let mut rng = Rng(0x5eed_0005);
+    let empty = DynamicTree::<V>::new();
+    empty.validate().unwrap();
+    assert_eq!(empty.height(), 0);
+    let ray = Ray::new(V::ZERO, V::splat(V::Scalar::ONE)).unwrap();
+    assert!(empty
+        .cast_ray(&ray, V::Scalar::INFINITY, |_, _, t| Some(t))
+        .is_none());
+    empty.for_each_pair(|_, _| panic!("no pairs in an empty tree"));
+
+    // 60 points on a 4-wide lattice: coincident points pair up, distinct ones do not.
+    let points: Vec<Aabb<V>> = (0..60)
+        .map(|_| {
+            let p = (0..V::DIM).fold(V::ZERO, |v, i| {
+                v.with(i, V::Scalar::from_f64(rng.below(4) as f64))
+            });
+            Aabb::new(p, p).unwrap()
+        })
+        .collect();
+    // 40 identical boxes: every pair overlaps.
+    let same = vec![Aabb::new(V::ZERO, V::splat(V::Scalar::ONE)).unwrap(); 40];
+    // Boxes of side 1..3 around 1e6 (f32 spacing there is 1/16).
+    let far: Vec<Aabb<V>> = (0..100).map(|_| rng.aabb::<V>(1e6, 40.0, 3.0)).collect();
+    for scene in [points, same, far] {
+        let mut tree = DynamicTree::new();
+        let ids: Vec<_> = scene.iter().map(|b| tree.insert(*b, 0).unwrap()).collect();
+        tree.validate().unwrap();
+        let boxes: Vec<_> = ids
+            .iter()
+            .zip(&scene)
+            .map(|(id, b)| (id.index() as u32, *b))
+            .collect();
+        assert_eq!(tree_pairs(&tree), brute_pairs(&boxes));
+    }
+}
+for_each_vector!(degenerate_scenes);
+
+// NaN and infinite boxes, inverted boxes, bad margins and stale handles are refused
+// without panicking; NaN queries and rays find nothing.
+fn bad_input_is_refused<V: Vector>() {
+    assert!(DynamicTree::<V>::with_margin(V::Scalar::from_f64(-1.0)).is_err());
+    let mut tree = DynamicTree::<V>::new();
+    let nan = Aabb {
+        min: V::splat(V::Scalar::from_f64(f64::NAN)),
+        max: V::ZERO,
+    };
+    let inf = Aabb {
+        min: V::ZERO,
+        max: V::splat(V::Scalar::INFINITY),
+    };
+    let inverted = Aabb {
+        min: V::splat(V::Scalar::ONE),
+        max: V::ZERO,
+    };
+    for bad in [nan, inf, inverted] {
+        assert!(tree.insert(bad, 0).is_err());
+    }
+    let good = Aabb::new(V::ZERO, V::splat(V::Scalar::ONE)).unwrap();
+    let id = tree.insert(good, 7).unwrap();
+    assert!(tree.move_proxy(id, nan, V::ZERO).is_err());
+    let nan_v = V::splat(V::Scalar::from_f64(f64::NAN));
+    assert!(tree.move_proxy(id, good, nan_v).is_err());
+    assert_eq!(tree.remove(id), Some(7));
+    assert!(tree.move_proxy(id, good, V::ZERO).is_err(), "stale handle");
+    let id = tree.insert(good, 8).unwrap();
+    tree.validate().unwrap();
+    tree.query(&nan, |_, _| panic!("a NaN box overlaps nothing"));
+    let nan_ray = Ray {
+        origin: nan_v,
+        dir: V::splat(V::Scalar::ONE),
+    };
+    assert!(tree
+        .cast_ray(&nan_ray, V::Scalar::INFINITY, |_, _, t| Some(t))
+        .is_none());
+    // A zero-direction ray hits only the box around its origin, at t = 0.
+    let still = Ray::new(V::splat(V::Scalar::HALF), V::ZERO).unwrap();
+    let hit = tree.cast_ray(&still, V::Scalar::INFINITY, |_, _, _| Some(V::Scalar::ZERO));
+    assert_eq!(hit, Some((id, V::Scalar::ZERO)));
+    let outside = Ray::new(V::splat(V::Scalar::from_f64(-1.0)), V::ZERO).unwrap();
+    assert!(tree
+        .cast_ray(&outside, V::Scalar::INFINITY, |_, _, t| Some(t))
+        .is_none());
+}
+for_each_vector!(bad_input_is_refused);
+
+// Moving a proxy within its fat box changes nothing; leaving it reinserts the proxy
+// and records it as moved.
+#[test]
+fn fat_boxes_absorb_small_moves() {
+    use glam::Vec2;
+    let mut tree = DynamicTree::<Vec2>::with_margin(0.5).unwrap();
+    let b = Aabb::new(Vec2::ZERO, Vec2::ONE).unwrap();
+    let id = tree.insert(b, 0).unwrap();
+    tree.clear_moved();
+    let nudged = Aabb::new(Vec2::splat(0.25), Vec2::splat(1.25)).unwrap();
+    assert!(!tree.move_proxy(id, nudged, Vec2::ZERO).unwrap());
+    assert!(tree.moved().is_empty());
+    let far = Aabb::new(Vec2::splat(5.0), Vec2::splat(6.0)).unwrap();
+    assert!(tree.move_proxy(id, far, Vec2::new(2.0, 0.0)).unwrap());
+    assert_eq!(tree.moved(), &[id]);
+    // Fat box: margin 0.5 on each side, stretched by the displacement along +x.
+    let fat = tree.fat_aabb(id).unwrap();
+    assert_eq!((fat.min, fat.max), (Vec2::splat(4.5), Vec2::new(8.5, 6.5)));
+}
+
+// The tree stays shallow for sorted insertions (rotations at work): 2,000 boxes in a row.
+#[test]
+fn sorted_insertions_stay_balanced() {
+    use glam::Vec3;
+    let mut tree = DynamicTree::<Vec3>::new();
+    for k in 0..2000 {
+        let x = k as f32;
+        tree.insert(
+            Aabb::new(Vec3::new(x, 0.0, 0.0), Vec3::new(x + 0.5, 1.0, 1.0)).unwrap(),
+            k,
+        )
+        .unwrap();
+    }
+    tree.validate().unwrap();
+    assert!(tree.height() <= 40, "height {}", tree.height());
+}
+
+mod property {
+    use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(64))]
+        // Any sequence of inserts, moves and removes leaves a valid tree whose pairs
+        // equal brute force.
+        #[test]
+        fn any_operation_sequence_is_valid(ops in prop::collection::vec((0u8..3, 0usize..64, -4.0f32..4.0, -4.0f32..4.0, 0.0f32..2.0), 1..120)) {
+            use glam::Vec2;
+            let mut tree = DynamicTree::<Vec2>::with_margin(0.2).unwrap();
+            let mut ids: Vec<ProxyId> = Vec::new();
+            for (op, pick, x, y, s) in ops {
+                let b = Aabb::new(Vec2::new(x, y), Vec2::new(x + s, y + s)).unwrap();
+                match op {
+                    0 => ids.push(tree.insert(b, 0).unwrap()),
+                    1 if !ids.is_empty() => {
+                        let id = ids.swap_remove(pick % ids.len());
+                        prop_assert!(tree.remove(id).is_some());
+                    }
+                    _ if !ids.is_empty() => {
+                        let id = ids[pick % ids.len()];
+                        tree.move_proxy(id, b, Vec2::ZERO).unwrap();
+                    }
+                    _ => {}
+                }
+            }
+            prop_assert!(tree.validate().is_ok());
+            prop_assert_eq!(tree_pairs(&tree), brute_pairs(&fat_boxes(&tree, &ids)));
+        }
+    }
+}
