@@ -51,6 +51,8 @@ macro_rules! aliases_2d {
         pub type Obb = $crate::shape::obb_2d::Obb<$r>;
         /// See [`crate::shape::ConvexPolygon`].
         pub type ConvexPolygon = $crate::shape::ConvexPolygon<$r>;
+        /// See [`crate::shape::shape_2d::Shape`].
+        pub type Shape = $crate::shape::shape_2d::Shape<$r>;
     };
 }
 
@@ -66,6 +68,8 @@ macro_rules! aliases_3d {
         pub type Cylinder = $crate::shape::Cylinder<$r>;
         /// See [`crate::shape::Cone`].
         pub type Cone = $crate::shape::Cone<$r>;
+        /// See [`crate::shape::shape_3d::Shape`].
+        pub type Shape = $crate::shape::shape_3d::Shape<$r>;
     };
 }
 
