@@ -16,3 +16,4 @@ pub use prelude::{d2, d2_f64, d3, d3_f64};
 pub mod algo;
 pub mod broad;
 pub mod query;
+pub mod world;

@@ -38,6 +38,7 @@ macro_rules! common_aliases {
         pub type SweepAndPrune = $crate::broad::SweepAndPrune<$v>;
         pub use $crate::math::{Isometry, Real as _, Vector as _};
         pub use $crate::shape::ShapeError;
+        pub use $crate::world::{Filter, Handle};
     };
 }
 
@@ -53,6 +54,8 @@ macro_rules! aliases_2d {
         pub type ConvexPolygon = $crate::shape::ConvexPolygon<$r>;
         /// See [`crate::shape::shape_2d::Shape`].
         pub type Shape = $crate::shape::shape_2d::Shape<$r>;
+        /// See [`crate::world::World`]: a world of 2D [`Shape`]s.
+        pub type World = $crate::world::World<<$r as $crate::math::Real>::V2, Shape>;
     };
 }
 
@@ -70,6 +73,8 @@ macro_rules! aliases_3d {
         pub type Cone = $crate::shape::Cone<$r>;
         /// See [`crate::shape::shape_3d::Shape`].
         pub type Shape = $crate::shape::shape_3d::Shape<$r>;
+        /// See [`crate::world::World`]: a world of 3D [`Shape`]s.
+        pub type World = $crate::world::World<<$r as $crate::math::Real>::V3, Shape>;
     };
 }
 
