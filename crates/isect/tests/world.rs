@@ -38,6 +38,15 @@ fn insert_random<V: TestDim>(world: &mut World<V, V::S>, rng: &mut Rng) -> Handl
 
 /// Every touching pair by brute force over all pairs of live shapes.
 fn brute_pairs<V: TestDim>(world: &World<V, V::S>) -> BTreeSet<(Handle, Handle)> {
+    brute_pairs_within(world, 0.0)
+}
+
+/// Every pair within `prediction` by brute force over all pairs of live shapes.
+fn brute_pairs_within<V: TestDim>(
+    world: &World<V, V::S>,
+    prediction: f64,
+) -> BTreeSet<(Handle, Handle)> {
+    let prediction = V::Scalar::from_f64(prediction);
     let hs: Vec<Handle> = world.handles().collect();
     let mut out = BTreeSet::new();
     for (i, &a) in hs.iter().enumerate() {
@@ -45,7 +54,7 @@ fn brute_pairs<V: TestDim>(world: &World<V, V::S>) -> BTreeSet<(Handle, Handle)>
             let allowed = world.filter(a).unwrap().allows(&world.filter(b).unwrap());
             let (sa, pa) = (world.shape(a).unwrap(), world.pose(a).unwrap());
             let (sb, pb) = (world.shape(b).unwrap(), world.pose(b).unwrap());
-            if allowed && dispatch::contact(pa, sa, pb, sb, V::Scalar::ZERO).is_some() {
+            if allowed && dispatch::contact(pa, sa, pb, sb, prediction).is_some() {
                 out.insert((a, b));
             }
         }
@@ -110,6 +119,27 @@ fn pairs_match_brute_force<V: TestDim>() {
         }
     }
     assert!(total_pairs > 20, "scenes too sparse: {total_pairs} pairs");
+}
+
+/// A world with a contact prediction of 0.3 reports every pair within 0.3 (speculative
+/// contacts with depth down to −0.3), as brute force does.
+fn predicted_pairs_match_brute_force<V: TestDim>() {
+    let mut rng = Rng(15);
+    let mut world = World::<V, V::S>::with_prediction(V::Scalar::from_f64(0.3)).unwrap();
+    for _ in 0..SHAPES {
+        insert_random::<V>(&mut world, &mut rng);
+    }
+    world.update();
+    let got: BTreeSet<_> = world.contacts().iter().map(|c| (c.a, c.b)).collect();
+    assert_eq!(got, brute_pairs_within(&world, 0.3));
+    assert!(
+        got.len() > brute_pairs(&world).len(),
+        "prediction adds separated pairs"
+    );
+    assert!(world
+        .contacts()
+        .iter()
+        .any(|c| c.contact.depth < V::Scalar::ZERO));
 }
 
 /// A random ray through the scene.
@@ -383,6 +413,7 @@ macro_rules! for_each_type {
 }
 
 for_each_type!(pairs, pairs_match_brute_force);
+for_each_type!(predicted_pairs, predicted_pairs_match_brute_force);
 for_each_type!(rays, rays_match_brute_force);
 for_each_type!(regions, region_queries_match_brute_force);
 for_each_type!(bad, bad_input);

@@ -171,7 +171,7 @@ impl<V: GjkVector, S: DispatchShape<V>> World<V, S> {
             Some(&i) => i,
             None => u32::try_from(self.slots.len()).map_err(|_| too_many())?,
         };
-        let proxy = self.tree.insert(aabb, index)?;
+        let proxy = self.tree.insert(self.pair_box(&aabb), index)?;
         if self.free.pop().is_none() {
             self.slots.push(Slot {
                 generation: 0,
@@ -220,7 +220,7 @@ impl<V: GjkVector, S: DispatchShape<V>> World<V, S> {
         let entry = self.entry(handle).ok_or_else(|| stale(handle))?;
         let aabb = entry.shape.world_aabb(&pose);
         let proxy = entry.proxy;
-        self.tree.move_proxy(proxy, aabb, V::ZERO)?;
+        self.tree.move_proxy(proxy, self.pair_box(&aabb), V::ZERO)?;
         if let Some(e) = self.slot_mut(handle).and_then(|s| s.entry.as_mut()) {
             e.pose = pose;
             e.aabb = aabb;
@@ -266,6 +266,13 @@ impl<V: GjkVector, S: DispatchShape<V>> World<V, S> {
                 generation: s.generation,
             })
         })
+    }
+
+    /// A tight box grown by half the prediction: two shapes within `prediction` of
+    /// each other have overlapping pair boxes.
+    #[inline]
+    fn pair_box(&self, aabb: &Aabb<V>) -> Aabb<V> {
+        aabb.loosened(self.prediction * V::Scalar::HALF)
     }
 
     fn entry(&self, handle: Handle) -> Option<&Entry<V, S>> {

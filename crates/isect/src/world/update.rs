@@ -32,7 +32,8 @@ pub struct UpdateEvents {
 
 impl<V: GjkVector, S: DispatchShape<V> + Sync> World<V, S> {
     /// Finds every touching pair: candidate pairs from the tree's fat boxes whose
-    /// filters allow each other and whose tight boxes overlap, then the narrow phase
+    /// filters allow each other and whose tight boxes, grown by half the prediction
+    /// each, overlap, then the narrow phase
     /// ([`dispatch::contact`] within the world's prediction) on each, in parallel
     /// with the `parallel` feature (same answers, same order). Returns the pairs that
     /// started and stopped touching; the contacts are in [`contacts`](Self::contacts).
@@ -68,7 +69,8 @@ impl<V: GjkVector, S: DispatchShape<V> + Sync> World<V, S> {
                 return;
             };
             if let (Some((ha, ea)), Some((hb, eb))) = (self.handle_at(ua), self.handle_at(ub)) {
-                if ea.filter.allows(&eb.filter) && ea.aabb.intersects(&eb.aabb) {
+                let boxes_meet = self.pair_box(&ea.aabb).intersects(&self.pair_box(&eb.aabb));
+                if ea.filter.allows(&eb.filter) && boxes_meet {
                     pairs.push((ha.min(hb), ha.max(hb)));
                 }
             }
