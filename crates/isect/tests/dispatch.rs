@@ -117,6 +117,20 @@ fn check_contact<V: TestDim>(
         }
         (None, None) => assert!(cs.is_none(), "swapped contact appeared: {what}"),
     }
+    // A negative prediction asks for overlaps deeper than it: the exact kernels agree
+    // with EPA on which pairs qualify (outside the tolerance band).
+    let gdepth = gc.map(|g| g.depth.to_f64());
+    if let (true, Some(gdepth)) = (exact(ka) && exact(kb), gdepth) {
+        let need = 0.1 * t / tol::<V>();
+        let deep = dispatch::contact(pa, a, pb, b, V::Scalar::from_f64(-need)).is_some();
+        if (gdepth - need).abs() > 4.0 * t {
+            assert_eq!(
+                deep,
+                gdepth > need,
+                "prediction −{need}, EPA depth {gdepth}: {what}"
+            );
+        }
+    }
 }
 
 /// Linear casts: dispatch equals the generic cast; swapping A and B (with their

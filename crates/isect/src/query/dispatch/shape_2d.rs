@@ -78,14 +78,14 @@ where
             (Cuboid(x), Ball(y)) => flip_contact(contact_ball_cuboid(pb, y, pa, x, prediction)),
             (Cuboid(x), Cuboid(y)) => match obb_pair(pa, x, pb, y) {
                 Some((p, q)) => match sat_2d::obb_obb_mtv(&p, &q) {
-                    Some(mtv) if !prediction.is_nan() => Some(contact_from_mtv(pa, x, mtv)),
+                    Some(mtv) if -mtv.depth <= prediction => Some(contact_from_mtv(pa, x, mtv)),
                     _ if prediction > R::ZERO => generic_contact(pa, x, pb, y, prediction),
                     _ => None,
                 },
                 None => None,
             },
             (Polygon(x), Polygon(y)) => match sat_2d::polygon_polygon(pa, x, pb, y) {
-                SatResult::Overlapping { depth, axis } if !prediction.is_nan() => {
+                SatResult::Overlapping { depth, axis } if -depth <= prediction => {
                     Some(contact_from_mtv(pa, x, Mtv { axis, depth }))
                 }
                 SatResult::Separated { distance, .. } if distance <= prediction => {

@@ -77,7 +77,7 @@ where
             (Cuboid(x), Ball(y)) => flip_contact(contact_ball_cuboid(pb, y, pa, x, prediction)),
             (Cuboid(x), Cuboid(y)) => match obb_pair(pa, x, pb, y) {
                 Some((p, q)) => match sat_3d::obb_obb_mtv(&p, &q) {
-                    Some(mtv) if !prediction.is_nan() => Some(contact_from_mtv(pa, x, mtv)),
+                    Some(mtv) if -mtv.depth <= prediction => Some(contact_from_mtv(pa, x, mtv)),
                     _ if prediction > R::ZERO => generic_contact(pa, x, pb, y, prediction),
                     _ => None,
                 },
