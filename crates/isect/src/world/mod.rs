@@ -13,6 +13,32 @@
 //! Determinism: every list a world returns is sorted (pairs by their two handles,
 //! hits by distance then handle), so results do not depend on the tree's layout, and
 //! the `parallel` feature returns exactly the serial answers in the same order.
+//!
+//! ```
+//! use isect::d3::*;
+//!
+//! # fn main() -> Result<(), ShapeError> {
+//! let mut world = World::new();
+//! let ball = Shape::Ball(Ball::new(Vec3::ZERO, 1.0)?);
+//! let cube = Shape::Cuboid(Aabb::from_center(Vec3::ZERO, Vec3::splat(0.5))?);
+//! let a = world.insert(ball, Pose::from_translation(Vec3::ZERO), Filter::ALL)?;
+//! let b = world.insert(cube, Pose::from_translation(Vec3::new(3.0, 0.0, 0.0)), Filter::ALL)?;
+//! assert!(world.update().started.is_empty());
+//!
+//! // Move the cube onto the ball: the pair starts touching.
+//! world.set_pose(b, Pose::from_translation(Vec3::new(1.2, 0.0, 0.0)))?;
+//! assert_eq!(world.update().started, vec![(a, b)]);
+//! let contact = world.contacts()[0].contact;
+//! assert!((contact.depth - 0.3).abs() < 1e-5);
+//!
+//! // A ray along +x from the left meets the ball first.
+//! let ray = Ray { origin: Vec3::new(-5.0, 0.0, 0.0), dir: Vec3::X };
+//! let hit = world.cast_ray(&ray, 100.0, Filter::ALL).expect("hit");
+//! assert_eq!(hit.handle, a);
+//! assert!((hit.hit.t - 4.0).abs() < 1e-5);
+//! # Ok(())
+//! # }
+//! ```
 
 mod queries;
 mod update;
