@@ -388,6 +388,54 @@ fn bad_input<V: TestDim>() {
         .is_empty());
 }
 
+/// Edges of the region queries on a unit cube at the origin: a point on its face and a
+/// box touching its face count; a ball cast along x from −3 hits at time 2; an empty
+/// world answers nothing.
+fn touching_queries<V: TestDim>() {
+    let mut world = World::<V, V::S>::new();
+    let id = V::Pose::IDENTITY;
+    let x = |v: f64| V::ZERO.with(0, s::<V>(v));
+    let half = V::splat(s::<V>(0.5));
+    let ball: V::S = Ball::new(V::ZERO, s::<V>(0.5)).unwrap().into();
+    assert!(world.update().started.is_empty());
+    assert!(world
+        .cast_shape(&id, x(1.0), &ball, V::Scalar::ONE, Filter::ALL)
+        .is_none());
+    let cube = world
+        .insert(shape_cuboid::<V>(half), id, Filter::ALL)
+        .unwrap();
+    // A point on the face x = 0.5, and a box whose face lies on it.
+    assert_eq!(world.shapes_at_point(x(0.5), Filter::ALL), vec![cube]);
+    assert!(world.shapes_at_point(x(0.5001), Filter::ALL).is_empty());
+    let touching = Aabb::new(x(0.5), x(1.0) + V::splat(s::<V>(0.1))).unwrap();
+    assert_eq!(world.shapes_in_aabb(&touching, Filter::ALL), vec![cube]);
+    let start = V::Pose::from_translation(x(-3.0));
+    let hit = world
+        .cast_shape(&start, x(1.0), &ball, s::<V>(10.0), Filter::ALL)
+        .unwrap();
+    assert_eq!(hit.0, cube);
+    assert!(
+        (hit.1.time.to_f64() - 2.0).abs() <= 10.0 * tol::<V>(),
+        "{hit:?}"
+    );
+    // Too short a cast misses; a filter that excludes the cube misses.
+    assert!(world
+        .cast_shape(&start, x(1.0), &ball, s::<V>(1.9), Filter::ALL)
+        .is_none());
+    let other = Filter { group: 2, mask: 2 };
+    world
+        .set_filter(cube, Filter { group: 1, mask: 1 })
+        .unwrap();
+    assert!(world
+        .cast_shape(&start, x(1.0), &ball, s::<V>(10.0), other)
+        .is_none());
+}
+
+/// A cuboid enum value of half extents `half`.
+fn shape_cuboid<V: TestDim>(half: V) -> V::S {
+    V::cuboid(Aabb::from_center(V::ZERO, half).unwrap())
+}
+
 macro_rules! for_each_type {
     ($name:ident, $body:ident) => {
         mod $name {
@@ -417,3 +465,4 @@ for_each_type!(predicted_pairs, predicted_pairs_match_brute_force);
 for_each_type!(rays, rays_match_brute_force);
 for_each_type!(regions, region_queries_match_brute_force);
 for_each_type!(bad, bad_input);
+for_each_type!(touching, touching_queries);

@@ -86,6 +86,8 @@ pub trait TestDim: GjkVector {
     fn kind_name(s: &Self::S) -> &'static str;
     /// A random rotation with a translation uniform in `[-half, half]^DIM`.
     fn pose(rng: &mut Rng, half: f64) -> Self::Pose;
+    /// The cuboid kind of the enum.
+    fn cuboid(b: Aabb<Self>) -> Self::S;
 }
 
 /// Half extents between `0.2·size` and `0.6·size`.
@@ -179,6 +181,9 @@ macro_rules! impl_2d {
             fn kind_name(s: &Self::S) -> &'static str {
                 s.kind_name()
             }
+            fn cuboid(b: Aabb<Self>) -> Self::S {
+                b.into()
+            }
             fn pose(rng: &mut Rng, half: f64) -> Self::Pose {
                 Pose2::new(rand_vec(rng, half), rng.range(-3.2, 3.2) as $r)
             }
@@ -210,6 +215,9 @@ macro_rules! impl_3d {
             }
             fn kind_name(s: &Self::S) -> &'static str {
                 s.kind_name()
+            }
+            fn cuboid(b: Aabb<Self>) -> Self::S {
+                b.into()
             }
             fn pose(rng: &mut Rng, half: f64) -> Self::Pose {
                 let axis = rand_unit(rng);
