@@ -6,7 +6,9 @@ every other function is a competitor (parry's public API or direct kernel) measu
 in the same run. The table gives each competitor's time divided by ours: above 1
 means isect is faster.
 
-Usage: python3 scripts/bench_table.py [target/criterion] > table.md
+Usage: python3 scripts/bench_table.py [target/criterion] [--write BENCHMARKS.md]
+With --write, the table replaces the text between the `<!-- table -->` and
+`<!-- /table -->` markers of that file; otherwise it goes to standard output.
 """
 import json
 import pathlib
@@ -39,10 +41,11 @@ def fmt_time(ns):
     return f"{ns:.2f} ns"
 
 
-def main():
-    root = pathlib.Path(sys.argv[1] if len(sys.argv) > 1 else "target/criterion")
-    print("| group | isect | competitor | competitor time | ratio (competitor / isect) |")
-    print("|---|---|---|---|---|")
+def table(root):
+    rows = [
+        "| group | isect | competitor | competitor time | ratio (competitor / isect) |",
+        "|---|---|---|---|---|",
+    ]
     for group, funcs in groups(root):
         ours = {k: v for k, v in funcs.items() if k.split("/")[0].startswith("isect")}
         theirs = {k: v for k, v in funcs.items() if k not in ours}
@@ -53,10 +56,28 @@ def main():
                 if suffix != their_suffix:
                     continue
                 ratio = their_ns / our_ns
-                print(
+                rows.append(
                     f"| {group} | {our_name} {fmt_time(our_ns)} | {their_name} "
                     f"| {fmt_time(their_ns)} | **{ratio:.2f}×** |"
                 )
+    return "\n".join(rows)
+
+
+def main():
+    args = [a for a in sys.argv[1:] if a != "--write"]
+    write = "--write" in sys.argv
+    target = args.pop() if write else None
+    root = pathlib.Path(args[0] if args else "target/criterion")
+    text = table(root)
+    if not write:
+        print(text)
+        return
+    path = pathlib.Path(target)
+    doc = path.read_text()
+    start, end = "<!-- table -->", "<!-- /table -->"
+    head, rest = doc.split(start, 1)
+    _, tail = rest.split(end, 1)
+    path.write_text(f"{head}{start}\n{text}\n{end}{tail}")
 
 
 if __name__ == "__main__":

@@ -4,16 +4,64 @@
 //!
 //! Start with `use isect::d3::*;` (or `d2`, `d2_f64`, `d3_f64`): each prelude
 //! names the shapes of its dimension and precision.
+//!
+//! ```
+//! use isect::d2::*;
+//! use isect::algo::sat_2d;
+//!
+//! let a = Obb::from_angle(Vec2::ZERO, Vec2::new(2.0, 1.0), 0.0)?;
+//! let b = Obb::from_angle(Vec2::new(3.0, 0.0), Vec2::ONE, 0.0)?;
+//! let mtv = sat_2d::obb_obb_mtv(&a, &b).expect("they touch");
+//! assert_eq!((mtv.axis, mtv.depth), (Vec2::X, 0.0)); // touching counts
+//! # Ok::<(), ShapeError>(())
+//! ```
+//!
+//! ## Shapes × queries
+//!
+//! Every shape with a support map answers the generic convex queries
+//! [`query::distance()`], [`query::closest_points()`], [`query::contact()`] (GJK, then EPA
+//! when overlapping), [`query::cast_shapes()`] (linear motion) and
+//! [`query::time_of_impact()`] (with rotation) against every other one, in 2D and 3D.
+//! Specialised kernels exist where a benchmark shows they are faster.
+//!
+//! | shape | dim | `contains_point` | `cast_ray` | support map | specialised pair kernels |
+//! |---|---|---|---|---|---|
+//! | [`shape::Aabb`] | 2D, 3D | ✓ | ✓ slab | ✓ | AABB, ball, plane (static, moving) |
+//! | [`shape::Ball`] | 2D, 3D | ✓ | ✓ | ✓ | ball (static, moving, contact), AABB, capsule |
+//! | [`shape::Capsule`] | 2D, 3D | ✓ | – | ✓ | ball, capsule (distance, contact) |
+//! | [`shape::Plane`], [`query::HalfSpace`] | 2D, 3D | ✓ | ✓ | – | AABB, three planes |
+//! | [`shape::Segment`] | 2D, 3D | – | ✓ (2D) | ✓ | AABB (seed 000), segment closest points |
+//! | [`shape::Triangle`] | 2D, 3D | – | ✓ (3D) | ✓ | – |
+//! | `Obb` ([`shape::obb_2d`], [`shape::obb_3d`]) | 2D, 3D | ✓ | ✓ | ✓ | OBB (SAT, MTV) |
+//! | [`shape::ConvexPolygon`] | 2D | ✓ | ✓ | ✓ | polygon (SAT, MTV, distance), pipeline |
+//! | [`shape::ConvexPolyhedron`] | 3D | ✓ | ✓ | ✓ | – |
+//! | [`shape::Cylinder`], [`shape::Cone`] | 3D | – | – | ✓ | – |
+//! | [`shape::Rounded`] | 2D, 3D | – | – | ✓ | – |
+//! | [`shape::Sector`] | 2D | ✓ (three methods) | ✓ | – | – |
+//!
+//! Broad phase ([`broad`]): a dynamic AABB tree, a 4-wide binned-SAH BVH with refit and
+//! batch ray casts, and sweep-and-prune, each with a validator.
+//!
+//! ## Modules
+//! - [`math`]: the scalar and vector traits, rotations, poses, tolerances.
+//! - [`shape`]: one file a shape; [`ShapeError`] is every constructor's error.
+//! - [`algo`]: the named algorithms (slab, SAT, clipping, hulls, support maps, GJK, EPA).
+//! - [`query`]: one module a query verb, and the seed kernels.
+//! - [`broad`]: broad-phase structures.
 #![warn(missing_docs)]
 
-pub mod math;
-pub mod shape;
-
-pub use shape::ShapeError;
-mod prelude;
-
-pub use prelude::{d2, d2_f64, d3, d3_f64};
 pub mod algo;
 pub mod broad;
+pub mod math;
+mod prelude;
 pub mod query;
+pub mod shape;
 pub mod world;
+
+pub use prelude::{d2, d2_f64, d3, d3_f64};
+pub use shape::ShapeError;
+
+/// The README's examples, compiled and run as doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../../../README.md")]
+pub struct ReadmeDoctests;

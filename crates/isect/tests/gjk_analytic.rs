@@ -6,37 +6,20 @@ mod gjk_common;
 use gjk_common::{assert_hit_rate, f, r, rand_vec, tol, Rng, TestVector};
 use isect::algo::support::SupportMap;
 use isect::math::{Isometry, Real, Vector};
-use isect::query::contact::{contact, contact_ball_ball, contact_capsule_capsule};
+use isect::query::contact::{
+    contact, contact_ball_ball, contact_ball_capsule, contact_capsule_capsule,
+};
 use isect::query::distance::{
-    closest_points, closest_points_segment_segment, distance, distance_capsule_capsule,
+    closest_points, closest_points_segment_segment, distance, distance_ball_capsule,
+    distance_capsule_capsule,
 };
 use isect::shape::{Aabb, Ball, Capsule, Segment};
 
 const CASES: usize = 10_000;
 
-/// Runs one generic test body for the four vector types.
-macro_rules! for_each_vector {
-    ($body:ident) => {
-        mod $body {
-            #[test]
-            fn vec2() {
-                super::$body::<glam::Vec2>();
-            }
-            #[test]
-            fn dvec2() {
-                super::$body::<glam::DVec2>();
-            }
-            #[test]
-            fn vec3() {
-                super::$body::<glam::Vec3>();
-            }
-            #[test]
-            fn dvec3() {
-                super::$body::<glam::DVec3>();
-            }
-        }
-    };
-}
+#[macro_use]
+#[path = "support/for_each_vector.rs"]
+mod for_each_vector;
 
 // Two random balls: GJK distance and contact (generic path) and the analytic
 // kernel against |ca − cb| − ra − rb.
@@ -298,6 +281,20 @@ fn capsule_capsule<V: TestVector>() {
         let t = tol::<V>() * 4.0;
         let d = f(distance(&pa, &a, &pb, &b));
         assert!((d - gap.max(0.0)).abs() <= t, "capsule gjk {d} vs {gap}");
+        // The ball–capsule kernel against the generic path, with A's core end as a ball.
+        let ball = Ball::new(a.segment().a, a.radius()).unwrap();
+        let kb = f(distance_ball_capsule(&pa, &ball, &pb, &b));
+        assert!(
+            (kb - f(distance(&pa, &ball, &pb, &b))).abs() <= t,
+            "ball-capsule kernel"
+        );
+        let cb = contact_ball_capsule(&pa, &ball, &pb, &b, r::<V>(10.0)).unwrap();
+        let gb = contact(&pa, &ball, &pb, &b, r::<V>(10.0)).unwrap();
+        // Both are exact (the generic path runs GJK on a point and a segment).
+        assert!(
+            (f(cb.depth) - f(gb.depth)).abs() <= t,
+            "ball-capsule depth {cb:?} vs {gb:?}"
+        );
         let k = f(distance_capsule_capsule(&pa, &a, &pb, &b));
         assert!((k - gap.max(0.0)).abs() <= t, "capsule kernel {k} vs {gap}");
         let c = contact_capsule_capsule(&pa, &a, &pb, &b, r::<V>(10.0)).unwrap();

@@ -13,28 +13,9 @@ use isect::query::contact::{contact, contact_ball_ball, contact_capsule_capsule}
 use isect::query::distance::{closest_points, closest_points_cached, distance};
 use isect::shape::{Aabb, Ball, Capsule, Cone, Cylinder, Rounded, Triangle};
 
-macro_rules! for_each_vector {
-    ($body:ident) => {
-        mod $body {
-            #[test]
-            fn vec2() {
-                super::$body::<glam::Vec2>();
-            }
-            #[test]
-            fn dvec2() {
-                super::$body::<glam::DVec2>();
-            }
-            #[test]
-            fn vec3() {
-                super::$body::<glam::Vec3>();
-            }
-            #[test]
-            fn dvec3() {
-                super::$body::<glam::DVec3>();
-            }
-        }
-    };
-}
+#[macro_use]
+#[path = "support/for_each_vector.rs"]
+mod for_each_vector;
 
 fn close<V: Vector>(a: V::Scalar, b: f64, rel: f64) -> bool {
     (f(a) - b).abs() <= rel * (1.0 + b.abs())

@@ -11,20 +11,11 @@ use parry3d::query::PointQuery;
 use parry3d::shape::{Ball as PBall, ConvexPolyhedron as PPoly, Cuboid};
 
 /// SplitMix64: a small seeded generator, so every run sees the same cases.
-struct Rng(u64);
+#[path = "support/rng.rs"]
+mod rng;
+use rng::Rng;
 
 impl Rng {
-    fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-    fn uniform(&mut self, lo: f32, hi: f32) -> f32 {
-        let unit = (self.next_u64() >> 40) as f32 / (1u64 << 24) as f32;
-        lo + (hi - lo) * unit
-    }
     fn vec3(&mut self, lo: f32, hi: f32) -> Vec3 {
         Vec3::new(
             self.uniform(lo, hi),

@@ -24,24 +24,13 @@ const T_REL: f32 = 2e-4;
 const EDGE_ON_COS: f32 = 1e-3;
 
 /// splitmix64: a small seeded generator, no dependency.
-struct Rng(u64);
+#[path = "support/rng.rs"]
+mod rng;
+use rng::Rng;
 
 impl Rng {
-    fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    fn f(&mut self, lo: f32, hi: f32) -> f32 {
-        let unit = (self.next_u64() >> 40) as f32 / (1u64 << 24) as f32;
-        lo + (hi - lo) * unit
-    }
-
     fn v<V: Vector<Scalar = f32>>(&mut self, lo: f32, hi: f32) -> V {
-        (0..V::DIM).fold(V::ZERO, |acc, i| acc.with(i, self.f(lo, hi)))
+        (0..V::DIM).fold(V::ZERO, |acc, i| acc.with(i, self.uniform(lo, hi)))
     }
 
     /// Half the time infinite, else in [0, 8].
@@ -49,7 +38,7 @@ impl Rng {
         if self.next_u64() & 1 == 0 {
             f32::INFINITY
         } else {
-            self.f(0.0, 8.0)
+            self.uniform(0.0, 8.0)
         }
     }
 
@@ -57,7 +46,7 @@ impl Rng {
     fn ray_toward<V: Vector<Scalar = f32>>(&mut self, target: V, spread: f32) -> Ray<V> {
         let origin = self.v::<V>(-8.0, 8.0);
         let aim = target + self.v::<V>(-spread, spread);
-        let scale = self.f(0.2, 2.0);
+        let scale = self.uniform(0.2, 2.0);
         Ray {
             origin,
             dir: (aim - origin) * scale,
@@ -128,7 +117,7 @@ fn random_box<V: Vector<Scalar = f32>>(rng: &mut Rng) -> (V, V) {
 
 fn random_plane<V: Vector<Scalar = f32>>(rng: &mut Rng) -> Plane<V> {
     loop {
-        if let Ok(p) = Plane::new(rng.v::<V>(-1.0, 1.0), rng.f(-2.0, 2.0)) {
+        if let Ok(p) = Plane::new(rng.v::<V>(-1.0, 1.0), rng.uniform(-2.0, 2.0)) {
             return p;
         }
     }
@@ -187,7 +176,7 @@ macro_rules! common_suite {
                 let mut tally = Tally::default();
                 for case in 0..CASES {
                     let c = rng.v::<$V>(-3.0, 3.0);
-                    let r = rng.f(0.2, 3.0);
+                    let r = rng.uniform(0.2, 3.0);
                     let ours = Ball::new(c, r).unwrap();
                     let ray = rng.ray_toward(c, 5.0 * $spread);
                     let max_t = rng.max_t();

@@ -14,29 +14,20 @@ use isect::shape::{obb_2d, obb_3d, ConvexPolygon};
 const CASES: usize = 4000;
 
 /// SplitMix64: a small seeded generator, so every run sees the same cases.
-struct Rng(u64);
+#[path = "support/rng.rs"]
+mod rng;
+use rng::Rng;
 
 impl Rng {
-    fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-    /// Uniform in `[lo, hi)`.
-    fn range(&mut self, lo: f32, hi: f32) -> f32 {
-        lo + (hi - lo) * ((self.next_u64() >> 40) as f32 / (1u64 << 24) as f32)
-    }
     fn unit_quat(&mut self) -> Quat {
         let axis = Vec3::new(
-            self.range(-1.0, 1.0),
-            self.range(-1.0, 1.0),
-            self.range(-1.0, 1.0),
+            self.uniform(-1.0, 1.0),
+            self.uniform(-1.0, 1.0),
+            self.uniform(-1.0, 1.0),
         );
         Quat::from_axis_angle(
             axis.try_normalize().unwrap_or(Vec3::Z),
-            self.range(0.0, 6.3),
+            self.uniform(0.0, 6.3),
         )
     }
 }
@@ -66,9 +57,9 @@ fn obb_2d_vs_parry() {
     let mut rng = Rng(1);
     let (mut hits, mut parry_odd) = (0, 0);
     for _ in 0..CASES {
-        let h = [0, 1].map(|_| Vec2::new(rng.range(0.1, 2.0), rng.range(0.1, 2.0)));
-        let c = [0, 1].map(|_| Vec2::new(rng.range(-2.2, 2.2), rng.range(-2.2, 2.2)));
-        let ang = [0, 1].map(|_| rng.range(-3.2, 3.2));
+        let h = [0, 1].map(|_| Vec2::new(rng.uniform(0.1, 2.0), rng.uniform(0.1, 2.0)));
+        let c = [0, 1].map(|_| Vec2::new(rng.uniform(-2.2, 2.2), rng.uniform(-2.2, 2.2)));
+        let ang = [0, 1].map(|_| rng.uniform(-3.2, 3.2));
         let a = obb_2d::Obb::<f32>::from_angle(c[0], h[0], ang[0]).unwrap();
         let b = obb_2d::Obb::<f32>::from_angle(c[1], h[1], ang[1]).unwrap();
         let ad = obb_2d::Obb::<f64>::from_angle(c[0].as_dvec2(), h[0].as_dvec2(), ang[0] as f64)
@@ -143,16 +134,16 @@ fn obb_3d_vs_parry() {
     for _ in 0..CASES {
         let h = [0, 1].map(|_| {
             Vec3::new(
-                rng.range(0.1, 2.0),
-                rng.range(0.1, 2.0),
-                rng.range(0.1, 2.0),
+                rng.uniform(0.1, 2.0),
+                rng.uniform(0.1, 2.0),
+                rng.uniform(0.1, 2.0),
             )
         });
         let c = [0, 1].map(|_| {
             Vec3::new(
-                rng.range(-2.0, 2.0),
-                rng.range(-2.0, 2.0),
-                rng.range(-2.0, 2.0),
+                rng.uniform(-2.0, 2.0),
+                rng.uniform(-2.0, 2.0),
+                rng.uniform(-2.0, 2.0),
             )
         });
         let q = [rng.unit_quat(), rng.unit_quat()];
@@ -206,10 +197,10 @@ fn obb_3d_vs_parry() {
 fn random_polygon(rng: &mut Rng) -> Vec<Vec2> {
     let k = 3 + (rng.next_u64() % 6) as usize;
     let mut angles: Vec<f32> = (0..k)
-        .map(|_| rng.range(0.0, core::f32::consts::TAU))
+        .map(|_| rng.uniform(0.0, core::f32::consts::TAU))
         .collect();
     angles.sort_by(f32::total_cmp);
-    let (rx, ry) = (rng.range(0.3, 2.0), rng.range(0.3, 2.0));
+    let (rx, ry) = (rng.uniform(0.3, 2.0), rng.uniform(0.3, 2.0));
     angles
         .iter()
         .map(|&t| Vec2::new(rx * t.cos(), ry * t.sin()))
@@ -236,8 +227,8 @@ fn polygon_polygon_vs_parry() {
             continue;
         };
         done += 1;
-        let t = [0, 1].map(|_| Vec2::new(rng.range(-2.0, 2.0), rng.range(-2.0, 2.0)));
-        let ang = [0, 1].map(|_| rng.range(-3.2, 3.2));
+        let t = [0, 1].map(|_| Vec2::new(rng.uniform(-2.0, 2.0), rng.uniform(-2.0, 2.0)));
+        let ang = [0, 1].map(|_| rng.uniform(-3.2, 3.2));
         let (pose_a, pose_b) = (Pose2::new(t[0], ang[0]), Pose2::new(t[1], ang[1]));
         let (pa, pb) = (
             parry2d::math::Pose::new(t[0], ang[0]),

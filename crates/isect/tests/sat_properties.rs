@@ -11,6 +11,10 @@ use isect::query::pipeline::{colliding_pairs, colliding_pairs_brute_force};
 use isect::shape::{obb_2d, obb_3d, ConvexPolygon};
 use proptest::prelude::*;
 
+#[path = "support/rng.rs"]
+mod rng;
+use rng::Rng;
+
 /// A tolerance for values of size ~`scale`: 2e-4 relative in f32, 1e-9 in f64.
 fn tol<R: Real>(scale: f64) -> f64 {
     scale
@@ -255,25 +259,16 @@ proptest! {
     }
 }
 
-/// SplitMix64 for the seeded scenes.
-fn next(state: &mut u64) -> f64 {
-    *state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    let mut z = *state;
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    ((z ^ (z >> 31)) >> 11) as f64 / (1u64 << 53) as f64
-}
-
 fn pipeline_matches_brute_force<R: Real>(seed: u64) {
-    let mut s = seed;
+    let mut s = Rng(seed);
     for scene in 0..20 {
         let n = 10 + scene * 5;
         let polys: Vec<ConvexPolygon<R>> = (0..n)
             .filter_map(|_| {
-                let angles: Vec<f64> = (0..3 + (next(&mut s) * 5.0) as usize)
-                    .map(|_| next(&mut s) * core::f64::consts::TAU)
+                let angles: Vec<f64> = (0..3 + (s.unit() * 5.0) as usize)
+                    .map(|_| s.unit() * core::f64::consts::TAU)
                     .collect();
-                polygon::<R>(&angles, 0.3 + next(&mut s), 0.3 + next(&mut s))
+                polygon::<R>(&angles, 0.3 + s.unit(), 0.3 + s.unit())
             })
             .collect();
         let side = 2.0 * (polys.len() as f64).sqrt();
@@ -282,9 +277,9 @@ fn pipeline_matches_brute_force<R: Real>(seed: u64) {
             .map(|p| {
                 (
                     pose2::<R>((
-                        next(&mut s) * side,
-                        next(&mut s) * side,
-                        next(&mut s) * core::f64::consts::TAU,
+                        s.unit() * side,
+                        s.unit() * side,
+                        s.unit() * core::f64::consts::TAU,
                     )),
                     p,
                 )

@@ -4,7 +4,7 @@
 //! or polytope (3D, `epa_3d`, face heap and horizon) is expanded toward the
 //! boundary of `A − B` until the face nearest the origin is on it.
 //!
-//! Tolerances: [`EPA_REL_ULPS`] (stop when the support point along the nearest
+//! Tolerances: [`EPA_REL_ULPS`] with the floor [`EPA_REL_FLOOR`] (stop when the support point along the nearest
 //! face's normal is within this many epsilons of the polytope's size beyond the
 //! face) and [`EPA_BLOW_UP_ULPS`] (a point counts as off a line or plane when farther
 //! than this, relative to the size). Caps: [`EPA_MAX_ITERATIONS`].
@@ -15,13 +15,24 @@
 //! separates the cores), the support points as witnesses, and the status saying why.
 
 use super::gjk::{Status, SupportPoint};
-use crate::math::Vector;
+use crate::math::tolerance::eps;
+use crate::math::{Real, Vector};
+
+/// The relative convergence tolerance of EPA for the scalar `R`.
+#[inline]
+pub(crate) fn epa_rel_tolerance<R: Real>() -> R {
+    eps::<R>(EPA_REL_ULPS).max(R::from_f64(EPA_REL_FLOOR))
+}
 
 /// Iteration cap of EPA (one support call, one new vertex per iteration).
 pub const EPA_MAX_ITERATIONS: u32 = 64;
 /// Convergence: the support distance along the nearest face's normal exceeds the
 /// face's distance by at most `EPA_REL_ULPS · ε · size` (size: largest `|w|`).
-pub const EPA_REL_ULPS: f64 = 1024.0;
+pub const EPA_REL_ULPS: f64 = 256.0;
+/// Floor of EPA's relative tolerance: curved supports (cylinders, cones) refine
+/// only quadratically, so in `f64` the `EPA_REL_ULPS` bound alone is out of reach
+/// within the cap. The convergence test uses `max(EPA_REL_ULPS · ε, EPA_REL_FLOOR)`.
+pub const EPA_REL_FLOOR: f64 = 1e-9;
 /// A support point extends the initial simplex only when it lies farther than
 /// `EPA_BLOW_UP_ULPS · ε · size` from the simplex's line or plane.
 pub const EPA_BLOW_UP_ULPS: f64 = 4096.0;

@@ -1,7 +1,7 @@
 //! EPA in 2D: polygon expansion from GJK's simplex. See [`super::epa`] for the
 //! reference, tolerances and the fallback.
 
-use super::epa::{Fallback, Penetration, EPA_BLOW_UP_ULPS, EPA_MAX_ITERATIONS, EPA_REL_ULPS};
+use super::epa::{epa_rel_tolerance, Fallback, Penetration, EPA_BLOW_UP_ULPS, EPA_MAX_ITERATIONS};
 use super::gjk::{segment_weights, MinkowskiDiff, Simplex, Status, SupportPoint};
 use super::support::SupportMap;
 use crate::math::tolerance::eps;
@@ -31,7 +31,7 @@ where
         let fb = fallback.get_or_insert(Fallback::new(normal, p));
         fb.offer(normal, p);
         size = size.max(p.w.length());
-        if normal.dot(p.w) - dist <= eps::<R>(EPA_REL_ULPS) * size {
+        if normal.dot(p.w) - dist <= epa_rel_tolerance::<R>() * size {
             let next = (edge + 1) % polygon.len();
             return from_edge::<R>(&polygon[edge], &polygon[next], normal, dist, iteration);
         }

@@ -6,7 +6,7 @@
 use std::cmp::Ordering;
 use std::collections::BinaryHeap;
 
-use super::epa::{Fallback, Penetration, EPA_BLOW_UP_ULPS, EPA_MAX_ITERATIONS, EPA_REL_ULPS};
+use super::epa::{epa_rel_tolerance, Fallback, Penetration, EPA_BLOW_UP_ULPS, EPA_MAX_ITERATIONS};
 use super::gjk::{triangle_weights, MinkowskiDiff, Simplex, Status, SupportPoint};
 use super::support::SupportMap;
 use crate::math::tolerance::eps;
@@ -189,7 +189,7 @@ where
             .get_or_insert(Fallback::new(face.normal, p))
             .offer(face.normal, p);
         size = size.max(p.w.length());
-        if face.normal.dot(p.w) - face.dist <= eps::<R>(EPA_REL_ULPS) * size {
+        if face.normal.dot(p.w) - face.dist <= epa_rel_tolerance::<R>() * size {
             return polytope.answer(&face, iteration);
         }
         polytope.expand(p);

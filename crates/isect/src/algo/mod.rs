@@ -1,5 +1,6 @@
 //! The named algorithms, each with its reference and tolerances in its module docs.
 
+pub mod clip;
 pub mod epa;
 mod epa_2d;
 mod epa_3d;

@@ -41,6 +41,9 @@ pub trait SupportMap<V: Vector> {
 ///
 /// Scans four interleaved lanes so that the comparisons of consecutive points do
 /// not wait on each other, then merges the lanes (lowest index on ties).
+///
+/// # Panics
+/// When `points` is empty; every shape that calls it holds at least one vertex.
 #[inline]
 pub fn support_of_points<V: Vector>(points: &[V], dir: V) -> V {
     let mut best = [0usize; 4];

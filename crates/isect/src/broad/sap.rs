@@ -47,6 +47,7 @@ impl<S: PartialOrd> Endpoint<S> {
 pub struct SweepAndPrune<V: Vector> {
     axis: usize,
     boxes: Vec<Option<Aabb<V>>>,
+    live: usize,
     free: Vec<u32>,
     /// Handles removed since the last update: their endpoints are dropped there.
     removed: Vec<u32>,
@@ -63,6 +64,7 @@ impl<V: Vector> Default for SweepAndPrune<V> {
         Self {
             axis: 0,
             boxes: Vec::new(),
+            live: 0,
             free: Vec::new(),
             removed: Vec::new(),
             endpoints: Vec::new(),
@@ -98,12 +100,12 @@ impl<V: Vector> SweepAndPrune<V> {
 
     /// Number of live boxes.
     pub fn len(&self) -> usize {
-        self.boxes.iter().filter(|b| b.is_some()).count()
+        self.live
     }
 
     /// True when no box is live.
     pub fn is_empty(&self) -> bool {
-        self.len() == 0
+        self.live == 0
     }
 
     /// Bytes of heap memory held (boxes, endpoints, pair lists, scratch).
@@ -146,6 +148,7 @@ impl<V: Vector> SweepAndPrune<V> {
             }
         };
         self.boxes[id as usize] = Some(aabb);
+        self.live += 1;
         let value = V::Scalar::ZERO; // refreshed by update
         self.endpoints.push(Endpoint {
             value,
@@ -163,6 +166,7 @@ impl<V: Vector> SweepAndPrune<V> {
         match self.boxes.get_mut(id.index()) {
             Some(slot @ Some(_)) => {
                 *slot = None;
+                self.live -= 1;
                 self.removed.push(id.0);
                 true
             }

@@ -5,13 +5,16 @@
 //!
 //! Tolerances are relative to the shapes' size, so accuracy does not degrade
 //! with scale: [`CAST_REL_ULPS`] (the cast stops when the gap is below this times
-//! the size of `A − B`) and [`TOI_REL_ULPS`] (conservative advancement stops when
+//! the size of `A − B`, floored by [`CAST_REL_FLOOR`]; on curved cores GJK's own
+//! floor, about `sqrt(ε)` of the size, can stop it earlier, always before the impact) and [`TOI_REL_ULPS`] (conservative advancement stops when
 //! the distance is below this times the shapes' bounding radii). Caps:
 //! [`CAST_MAX_ITERATIONS`], [`TOI_MAX_ITERATIONS`].
 
 // `!(x > y)` is deliberate: it is also true for NaN, which must take the safe branch.
 #![allow(clippy::neg_cmp_op_on_partial_ord)]
-use crate::algo::gjk::{GjkCache, GjkVector, MinkowskiDiff, Simplex, Status, SupportPoint};
+use crate::algo::gjk::{
+    GjkCache, GjkVector, MinkowskiDiff, Simplex, Status, SupportPoint, GJK_REL_ULPS,
+};
 use crate::algo::support::SupportMap;
 use crate::math::tolerance::eps;
 use crate::math::{Isometry, Real, Vector};
@@ -23,6 +26,10 @@ pub const CAST_MAX_ITERATIONS: u32 = 64;
 /// The cast has hit when the shapes' gap is below `CAST_REL_ULPS · ε` times the
 /// size of `A − B` (its largest support point along the motion).
 pub const CAST_REL_ULPS: f64 = 1024.0;
+/// Floor of the cast's relative tolerance, for the same reason as
+/// [`EPA_REL_FLOOR`](crate::algo::epa::EPA_REL_FLOOR): the tolerance is
+/// `max(CAST_REL_ULPS · ε, CAST_REL_FLOOR)`.
+pub const CAST_REL_FLOOR: f64 = 1e-9;
 /// Iteration cap of conservative advancement (one GJK distance per iteration).
 pub const TOI_MAX_ITERATIONS: u32 = 64;
 /// Conservative advancement stops when the distance is below `TOI_REL_ULPS · ε`
@@ -132,7 +139,10 @@ where
         advanced: false,
     };
     let first = diff.support(-motion);
-    let tol = eps::<V::Scalar>(CAST_REL_ULPS) * (first.w.length() + margin);
+    let rel = eps::<V::Scalar>(CAST_REL_ULPS).max(V::Scalar::from_f64(CAST_REL_FLOOR));
+    let tol = rel * (first.w.length() + margin);
+    let gjk_rel = eps::<V::Scalar>(GJK_REL_ULPS);
+    let mut best = V::Scalar::INFINITY;
     cast.simplex.push(first);
     for iteration in 1..=CAST_MAX_ITERATIONS {
         let inside = V::reduce_simplex(&mut cast.simplex);
@@ -145,6 +155,17 @@ where
         // Every point of the current `A − B` lies beyond the plane `x · v = v · w`.
         let gap = v.dot(p.w) - margin * v_len;
         let advancing = gap > tol * v_len;
+        // Not advancing, the distance is known within GJK's bound, or GJK makes no
+        // more progress (rounding on curved or sliver simplices): a hit.
+        let known = v_len * v_len - v.dot(p.w) <= gjk_rel * v_len * v_len;
+        if !advancing && (known || v_len >= best) {
+            return Some(finish(diff, &cast, v, iteration, Status::Converged));
+        }
+        best = if advancing {
+            V::Scalar::INFINITY
+        } else {
+            v_len
+        };
         if advancing {
             let approach = v.dot(motion);
             if !(approach > zero) {

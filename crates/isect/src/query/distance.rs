@@ -177,6 +177,20 @@ pub fn distance_ball_ball<V: Vector>(
     (ca.distance(cb) - a.radius() - b.radius()).max(V::Scalar::ZERO)
 }
 
+/// Distance between a ball and a capsule (0 when they touch or overlap): the
+/// ball's centre against the capsule's segment.
+#[inline]
+pub fn distance_ball_capsule<V: Vector>(
+    pose_a: &V::Pose,
+    a: &Ball<V>,
+    pose_b: &V::Pose,
+    b: &Capsule<V>,
+) -> V::Scalar {
+    let ca = pose_a.transform_point(a.center());
+    let (cb, _) = world_segment(pose_b, b).closest_point(ca);
+    (ca.distance(cb) - a.radius() - b.radius()).max(V::Scalar::ZERO)
+}
+
 /// Distance between two capsules (0 when they touch or overlap), from the closest
 /// points of their segments.
 #[inline]

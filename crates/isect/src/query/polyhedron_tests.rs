@@ -3,6 +3,7 @@
 //! Ericson 5.3.8). No tolerances: boundary points are inside as their computed
 //! signed distances say.
 
+use crate::algo::clip::cast_ray_half_spaces;
 use crate::math::{Real, Vector};
 use crate::query::RayCast;
 use crate::shape::{ConvexPolyhedron, Plane, Ray, RayHit};
@@ -19,50 +20,13 @@ pub fn point_in_half_spaces<V: Vector>(planes: &[Plane<V>], p: V) -> bool {
 }
 
 impl<R: Real> RayCast<R::V3> for ConvexPolyhedron<R> {
-    /// First hit on the solid polyhedron: `t = 0` with a zero normal when the origin is
-    /// inside; otherwise the entry face's outward normal. NaN or infinite rays and a
-    /// NaN or negative `max_t` miss; a ray parallel to a face misses when it starts in
-    /// front of it.
+    /// First hit on the solid polyhedron, by [`cast_ray_half_spaces`] over its face
+    /// planes: `t = 0` with a zero normal when the origin is inside; otherwise the entry
+    /// face's outward normal. NaN or infinite rays and a NaN or negative `max_t` miss;
+    /// a ray parallel to a face misses when it starts in front of it.
     fn cast_ray(&self, ray: &Ray<R::V3>, max_t: R) -> Option<RayHit<R::V3>> {
-        let valid = ray.is_finite() && max_t >= R::ZERO;
-        if !valid {
-            return None;
-        }
-        let (mut t_enter, mut t_exit) = (R::ZERO, max_t);
-        let mut entry_normal = None;
-        for plane in self.planes() {
-            let gap = -plane.signed_distance(ray.origin); // ≥ 0 behind the plane
-            let speed = plane.normal().dot(ray.dir);
-            if speed == R::ZERO {
-                if gap < R::ZERO {
-                    return None;
-                }
-                continue;
-            }
-            let t = gap / speed;
-            if speed < R::ZERO {
-                if t > t_enter {
-                    t_enter = t;
-                    entry_normal = Some(plane.normal());
-                }
-            } else if t < t_exit {
-                t_exit = t;
-            }
-            if t_enter > t_exit {
-                return None;
-            }
-        }
-        let normal = match entry_normal {
-            Some(n) => n,
-            // No face was crossed to get in: the origin is inside.
-            None if self.contains_point(ray.origin) => R::V3::ZERO,
-            None => return None,
-        };
-        Some(RayHit {
-            t: t_enter,
-            point: ray.point_at(t_enter),
-            normal,
-        })
+        let faces = self.planes().iter().map(|p| (p.normal(), p.d()));
+        cast_ray_half_spaces(faces, ray, max_t)
     }
 }
 

@@ -10,6 +10,7 @@
 
 use super::error::ShapeError;
 use super::{Aabb, Ray, RayHit};
+use crate::algo::clip::cast_ray_half_spaces;
 use crate::algo::support::{support_of_points, SupportMap};
 use crate::math::tolerance::eps;
 use crate::math::{Isometry, Pose2, Real, Vector, Vector2};
@@ -320,39 +321,13 @@ impl<R: Real> SupportMap<R::V2> for ConvexPolygon<R> {
 }
 
 impl<R: Real> RayCast<R::V2> for ConvexPolygon<R> {
-    /// Cyrus–Beck clipping of the ray against each edge's half-plane. An origin on an
+    /// Cyrus–Beck clipping ([`cast_ray_half_spaces`]) against each edge's half-plane. An origin on an
     /// edge moving inward hits at `t = 0` with that edge's normal; an origin inside hits
     /// at `0` with a zero normal; a ray along an edge's line outside the polygon misses,
     /// on the line it grazes.
     fn cast_ray(&self, ray: &Ray<R::V2>, max_t: R) -> Option<RayHit<R::V2>> {
-        if !ray.is_finite() || max_t.is_nan() || max_t < R::ZERO {
-            return None;
-        }
-        let (mut t_enter, mut t_exit) = (R::ZERO, max_t);
-        let mut normal = R::V2::ZERO;
-        for (&v, &n) in self.vertices.iter().zip(&self.normals) {
-            let inside = n.dot(v - ray.origin);
-            let rate = n.dot(ray.dir);
-            if rate < R::ZERO {
-                let t = inside / rate;
-                if t >= t_enter {
-                    t_enter = t;
-                    normal = n;
-                }
-            } else if rate > R::ZERO {
-                t_exit = t_exit.min(inside / rate);
-            } else if inside < R::ZERO {
-                return None;
-            }
-            if t_enter > t_exit {
-                return None;
-            }
-        }
-        Some(RayHit {
-            t: t_enter,
-            point: ray.point_at(t_enter),
-            normal,
-        })
+        let edges = self.vertices.iter().zip(&self.normals);
+        cast_ray_half_spaces(edges.map(|(&v, &n)| (n, n.dot(v))), ray, max_t)
     }
 }
 

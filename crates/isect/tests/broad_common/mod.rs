@@ -8,27 +8,11 @@ use isect::algo::slab::PreparedRay;
 use isect::math::{Real, Vector};
 use isect::shape::{Aabb, Ray};
 
-/// SplitMix64: small, seeded, good enough for test scenes.
-pub struct Rng(pub u64);
+#[path = "../support/rng.rs"]
+mod rng;
+pub use rng::Rng;
 
 impl Rng {
-    pub fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-    /// Uniform in [0, 1).
-    pub fn unit(&mut self) -> f64 {
-        (self.next_u64() >> 11) as f64 / (1u64 << 53) as f64
-    }
-    pub fn range(&mut self, lo: f64, hi: f64) -> f64 {
-        lo + (hi - lo) * self.unit()
-    }
-    pub fn below(&mut self, n: usize) -> usize {
-        (self.next_u64() % n as u64) as usize
-    }
     /// A vector with every component in [lo, hi).
     pub fn vector<V: Vector>(&mut self, lo: f64, hi: f64) -> V {
         (0..V::DIM).fold(V::ZERO, |v, i| {
@@ -90,26 +74,6 @@ pub fn min_t<S: Real>(hits: &[(u32, S)]) -> Option<S> {
         .fold(None, |m: Option<S>, t| Some(m.map_or(t, |m| m.min(t))))
 }
 
-/// Runs a generic test body for `Vec2`, `Vec3`, `DVec2` and `DVec3`.
-macro_rules! for_each_vector {
-    ($body:ident) => {
-        mod $body {
-            #[test]
-            fn vec2() {
-                super::$body::<glam::Vec2>();
-            }
-            #[test]
-            fn vec3() {
-                super::$body::<glam::Vec3>();
-            }
-            #[test]
-            fn dvec2() {
-                super::$body::<glam::DVec2>();
-            }
-            #[test]
-            fn dvec3() {
-                super::$body::<glam::DVec3>();
-            }
-        }
-    };
-}
+#[macro_use]
+#[path = "../support/for_each_vector.rs"]
+mod for_each_vector;
