@@ -1,5 +1,5 @@
 //! Differential tests of the shape-enum dispatch against parry2d / parry3d 0.31
-//! (`query::distance`, `query::intersection_test`, `query::contact` on the same shapes)
+//! (`query::distance` and `query::contact` on the same shapes)
 //! over every pair of kinds both libraries have, on seeded random poses, with a guard
 //! that the intersecting fraction stays in [30%, 70%].
 
@@ -122,7 +122,7 @@ fn shape_2d_pair(
 const SHALLOW: f32 = 0.1;
 
 /// Compares one pair: distance; intersection outside the touching band; depth of
-/// shallow overlaps. Returns whether parry says they intersect.
+/// shallow overlaps. Returns whether the pair intersects.
 ///
 /// Where the distances differ, ours must be the smaller one with witness points that
 /// lie on the shapes (`witnesses_ok`): every pair of shape points bounds the distance
@@ -130,19 +130,23 @@ const SHALLOW: f32 = 0.1;
 /// early on some capsule and segment pairs).
 fn compare(
     ours: (f32, bool, Option<f32>),
-    theirs: (f32, bool, Option<f32>),
+    theirs: (f32, Option<f32>),
     witnesses_ok: impl Fn() -> bool,
     what: &str,
 ) -> bool {
-    let ((d, hit, depth), (pd, phit, pdepth)) = (ours, theirs);
+    let ((d, hit, depth), (pd, pdepth)) = (ours, theirs);
     let certified_smaller = || d < pd && witnesses_ok();
     assert!(
         (d - pd).abs() <= TOL || certified_smaller(),
         "distance {d} vs parry {pd}: {what}"
     );
-    let clear = pd > TOL || pdepth.is_some_and(|p| p > TOL);
-    if clear {
-        assert_eq!(hit, phit, "intersects: {what}");
+    // Parry's own distance and depth decide (its `intersection_test` can contradict
+    // them: a clockwise 2D triangle against a box reports `true` 0.03 apart).
+    if pd > TOL {
+        assert!(!hit, "intersects at parry distance {pd}: {what}");
+    }
+    if pdepth.is_some_and(|p| p > TOL) {
+        assert!(hit, "no intersection at parry depth {pdepth:?}: {what}");
     }
     if let (Some(x), Some(y)) = (depth, pdepth) {
         // Capsule kernels report the segment-distance depth, a lower bound once the
@@ -153,7 +157,7 @@ fn compare(
             "depth {x} vs parry {y}: {what}"
         );
     }
-    phit
+    hit
 }
 
 #[test]
@@ -186,9 +190,6 @@ fn dispatch_3d_matches_parry() {
                     parry3d::query::distance(&ppa, sa, &ppb, sb)
                         .unwrap()
                         .distance,
-                    parry3d::query::intersection_test(&ppa, sa, &ppb, sb)
-                        .unwrap()
-                        .intersecting,
                     parry3d::query::contact(&ppa, sa, &ppb, sb, 0.0)
                         .unwrap()
                         .map(|c| -c.dist),
@@ -236,9 +237,6 @@ fn dispatch_2d_matches_parry() {
                     parry2d::query::distance(&ppa, sa, &ppb, sb)
                         .unwrap()
                         .distance,
-                    parry2d::query::intersection_test(&ppa, sa, &ppb, sb)
-                        .unwrap()
-                        .intersecting,
                     parry2d::query::contact(&ppa, sa, &ppb, sb, 0.0)
                         .unwrap()
                         .map(|c| -c.dist),

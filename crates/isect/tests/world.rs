@@ -5,6 +5,9 @@
 //! batches equal the serial answers in the same order.
 
 mod world_common;
+#[macro_use]
+#[path = "support/for_each_vector.rs"]
+mod for_each_vector;
 
 use isect::math::{Isometry, Real};
 use isect::query::{dispatch, distance, RayCast};
@@ -436,33 +439,9 @@ fn shape_cuboid<V: TestDim>(half: V) -> V::S {
     V::cuboid(Aabb::from_center(V::ZERO, half).unwrap())
 }
 
-macro_rules! for_each_type {
-    ($name:ident, $body:ident) => {
-        mod $name {
-            use super::*;
-            #[test]
-            fn vec2() {
-                $body::<glam::Vec2>()
-            }
-            #[test]
-            fn dvec2() {
-                $body::<glam::DVec2>()
-            }
-            #[test]
-            fn vec3() {
-                $body::<glam::Vec3>()
-            }
-            #[test]
-            fn dvec3() {
-                $body::<glam::DVec3>()
-            }
-        }
-    };
-}
-
-for_each_type!(pairs, pairs_match_brute_force);
-for_each_type!(predicted_pairs, predicted_pairs_match_brute_force);
-for_each_type!(rays, rays_match_brute_force);
-for_each_type!(regions, region_queries_match_brute_force);
-for_each_type!(bad, bad_input);
-for_each_type!(touching, touching_queries);
+for_each_vector!(pairs_match_brute_force);
+for_each_vector!(predicted_pairs_match_brute_force);
+for_each_vector!(rays_match_brute_force);
+for_each_vector!(region_queries_match_brute_force);
+for_each_vector!(bad_input);
+for_each_vector!(touching_queries);

@@ -1,5 +1,5 @@
-//! Shared helpers of the `dispatch` and `world` tests: a seeded PRNG, random shapes of
-//! every kind and random poses, for each of the four vector types.
+//! Shared helpers of the `dispatch` and `world` tests: random shapes of every kind and
+//! random poses (from the tests' one seeded generator), for each of the four vector types.
 #![allow(dead_code)]
 
 use isect::algo::gjk::GjkVector;
@@ -9,30 +9,9 @@ use isect::shape::{shape_2d, shape_3d};
 use isect::shape::{Aabb, Ball, Capsule, Cone, ConvexPolygon, ConvexPolyhedron, Cylinder};
 use isect::shape::{Rounded, Segment, Triangle};
 
-/// SplitMix64: small, seeded, good enough for test inputs.
-pub struct Rng(pub u64);
-
-impl Rng {
-    pub fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-    /// Uniform in `[0, 1)`.
-    pub fn unit(&mut self) -> f64 {
-        (self.next_u64() >> 11) as f64 / (1u64 << 53) as f64
-    }
-    /// Uniform in `[lo, hi)`.
-    pub fn range(&mut self, lo: f64, hi: f64) -> f64 {
-        lo + (hi - lo) * self.unit()
-    }
-    /// Uniform in `0..n`.
-    pub fn below(&mut self, n: usize) -> usize {
-        (self.unit() * n as f64) as usize % n
-    }
-}
+#[path = "../support/rng.rs"]
+mod rng;
+pub use rng::Rng;
 
 pub fn rand_vec<V: Vector>(rng: &mut Rng, half: f64) -> V {
     (0..V::DIM).fold(V::ZERO, |v, i| {
