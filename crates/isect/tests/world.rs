@@ -145,6 +145,46 @@ fn predicted_pairs_match_brute_force<V: TestDim>() {
         .any(|c| c.contact.depth < V::Scalar::ZERO));
 }
 
+/// 500 shapes (enough for the `parallel` feature to split the narrow phase over
+/// threads): the contacts, in order, equal a serial all-pairs pass (with a box
+/// pre-check, exact on tight boxes) computing each contact itself.
+fn many_shapes_equal_serial<V: TestDim>() {
+    let n = 500;
+    let half = HALF * (n as f64 / SHAPES as f64).powf(1.0 / V::DIM as f64);
+    let mut rng = Rng(16);
+    let mut world = World::<V, V::S>::new();
+    for _ in 0..n {
+        let shape = V::shape(rng.below(V::KINDS), &mut rng, 1.0);
+        world
+            .insert(shape, V::pose(&mut rng, half), random_filter(&mut rng))
+            .unwrap();
+    }
+    world.update();
+    let hs: Vec<Handle> = world.handles().collect();
+    let mut serial = Vec::new();
+    for (i, &a) in hs.iter().enumerate() {
+        for &b in &hs[i + 1..] {
+            let boxes = world.aabb(a).unwrap().intersects(world.aabb(b).unwrap());
+            let allowed = world.filter(a).unwrap().allows(&world.filter(b).unwrap());
+            if !(boxes && allowed) {
+                continue;
+            }
+            let (sa, pa) = (world.shape(a).unwrap(), world.pose(a).unwrap());
+            let (sb, pb) = (world.shape(b).unwrap(), world.pose(b).unwrap());
+            if let Some(c) = dispatch::contact(pa, sa, pb, sb, V::Scalar::ZERO) {
+                serial.push((a, b, c));
+            }
+        }
+    }
+    let got: Vec<_> = world
+        .contacts()
+        .iter()
+        .map(|c| (c.a, c.b, c.contact))
+        .collect();
+    assert!(serial.len() > 100, "too few pairs: {}", serial.len());
+    assert_eq!(got, serial);
+}
+
 /// A random ray through the scene.
 fn random_ray<V: TestDim>(rng: &mut Rng) -> Ray<V> {
     let origin: V = rand_vec(rng, HALF + 1.0);
@@ -445,3 +485,4 @@ for_each_vector!(rays_match_brute_force);
 for_each_vector!(region_queries_match_brute_force);
 for_each_vector!(bad_input);
 for_each_vector!(touching_queries);
+for_each_vector!(many_shapes_equal_serial);
