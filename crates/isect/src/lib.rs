@@ -56,6 +56,7 @@ pub mod math;
 mod prelude;
 pub mod query;
 pub mod shape;
+pub mod world;
 
 pub use prelude::{d2, d2_f64, d3, d3_f64};
 pub use shape::ShapeError;

@@ -40,6 +40,7 @@ macro_rules! common_aliases {
         pub type SweepAndPrune = $crate::broad::SweepAndPrune<$v>;
         pub use $crate::math::{Isometry, Real as _, Vector as _};
         pub use $crate::shape::ShapeError;
+        pub use $crate::world::{Filter, Handle};
     };
 }
 
@@ -53,6 +54,10 @@ macro_rules! aliases_2d {
         pub type Obb = $crate::shape::obb_2d::Obb<$r>;
         /// See [`crate::shape::ConvexPolygon`].
         pub type ConvexPolygon = $crate::shape::ConvexPolygon<$r>;
+        /// See [`crate::shape::shape_2d::Shape`].
+        pub type Shape = $crate::shape::shape_2d::Shape<$r>;
+        /// See [`crate::world::World`]: a world of 2D [`Shape`]s.
+        pub type World = $crate::world::World<<$r as $crate::math::Real>::V2, Shape>;
     };
 }
 
@@ -68,6 +73,10 @@ macro_rules! aliases_3d {
         pub type Cylinder = $crate::shape::Cylinder<$r>;
         /// See [`crate::shape::Cone`].
         pub type Cone = $crate::shape::Cone<$r>;
+        /// See [`crate::shape::shape_3d::Shape`].
+        pub type Shape = $crate::shape::shape_3d::Shape<$r>;
+        /// See [`crate::world::World`]: a world of 3D [`Shape`]s.
+        pub type World = $crate::world::World<<$r as $crate::math::Real>::V3, Shape>;
     };
 }
 

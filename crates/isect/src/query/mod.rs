@@ -5,6 +5,7 @@ pub mod ball_tests;
 pub mod cast_ray;
 pub mod cast_shapes;
 pub mod contact;
+pub mod dispatch;
 pub mod distance;
 pub mod manifold;
 pub mod pipeline;

@@ -17,6 +17,9 @@ mod plane;
 mod ray;
 mod rounded;
 mod sector;
+pub mod shape_2d;
+pub mod shape_3d;
+mod shape_common;
 mod triangle;
 
 pub use aabb::Aabb;

@@ -1,0 +1,199 @@
+//! Dispatch and world benchmarks: the shape-enum dispatch beside parry's
+//! `query::contact` on `dyn Shape` (its own run-time dispatch) for mixed 3D kinds and
+//! for box–box; the world's update and batch ray casts (no parry equivalent: parry has
+//! no collision world). Seeded inputs, 8,192 cases cycled.
+
+use std::hint::black_box;
+
+use criterion::{criterion_group, criterion_main, Criterion};
+use glam::{Quat, Vec3};
+use isect::math::Pose3;
+use isect::query::dispatch;
+use isect::shape::shape_3d::Shape;
+use isect::shape::{Aabb, Ball, Capsule, ConvexPolyhedron, Cylinder, Ray};
+use isect::world::{Filter, World};
+use parry3d::math::Pose as PPose;
+use parry3d::query as pq;
+use parry3d::shape as ps;
+
+const CASES: usize = 8192;
+const SHAPES: usize = 64;
+
+/// SplitMix64.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> f32 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        ((z ^ (z >> 31)) >> 40) as f32 / (1u64 << 24) as f32
+    }
+    fn range(&mut self, lo: f32, hi: f32) -> f32 {
+        lo + (hi - lo) * self.next()
+    }
+    fn unit(&mut self) -> Vec3 {
+        loop {
+            let v = Vec3::new(
+                self.range(-1.0, 1.0),
+                self.range(-1.0, 1.0),
+                self.range(-1.0, 1.0),
+            );
+            if let Some(u) = v.try_normalize() {
+                return u;
+            }
+        }
+    }
+    fn rotation(&mut self) -> Quat {
+        Quat::from_axis_angle(self.unit(), self.range(-3.1, 3.1))
+    }
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() * n as f32) as usize % n
+    }
+}
+
+/// The same shape for both libraries; `kinds` limits the kinds drawn.
+fn shape_pair(rng: &mut Rng, kinds: usize) -> (Shape<f32>, ps::SharedShape) {
+    let (r, hh) = (rng.range(0.3, 0.6), rng.range(0.3, 0.6));
+    match rng.below(kinds) {
+        0 => {
+            let h = Vec3::new(
+                rng.range(0.3, 0.6),
+                rng.range(0.3, 0.6),
+                rng.range(0.3, 0.6),
+            );
+            let ours = Aabb::from_center(Vec3::ZERO, h).expect("box");
+            (ours.into(), ps::SharedShape::cuboid(h.x, h.y, h.z))
+        }
+        1 => (
+            Ball::new(Vec3::ZERO, r).expect("ball").into(),
+            ps::SharedShape::ball(r),
+        ),
+        2 => {
+            let (a, b) = (rng.unit() * hh, rng.unit() * hh);
+            let ours = Capsule::new(a, b, 0.5 * r).expect("capsule");
+            (ours.into(), ps::SharedShape::capsule(a, b, 0.5 * r))
+        }
+        3 => (
+            Cylinder::new(hh, r).expect("cylinder").into(),
+            ps::SharedShape::cylinder(hh, r),
+        ),
+        _ => {
+            let pts: Vec<Vec3> = (0..16).map(|_| rng.unit() * r).collect();
+            let parry = ps::ConvexPolyhedron::from_convex_hull(&pts).expect("hull");
+            let ours = ConvexPolyhedron::from_points(parry.points()).expect("hull");
+            (ours.into(), ps::SharedShape::new(parry))
+        }
+    }
+}
+
+struct Case {
+    ours: (Pose3<f32>, Pose3<f32>),
+    parry: (PPose, PPose),
+    a: usize,
+    b: usize,
+}
+
+fn cases(rng: &mut Rng) -> Vec<Case> {
+    (0..CASES)
+        .map(|_| {
+            let (ra, rb) = (rng.rotation(), rng.rotation());
+            let ta = rng.unit() * 0.1;
+            let tb = ta + rng.unit() * 1.0;
+            Case {
+                ours: (Pose3::new(ta, ra), Pose3::new(tb, rb)),
+                parry: (PPose::from_parts(ta, ra), PPose::from_parts(tb, rb)),
+                a: rng.below(SHAPES),
+                b: rng.below(SHAPES),
+            }
+        })
+        .collect()
+}
+
+fn contact_group(c: &mut Criterion, name: &str, kinds: usize) {
+    let mut rng = Rng(kinds as u64);
+    let (ours, parry): (Vec<_>, Vec<_>) = (0..SHAPES).map(|_| shape_pair(&mut rng, kinds)).unzip();
+    let cases = cases(&mut rng);
+    let mut group = c.benchmark_group(name);
+    let mut i = 0;
+    group.bench_function("isect", |b| {
+        b.iter(|| {
+            i = (i + 1) % CASES;
+            let k = &cases[i];
+            black_box(dispatch::contact(
+                &k.ours.0, &ours[k.a], &k.ours.1, &ours[k.b], 0.0,
+            ))
+        })
+    });
+    group.bench_function("parry", |b| {
+        b.iter(|| {
+            i = (i + 1) % CASES;
+            let k = &cases[i];
+            let (sa, sb) = (&*parry[k.a].0, &*parry[k.b].0);
+            black_box(pq::contact(&k.parry.0, sa, &k.parry.1, sb, 0.0).ok())
+        })
+    });
+    group.finish();
+}
+
+fn dispatch_contact(c: &mut Criterion) {
+    contact_group(c, "dispatch_contact_box_box", 1);
+    contact_group(c, "dispatch_contact_mixed", 5);
+}
+
+/// `n` shapes in a cube sized for about one neighbour each.
+fn world(n: usize, rng: &mut Rng) -> World<Vec3, Shape<f32>> {
+    let half = 0.9 * (n as f32).cbrt();
+    let mut w = World::new();
+    for _ in 0..n {
+        let (shape, _) = shape_pair(rng, 2);
+        let t = Vec3::new(
+            rng.range(-half, half),
+            rng.range(-half, half),
+            rng.range(-half, half),
+        );
+        w.insert(shape, Pose3::new(t, rng.rotation()), Filter::ALL)
+            .expect("insert");
+    }
+    w.update();
+    w
+}
+
+fn world_update(c: &mut Criterion) {
+    let mut rng = Rng(7);
+    let mut w = world(1000, &mut rng);
+    let handles: Vec<_> = w.handles().collect();
+    let mut group = c.benchmark_group("world_update_1000_moving");
+    let mut sign = 1.0;
+    group.bench_function("isect", |b| {
+        b.iter(|| {
+            sign = -sign;
+            for &h in &handles {
+                if let Some(&p) = w.pose(h) {
+                    let moved = Pose3::new(p.translation + Vec3::splat(0.02 * sign), p.rotation);
+                    w.set_pose(h, moved).expect("finite pose");
+                }
+            }
+            black_box(w.update())
+        })
+    });
+    group.finish();
+    let rays: Vec<Ray<Vec3>> = (0..1000)
+        .map(|_| {
+            let (origin, target) = (rng.unit() * 12.0, rng.unit() * 3.0);
+            Ray {
+                origin,
+                dir: target - origin,
+            }
+        })
+        .collect();
+    let mut group = c.benchmark_group("world_cast_rays_1000");
+    group.bench_function("isect", |b| {
+        b.iter(|| black_box(w.cast_rays(&rays, 1.0, Filter::ALL)))
+    });
+    group.finish();
+}
+
+criterion_group!(benches, dispatch_contact, world_update);
+criterion_main!(benches);

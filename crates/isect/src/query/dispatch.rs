@@ -1,0 +1,319 @@
+//! Pair queries on the shape enums ([`shape_2d::Shape`](crate::shape::shape_2d::Shape),
+//! [`shape_3d::Shape`](crate::shape::shape_3d::Shape)): every pair of kinds answers
+//! every query. Each query is one exhaustive `match` over the pair of kinds (in
+//! `dispatch/shape_2d.rs` and `dispatch/shape_3d.rs`): analytic kernels where they
+//! exist — ball–ball, ball–capsule, capsule–capsule (Ericson 5.1.9, in
+//! [`contact`](mod@crate::query::contact) and [`distance`](mod@crate::query::distance)),
+//! ball–box (Ericson 5.2.5, [`ball_tests`](crate::query::ball_tests)), box–box and
+//! polygon–polygon SAT ([`sat_2d`](crate::algo::sat_2d), [`sat_3d`](crate::algo::sat_3d))
+//! — and GJK / EPA / the GJK shape cast, compiled per concrete pair, for the rest.
+//!
+//! Conventions are those of the generic queries: poses per shape, answers in world
+//! space, normals from A to B; a non-finite pose gives `false` / `None` / a NaN
+//! distance, as documented on each function. No tolerances of its own.
+//!
+//! SAT contacts (box–box, polygon–polygon) report `point_a` as A's support point
+//! along the normal and `point_b = point_a − depth · normal` (on B's supporting
+//! plane), which keeps `point_a − point_b = depth · normal` as EPA's contacts do.
+
+mod shape_2d;
+mod shape_3d;
+
+use crate::algo::gjk::{GjkVector, Status};
+use crate::algo::sat_2d::Mtv;
+use crate::algo::support::SupportMap;
+use crate::math::{Isometry, Real, Vector};
+use crate::query::ball_tests::ball_aabb_contact;
+use crate::query::cast_ray::RayCast;
+use crate::query::cast_shapes::ShapeCastHit;
+use crate::query::contact::Contact;
+use crate::query::distance::{closest_points_segment_segment, world_segment, ClosestPoints};
+use crate::shape::{Aabb, Ball, Capsule};
+
+/// A shape enum whose pair queries dispatch on the pair of kinds. Implemented by
+/// [`shape_2d::Shape`](crate::shape::shape_2d::Shape) and
+/// [`shape_3d::Shape`](crate::shape::shape_3d::Shape); the free functions of this
+/// module and the collision world are generic over it.
+pub trait DispatchShape<V: GjkVector>: SupportMap<V> + RayCast<V> + Clone {
+    /// The world bounding box of the shape placed at `pose` (non-finite bounds for a
+    /// non-finite pose).
+    fn world_aabb(&self, pose: &V::Pose) -> Aabb<V>;
+
+    /// See [`intersects`].
+    fn intersects_pair(pose_a: &V::Pose, a: &Self, pose_b: &V::Pose, b: &Self) -> bool;
+
+    /// See [`contact`].
+    fn contact_pair(
+        pose_a: &V::Pose,
+        a: &Self,
+        pose_b: &V::Pose,
+        b: &Self,
+        prediction: V::Scalar,
+    ) -> Option<Contact<V>>;
+
+    /// See [`distance`].
+    fn distance_pair(pose_a: &V::Pose, a: &Self, pose_b: &V::Pose, b: &Self) -> V::Scalar;
+
+    /// See [`closest_points`].
+    fn closest_points_pair(
+        pose_a: &V::Pose,
+        a: &Self,
+        pose_b: &V::Pose,
+        b: &Self,
+    ) -> ClosestPoints<V>;
+
+    /// See [`cast_shapes`].
+    #[allow(clippy::too_many_arguments)]
+    fn cast_pair(
+        pose_a: &V::Pose,
+        vel_a: V,
+        a: &Self,
+        pose_b: &V::Pose,
+        vel_b: V,
+        b: &Self,
+        max_t: V::Scalar,
+    ) -> Option<ShapeCastHit<V>>;
+}
+
+/// True when the shapes touch or overlap; `false` when a pose is not finite.
+/// Agrees with [`crate::query::distance::intersects`] up to rounding.
+#[inline]
+pub fn intersects<V: GjkVector, S: DispatchShape<V>>(
+    pose_a: &V::Pose,
+    a: &S,
+    pose_b: &V::Pose,
+    b: &S,
+) -> bool {
+    S::intersects_pair(pose_a, a, pose_b, b)
+}
+
+/// The contact of the shapes when their separation is at most `prediction`, as
+/// [`crate::query::contact()`]; `None` otherwise and for a non-finite pose or a NaN
+/// `prediction`. Touching shapes give depth 0.
+#[inline]
+pub fn contact<V: GjkVector, S: DispatchShape<V>>(
+    pose_a: &V::Pose,
+    a: &S,
+    pose_b: &V::Pose,
+    b: &S,
+    prediction: V::Scalar,
+) -> Option<Contact<V>> {
+    S::contact_pair(pose_a, a, pose_b, b, prediction)
+}
+
+/// Distance between the shapes (0 when touching or overlapping; NaN for a
+/// non-finite pose).
+#[inline]
+pub fn distance<V: GjkVector, S: DispatchShape<V>>(
+    pose_a: &V::Pose,
+    a: &S,
+    pose_b: &V::Pose,
+    b: &S,
+) -> V::Scalar {
+    S::distance_pair(pose_a, a, pose_b, b)
+}
+
+/// Closest points of the shapes, as [`crate::query::closest_points`] (NaN distance
+/// with `Status::Degenerate` for a non-finite pose).
+#[inline]
+pub fn closest_points<V: GjkVector, S: DispatchShape<V>>(
+    pose_a: &V::Pose,
+    a: &S,
+    pose_b: &V::Pose,
+    b: &S,
+) -> ClosestPoints<V> {
+    S::closest_points_pair(pose_a, a, pose_b, b)
+}
+
+/// The first time in `[0, max_t]` at which the translating shapes touch, as
+/// [`crate::query::cast_shapes()`] (overlap at time 0 answers `time = 0` with the
+/// contact depth; `None` for NaN input or a negative `max_t`).
+#[allow(clippy::too_many_arguments)]
+#[inline]
+pub fn cast_shapes<V: GjkVector, S: DispatchShape<V>>(
+    pose_a: &V::Pose,
+    vel_a: V,
+    a: &S,
+    pose_b: &V::Pose,
+    vel_b: V,
+    b: &S,
+    max_t: V::Scalar,
+) -> Option<ShapeCastHit<V>> {
+    S::cast_pair(pose_a, vel_a, a, pose_b, vel_b, b, max_t)
+}
+
+/// A ball's centre in the frame of a box placed at `pose_box`.
+#[inline]
+fn centre_in<V: Vector>(pose_ball: &V::Pose, ball: &Ball<V>, pose_box: &V::Pose) -> V {
+    pose_box.inverse_transform_point(pose_ball.transform_point(ball.center()))
+}
+
+/// Ball (A) – box (B, a box of its local frame) overlap, closed; false for NaN poses.
+#[inline]
+pub(crate) fn intersects_ball_cuboid<V: Vector>(
+    pose_a: &V::Pose,
+    a: &Ball<V>,
+    pose_b: &V::Pose,
+    b: &Aabb<V>,
+) -> bool {
+    let r = a.radius();
+    b.distance_squared_to_point(centre_in(pose_a, a, pose_b)) <= r * r
+}
+
+/// Ball (A) – box (B) distance; NaN for NaN poses.
+#[inline]
+pub(crate) fn distance_ball_cuboid<V: Vector>(
+    pose_a: &V::Pose,
+    a: &Ball<V>,
+    pose_b: &V::Pose,
+    b: &Aabb<V>,
+) -> V::Scalar {
+    let d = b
+        .distance_squared_to_point(centre_in(pose_a, a, pose_b))
+        .sqrt();
+    if d.is_nan() {
+        return d;
+    }
+    (d - a.radius()).max(V::Scalar::ZERO)
+}
+
+/// Ball (A) – box (B) contact in B's frame, then mapped to the world. A centre
+/// outside the box takes the closest point; inside (or on the surface), the nearest
+/// face ([`ball_aabb_contact`]).
+pub(crate) fn contact_ball_cuboid<V: Vector>(
+    pose_a: &V::Pose,
+    a: &Ball<V>,
+    pose_b: &V::Pose,
+    b: &Aabb<V>,
+    prediction: V::Scalar,
+) -> Option<Contact<V>> {
+    if !(pose_a.is_finite() && pose_b.is_finite()) || prediction.is_nan() {
+        return None;
+    }
+    let (c, r) = (centre_in(pose_a, a, pose_b), a.radius());
+    let closest = b.closest_point(c);
+    let local = match (closest - c).try_normalize() {
+        Some(n) => Contact {
+            normal: n,
+            depth: r - closest.distance(c),
+            point_a: c + n * r,
+            point_b: closest,
+            status: Status::Converged,
+        },
+        None => {
+            let inside = ball_aabb_contact(&Ball::new(c, r).ok()?, b)?;
+            Contact {
+                normal: inside.normal,
+                depth: inside.depth,
+                point_a: inside.point_a,
+                point_b: inside.point_b,
+                status: Status::Converged,
+            }
+        }
+    };
+    (-local.depth <= prediction).then(|| to_world(&local, pose_b))
+}
+
+/// A contact of a local frame mapped to the world by `pose`.
+#[inline]
+fn to_world<V: Vector>(c: &Contact<V>, pose: &V::Pose) -> Contact<V> {
+    Contact {
+        normal: pose.transform_vector(c.normal),
+        point_a: pose.transform_point(c.point_a),
+        point_b: pose.transform_point(c.point_b),
+        ..*c
+    }
+}
+
+/// Ball (A) – capsule (B): the world centre of A and the closest point of B's segment.
+#[inline]
+fn ball_capsule_points<V: Vector>(
+    pose_a: &V::Pose,
+    a: &Ball<V>,
+    pose_b: &V::Pose,
+    b: &Capsule<V>,
+) -> (V, V) {
+    let ca = pose_a.transform_point(a.center());
+    (ca, world_segment(pose_b, b).closest_point(ca).0)
+}
+
+/// Ball (A) – capsule (B) overlap, closed; false for NaN poses.
+#[inline]
+pub(crate) fn intersects_ball_capsule<V: Vector>(
+    pose_a: &V::Pose,
+    a: &Ball<V>,
+    pose_b: &V::Pose,
+    b: &Capsule<V>,
+) -> bool {
+    let (p, q) = ball_capsule_points(pose_a, a, pose_b, b);
+    let r = a.radius() + b.radius();
+    p.distance_squared(q) <= r * r
+}
+
+/// Ball (A) – capsule (B) distance; NaN for NaN poses.
+#[inline]
+pub(crate) fn distance_ball_capsule<V: Vector>(
+    pose_a: &V::Pose,
+    a: &Ball<V>,
+    pose_b: &V::Pose,
+    b: &Capsule<V>,
+) -> V::Scalar {
+    let (p, q) = ball_capsule_points(pose_a, a, pose_b, b);
+    let d = p.distance(q);
+    if d.is_nan() {
+        return d;
+    }
+    (d - a.radius() - b.radius()).max(V::Scalar::ZERO)
+}
+
+/// Capsule–capsule overlap, closed (Ericson 5.1.9 on the segments); false for NaN.
+#[inline]
+pub(crate) fn intersects_capsule_capsule<V: Vector>(
+    pose_a: &V::Pose,
+    a: &Capsule<V>,
+    pose_b: &V::Pose,
+    b: &Capsule<V>,
+) -> bool {
+    let (_, _, p, q) =
+        closest_points_segment_segment(&world_segment(pose_a, a), &world_segment(pose_b, b));
+    let r = a.radius() + b.radius();
+    p.distance_squared(q) <= r * r
+}
+
+/// Ball–ball overlap, closed; false for NaN poses.
+#[inline]
+pub(crate) fn intersects_ball_ball<V: Vector>(
+    pose_a: &V::Pose,
+    a: &Ball<V>,
+    pose_b: &V::Pose,
+    b: &Ball<V>,
+) -> bool {
+    let p = pose_a.transform_point(a.center());
+    let q = pose_b.transform_point(b.center());
+    let r = a.radius() + b.radius();
+    p.distance_squared(q) <= r * r
+}
+
+/// The contact of a SAT minimum translation vector: `point_a` is A's support point
+/// along the axis, `point_b = point_a − depth · axis`.
+#[inline]
+pub(crate) fn contact_from_mtv<V: Vector, A: SupportMap<V> + ?Sized>(
+    pose_a: &V::Pose,
+    a: &A,
+    mtv: Mtv<V>,
+) -> Contact<V> {
+    let point_a = a.support(pose_a, mtv.axis);
+    Contact {
+        normal: mtv.axis,
+        depth: mtv.depth,
+        point_a,
+        point_b: point_a - mtv.axis * mtv.depth,
+        status: Status::Converged,
+    }
+}
+
+/// A contact, if any, seen from the other shape (see [`Contact::flipped`]).
+#[inline]
+pub(crate) fn flip_contact<V: Vector>(c: Option<Contact<V>>) -> Option<Contact<V>> {
+    c.map(|c| c.flipped())
+}

@@ -1,0 +1,135 @@
+//! [`Shape`]: every convex 2D shape in one enum, so that a collection (a world, a
+//! scene file) can hold mixed shapes and ask any pair any query through
+//! [`crate::query::dispatch`].
+
+use crate::algo::gjk::GjkVector;
+use crate::algo::support::SupportMap;
+use crate::math::{Real, Vector};
+use crate::query::RayCast;
+use crate::shape::shape_common::{aabb_by_support, ray_cast_by_support};
+use crate::shape::{Aabb, Ball, Capsule, ConvexPolygon, Ray, RayHit, Rounded, Segment, Triangle};
+
+/// A convex 2D shape of any kind, in its local frame (a pose places it in the world).
+///
+/// `Cuboid` is an [`Aabb`] of the local frame: a rectangle centred at the pose is
+/// `Aabb::from_center(ZERO, half_extents)`; an off-centre box is allowed (the pose's
+/// rotation turns it about the local origin). `Segment` and `Triangle` are the
+/// segment and the solid triangle; the `Rounded*` variants are Minkowski sums with a
+/// disc. Every variant is validated by its own constructor, so a `Shape` holds no NaN.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Shape<R: Real> {
+    /// A disc.
+    Ball(Ball<R::V2>),
+    /// A rectangle given as a box of the local frame.
+    Cuboid(Aabb<R::V2>),
+    /// A stadium (segment grown by a radius).
+    Capsule(Capsule<R::V2>),
+    /// A segment (no area).
+    Segment(Segment<R::V2>),
+    /// A solid triangle (may be flat).
+    Triangle(Triangle<R::V2>),
+    /// A convex polygon.
+    Polygon(ConvexPolygon<R>),
+    /// A rectangle with rounded corners.
+    RoundedCuboid(Rounded<Aabb<R::V2>, R>),
+    /// A convex polygon with rounded corners.
+    RoundedPolygon(Rounded<ConvexPolygon<R>, R>),
+}
+
+/// `match $shape { Shape::K($s) => $body, ... }` over every 2D kind: the body is
+/// compiled once per concrete shape type (monomorphic support calls).
+macro_rules! each_shape_2d {
+    ($shape:expr, $s:ident => $body:expr) => {
+        match $shape {
+            $crate::shape::shape_2d::Shape::Ball($s) => $body,
+            $crate::shape::shape_2d::Shape::Cuboid($s) => $body,
+            $crate::shape::shape_2d::Shape::Capsule($s) => $body,
+            $crate::shape::shape_2d::Shape::Segment($s) => $body,
+            $crate::shape::shape_2d::Shape::Triangle($s) => $body,
+            $crate::shape::shape_2d::Shape::Polygon($s) => $body,
+            $crate::shape::shape_2d::Shape::RoundedCuboid($s) => $body,
+            $crate::shape::shape_2d::Shape::RoundedPolygon($s) => $body,
+        }
+    };
+}
+
+impl<R: Real> Shape<R> {
+    /// The kind's name (`"Ball"`, `"Cuboid"`, ...), for messages and test reports.
+    pub fn kind_name(&self) -> &'static str {
+        match self {
+            Self::Ball(_) => "Ball",
+            Self::Cuboid(_) => "Cuboid",
+            Self::Capsule(_) => "Capsule",
+            Self::Segment(_) => "Segment",
+            Self::Triangle(_) => "Triangle",
+            Self::Polygon(_) => "Polygon",
+            Self::RoundedCuboid(_) => "RoundedCuboid",
+            Self::RoundedPolygon(_) => "RoundedPolygon",
+        }
+    }
+
+    /// The world bounding box of the shape placed at `pose` (tight for every kind:
+    /// from the support points along `±x, ±y`). A non-finite pose gives a box with
+    /// non-finite bounds.
+    pub fn aabb(&self, pose: &<R::V2 as Vector>::Pose) -> Aabb<R::V2> {
+        each_shape_2d!(self, s => aabb_by_support(s, pose))
+    }
+}
+
+impl<R: Real> SupportMap<R::V2> for Shape<R> {
+    #[inline]
+    fn local_support(&self, dir: R::V2) -> R::V2 {
+        each_shape_2d!(self, s => s.local_support(dir))
+    }
+    #[inline]
+    fn margin(&self) -> R {
+        each_shape_2d!(self, s => s.margin())
+    }
+    #[inline]
+    fn local_core_support(&self, dir: R::V2) -> R::V2 {
+        each_shape_2d!(self, s => s.local_core_support(dir))
+    }
+}
+
+/// Analytic kernels for the disc, box, segment and polygon; the GJK point cast for
+/// the capsule, triangle and rounded kinds. Conventions of [`RayCast`]: solid kinds
+/// hit at `t = 0` with a zero normal when the origin is inside; the segment is hit
+/// only where the ray crosses it.
+impl<R: Real> RayCast<R::V2> for Shape<R>
+where
+    R::V2: GjkVector,
+{
+    fn cast_ray(&self, ray: &Ray<R::V2>, max_t: R) -> Option<RayHit<R::V2>> {
+        match self {
+            Self::Ball(s) => s.cast_ray(ray, max_t),
+            Self::Cuboid(s) => s.cast_ray(ray, max_t),
+            Self::Segment(s) => s.cast_ray(ray, max_t),
+            Self::Polygon(s) => s.cast_ray(ray, max_t),
+            Self::Capsule(s) => ray_cast_by_support(s, ray, max_t),
+            Self::Triangle(s) => ray_cast_by_support(s, ray, max_t),
+            Self::RoundedCuboid(s) => ray_cast_by_support(s, ray, max_t),
+            Self::RoundedPolygon(s) => ray_cast_by_support(s, ray, max_t),
+        }
+    }
+}
+
+macro_rules! from_kind {
+    ($($kind:ident($ty:ty)),*) => {$(
+        impl<R: Real> From<$ty> for Shape<R> {
+            #[inline]
+            fn from(s: $ty) -> Self {
+                Self::$kind(s)
+            }
+        }
+    )*};
+}
+from_kind!(
+    Ball(Ball<R::V2>),
+    Cuboid(Aabb<R::V2>),
+    Capsule(Capsule<R::V2>),
+    Segment(Segment<R::V2>),
+    Triangle(Triangle<R::V2>),
+    Polygon(ConvexPolygon<R>),
+    RoundedCuboid(Rounded<Aabb<R::V2>, R>),
+    RoundedPolygon(Rounded<ConvexPolygon<R>, R>)
+);

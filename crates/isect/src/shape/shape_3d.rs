@@ -1,0 +1,145 @@
+//! [`Shape`]: every convex 3D shape in one enum, so that a collection (a world, a
+//! scene file) can hold mixed shapes and ask any pair any query through
+//! [`crate::query::dispatch`].
+
+use crate::algo::gjk::GjkVector;
+use crate::algo::support::SupportMap;
+use crate::math::{Real, Vector};
+use crate::query::RayCast;
+use crate::shape::shape_common::{aabb_by_support, ray_cast_by_support};
+use crate::shape::{
+    Aabb, Ball, Capsule, Cone, ConvexPolyhedron, Cylinder, Ray, RayHit, Rounded, Segment, Triangle,
+};
+
+/// A convex 3D shape of any kind, in its local frame (a pose places it in the world).
+///
+/// `Cuboid` is an [`Aabb`] of the local frame: a box centred at the pose is
+/// `Aabb::from_center(ZERO, half_extents)`; an off-centre box is allowed (the pose's
+/// rotation turns it about the local origin). `Segment` and `Triangle` have no
+/// volume; `Cylinder` and `Cone` are along the local y axis (see their types);
+/// `RoundedCuboid` is a Minkowski sum with a ball. Every variant is validated by its
+/// own constructor, so a `Shape` holds no NaN.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Shape<R: Real> {
+    /// A sphere.
+    Ball(Ball<R::V3>),
+    /// A box given as a box of the local frame.
+    Cuboid(Aabb<R::V3>),
+    /// A capsule (segment grown by a radius).
+    Capsule(Capsule<R::V3>),
+    /// A segment (no volume).
+    Segment(Segment<R::V3>),
+    /// A triangle (no volume).
+    Triangle(Triangle<R::V3>),
+    /// A convex polyhedron.
+    Polyhedron(ConvexPolyhedron<R>),
+    /// A cylinder.
+    Cylinder(Cylinder<R>),
+    /// A cone.
+    Cone(Cone<R>),
+    /// A box with rounded edges and corners.
+    RoundedCuboid(Rounded<Aabb<R::V3>, R>),
+}
+
+/// `match $shape { Shape::K($s) => $body, ... }` over every 3D kind: the body is
+/// compiled once per concrete shape type (monomorphic support calls).
+macro_rules! each_shape_3d {
+    ($shape:expr, $s:ident => $body:expr) => {
+        match $shape {
+            $crate::shape::shape_3d::Shape::Ball($s) => $body,
+            $crate::shape::shape_3d::Shape::Cuboid($s) => $body,
+            $crate::shape::shape_3d::Shape::Capsule($s) => $body,
+            $crate::shape::shape_3d::Shape::Segment($s) => $body,
+            $crate::shape::shape_3d::Shape::Triangle($s) => $body,
+            $crate::shape::shape_3d::Shape::Polyhedron($s) => $body,
+            $crate::shape::shape_3d::Shape::Cylinder($s) => $body,
+            $crate::shape::shape_3d::Shape::Cone($s) => $body,
+            $crate::shape::shape_3d::Shape::RoundedCuboid($s) => $body,
+        }
+    };
+}
+
+impl<R: Real> Shape<R> {
+    /// The kind's name (`"Ball"`, `"Cuboid"`, ...), for messages and test reports.
+    pub fn kind_name(&self) -> &'static str {
+        match self {
+            Self::Ball(_) => "Ball",
+            Self::Cuboid(_) => "Cuboid",
+            Self::Capsule(_) => "Capsule",
+            Self::Segment(_) => "Segment",
+            Self::Triangle(_) => "Triangle",
+            Self::Polyhedron(_) => "Polyhedron",
+            Self::Cylinder(_) => "Cylinder",
+            Self::Cone(_) => "Cone",
+            Self::RoundedCuboid(_) => "RoundedCuboid",
+        }
+    }
+
+    /// The world bounding box of the shape placed at `pose` (tight for every kind:
+    /// from the support points along `±x, ±y, ±z`). A non-finite pose gives a box with
+    /// non-finite bounds.
+    pub fn aabb(&self, pose: &<R::V3 as Vector>::Pose) -> Aabb<R::V3> {
+        each_shape_3d!(self, s => aabb_by_support(s, pose))
+    }
+}
+
+impl<R: Real> SupportMap<R::V3> for Shape<R> {
+    #[inline]
+    fn local_support(&self, dir: R::V3) -> R::V3 {
+        each_shape_3d!(self, s => s.local_support(dir))
+    }
+    #[inline]
+    fn margin(&self) -> R {
+        each_shape_3d!(self, s => s.margin())
+    }
+    #[inline]
+    fn local_core_support(&self, dir: R::V3) -> R::V3 {
+        each_shape_3d!(self, s => s.local_core_support(dir))
+    }
+}
+
+/// Analytic kernels for the ball, box, triangle and polyhedron; the GJK point cast
+/// for the capsule, segment, cylinder, cone and rounded box. Conventions of
+/// [`RayCast`]: solid kinds hit at `t = 0` with a zero normal when the origin is
+/// inside; the triangle is hit from either side; a segment (no volume) is hit only by
+/// a ray through it, up to the cast's tolerance.
+impl<R: Real> RayCast<R::V3> for Shape<R>
+where
+    R::V3: GjkVector,
+{
+    fn cast_ray(&self, ray: &Ray<R::V3>, max_t: R) -> Option<RayHit<R::V3>> {
+        match self {
+            Self::Ball(s) => s.cast_ray(ray, max_t),
+            Self::Cuboid(s) => s.cast_ray(ray, max_t),
+            Self::Triangle(s) => s.cast_ray(ray, max_t),
+            Self::Polyhedron(s) => s.cast_ray(ray, max_t),
+            Self::Capsule(s) => ray_cast_by_support(s, ray, max_t),
+            Self::Segment(s) => ray_cast_by_support(s, ray, max_t),
+            Self::Cylinder(s) => ray_cast_by_support(s, ray, max_t),
+            Self::Cone(s) => ray_cast_by_support(s, ray, max_t),
+            Self::RoundedCuboid(s) => ray_cast_by_support(s, ray, max_t),
+        }
+    }
+}
+
+macro_rules! from_kind {
+    ($($kind:ident($ty:ty)),*) => {$(
+        impl<R: Real> From<$ty> for Shape<R> {
+            #[inline]
+            fn from(s: $ty) -> Self {
+                Self::$kind(s)
+            }
+        }
+    )*};
+}
+from_kind!(
+    Ball(Ball<R::V3>),
+    Cuboid(Aabb<R::V3>),
+    Capsule(Capsule<R::V3>),
+    Segment(Segment<R::V3>),
+    Triangle(Triangle<R::V3>),
+    Polyhedron(ConvexPolyhedron<R>),
+    Cylinder(Cylinder<R>),
+    Cone(Cone<R>),
+    RoundedCuboid(Rounded<Aabb<R::V3>, R>)
+);

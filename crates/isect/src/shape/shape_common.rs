@@ -1,0 +1,65 @@
+//! Queries shared by the shape enums ([`shape_2d::Shape`](super::shape_2d::Shape),
+//! [`shape_3d::Shape`](super::shape_3d::Shape)) that any support map answers: the
+//! bounding box from `2·DIM` support points, and a ray cast by the GJK shape cast of
+//! a point (van den Bergen 2004, "Ray casting against general convex objects"), for
+//! shapes without an analytic ray kernel. Tolerances are those of
+//! [`cast_shapes`](crate::query::cast_shapes).
+
+use crate::algo::gjk::GjkVector;
+use crate::algo::support::SupportMap;
+use crate::math::{Isometry, Real, Vector};
+use crate::query::cast_shapes::cast_shapes;
+use crate::shape::{Aabb, Ball, Ray, RayHit};
+
+/// The world box of `shape` placed at `pose`: along each axis, the supports in `+e_i`
+/// and `−e_i`. Exact for exact support maps; a non-finite pose gives non-finite bounds.
+pub(crate) fn aabb_by_support<V: Vector, S: SupportMap<V> + ?Sized>(
+    shape: &S,
+    pose: &V::Pose,
+) -> Aabb<V> {
+    let (mut min, mut max) = (V::ZERO, V::ZERO);
+    for i in 0..V::DIM {
+        let axis = V::unit_axis(i);
+        max = max.with(i, shape.support(pose, axis).get(i));
+        min = min.with(i, shape.support(pose, -axis).get(i));
+    }
+    Aabb { min, max }
+}
+
+/// The first hit of `ray` on the solid convex `shape` (local frame), by casting a
+/// point along the ray against the shape. Follows the [`RayCast`](crate::query::RayCast)
+/// conventions: an origin inside (or on) the shape hits at `t = 0` with a zero
+/// normal; a non-finite ray or a NaN or negative `max_t` misses; a zero direction hits
+/// only when the origin is in the shape.
+pub(crate) fn ray_cast_by_support<V: GjkVector, S: SupportMap<V> + ?Sized>(
+    shape: &S,
+    ray: &Ray<V>,
+    max_t: V::Scalar,
+) -> Option<RayHit<V>> {
+    if !(ray.is_finite() && max_t >= V::Scalar::ZERO) {
+        return None;
+    }
+    let point = Ball::new(V::ZERO, V::Scalar::ZERO).ok()?;
+    let at_origin = V::Pose::from_translation(ray.origin);
+    let hit = cast_shapes(
+        &V::Pose::IDENTITY,
+        V::ZERO,
+        shape,
+        &at_origin,
+        ray.dir,
+        &point,
+        max_t,
+    )?;
+    if hit.time <= V::Scalar::ZERO {
+        return Some(RayHit {
+            t: V::Scalar::ZERO,
+            point: ray.origin,
+            normal: V::ZERO,
+        });
+    }
+    Some(RayHit {
+        t: hit.time,
+        point: ray.point_at(hit.time),
+        normal: hit.normal,
+    })
+}

@@ -1,0 +1,218 @@
+//! Scene queries of the world: ray casts (closest, any, all, batches), shape casts,
+//! point, box and shape overlap queries. Each walks the tree's fat boxes and confirms
+//! with the exact shape test; every list is sorted, so answers do not depend on the
+//! tree's layout.
+
+// `!(x >= y)` is deliberate: it is also true for NaN, which must take the safe branch.
+#![allow(clippy::neg_cmp_op_on_partial_ord)]
+
+use super::{Entry, Filter, Handle, World};
+use crate::algo::gjk::GjkVector;
+use crate::math::{Isometry, Real, Vector};
+use crate::query::dispatch::{self, DispatchShape};
+use crate::query::{distance, ShapeCastHit};
+use crate::shape::{Aabb, Ball, Ray, RayHit};
+
+/// A ray hit on a world shape.
+#[derive(Copy, Clone, Debug, PartialEq)]
+pub struct WorldRayHit<V: Vector> {
+    /// The shape hit.
+    pub handle: Handle,
+    /// Where, in world space (see [`RayHit`]).
+    pub hit: RayHit<V>,
+}
+
+impl<V: GjkVector, S: DispatchShape<V> + Sync> World<V, S> {
+    /// The closest hit of `ray` over `t ∈ [0, max_t]` on a shape whose filter allows
+    /// `filter`; ties in `t` go to the smaller handle. A ray starting inside a solid
+    /// shape hits it at `t = 0` (zero normal). A non-finite ray, or a NaN or negative
+    /// `max_t`, hits nothing.
+    pub fn cast_ray(
+        &self,
+        ray: &Ray<V>,
+        max_t: V::Scalar,
+        filter: Filter,
+    ) -> Option<WorldRayHit<V>> {
+        let mut best: Option<WorldRayHit<V>> = None;
+        self.tree.cast_ray(ray, max_t, |_, user, t_max| {
+            let (handle, e) = self.allowed(user, &filter)?;
+            let hit = e.shape.cast_ray_posed(&e.pose, ray, t_max)?;
+            let better = best.is_none_or(|b| (hit.t, handle) < (b.hit.t, b.handle));
+            if better {
+                best = Some(WorldRayHit { handle, hit });
+            }
+            // Keep equal-t hits reachable so that ties resolve by handle.
+            Some(hit.t)
+        });
+        best
+    }
+
+    /// Any shape (allowed by `filter`) that `ray` hits within `max_t`: cheaper than
+    /// [`cast_ray`](Self::cast_ray) when only a yes / no is needed. Which one is
+    /// reported among several depends on the tree. Misses as [`cast_ray`](Self::cast_ray).
+    pub fn cast_ray_any(&self, ray: &Ray<V>, max_t: V::Scalar, filter: Filter) -> Option<Handle> {
+        let id = self.tree.cast_ray_any(ray, max_t, |_, user| {
+            self.allowed(user, &filter)
+                .is_some_and(|(_, e)| e.shape.cast_ray_posed(&e.pose, ray, max_t).is_some())
+        })?;
+        let user = self.tree.user_data(id)?;
+        self.handle_at(user).map(|(h, _)| h)
+    }
+
+    /// Every hit of `ray` within `max_t` on shapes allowed by `filter`, sorted by `t`
+    /// then handle (one hit per shape: its first). Misses as [`cast_ray`](Self::cast_ray).
+    pub fn cast_ray_all(
+        &self,
+        ray: &Ray<V>,
+        max_t: V::Scalar,
+        filter: Filter,
+    ) -> Vec<WorldRayHit<V>> {
+        let mut hits = Vec::new();
+        if !(max_t >= V::Scalar::ZERO) {
+            return hits;
+        }
+        self.tree.cast_ray_all(ray, max_t, |_, user, _| {
+            if let Some((handle, e)) = self.allowed(user, &filter) {
+                if let Some(hit) = e.shape.cast_ray_posed(&e.pose, ray, max_t) {
+                    hits.push(WorldRayHit { handle, hit });
+                }
+            }
+            true
+        });
+        hits.sort_by(|x, y| {
+            x.hit
+                .t
+                .partial_cmp(&y.hit.t)
+                .unwrap_or(core::cmp::Ordering::Equal)
+                .then(x.handle.cmp(&y.handle))
+        });
+        hits
+    }
+
+    /// [`cast_ray`](Self::cast_ray) for each ray of a batch, answers in the order of
+    /// `rays`; in parallel with the `parallel` feature (same answers, same order).
+    pub fn cast_rays(
+        &self,
+        rays: &[Ray<V>],
+        max_t: V::Scalar,
+        filter: Filter,
+    ) -> Vec<Option<WorldRayHit<V>>> {
+        let one = |ray: &Ray<V>| self.cast_ray(ray, max_t, filter);
+        #[cfg(feature = "parallel")]
+        {
+            use rayon::prelude::*;
+            rays.par_iter().map(one).collect()
+        }
+        #[cfg(not(feature = "parallel"))]
+        {
+            rays.iter().map(one).collect()
+        }
+    }
+
+    /// The first shape (allowed by `filter`) that `shape`, starting at `pose` and
+    /// translating by `vel` per unit time, touches within `t ∈ [0, max_t]`, with the
+    /// hit as [`dispatch::cast_shapes`] reports it (the world shape is A, static; the
+    /// cast shape is B). Ties in time go to the smaller handle. A shape already
+    /// touching at `t = 0` hits at time 0. A non-finite pose or velocity, or a
+    /// non-finite or negative `max_t`, hits nothing.
+    pub fn cast_shape(
+        &self,
+        pose: &V::Pose,
+        vel: V,
+        shape: &S,
+        max_t: V::Scalar,
+        filter: Filter,
+    ) -> Option<(Handle, ShapeCastHit<V>)> {
+        if !(max_t.is_finite() && max_t >= V::Scalar::ZERO && vel.is_finite()) {
+            return None;
+        }
+        let start = shape.world_aabb(pose);
+        let end = Aabb {
+            min: start.min + vel * max_t,
+            max: start.max + vel * max_t,
+        };
+        let mut best: Option<(Handle, ShapeCastHit<V>)> = None;
+        self.for_each_in_box(&start.merged(&end), &filter, |handle, e| {
+            let hit = dispatch::cast_shapes(&e.pose, V::ZERO, &e.shape, pose, vel, shape, max_t);
+            if let Some(hit) = hit {
+                if best.is_none_or(|(h, b)| (hit.time, handle) < (b.time, h)) {
+                    best = Some((handle, hit));
+                }
+            }
+        });
+        best
+    }
+
+    /// The shapes (allowed by `filter`) that contain the point `p` (boundary
+    /// included), sorted by handle. A NaN point finds nothing.
+    pub fn shapes_at_point(&self, p: V, filter: Filter) -> Vec<Handle> {
+        let Ok(point) = Ball::new(p, V::Scalar::ZERO) else {
+            return Vec::new();
+        };
+        let id = V::Pose::IDENTITY;
+        self.collect_in_box(&Aabb { min: p, max: p }, &filter, |e| {
+            distance::intersects(&e.pose, &e.shape, &id, &point)
+        })
+    }
+
+    /// The shapes (allowed by `filter`) that touch or overlap the box `region` (exact
+    /// shape test, not just their bounding boxes), sorted by handle. A box with NaN
+    /// finds nothing.
+    pub fn shapes_in_aabb(&self, region: &Aabb<V>, filter: Filter) -> Vec<Handle> {
+        let id = V::Pose::IDENTITY;
+        self.collect_in_box(region, &filter, |e| {
+            distance::intersects(&e.pose, &e.shape, &id, region)
+        })
+    }
+
+    /// The shapes (allowed by `filter`) that touch or overlap `shape` placed at
+    /// `pose` ([`dispatch::intersects`]), sorted by handle. A non-finite pose finds
+    /// nothing.
+    pub fn intersecting_shapes(&self, pose: &V::Pose, shape: &S, filter: Filter) -> Vec<Handle> {
+        let region = shape.world_aabb(pose);
+        self.collect_in_box(&region, &filter, |e| {
+            dispatch::intersects(&e.pose, &e.shape, pose, shape)
+        })
+    }
+
+    /// The live entry of a tree proxy when its filter allows `filter`.
+    fn allowed(&self, user: u32, filter: &Filter) -> Option<(Handle, &Entry<V, S>)> {
+        self.handle_at(user)
+            .filter(|(_, e)| e.filter.allows(filter))
+    }
+
+    /// Calls `f` for each allowed shape whose tight box meets `region`.
+    fn for_each_in_box(
+        &self,
+        region: &Aabb<V>,
+        filter: &Filter,
+        mut f: impl FnMut(Handle, &Entry<V, S>),
+    ) {
+        self.tree.query(region, |_, user| {
+            if let Some((handle, e)) = self.allowed(user, filter) {
+                if e.aabb.intersects(region) {
+                    f(handle, e);
+                }
+            }
+            true
+        });
+    }
+
+    /// The sorted handles of allowed shapes whose tight box meets `region` and that
+    /// pass `exact`.
+    fn collect_in_box(
+        &self,
+        region: &Aabb<V>,
+        filter: &Filter,
+        exact: impl Fn(&Entry<V, S>) -> bool,
+    ) -> Vec<Handle> {
+        let mut found = Vec::new();
+        self.for_each_in_box(region, filter, |handle, e| {
+            if exact(e) {
+                found.push(handle);
+            }
+        });
+        found.sort_unstable();
+        found
+    }
+}
