@@ -9,10 +9,10 @@ mod check;
 mod error;
 mod output;
 mod ray;
-//mod render;
+mod render;
 mod scene;
 mod space;
-//mod svg;
+mod svg;
 mod world;
 
 use clap::{Parser, Subcommand};
@@ -35,7 +35,8 @@ enum Command {
     Check(check::CheckArgs),
     /// Casts one ray into a scene file and prints the hits, closest first.
     Ray(ray::RayArgs),
-    //TMP Render(render::RenderArgs),
+    /// Draws a scene file (its shapes, contacts and rays) as an SVG picture.
+    Render(render::RenderArgs),
     //TMP Bench(bench::BenchArgs),
 }
 
@@ -45,7 +46,7 @@ fn main() {
         //TMP Command::Demo(args) => demo::run(&args),
         Command::Check(args) => check::run(&args),
         Command::Ray(args) => ray::run(&args),
-        //TMP Command::Render(args) => render::run(&args),
+        Command::Render(args) => render::run(&args),
         //TMP Command::Bench(args) => bench::run(&args),
     };
     if let Err(e) = result {

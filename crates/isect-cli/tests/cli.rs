@@ -335,3 +335,90 @@ fn ray_options_that_do_not_fit_the_scene_exit_2() {
     let out = isect(&["ray", scene, "--from", "a,b", "--dir", "1,0"]);
     assert_eq!(out.status.code(), Some(2));
 }
+
+/// `render SCENE -o DIR/out.svg`; returns the output and the SVG path.
+fn render(test: &str, scene: &str) -> (Output, PathBuf, PathBuf) {
+    let dir = scratch(test);
+    let svg = dir.join("out.svg");
+    let out = isect(&["render", scene, "-o", svg.to_str().expect("utf-8 path")]);
+    (out, svg, dir)
+}
+
+/// Only `expected` is left in `dir`: no temporary file survives.
+fn assert_only_files(dir: &Path, expected: &[&str]) {
+    let mut names: Vec<String> = std::fs::read_dir(dir)
+        .expect("read dir")
+        .map(|e| e.expect("entry").file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    assert_eq!(names, expected);
+}
+
+#[test]
+fn render_draws_one_element_per_shape() {
+    for (scene, shapes) in [
+        ("examples/scenes/shapes_2d.json", 9),
+        ("examples/scenes/touching_2d.json", 7),
+        ("examples/scenes/shapes_3d.json", 9),
+        ("examples/scenes/touching_3d.json", 6),
+    ] {
+        let (out, svg, dir) = render("render", scene);
+        assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+        let text = std::fs::read_to_string(&svg).expect("svg written");
+        assert!(text.starts_with("<svg "), "{scene}");
+        assert!(text.trim_end().ends_with("</svg>"), "{scene}");
+        assert_eq!(
+            text.matches("<polygon class=\"shape\"").count(),
+            shapes,
+            "{scene}"
+        );
+        // Each element that opens closes (no half-written tags).
+        assert_eq!(text.matches("<g ").count(), text.matches("</g>").count());
+        assert_only_files(&dir, &["out.svg"]);
+        let _ = std::fs::remove_dir_all(dir);
+    }
+}
+
+#[test]
+fn render_draws_contacts_and_ray_hits() {
+    let (out, svg, dir) = render("render-marks", "examples/scenes/shapes_2d.json");
+    assert_eq!(out.status.code(), Some(0));
+    let text = std::fs::read_to_string(svg).expect("svg written");
+    // Four touching pairs; both rays hit (the x-axis ray and the upward one).
+    assert_eq!(text.matches("class=\"contact\"").count(), 4);
+    assert_eq!(text.matches("class=\"hit\"").count(), 2);
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[test]
+fn render_of_a_bad_scene_writes_nothing() {
+    let (dir, path) = bad_file("render-bad", "bad.json", "{\"dim\": 2, \"shapes\": [}");
+    let svg = dir.join("out.svg");
+    let args = [
+        "render",
+        path.to_str().unwrap(),
+        "-o",
+        svg.to_str().unwrap(),
+    ];
+    let out = isect(&args);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("bad.json:1:"), "{}", stderr(&out));
+    assert_only_files(&dir, &["bad.json"]);
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[test]
+fn render_to_an_unwritable_path_exits_1() {
+    let dir = scratch("render-unwritable");
+    let svg = dir.join("no_such_folder").join("out.svg");
+    let out = isect(&[
+        "render",
+        "examples/scenes/shapes_2d.json",
+        "-o",
+        svg.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(stderr(&out).contains("cannot write"), "{}", stderr(&out));
+    assert_only_files(&dir, &[]);
+    let _ = std::fs::remove_dir_all(dir);
+}
