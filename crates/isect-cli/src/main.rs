@@ -5,11 +5,13 @@
 
 //mod bench;
 mod check;
-//mod demo;
+mod demo;
+mod demo_shapes;
 mod error;
 mod output;
 mod ray;
 mod render;
+mod rng;
 mod scene;
 mod space;
 mod svg;
@@ -30,7 +32,7 @@ struct Cli {
 enum Command {
     /// Runs a built-in scene of thousands of moving shapes through the collision
     /// world and prints a summary per phase; writes an SVG of the last 2D frame.
-    //TMP Demo(demo::DemoArgs),
+    Demo(demo::DemoArgs),
     /// Prints every intersecting pair of a scene file with its contact.
     Check(check::CheckArgs),
     /// Casts one ray into a scene file and prints the hits, closest first.
@@ -43,7 +45,7 @@ enum Command {
 fn main() {
     let cli = Cli::parse();
     let result = match cli.command {
-        //TMP Command::Demo(args) => demo::run(&args),
+        Command::Demo(args) => demo::run(&args),
         Command::Check(args) => check::run(&args),
         Command::Ray(args) => ray::run(&args),
         Command::Render(args) => render::run(&args),

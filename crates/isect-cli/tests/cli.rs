@@ -422,3 +422,44 @@ fn render_to_an_unwritable_path_exits_1() {
     assert_only_files(&dir, &[]);
     let _ = std::fs::remove_dir_all(dir);
 }
+
+#[test]
+fn demo_runs_small_and_writes_its_svg() {
+    let dir = scratch("demo");
+    let svg = dir.join("tmp.svg");
+    let args = [
+        "demo",
+        "--shapes",
+        "200",
+        "--frames",
+        "20",
+        "-o",
+        svg.to_str().unwrap(),
+    ];
+    let out = isect(&args);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let text = std::fs::read_to_string(&svg).expect("svg written");
+    assert!(text.starts_with("<svg ") && text.trim_end().ends_with("</svg>"));
+    // The last 2D frame: every shape outlined.
+    assert_eq!(text.matches("<polygon class=\"shape\"").count(), 200);
+    let summary = String::from_utf8_lossy(&out.stdout);
+    for phase in [
+        "2D: 200 shapes",
+        "3D: 200 shapes",
+        "update()",
+        "broad phase",
+        "narrow phase",
+    ] {
+        assert!(summary.contains(phase), "{phase} missing from {summary}");
+    }
+    assert_only_files(&dir, &["tmp.svg"]);
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[test]
+fn demo_refuses_a_third_dimension_and_too_many_shapes() {
+    assert_eq!(isect(&["demo", "--dim", "4"]).status.code(), Some(2));
+    let out = isect(&["demo", "--shapes", "100000000"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("--shapes"));
+}
