@@ -13,7 +13,7 @@ use crate::error::CliError;
 use crate::output::write_atomic;
 use crate::render::{contact_mark, ray_mark};
 use crate::rng::Rng;
-use crate::space::{Space, D2, D3};
+use crate::space::{Space, SpaceWorld, D2, D3};
 use crate::svg::{outline, Drawing, Outline};
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
@@ -77,7 +77,7 @@ pub fn run(args: &DemoArgs) -> Result<(), CliError> {
 }
 
 /// One moving shape.
-struct Body<Sp: Space> {
+pub struct Body<Sp: Space> {
     handle: Handle,
     pose: Sp::Pose,
     velocity: Sp::V,
@@ -88,8 +88,9 @@ struct Body<Sp: Space> {
 
 /// Times and counts over the run.
 #[derive(Default)]
-struct Stats {
-    frames: usize,
+pub struct Stats {
+    /// Frames run.
+    pub frames: usize,
     move_time: Duration,
     update_time: Duration,
     broad_time: Duration,
@@ -105,8 +106,7 @@ struct Stats {
 /// Runs the demo in one dimension; prints its summary and returns its last frame.
 fn simulate<Sp: DemoSpace>(args: &DemoArgs) -> Result<Drawing, CliError> {
     let mut rng = Rng::new(args.seed);
-    // About 10 % of the box is covered: enough contacts to be busy.
-    let half = 1.5 * (args.shapes.max(1) as f64).powf(1.0 / Sp::DIM as f64);
+    let half = box_half::<Sp>(args.shapes);
     let (mut world, mut bodies) = populate::<Sp>(&mut rng, args.shapes, half)?;
     let bar = progress(args.frames as u64, Sp::DIM);
     let mut stats = Stats::default();
@@ -123,6 +123,12 @@ fn simulate<Sp: DemoSpace>(args: &DemoArgs) -> Result<Drawing, CliError> {
     Ok(drawing)
 }
 
+/// Half the width of the demo's box for `shapes` shapes: about 10 % of it is
+/// covered, enough for a busy narrow phase.
+pub fn box_half<Sp: Space>(shapes: usize) -> f64 {
+    1.5 * (shapes.max(1) as f64).powf(1.0 / Sp::DIM as f64)
+}
+
 /// A progress bar on stderr (hidden when stderr is not a terminal).
 fn progress(frames: u64, dim: usize) -> ProgressBar {
     let bar = ProgressBar::new(frames);
@@ -134,11 +140,11 @@ fn progress(frames: u64, dim: usize) -> ProgressBar {
 }
 
 /// The world of `n` random shapes (every kind in turn) in `[-half, half]^DIM`.
-fn populate<Sp: DemoSpace>(
+pub fn populate<Sp: DemoSpace>(
     rng: &mut Rng,
     n: usize,
     half: f64,
-) -> Result<(World<Sp::V, Sp::S>, Vec<Body<Sp>>), CliError> {
+) -> Result<(SpaceWorld<Sp>, Vec<Body<Sp>>), CliError> {
     let fail = |e: isect::ShapeError| CliError::output(format!("demo scene: {e}"));
     let mut world = World::new();
     let mut bodies = Vec::with_capacity(n);
@@ -163,8 +169,8 @@ fn populate<Sp: DemoSpace>(
 }
 
 /// Moves every body (bouncing off the walls), then updates the world.
-fn run_frame<Sp: DemoSpace>(
-    world: &mut World<Sp::V, Sp::S>,
+pub fn run_frame<Sp: DemoSpace>(
+    world: &mut SpaceWorld<Sp>,
     bodies: &mut [Body<Sp>],
     half: f64,
     stats: &mut Stats,
@@ -205,7 +211,7 @@ fn bounce<Sp: Space>(at: Sp::V, velocity: Sp::V, limit: f64) -> Sp::V {
 /// Times the two phases alone: the box queries that find every pair of shapes
 /// whose tight boxes overlap (the candidates `update()` hands its narrow phase),
 /// then `dispatch::contact` on each of those pairs.
-fn sample_phases<Sp: Space>(world: &World<Sp::V, Sp::S>, bodies: &[Body<Sp>], stats: &mut Stats) {
+fn sample_phases<Sp: Space>(world: &SpaceWorld<Sp>, bodies: &[Body<Sp>], stats: &mut Stats) {
     let broad = Instant::now();
     let mut pairs = Vec::new();
     for b in bodies {
@@ -244,7 +250,7 @@ struct RayStats {
 
 /// The last frame as a picture, with [`RAYS`] rays cast from the walls inward.
 fn last_frame<Sp: DemoSpace>(
-    world: &World<Sp::V, Sp::S>,
+    world: &SpaceWorld<Sp>,
     bodies: &[Body<Sp>],
     rng: &mut Rng,
     half: f64,
@@ -288,6 +294,7 @@ fn last_frame<Sp: DemoSpace>(
         contacts: contacts.collect(),
         rays: marks.collect(),
         shapes,
+        velocities: Vec::new(),
     };
     (drawing, stats)
 }

@@ -3,7 +3,9 @@
 //! quick benchmark. The scene format and the exit codes are described in the
 //! crate's README.md.
 
-//mod bench;
+#![warn(missing_docs)]
+
+mod bench;
 mod check;
 mod demo;
 mod demo_shapes;
@@ -39,7 +41,8 @@ enum Command {
     Ray(ray::RayArgs),
     /// Draws a scene file (its shapes, contacts and rays) as an SVG picture.
     Render(render::RenderArgs),
-    //TMP Bench(bench::BenchArgs),
+    /// Runs a quick built-in benchmark and prints throughput per query kind.
+    Bench(bench::BenchArgs),
 }
 
 fn main() {
@@ -49,7 +52,7 @@ fn main() {
         Command::Check(args) => check::run(&args),
         Command::Ray(args) => ray::run(&args),
         Command::Render(args) => render::run(&args),
-        //TMP Command::Bench(args) => bench::run(&args),
+        Command::Bench(args) => bench::run(&args),
     };
     if let Err(e) = result {
         eprintln!("isect: {e}");

@@ -7,6 +7,7 @@ use crate::space::Space;
 use crate::svg::{outline, xy, ContactMark, Drawing, Outline, RayMark};
 use crate::world::SceneWorld;
 use clap::Args;
+use isect::math::Isometry;
 use isect::world::Filter;
 use std::path::PathBuf;
 
@@ -59,9 +60,14 @@ fn drawing<Sp: Space>(scene: &Scene<Sp>) -> Result<Drawing, CliError> {
         let hit = world.world.cast_ray(&r.ray, r.max_t, Filter::ALL);
         ray_mark::<Sp>(&r.ray, r.max_t, hit.map(|h| h.hit), extent)
     });
+    let velocities = scene.shapes.iter().filter_map(|s| {
+        let at = s.pose.translation();
+        Some((xy::<Sp>(at), xy::<Sp>(s.velocity?)))
+    });
     Ok(Drawing {
         contacts: contacts.collect(),
         rays: rays.collect(),
+        velocities: velocities.collect(),
         shapes,
     })
 }

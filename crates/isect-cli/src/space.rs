@@ -33,13 +33,13 @@ pub trait Space: 'static {
     fn kind_name(shape: &Self::S) -> &'static str;
 }
 
+/// The collision world of a space.
+pub type SpaceWorld<Sp> = World<<Sp as Space>::V, <Sp as Space>::S>;
+
 /// The plane.
 pub struct D2;
 /// Space.
 pub struct D3;
-
-/// A 2D world of `f64` shapes.
-pub type World2 = World<DVec2, shape_2d::Shape<f64>>;
 
 impl Space for D2 {
     type V = DVec2;

@@ -59,6 +59,8 @@ pub struct Drawing {
     pub contacts: Vec<ContactMark>,
     /// Rays, drawn last.
     pub rays: Vec<RayMark>,
+    /// Velocities: an arrow from each moving shape's position, one time unit long.
+    pub velocities: Vec<(P, P)>,
 }
 
 /// The outline of `shape` at `pose`, projected onto x–y: its support points in
@@ -161,6 +163,9 @@ impl Drawing {
         for r in &self.rays {
             write_ray(&mut s, &frame, r);
         }
+        for &(at, v) in &self.velocities {
+            write_velocity(&mut s, &frame, at, v);
+        }
         s.push_str("</svg>\n");
         s
     }
@@ -168,7 +173,11 @@ impl Drawing {
     fn all_points(&self) -> impl Iterator<Item = P> + '_ {
         let shapes = self.shapes.iter().flat_map(|o| o.points.iter().copied());
         let rays = self.rays.iter().flat_map(|r| [r.from, r.to]);
-        shapes.chain(rays)
+        let arrows = self
+            .velocities
+            .iter()
+            .map(|(at, v)| [at[0] + v[0], at[1] + v[1]]);
+        shapes.chain(rays).chain(arrows)
     }
 
     fn write_shape(&self, s: &mut String, frame: &Frame, o: &Outline) {
@@ -217,4 +226,13 @@ fn write_ray(s: &mut String, frame: &Frame, r: &RayMark) {
         );
     }
     s.push_str("</g>\n");
+}
+
+fn write_velocity(s: &mut String, frame: &Frame, at: P, v: P) {
+    let (x1, y1) = frame.px(at);
+    let (x2, y2) = frame.px([at[0] + v[0], at[1] + v[1]]);
+    let _ = writeln!(
+        s,
+        "<g class=\"velocity\"><line x1=\"{x1:.2}\" y1=\"{y1:.2}\" x2=\"{x2:.2}\" y2=\"{y2:.2}\" stroke=\"#555\" stroke-width=\"1\"/><circle cx=\"{x2:.2}\" cy=\"{y2:.2}\" r=\"1.5\" fill=\"#555\"/></g>"
+    );
 }

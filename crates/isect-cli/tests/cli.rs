@@ -463,3 +463,21 @@ fn demo_refuses_a_third_dimension_and_too_many_shapes() {
     assert_eq!(out.status.code(), Some(2));
     assert!(stderr(&out).contains("--shapes"));
 }
+
+#[test]
+fn bench_prints_every_query_kind() {
+    let out = isect(&["bench", "--seconds", "0.01", "--shapes", "50"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let text = String::from_utf8_lossy(&out.stdout);
+    for kind in [
+        "ray-box",
+        "ball-ball",
+        "box-box",
+        "GJK",
+        "world frame (2D",
+        "world frame (3D",
+    ] {
+        assert!(text.contains(kind), "{kind} missing from {text}");
+    }
+    assert_eq!(isect(&["bench", "--seconds", "-1"]).status.code(), Some(2));
+}

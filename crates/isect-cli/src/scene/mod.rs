@@ -11,7 +11,6 @@ use serde::de::DeserializeOwned;
 use std::path::Path;
 
 /// One shape of a scene, placed in the world.
-
 pub struct SceneShape<Sp: Space> {
     /// Its id (from the file, or its index in the list when the file gives none).
     pub id: String,
@@ -24,7 +23,6 @@ pub struct SceneShape<Sp: Space> {
 }
 
 /// One ray of a scene.
-
 pub struct SceneRay<Sp: Space> {
     /// Origin and direction.
     pub ray: Ray<Sp::V>,
@@ -33,7 +31,6 @@ pub struct SceneRay<Sp: Space> {
 }
 
 /// A parsed scene of one dimension.
-
 pub struct Scene<Sp: Space> {
     /// The shapes, in file order.
     pub shapes: Vec<SceneShape<Sp>>,
@@ -42,7 +39,6 @@ pub struct Scene<Sp: Space> {
 }
 
 /// A scene of either dimension.
-
 pub enum AnyScene {
     /// `"dim": 2`.
     D2(Scene<D2>),
