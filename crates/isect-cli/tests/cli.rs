@@ -145,6 +145,14 @@ fn check_gives_unit_normals_from_a_to_b() {
 }
 
 #[test]
+fn check_output_is_the_same_on_every_run() {
+    let first = isect(&["check", "examples/scenes/shapes_3d.json"]).stdout;
+    let second = isect(&["check", "examples/scenes/shapes_3d.json"]).stdout;
+    assert!(!first.is_empty());
+    assert_eq!(first, second);
+}
+
+#[test]
 fn check_text_format_is_for_people() {
     let out = isect(&[
         "check",
@@ -387,6 +395,8 @@ fn render_draws_contacts_and_ray_hits() {
     // Four touching pairs; both rays hit (the x-axis ray and the upward one).
     assert_eq!(text.matches("class=\"contact\"").count(), 4);
     assert_eq!(text.matches("class=\"hit\"").count(), 2);
+    // ball_b is the only shape with a velocity.
+    assert_eq!(text.matches("class=\"velocity\"").count(), 1);
     let _ = std::fs::remove_dir_all(dir);
 }
 
@@ -452,6 +462,8 @@ fn demo_runs_small_and_writes_its_svg() {
     ] {
         assert!(summary.contains(phase), "{phase} missing from {summary}");
     }
+    // The progress bar stays hidden when stderr is not a terminal.
+    assert!(out.stderr.is_empty(), "{}", stderr(&out));
     assert_only_files(&dir, &["tmp.svg"]);
     let _ = std::fs::remove_dir_all(dir);
 }
