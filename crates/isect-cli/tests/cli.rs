@@ -493,3 +493,45 @@ fn bench_prints_every_query_kind() {
     }
     assert_eq!(isect(&["bench", "--seconds", "-1"]).status.code(), Some(2));
 }
+
+#[test]
+fn render_replaces_an_existing_file_whole() {
+    let dir = scratch("render-replace");
+    let svg = dir.join("out.svg");
+    std::fs::write(&svg, "old contents").expect("write");
+    let out = isect(&[
+        "render",
+        "examples/scenes/touching_2d.json",
+        "-o",
+        svg.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let text = std::fs::read_to_string(&svg).expect("svg");
+    assert!(text.starts_with("<svg ") && !text.contains("old contents"));
+    assert_only_files(&dir, &["out.svg"]);
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[test]
+#[ignore = "library: the GJK ray cast from far away returns the ray's axis as the normal on a cone's slanted side"]
+fn ray_normal_on_the_cone_side_faces_the_ray() {
+    let scene = "examples/scenes/shapes_3d.json";
+    // Cone at x = 6.2 (radius 0.5 at mid-height): a ray along y = z = 0 enters its
+    // side at x = 5.7, where the outward normal is (-2, 1, 0) / sqrt(5). Cast from
+    // close by (5.6) the normal is right; from -5 it comes back as (±1, 0, 0).
+    for from in ["5.6,0,0", "-5,0,0"] {
+        let out = isect(&["ray", scene, "--from", from, "--dir", "1,0,0", "--all"]);
+        let doc = stdout_json(&out);
+        let hits = doc["hits"].as_array().expect("hits");
+        let hit = hits
+            .iter()
+            .find(|h| h["id"] == "cone")
+            .expect("the cone is hit");
+        let nx = hit["normal"][0].as_f64().unwrap();
+        assert!(
+            (nx + 2.0 / 5f64.sqrt()).abs() < 1e-6,
+            "from {from}: normal {}",
+            hit["normal"]
+        );
+    }
+}
