@@ -1,0 +1,61 @@
+//! `isect`: the command-line face of the isect collision library. A demo of the
+//! collision world, checks and ray casts on JSON scene files, SVG pictures, and a
+//! quick benchmark. The scene format and the exit codes are described in the
+//! crate's README.md.
+
+#![warn(missing_docs)]
+
+mod bench;
+mod check;
+mod demo;
+mod demo_shapes;
+mod error;
+mod output;
+mod ray;
+mod render;
+mod rng;
+mod scene;
+mod space;
+mod svg;
+mod world;
+
+use clap::{Parser, Subcommand};
+
+/// Collision detection on scene files, a moving demo, pictures and a benchmark.
+#[derive(Parser)]
+#[command(name = "isect", version, about, long_about = None)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+/// The subcommands.
+#[derive(Subcommand)]
+enum Command {
+    /// Runs a built-in scene of thousands of moving shapes through the collision
+    /// world and prints a summary per phase; writes an SVG of the last 2D frame.
+    Demo(demo::DemoArgs),
+    /// Prints every intersecting pair of a scene file with its contact.
+    Check(check::CheckArgs),
+    /// Casts one ray into a scene file and prints the hits, closest first.
+    Ray(ray::RayArgs),
+    /// Draws a scene file (its shapes, contacts and rays) as an SVG picture.
+    Render(render::RenderArgs),
+    /// Runs a quick built-in benchmark and prints throughput per query kind.
+    Bench(bench::BenchArgs),
+}
+
+fn main() {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Demo(args) => demo::run(&args),
+        Command::Check(args) => check::run(&args),
+        Command::Ray(args) => ray::run(&args),
+        Command::Render(args) => render::run(&args),
+        Command::Bench(args) => bench::run(&args),
+    };
+    if let Err(e) = result {
+        eprintln!("isect: {e}");
+        std::process::exit(e.code);
+    }
+}

@@ -1,0 +1,453 @@
+//! The file's structures as serde reads them. Each shape is deserialized raw and
+//! then built by the library's validating constructor inside `Deserialize`, so a
+//! semantic error (negative radius, non-convex polygon) gets serde_json's position
+//! and serde_path_to_error's field path like a syntax error does.
+
+use super::{Scene, SceneRay, SceneShape};
+use crate::space::{D2, D3};
+use glam::{DQuat, DVec2, DVec3};
+use isect::math::{Pose2, Pose3};
+use isect::shape::{shape_2d, shape_3d, Aabb, Ball, Capsule, Ray, Rounded, Segment, Triangle};
+use isect::shape::{Cone, ConvexPolygon, ConvexPolyhedron, Cylinder, ShapeError};
+use serde::de::{Deserializer, Error};
+use serde::Deserialize;
+
+type P2 = [f64; 2];
+type P3 = [f64; 3];
+
+/// The first pass: only the dimension (other fields are read by the second pass).
+#[derive(Deserialize)]
+pub struct Header {
+    /// 2 or 3.
+    pub dim: Dim,
+}
+
+/// The `dim` field: 2 or 3, anything else is refused where it stands.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub struct Dim(u8);
+
+impl<'de> Deserialize<'de> for Dim {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        match u8::deserialize(d)? {
+            v @ (2 | 3) => Ok(Self(v)),
+            v => Err(D::Error::custom(format!("dim is {v}, must be 2 or 3"))),
+        }
+    }
+}
+
+/// The dimension's number.
+impl From<Dim> for u8 {
+    fn from(d: Dim) -> u8 {
+        d.0
+    }
+}
+
+/// A shape list whose ids are unique.
+pub struct Shapes<E>(Vec<E>);
+
+/// An entry with an optional id.
+pub trait HasId {
+    /// The id the file gives, if any.
+    fn id(&self) -> Option<&str>;
+}
+
+impl<'de, E: Deserialize<'de> + HasId> Deserialize<'de> for Shapes<E> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let list = Vec::<E>::deserialize(d)?;
+        let mut seen = std::collections::HashMap::new();
+        for (i, e) in list.iter().enumerate() {
+            if let Some(first) = e.id().and_then(|id| seen.insert(id, i)) {
+                let id = e.id().unwrap_or_default();
+                let msg = format!("duplicate id `{id}` (shapes {first} and {i})");
+                return Err(D::Error::custom(msg));
+            }
+        }
+        Ok(Self(list))
+    }
+}
+
+/// The id of entry `i`: its own, or its index.
+fn id_or_index(id: Option<String>, i: usize) -> String {
+    id.unwrap_or_else(|| i.to_string())
+}
+
+/// Maps a constructor's error into serde's.
+fn built<T, E: Error>(r: Result<T, ShapeError>) -> Result<T, E> {
+    r.map_err(|e| E::custom(e.to_string()))
+}
+
+/// A ray: origin, direction, optional longest `t` (at least 0).
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawRay<P> {
+    from: P,
+    dir: P,
+    max_t: Option<f64>,
+}
+
+/// Checks a ray's `max_t` and builds it.
+fn ray<V: isect::math::Vector<Scalar = f64>, E: Error>(
+    from: V,
+    dir: V,
+    max_t: Option<f64>,
+) -> Result<(Ray<V>, f64), E> {
+    let max_t = max_t.unwrap_or(f64::INFINITY);
+    if max_t < 0.0 {
+        return Err(E::custom(format!("max_t is {max_t}, must not be negative")));
+    }
+    Ok((built(Ray::new(from, dir))?, max_t))
+}
+
+// ---------------------------------------------------------------- 2D
+
+/// The whole file of a 2D scene.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Scene2 {
+    #[serde(rename = "dim")]
+    _dim: Dim,
+    shapes: Shapes<Entry2>,
+    #[serde(default)]
+    rays: Vec<Ray2>,
+}
+
+/// A 2D shape entry.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Entry2 {
+    id: Option<String>,
+    shape: Shape2,
+    #[serde(default)]
+    position: P2,
+    #[serde(default)]
+    angle: f64,
+    velocity: Option<P2>,
+}
+
+impl HasId for Entry2 {
+    fn id(&self) -> Option<&str> {
+        self.id.as_deref()
+    }
+}
+
+/// A 2D ray, checked.
+struct Ray2(Ray<DVec2>, f64);
+
+impl<'de> Deserialize<'de> for Ray2 {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let r = RawRay::<P2>::deserialize(d)?;
+        let (ray, max_t) = ray(DVec2::from(r.from), DVec2::from(r.dir), r.max_t)?;
+        Ok(Self(ray, max_t))
+    }
+}
+
+/// A 2D shape as the file spells it, tagged by `type`.
+#[derive(Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
+enum RawShape2 {
+    Ball {
+        radius: f64,
+    },
+    Cuboid {
+        half_extents: P2,
+    },
+    RoundedCuboid {
+        half_extents: P2,
+        border_radius: f64,
+    },
+    Capsule {
+        half_height: Option<f64>,
+        a: Option<P2>,
+        b: Option<P2>,
+        radius: f64,
+    },
+    Segment {
+        a: P2,
+        b: P2,
+    },
+    Triangle {
+        a: P2,
+        b: P2,
+        c: P2,
+    },
+    ConvexPolygon {
+        points: Vec<P2>,
+    },
+    RoundedPolygon {
+        points: Vec<P2>,
+        border_radius: f64,
+    },
+}
+
+/// A validated 2D shape.
+struct Shape2(shape_2d::Shape<f64>);
+
+impl<'de> Deserialize<'de> for Shape2 {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        RawShape2::deserialize(d)?.build().map(Self)
+    }
+}
+
+impl RawShape2 {
+    fn build<E: Error>(self) -> Result<shape_2d::Shape<f64>, E> {
+        use shape_2d::Shape as S;
+        let v = DVec2::from;
+        Ok(match self {
+            Self::Ball { radius } => S::Ball(built(Ball::new(DVec2::ZERO, radius))?),
+            Self::Cuboid { half_extents } => S::Cuboid(cuboid(v(half_extents))?),
+            Self::RoundedCuboid {
+                half_extents,
+                border_radius,
+            } => S::RoundedCuboid(built(Rounded::new(
+                cuboid(v(half_extents))?,
+                border_radius,
+            ))?),
+            Self::Capsule {
+                half_height,
+                a,
+                b,
+                radius,
+            } => S::Capsule(capsule(half_height, a.map(v), b.map(v), radius)?),
+            Self::Segment { a, b } => S::Segment(built(Segment::new(v(a), v(b)))?),
+            Self::Triangle { a, b, c } => S::Triangle(built(Triangle::new(v(a), v(b), v(c)))?),
+            Self::ConvexPolygon { points } => S::Polygon(polygon(&points)?),
+            Self::RoundedPolygon {
+                points,
+                border_radius,
+            } => S::RoundedPolygon(built(Rounded::new(polygon(&points)?, border_radius))?),
+        })
+    }
+}
+
+fn polygon<E: Error>(points: &[P2]) -> Result<ConvexPolygon<f64>, E> {
+    let points: Vec<DVec2> = points.iter().map(|&p| DVec2::from(p)).collect();
+    built(ConvexPolygon::new(&points))
+}
+
+impl From<Scene2> for Scene<D2> {
+    fn from(s: Scene2) -> Self {
+        let shapes = s.shapes.0.into_iter().enumerate().map(|(i, e)| SceneShape {
+            id: id_or_index(e.id, i),
+            shape: e.shape.0,
+            pose: Pose2::new(DVec2::from(e.position), e.angle),
+            velocity: e.velocity.map(DVec2::from),
+        });
+        let rays = s.rays.into_iter().map(|r| SceneRay {
+            ray: r.0,
+            max_t: r.1,
+        });
+        Self {
+            shapes: shapes.collect(),
+            rays: rays.collect(),
+        }
+    }
+}
+
+// ---------------------------------------------------------------- shared
+
+/// A box centred on the origin.
+fn cuboid<V: isect::math::Vector<Scalar = f64>, E: Error>(half: V) -> Result<Aabb<V>, E> {
+    built(Aabb::from_center(V::ZERO, half))
+}
+
+/// A capsule from `half_height` (along local y) or from both end points `a`, `b`.
+fn capsule<V: isect::math::Vector<Scalar = f64>, E: Error>(
+    half_height: Option<f64>,
+    a: Option<V>,
+    b: Option<V>,
+    radius: f64,
+) -> Result<Capsule<V>, E> {
+    match (half_height, a, b) {
+        (Some(h), None, None) => built(Capsule::aligned(1, h, radius)),
+        (None, Some(a), Some(b)) => built(Capsule::new(a, b, radius)),
+        _ => Err(E::custom(
+            "capsule needs either `half_height` or both `a` and `b`",
+        )),
+    }
+}
+
+// ---------------------------------------------------------------- 3D
+
+/// The whole file of a 3D scene.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Scene3 {
+    #[serde(rename = "dim")]
+    _dim: Dim,
+    shapes: Shapes<Entry3>,
+    #[serde(default)]
+    rays: Vec<Ray3>,
+}
+
+/// A 3D shape entry.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Entry3 {
+    id: Option<String>,
+    shape: Shape3,
+    #[serde(default)]
+    position: P3,
+    #[serde(default)]
+    rotation: Rotation,
+    velocity: Option<P3>,
+}
+
+impl HasId for Entry3 {
+    fn id(&self) -> Option<&str> {
+        self.id.as_deref()
+    }
+}
+
+/// A 3D ray, checked.
+struct Ray3(Ray<DVec3>, f64);
+
+impl<'de> Deserialize<'de> for Ray3 {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let r = RawRay::<P3>::deserialize(d)?;
+        let (ray, max_t) = ray(DVec3::from(r.from), DVec3::from(r.dir), r.max_t)?;
+        Ok(Self(ray, max_t))
+    }
+}
+
+/// A 3D rotation: `{"axis": [x, y, z], "angle": radians}` or
+/// `{"quat": [x, y, z, w]}` (normalised here).
+#[derive(Default)]
+struct Rotation(DQuat);
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawRotation {
+    axis: Option<P3>,
+    angle: Option<f64>,
+    quat: Option<[f64; 4]>,
+}
+
+impl<'de> Deserialize<'de> for Rotation {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let r = RawRotation::deserialize(d)?;
+        let q = match (r.axis, r.angle, r.quat) {
+            (Some(axis), Some(angle), None) => {
+                let axis = DVec3::from(axis).try_normalize();
+                let axis = axis.ok_or_else(|| D::Error::custom("rotation axis is zero"))?;
+                DQuat::from_axis_angle(axis, angle)
+            }
+            (None, None, Some(q)) => {
+                let q = glam::DVec4::from(q).try_normalize();
+                DQuat::from_vec4(q.ok_or_else(|| D::Error::custom("quaternion is zero"))?)
+            }
+            _ => {
+                let msg = "rotation needs either `axis` and `angle`, or `quat` [x, y, z, w]";
+                return Err(D::Error::custom(msg));
+            }
+        };
+        Ok(Self(q))
+    }
+}
+
+/// A 3D shape as the file spells it, tagged by `type`.
+#[derive(Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
+enum RawShape3 {
+    Ball {
+        radius: f64,
+    },
+    Cuboid {
+        half_extents: P3,
+    },
+    RoundedCuboid {
+        half_extents: P3,
+        border_radius: f64,
+    },
+    Capsule {
+        half_height: Option<f64>,
+        a: Option<P3>,
+        b: Option<P3>,
+        radius: f64,
+    },
+    Segment {
+        a: P3,
+        b: P3,
+    },
+    Triangle {
+        a: P3,
+        b: P3,
+        c: P3,
+    },
+    ConvexPolyhedron {
+        points: Vec<P3>,
+    },
+    Cylinder {
+        half_height: f64,
+        radius: f64,
+    },
+    Cone {
+        half_height: f64,
+        radius: f64,
+    },
+}
+
+/// A validated 3D shape.
+struct Shape3(shape_3d::Shape<f64>);
+
+impl<'de> Deserialize<'de> for Shape3 {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        RawShape3::deserialize(d)?.build().map(Self)
+    }
+}
+
+impl RawShape3 {
+    fn build<E: Error>(self) -> Result<shape_3d::Shape<f64>, E> {
+        use shape_3d::Shape as S;
+        let v = DVec3::from;
+        Ok(match self {
+            Self::Ball { radius } => S::Ball(built(Ball::new(DVec3::ZERO, radius))?),
+            Self::Cuboid { half_extents } => S::Cuboid(cuboid(v(half_extents))?),
+            Self::RoundedCuboid {
+                half_extents,
+                border_radius,
+            } => S::RoundedCuboid(built(Rounded::new(
+                cuboid(v(half_extents))?,
+                border_radius,
+            ))?),
+            Self::Capsule {
+                half_height,
+                a,
+                b,
+                radius,
+            } => S::Capsule(capsule(half_height, a.map(v), b.map(v), radius)?),
+            Self::Segment { a, b } => S::Segment(built(Segment::new(v(a), v(b)))?),
+            Self::Triangle { a, b, c } => S::Triangle(built(Triangle::new(v(a), v(b), v(c)))?),
+            Self::ConvexPolyhedron { points } => {
+                let points: Vec<DVec3> = points.into_iter().map(v).collect();
+                S::Polyhedron(built(ConvexPolyhedron::from_points(&points))?)
+            }
+            Self::Cylinder {
+                half_height,
+                radius,
+            } => S::Cylinder(built(Cylinder::new(half_height, radius))?),
+            Self::Cone {
+                half_height,
+                radius,
+            } => S::Cone(built(Cone::new(half_height, radius))?),
+        })
+    }
+}
+
+impl From<Scene3> for Scene<D3> {
+    fn from(s: Scene3) -> Self {
+        let shapes = s.shapes.0.into_iter().enumerate().map(|(i, e)| SceneShape {
+            id: id_or_index(e.id, i),
+            shape: e.shape.0,
+            pose: Pose3::new(DVec3::from(e.position), e.rotation.0),
+            velocity: e.velocity.map(DVec3::from),
+        });
+        let rays = s.rays.into_iter().map(|r| SceneRay {
+            ray: r.0,
+            max_t: r.1,
+        });
+        Self {
+            shapes: shapes.collect(),
+            rays: rays.collect(),
+        }
+    }
+}

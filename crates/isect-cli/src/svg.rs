@@ -1,0 +1,238 @@
+//! SVG pictures: shapes outlined (3D shapes by their orthographic projection onto
+//! the x–y plane), contact points with their normals, and rays with their hits.
+//! Outlines come from the shapes' support maps, so every kind is drawn the same
+//! way: the projection of a convex shape onto a plane has the support function of
+//! the shape restricted to directions of that plane.
+
+use crate::space::Space;
+use isect::algo::support::SupportMap;
+use std::fmt::Write;
+
+/// Directions sampled around an outline (curved parts become a 64-gon).
+const OUTLINE_SAMPLES: usize = 64;
+/// Width of the picture in pixels (the height follows the scene's aspect).
+const WIDTH_PX: f64 = 900.0;
+/// Free border around the scene, in pixels.
+const MARGIN_PX: f64 = 20.0;
+/// Length of a drawn normal, in pixels.
+const NORMAL_PX: f64 = 18.0;
+
+/// A point of the drawing plane.
+pub type P = [f64; 2];
+
+/// One shape's outline.
+pub struct Outline {
+    /// The id shown as a tooltip.
+    pub id: String,
+    /// The kind, which picks the colour.
+    pub kind: &'static str,
+    /// The convex outline, counter-clockwise.
+    pub points: Vec<P>,
+}
+
+/// A contact: the point on each shape and the normal from A to B.
+pub struct ContactMark {
+    /// Point of A.
+    pub point_a: P,
+    /// Point of B.
+    pub point_b: P,
+    /// Unit normal (projected).
+    pub normal: P,
+}
+
+/// A ray and where it stopped.
+pub struct RayMark {
+    /// The origin.
+    pub from: P,
+    /// The end of the drawn segment: the hit, or far along the ray.
+    pub to: P,
+    /// The hit's normal, when it hit.
+    pub hit_normal: Option<P>,
+}
+
+/// Everything drawn in one picture.
+#[derive(Default)]
+pub struct Drawing {
+    /// Shapes, drawn first.
+    pub shapes: Vec<Outline>,
+    /// Contacts, drawn over the shapes.
+    pub contacts: Vec<ContactMark>,
+    /// Rays, drawn last.
+    pub rays: Vec<RayMark>,
+    /// Velocities: an arrow from each moving shape's position, one time unit long.
+    pub velocities: Vec<(P, P)>,
+}
+
+/// The outline of `shape` at `pose`, projected onto x–y: its support points in
+/// [`OUTLINE_SAMPLES`] directions of the plane, repeated points dropped.
+pub fn outline<Sp: Space>(shape: &Sp::S, pose: &Sp::Pose) -> Vec<P> {
+    let mut points: Vec<P> = Vec::with_capacity(OUTLINE_SAMPLES);
+    for i in 0..OUTLINE_SAMPLES {
+        let a = std::f64::consts::TAU * i as f64 / OUTLINE_SAMPLES as f64;
+        let p = xy::<Sp>(shape.support(pose, Sp::planar(a.cos(), a.sin())));
+        if points.last() != Some(&p) && points.first() != Some(&p) {
+            points.push(p);
+        }
+    }
+    points
+}
+
+/// The x and y of a point.
+pub fn xy<Sp: Space>(v: Sp::V) -> P {
+    let c = Sp::coords(v);
+    [c[0], c[1]]
+}
+
+/// The world rectangle shown and its mapping to pixels (y up in the world).
+struct Frame {
+    min: P,
+    max: P,
+    scale: f64,
+}
+
+impl Frame {
+    /// The frame around `points` (a unit square around the origin when empty).
+    fn around(points: impl Iterator<Item = P>) -> Self {
+        let (mut min, mut max) = ([f64::INFINITY; 2], [f64::NEG_INFINITY; 2]);
+        for p in points.filter(|p| p[0].is_finite() && p[1].is_finite()) {
+            min = [min[0].min(p[0]), min[1].min(p[1])];
+            max = [max[0].max(p[0]), max[1].max(p[1])];
+        }
+        if min[0] > max[0] {
+            (min, max) = ([-1.0, -1.0], [1.0, 1.0]);
+        }
+        let span = (max[0] - min[0]).max(max[1] - min[1]).max(1e-9);
+        Self {
+            min,
+            max,
+            scale: (WIDTH_PX - 2.0 * MARGIN_PX) / span,
+        }
+    }
+
+    fn px(&self, p: P) -> (f64, f64) {
+        let x = MARGIN_PX + (p[0] - self.min[0]) * self.scale;
+        let y = MARGIN_PX + (self.max[1] - p[1]) * self.scale;
+        (x, y)
+    }
+
+    fn size(&self) -> (f64, f64) {
+        let w = (self.max[0] - self.min[0]) * self.scale + 2.0 * MARGIN_PX;
+        let h = (self.max[1] - self.min[1]) * self.scale + 2.0 * MARGIN_PX;
+        (w.ceil(), h.ceil())
+    }
+}
+
+/// A fill colour per shape kind.
+fn colour(kind: &str) -> &'static str {
+    match kind {
+        "Ball" => "#4e79a7",
+        "Cuboid" | "RoundedCuboid" => "#f28e2b",
+        "Capsule" => "#59a14f",
+        "Segment" => "#76b7b2",
+        "Triangle" => "#edc948",
+        "Polygon" | "RoundedPolygon" | "Polyhedron" => "#b07aa1",
+        "Cylinder" => "#9c755f",
+        _ => "#bab0ac",
+    }
+}
+
+/// Escapes text for an XML attribute.
+fn escape(s: &str) -> String {
+    s.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('"', "&quot;")
+}
+
+impl Drawing {
+    /// The picture as an SVG document: `<svg ...>` ... `</svg>`, one `<polygon
+    /// class="shape">` per shape.
+    pub fn to_svg(&self) -> String {
+        let frame = Frame::around(self.all_points());
+        let (w, h) = frame.size();
+        let mut s = format!(
+            "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{w}\" height=\"{h}\" viewBox=\"0 0 {w} {h}\">\n"
+        );
+        s.push_str("<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n");
+        for o in &self.shapes {
+            self.write_shape(&mut s, &frame, o);
+        }
+        for c in &self.contacts {
+            write_contact(&mut s, &frame, c);
+        }
+        for r in &self.rays {
+            write_ray(&mut s, &frame, r);
+        }
+        for &(at, v) in &self.velocities {
+            write_velocity(&mut s, &frame, at, v);
+        }
+        s.push_str("</svg>\n");
+        s
+    }
+
+    fn all_points(&self) -> impl Iterator<Item = P> + '_ {
+        let shapes = self.shapes.iter().flat_map(|o| o.points.iter().copied());
+        let rays = self.rays.iter().flat_map(|r| [r.from, r.to]);
+        let arrows = self
+            .velocities
+            .iter()
+            .map(|(at, v)| [at[0] + v[0], at[1] + v[1]]);
+        shapes.chain(rays).chain(arrows)
+    }
+
+    fn write_shape(&self, s: &mut String, frame: &Frame, o: &Outline) {
+        let pts: Vec<String> = o
+            .points
+            .iter()
+            .map(|&p| {
+                let (x, y) = frame.px(p);
+                format!("{x:.2},{y:.2}")
+            })
+            .collect();
+        let _ = writeln!(
+            s,
+            "<polygon class=\"shape\" points=\"{}\" fill=\"{}\" fill-opacity=\"0.35\" stroke=\"#333\" stroke-width=\"1\" stroke-linejoin=\"round\"><title>{} ({})</title></polygon>",
+            pts.join(" "),
+            colour(o.kind),
+            escape(&o.id),
+            o.kind
+        );
+    }
+}
+
+fn write_contact(s: &mut String, frame: &Frame, c: &ContactMark) {
+    let (ax, ay) = frame.px(c.point_a);
+    let (bx, by) = frame.px(c.point_b);
+    // The normal is drawn in pixels: y flips between world and picture.
+    let (ex, ey) = (ax + c.normal[0] * NORMAL_PX, ay - c.normal[1] * NORMAL_PX);
+    let _ = writeln!(
+        s,
+        "<g class=\"contact\"><line x1=\"{ax:.2}\" y1=\"{ay:.2}\" x2=\"{ex:.2}\" y2=\"{ey:.2}\" stroke=\"#d62728\" stroke-width=\"1.5\"/><circle cx=\"{ax:.2}\" cy=\"{ay:.2}\" r=\"2.5\" fill=\"#d62728\"/><circle cx=\"{bx:.2}\" cy=\"{by:.2}\" r=\"2\" fill=\"none\" stroke=\"#d62728\"/></g>"
+    );
+}
+
+fn write_ray(s: &mut String, frame: &Frame, r: &RayMark) {
+    let (fx, fy) = frame.px(r.from);
+    let (tx, ty) = frame.px(r.to);
+    let _ = write!(
+        s,
+        "<g class=\"ray\"><line x1=\"{fx:.2}\" y1=\"{fy:.2}\" x2=\"{tx:.2}\" y2=\"{ty:.2}\" stroke=\"#17becf\" stroke-width=\"1\" stroke-dasharray=\"4 3\"/><circle cx=\"{fx:.2}\" cy=\"{fy:.2}\" r=\"2\" fill=\"#17becf\"/>"
+    );
+    if let Some(n) = r.hit_normal {
+        let (ex, ey) = (tx + n[0] * NORMAL_PX, ty - n[1] * NORMAL_PX);
+        let _ = write!(
+            s,
+            "<circle class=\"hit\" cx=\"{tx:.2}\" cy=\"{ty:.2}\" r=\"3\" fill=\"#17becf\"/><line x1=\"{tx:.2}\" y1=\"{ty:.2}\" x2=\"{ex:.2}\" y2=\"{ey:.2}\" stroke=\"#17becf\" stroke-width=\"1.5\"/>"
+        );
+    }
+    s.push_str("</g>\n");
+}
+
+fn write_velocity(s: &mut String, frame: &Frame, at: P, v: P) {
+    let (x1, y1) = frame.px(at);
+    let (x2, y2) = frame.px([at[0] + v[0], at[1] + v[1]]);
+    let _ = writeln!(
+        s,
+        "<g class=\"velocity\"><line x1=\"{x1:.2}\" y1=\"{y1:.2}\" x2=\"{x2:.2}\" y2=\"{y2:.2}\" stroke=\"#555\" stroke-width=\"1\"/><circle cx=\"{x2:.2}\" cy=\"{y2:.2}\" r=\"1.5\" fill=\"#555\"/></g>"
+    );
+}

@@ -1,0 +1,537 @@
+//! Runs the built `isect` binary on the example scenes and on bad files: exit
+//! codes, the JSON answers against pairs derived from each scene's geometry, and
+//! the SVG output.
+
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+/// Runs `isect ARGS` from the repository root.
+fn isect(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_isect"))
+        .args(args)
+        .current_dir(repo_root())
+        .output()
+        .expect("the isect binary runs")
+}
+
+fn repo_root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+fn stdout_json(out: &Output) -> Value {
+    let text = String::from_utf8_lossy(&out.stdout);
+    serde_json::from_str(&text).unwrap_or_else(|e| panic!("stdout is not JSON ({e}): {text}"))
+}
+
+fn stderr(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+/// A fresh empty folder for one test's files.
+fn scratch(test: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("isect-cli-{}-{test}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    dir
+}
+
+/// `(a, b, depth)` of every pair `check` reports, in its order.
+fn check_pairs(scene: &str) -> Vec<(String, String, f64)> {
+    let out = isect(&["check", scene]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let doc = stdout_json(&out);
+    doc["pairs"]
+        .as_array()
+        .expect("pairs is a list")
+        .iter()
+        .map(|p| {
+            let s = |k: &str| p[k].as_str().expect("id").to_string();
+            (s("a"), s("b"), p["depth"].as_f64().expect("depth"))
+        })
+        .collect()
+}
+
+/// Asserts the reported pairs are exactly `expected` `(a, b, depth)`, in order;
+/// a `None` depth is only checked to be positive.
+fn assert_pairs(scene: &str, expected: &[(&str, &str, Option<f64>)]) {
+    let got = check_pairs(scene);
+    let names: Vec<(&str, &str)> = got
+        .iter()
+        .map(|(a, b, _)| (a.as_str(), b.as_str()))
+        .collect();
+    let want: Vec<(&str, &str)> = expected.iter().map(|(a, b, _)| (*a, *b)).collect();
+    assert_eq!(names, want, "pairs of {scene}");
+    for ((a, b, depth), (_, _, want)) in got.iter().zip(expected) {
+        match want {
+            Some(d) => assert!((depth - d).abs() < 1e-9, "{a}-{b}: depth {depth}, want {d}"),
+            None => assert!(*depth > 0.0, "{a}-{b}: depth {depth} should be > 0"),
+        }
+    }
+}
+
+#[test]
+fn check_shapes_2d_finds_the_designed_pairs() {
+    assert_pairs(
+        "examples/scenes/shapes_2d.json",
+        &[
+            // Unit discs with centres 1.5 apart overlap by 0.5.
+            ("ball_a", "ball_b", Some(0.5)),
+            // The box's right face (x = 6) touches the disc's leftmost point.
+            ("box", "ball_c", Some(0.0)),
+            // The capsule's lowest point (y = 3.5) is 0.25 below the segment.
+            ("capsule", "segment", Some(0.25)),
+            // The polygon's left edge (x = 11.5) cuts into the triangle.
+            ("triangle", "polygon", None),
+        ],
+    );
+}
+
+#[test]
+fn check_touching_2d_reports_touching_and_not_a_small_gap() {
+    assert_pairs(
+        "examples/scenes/touching_2d.json",
+        &[
+            // Unit squares sharing the face x = 1.
+            ("left", "right", Some(0.0)),
+            // A rounded square whose bottom (y = 1) lies on the left square's top.
+            ("left", "rounded", Some(0.0)),
+            // The stick's top (y = 0.25) is 0.15 above the pebble's bottom (y = 0.1).
+            ("stick", "pebble", Some(0.15)),
+        ],
+    );
+}
+
+#[test]
+fn check_shapes_3d_finds_the_designed_pairs() {
+    assert_pairs(
+        "examples/scenes/shapes_3d.json",
+        &[
+            // Unit sphere and unit cube centred 1.5 apart overlap by 0.5 along x.
+            ("ball", "cube", Some(0.5)),
+            // The cone's base rim (radius 1, centre x = 6.2) reaches x = 5.2 < 5.5.
+            ("cylinder", "cone", None),
+            // The segment runs through the capsule's axis: depth is the radius.
+            ("capsule", "segment", Some(0.5)),
+            // The tetrahedron pokes 0.5 through the triangle's plane z = 0.
+            ("triangle", "tetrahedron", Some(0.5)),
+        ],
+    );
+}
+
+#[test]
+fn check_touching_3d_reports_resting_contacts_only() {
+    assert_pairs(
+        "examples/scenes/touching_3d.json",
+        &[
+            // Everything below rests on the floor's top face y = 0 or on the crate's top y = 2.
+            ("floor", "crate", Some(0.0)),
+            ("floor", "ball", Some(0.0)),
+            ("floor", "can", Some(0.0)),
+            ("crate", "crate_on_crate", Some(0.0)),
+        ],
+    );
+}
+
+#[test]
+fn check_gives_unit_normals_from_a_to_b() {
+    let out = isect(&["check", "examples/scenes/shapes_2d.json"]);
+    let doc = stdout_json(&out);
+    // Ball b is to the right of ball a.
+    let n = &doc["pairs"][0]["normal"];
+    assert!((n[0].as_f64().unwrap() - 1.0).abs() < 1e-12 && n[1].as_f64().unwrap().abs() < 1e-12);
+    assert_eq!(doc["dim"], 2);
+    assert_eq!(doc["shapes"], 9);
+}
+
+#[test]
+fn check_output_is_the_same_on_every_run() {
+    let first = isect(&["check", "examples/scenes/shapes_3d.json"]).stdout;
+    let second = isect(&["check", "examples/scenes/shapes_3d.json"]).stdout;
+    assert!(!first.is_empty());
+    assert_eq!(first, second);
+}
+
+#[test]
+fn check_text_format_is_for_people() {
+    let out = isect(&[
+        "check",
+        "examples/scenes/shapes_2d.json",
+        "--format",
+        "text",
+    ]);
+    assert_eq!(out.status.code(), Some(0));
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.starts_with("4 intersecting pair(s) among 9 shapes (2D)"),
+        "{text}"
+    );
+    assert!(text.contains("ball_a - ball_b: depth 0.5"), "{text}");
+}
+
+/// Writes `text` as `name` in a scratch folder and returns its path.
+fn bad_file(test: &str, name: &str, text: &str) -> (PathBuf, PathBuf) {
+    let dir = scratch(test);
+    let path = dir.join(name);
+    std::fs::write(&path, text).expect("write scene");
+    (dir, path)
+}
+
+/// `check` on `text` fails with exit 2 and one message naming the file, the
+/// line and column, and the field path.
+fn assert_bad(test: &str, text: &str, line_col: &str, field: &str, what: &str) {
+    let (dir, path) = bad_file(test, "scene.json", text);
+    let p = path.to_str().expect("utf-8 path");
+    let out = isect(&["check", p]);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    let msg = stderr(&out);
+    assert!(msg.contains(&format!("{p}:{line_col}: {field}: ")), "{msg}");
+    assert!(msg.contains(what), "{msg}");
+    assert_eq!(msg.lines().count(), 1, "one message: {msg}");
+    assert!(out.stdout.is_empty());
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[test]
+fn bad_json_names_line_and_column() {
+    // A trailing comma inside the first shape (line 2, column 43).
+    let text =
+        "{\"dim\": 2, \"shapes\": [\n  {\"shape\": {\"type\": \"ball\", \"radius\": 1},}\n]}";
+    assert_bad("json", text, "2:43", "shapes", "key must be a string");
+}
+
+#[test]
+fn unknown_shape_type_names_the_type_field() {
+    let text = "{\"dim\": 2, \"shapes\": [\n  {\"shape\": {\"type\": \"blob\", \"radius\": 1}}\n]}";
+    assert_bad(
+        "unknown",
+        text,
+        "2:27",
+        "shapes[0].shape.type",
+        "unknown variant `blob`",
+    );
+}
+
+#[test]
+fn negative_radius_names_the_shape() {
+    let text = "{\"dim\": 3, \"shapes\": [\n  {\"shape\": {\"type\": \"ball\", \"radius\": 1}},\n  {\"shape\": {\"type\": \"ball\", \"radius\": -2}}\n]}";
+    assert_bad(
+        "negative",
+        text,
+        "3:43",
+        "shapes[1].shape",
+        "`radius` is -2",
+    );
+}
+
+#[test]
+fn non_convex_polygon_names_the_vertex() {
+    // A square with its right edge pushed in to (1, 0.5): vertex 2 is reflex.
+    let text = "{\"dim\": 2, \"shapes\": [\n  {\"shape\": {\"type\": \"convex_polygon\",\n   \"points\": [[0,0],[2,0],[1,0.5],[2,2],[0,2]]}}\n]}";
+    assert_bad(
+        "convex",
+        text,
+        "3:48",
+        "shapes[0].shape",
+        "not convex at vertex 2",
+    );
+}
+
+#[test]
+fn wrong_vector_length_and_dimension_are_refused() {
+    let text = "{\"dim\": 3, \"shapes\": [{\"shape\": {\"type\": \"ball\", \"radius\": 1}, \"position\": [1, 2]}]}";
+    assert_bad(
+        "length",
+        text,
+        "1:81",
+        "shapes[0].position",
+        "expected an array of length 3",
+    );
+    assert_bad(
+        "dim",
+        "{\"dim\": 4, \"shapes\": []}",
+        "1:9",
+        "dim",
+        "must be 2 or 3",
+    );
+}
+
+#[test]
+fn duplicate_ids_are_refused() {
+    let ball = "{\"id\": \"a\", \"shape\": {\"type\": \"ball\", \"radius\": 1}}";
+    let text = format!("{{\"dim\": 2, \"shapes\": [{ball}, {ball}]}}");
+    assert_bad("dup", &text, "1:128", "shapes", "duplicate id `a`");
+}
+
+#[test]
+fn missing_file_exits_2() {
+    let out = isect(&["check", "examples/scenes/no_such_scene.json"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr(&out).contains("no_such_scene.json: cannot read"),
+        "{}",
+        stderr(&out)
+    );
+}
+
+/// `(id, t)` of the hits `ray ARGS` prints.
+fn ray_hits(args: &[&str]) -> Vec<(String, f64)> {
+    let mut all = vec!["ray"];
+    all.extend_from_slice(args);
+    let out = isect(&all);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let doc = stdout_json(&out);
+    let hits = doc["hits"].as_array().expect("hits is a list");
+    hits.iter()
+        .map(|h| {
+            (
+                h["id"].as_str().unwrap().to_string(),
+                h["t"].as_f64().unwrap(),
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn ray_along_the_x_axis_hits_shapes_in_order() {
+    let scene = "examples/scenes/shapes_2d.json";
+    let hits = ray_hits(&[scene, "--from", "-5,0", "--dir", "1,0", "--all"]);
+    // Left faces on y = 0: discs at x = -1, 0.5 and 6, the box at 4, the
+    // triangle at 10, the polygon at 11.5.
+    let want = [
+        ("ball_a", 4.0),
+        ("ball_b", 5.5),
+        ("box", 9.0),
+        ("ball_c", 11.0),
+    ];
+    let want = want.iter().chain(&[("triangle", 15.0), ("polygon", 16.5)]);
+    let got: Vec<(&str, f64)> = hits.iter().map(|(id, t)| (id.as_str(), *t)).collect();
+    for ((id, t), (wid, wt)) in got.iter().zip(want.clone()) {
+        assert_eq!(id, wid);
+        assert!((t - wt).abs() < 1e-9, "{id}: t {t}, want {wt}");
+    }
+    assert_eq!(got.len(), want.count());
+    // Without --all: only the closest; --max-t 3 stops short of it.
+    assert_eq!(
+        ray_hits(&[scene, "--from", "-5,0", "--dir", "1,0"]).len(),
+        1
+    );
+    let none = ray_hits(&[scene, "--from", "-5,0", "--dir", "1,0", "--max-t", "3"]);
+    assert!(none.is_empty());
+}
+
+#[test]
+fn ray_in_3d_hits_the_sphere_first() {
+    let scene = "examples/scenes/shapes_3d.json";
+    let hits = ray_hits(&[scene, "--from", "-5,0,0", "--dir", "2,0,0"]);
+    // t is in units of the direction (length 2): the sphere's surface is 4 away.
+    assert_eq!(hits.len(), 1);
+    assert_eq!(hits[0].0, "ball");
+    assert!((hits[0].1 - 2.0).abs() < 1e-9);
+}
+
+#[test]
+fn ray_options_that_do_not_fit_the_scene_exit_2() {
+    let scene = "examples/scenes/shapes_2d.json";
+    let out = isect(&["ray", scene, "--from", "-5,0,0", "--dir", "1,0"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("--from has 3 component(s) but the scene is 2D"));
+    let out = isect(&[
+        "ray", scene, "--from", "-5,0", "--dir", "1,0", "--max-t", "-1",
+    ]);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    let out = isect(&["ray", scene, "--from", "a,b", "--dir", "1,0"]);
+    assert_eq!(out.status.code(), Some(2));
+}
+
+/// `render SCENE -o DIR/out.svg`; returns the output and the SVG path.
+fn render(test: &str, scene: &str) -> (Output, PathBuf, PathBuf) {
+    let dir = scratch(test);
+    let svg = dir.join("out.svg");
+    let out = isect(&["render", scene, "-o", svg.to_str().expect("utf-8 path")]);
+    (out, svg, dir)
+}
+
+/// Only `expected` is left in `dir`: no temporary file survives.
+fn assert_only_files(dir: &Path, expected: &[&str]) {
+    let mut names: Vec<String> = std::fs::read_dir(dir)
+        .expect("read dir")
+        .map(|e| e.expect("entry").file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    assert_eq!(names, expected);
+}
+
+#[test]
+fn render_draws_one_element_per_shape() {
+    for (scene, shapes) in [
+        ("examples/scenes/shapes_2d.json", 9),
+        ("examples/scenes/touching_2d.json", 7),
+        ("examples/scenes/shapes_3d.json", 9),
+        ("examples/scenes/touching_3d.json", 6),
+    ] {
+        let (out, svg, dir) = render("render", scene);
+        assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+        let text = std::fs::read_to_string(&svg).expect("svg written");
+        assert!(text.starts_with("<svg "), "{scene}");
+        assert!(text.trim_end().ends_with("</svg>"), "{scene}");
+        assert_eq!(
+            text.matches("<polygon class=\"shape\"").count(),
+            shapes,
+            "{scene}"
+        );
+        // Each element that opens closes (no half-written tags).
+        assert_eq!(text.matches("<g ").count(), text.matches("</g>").count());
+        assert_only_files(&dir, &["out.svg"]);
+        let _ = std::fs::remove_dir_all(dir);
+    }
+}
+
+#[test]
+fn render_draws_contacts_and_ray_hits() {
+    let (out, svg, dir) = render("render-marks", "examples/scenes/shapes_2d.json");
+    assert_eq!(out.status.code(), Some(0));
+    let text = std::fs::read_to_string(svg).expect("svg written");
+    // Four touching pairs; both rays hit (the x-axis ray and the upward one).
+    assert_eq!(text.matches("class=\"contact\"").count(), 4);
+    assert_eq!(text.matches("class=\"hit\"").count(), 2);
+    // ball_b is the only shape with a velocity.
+    assert_eq!(text.matches("class=\"velocity\"").count(), 1);
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[test]
+fn render_of_a_bad_scene_writes_nothing() {
+    let (dir, path) = bad_file("render-bad", "bad.json", "{\"dim\": 2, \"shapes\": [}");
+    let svg = dir.join("out.svg");
+    let args = [
+        "render",
+        path.to_str().unwrap(),
+        "-o",
+        svg.to_str().unwrap(),
+    ];
+    let out = isect(&args);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("bad.json:1:"), "{}", stderr(&out));
+    assert_only_files(&dir, &["bad.json"]);
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[test]
+fn render_to_an_unwritable_path_exits_1() {
+    let dir = scratch("render-unwritable");
+    let svg = dir.join("no_such_folder").join("out.svg");
+    let out = isect(&[
+        "render",
+        "examples/scenes/shapes_2d.json",
+        "-o",
+        svg.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(stderr(&out).contains("cannot write"), "{}", stderr(&out));
+    assert_only_files(&dir, &[]);
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[test]
+fn demo_runs_small_and_writes_its_svg() {
+    let dir = scratch("demo");
+    let svg = dir.join("tmp.svg");
+    let args = [
+        "demo",
+        "--shapes",
+        "200",
+        "--frames",
+        "20",
+        "-o",
+        svg.to_str().unwrap(),
+    ];
+    let out = isect(&args);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let text = std::fs::read_to_string(&svg).expect("svg written");
+    assert!(text.starts_with("<svg ") && text.trim_end().ends_with("</svg>"));
+    // The last 2D frame: every shape outlined.
+    assert_eq!(text.matches("<polygon class=\"shape\"").count(), 200);
+    let summary = String::from_utf8_lossy(&out.stdout);
+    for phase in [
+        "2D: 200 shapes",
+        "3D: 200 shapes",
+        "update()",
+        "broad phase",
+        "narrow phase",
+    ] {
+        assert!(summary.contains(phase), "{phase} missing from {summary}");
+    }
+    // The progress bar stays hidden when stderr is not a terminal.
+    assert!(out.stderr.is_empty(), "{}", stderr(&out));
+    assert_only_files(&dir, &["tmp.svg"]);
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[test]
+fn demo_refuses_a_third_dimension_and_too_many_shapes() {
+    assert_eq!(isect(&["demo", "--dim", "4"]).status.code(), Some(2));
+    let out = isect(&["demo", "--shapes", "100000000"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("--shapes"));
+}
+
+#[test]
+fn bench_prints_every_query_kind() {
+    let out = isect(&["bench", "--seconds", "0.01", "--shapes", "50"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let text = String::from_utf8_lossy(&out.stdout);
+    for kind in [
+        "ray-box",
+        "ball-ball",
+        "box-box",
+        "GJK",
+        "world frame (2D",
+        "world frame (3D",
+    ] {
+        assert!(text.contains(kind), "{kind} missing from {text}");
+    }
+    assert_eq!(isect(&["bench", "--seconds", "-1"]).status.code(), Some(2));
+}
+
+#[test]
+fn render_replaces_an_existing_file_whole() {
+    let dir = scratch("render-replace");
+    let svg = dir.join("out.svg");
+    std::fs::write(&svg, "old contents").expect("write");
+    let out = isect(&[
+        "render",
+        "examples/scenes/touching_2d.json",
+        "-o",
+        svg.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let text = std::fs::read_to_string(&svg).expect("svg");
+    assert!(text.starts_with("<svg ") && !text.contains("old contents"));
+    assert_only_files(&dir, &["out.svg"]);
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[test]
+#[ignore = "library: the GJK ray cast from far away returns the ray's axis as the normal on a cone's slanted side"]
+fn ray_normal_on_the_cone_side_faces_the_ray() {
+    let scene = "examples/scenes/shapes_3d.json";
+    // Cone at x = 6.2 (radius 0.5 at mid-height): a ray along y = z = 0 enters its
+    // side at x = 5.7, where the outward normal is (-2, 1, 0) / sqrt(5). Cast from
+    // close by (5.6) the normal is right; from -5 it comes back as (±1, 0, 0).
+    for from in ["5.6,0,0", "-5,0,0"] {
+        let out = isect(&["ray", scene, "--from", from, "--dir", "1,0,0", "--all"]);
+        let doc = stdout_json(&out);
+        let hits = doc["hits"].as_array().expect("hits");
+        let hit = hits
+            .iter()
+            .find(|h| h["id"] == "cone")
+            .expect("the cone is hit");
+        let nx = hit["normal"][0].as_f64().unwrap();
+        assert!(
+            (nx + 2.0 / 5f64.sqrt()).abs() < 1e-6,
+            "from {from}: normal {}",
+            hit["normal"]
+        );
+    }
+}
