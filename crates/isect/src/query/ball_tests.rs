@@ -7,7 +7,9 @@
 //! Intersection", *Ray Tracing Gems* ch. 7) instead of the seed's cancelling
 //! `r² − e·e + a²`, and the stable root `c / (−b + √disc)`.
 
+use crate::algo::gjk::Status;
 use crate::math::{Real, Vector};
+use crate::query::contact::{contact_points, Contact};
 use crate::shape::{Aabb, Ball};
 
 /// Ball–ball overlap (seed 002), with squared distances and no square root.
@@ -18,35 +20,17 @@ pub fn ball_ball_intersects<V: Vector>(a: &Ball<V>, b: &Ball<V>) -> bool {
     a.center().distance_squared(b.center()) <= r * r
 }
 
-/// A contact between a ball and another shape.
-#[derive(Copy, Clone, Debug, PartialEq)]
-pub struct BallContact<V: Vector> {
-    /// Unit normal from the first shape toward the second: moving the second
-    /// shape along it by `depth` separates them.
-    pub normal: V,
-    /// Penetration depth (≥ 0; 0 when touching).
-    pub depth: V::Scalar,
-    /// Deepest point of the first shape, on its surface.
-    pub point_a: V,
-    /// Deepest point of the second shape, on its surface.
-    pub point_b: V,
-}
-
-/// Ball–ball contact: `None` when separated. Concentric balls have no preferred
-/// direction; they report the first coordinate axis as normal (as parry does).
-pub fn ball_ball_contact<V: Vector>(a: &Ball<V>, b: &Ball<V>) -> Option<BallContact<V>> {
+/// Ball–ball contact: `None` when separated (the squared test of
+/// [`ball_ball_intersects`], so touching counts). Concentric balls have no preferred
+/// direction: they report the first coordinate axis as normal, as parry does, with
+/// [`Status::Degenerate`].
+pub fn ball_ball_contact<V: Vector>(a: &Ball<V>, b: &Ball<V>) -> Option<Contact<V>> {
     if !ball_ball_intersects(a, b) {
         return None;
     }
-    let offset = b.center() - a.center();
-    let dist = offset.length();
-    let normal = offset.try_normalize().unwrap_or(V::unit_axis(0));
-    Some(BallContact {
-        normal,
-        depth: a.radius() + b.radius() - dist,
-        point_a: a.center() + normal * a.radius(),
-        point_b: b.center() - normal * b.radius(),
-    })
+    let (ca, cb) = (a.center(), b.center());
+    let any_depth = V::Scalar::INFINITY;
+    contact_points(ca, a.radius(), cb, b.radius(), any_depth, V::unit_axis(0))
 }
 
 /// First contact time of two moving balls (seed 002, dynamic): ball `a` moves by
@@ -105,38 +89,62 @@ pub fn ball_aabb_intersects<V: Vector>(ball: &Ball<V>, aabb: &Aabb<V>) -> bool {
 }
 
 /// Ball–AABB contact, normal from the ball (A) to the box (B); `None` when
-/// separated or when the box holds NaN.
+/// separated or when the box holds NaN. [`ball_aabb_contact_predicted`] with a zero
+/// prediction.
+pub fn ball_aabb_contact<V: Vector>(ball: &Ball<V>, aabb: &Aabb<V>) -> Option<Contact<V>> {
+    ball_aabb_contact_predicted(ball, aabb, V::Scalar::ZERO)
+}
+
+/// Ball–AABB contact, also for a ball at most `prediction` away (negative depth).
 ///
-/// Centre outside the box: the normal points from the centre to the closest point.
-/// Centre inside (or on the boundary): the ball leaves through the nearest face, so
-/// the normal is minus that face's outward normal and the depth is the radius plus
-/// the centre's distance to that face. Ties between faces go to the lowest axis, min side first.
-pub fn ball_aabb_contact<V: Vector>(ball: &Ball<V>, aabb: &Aabb<V>) -> Option<BallContact<V>> {
-    let c = ball.center();
+/// Centre outside the box: the normal points from the centre to the closest point
+/// (touching by the squared test counts, with depth ≥ 0). Centre inside (or on the
+/// boundary): the ball leaves through the nearest face, so the normal is minus that
+/// face's outward normal and the depth is the radius plus the centre's distance to
+/// that face. Ties between faces go to the lowest axis, min side first. A NaN box or
+/// `prediction` gives `None`.
+pub fn ball_aabb_contact_predicted<V: Vector>(
+    ball: &Ball<V>,
+    aabb: &Aabb<V>,
+    prediction: V::Scalar,
+) -> Option<Contact<V>> {
+    let (c, r) = (ball.center(), ball.radius());
     let closest = aabb.closest_point(c);
-    let dist_sq = closest.distance_squared(c);
-    let r = ball.radius();
-    let touching = dist_sq <= r * r; // false for a NaN box
-    if !touching {
-        return None;
-    }
-    let to_box = closest - c;
-    if let Some(normal) = to_box.try_normalize() {
-        return Some(BallContact {
+    let contact = match (closest - c).try_normalize() {
+        Some(normal) => Contact {
             normal,
-            depth: r - dist_sq.sqrt(),
+            depth: outside_depth(r, closest.distance_squared(c)),
             point_a: c + normal * r,
             point_b: closest,
-        });
+            status: Status::Converged,
+        },
+        None => inside_contact(aabb, c, r),
+    };
+    (-contact.depth <= prediction).then_some(contact)
+}
+
+/// `r − dist`, never negative when the squared test says the ball touches.
+#[inline]
+fn outside_depth<S: Real>(r: S, dist_sq: S) -> S {
+    let depth = r - dist_sq.sqrt();
+    if dist_sq <= r * r {
+        depth.max(S::ZERO)
+    } else {
+        depth
     }
+}
+
+/// Contact of a ball whose centre `c` is inside (or on) the box: out by the nearest face.
+fn inside_contact<V: Vector>(aabb: &Aabb<V>, c: V, r: V::Scalar) -> Contact<V> {
     let (axis, face_value, outward) = nearest_face(aabb, c);
     let normal = -outward;
-    Some(BallContact {
+    Contact {
         normal,
         depth: r + (face_value - c.get(axis)).abs(),
         point_a: c + normal * r,
         point_b: c.with(axis, face_value),
-    })
+        status: Status::Converged,
+    }
 }
 
 /// The box face nearest to an inside point `p`: its axis, coordinate and outward normal.

@@ -128,7 +128,7 @@ where
 
 /// Contact of two spheres (circles) whose centres are `ca`, `cb` (world).
 #[inline]
-fn contact_points<V: Vector>(
+pub(crate) fn contact_points<V: Vector>(
     ca: V,
     ra: V::Scalar,
     cb: V,

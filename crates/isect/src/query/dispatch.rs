@@ -23,7 +23,7 @@ use crate::algo::gjk::{GjkVector, Status};
 use crate::algo::sat_2d::Mtv;
 use crate::algo::support::SupportMap;
 use crate::math::{Isometry, Real, Vector};
-use crate::query::ball_tests::ball_aabb_contact;
+use crate::query::ball_tests::ball_aabb_contact_predicted;
 use crate::query::cast_ray::RayCast;
 use crate::query::cast_shapes::ShapeCastHit;
 use crate::query::contact::Contact;
@@ -190,28 +190,9 @@ pub(crate) fn contact_ball_cuboid<V: Vector>(
     if !(pose_a.is_finite() && pose_b.is_finite()) || prediction.is_nan() {
         return None;
     }
-    let (c, r) = (centre_in(pose_a, a, pose_b), a.radius());
-    let closest = b.closest_point(c);
-    let local = match (closest - c).try_normalize() {
-        Some(n) => Contact {
-            normal: n,
-            depth: r - closest.distance(c),
-            point_a: c + n * r,
-            point_b: closest,
-            status: Status::Converged,
-        },
-        None => {
-            let inside = ball_aabb_contact(&Ball::new(c, r).ok()?, b)?;
-            Contact {
-                normal: inside.normal,
-                depth: inside.depth,
-                point_a: inside.point_a,
-                point_b: inside.point_b,
-                status: Status::Converged,
-            }
-        }
-    };
-    (-local.depth <= prediction).then(|| to_world(&local, pose_b))
+    let ball = Ball::new(centre_in(pose_a, a, pose_b), a.radius()).ok()?;
+    let local = ball_aabb_contact_predicted(&ball, b, prediction)?;
+    Some(to_world(&local, pose_b))
 }
 
 /// A contact of a local frame mapped to the world by `pose`.
