@@ -116,7 +116,14 @@ where
         Status::Degenerate => (g.point_a, g.point_b),
         _ => (p.point_a, p.point_b),
     };
-    let depth = p.depth + ma + mb;
+    // GJK found the cores overlapping, so a flat difference's rounding must not
+    // turn them apart: the core depth is at least 0.
+    let core_depth = if g.overlapping {
+        p.depth.max(V::Scalar::ZERO)
+    } else {
+        p.depth
+    };
+    let depth = core_depth + ma + mb;
     (-depth <= prediction).then(|| Contact {
         normal: p.normal,
         depth,
