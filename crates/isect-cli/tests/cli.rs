@@ -513,7 +513,6 @@ fn render_replaces_an_existing_file_whole() {
 }
 
 #[test]
-#[ignore = "library: the GJK ray cast from far away returns the ray's axis as the normal on a cone's slanted side"]
 fn ray_normal_on_the_cone_side_faces_the_ray() {
     let scene = "examples/scenes/shapes_3d.json";
     // Cone at x = 6.2 (radius 0.5 at mid-height): a ray along y = z = 0 enters its

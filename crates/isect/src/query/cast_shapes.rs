@@ -100,6 +100,10 @@ where
 /// The state of the ray cast: B's offset `lambda · motion` and the simplex of
 /// `A − (B + lambda · motion)`.
 struct RayCast<V: Vector> {
+    /// B's motion per unit time, in A's frame.
+    motion: V,
+    /// Gap below which the cores touch.
+    tol: V::Scalar,
     lambda: V::Scalar,
     simplex: Simplex<V>,
     normal: V,
@@ -133,6 +137,8 @@ where
     let margin = diff.margin();
     let zero = V::Scalar::ZERO;
     let mut cast = RayCast {
+        motion,
+        tol: zero,
         lambda: zero,
         simplex: Simplex::default(),
         normal: V::ZERO,
@@ -141,6 +147,7 @@ where
     let first = diff.support(-motion);
     let rel = eps::<V::Scalar>(CAST_REL_ULPS).max(V::Scalar::from_f64(CAST_REL_FLOOR));
     let tol = rel * (first.w.length() + margin);
+    cast.tol = tol;
     let gjk_rel = eps::<V::Scalar>(GJK_REL_ULPS);
     let mut best = V::Scalar::INFINITY;
     cast.simplex.push(first);
@@ -230,7 +237,14 @@ where
         }
     }
     let (core_a, core_b) = cast.simplex.witnesses();
-    let (normal, status) = match (-v).try_normalize().or_else(|| cast.normal.try_normalize()) {
+    // Cores touching: what is left of `v` is rounding, the simplex's face is the normal.
+    let touching = v.length() <= cast.tol;
+    let face = || face_normal(&cast.simplex, cast.motion);
+    let normal = if touching { face() } else { None }
+        .or_else(|| (-v).try_normalize())
+        .or_else(face)
+        .or_else(|| cast.normal.try_normalize());
+    let (normal, status) = match normal {
         Some(n) => (n, status),
         None => (V::unit_axis(0), Status::Degenerate),
     };
@@ -243,6 +257,34 @@ where
         status,
         iterations,
     }
+}
+
+/// The normal of a final simplex that holds the origin on its boundary (a segment in
+/// 2D or 3D, a triangle in 3D): the part of `−motion` orthogonal to the simplex, so
+/// the normal is the face's, facing the motion. The normal of the last advance can be
+/// stale there (a ray onto a cone's side). `None` when the simplex spans the space or
+/// the motion lies in it.
+fn face_normal<V: Vector>(simplex: &Simplex<V>, motion: V) -> Option<V> {
+    let points = &simplex.points[..simplex.len];
+    let mut basis: [V; 3] = [V::ZERO; 3];
+    let mut rank = 0;
+    for p in points.iter().skip(1) {
+        let mut e = p.w - points[0].w;
+        for u in &basis[..rank] {
+            e -= *u * u.dot(e);
+        }
+        if let Some(u) = e.try_normalize() {
+            basis[rank] = u;
+            rank += 1;
+        }
+    }
+    if rank == 0 || rank >= V::DIM {
+        return None;
+    }
+    let across = basis[..rank]
+        .iter()
+        .fold(motion, |m, u| m - *u * u.dot(motion));
+    (-across).try_normalize()
 }
 
 /// A hit at `time` described by a contact.
