@@ -27,18 +27,17 @@ use parry3d::bounding_volume::Aabb as PAabb;
 use parry3d::partitioning::{Bvh as PBvh, BvhBuildStrategy, BvhWorkspace};
 use parry3d::query::{Ray as PRay, RayCast};
 
-struct Rng(u64);
+#[path = "../tests/support/rng.rs"]
+mod rng;
+use rng::Rng;
 
 impl Rng {
-    fn unit(&mut self) -> f32 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        ((z ^ (z >> 31)) >> 40) as f32 / (1u64 << 24) as f32
-    }
     fn vec3(&mut self, scale: f32) -> Vec3 {
-        Vec3::new(self.unit(), self.unit(), self.unit()) * scale
+        Vec3::new(
+            self.uniform(0.0, 1.0),
+            self.uniform(0.0, 1.0),
+            self.uniform(0.0, 1.0),
+        ) * scale
     }
 }
 
@@ -198,7 +197,7 @@ fn grid_boxes() -> Vec<Aabb<Vec3>> {
     let mut boxes = Vec::new();
     for i in 0..1000 {
         for j in 0..1000 {
-            if rng.unit() < 0.1 {
+            if rng.uniform(0.0, 1.0) < 0.1 {
                 let min = Vec3::new(i as f32 + 0.1, j as f32 + 0.1, 0.0);
                 boxes.push(Aabb {
                     min,
@@ -216,8 +215,12 @@ fn grid_rays() -> Vec<Ray<Vec3>> {
     let mut rng = Rng(13);
     (0..10_000)
         .map(|_| {
-            let origin = Vec3::new(rng.unit() * 1000.0, rng.unit() * 1000.0, 0.5);
-            let angle = rng.unit() * std::f32::consts::TAU;
+            let origin = Vec3::new(
+                rng.uniform(0.0, 1.0) * 1000.0,
+                rng.uniform(0.0, 1.0) * 1000.0,
+                0.5,
+            );
+            let angle = rng.uniform(0.0, 1.0) * std::f32::consts::TAU;
             Ray::new(origin, Vec3::new(angle.cos(), angle.sin(), 0.0) * 100.0).unwrap()
         })
         .collect()

@@ -20,26 +20,17 @@ use parry3d::shape as ps;
 const CASES: usize = 8192;
 const SHAPES: usize = 64;
 
-/// SplitMix64.
-struct Rng(u64);
+#[path = "../tests/support/rng.rs"]
+mod rng;
+use rng::Rng;
 
 impl Rng {
-    fn next(&mut self) -> f32 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        ((z ^ (z >> 31)) >> 40) as f32 / (1u64 << 24) as f32
-    }
-    fn range(&mut self, lo: f32, hi: f32) -> f32 {
-        lo + (hi - lo) * self.next()
-    }
-    fn unit(&mut self) -> Vec3 {
+    fn unit_vec3(&mut self) -> Vec3 {
         loop {
             let v = Vec3::new(
-                self.range(-1.0, 1.0),
-                self.range(-1.0, 1.0),
-                self.range(-1.0, 1.0),
+                self.uniform(-1.0, 1.0),
+                self.uniform(-1.0, 1.0),
+                self.uniform(-1.0, 1.0),
             );
             if let Some(u) = v.try_normalize() {
                 return u;
@@ -47,8 +38,8 @@ impl Rng {
         }
     }
     fn rotation(&mut self) -> Quat {
-        let axis = self.unit();
-        Quat::from_axis_angle(axis, self.range(-3.1, 3.1))
+        let axis = self.unit_vec3();
+        Quat::from_axis_angle(axis, self.uniform(-3.1, 3.1))
     }
 }
 
@@ -64,13 +55,13 @@ fn cases(rng: &mut Rng, offset: f32) -> Vec<Case> {
     (0..CASES)
         .map(|_| {
             let (ra, rb) = (rng.rotation(), rng.rotation());
-            let ta = rng.unit() * 0.1;
-            let tb = ta + rng.unit() * offset;
+            let ta = rng.unit_vec3() * 0.1;
+            let tb = ta + rng.unit_vec3() * offset;
             Case {
                 ours: (Pose3::new(ta, ra), Pose3::new(tb, rb)),
                 parry: (PPose::from_parts(ta, ra), PPose::from_parts(tb, rb)),
-                shape_a: (rng.next() * SHAPES as f32) as usize % SHAPES,
-                shape_b: (rng.next() * SHAPES as f32) as usize % SHAPES,
+                shape_a: (rng.uniform(0.0, 1.0) * SHAPES as f32) as usize % SHAPES,
+                shape_b: (rng.uniform(0.0, 1.0) * SHAPES as f32) as usize % SHAPES,
             }
         })
         .collect()
@@ -82,11 +73,11 @@ fn hulls(rng: &mut Rng, n: usize) -> (Vec<ConvexPoints<Vec3>>, Vec<ps::ConvexPol
     (0..SHAPES)
         .map(|_| {
             let scale = Vec3::new(
-                rng.range(0.6, 1.0),
-                rng.range(0.6, 1.0),
-                rng.range(0.6, 1.0),
+                rng.uniform(0.6, 1.0),
+                rng.uniform(0.6, 1.0),
+                rng.uniform(0.6, 1.0),
             );
-            let pts: Vec<Vec3> = (0..n).map(|_| rng.unit() * scale).collect();
+            let pts: Vec<Vec3> = (0..n).map(|_| rng.unit_vec3() * scale).collect();
             let parry = ps::ConvexPolyhedron::from_convex_hull(&pts).expect("hull");
             let ours = ConvexPoints::new(parry.points().to_vec()).expect("points");
             (ours, parry)
@@ -167,8 +158,8 @@ fn epa_contact(c: &mut Criterion) {
 fn capsules(rng: &mut Rng) -> (Vec<Capsule<Vec3>>, Vec<ps::Capsule>) {
     (0..SHAPES)
         .map(|_| {
-            let (a, b) = (rng.unit() * 0.5, rng.unit() * 0.5);
-            let r = rng.range(0.1, 0.4);
+            let (a, b) = (rng.unit_vec3() * 0.5, rng.unit_vec3() * 0.5);
+            let r = rng.uniform(0.1, 0.4);
             (
                 Capsule::new(a, b, r).expect("capsule"),
                 ps::Capsule::new(a, b, r),
@@ -233,9 +224,9 @@ fn linear_cast(c: &mut Criterion) {
     let boxes: Vec<(Aabb<Vec3>, ps::Cuboid)> = (0..SHAPES)
         .map(|_| {
             let h = Vec3::new(
-                rng.range(0.2, 0.8),
-                rng.range(0.2, 0.8),
-                rng.range(0.2, 0.8),
+                rng.uniform(0.2, 0.8),
+                rng.uniform(0.2, 0.8),
+                rng.uniform(0.2, 0.8),
             );
             (
                 Aabb::from_center(Vec3::ZERO, h).expect("box"),
@@ -248,7 +239,8 @@ fn linear_cast(c: &mut Criterion) {
     let vels: Vec<Vec3> = cases
         .iter()
         .map(|k| {
-            (k.ours.0.translation - k.ours.1.translation) * rng.range(0.5, 1.5) + rng.unit() * 0.5
+            (k.ours.0.translation - k.ours.1.translation) * rng.uniform(0.5, 1.5)
+                + rng.unit_vec3() * 0.5
         })
         .collect();
     let mut group = c.benchmark_group("cast_shapes_box_capsule");

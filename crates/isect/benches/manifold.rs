@@ -16,18 +16,17 @@ use parry3d::query::{ContactManifold, DefaultQueryDispatcher, PersistentQueryDis
 const CASES: usize = 8192;
 
 /// SplitMix64, uniform in `[lo, hi)`.
-struct Rng(u64);
+#[path = "../tests/support/rng.rs"]
+mod rng;
+use rng::Rng;
 
 impl Rng {
-    fn range(&mut self, lo: f32, hi: f32) -> f32 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        lo + (hi - lo) * (((z ^ (z >> 31)) >> 40) as f32 / (1u64 << 24) as f32)
-    }
     fn v3(&mut self, lo: f32, hi: f32) -> Vec3 {
-        Vec3::new(self.range(lo, hi), self.range(lo, hi), self.range(lo, hi))
+        Vec3::new(
+            self.uniform(lo, hi),
+            self.uniform(lo, hi),
+            self.uniform(lo, hi),
+        )
     }
 }
 
@@ -57,7 +56,7 @@ fn boxes() -> Vec<Boxes> {
     let one = |rng: &mut Rng| {
         let (t, h) = (rng.v3(-1.3, 1.3), rng.v3(0.2, 1.0));
         let axis = rng.v3(-1.0, 1.0).try_normalize().unwrap_or(Vec3::Z);
-        let q = Quat::from_axis_angle(axis, rng.range(0.0, 6.3));
+        let q = Quat::from_axis_angle(axis, rng.uniform(0.0, 6.3));
         let o = obb_3d::Obb::new(Vec3::ZERO, h, Quat::IDENTITY).unwrap();
         let pp = parry3d::math::Pose::from_parts(t, q);
         (Pose3::new(t, q), o, pp, parry3d::shape::Cuboid::new(h))
@@ -132,7 +131,7 @@ struct Polygons {
 
 /// A hexagon stretched by random factors (convex).
 fn hexagon(rng: &mut Rng) -> Vec<Vec2> {
-    let (sx, sy) = (rng.range(0.3, 1.2), rng.range(0.3, 1.2));
+    let (sx, sy) = (rng.uniform(0.3, 1.2), rng.uniform(0.3, 1.2));
     (0..6)
         .map(|i| {
             let t = i as f32 * std::f32::consts::TAU / 6.0;
@@ -145,8 +144,8 @@ fn polygons() -> Vec<Polygons> {
     let mut rng = Rng(9);
     let one = |rng: &mut Rng| {
         let pts = hexagon(rng);
-        let t = Vec2::new(rng.range(-1.6, 1.6), rng.range(-1.6, 1.6));
-        let ang = rng.range(-3.2, 3.2);
+        let t = Vec2::new(rng.uniform(-1.6, 1.6), rng.uniform(-1.6, 1.6));
+        let ang = rng.uniform(-3.2, 3.2);
         let p = parry2d::shape::ConvexPolygon::from_convex_polyline(pts.clone()).unwrap();
         let pose = parry2d::math::Pose::new(t, ang);
         (

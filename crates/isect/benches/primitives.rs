@@ -30,20 +30,17 @@ use parry3d::shape::{Ball as PBall, Cuboid};
 const CASES: usize = 8192;
 
 /// splitmix64, seeded: the same cases on every run.
-struct Rng(u64);
+#[path = "../tests/support/rng.rs"]
+mod rng;
+use rng::Rng;
 
 impl Rng {
-    fn f(&mut self, lo: f32, hi: f32) -> f32 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^= z >> 31;
-        lo + (hi - lo) * ((z >> 40) as f32 / (1u64 << 24) as f32)
-    }
-
     fn v(&mut self, lo: f32, hi: f32) -> Vec3 {
-        Vec3::new(self.f(lo, hi), self.f(lo, hi), self.f(lo, hi))
+        Vec3::new(
+            self.uniform(lo, hi),
+            self.uniform(lo, hi),
+            self.uniform(lo, hi),
+        )
     }
 }
 
@@ -82,7 +79,7 @@ fn ball_ball(c: &mut Criterion) {
     let cases: Vec<BallPair> = (0..CASES)
         .map(|_| {
             let (ca, cb) = (rng.v(-1.2, 1.2), rng.v(-1.2, 1.2));
-            let (ra, rb) = (rng.f(0.1, 1.5), rng.f(0.1, 1.5));
+            let (ra, rb) = (rng.uniform(0.1, 1.5), rng.uniform(0.1, 1.5));
             BallPair {
                 a: Ball::new(ca, ra).unwrap(),
                 b: Ball::new(cb, rb).unwrap(),
@@ -142,7 +139,7 @@ fn ball_aabb(c: &mut Criterion) {
     let cases: Vec<BallBox> = (0..CASES)
         .map(|_| {
             let (centre, half) = (rng.v(-1.0, 1.0), rng.v(0.2, 1.0));
-            let (ball_c, r) = (rng.v(-1.2, 1.2), rng.f(0.05, 1.0));
+            let (ball_c, r) = (rng.v(-1.2, 1.2), rng.uniform(0.05, 1.0));
             BallBox {
                 ball: Ball::new(ball_c, r).unwrap(),
                 aabb: Aabb::from_center(centre, half).unwrap(),

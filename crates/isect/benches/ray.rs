@@ -30,26 +30,23 @@ use parry3d::query::{Ray as PRay, RayCast as PRayCast};
 const CASES: usize = 8192;
 
 /// splitmix64, seeded: the same cases on every run.
-struct Rng(u64);
+#[path = "../tests/support/rng.rs"]
+mod rng;
+use rng::Rng;
 
 impl Rng {
-    fn f(&mut self, lo: f32, hi: f32) -> f32 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^= z >> 31;
-        lo + (hi - lo) * ((z >> 40) as f32 / (1u64 << 24) as f32)
-    }
-
     fn v(&mut self, lo: f32, hi: f32) -> Vec3 {
-        Vec3::new(self.f(lo, hi), self.f(lo, hi), self.f(lo, hi))
+        Vec3::new(
+            self.uniform(lo, hi),
+            self.uniform(lo, hi),
+            self.uniform(lo, hi),
+        )
     }
 
     /// A ray from [-8, 8]³ toward `target` ± `spread`, non-unit.
     fn ray(&mut self, target: Vec3, spread: f32) -> Ray<Vec3> {
         let origin = self.v(-8.0, 8.0);
-        let dir = (target + self.v(-spread, spread) - origin) * self.f(0.2, 2.0);
+        let dir = (target + self.v(-spread, spread) - origin) * self.uniform(0.2, 2.0);
         Ray { origin, dir }
     }
 }
@@ -168,7 +165,7 @@ fn ray_ball(c: &mut Criterion) {
     let mut rng = Rng(0xBA11);
     let cases: Vec<_> = (0..CASES)
         .map(|_| {
-            let (center, r) = (rng.v(-3.0, 3.0), rng.f(0.2, 3.0));
+            let (center, r) = (rng.v(-3.0, 3.0), rng.uniform(0.2, 3.0));
             let ray = rng.ray(center, 2.2);
             let local = PRay::new(ray.origin - center, ray.dir);
             let parry = parry3d::shape::Ball::new(r);
@@ -242,7 +239,7 @@ fn ray_plane(c: &mut Criterion) {
     let cases: Vec<_> = (0..CASES)
         .map(|_| {
             let normal = rng.v(-1.0, 1.0) + Vec3::splat(1e-3);
-            let plane = Plane::new(normal, rng.f(-2.0, 2.0)).unwrap();
+            let plane = Plane::new(normal, rng.uniform(-2.0, 2.0)).unwrap();
             let on_plane = plane.normal() * plane.d();
             let ray = rng.ray(plane.normal() * (plane.d() + 8.0), 8.0);
             let local = PRay::new(ray.origin - on_plane, ray.dir);

@@ -21,17 +21,11 @@ use isect::shape::{obb_2d, obb_3d, ConvexPolygon};
 const CASES: usize = 8192;
 
 /// SplitMix64, uniform in `[lo, hi)`.
-struct Rng(u64);
+#[path = "../tests/support/rng.rs"]
+mod rng;
+use rng::Rng;
 
-impl Rng {
-    fn range(&mut self, lo: f32, hi: f32) -> f32 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        lo + (hi - lo) * (((z ^ (z >> 31)) >> 40) as f32 / (1u64 << 24) as f32)
-    }
-}
+impl Rng {}
 
 /// Runs `f` on case `i`, then the next, cycling through all of them (`CASES` is a
 /// power of two: a mask, not a division, as in the other benches).
@@ -59,10 +53,10 @@ fn boxes_2d() -> Vec<Boxes2> {
         .map(|_| {
             let mut one = || {
                 let (c, h) = (
-                    Vec2::new(rng.range(-2.2, 2.2), rng.range(-2.2, 2.2)),
-                    Vec2::new(rng.range(0.1, 2.0), rng.range(0.1, 2.0)),
+                    Vec2::new(rng.uniform(-2.2, 2.2), rng.uniform(-2.2, 2.2)),
+                    Vec2::new(rng.uniform(0.1, 2.0), rng.uniform(0.1, 2.0)),
                 );
-                let ang = rng.range(-3.2, 3.2);
+                let ang = rng.uniform(-3.2, 3.2);
                 (
                     obb_2d::Obb::from_angle(c, h, ang).unwrap(),
                     parry2d::math::Pose::new(c, ang),
@@ -133,7 +127,13 @@ struct Boxes3 {
 
 fn boxes_3d() -> Vec<Boxes3> {
     let mut rng = Rng(12);
-    let mut v = |lo, hi| Vec3::new(rng.range(lo, hi), rng.range(lo, hi), rng.range(lo, hi));
+    let mut v = |lo, hi| {
+        Vec3::new(
+            rng.uniform(lo, hi),
+            rng.uniform(lo, hi),
+            rng.uniform(lo, hi),
+        )
+    };
     (0..CASES)
         .map(|_| {
             let mut one = || {
@@ -215,12 +215,12 @@ struct Polygons {
 /// 3–8 vertices on an ellipse, accepted by both libraries.
 fn polygon(rng: &mut Rng) -> (ConvexPolygon<f32>, parry2d::shape::ConvexPolygon) {
     loop {
-        let k = 3 + (rng.range(0.0, 6.0) as usize);
+        let k = 3 + (rng.uniform(0.0, 6.0) as usize);
         let mut angles: Vec<f32> = (0..k)
-            .map(|_| rng.range(0.0, core::f32::consts::TAU))
+            .map(|_| rng.uniform(0.0, core::f32::consts::TAU))
             .collect();
         angles.sort_by(f32::total_cmp);
-        let (rx, ry) = (rng.range(0.3, 2.0), rng.range(0.3, 2.0));
+        let (rx, ry) = (rng.uniform(0.3, 2.0), rng.uniform(0.3, 2.0));
         let pts: Vec<Vec2> = angles
             .iter()
             .map(|&t| Vec2::new(rx * t.cos(), ry * t.sin()))
@@ -242,8 +242,8 @@ fn polygons() -> Vec<Polygons> {
             let ((a, qa), (b, qb)) = (polygon(&mut rng), polygon(&mut rng));
             let mut pose = || {
                 (
-                    Vec2::new(rng.range(-2.0, 2.0), rng.range(-2.0, 2.0)),
-                    rng.range(-3.2, 3.2),
+                    Vec2::new(rng.uniform(-2.0, 2.0), rng.uniform(-2.0, 2.0)),
+                    rng.uniform(-3.2, 3.2),
                 )
             };
             let ((ta, aa), (tb, ab)) = (pose(), pose());

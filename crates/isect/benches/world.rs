@@ -19,26 +19,17 @@ use parry3d::shape as ps;
 const CASES: usize = 8192;
 const SHAPES: usize = 64;
 
-/// SplitMix64.
-struct Rng(u64);
+#[path = "../tests/support/rng.rs"]
+mod rng;
+use rng::Rng;
 
 impl Rng {
-    fn next(&mut self) -> f32 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        ((z ^ (z >> 31)) >> 40) as f32 / (1u64 << 24) as f32
-    }
-    fn range(&mut self, lo: f32, hi: f32) -> f32 {
-        lo + (hi - lo) * self.next()
-    }
-    fn unit(&mut self) -> Vec3 {
+    fn unit_vec3(&mut self) -> Vec3 {
         loop {
             let v = Vec3::new(
-                self.range(-1.0, 1.0),
-                self.range(-1.0, 1.0),
-                self.range(-1.0, 1.0),
+                self.uniform(-1.0, 1.0),
+                self.uniform(-1.0, 1.0),
+                self.uniform(-1.0, 1.0),
             );
             if let Some(u) = v.try_normalize() {
                 return u;
@@ -46,22 +37,19 @@ impl Rng {
         }
     }
     fn rotation(&mut self) -> Quat {
-        Quat::from_axis_angle(self.unit(), self.range(-3.1, 3.1))
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() * n as f32) as usize % n
+        Quat::from_axis_angle(self.unit_vec3(), self.uniform(-3.1, 3.1))
     }
 }
 
 /// The same shape for both libraries; `kinds` limits the kinds drawn.
 fn shape_pair(rng: &mut Rng, kinds: usize) -> (Shape<f32>, ps::SharedShape) {
-    let (r, hh) = (rng.range(0.3, 0.6), rng.range(0.3, 0.6));
+    let (r, hh) = (rng.uniform(0.3, 0.6), rng.uniform(0.3, 0.6));
     match rng.below(kinds) {
         0 => {
             let h = Vec3::new(
-                rng.range(0.3, 0.6),
-                rng.range(0.3, 0.6),
-                rng.range(0.3, 0.6),
+                rng.uniform(0.3, 0.6),
+                rng.uniform(0.3, 0.6),
+                rng.uniform(0.3, 0.6),
             );
             let ours = Aabb::from_center(Vec3::ZERO, h).expect("box");
             (ours.into(), ps::SharedShape::cuboid(h.x, h.y, h.z))
@@ -71,7 +59,7 @@ fn shape_pair(rng: &mut Rng, kinds: usize) -> (Shape<f32>, ps::SharedShape) {
             ps::SharedShape::ball(r),
         ),
         2 => {
-            let (a, b) = (rng.unit() * hh, rng.unit() * hh);
+            let (a, b) = (rng.unit_vec3() * hh, rng.unit_vec3() * hh);
             let ours = Capsule::new(a, b, 0.5 * r).expect("capsule");
             (ours.into(), ps::SharedShape::capsule(a, b, 0.5 * r))
         }
@@ -80,7 +68,7 @@ fn shape_pair(rng: &mut Rng, kinds: usize) -> (Shape<f32>, ps::SharedShape) {
             ps::SharedShape::cylinder(hh, r),
         ),
         _ => {
-            let pts: Vec<Vec3> = (0..16).map(|_| rng.unit() * r).collect();
+            let pts: Vec<Vec3> = (0..16).map(|_| rng.unit_vec3() * r).collect();
             let parry = ps::ConvexPolyhedron::from_convex_hull(&pts).expect("hull");
             let ours = ConvexPolyhedron::from_points(parry.points()).expect("hull");
             (ours.into(), ps::SharedShape::new(parry))
@@ -99,8 +87,8 @@ fn cases(rng: &mut Rng) -> Vec<Case> {
     (0..CASES)
         .map(|_| {
             let (ra, rb) = (rng.rotation(), rng.rotation());
-            let ta = rng.unit() * 0.1;
-            let tb = ta + rng.unit() * 1.0;
+            let ta = rng.unit_vec3() * 0.1;
+            let tb = ta + rng.unit_vec3() * 1.0;
             Case {
                 ours: (Pose3::new(ta, ra), Pose3::new(tb, rb)),
                 parry: (PPose::from_parts(ta, ra), PPose::from_parts(tb, rb)),
@@ -149,9 +137,9 @@ fn world(n: usize, rng: &mut Rng) -> World<Vec3, Shape<f32>> {
     for _ in 0..n {
         let (shape, _) = shape_pair(rng, 2);
         let t = Vec3::new(
-            rng.range(-half, half),
-            rng.range(-half, half),
-            rng.range(-half, half),
+            rng.uniform(-half, half),
+            rng.uniform(-half, half),
+            rng.uniform(-half, half),
         );
         w.insert(shape, Pose3::new(t, rng.rotation()), Filter::ALL)
             .expect("insert");
@@ -181,7 +169,7 @@ fn world_update(c: &mut Criterion) {
     group.finish();
     let rays: Vec<Ray<Vec3>> = (0..1000)
         .map(|_| {
-            let (origin, target) = (rng.unit() * 12.0, rng.unit() * 3.0);
+            let (origin, target) = (rng.unit_vec3() * 12.0, rng.unit_vec3() * 3.0);
             Ray {
                 origin,
                 dir: target - origin,
