@@ -39,8 +39,14 @@
 //! | [`shape::Rounded`] | 2D, 3D | – | – | ✓ | – |
 //! | [`shape::Sector`] | 2D | ✓ (three methods) | ✓ | – | – |
 //!
+//! The shape enums [`shape::shape_2d::Shape`] and [`shape::shape_3d::Shape`] answer every
+//! query for every pair of kinds through [`query::dispatch`] (one exhaustive `match` a
+//! query); [`query::manifold`] gives contact manifolds of up to 2 (2D) or 4 (3D) points
+//! with stable feature ids.
+//!
 //! Broad phase ([`broad`]): a dynamic AABB tree, a 4-wide binned-SAH BVH with refit and
-//! batch ray casts, and sweep-and-prune, each with a validator.
+//! batch ray casts, and sweep-and-prune, each with a validator. [`world`] puts shapes,
+//! poses and filters behind handles and runs broad and narrow phase and scene queries.
 //!
 //! ## Modules
 //! - [`math`]: the scalar and vector traits, rotations, poses, tolerances.
@@ -48,6 +54,7 @@
 //! - [`algo`]: the named algorithms (slab, SAT, clipping, hulls, support maps, GJK, EPA).
 //! - [`query`]: one module a query verb, and the seed kernels.
 //! - [`broad`]: broad-phase structures.
+//! - [`world`]: the collision world.
 #![warn(missing_docs)]
 
 pub mod algo;
