@@ -34,10 +34,18 @@ use crate::shape::{Aabb, Ball, Capsule};
 /// [`shape_2d::Shape`](crate::shape::shape_2d::Shape) and
 /// [`shape_3d::Shape`](crate::shape::shape_3d::Shape); the free functions of this
 /// module and the collision world are generic over it.
-pub trait DispatchShape<V: GjkVector>: SupportMap<V> + RayCast<V> + Clone {
+pub trait DispatchShape<V: GjkVector>: RayCast<V> + Clone {
     /// The world bounding box of the shape placed at `pose` (non-finite bounds for a
     /// non-finite pose).
     fn world_aabb(&self, pose: &V::Pose) -> Aabb<V>;
+
+    /// True when the shape placed at `pose` contains the world point `p` (boundary
+    /// included); `false` for a NaN point or a non-finite pose.
+    fn contains_point(&self, pose: &V::Pose, p: V) -> bool;
+
+    /// True when the shape placed at `pose` touches or overlaps the world box
+    /// `region`; `false` for a box with NaN or a non-finite pose.
+    fn intersects_aabb(&self, pose: &V::Pose, region: &Aabb<V>) -> bool;
 
     /// See [`intersects`].
     fn intersects_pair(pose_a: &V::Pose, a: &Self, pose_b: &V::Pose, b: &Self) -> bool;
@@ -140,6 +148,30 @@ pub fn cast_shapes<V: GjkVector, S: DispatchShape<V>>(
     max_t: V::Scalar,
 ) -> Option<ShapeCastHit<V>> {
     S::cast_pair(pose_a, vel_a, a, pose_b, vel_b, b, max_t)
+}
+
+/// [`DispatchShape::contains_point`] for a convex support map: GJK against the point.
+pub(crate) fn support_contains_point<V: GjkVector, S: SupportMap<V>>(
+    shape: &S,
+    pose: &V::Pose,
+    p: V,
+) -> bool {
+    let Ok(point) = Ball::new(p, V::Scalar::ZERO) else {
+        return false;
+    };
+    crate::query::distance::intersects(pose, shape, &V::Pose::IDENTITY, &point)
+}
+
+/// [`DispatchShape::intersects_aabb`] for a convex support map: GJK against the box.
+pub(crate) fn support_intersects_aabb<V: GjkVector, S: SupportMap<V>>(
+    shape: &S,
+    pose: &V::Pose,
+    region: &Aabb<V>,
+) -> bool {
+    if region.min.is_nan() || region.max.is_nan() {
+        return false;
+    }
+    crate::query::distance::intersects(pose, shape, &V::Pose::IDENTITY, region)
 }
 
 /// A ball's centre in the frame of a box placed at `pose_box`.

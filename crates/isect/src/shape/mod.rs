@@ -5,6 +5,7 @@
 mod aabb;
 mod ball;
 mod capsule;
+pub mod composite;
 mod cone_3d;
 pub mod convex_polygon;
 mod convex_polyhedron;
@@ -25,6 +26,7 @@ mod triangle;
 pub use aabb::Aabb;
 pub use ball::Ball;
 pub use capsule::Capsule;
+pub use composite::Composite;
 pub use cone_3d::Cone;
 pub use convex_polygon::ConvexPolygon;
 pub use convex_polyhedron::{ConvexPolyhedron, PolyhedronFace, POLYHEDRON_PLANE_ULPS};

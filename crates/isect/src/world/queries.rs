@@ -8,10 +8,10 @@
 
 use super::{Entry, Filter, Handle, World};
 use crate::algo::gjk::GjkVector;
-use crate::math::{Isometry, Real, Vector};
+use crate::math::{Real, Vector};
 use crate::query::dispatch::{self, DispatchShape};
-use crate::query::{distance, ShapeCastHit};
-use crate::shape::{Aabb, Ball, Ray, RayHit};
+use crate::query::ShapeCastHit;
+use crate::shape::{Aabb, Ray, RayHit};
 
 /// A ray hit on a world shape.
 #[derive(Copy, Clone, Debug, PartialEq)]
@@ -146,12 +146,11 @@ impl<V: GjkVector, S: DispatchShape<V> + Sync> World<V, S> {
     /// The shapes (allowed by `filter`) that contain the point `p` (boundary
     /// included), sorted by handle. A NaN point finds nothing.
     pub fn shapes_at_point(&self, p: V, filter: Filter) -> Vec<Handle> {
-        let Ok(point) = Ball::new(p, V::Scalar::ZERO) else {
+        if p.is_nan() {
             return Vec::new();
-        };
-        let id = V::Pose::IDENTITY;
+        }
         self.collect_in_box(&Aabb { min: p, max: p }, &filter, |e| {
-            distance::intersects(&e.pose, &e.shape, &id, &point)
+            e.shape.contains_point(&e.pose, p)
         })
     }
 
@@ -159,9 +158,8 @@ impl<V: GjkVector, S: DispatchShape<V> + Sync> World<V, S> {
     /// shape test, not just their bounding boxes), sorted by handle. A box with NaN
     /// finds nothing.
     pub fn shapes_in_aabb(&self, region: &Aabb<V>, filter: Filter) -> Vec<Handle> {
-        let id = V::Pose::IDENTITY;
         self.collect_in_box(region, &filter, |e| {
-            distance::intersects(&e.pose, &e.shape, &id, region)
+            e.shape.intersects_aabb(&e.pose, region)
         })
     }
 

@@ -3,6 +3,7 @@
 #![allow(dead_code)]
 
 use isect::algo::gjk::GjkVector;
+use isect::algo::support::SupportMap;
 use isect::math::{Pose2, Pose3, Real, Vector};
 use isect::query::dispatch::DispatchShape;
 use isect::shape::{shape_2d, shape_3d};
@@ -56,7 +57,12 @@ pub fn assert_hit_rate(hits: usize, total: usize, what: &str) {
 /// A vector type with its shape enum, random shapes of each kind and random poses.
 pub trait TestDim: GjkVector {
     /// The shape enum of this dimension.
-    type S: DispatchShape<Self> + From<Ball<Self>> + std::fmt::Debug + Send + Sync;
+    type S: DispatchShape<Self>
+        + SupportMap<Self>
+        + From<Ball<Self>>
+        + std::fmt::Debug
+        + Send
+        + Sync;
     /// Number of kinds of the enum.
     const KINDS: usize;
     /// A random shape of kind `kind` about `size` across, near the local origin.

@@ -41,6 +41,16 @@ where
         self.aabb(pose)
     }
 
+    #[inline]
+    fn contains_point(&self, pose: &Pose3<R>, p: R::V3) -> bool {
+        support_contains_point(self, pose, p)
+    }
+
+    #[inline]
+    fn intersects_aabb(&self, pose: &Pose3<R>, region: &Aabb<R::V3>) -> bool {
+        support_intersects_aabb(self, pose, region)
+    }
+
     fn intersects_pair(pa: &Pose3<R>, a: &Self, pb: &Pose3<R>, b: &Self) -> bool {
         use Shape::*;
         match (a, b) {

@@ -1,0 +1,61 @@
+//! [`Composite`]: a shape made of convex parts under a bounding-volume tree — triangle
+//! meshes, polylines, heightfields, concave polygons, compounds. Every pair query
+//! against a composite runs through this one trait (see
+//! `query::composite`): the tree culls the parts, and
+//! each surviving part answers through the convex dispatch of its dimension, so the
+//! analytic kernels (ball–triangle, box–box, ...) serve composites too.
+//!
+//! Frames: the composite lives in its own local frame (a pose places it in the world);
+//! each part has a pose relative to that frame (the identity for meshes, whose
+//! triangles are stored in the composite's frame). No tolerances of its own.
+
+use crate::algo::gjk::GjkVector;
+use crate::broad::Bvh;
+use crate::query::dispatch::DispatchShape;
+
+/// A shape made of convex parts with a [`Bvh`] over their local bounding boxes.
+///
+/// Implementors: `TriMesh`, `Polyline`, `HeightField` (2D and 3D), `ConcavePolygon`,
+/// `Compound`. Part indices run from 0 to [`part_count`](Self::part_count) `− 1` and
+/// are the items of [`bvh`](Self::bvh).
+pub trait Composite<V: GjkVector> {
+    /// The convex part type: the convex shape enum of the dimension
+    /// (`shape_2d::Shape` or `shape_3d::Shape`).
+    type Part: DispatchShape<V>;
+
+    /// The tree over the parts' bounding boxes, in the composite's frame.
+    fn bvh(&self) -> &Bvh<V>;
+
+    /// Number of parts.
+    fn part_count(&self) -> usize;
+
+    /// Calls `f` with part `i`'s pose relative to the composite's frame and the part.
+    /// Meshes build the part (a triangle or segment) on the stack and pass the
+    /// identity pose; compounds pass the stored pose and a reference.
+    ///
+    /// `i` must be below [`part_count`](Self::part_count); implementations may panic
+    /// otherwise (the queries only pass indices the tree reported).
+    fn with_part<T>(&self, i: u32, f: impl FnOnce(&V::Pose, &Self::Part) -> T) -> T;
+
+    /// The normal to use for a contact with part `i`, given `normal`: the unit
+    /// direction, in the composite's frame, pointing from the part toward the other
+    /// shape. Meshes, polylines and heightfields correct normals that lean over an
+    /// internal edge or vertex toward the surface normal there, so that shapes sliding
+    /// over a flat surface made of many parts get no ghost collisions. The default
+    /// keeps the normal.
+    #[inline]
+    fn correct_normal(&self, i: u32, normal: V) -> V {
+        let _ = i;
+        normal
+    }
+
+    /// True when the composite encloses volume (a solid closed mesh, a concave polygon,
+    /// a compound of solids) and `p` (in the composite's frame) lies inside it or on
+    /// its boundary. Open meshes, polylines and heightfields contain no point: the
+    /// default answers `false`.
+    #[inline]
+    fn contains_local_point(&self, p: V) -> bool {
+        let _ = p;
+        false
+    }
+}
