@@ -11,6 +11,7 @@ pub mod manifold;
 pub mod pipeline;
 pub mod plane_tests;
 pub mod polyhedron_tests;
+pub mod project_point;
 pub mod sector_tests;
 
 pub use cast_ray::RayCast;
@@ -21,3 +22,4 @@ pub use manifold::{
     contact_manifold_convex, contact_manifold_obb_2d, contact_manifold_obb_3d,
     contact_manifold_polygons, contact_manifold_polyhedra, FeatureId, Manifold, ManifoldPoint,
 };
+pub use project_point::{PointProjection, ProjectPoint};
