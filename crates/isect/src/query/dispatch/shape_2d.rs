@@ -107,6 +107,27 @@ where
         }
     }
 
+    fn contact_manifold_pair(
+        pa: &Pose2<R>,
+        a: &Self,
+        pb: &Pose2<R>,
+        b: &Self,
+        prediction: R,
+    ) -> Option<Manifold<R::V2>> {
+        use crate::query::manifold::{contact_manifold_obb_2d, contact_manifold_polygons};
+        use Shape::*;
+        let single = |c: Contact<R::V2>| Manifold::single(&c, FeatureId::SINGLE);
+        match (a, b) {
+            (Cuboid(x), Cuboid(y)) => {
+                let (p, q) = obb_pair(pa, x, pb, y)?;
+                let id = Pose2::default();
+                contact_manifold_obb_2d(&id, &p, &id, &q, prediction)
+            }
+            (Polygon(x), Polygon(y)) => contact_manifold_polygons(pa, x, pb, y, prediction),
+            _ => Self::contact_pair(pa, a, pb, b, prediction).map(single),
+        }
+    }
+
     fn distance_pair(pa: &Pose2<R>, a: &Self, pb: &Pose2<R>, b: &Self) -> R {
         use Shape::*;
         if !(pa.is_finite() && pb.is_finite()) {

@@ -97,6 +97,29 @@ where
         }
     }
 
+    fn contact_manifold_pair(
+        pa: &Pose3<R>,
+        a: &Self,
+        pb: &Pose3<R>,
+        b: &Self,
+        prediction: R,
+    ) -> Option<Manifold<R::V3>> {
+        use crate::query::manifold::{contact_manifold_obb_3d, contact_manifold_polyhedra};
+        use Shape::*;
+        let single = |c: Contact<R::V3>| Manifold::single(&c, FeatureId::SINGLE);
+        match (a, b) {
+            (Cuboid(x), Cuboid(y)) => {
+                let (p, q) = obb_pair(pa, x, pb, y)?;
+                let id = Pose3::default();
+                contact_manifold_obb_3d(&id, &p, &id, &q, prediction)
+            }
+            (Polyhedron(x), Polyhedron(y)) => {
+                contact_manifold_polyhedra(pa, x, pb, y, prediction)
+            }
+            _ => Self::contact_pair(pa, a, pb, b, prediction).map(single),
+        }
+    }
+
     fn distance_pair(pa: &Pose3<R>, a: &Self, pb: &Pose3<R>, b: &Self) -> R {
         use Shape::*;
         if !(pa.is_finite() && pb.is_finite()) {
