@@ -7,7 +7,7 @@
 
 use crate::algo::gjk::GjkVector;
 use crate::broad::Bvh;
-use crate::math::Isometry;
+use crate::math::{Isometry, Vector};
 use crate::query::composite::{self as cq, ConvexPart};
 use crate::query::dispatch::DispatchShape;
 use crate::query::project_point::{PointProjection, ProjectPoint};
@@ -20,7 +20,7 @@ use crate::shape::{Aabb, Composite, Ray, RayHit, ShapeError};
 /// ([`Composite::contains_local_point`] is true inside any solid part). Parts may
 /// overlap. Built once; the parts cannot change (build a new compound instead).
 #[derive(Clone, Debug)]
-pub struct Compound<V: GjkVector, S> {
+pub struct Compound<V: Vector, S> {
     parts: Vec<(V::Pose, S)>,
     aabbs: Vec<Aabb<V>>,
     bvh: Bvh<V>,

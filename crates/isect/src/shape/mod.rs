@@ -3,6 +3,9 @@
 //! over the scalar `R`. Every constructor validates and returns `Result<_, ShapeError>`.
 
 mod aabb;
+mod any_shape;
+mod any_shape_2d;
+mod any_shape_3d;
 mod ball;
 mod capsule;
 pub mod composite;
