@@ -372,3 +372,171 @@ where
     assert_hit_rate(hits, cases, "any vs any");
 }
 for_each_vector!(swap_mirrors_and_motion_changes_nothing);
+
+fn near<V: Vector>(a: V, b: V) -> bool {
+    a.distance(b).to_f64() <= tol::<V>()
+}
+
+/// A ball and a box sliding over a flat soup of triangles (3D) or segments (2D),
+/// pressed 0.05 into it, get the surface normal and depth everywhere, also over
+/// the internal edges and vertices; without the correction some part reports an
+/// edge normal (the ghost collision the correction removes).
+fn sliding_over_internal_edges_gets_the_face_normal<V: CompositeDim>()
+where
+    V::S: ConvexPart<V>,
+{
+    let parts = V::flat_parts(4, 1.0);
+    let fixed = Soup::new(parts.clone(), Some(up::<V>()));
+    let raw = Soup::new(parts, None);
+    let id = V::Pose::IDENTITY;
+    let ball = V::S::from(Ball::new(V::ZERO, s::<V>(0.3)).unwrap());
+    let cube = V::cuboid(Aabb::from_center(V::ZERO, V::splat(s::<V>(0.3))).unwrap());
+    let mut ghost = false;
+    for shape in [ball, cube] {
+        for k in 0..=60 {
+            // Across the strip, through vertices (x = 1, 2, 3) and diagonal edges.
+            let x = 0.5 + 3.0 * k as f64 / 60.0;
+            let y = 0.5 + 3.0 * ((k * 7) % 61) as f64 / 60.0;
+            let centre = V::ZERO.with(0, s::<V>(x)).with(1, s::<V>(y)).with(V::DIM - 1, s::<V>(0.25));
+            let pose = V::Pose::from_translation(centre);
+            let (_, c) = cq::contact(&id, &fixed, &pose, &shape, V::Scalar::ZERO).expect("touching");
+            assert!(near(c.normal, up::<V>()), "normal {:?} at {centre:?}", c.normal);
+            assert!(close::<V>(c.depth, s::<V>(0.05), 1.0), "depth {:?} at {centre:?}", c.depth);
+            for m in cq::contact_manifolds(&id, &fixed, &pose, &shape, V::Scalar::ZERO) {
+                assert!(near(m.manifold.normal, up::<V>()), "manifold {m:?} at {centre:?}");
+                for p in m.manifold.points() {
+                    assert!(close::<V>(p.depth, s::<V>(0.05), 1.0), "point {p:?} at {centre:?}");
+                }
+            }
+            ghost |= cq::contact_manifolds(&id, &raw, &pose, &shape, V::Scalar::ZERO)
+                .iter()
+                .any(|m| !near(m.manifold.normal, up::<V>()));
+        }
+    }
+    assert!(ghost, "the uncorrected soup should show edge normals");
+}
+for_each_vector!(sliding_over_internal_edges_gets_the_face_normal);
+
+/// A world of compounds and convex shapes: its touching pairs and ray hits equal
+/// the brute force over all shapes.
+fn world_of_compounds_equals_brute_force<V: CompositeDim>()
+where
+    V::S: ConvexPart<V>,
+{
+    let mut rng = Rng(40 + V::DIM as u64);
+    let mut world: World<V, V::Any> = World::new();
+    let mut all = Vec::new();
+    for _ in 0..40 {
+        let shape = random_any::<V>(&mut rng);
+        let pose = V::pose(&mut rng, 3.5 - 0.5 * V::DIM as f64);
+        let h = world.insert(shape.clone(), pose, Filter::ALL).unwrap();
+        all.push((h, shape, pose));
+    }
+    world.update();
+    let got: Vec<_> = world.contacts().iter().map(|c| (c.a, c.b)).collect();
+    let mut want = Vec::new();
+    for (i, (ha, a, pa)) in all.iter().enumerate() {
+        for (hb, b, pb) in &all[i + 1..] {
+            if dispatch::contact(pa, a, pb, b, V::Scalar::ZERO).is_some() {
+                want.push((*ha.min(hb), *ha.max(hb)));
+            }
+        }
+    }
+    want.sort();
+    assert_eq!(got, want, "touching pairs");
+    assert!(!want.is_empty(), "the scene should have touching pairs");
+    let mut hits = 0;
+    for _ in 0..100 {
+        let origin = rand_vec::<V>(&mut rng, 4.0);
+        let target = rand_vec::<V>(&mut rng, 2.0);
+        let ray = Ray { origin, dir: (target - origin).try_normalize().unwrap() };
+        let max_t = s::<V>(if V::DIM == 2 { 1.0 } else { 3.0 });
+        let got = world.cast_ray(&ray, max_t, Filter::ALL);
+        let want = all
+            .iter()
+            .filter_map(|(h, sh, p)| sh.cast_ray_posed(p, &ray, max_t).map(|hit| (hit.t, *h)))
+            .min_by(|x, y| x.partial_cmp(y).unwrap());
+        match (got, want) {
+            (Some(g), Some((t, h))) => {
+                assert!(close::<V>(g.hit.t, t, 1.0), "ray t {:?} vs {t:?}", g.hit.t);
+                assert!(g.handle == h || close::<V>(g.hit.t, t, 0.0), "ray handle");
+                hits += 1;
+            }
+            (g, w) => assert_eq!(g.is_some(), w.is_some(), "ray {ray:?}"),
+        }
+    }
+    assert_hit_rate(hits, 100, "world rays");
+}
+for_each_vector!(world_of_compounds_equals_brute_force);
+
+/// Bad input: an empty compound and a non-finite part pose are refused, naming the
+/// part; NaN query poses give the documented misses.
+fn bad_input_is_refused_or_missed<V: CompositeDim>()
+where
+    V::S: ConvexPart<V>,
+{
+    let ball = V::S::from(Ball::new(V::ZERO, s::<V>(0.5)).unwrap());
+    assert!(matches!(
+        Compound::<V, V::S>::new(Vec::new()),
+        Err(ShapeError::TooFewPoints { needed: 1, got: 0, .. })
+    ));
+    let nan = V::Pose::from_translation(V::splat(s::<V>(f64::NAN)));
+    let id = V::Pose::IDENTITY;
+    let parts = vec![(id, ball.clone()), (nan, ball.clone())];
+    assert!(matches!(
+        Compound::<V, V::S>::new(parts),
+        Err(ShapeError::BadPart { index: 1, .. })
+    ));
+    let c = Compound::new(vec![(id, ball.clone())]).unwrap();
+    assert!(!cq::intersects(&nan, &c, &id, &ball));
+    assert!(cq::contact(&id, &c, &nan, &ball, V::Scalar::ZERO).is_none());
+    assert!(cq::contact(&id, &c, &id, &ball, s::<V>(f64::NAN)).is_none());
+    assert!(cq::distance(&nan, &c, &id, &ball).is_nan());
+    assert!(cq::closest_points(&id, &c, &nan, &ball).distance.is_nan());
+    assert!(cq::contact_manifolds(&nan, &c, &id, &ball, V::Scalar::ZERO).is_empty());
+    assert!(cq::cast_shapes(&id, V::ZERO, &c, &nan, V::ZERO, &ball, V::Scalar::ONE).is_none());
+    assert!(cq::cast_shapes(&id, V::ZERO, &c, &id, V::ZERO, &ball, s::<V>(-1.0)).is_none());
+    assert!(!cq::intersects_composites(&id, &c, &nan, &c));
+    assert!(cq::distance_composites(&nan, &c, &id, &c).is_nan());
+    let ray = Ray { origin: V::splat(s::<V>(f64::NAN)), dir: V::unit_axis(0) };
+    assert!(c.cast_ray(&ray, V::Scalar::ONE).is_none());
+    let p = c.project_point(&id, V::splat(s::<V>(f64::NAN)), true);
+    assert!(p.point.is_nan() && !p.is_inside);
+    assert!(!cq::contains_point(&c, &nan, V::ZERO));
+}
+for_each_vector!(bad_input_is_refused_or_missed);
+
+/// Touching counts: a compound of two unit boxes side by side touches a box placed
+/// flush against one of them (distance 0, contact depth 0, a cast from there hits at
+/// time 0); a ray starting inside a part hits at t = 0 with a zero normal.
+fn touching_and_inside<V: CompositeDim>()
+where
+    V::S: ConvexPart<V>,
+{
+    let unit = V::cuboid(Aabb::from_center(V::ZERO, V::splat(s::<V>(0.5))).unwrap());
+    let at = |x: f64| V::Pose::from_translation(V::unit_axis(0) * s::<V>(x));
+    let c = Compound::new(vec![(at(0.0), unit.clone()), (at(1.0), unit.clone())]).unwrap();
+    let id = V::Pose::IDENTITY;
+    // The other box's face x = 1.5 meets the compound's face x = 1.5.
+    assert!(cq::intersects(&id, &c, &at(2.0), &unit));
+    assert_eq!(cq::distance(&id, &c, &at(2.0), &unit), V::Scalar::ZERO);
+    let (part, contact) = cq::contact(&id, &c, &at(2.0), &unit, V::Scalar::ZERO).unwrap();
+    assert_eq!(part, 1);
+    assert!(contact.depth.abs().to_f64() <= tol::<V>());
+    let hit = cq::cast_shapes(&id, V::ZERO, &c, &at(2.0), -V::unit_axis(0), &unit, V::Scalar::ONE);
+    assert!(hit.is_some_and(|h| h.time == V::Scalar::ZERO));
+    // Just apart: no contact without prediction, one with it.
+    assert!(!cq::intersects(&id, &c, &at(2.01), &unit));
+    assert!(cq::contact(&id, &c, &at(2.01), &unit, V::Scalar::ZERO).is_none());
+    let (_, spec) = cq::contact(&id, &c, &at(2.01), &unit, s::<V>(0.1)).unwrap();
+    assert!(close::<V>(spec.depth, s::<V>(-0.01), 1.0));
+    let inside = Ray { origin: V::unit_axis(0) * s::<V>(0.9), dir: V::unit_axis(1) };
+    let hit = c.cast_ray(&inside, V::Scalar::ONE).unwrap();
+    assert_eq!((hit.t, hit.normal), (V::Scalar::ZERO, V::ZERO));
+    let all = cq::cast_ray_all(&c, &Ray { origin: V::unit_axis(0) * s::<V>(-3.0), dir: V::unit_axis(0) }, s::<V>(10.0));
+    assert_eq!(all.iter().map(|(i, _)| *i).collect::<Vec<_>>(), vec![0, 1]);
+    // Hollow projection of an interior point goes to the nearest part's surface.
+    let p = c.project_local_point(V::unit_axis(0) * s::<V>(1.3), false);
+    assert!(p.is_inside && near(p.point, V::unit_axis(0) * s::<V>(1.5)));
+}
+for_each_vector!(touching_and_inside);

@@ -139,7 +139,7 @@ where
         if let Some(m) = A::Part::contact_manifold_pair(pa, x, pb, y, prediction) {
             let manifold = match pair_normal(Some((a, i, pose_a)), Some((b, j, pose_b)), m.normal)
             {
-                Some(n) => manifold_along(&m, n, (pa, x)),
+                Some(n) => manifold_along(&m, n, (pa, x), (pb, y)),
                 None => m,
             };
             out.push(PartManifold {

@@ -103,7 +103,7 @@ where
             let pw = pose_a.mul(pp);
             let m = C::Part::contact_manifold_pair(&pw, part, pose_b, b, prediction)?;
             Some(match pair_normal(Some((a, i, pose_a)), None::<(&C, _, _)>, m.normal) {
-                Some(n) => manifold_along(&m, n, (&pw, part)),
+                Some(n) => manifold_along(&m, n, (&pw, part), (pose_b, b)),
                 None => m,
             })
         });

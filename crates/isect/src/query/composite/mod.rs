@@ -172,17 +172,23 @@ pub(crate) fn contact_along<V: GjkVector, P: SupportMap<V>>(
     }
 }
 
-/// A manifold re-measured along the corrected normal `n`: each point keeps its
-/// `point_b` and gets the depth of A's extent along `n` above it.
+/// A manifold re-measured along the corrected normal `n`: each point of a clipped
+/// manifold keeps its `point_b` and gets the depth of A's extent along `n` above
+/// it; a single-point manifold is re-measured as [`contact_along`] does.
 pub(crate) fn manifold_along<V: GjkVector, P: SupportMap<V>>(
     m: &Manifold<V>,
     n: V,
     (pose_a, a): (&V::Pose, &P),
+    (pose_b, b): (&V::Pose, &P),
 ) -> Manifold<V> {
     let top = top_along(pose_a, a, n);
+    let single = m.points().len() == 1;
     let mut out = *m;
     out.normal = n;
     for p in out.points_mut() {
+        if single {
+            p.point_b = b.support(pose_b, -n);
+        }
         p.depth = top - p.point_b.dot(n);
         p.point_a = p.point_b + n * p.depth;
     }
