@@ -27,7 +27,10 @@ fn world_parts<V: CompositeDim>(pose: &V::Pose, c: &Compound<V, V::S>) -> Vec<(V
 where
     V::S: ConvexPart<V>,
 {
-    c.parts().iter().map(|(pp, s)| (pose.mul(pp), s.clone())).collect()
+    c.parts()
+        .iter()
+        .map(|(pp, s)| (pose.mul(pp), s.clone()))
+        .collect()
 }
 
 fn close<V: Vector>(a: V::Scalar, b: V::Scalar, scale: f64) -> bool {
@@ -61,7 +64,9 @@ where
 {
     for (seed, scale) in [(1u64, 1.0), (2, 1e4), (3, 1e-3)] {
         let mut rng = Rng(seed);
-        let h = (0..V::DIM).fold(V::ZERO, |v, k| v.with(k, s::<V>(scale * (0.5 + 0.25 * k as f64))));
+        let h = (0..V::DIM).fold(V::ZERO, |v, k| {
+            v.with(k, s::<V>(scale * (0.5 + 0.25 * k as f64)))
+        });
         let tiled = V::Any::from(tiled_box::<V>(h));
         let whole = V::Any::from(V::cuboid(Aabb::from_center(V::ZERO, h).unwrap()));
         let mut hits = 0;
@@ -72,7 +77,10 @@ where
             let at = V::Pose::from_translation(rand_vec(&mut rng, 1.3 * scale));
             let d_tiled = dispatch::distance(&pose, &tiled, &at, &other);
             let d_whole = dispatch::distance(&pose, &whole, &at, &other);
-            assert!(close::<V>(d_tiled, d_whole, scale), "distance {d_tiled:?} vs {d_whole:?}");
+            assert!(
+                close::<V>(d_tiled, d_whole, scale),
+                "distance {d_tiled:?} vs {d_whole:?}"
+            );
             let hit = dispatch::intersects(&pose, &tiled, &at, &other);
             if (d_whole.to_f64()).abs() > tol::<V>() * scale {
                 assert_eq!(hit, dispatch::intersects(&pose, &whole, &at, &other));
@@ -81,13 +89,24 @@ where
             // A ray from outside toward a random point near the box.
             let origin = rand_unit::<V>(&mut rng) * s::<V>(3.0 * scale);
             let target = rand_vec::<V>(&mut rng, 1.2 * scale);
-            let ray = Ray { origin, dir: target - origin };
-            let (ht, hw) = (tiled.cast_ray_posed(&pose, &ray, s::<V>(2.0)), whole.cast_ray_posed(&pose, &ray, s::<V>(2.0)));
+            let ray = Ray {
+                origin,
+                dir: target - origin,
+            };
+            let (ht, hw) = (
+                tiled.cast_ray_posed(&pose, &ray, s::<V>(2.0)),
+                whole.cast_ray_posed(&pose, &ray, s::<V>(2.0)),
+            );
             match (ht, hw) {
-                (Some(a), Some(b)) => assert!(close::<V>(a.t, b.t, 1.0), "ray t {:?} vs {:?}", a.t, b.t),
+                (Some(a), Some(b)) => {
+                    assert!(close::<V>(a.t, b.t, 1.0), "ray t {:?} vs {:?}", a.t, b.t)
+                }
                 (None, None) => {}
                 // Grazing a box edge: the two answers may round apart.
-                (a, b) => assert!(grazing::<V>(&whole, &pose, &ray), "ray {ray:?}: {a:?} vs {b:?}"),
+                (a, b) => assert!(
+                    grazing::<V>(&whole, &pose, &ray),
+                    "ray {ray:?}: {a:?} vs {b:?}"
+                ),
             }
         }
         assert_hit_rate(hits, CASES, "tiled box vs ball");
@@ -101,9 +120,16 @@ fn grazing<V: CompositeDim>(shape: &V::Any, pose: &V::Pose, ray: &Ray<V>) -> boo
 where
     V::S: ConvexPart<V>,
 {
-    let nudge = |k: f64| Ray { origin: ray.origin, dir: ray.dir * s::<V>(1.0 + k) };
-    shape.cast_ray_posed(pose, &nudge(1e-3), s::<V>(2.0)).is_some()
-        != shape.cast_ray_posed(pose, &nudge(-1e-3), s::<V>(2.0)).is_some()
+    let nudge = |k: f64| Ray {
+        origin: ray.origin,
+        dir: ray.dir * s::<V>(1.0 + k),
+    };
+    shape
+        .cast_ray_posed(pose, &nudge(1e-3), s::<V>(2.0))
+        .is_some()
+        != shape
+            .cast_ray_posed(pose, &nudge(-1e-3), s::<V>(2.0))
+            .is_some()
 }
 
 /// Brute force over the parts: the answers of the convex dispatch for each part.
@@ -178,26 +204,45 @@ where
         let b = V::shape(rng.below(V::KINDS), &mut rng, 0.8);
         let pb = V::pose(&mut rng, 1.5 - 0.2 * V::DIM as f64);
         let vel = rand_vec::<V>(&mut rng, 3.0);
-        let ray = Ray { origin: rand_vec(&mut rng, 3.0), dir: rand_vec(&mut rng, 4.0) };
+        let ray = Ray {
+            origin: rand_vec(&mut rng, 3.0),
+            dir: rand_vec(&mut rng, 4.0),
+        };
         let point = rand_vec::<V>(&mut rng, 2.0);
         let want = brute::<V>(&world_parts(&pa, &c), &pb, &b, vel, &ray, point);
         let what = format!("{:?} at {pa:?} vs {b:?} at {pb:?}", c.parts());
 
         let hit = cq::intersects(&pa, &c, &pb, &b);
-        if want.distance.to_f64() > tol::<V>() || want.depth.is_some_and(|d| d.to_f64() > tol::<V>()) {
+        if want.distance.to_f64() > tol::<V>()
+            || want.depth.is_some_and(|d| d.to_f64() > tol::<V>())
+        {
             assert_eq!(hit, want.intersects, "intersects: {what}");
         }
         hits += hit as usize;
         let d = cq::distance(&pa, &c, &pb, &b);
-        assert!(close::<V>(d, want.distance, 1.0), "distance {d:?} vs {:?}: {what}", want.distance);
+        assert!(
+            close::<V>(d, want.distance, 1.0),
+            "distance {d:?} vs {:?}: {what}",
+            want.distance
+        );
         let cp = cq::closest_points(&pa, &c, &pb, &b);
-        assert!(close::<V>(cp.distance, want.distance, 1.0), "closest {:?}: {what}", cp.distance);
-        assert!(close::<V>(cp.point_a.distance(cp.point_b), cp.distance, 1.0), "witnesses: {what}");
+        assert!(
+            close::<V>(cp.distance, want.distance, 1.0),
+            "closest {:?}: {what}",
+            cp.distance
+        );
+        assert!(
+            close::<V>(cp.point_a.distance(cp.point_b), cp.distance, 1.0),
+            "witnesses: {what}"
+        );
         let depth = cq::contact(&pa, &c, &pb, &b, V::Scalar::ZERO).map(|(_, c)| c.depth);
         match (depth, want.depth) {
             (Some(x), Some(y)) => assert!(close::<V>(x, y, 1.0), "depth {x:?} vs {y:?}: {what}"),
             (None, None) => {}
-            (x, y) => assert!(want.distance.to_f64() <= tol::<V>(), "contact {x:?} vs {y:?}: {what}"),
+            (x, y) => assert!(
+                want.distance.to_f64() <= tol::<V>(),
+                "contact {x:?} vs {y:?}: {what}"
+            ),
         }
         let parts: Vec<u32> = cq::contact_manifolds(&pa, &c, &pb, &b, V::Scalar::ZERO)
             .iter()
@@ -210,7 +255,11 @@ where
         match (cast, want.cast) {
             (Some(x), Some(y)) => assert!(close::<V>(x, y, 1.0), "cast {x:?} vs {y:?}: {what}"),
             (None, None) => {}
-            (x, y) => assert!(x.or(y).is_some_and(|t| t.to_f64() > 1.0 - 10.0 * tol::<V>()), "cast {x:?} vs {y:?}: {what}"),
+            (x, y) => assert!(
+                x.or(y)
+                    .is_some_and(|t| t.to_f64() > 1.0 - 10.0 * tol::<V>()),
+                "cast {x:?} vs {y:?}: {what}"
+            ),
         }
         let t = c.cast_ray_posed(&pa, &ray, V::Scalar::ONE).map(|h| h.t);
         match (t, want.ray) {
@@ -218,10 +267,16 @@ where
             (x, y) => assert_eq!(x.is_some(), y.is_some(), "ray {x:?} vs {y:?}: {what}"),
         }
         let proj = c.project_point(&pa, point, true);
-        assert!(close::<V>(proj.point.distance(point), want.project, 1.0), "projection: {what}");
+        assert!(
+            close::<V>(proj.point.distance(point), want.project, 1.0),
+            "projection: {what}"
+        );
         // Inside the compound (up to rounding) exactly when some part holds the point.
         let gap = want.project.to_f64();
-        assert!(gap <= tol::<V>() || !proj.is_inside, "inside {proj:?} at {gap}: {what}");
+        assert!(
+            gap <= tol::<V>() || !proj.is_inside,
+            "inside {proj:?} at {gap}: {what}"
+        );
         assert!(gap > 0.0 || proj.is_inside, "outside {proj:?}: {what}");
     }
     assert_hit_rate(hits, CASES, "compound vs convex");
@@ -270,14 +325,23 @@ where
         }
         hits += hit as usize;
         let d = cq::distance_composites(&pa, &a, &pb, &b);
-        assert!(close::<V>(d, want_d, 1.0), "distance {d:?} vs {want_d:?}: {what}");
+        assert!(
+            close::<V>(d, want_d, 1.0),
+            "distance {d:?} vs {want_d:?}: {what}"
+        );
         let cp = cq::closest_points_composites(&pa, &a, &pb, &b);
         assert!(close::<V>(cp.distance, want_d, 1.0), "closest: {what}");
-        assert!(close::<V>(cp.point_a.distance(cp.point_b), cp.distance, 1.0), "witnesses: {what}");
+        assert!(
+            close::<V>(cp.point_a.distance(cp.point_b), cp.distance, 1.0),
+            "witnesses: {what}"
+        );
         let depth = cq::contact_composites(&pa, &a, &pb, &b, V::Scalar::ZERO).map(|c| c.2.depth);
         match (depth, want_depth) {
             (Some(x), Some(y)) => assert!(close::<V>(x, y, 1.0), "depth {x:?} vs {y:?}: {what}"),
-            (x, y) => assert!(x.is_none() == y.is_none() || want_d.to_f64() <= tol::<V>(), "contact: {what}"),
+            (x, y) => assert!(
+                x.is_none() == y.is_none() || want_d.to_f64() <= tol::<V>(),
+                "contact: {what}"
+            ),
         }
         let pairs: Vec<_> = cq::contact_manifolds_composites(&pa, &a, &pb, &b, V::Scalar::ZERO)
             .iter()
@@ -324,10 +388,16 @@ where
         let pb = V::pose(&mut rng, 1.5 - 0.3 * V::DIM as f64);
         let what = format!("{a:?} at {pa:?} vs {b:?} at {pb:?}");
         let d = dispatch::distance(&pa, &a, &pb, &b);
-        assert!(close::<V>(d, dispatch::distance(&pb, &b, &pa, &a), 1.0), "swap distance: {what}");
+        assert!(
+            close::<V>(d, dispatch::distance(&pb, &b, &pa, &a), 1.0),
+            "swap distance: {what}"
+        );
         let hit = dispatch::intersects(&pa, &a, &pb, &b);
         if d.to_f64() > tol::<V>() {
-            assert!(!hit && !dispatch::intersects(&pb, &b, &pa, &a), "swap intersects: {what}");
+            assert!(
+                !hit && !dispatch::intersects(&pb, &b, &pa, &a),
+                "swap intersects: {what}"
+            );
         }
         hits += hit as usize;
         // EPA capped on a curved pair reports a bound, not the depth: skip those.
@@ -339,10 +409,16 @@ where
             dispatch::contact(&pb, &b, &pa, &a, V::Scalar::ZERO),
         );
         if let (Some(x), Some(y), true) = (ab, ba, converged(&ab) && converged(&ba)) {
-            assert!(close::<V>(x.depth, y.depth, 1.0), "swap depth {x:?} vs {y:?}: {what}");
+            assert!(
+                close::<V>(x.depth, y.depth, 1.0),
+                "swap depth {x:?} vs {y:?}: {what}"
+            );
         }
         let cp = dispatch::closest_points(&pb, &b, &pa, &a);
-        assert!(close::<V>(cp.distance, d, 1.0), "swap closest points: {what}");
+        assert!(
+            close::<V>(cp.distance, d, 1.0),
+            "swap closest points: {what}"
+        );
         let vel = rand_vec::<V>(&mut rng, 3.0);
         let (c1, c2) = (
             dispatch::cast_shapes(&pa, V::ZERO, &a, &pb, vel, &b, V::Scalar::ONE),
@@ -357,14 +433,29 @@ where
         let (ma, mb) = (m.mul(&pa), m.mul(&pb));
         let dm = dispatch::distance(&ma, &a, &mb, &b);
         // GJK's stop on curved kinds (cones, cylinders) depends on the frame: a looser bound.
-        assert!(close::<V>(d, dm, 10.0), "moved distance {d:?} vs {dm:?}: {what}");
+        assert!(
+            close::<V>(d, dm, 10.0),
+            "moved distance {d:?} vs {dm:?}: {what}"
+        );
         let moved = dispatch::contact(&ma, &a, &mb, &b, V::Scalar::ZERO);
         if let (Some(x), Some(y), true) = (ab, moved, converged(&ab) && converged(&moved)) {
-            assert!(close::<V>(x.depth, y.depth, 1.0), "moved depth {x:?} vs {y:?}: {what}");
+            assert!(
+                close::<V>(x.depth, y.depth, 1.0),
+                "moved depth {x:?} vs {y:?}: {what}"
+            );
         }
-        let ray = Ray { origin: rand_vec::<V>(&mut rng, 3.0), dir: rand_vec::<V>(&mut rng, 4.0) };
-        let moved_ray = Ray { origin: m.transform_point(ray.origin), dir: m.transform_vector(ray.dir) };
-        let (r1, r2) = (a.cast_ray_posed(&pa, &ray, V::Scalar::ONE), a.cast_ray_posed(&ma, &moved_ray, V::Scalar::ONE));
+        let ray = Ray {
+            origin: rand_vec::<V>(&mut rng, 3.0),
+            dir: rand_vec::<V>(&mut rng, 4.0),
+        };
+        let moved_ray = Ray {
+            origin: m.transform_point(ray.origin),
+            dir: m.transform_vector(ray.dir),
+        };
+        let (r1, r2) = (
+            a.cast_ray_posed(&pa, &ray, V::Scalar::ONE),
+            a.cast_ray_posed(&ma, &moved_ray, V::Scalar::ONE),
+        );
         if let (Some(x), Some(y)) = (r1, r2) {
             assert!(close::<V>(x.t, y.t, 1.0), "moved ray: {what}");
         }
@@ -397,15 +488,33 @@ where
             // Across the strip, through vertices (x = 1, 2, 3) and diagonal edges.
             let x = 0.5 + 3.0 * k as f64 / 60.0;
             let y = 0.5 + 3.0 * ((k * 7) % 61) as f64 / 60.0;
-            let centre = V::ZERO.with(0, s::<V>(x)).with(1, s::<V>(y)).with(V::DIM - 1, s::<V>(0.25));
+            let centre = V::ZERO
+                .with(0, s::<V>(x))
+                .with(1, s::<V>(y))
+                .with(V::DIM - 1, s::<V>(0.25));
             let pose = V::Pose::from_translation(centre);
-            let (_, c) = cq::contact(&id, &fixed, &pose, &shape, V::Scalar::ZERO).expect("touching");
-            assert!(near(c.normal, up::<V>()), "normal {:?} at {centre:?}", c.normal);
-            assert!(close::<V>(c.depth, s::<V>(0.05), 1.0), "depth {:?} at {centre:?}", c.depth);
+            let (_, c) =
+                cq::contact(&id, &fixed, &pose, &shape, V::Scalar::ZERO).expect("touching");
+            assert!(
+                near(c.normal, up::<V>()),
+                "normal {:?} at {centre:?}",
+                c.normal
+            );
+            assert!(
+                close::<V>(c.depth, s::<V>(0.05), 1.0),
+                "depth {:?} at {centre:?}",
+                c.depth
+            );
             for m in cq::contact_manifolds(&id, &fixed, &pose, &shape, V::Scalar::ZERO) {
-                assert!(near(m.manifold.normal, up::<V>()), "manifold {m:?} at {centre:?}");
+                assert!(
+                    near(m.manifold.normal, up::<V>()),
+                    "manifold {m:?} at {centre:?}"
+                );
                 for p in m.manifold.points() {
-                    assert!(close::<V>(p.depth, s::<V>(0.05), 1.0), "point {p:?} at {centre:?}");
+                    assert!(
+                        close::<V>(p.depth, s::<V>(0.05), 1.0),
+                        "point {p:?} at {centre:?}"
+                    );
                 }
             }
             ghost |= cq::contact_manifolds(&id, &raw, &pose, &shape, V::Scalar::ZERO)
@@ -449,7 +558,10 @@ where
     for _ in 0..100 {
         let origin = rand_vec::<V>(&mut rng, 4.0);
         let target = rand_vec::<V>(&mut rng, 2.0);
-        let ray = Ray { origin, dir: (target - origin).try_normalize().unwrap() };
+        let ray = Ray {
+            origin,
+            dir: (target - origin).try_normalize().unwrap(),
+        };
         let max_t = s::<V>(if V::DIM == 2 { 1.0 } else { 3.0 });
         let got = world.cast_ray(&ray, max_t, Filter::ALL);
         let want = all
@@ -478,7 +590,11 @@ where
     let ball = V::S::from(Ball::new(V::ZERO, s::<V>(0.5)).unwrap());
     assert!(matches!(
         Compound::<V, V::S>::new(Vec::new()),
-        Err(ShapeError::TooFewPoints { needed: 1, got: 0, .. })
+        Err(ShapeError::TooFewPoints {
+            needed: 1,
+            got: 0,
+            ..
+        })
     ));
     let nan = V::Pose::from_translation(V::splat(s::<V>(f64::NAN)));
     let id = V::Pose::IDENTITY;
@@ -498,7 +614,10 @@ where
     assert!(cq::cast_shapes(&id, V::ZERO, &c, &id, V::ZERO, &ball, s::<V>(-1.0)).is_none());
     assert!(!cq::intersects_composites(&id, &c, &nan, &c));
     assert!(cq::distance_composites(&nan, &c, &id, &c).is_nan());
-    let ray = Ray { origin: V::splat(s::<V>(f64::NAN)), dir: V::unit_axis(0) };
+    let ray = Ray {
+        origin: V::splat(s::<V>(f64::NAN)),
+        dir: V::unit_axis(0),
+    };
     assert!(c.cast_ray(&ray, V::Scalar::ONE).is_none());
     let p = c.project_point(&id, V::splat(s::<V>(f64::NAN)), true);
     assert!(p.point.is_nan() && !p.is_inside);
@@ -523,17 +642,35 @@ where
     let (part, contact) = cq::contact(&id, &c, &at(2.0), &unit, V::Scalar::ZERO).unwrap();
     assert_eq!(part, 1);
     assert!(contact.depth.abs().to_f64() <= tol::<V>());
-    let hit = cq::cast_shapes(&id, V::ZERO, &c, &at(2.0), -V::unit_axis(0), &unit, V::Scalar::ONE);
+    let hit = cq::cast_shapes(
+        &id,
+        V::ZERO,
+        &c,
+        &at(2.0),
+        -V::unit_axis(0),
+        &unit,
+        V::Scalar::ONE,
+    );
     assert!(hit.is_some_and(|h| h.time == V::Scalar::ZERO));
     // Just apart: no contact without prediction, one with it.
     assert!(!cq::intersects(&id, &c, &at(2.01), &unit));
     assert!(cq::contact(&id, &c, &at(2.01), &unit, V::Scalar::ZERO).is_none());
     let (_, spec) = cq::contact(&id, &c, &at(2.01), &unit, s::<V>(0.1)).unwrap();
     assert!(close::<V>(spec.depth, s::<V>(-0.01), 1.0));
-    let inside = Ray { origin: V::unit_axis(0) * s::<V>(0.9), dir: V::unit_axis(1) };
+    let inside = Ray {
+        origin: V::unit_axis(0) * s::<V>(0.9),
+        dir: V::unit_axis(1),
+    };
     let hit = c.cast_ray(&inside, V::Scalar::ONE).unwrap();
     assert_eq!((hit.t, hit.normal), (V::Scalar::ZERO, V::ZERO));
-    let all = cq::cast_ray_all(&c, &Ray { origin: V::unit_axis(0) * s::<V>(-3.0), dir: V::unit_axis(0) }, s::<V>(10.0));
+    let all = cq::cast_ray_all(
+        &c,
+        &Ray {
+            origin: V::unit_axis(0) * s::<V>(-3.0),
+            dir: V::unit_axis(0),
+        },
+        s::<V>(10.0),
+    );
     assert_eq!(all.iter().map(|(i, _)| *i).collect::<Vec<_>>(), vec![0, 1]);
     // Hollow projection of an interior point goes to the nearest part's surface.
     let p = c.project_local_point(V::unit_axis(0) * s::<V>(1.3), false);

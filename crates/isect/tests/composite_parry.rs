@@ -33,7 +33,10 @@ fn part_3d(rng: &mut Rng) -> (shape_3d::Shape<f32>, parry3d::shape::SharedShape)
         (Ball::new(Vec3::ZERO, rad).unwrap().into(), P::ball(rad))
     } else {
         let h = Vec3::new(r(rng, 0.1, 0.4), r(rng, 0.1, 0.4), r(rng, 0.1, 0.4));
-        (Aabb::from_center(Vec3::ZERO, h).unwrap().into(), P::cuboid(h.x, h.y, h.z))
+        (
+            Aabb::from_center(Vec3::ZERO, h).unwrap().into(),
+            P::cuboid(h.x, h.y, h.z),
+        )
     }
 }
 
@@ -58,7 +61,11 @@ fn compound_3d(rng: &mut Rng) -> Pair3 {
 }
 
 /// Compares distance, shallow depth and a ray; returns whether they intersect.
-fn compare(ours: (f32, Option<f32>, Option<f32>), theirs: (f32, Option<f32>, Option<f32>), what: &str) -> bool {
+fn compare(
+    ours: (f32, Option<f32>, Option<f32>),
+    theirs: (f32, Option<f32>, Option<f32>),
+    what: &str,
+) -> bool {
     let ((d, depth, t), (pd, pdepth, pt)) = (ours, theirs);
     assert!((d - pd).abs() <= TOL, "distance {d} vs parry {pd}: {what}");
     if let (Some(x), Some(y)) = (depth, pdepth) {
@@ -87,8 +94,14 @@ fn compound_3d_matches_parry() {
             (s.into(), ps)
         };
         let ((pa, ppa), (pb, ppb)) = (pose_3d(&mut rng, 0.3), pose_3d(&mut rng, 0.9));
-        let (origin, target) = (rand_vec::<Vec3>(&mut rng, 2.5), rand_vec::<Vec3>(&mut rng, 1.0));
-        let ray = Ray { origin, dir: target - origin };
+        let (origin, target) = (
+            rand_vec::<Vec3>(&mut rng, 2.5),
+            rand_vec::<Vec3>(&mut rng, 1.0),
+        );
+        let ray = Ray {
+            origin,
+            dir: target - origin,
+        };
         let pray = parry3d::query::Ray::new(origin, target - origin);
         let ours = (
             dispatch::distance(&pa, &a, &pb, &b),
@@ -97,8 +110,12 @@ fn compound_3d_matches_parry() {
         );
         let (sa, sb) = (&*pa_.0, &*pb_.0);
         let theirs = (
-            parry3d::query::distance(&ppa, sa, &ppb, sb).unwrap().distance,
-            parry3d::query::contact(&ppa, sa, &ppb, sb, 0.0).unwrap().map(|c| -c.dist),
+            parry3d::query::distance(&ppa, sa, &ppb, sb)
+                .unwrap()
+                .distance,
+            parry3d::query::contact(&ppa, sa, &ppb, sb, 0.0)
+                .unwrap()
+                .map(|c| -c.dist),
             sa.cast_ray(&ppa, &pray, 2.0, true),
         );
         hits += compare(ours, theirs, &format!("{a:?} at {pa:?} vs {b:?} at {pb:?}")) as usize;
@@ -115,7 +132,10 @@ fn part_2d(rng: &mut Rng) -> (shape_2d::Shape<f32>, parry2d::shape::SharedShape)
         (Ball::new(Vec2::ZERO, rad).unwrap().into(), P::ball(rad))
     } else {
         let h = Vec2::new(r(rng, 0.1, 0.4), r(rng, 0.1, 0.4));
-        (Aabb::from_center(Vec2::ZERO, h).unwrap().into(), P::cuboid(h.x, h.y))
+        (
+            Aabb::from_center(Vec2::ZERO, h).unwrap().into(),
+            P::cuboid(h.x, h.y),
+        )
     }
 }
 
@@ -151,8 +171,14 @@ fn compound_2d_matches_parry() {
             (s.into(), ps)
         };
         let ((pa, ppa), (pb, ppb)) = (pose_2d(&mut rng, 0.3), pose_2d(&mut rng, 1.6));
-        let (origin, target) = (rand_vec::<Vec2>(&mut rng, 2.5), rand_vec::<Vec2>(&mut rng, 1.0));
-        let ray = Ray { origin, dir: target - origin };
+        let (origin, target) = (
+            rand_vec::<Vec2>(&mut rng, 2.5),
+            rand_vec::<Vec2>(&mut rng, 1.0),
+        );
+        let ray = Ray {
+            origin,
+            dir: target - origin,
+        };
         let pray = parry2d::query::Ray::new(origin, target - origin);
         let ours = (
             dispatch::distance(&pa, &a, &pb, &b),
@@ -161,8 +187,12 @@ fn compound_2d_matches_parry() {
         );
         let (sa, sb) = (&*pa_.0, &*pb_.0);
         let theirs = (
-            parry2d::query::distance(&ppa, sa, &ppb, sb).unwrap().distance,
-            parry2d::query::contact(&ppa, sa, &ppb, sb, 0.0).unwrap().map(|c| -c.dist),
+            parry2d::query::distance(&ppa, sa, &ppb, sb)
+                .unwrap()
+                .distance,
+            parry2d::query::contact(&ppa, sa, &ppb, sb, 0.0)
+                .unwrap()
+                .map(|c| -c.dist),
             sa.cast_ray(&ppa, &pray, 2.0, true),
         );
         hits += compare(ours, theirs, &format!("{a:?} at {pa:?} vs {b:?} at {pb:?}")) as usize;

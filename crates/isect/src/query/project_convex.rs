@@ -36,8 +36,9 @@ pub fn project_by_support<V: GjkVector, S: SupportMap<V> + ?Sized>(
     }
     let point = match solid {
         true => p,
-        false => contact(&id, shape, &id, &point, V::Scalar::ZERO)
-            .map_or(p, |c| p + c.normal * c.depth),
+        false => {
+            contact(&id, shape, &id, &point, V::Scalar::ZERO).map_or(p, |c| p + c.normal * c.depth)
+        }
     };
     PointProjection {
         point,
@@ -56,7 +57,10 @@ impl<V: Vector> ProjectPoint<V> for Ball<V> {
         let d = offset.length();
         let is_inside = d <= self.radius();
         if is_inside && solid {
-            return PointProjection { point: p, is_inside };
+            return PointProjection {
+                point: p,
+                is_inside,
+            };
         }
         let dir = offset.try_normalize().unwrap_or(V::unit_axis(0));
         PointProjection {

@@ -45,7 +45,9 @@ macro_rules! impl_2d {
                 (0..n)
                     .map(|i| {
                         let (a, b) = (i as f64 * cell, (i + 1) as f64 * cell);
-                        Segment::new(v2::<$v>(a, 0.0), v2::<$v>(b, 0.0)).unwrap().into()
+                        Segment::new(v2::<$v>(a, 0.0), v2::<$v>(b, 0.0))
+                            .unwrap()
+                            .into()
                     })
                     .collect()
             }

@@ -71,10 +71,17 @@ where
     A::Part: ConvexPart<V>,
 {
     let mut hit = false;
-    for_each_part_pair(pose_a, a, pose_b, b, V::Scalar::ZERO, |_, pa, x, _, pb, y| {
-        hit = A::Part::intersects_pair(pa, x, pb, y);
-        !hit
-    });
+    for_each_part_pair(
+        pose_a,
+        a,
+        pose_b,
+        b,
+        V::Scalar::ZERO,
+        |_, pa, x, _, pb, y| {
+            hit = A::Part::intersects_pair(pa, x, pb, y);
+            !hit
+        },
+    );
     hit
 }
 
@@ -137,8 +144,7 @@ where
     let margin = prediction.max(V::Scalar::ZERO);
     for_each_part_pair(pose_a, a, pose_b, b, margin, |i, pa, x, j, pb, y| {
         if let Some(m) = A::Part::contact_manifold_pair(pa, x, pb, y, prediction) {
-            let manifold = match pair_normal(Some((a, i, pose_a)), Some((b, j, pose_b)), m.normal)
-            {
+            let manifold = match pair_normal(Some((a, i, pose_a)), Some((b, j, pose_b)), m.normal) {
                 Some(n) => manifold_along(&m, n, (pa, x), (pb, y)),
                 None => m,
             };
@@ -156,12 +162,7 @@ where
 
 /// Distance between the nearest parts of `a` and `b` (0 when touching or
 /// overlapping); NaN for non-finite poses.
-pub fn distance_composites<V, A, B>(
-    pose_a: &V::Pose,
-    a: &A,
-    pose_b: &V::Pose,
-    b: &B,
-) -> V::Scalar
+pub fn distance_composites<V, A, B>(pose_a: &V::Pose, a: &A, pose_b: &V::Pose, b: &B) -> V::Scalar
 where
     V: GjkVector,
     A: Composite<V>,
@@ -241,7 +242,9 @@ where
         }
         let limit = best.map_or(max_t, |h| h.time);
         let pwa = part_pose(a, i, pose_a);
-        let hit = a.with_part(i, |_, x| cast_shapes(pose_b, vel_b, b, &pwa, vel_a, x, limit));
+        let hit = a.with_part(i, |_, x| {
+            cast_shapes(pose_b, vel_b, b, &pwa, vel_a, x, limit)
+        });
         if let Some(h) = hit.map(flip_hit) {
             if earlier(&h, best.as_ref()) {
                 best = Some(h);

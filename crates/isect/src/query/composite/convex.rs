@@ -63,10 +63,12 @@ where
         let c = a.with_part(i, |pp, part| {
             let pw = pose_a.mul(pp);
             let c = C::Part::contact_pair(&pw, part, pose_b, b, prediction)?;
-            Some(match pair_normal(Some((a, i, pose_a)), None::<(&C, _, _)>, c.normal) {
-                Some(n) => contact_along(&c, n, (&pw, part), (pose_b, b)),
-                None => c,
-            })
+            Some(
+                match pair_normal(Some((a, i, pose_a)), None::<(&C, _, _)>, c.normal) {
+                    Some(n) => contact_along(&c, n, (&pw, part), (pose_b, b)),
+                    None => c,
+                },
+            )
         });
         if let Some(c) = c {
             if deeper::<V>(c.depth, best.map(|(_, b)| b.depth)) {
@@ -102,10 +104,12 @@ where
         let m = a.with_part(i, |pp, part| {
             let pw = pose_a.mul(pp);
             let m = C::Part::contact_manifold_pair(&pw, part, pose_b, b, prediction)?;
-            Some(match pair_normal(Some((a, i, pose_a)), None::<(&C, _, _)>, m.normal) {
-                Some(n) => manifold_along(&m, n, (&pw, part), (pose_b, b)),
-                None => m,
-            })
+            Some(
+                match pair_normal(Some((a, i, pose_a)), None::<(&C, _, _)>, m.normal) {
+                    Some(n) => manifold_along(&m, n, (&pw, part), (pose_b, b)),
+                    None => m,
+                },
+            )
         });
         if let Some(manifold) = m {
             out.push(PartManifold {
@@ -157,7 +161,12 @@ where
 
 /// Closest points of the nearest part of `a` and `b` (a common point when they
 /// touch or overlap); NaN distance with `Status::Degenerate` for non-finite poses.
-pub fn closest_points<V, C>(pose_a: &V::Pose, a: &C, pose_b: &V::Pose, b: &C::Part) -> ClosestPoints<V>
+pub fn closest_points<V, C>(
+    pose_a: &V::Pose,
+    a: &C,
+    pose_b: &V::Pose,
+    b: &C::Part,
+) -> ClosestPoints<V>
 where
     V: GjkVector,
     C: Composite<V>,

@@ -46,8 +46,8 @@ pub use composites::{
 };
 pub use convex::{cast_shapes, closest_points, contact, contact_manifolds, distance, intersects};
 pub use single::{
-    cast_ray, cast_ray_all, contains_point, intersects_aabb, project_local_point,
-    transformed_aabb, world_aabb,
+    cast_ray, cast_ray_all, contains_point, intersects_aabb, project_local_point, transformed_aabb,
+    world_aabb,
 };
 
 pub(crate) use any::{
@@ -120,7 +120,12 @@ pub(crate) fn part_pose<V: GjkVector, C: Composite<V>>(c: &C, i: u32, pose: &V::
 
 /// The world normal `n` (from part `i` toward the other shape) after
 /// [`Composite::correct_normal`], or `None` when the correction keeps it.
-fn corrected_normal<V: GjkVector, C: Composite<V>>(c: &C, i: u32, pose: &V::Pose, n: V) -> Option<V> {
+fn corrected_normal<V: GjkVector, C: Composite<V>>(
+    c: &C,
+    i: u32,
+    pose: &V::Pose,
+    n: V,
+) -> Option<V> {
     let local = pose.inverse_transform_vector(n);
     let fixed = c.correct_normal(i, local);
     if fixed == local {

@@ -113,9 +113,7 @@ where
                 let id = Pose3::default();
                 contact_manifold_obb_3d(&id, &p, &id, &q, prediction)
             }
-            (Polyhedron(x), Polyhedron(y)) => {
-                contact_manifold_polyhedra(pa, x, pb, y, prediction)
-            }
+            (Polyhedron(x), Polyhedron(y)) => contact_manifold_polyhedra(pa, x, pb, y, prediction),
             _ => Self::contact_pair(pa, a, pb, b, prediction).map(single),
         }
     }
