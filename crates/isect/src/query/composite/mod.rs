@@ -34,6 +34,9 @@
 //! Edge behaviour: non-finite poses give `false`, `None`, an empty list or a NaN
 //! distance, as on the convex queries. No tolerances of its own.
 
+// `!(x < y)` is deliberate: it is also true for NaN, which must take the safe branch.
+#![allow(clippy::neg_cmp_op_on_partial_ord)]
+
 mod any;
 mod composites;
 mod convex;

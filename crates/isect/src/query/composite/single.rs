@@ -19,7 +19,7 @@ pub fn transformed_aabb<V: Vector>(aabb: &Aabb<V>, pose: &V::Pose) -> Aabb<V> {
     let mut reach = V::ZERO;
     for k in 0..V::DIM {
         let axis = pose.transform_vector(V::unit_axis(k)).abs();
-        reach = reach + axis * half.get(k);
+        reach += axis * half.get(k);
     }
     Aabb {
         min: centre - reach,
