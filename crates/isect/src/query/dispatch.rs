@@ -182,6 +182,26 @@ pub fn cast_shapes<V: GjkVector, S: DispatchShape<V>>(
     S::cast_pair(pose_a, vel_a, a, pose_b, vel_b, b, max_t)
 }
 
+/// The world box of a ball (`centre ± r`) or of a local box (its transformed
+/// corners' bounds, exact for a box), `None` for the other kinds: cheaper than the
+/// `2·DIM` support calls of the general case, which composite queries pay per call.
+#[inline]
+pub(crate) fn analytic_world_aabb<V: Vector>(
+    ball: Option<&Ball<V>>,
+    cuboid: Option<&Aabb<V>>,
+    pose: &V::Pose,
+) -> Option<Aabb<V>> {
+    if let Some(b) = ball {
+        let c = pose.transform_point(b.center());
+        let r = V::splat(b.radius());
+        return Some(Aabb {
+            min: c - r,
+            max: c + r,
+        });
+    }
+    cuboid.map(|b| crate::query::composite::transformed_aabb(b, pose))
+}
+
 /// [`DispatchShape::contains_point`] for a convex support map: GJK against the point.
 pub(crate) fn support_contains_point<V: GjkVector, S: SupportMap<V>>(
     shape: &S,

@@ -38,7 +38,12 @@ where
 {
     #[inline]
     fn world_aabb(&self, pose: &Pose3<R>) -> Aabb<R::V3> {
-        self.aabb(pose)
+        let analytic = match self {
+            Shape::Ball(b) => analytic_world_aabb(Some(b), None, pose),
+            Shape::Cuboid(b) => analytic_world_aabb(None, Some(b), pose),
+            _ => None,
+        };
+        analytic.unwrap_or_else(|| self.aabb(pose))
     }
 
     #[inline]
