@@ -677,3 +677,145 @@ where
     assert!(p.is_inside && near(p.point, V::unit_axis(0) * s::<V>(1.5)));
 }
 for_each_vector!(touching_and_inside);
+
+/// `dispatch::contact_manifold`: two boxes resting face on face (overlap 0.1) get
+/// the clipped face manifold (2 points in 2D, 4 in 3D, each 0.1 deep, normal along
+/// the stacking axis); a ball on a box gets the single point of `contact`.
+fn contact_manifold_dispatch<V: CompositeDim>()
+where
+    V::S: ConvexPart<V>,
+{
+    use isect::query::FeatureId;
+    let unit = V::cuboid(Aabb::from_center(V::ZERO, V::splat(s::<V>(0.5))).unwrap());
+    let id = V::Pose::IDENTITY;
+    let above = V::Pose::from_translation(up::<V>() * s::<V>(0.9));
+    let m = dispatch::contact_manifold(&id, &unit, &above, &unit, V::Scalar::ZERO).unwrap();
+    assert_eq!(m.points().len(), 1 << (V::DIM - 1));
+    assert!(near(m.normal, up::<V>()));
+    for p in m.points() {
+        assert!(close::<V>(p.depth, s::<V>(0.1), 1.0), "{p:?}");
+    }
+    let ball = V::S::from(Ball::new(V::ZERO, s::<V>(0.5)).unwrap());
+    let m = dispatch::contact_manifold(&id, &unit, &above, &ball, V::Scalar::ZERO).unwrap();
+    let c = dispatch::contact(&id, &unit, &above, &ball, V::Scalar::ZERO).unwrap();
+    assert_eq!(m.points().len(), 1);
+    assert_eq!(m.points()[0].id, FeatureId::SINGLE);
+    assert!(close::<V>(m.points()[0].depth, c.depth, 1.0) && near(m.normal, c.normal));
+    // Apart by more than the prediction: no manifold; NaN prediction: none either.
+    let far = V::Pose::from_translation(up::<V>() * s::<V>(1.2));
+    assert!(dispatch::contact_manifold(&id, &unit, &far, &unit, s::<V>(0.1)).is_none());
+    assert!(dispatch::contact_manifold(&id, &unit, &far, &unit, s::<V>(0.3)).is_some());
+    assert!(dispatch::contact_manifold(&id, &unit, &above, &unit, s::<V>(f64::NAN)).is_none());
+}
+for_each_vector!(contact_manifold_dispatch);
+
+/// `ProjectPoint` on convex shapes: the analytic ball and box projections equal the
+/// GJK / EPA projection of the same shapes, solid and hollow, inside and outside;
+/// on every kind, an outside point projects at the GJK distance.
+fn convex_projection_agrees<V: CompositeDim>()
+where
+    V::S: ConvexPart<V>,
+{
+    use isect::query::project_convex::project_by_support;
+    let mut rng = Rng(60 + V::DIM as u64);
+    let mut inside = 0;
+    for k in 0..CASES {
+        let shape = if k % 2 == 0 {
+            V::S::from(Ball::new(rand_vec(&mut rng, 0.2), s::<V>(rng.range(0.3, 0.8))).unwrap())
+        } else {
+            let h = (0..V::DIM).fold(V::ZERO, |v, i| v.with(i, s::<V>(rng.range(0.2, 0.8))));
+            V::cuboid(Aabb::from_center(rand_vec(&mut rng, 0.2), h).unwrap())
+        };
+        let p = rand_vec::<V>(&mut rng, 1.35 - 0.25 * V::DIM as f64);
+        for solid in [true, false] {
+            let fast = shape.project_local_point(p, solid);
+            let slow = project_by_support(&shape, p, solid);
+            assert_eq!(fast.is_inside, slow.is_inside, "{shape:?} at {p:?}");
+            let (df, ds) = (fast.point.distance(p), slow.point.distance(p));
+            assert!(
+                close::<V>(df, ds, 1.0),
+                "{shape:?} at {p:?} solid {solid}: {df:?} vs {ds:?}"
+            );
+        }
+        inside += shape.project_local_point(p, true).is_inside as usize;
+        let other = V::shape(rng.below(V::KINDS), &mut rng, 1.0);
+        let q = rand_vec::<V>(&mut rng, 2.0);
+        let proj = other.project_local_point(q, false);
+        let point = V::S::from(Ball::new(q, V::Scalar::ZERO).unwrap());
+        let id = V::Pose::IDENTITY;
+        let d = dispatch::distance(&id, &other, &id, &point);
+        if !proj.is_inside {
+            assert!(
+                close::<V>(proj.point.distance(q), d, 1.0),
+                "{other:?} at {q:?}"
+            );
+        }
+    }
+    assert_hit_rate(inside, CASES, "projection inside");
+}
+for_each_vector!(convex_projection_agrees);
+
+mod properties {
+    use super::*;
+    use glam::DVec3;
+    use isect::math::Pose3;
+    use isect::shape::shape_3d::{AnyShape, Shape};
+    use proptest::prelude::*;
+
+    /// A compound of two unit boxes and a ball, for the properties.
+    fn compound() -> AnyShape<f64> {
+        let unit: Shape<f64> = Aabb::from_center(DVec3::ZERO, DVec3::splat(0.5))
+            .unwrap()
+            .into();
+        let ball: Shape<f64> = Ball::new(DVec3::ZERO, 0.4).unwrap().into();
+        let at = |x: f64| Pose3::from_translation(DVec3::new(x, 0.0, 0.0));
+        Compound::new(vec![
+            (at(0.0), unit.clone()),
+            (at(1.0), unit),
+            (at(2.0), ball),
+        ])
+        .unwrap()
+        .into()
+    }
+
+    fn pose(t: (f64, f64, f64), axis: (f64, f64, f64), angle: f64) -> Pose3<f64> {
+        let axis = DVec3::new(axis.0, axis.1, axis.2)
+            .try_normalize()
+            .unwrap_or(DVec3::Z);
+        Pose3::new(
+            DVec3::new(t.0, t.1, t.2),
+            glam::DQuat::from_axis_angle(axis, angle),
+        )
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(256))]
+
+        /// Compound against compound: swapping A and B mirrors distance and contact,
+        /// and one rigid motion of both changes neither.
+        #[test]
+        fn swap_and_motion(
+            t in (-2.5..2.5f64, -2.0..2.0f64, -2.0..2.0f64),
+            axis in (-1.0..1.0f64, -1.0..1.0f64, -1.0..1.0f64),
+            angle in -3.2..3.2f64,
+            m in (-9.0..9.0f64, -9.0..9.0f64, -9.0..9.0f64),
+            m_angle in -3.2..3.2f64,
+        ) {
+            let (a, b) = (compound(), compound());
+            let (pa, pb) = (Pose3::IDENTITY, pose(t, axis, angle));
+            let d = dispatch::distance(&pa, &a, &pb, &b);
+            prop_assert!((d - dispatch::distance(&pb, &b, &pa, &a)).abs() < 1e-9);
+            let motion = pose(m, axis, m_angle);
+            let (ma, mb) = (motion.mul(&pa), motion.mul(&pb));
+            prop_assert!((d - dispatch::distance(&ma, &a, &mb, &b)).abs() < 1e-6);
+            let ab = dispatch::contact(&pa, &a, &pb, &b, 0.0);
+            let ba = dispatch::contact(&pb, &b, &pa, &a, 0.0);
+            prop_assert_eq!(ab.is_some(), ba.is_some());
+            if let (Some(x), Some(y)) = (ab, ba) {
+                prop_assert!((x.depth - y.depth).abs() < 1e-6);
+                let moved = dispatch::contact(&ma, &a, &mb, &b, 0.0).unwrap();
+                prop_assert!((x.depth - moved.depth).abs() < 1e-6);
+            }
+        }
+    }
+}
