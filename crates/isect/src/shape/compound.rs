@@ -19,6 +19,30 @@ use crate::shape::{Aabb, Composite, Ray, RayHit, ShapeError};
 /// The compound is the union of its parts; it is solid where a part is
 /// ([`Composite::contains_local_point`] is true inside any solid part). Parts may
 /// overlap. Built once; the parts cannot change (build a new compound instead).
+///
+/// ```
+/// use isect::d3::*;
+///
+/// # fn main() -> Result<(), ShapeError> {
+/// // An L of two unit boxes.
+/// let unit = Shape::Cuboid(Aabb::from_center(Vec3::ZERO, Vec3::splat(0.5))?);
+/// let at = |x: f32, y: f32| Pose::from_translation(Vec3::new(x, y, 0.0));
+/// let l = Compound::new(vec![(at(0.0, 0.0), unit.clone()), (at(1.0, 0.0), unit)])?;
+///
+/// // In a world of `AnyShape`s, beside a convex ball.
+/// let mut world: isect::world::World<Vec3, AnyShape> = isect::world::World::new();
+/// let a = world.insert(l.into(), Pose::IDENTITY, Filter::ALL)?;
+/// let ball = AnyShape::Convex(Shape::Ball(Ball::new(Vec3::ZERO, 0.5)?));
+/// let b = world.insert(ball, at(1.0, 0.9), Filter::ALL)?;
+/// assert_eq!(world.update().started, vec![(a, b)]);
+///
+/// // A ray down onto the second box hits its top face.
+/// let ray = Ray { origin: Vec3::new(1.2, 5.0, 0.0), dir: -Vec3::Y };
+/// let hit = world.shape(a).and_then(|s| s.cast_ray(&ray, 10.0)).expect("hit");
+/// assert!((hit.t - 4.5).abs() < 1e-5 && hit.normal == Vec3::Y);
+/// # Ok(())
+/// # }
+/// ```
 #[derive(Clone, Debug)]
 pub struct Compound<V: Vector, S> {
     parts: Vec<(V::Pose, S)>,
