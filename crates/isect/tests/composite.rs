@@ -517,6 +517,14 @@ where
                     );
                 }
             }
+            // The same shape as a one-part compound: corrected as A and as B.
+            let single = Compound::new(vec![(id, shape.clone())]).unwrap();
+            let (_, _, c) = cq::contact_composites(&id, &fixed, &pose, &single, V::Scalar::ZERO)
+                .expect("touching");
+            assert!(near(c.normal, up::<V>()) && close::<V>(c.depth, s::<V>(0.05), 1.0));
+            let (_, _, c) = cq::contact_composites(&pose, &single, &id, &fixed, V::Scalar::ZERO)
+                .expect("touching");
+            assert!(near(c.normal, -up::<V>()) && close::<V>(c.depth, s::<V>(0.05), 1.0));
             ghost |= cq::contact_manifolds(&id, &raw, &pose, &shape, V::Scalar::ZERO)
                 .iter()
                 .any(|m| !near(m.manifold.normal, up::<V>()));
