@@ -644,6 +644,23 @@ where
     let at = |x: f64| V::Pose::from_translation(V::unit_axis(0) * s::<V>(x));
     let c = Compound::new(vec![(at(0.0), unit.clone()), (at(1.0), unit.clone())]).unwrap();
     let id = V::Pose::IDENTITY;
+    // The local box spans both parts; a rotated world box still holds every part.
+    let span = Aabb::new(
+        -V::splat(s::<V>(0.5)),
+        V::splat(s::<V>(0.5)) + V::unit_axis(0),
+    )
+    .unwrap();
+    assert_eq!((c.len(), c.local_aabb()), (2, span));
+    assert_eq!(c.part_aabbs().len(), 2);
+    let turned = V::pose(&mut Rng(7), 3.0);
+    let world_box = c.world_aabb(&turned);
+    for (pp, part) in c.parts() {
+        let b = part.world_aabb(&turned.mul(pp));
+        assert!(
+            world_box.loosened(s::<V>(1e-4)).contains(&b),
+            "{b:?} in {world_box:?}"
+        );
+    }
     // The other box's face x = 1.5 meets the compound's face x = 1.5.
     assert!(cq::intersects(&id, &c, &at(2.0), &unit));
     assert_eq!(cq::distance(&id, &c, &at(2.0), &unit), V::Scalar::ZERO);

@@ -94,10 +94,9 @@ impl<V: GjkVector, S: DispatchShape<V>> Compound<V, S> {
         &self.aabbs
     }
 
-    /// The box of the whole compound in its own frame.
+    /// The box of the whole compound in its own frame (the tree's root box).
     pub fn local_aabb(&self) -> Aabb<V> {
-        let first = self.aabbs[0];
-        self.aabbs.iter().fold(first, |acc, b| acc.merged(b))
+        self.bvh.root_aabb().unwrap_or(self.aabbs[0])
     }
 }
 

@@ -203,7 +203,8 @@ pub(crate) fn manifold_along<V: GjkVector, P: SupportMap<V>>(
     out
 }
 
-/// True when `a` is a better contact than `b`: deeper, ties to the smaller part pair.
+/// True when depth `a` beats the best so far `b`: strictly deeper (ties keep the
+/// first found).
 #[inline]
 pub(crate) fn deeper<V: Vector>(a: V::Scalar, b: Option<V::Scalar>) -> bool {
     b.is_none_or(|b| a > b)
