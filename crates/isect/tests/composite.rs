@@ -677,6 +677,15 @@ where
         V::Scalar::ONE,
     );
     assert!(hit.is_some_and(|h| h.time == V::Scalar::ZERO));
+    // From afar with an unbounded cast: the faces x = 4.5 and x = 1.5 meet at t = 3.
+    let inf = V::Scalar::INFINITY;
+    let hit = cq::cast_shapes(&id, V::ZERO, &c, &at(5.0), -V::unit_axis(0), &unit, inf).unwrap();
+    assert!(close::<V>(hit.time, s::<V>(3.0), 1.0), "{hit:?}");
+    let hit = cq::cast_shapes_composites(&at(5.0), -V::unit_axis(0), &c, &id, V::ZERO, &c, inf);
+    assert!(
+        hit.is_some_and(|h| close::<V>(h.time, s::<V>(3.0), 1.0)),
+        "{hit:?}"
+    );
     // Just apart: no contact without prediction, one with it.
     assert!(!cq::intersects(&id, &c, &at(2.01), &unit));
     assert!(cq::contact(&id, &c, &at(2.01), &unit, V::Scalar::ZERO).is_none());
