@@ -786,6 +786,20 @@ where
         }
     }
     assert_hit_rate(inside, CASES, "projection inside");
+    // A capsule (by GJK / EPA) against its closed form: the segment's closest point
+    // pushed out by the radius; inside, hollow, onto the surface at that distance.
+    let capsule = isect::shape::Capsule::new(V::ZERO, V::unit_axis(0), s::<V>(0.4)).unwrap();
+    for _ in 0..200 {
+        let p = rand_vec::<V>(&mut rng, 1.2);
+        let (on_axis, _) = capsule.segment().closest_point(p);
+        let gap = p.distance(on_axis) - capsule.radius();
+        let proj = capsule.project_local_point(p, false);
+        assert_eq!(proj.is_inside, gap <= V::Scalar::ZERO, "{p:?}");
+        assert!(
+            close::<V>(proj.point.distance(p), gap.abs(), 1.0),
+            "{p:?}: {proj:?}"
+        );
+    }
 }
 for_each_vector!(convex_projection_agrees);
 

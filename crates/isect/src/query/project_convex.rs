@@ -1,4 +1,5 @@
-//! [`ProjectPoint`] for the convex shapes: analytic for the ball and the box
+//! [`ProjectPoint`] for every convex shape and the shape enums: analytic for the ball
+//! and the box
 //! (Ericson 5.1.3 for the closest point on a box), GJK against the point for every
 //! other support map (Ericson 9.5), with EPA giving the nearest boundary point of a
 //! point inside a hollow projection. Conventions in
@@ -10,7 +11,8 @@ use crate::math::{Isometry, Real, Vector};
 use crate::query::contact::contact;
 use crate::query::distance::closest_points;
 use crate::query::project_point::{PointProjection, ProjectPoint};
-use crate::shape::{shape_2d, shape_3d, Aabb, Ball};
+use crate::shape::{obb_2d, obb_3d, shape_2d, shape_3d, Aabb, Ball, Capsule, Segment, Triangle};
+use crate::shape::{Cone, ConvexPolygon, ConvexPolyhedron, Cylinder, Rounded};
 
 /// Projection of `p` onto a convex support map in its local frame: GJK's closest
 /// point outside; inside, `p` itself (`solid`) or the boundary point EPA finds
@@ -122,5 +124,42 @@ where
             Self::Cuboid(s) => s.project_local_point(p, solid),
             _ => project_by_support(self, p, solid),
         }
+    }
+}
+
+/// [`ProjectPoint`] by [`project_by_support`] for shapes generic over the vector.
+macro_rules! by_support_v {
+    ($($ty:ident),*) => {$(
+        /// Projection by GJK / EPA ([`project_by_support`]).
+        impl<V: GjkVector> ProjectPoint<V> for $ty<V> {
+            fn project_local_point(&self, p: V, solid: bool) -> PointProjection<V> {
+                project_by_support(self, p, solid)
+            }
+        }
+    )*};
+}
+by_support_v!(Capsule, Segment, Triangle);
+
+/// [`ProjectPoint`] by [`project_by_support`] for shapes of one dimension.
+macro_rules! by_support_r {
+    ($v:ident: $($ty:ty),*) => {$(
+        /// Projection by GJK / EPA ([`project_by_support`]).
+        impl<R: Real> ProjectPoint<R::$v> for $ty
+        where
+            R::$v: GjkVector,
+        {
+            fn project_local_point(&self, p: R::$v, solid: bool) -> PointProjection<R::$v> {
+                project_by_support(self, p, solid)
+            }
+        }
+    )*};
+}
+by_support_r!(V2: ConvexPolygon<R>, obb_2d::Obb<R>);
+by_support_r!(V3: ConvexPolyhedron<R>, obb_3d::Obb<R>, Cylinder<R>, Cone<R>);
+
+/// Projection of a rounded shape by GJK / EPA ([`project_by_support`]).
+impl<V: GjkVector, S: SupportMap<V>> ProjectPoint<V> for Rounded<S, V::Scalar> {
+    fn project_local_point(&self, p: V, solid: bool) -> PointProjection<V> {
+        project_by_support(self, p, solid)
     }
 }
