@@ -1,8 +1,7 @@
 //! [`ProjectPoint`] for every convex shape and the shape enums: analytic for the ball
-//! and the box
-//! (Ericson 5.1.3 for the closest point on a box), GJK against the point for every
-//! other support map (Ericson 9.5), with EPA giving the nearest boundary point of a
-//! point inside a hollow projection. Conventions in
+//! and the box (Ericson 5.1.3 for the closest point on a box), GJK against the point
+//! for every other support map (Ericson 9.5), with EPA giving the nearest boundary
+//! point of a point inside a hollow projection. Conventions in
 //! [`project_point`](crate::query::project_point). Tolerances are those of GJK and EPA.
 
 use crate::algo::gjk::GjkVector;
