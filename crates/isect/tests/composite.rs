@@ -20,7 +20,7 @@ use isect::world::{Filter, World};
 use world_common::{assert_hit_rate, rand_unit, rand_vec, s, tol, Rng};
 
 /// Random cases per vector type (debug builds run at opt-level 1).
-const CASES: usize = 600;
+const CASES: usize = 1500;
 
 /// Part `i`'s world pose and shape, the compound being at `pose`.
 fn world_parts<V: CompositeDim>(pose: &V::Pose, c: &Compound<V, V::S>) -> Vec<(V::Pose, V::S)>
@@ -202,7 +202,7 @@ where
         let c = random_compound::<V>(&mut rng, n, 0.8, 1.0);
         let pa = V::pose(&mut rng, 0.5);
         let b = V::shape(rng.below(V::KINDS), &mut rng, 0.8);
-        let pb = V::pose(&mut rng, 1.5 - 0.2 * V::DIM as f64);
+        let pb = V::pose(&mut rng, 1.8 - 0.35 * V::DIM as f64);
         let vel = rand_vec::<V>(&mut rng, 3.0);
         let ray = Ray {
             origin: rand_vec(&mut rng, 3.0),
@@ -400,9 +400,11 @@ where
             );
         }
         hits += hit as usize;
-        // EPA capped on a curved pair reports a bound, not the depth: skip those.
+        // EPA capped on a curved pair reports a bound, not the depth, and the capsule
+        // kernels report the segments' depth (a lower bound once they cross): skip those.
+        let capsule = format!("{a:?}{b:?}").contains("Capsule");
         let converged = |c: &Option<isect::query::Contact<V>>| {
-            c.is_some_and(|c| c.status == isect::algo::gjk::Status::Converged)
+            !capsule && c.is_some_and(|c| c.status == isect::algo::gjk::Status::Converged)
         };
         let (ab, ba) = (
             dispatch::contact(&pa, &a, &pb, &b, V::Scalar::ZERO),
