@@ -44,6 +44,12 @@
 //! query); [`query::manifold`] gives contact manifolds of up to 2 (2D) or 4 (3D) points
 //! with stable feature ids.
 //!
+//! Composite shapes ([`shape::Compound`], and every type implementing
+//! [`shape::Composite`]) answer every query against convex shapes and against each
+//! other through [`query::composite`], with internal-edge normal correction; the
+//! enums `shape_2d::AnyShape` / `shape_3d::AnyShape` mix convex and composite kinds
+//! in one world.
+//!
 //! Broad phase ([`broad`]): a dynamic AABB tree, a 4-wide binned-SAH BVH with refit and
 //! batch ray casts, and sweep-and-prune, each with a validator. [`world`] puts shapes,
 //! poses and filters behind handles and runs broad and narrow phase and scene queries.

@@ -39,6 +39,8 @@ macro_rules! common_aliases {
         /// See [`crate::broad::SweepAndPrune`].
         pub type SweepAndPrune = $crate::broad::SweepAndPrune<$v>;
         pub use $crate::math::{Isometry, Real as _, Vector as _};
+        pub use $crate::query::{ProjectPoint, RayCast};
+        pub use $crate::shape::Composite;
         pub use $crate::shape::ShapeError;
         pub use $crate::world::{Filter, Handle};
     };
@@ -56,6 +58,10 @@ macro_rules! aliases_2d {
         pub type ConvexPolygon = $crate::shape::ConvexPolygon<$r>;
         /// See [`crate::shape::shape_2d::Shape`].
         pub type Shape = $crate::shape::shape_2d::Shape<$r>;
+        /// See [`crate::shape::shape_2d::AnyShape`]: convex or composite.
+        pub type AnyShape = $crate::shape::shape_2d::AnyShape<$r>;
+        /// See [`crate::shape::Compound`]: convex 2D parts with poses.
+        pub type Compound = $crate::shape::Compound<<$r as $crate::math::Real>::V2, Shape>;
         /// See [`crate::world::World`]: a world of 2D [`Shape`]s.
         pub type World = $crate::world::World<<$r as $crate::math::Real>::V2, Shape>;
     };
@@ -75,6 +81,10 @@ macro_rules! aliases_3d {
         pub type Cone = $crate::shape::Cone<$r>;
         /// See [`crate::shape::shape_3d::Shape`].
         pub type Shape = $crate::shape::shape_3d::Shape<$r>;
+        /// See [`crate::shape::shape_3d::AnyShape`]: convex or composite.
+        pub type AnyShape = $crate::shape::shape_3d::AnyShape<$r>;
+        /// See [`crate::shape::Compound`]: convex 3D parts with poses.
+        pub type Compound = $crate::shape::Compound<<$r as $crate::math::Real>::V3, Shape>;
         /// See [`crate::world::World`]: a world of 3D [`Shape`]s.
         pub type World = $crate::world::World<<$r as $crate::math::Real>::V3, Shape>;
     };

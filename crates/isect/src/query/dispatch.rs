@@ -28,6 +28,7 @@ use crate::query::cast_ray::RayCast;
 use crate::query::cast_shapes::ShapeCastHit;
 use crate::query::contact::Contact;
 use crate::query::distance::{closest_points_segment_segment, world_segment, ClosestPoints};
+use crate::query::manifold::{FeatureId, Manifold};
 use crate::shape::{Aabb, Ball, Capsule};
 
 /// A shape enum whose pair queries dispatch on the pair of kinds. Implemented by
@@ -58,6 +59,21 @@ pub trait DispatchShape<V: GjkVector>: RayCast<V> + Clone {
         b: &Self,
         prediction: V::Scalar,
     ) -> Option<Contact<V>>;
+
+    /// See [`contact_manifold`]. The default is the single point of
+    /// [`contact_pair`](Self::contact_pair); the convex enums override it with SAT and
+    /// clipping for box, polygon and polyhedron pairs.
+    #[inline]
+    fn contact_manifold_pair(
+        pose_a: &V::Pose,
+        a: &Self,
+        pose_b: &V::Pose,
+        b: &Self,
+        prediction: V::Scalar,
+    ) -> Option<Manifold<V>> {
+        Self::contact_pair(pose_a, a, pose_b, b, prediction)
+            .map(|c| Manifold::single(&c, FeatureId::SINGLE))
+    }
 
     /// See [`distance`].
     fn distance_pair(pose_a: &V::Pose, a: &Self, pose_b: &V::Pose, b: &Self) -> V::Scalar;
@@ -109,6 +125,22 @@ pub fn contact<V: GjkVector, S: DispatchShape<V>>(
     S::contact_pair(pose_a, a, pose_b, b, prediction)
 }
 
+/// The contact manifold of the shapes within `prediction`: up to 2 (2D) or 4 (3D)
+/// points from SAT and clipping ([`crate::query::manifold`]) for box–box,
+/// polygon–polygon and polyhedron–polyhedron pairs, the single point of [`contact`]
+/// (id [`FeatureId::SINGLE`]) for the other pairs. `None` beyond `prediction`, for
+/// a non-finite pose or a NaN `prediction`.
+#[inline]
+pub fn contact_manifold<V: GjkVector, S: DispatchShape<V>>(
+    pose_a: &V::Pose,
+    a: &S,
+    pose_b: &V::Pose,
+    b: &S,
+    prediction: V::Scalar,
+) -> Option<Manifold<V>> {
+    S::contact_manifold_pair(pose_a, a, pose_b, b, prediction)
+}
+
 /// Distance between the shapes (0 when touching or overlapping; NaN for a
 /// non-finite pose).
 #[inline]
@@ -148,6 +180,26 @@ pub fn cast_shapes<V: GjkVector, S: DispatchShape<V>>(
     max_t: V::Scalar,
 ) -> Option<ShapeCastHit<V>> {
     S::cast_pair(pose_a, vel_a, a, pose_b, vel_b, b, max_t)
+}
+
+/// The world box of a ball (`centre ± r`) or of a local box (its transformed
+/// corners' bounds, exact for a box), `None` for the other kinds: cheaper than the
+/// `2·DIM` support calls of the general case, which composite queries pay per call.
+#[inline]
+pub(crate) fn analytic_world_aabb<V: Vector>(
+    ball: Option<&Ball<V>>,
+    cuboid: Option<&Aabb<V>>,
+    pose: &V::Pose,
+) -> Option<Aabb<V>> {
+    if let Some(b) = ball {
+        let c = pose.transform_point(b.center());
+        let r = V::splat(b.radius());
+        return Some(Aabb {
+            min: c - r,
+            max: c + r,
+        });
+    }
+    cuboid.map(|b| crate::query::composite::transformed_aabb(b, pose))
 }
 
 /// [`DispatchShape::contains_point`] for a convex support map: GJK against the point.

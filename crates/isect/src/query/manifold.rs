@@ -111,7 +111,7 @@ impl<V: Vector> Manifold<V> {
     }
 
     /// A manifold of the single point of `c`.
-    fn single(c: &Contact<V>, id: FeatureId) -> Self {
+    pub(crate) fn single(c: &Contact<V>, id: FeatureId) -> Self {
         let mut m = Self::new(c.normal, c.status);
         m.push(c.point_a, c.point_b, c.depth, id);
         m
@@ -134,6 +134,12 @@ impl<V: Vector> Manifold<V> {
     #[inline]
     pub fn points(&self) -> &[ManifoldPoint<V>] {
         &self.points[..self.len]
+    }
+
+    /// The contact points, mutable (for re-measuring along a corrected normal).
+    #[inline]
+    pub(crate) fn points_mut(&mut self) -> &mut [ManifoldPoint<V>] {
+        &mut self.points[..self.len]
     }
 
     /// The largest depth among the points (`−∞` for none).

@@ -4,6 +4,7 @@
 pub mod ball_tests;
 pub mod cast_ray;
 pub mod cast_shapes;
+pub mod composite;
 pub mod contact;
 pub mod dispatch;
 pub mod distance;
@@ -11,6 +12,7 @@ pub mod manifold;
 pub mod pipeline;
 pub mod plane_tests;
 pub mod polyhedron_tests;
+pub mod project_convex;
 pub mod project_point;
 pub mod sector_tests;
 

@@ -78,6 +78,16 @@ pub enum ShapeError {
         /// The first vertex of the second crossing edge.
         edge_b: usize,
     },
+    /// One part of a composite shape is invalid (e.g. a compound part with a
+    /// non-finite pose); `index` is the part's position in the input.
+    BadPart {
+        /// The shape being built.
+        shape: &'static str,
+        /// Index of the offending part in the input.
+        index: usize,
+        /// What is wrong, in words.
+        reason: &'static str,
+    },
     /// The input describes an empty or flat region (e.g. planes with no common interior).
     Degenerate {
         /// The shape being built.
@@ -126,6 +136,11 @@ impl fmt::Display for ShapeError {
                 f,
                 "{shape}: edge starting at vertex {edge_a} crosses edge starting at vertex {edge_b}"
             ),
+            Self::BadPart {
+                shape,
+                index,
+                reason,
+            } => write!(f, "{shape}: part {index}: {reason}"),
             Self::Degenerate { shape, reason } => write!(f, "{shape}: {reason}"),
         }
     }

@@ -3,9 +3,13 @@
 //! over the scalar `R`. Every constructor validates and returns `Result<_, ShapeError>`.
 
 mod aabb;
+mod any_shape;
+mod any_shape_2d;
+mod any_shape_3d;
 mod ball;
 mod capsule;
 pub mod composite;
+mod compound;
 mod cone_3d;
 pub mod convex_polygon;
 mod convex_polyhedron;
@@ -27,6 +31,7 @@ pub use aabb::Aabb;
 pub use ball::Ball;
 pub use capsule::Capsule;
 pub use composite::Composite;
+pub use compound::Compound;
 pub use cone_3d::Cone;
 pub use convex_polygon::ConvexPolygon;
 pub use convex_polyhedron::{ConvexPolyhedron, PolyhedronFace, POLYHEDRON_PLANE_ULPS};

@@ -2,6 +2,8 @@
 //! scene file) can hold mixed shapes and ask any pair any query through
 //! [`crate::query::dispatch`].
 
+pub use super::any_shape_2d::AnyShape;
+
 use crate::algo::gjk::GjkVector;
 use crate::algo::support::SupportMap;
 use crate::math::{Real, Vector};

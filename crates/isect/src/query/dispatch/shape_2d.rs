@@ -38,7 +38,12 @@ where
 {
     #[inline]
     fn world_aabb(&self, pose: &Pose2<R>) -> Aabb<R::V2> {
-        self.aabb(pose)
+        let analytic = match self {
+            Shape::Ball(b) => analytic_world_aabb(Some(b), None, pose),
+            Shape::Cuboid(b) => analytic_world_aabb(None, Some(b), pose),
+            _ => None,
+        };
+        analytic.unwrap_or_else(|| self.aabb(pose))
     }
 
     #[inline]
@@ -104,6 +109,27 @@ where
                 _ => None,
             },
             _ => generic_contact(pa, a, pb, b, prediction),
+        }
+    }
+
+    fn contact_manifold_pair(
+        pa: &Pose2<R>,
+        a: &Self,
+        pb: &Pose2<R>,
+        b: &Self,
+        prediction: R,
+    ) -> Option<Manifold<R::V2>> {
+        use crate::query::manifold::{contact_manifold_obb_2d, contact_manifold_polygons};
+        use Shape::*;
+        let single = |c: Contact<R::V2>| Manifold::single(&c, FeatureId::SINGLE);
+        match (a, b) {
+            (Cuboid(x), Cuboid(y)) => {
+                let (p, q) = obb_pair(pa, x, pb, y)?;
+                let id = Pose2::default();
+                contact_manifold_obb_2d(&id, &p, &id, &q, prediction)
+            }
+            (Polygon(x), Polygon(y)) => contact_manifold_polygons(pa, x, pb, y, prediction),
+            _ => Self::contact_pair(pa, a, pb, b, prediction).map(single),
         }
     }
 

@@ -38,7 +38,12 @@ where
 {
     #[inline]
     fn world_aabb(&self, pose: &Pose3<R>) -> Aabb<R::V3> {
-        self.aabb(pose)
+        let analytic = match self {
+            Shape::Ball(b) => analytic_world_aabb(Some(b), None, pose),
+            Shape::Cuboid(b) => analytic_world_aabb(None, Some(b), pose),
+            _ => None,
+        };
+        analytic.unwrap_or_else(|| self.aabb(pose))
     }
 
     #[inline]
@@ -94,6 +99,27 @@ where
                 None => None,
             },
             _ => generic_contact(pa, a, pb, b, prediction),
+        }
+    }
+
+    fn contact_manifold_pair(
+        pa: &Pose3<R>,
+        a: &Self,
+        pb: &Pose3<R>,
+        b: &Self,
+        prediction: R,
+    ) -> Option<Manifold<R::V3>> {
+        use crate::query::manifold::{contact_manifold_obb_3d, contact_manifold_polyhedra};
+        use Shape::*;
+        let single = |c: Contact<R::V3>| Manifold::single(&c, FeatureId::SINGLE);
+        match (a, b) {
+            (Cuboid(x), Cuboid(y)) => {
+                let (p, q) = obb_pair(pa, x, pb, y)?;
+                let id = Pose3::default();
+                contact_manifold_obb_3d(&id, &p, &id, &q, prediction)
+            }
+            (Polyhedron(x), Polyhedron(y)) => contact_manifold_polyhedra(pa, x, pb, y, prediction),
+            _ => Self::contact_pair(pa, a, pb, b, prediction).map(single),
         }
     }
 

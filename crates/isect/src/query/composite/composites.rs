@@ -1,0 +1,255 @@
+//! Two composites: every pair of parts whose boxes meet, each pair through the
+//! convex dispatch (A's parts are culled against B's box, then each surviving part's
+//! box is looked up in B's tree).
+
+// `!(x >= y)` is deliberate: it is also true for NaN, which must take the safe branch.
+#![allow(clippy::neg_cmp_op_on_partial_ord)]
+
+use super::convex::{
+    cast_shapes, closest_below, distance_below, earlier, nan_points, swept_candidates,
+};
+use super::*;
+use crate::query::distance::ClosestPoints;
+use crate::shape::Composite;
+
+/// B's whole box in A's frame grown by `margin`; `None` for non-finite poses or an
+/// empty B.
+fn region_of_composite<V: GjkVector, B: Composite<V>>(
+    pose_a: &V::Pose,
+    pose_b: &V::Pose,
+    b: &B,
+    margin: V::Scalar,
+) -> Option<Aabb<V>> {
+    if !(pose_a.is_finite() && pose_b.is_finite()) || margin.is_nan() {
+        return None;
+    }
+    let root = b.bvh().root_aabb()?;
+    Some(transformed_aabb(&root, &pose_a.inv_mul(pose_b)).loosened(margin))
+}
+
+/// Calls `f(i, world pose of A's part i, A's part, j, world pose of B's part j, B's
+/// part)` for every pair of parts whose boxes are within `margin`, until `f`
+/// returns `false`.
+fn for_each_part_pair<V, A, B>(
+    pose_a: &V::Pose,
+    a: &A,
+    pose_b: &V::Pose,
+    b: &B,
+    margin: V::Scalar,
+    mut f: impl FnMut(u32, &V::Pose, &A::Part, u32, &V::Pose, &A::Part) -> bool,
+) where
+    V: GjkVector,
+    A: Composite<V>,
+    B: Composite<V, Part = A::Part>,
+{
+    let Some(region) = region_of_composite(pose_a, pose_b, b, margin) else {
+        return;
+    };
+    let mut go_on = true;
+    a.bvh().query(&region, |i| {
+        a.with_part(i, |ppa, part_a| {
+            let pwa = pose_a.mul(ppa);
+            let box_in_b = part_a.world_aabb(&pose_b.inv_mul(&pwa)).loosened(margin);
+            b.bvh().query(&box_in_b, |j| {
+                go_on = b.with_part(j, |ppb, part_b| {
+                    f(i, &pwa, part_a, j, &pose_b.mul(ppb), part_b)
+                });
+                go_on
+            });
+        });
+        go_on
+    });
+}
+
+/// True when some part of `a` touches or overlaps some part of `b`; `false` for
+/// non-finite poses.
+pub fn intersects_composites<V, A, B>(pose_a: &V::Pose, a: &A, pose_b: &V::Pose, b: &B) -> bool
+where
+    V: GjkVector,
+    A: Composite<V>,
+    B: Composite<V, Part = A::Part>,
+    A::Part: ConvexPart<V>,
+{
+    let mut hit = false;
+    for_each_part_pair(
+        pose_a,
+        a,
+        pose_b,
+        b,
+        V::Scalar::ZERO,
+        |_, pa, x, _, pb, y| {
+            hit = A::Part::intersects_pair(pa, x, pb, y);
+            !hit
+        },
+    );
+    hit
+}
+
+/// The deepest contact over the pairs of parts within `prediction`, with the two
+/// part indices, normals corrected by both composites (see the module docs).
+/// `None` when no pair is that close, for non-finite poses or a NaN `prediction`.
+pub fn contact_composites<V, A, B>(
+    pose_a: &V::Pose,
+    a: &A,
+    pose_b: &V::Pose,
+    b: &B,
+    prediction: V::Scalar,
+) -> Option<(u32, u32, Contact<V>)>
+where
+    V: GjkVector,
+    A: Composite<V>,
+    B: Composite<V, Part = A::Part>,
+    A::Part: ConvexPart<V>,
+{
+    if prediction.is_nan() {
+        return None;
+    }
+    let margin = prediction.max(V::Scalar::ZERO);
+    let mut best: Option<(u32, u32, Contact<V>)> = None;
+    for_each_part_pair(pose_a, a, pose_b, b, margin, |i, pa, x, j, pb, y| {
+        if let Some(c) = A::Part::contact_pair(pa, x, pb, y, prediction) {
+            let c = match pair_normal(Some((a, i, pose_a)), Some((b, j, pose_b)), c.normal) {
+                Some(n) => contact_along(&c, n, (pa, x), (pb, y)),
+                None => c,
+            };
+            if deeper::<V>(c.depth, best.map(|(_, _, b)| b.depth)) {
+                best = Some((i, j, c));
+            }
+        }
+        true
+    });
+    best
+}
+
+/// One manifold per pair of parts within `prediction`, normals corrected by both
+/// composites, sorted by part indices. Empty for non-finite poses or a NaN
+/// `prediction`.
+pub fn contact_manifolds_composites<V, A, B>(
+    pose_a: &V::Pose,
+    a: &A,
+    pose_b: &V::Pose,
+    b: &B,
+    prediction: V::Scalar,
+) -> Vec<PartManifold<V>>
+where
+    V: GjkVector,
+    A: Composite<V>,
+    B: Composite<V, Part = A::Part>,
+    A::Part: ConvexPart<V>,
+{
+    let mut out = Vec::new();
+    if prediction.is_nan() {
+        return out;
+    }
+    let margin = prediction.max(V::Scalar::ZERO);
+    for_each_part_pair(pose_a, a, pose_b, b, margin, |i, pa, x, j, pb, y| {
+        if let Some(m) = A::Part::contact_manifold_pair(pa, x, pb, y, prediction) {
+            let manifold = match pair_normal(Some((a, i, pose_a)), Some((b, j, pose_b)), m.normal) {
+                Some(n) => manifold_along(&m, n, (pa, x), (pb, y)),
+                None => m,
+            };
+            out.push(PartManifold {
+                part_a: Some(i),
+                part_b: Some(j),
+                manifold,
+            });
+        }
+        true
+    });
+    out.sort_unstable_by_key(|m| (m.part_a, m.part_b));
+    out
+}
+
+/// Distance between the nearest parts of `a` and `b` (0 when touching or
+/// overlapping); NaN for non-finite poses.
+pub fn distance_composites<V, A, B>(pose_a: &V::Pose, a: &A, pose_b: &V::Pose, b: &B) -> V::Scalar
+where
+    V: GjkVector,
+    A: Composite<V>,
+    B: Composite<V, Part = A::Part>,
+    A::Part: ConvexPart<V>,
+{
+    let nan = V::Scalar::from_f64(f64::NAN);
+    let Some(region) = region_of_composite(pose_a, pose_b, b, V::Scalar::ZERO) else {
+        return nan;
+    };
+    let best = nearest_part(a, &region, V::Scalar::INFINITY, |i, upper| {
+        let pwa = part_pose(a, i, pose_a);
+        let d = a.with_part(i, |_, x| distance_below(pose_b, b, &pwa, x, upper))?;
+        Some((d, ()))
+    });
+    best.map_or(nan, |(d, ())| d)
+}
+
+/// Closest points of the nearest parts of `a` and `b`; NaN distance with
+/// `Status::Degenerate` for non-finite poses.
+pub fn closest_points_composites<V, A, B>(
+    pose_a: &V::Pose,
+    a: &A,
+    pose_b: &V::Pose,
+    b: &B,
+) -> ClosestPoints<V>
+where
+    V: GjkVector,
+    A: Composite<V>,
+    B: Composite<V, Part = A::Part>,
+    A::Part: ConvexPart<V>,
+{
+    let Some(region) = region_of_composite(pose_a, pose_b, b, V::Scalar::ZERO) else {
+        return nan_points();
+    };
+    let best = nearest_part(a, &region, V::Scalar::INFINITY, |i, upper| {
+        let pwa = part_pose(a, i, pose_a);
+        let cp = a.with_part(i, |_, x| closest_below(pose_b, b, &pwa, x, upper))?;
+        let cp = ClosestPoints {
+            point_a: cp.point_b,
+            point_b: cp.point_a,
+            ..cp
+        };
+        Some((cp.distance, cp))
+    });
+    best.map_or_else(nan_points, |(_, cp)| cp)
+}
+
+/// The earliest time in `[0, max_t]` at which a part of `a` touches a part of `b`,
+/// both translating, as [`cast_shapes`](super::cast_shapes); `None` for no hit, NaN
+/// input or a negative `max_t`.
+#[allow(clippy::too_many_arguments)]
+pub fn cast_shapes_composites<V, A, B>(
+    pose_a: &V::Pose,
+    vel_a: V,
+    a: &A,
+    pose_b: &V::Pose,
+    vel_b: V,
+    b: &B,
+    max_t: V::Scalar,
+) -> Option<ShapeCastHit<V>>
+where
+    V: GjkVector,
+    A: Composite<V>,
+    B: Composite<V, Part = A::Part>,
+    A::Part: ConvexPart<V>,
+{
+    if !(vel_a.is_finite() && vel_b.is_finite() && max_t >= V::Scalar::ZERO) {
+        return None;
+    }
+    let region = region_of_composite(pose_a, pose_b, b, V::Scalar::ZERO)?;
+    let rel = pose_a.inverse_transform_vector(vel_b - vel_a);
+    let mut best: Option<ShapeCastHit<V>> = None;
+    for (enter, i) in swept_candidates(a, &region, rel, max_t) {
+        if best.is_some_and(|h| enter > h.time) {
+            break;
+        }
+        let limit = best.map_or(max_t, |h| h.time);
+        let pwa = part_pose(a, i, pose_a);
+        let hit = a.with_part(i, |_, x| {
+            cast_shapes(pose_b, vel_b, b, &pwa, vel_a, x, limit)
+        });
+        if let Some(h) = hit.map(flip_hit) {
+            if earlier(&h, best.as_ref()) {
+                best = Some(h);
+            }
+        }
+    }
+    best
+}

@@ -1,0 +1,304 @@
+//! A composite (A) against a convex shape of its part type (B).
+
+// `!(x >= y)` is deliberate: it is also true for NaN, which must take the safe branch.
+#![allow(clippy::neg_cmp_op_on_partial_ord)]
+
+use super::*;
+use crate::algo::gjk::Status;
+use crate::query::distance::ClosestPoints;
+use crate::shape::{Composite, Ray};
+
+/// B's box in A's frame, grown by `margin`; `None` for non-finite poses.
+pub(super) fn region_of<V: GjkVector, S: DispatchShape<V>>(
+    pose_a: &V::Pose,
+    pose_b: &V::Pose,
+    b: &S,
+    margin: V::Scalar,
+) -> Option<Aabb<V>> {
+    if !(pose_a.is_finite() && pose_b.is_finite()) || margin.is_nan() {
+        return None;
+    }
+    Some(b.world_aabb(&pose_a.inv_mul(pose_b)).loosened(margin))
+}
+
+/// True when some part of `a` touches or overlaps `b`; `false` for non-finite poses.
+pub fn intersects<V, C>(pose_a: &V::Pose, a: &C, pose_b: &V::Pose, b: &C::Part) -> bool
+where
+    V: GjkVector,
+    C: Composite<V>,
+    C::Part: ConvexPart<V>,
+{
+    let Some(region) = region_of(pose_a, pose_b, b, V::Scalar::ZERO) else {
+        return false;
+    };
+    let mut hit = false;
+    a.bvh().query(&region, |i| {
+        hit = a.with_part(i, |pp, part| {
+            C::Part::intersects_pair(&pose_a.mul(pp), part, pose_b, b)
+        });
+        !hit
+    });
+    hit
+}
+
+/// The deepest contact over the parts of `a` within `prediction` of `b`, with the
+/// part's index, after [`Composite::correct_normal`] (see the module docs).
+/// `None` when no part is that close, for non-finite poses or a NaN `prediction`.
+/// Among equally deep contacts, the part the tree reports first wins.
+pub fn contact<V, C>(
+    pose_a: &V::Pose,
+    a: &C,
+    pose_b: &V::Pose,
+    b: &C::Part,
+    prediction: V::Scalar,
+) -> Option<(u32, Contact<V>)>
+where
+    V: GjkVector,
+    C: Composite<V>,
+    C::Part: ConvexPart<V>,
+{
+    let region = region_of(pose_a, pose_b, b, prediction.max(V::Scalar::ZERO))?;
+    let mut best: Option<(u32, Contact<V>)> = None;
+    a.bvh().query(&region, |i| {
+        let c = a.with_part(i, |pp, part| {
+            let pw = pose_a.mul(pp);
+            let c = C::Part::contact_pair(&pw, part, pose_b, b, prediction)?;
+            Some(
+                match pair_normal(Some((a, i, pose_a)), None::<(&C, _, _)>, c.normal) {
+                    Some(n) => contact_along(&c, n, (&pw, part), (pose_b, b)),
+                    None => c,
+                },
+            )
+        });
+        if let Some(c) = c {
+            if deeper::<V>(c.depth, best.map(|(_, b)| b.depth)) {
+                best = Some((i, c));
+            }
+        }
+        true
+    });
+    best
+}
+
+/// One manifold per part of `a` within `prediction` of `b` (the convex dispatch's
+/// [`DispatchShape::contact_manifold_pair`]: SAT and clipping for box / polygon /
+/// polyhedron pairs, one point otherwise), normals corrected as [`contact`]'s;
+/// sorted by part index. Empty for non-finite poses or a NaN `prediction`.
+pub fn contact_manifolds<V, C>(
+    pose_a: &V::Pose,
+    a: &C,
+    pose_b: &V::Pose,
+    b: &C::Part,
+    prediction: V::Scalar,
+) -> Vec<PartManifold<V>>
+where
+    V: GjkVector,
+    C: Composite<V>,
+    C::Part: ConvexPart<V>,
+{
+    let mut out = Vec::new();
+    let Some(region) = region_of(pose_a, pose_b, b, prediction.max(V::Scalar::ZERO)) else {
+        return out;
+    };
+    a.bvh().query(&region, |i| {
+        let m = a.with_part(i, |pp, part| {
+            let pw = pose_a.mul(pp);
+            let m = C::Part::contact_manifold_pair(&pw, part, pose_b, b, prediction)?;
+            Some(
+                match pair_normal(Some((a, i, pose_a)), None::<(&C, _, _)>, m.normal) {
+                    Some(n) => manifold_along(&m, n, (&pw, part), (pose_b, b)),
+                    None => m,
+                },
+            )
+        });
+        if let Some(manifold) = m {
+            out.push(PartManifold {
+                part_a: Some(i),
+                part_b: None,
+                manifold,
+            });
+        }
+        true
+    });
+    out.sort_unstable_by_key(|m| m.part_a);
+    out
+}
+
+/// Distance from the nearest part of `a` to `b` (0 when touching or overlapping);
+/// NaN for non-finite poses.
+pub fn distance<V, C>(pose_a: &V::Pose, a: &C, pose_b: &V::Pose, b: &C::Part) -> V::Scalar
+where
+    V: GjkVector,
+    C: Composite<V>,
+    C::Part: ConvexPart<V>,
+{
+    distance_below(pose_a, a, pose_b, b, V::Scalar::INFINITY)
+        .unwrap_or(V::Scalar::from_f64(f64::NAN))
+}
+
+/// [`distance`] when below `upper` (`None` otherwise or for NaN input).
+pub(super) fn distance_below<V, C>(
+    pose_a: &V::Pose,
+    a: &C,
+    pose_b: &V::Pose,
+    b: &C::Part,
+    upper: V::Scalar,
+) -> Option<V::Scalar>
+where
+    V: GjkVector,
+    C: Composite<V>,
+    C::Part: ConvexPart<V>,
+{
+    let region = region_of(pose_a, pose_b, b, V::Scalar::ZERO)?;
+    let best = nearest_part(a, &region, upper, |i, _| {
+        let d = a.with_part(i, |pp, part| {
+            C::Part::distance_pair(&pose_a.mul(pp), part, pose_b, b)
+        });
+        Some((d, ()))
+    });
+    best.map(|(d, ())| d)
+}
+
+/// Closest points of the nearest part of `a` and `b` (a common point when they
+/// touch or overlap); NaN distance with `Status::Degenerate` for non-finite poses.
+pub fn closest_points<V, C>(
+    pose_a: &V::Pose,
+    a: &C,
+    pose_b: &V::Pose,
+    b: &C::Part,
+) -> ClosestPoints<V>
+where
+    V: GjkVector,
+    C: Composite<V>,
+    C::Part: ConvexPart<V>,
+{
+    closest_below(pose_a, a, pose_b, b, V::Scalar::INFINITY).unwrap_or_else(nan_points)
+}
+
+/// [`closest_points`] when closer than `upper`.
+pub(super) fn closest_below<V, C>(
+    pose_a: &V::Pose,
+    a: &C,
+    pose_b: &V::Pose,
+    b: &C::Part,
+    upper: V::Scalar,
+) -> Option<ClosestPoints<V>>
+where
+    V: GjkVector,
+    C: Composite<V>,
+    C::Part: ConvexPart<V>,
+{
+    let region = region_of(pose_a, pose_b, b, V::Scalar::ZERO)?;
+    let best = nearest_part(a, &region, upper, |i, _| {
+        let cp = a.with_part(i, |pp, part| {
+            C::Part::closest_points_pair(&pose_a.mul(pp), part, pose_b, b)
+        });
+        Some((cp.distance, cp))
+    });
+    best.map(|(_, cp)| cp)
+}
+
+/// The answer of the closest-point queries for NaN input.
+pub(super) fn nan_points<V: Vector>() -> ClosestPoints<V> {
+    let nan = V::splat(V::Scalar::from_f64(f64::NAN));
+    ClosestPoints {
+        distance: V::Scalar::from_f64(f64::NAN),
+        point_a: nan,
+        point_b: nan,
+        status: Status::Degenerate,
+        iterations: 0,
+    }
+}
+
+/// The earliest time in `[0, max_t]` at which a part of `a` (moving at `vel_a`)
+/// touches `b` (moving at `vel_b`), as [`crate::query::cast_shapes()`]; parts
+/// already touching at time 0 answer time 0, the deepest of them winning. `None`
+/// for no hit, NaN input or a negative `max_t`.
+#[allow(clippy::too_many_arguments)]
+pub fn cast_shapes<V, C>(
+    pose_a: &V::Pose,
+    vel_a: V,
+    a: &C,
+    pose_b: &V::Pose,
+    vel_b: V,
+    b: &C::Part,
+    max_t: V::Scalar,
+) -> Option<ShapeCastHit<V>>
+where
+    V: GjkVector,
+    C: Composite<V>,
+    C::Part: ConvexPart<V>,
+{
+    if !(vel_a.is_finite() && vel_b.is_finite() && max_t >= V::Scalar::ZERO) {
+        return None;
+    }
+    let region = region_of(pose_a, pose_b, b, V::Scalar::ZERO)?;
+    let rel = pose_a.inverse_transform_vector(vel_b - vel_a);
+    let mut best: Option<ShapeCastHit<V>> = None;
+    for (enter, i) in swept_candidates(a, &region, rel, max_t) {
+        if best.is_some_and(|h| enter > h.time) {
+            break;
+        }
+        let limit = best.map_or(max_t, |h| h.time);
+        let hit = a.with_part(i, |pp, part| {
+            C::Part::cast_pair(&pose_a.mul(pp), vel_a, part, pose_b, vel_b, b, limit)
+        });
+        if let Some(h) = hit {
+            if earlier(&h, best.as_ref()) {
+                best = Some(h);
+            }
+        }
+    }
+    best
+}
+
+/// True when `h` comes before `best`: earlier, or as early and deeper.
+#[inline]
+pub(super) fn earlier<V: Vector>(h: &ShapeCastHit<V>, best: Option<&ShapeCastHit<V>>) -> bool {
+    best.is_none_or(|b| h.time < b.time || (h.time == b.time && h.depth > b.depth))
+}
+
+/// The parts of `c` that `region` (a box in `c`'s frame) sweeps through while moving
+/// by `rel · t`, `t ∈ [0, max_t]`, with the time the moving box enters each part's
+/// box, sorted by that time (a lower bound on the parts' own times of impact).
+pub(super) fn swept_candidates<V, C>(
+    c: &C,
+    region: &Aabb<V>,
+    rel: V,
+    max_t: V::Scalar,
+) -> Vec<(V::Scalar, u32)>
+where
+    V: GjkVector,
+    C: Composite<V>,
+{
+    let mut shift = V::ZERO;
+    for k in 0..V::DIM {
+        // 0 · ∞ would be NaN: an axis without motion does not grow the box.
+        if rel.get(k) != V::Scalar::ZERO {
+            shift = shift.with(k, rel.get(k) * max_t);
+        }
+    }
+    let end = Aabb {
+        min: region.min + shift,
+        max: region.max + shift,
+    };
+    let half = region.half_extents();
+    let ray = Ray {
+        origin: region.center(),
+        dir: rel,
+    };
+    let mut out = Vec::new();
+    c.bvh().query(&region.merged(&end), |i| {
+        let part_box = c.with_part(i, |pp, part| part.world_aabb(pp));
+        let grown = Aabb {
+            min: part_box.min - half,
+            max: part_box.max + half,
+        };
+        if let Some(hit) = crate::query::RayCast::cast_ray(&grown, &ray, max_t) {
+            out.push((hit.t, i));
+        }
+        true
+    });
+    out.sort_unstable_by(|x, y| x.partial_cmp(y).unwrap_or(core::cmp::Ordering::Equal));
+    out
+}

@@ -1,0 +1,270 @@
+//! Queries on [`Composite`] shapes (compounds, meshes, polylines, heightfields,
+//! concave polygons): a composite against a convex shape of its part type, and two
+//! composites. Each query culls the parts with the composite's [`Bvh`](crate::broad::Bvh)
+//! and asks the surviving parts through the convex dispatch
+//! ([`DispatchShape`]), so the analytic pair kernels serve composites too; this is
+//! the approach of parry's composite-shape visitors and of Bullet's compound
+//! collision algorithm (Ericson, *Real-Time Collision Detection*, 6.3 and 6.5 on
+//! hierarchy traversal).
+//!
+//! - [`intersects`], [`contact`], [`contact_manifolds`], [`distance`],
+//!   [`closest_points`], [`cast_shapes`] take the composite as A and a convex shape as
+//!   B; the `*_composites` functions take two composites. Swapping A and B mirrors
+//!   every answer (the shape enums [`AnyShape`](crate::shape::shape_3d::AnyShape) do
+//!   the swap for mixed pairs).
+//! - [`cast_ray`], [`cast_ray_all`], [`project_local_point`] are the default
+//!   single-shape queries of any composite (types may implement
+//!   [`RayCast`](crate::query::RayCast) and [`ProjectPoint`] with faster specialised code).
+//!
+//! **Internal edges.** Every contact and manifold normal is passed through
+//! [`Composite::correct_normal`] of the part it came from (both parts for two
+//! composites). When a normal changes, the depth is recomputed along the corrected
+//! normal `n` as the overlap of the two parts' extents along `n`,
+//! `h_A(n) + h_B(−n)` (support functions): the true penetration depth is the
+//! minimum of this over all directions, so the corrected depth is never smaller
+//! than the true one (*conservative*: pushing B by it along `n` separates the pair).
+//! The witness `point_b` is B's support point along `−n` (for manifolds each point
+//! keeps its `point_b`) and `point_a = point_b + depth · n`.
+//!
+//! **Nearest part.** [`distance`] and [`closest_points`] seed the search with one
+//! part, then walk the parts whose boxes lie within the best distance so far in the
+//! increasing order of their box distance, stopping at the first box farther than
+//! the best (best-first with early exit); overlap (distance 0) stops at once.
+//!
+//! Edge behaviour: non-finite poses give `false`, `None`, an empty list or a NaN
+//! distance, as on the convex queries. No tolerances of its own.
+
+// `!(x < y)` is deliberate: it is also true for NaN, which must take the safe branch.
+#![allow(clippy::neg_cmp_op_on_partial_ord)]
+
+mod any;
+mod composites;
+mod convex;
+mod single;
+
+pub use any::PairQuery;
+pub use composites::{
+    cast_shapes_composites, closest_points_composites, contact_composites,
+    contact_manifolds_composites, distance_composites, intersects_composites,
+};
+pub use convex::{cast_shapes, closest_points, contact, contact_manifolds, distance, intersects};
+pub use single::{
+    cast_ray, cast_ray_all, contains_point, intersects_aabb, project_local_point, transformed_aabb,
+    world_aabb,
+};
+
+pub(crate) use any::{
+    CastPair, ClosestPair, ContactPair, DistancePair, IntersectsPair, ManifoldPair, Poses,
+};
+
+use crate::algo::gjk::GjkVector;
+use crate::algo::support::SupportMap;
+use crate::math::{Isometry, Real, Vector};
+use crate::query::contact::Contact;
+use crate::query::dispatch::DispatchShape;
+use crate::query::manifold::Manifold;
+use crate::query::project_point::ProjectPoint;
+use crate::query::ShapeCastHit;
+use crate::shape::{Aabb, Composite};
+
+/// What a composite's part type must answer: every convex pair query, a support
+/// map (for the corrected depths) and point projection. The convex shape enums
+/// implement it.
+pub trait ConvexPart<V: GjkVector>: DispatchShape<V> + SupportMap<V> + ProjectPoint<V> {}
+
+impl<V: GjkVector, S: DispatchShape<V> + SupportMap<V> + ProjectPoint<V>> ConvexPart<V> for S {}
+
+/// One manifold between a part of A and a part of B, as returned by
+/// [`contact_manifolds`] (`None` names a convex side: the whole shape).
+#[derive(Copy, Clone, Debug, PartialEq)]
+pub struct PartManifold<V: Vector> {
+    /// A's part index, `None` when A is convex.
+    pub part_a: Option<u32>,
+    /// B's part index, `None` when B is convex.
+    pub part_b: Option<u32>,
+    /// The manifold of the two parts, in world space, normal from A to B.
+    pub manifold: Manifold<V>,
+}
+
+impl<V: Vector> PartManifold<V> {
+    /// The same manifold seen from B.
+    pub fn flipped(&self) -> Self {
+        Self {
+            part_a: self.part_b,
+            part_b: self.part_a,
+            manifold: self.manifold.flipped(),
+        }
+    }
+}
+
+/// A shape cast hit seen from B (normal reversed, points swapped).
+#[inline]
+pub(crate) fn flip_hit<V: Vector>(h: ShapeCastHit<V>) -> ShapeCastHit<V> {
+    ShapeCastHit {
+        normal: -h.normal,
+        point_a: h.point_b,
+        point_b: h.point_a,
+        ..h
+    }
+}
+
+/// Distance between two boxes (0 when they touch or overlap; NaN for NaN boxes).
+#[inline]
+pub(crate) fn aabb_distance<V: Vector>(a: &Aabb<V>, b: &Aabb<V>) -> V::Scalar {
+    let gap = (a.min - b.max).max(b.min - a.max).max(V::ZERO);
+    gap.length()
+}
+
+/// Part `i`'s pose in the world, the composite being at `pose`.
+#[inline]
+pub(crate) fn part_pose<V: GjkVector, C: Composite<V>>(c: &C, i: u32, pose: &V::Pose) -> V::Pose {
+    c.with_part(i, |pp, _| pose.mul(pp))
+}
+
+/// The world normal `n` (from part `i` toward the other shape) after
+/// [`Composite::correct_normal`], or `None` when the correction keeps it.
+fn corrected_normal<V: GjkVector, C: Composite<V>>(
+    c: &C,
+    i: u32,
+    pose: &V::Pose,
+    n: V,
+) -> Option<V> {
+    let local = pose.inverse_transform_vector(n);
+    let fixed = c.correct_normal(i, local);
+    if fixed == local {
+        return None;
+    }
+    pose.transform_vector(fixed).try_normalize()
+}
+
+/// The final normal of a contact between part `i` of `a` (when A is a composite) and
+/// part `j` of `b` (when B is one): A's correction, then B's (seen from B, the normal
+/// is reversed). `None` when neither changes it.
+pub(crate) fn pair_normal<V, A, B>(
+    a: Option<(&A, u32, &V::Pose)>,
+    b: Option<(&B, u32, &V::Pose)>,
+    n: V,
+) -> Option<V>
+where
+    V: GjkVector,
+    A: Composite<V>,
+    B: Composite<V>,
+{
+    let after_a = a.and_then(|(c, i, pose)| corrected_normal(c, i, pose, n));
+    let current = after_a.unwrap_or(n);
+    let after_b = b.and_then(|(c, j, pose)| corrected_normal(c, j, pose, -current).map(|m| -m));
+    after_b.or(after_a)
+}
+
+/// The top of A's part along `n` (`h_A(n)`, a scalar in world units).
+#[inline]
+fn top_along<V: GjkVector, P: SupportMap<V>>(pose: &V::Pose, part: &P, n: V) -> V::Scalar {
+    part.support(pose, n).dot(n)
+}
+
+/// A contact re-measured along the corrected normal `n` (see the module docs).
+pub(crate) fn contact_along<V: GjkVector, P: SupportMap<V>>(
+    c: &Contact<V>,
+    n: V,
+    (pose_a, a): (&V::Pose, &P),
+    (pose_b, b): (&V::Pose, &P),
+) -> Contact<V> {
+    let point_b = b.support(pose_b, -n);
+    let depth = top_along(pose_a, a, n) - point_b.dot(n);
+    Contact {
+        normal: n,
+        depth,
+        point_a: point_b + n * depth,
+        point_b,
+        status: c.status,
+    }
+}
+
+/// A manifold re-measured along the corrected normal `n`: each point of a clipped
+/// manifold keeps its `point_b` and gets the depth of A's extent along `n` above
+/// it; a single-point manifold is re-measured as [`contact_along`] does.
+pub(crate) fn manifold_along<V: GjkVector, P: SupportMap<V>>(
+    m: &Manifold<V>,
+    n: V,
+    (pose_a, a): (&V::Pose, &P),
+    (pose_b, b): (&V::Pose, &P),
+) -> Manifold<V> {
+    let top = top_along(pose_a, a, n);
+    let single = m.points().len() == 1;
+    let mut out = *m;
+    out.normal = n;
+    for p in out.points_mut() {
+        if single {
+            p.point_b = b.support(pose_b, -n);
+        }
+        p.depth = top - p.point_b.dot(n);
+        p.point_a = p.point_b + n * p.depth;
+    }
+    out
+}
+
+/// True when depth `a` beats the best so far `b`: strictly deeper (ties keep the
+/// first found).
+#[inline]
+pub(crate) fn deeper<V: Vector>(a: V::Scalar, b: Option<V::Scalar>) -> bool {
+    b.is_none_or(|b| a > b)
+}
+
+/// Best-first search for the nearest part of `c` to `region` (a box in `c`'s
+/// frame): `eval(i, best)` measures part `i` (`None` when it cannot beat `best`).
+/// Parts are tried in increasing box distance; the search stops at the first box
+/// farther than the best found, or at 0. `upper` bounds the answer (∞ for none).
+pub(crate) fn nearest_part<V, C, T>(
+    c: &C,
+    region: &Aabb<V>,
+    upper: V::Scalar,
+    mut eval: impl FnMut(u32, V::Scalar) -> Option<(V::Scalar, T)>,
+) -> Option<(V::Scalar, T)>
+where
+    V: GjkVector,
+    C: Composite<V>,
+{
+    let mut best = upper;
+    let mut found = None;
+    let mut seed = None;
+    if !(best < V::Scalar::INFINITY) {
+        let mut first = 0;
+        c.bvh().query(region, |i| {
+            first = i;
+            false
+        });
+        found = eval(first, V::Scalar::INFINITY);
+        let Some((d, _)) = &found else { return None };
+        best = *d;
+        seed = Some(first);
+    }
+    if !(best > V::Scalar::ZERO) {
+        return found;
+    }
+    let mut candidates = Vec::new();
+    c.bvh().query(&region.loosened(best), |i| {
+        if Some(i) != seed {
+            let lower = c.with_part(i, |pp, part| aabb_distance(&part.world_aabb(pp), region));
+            if lower < best {
+                candidates.push((lower, i));
+            }
+        }
+        true
+    });
+    candidates.sort_unstable_by(|x, y| x.partial_cmp(y).unwrap_or(core::cmp::Ordering::Equal));
+    for (lower, i) in candidates {
+        if !(lower < best) {
+            break;
+        }
+        if let Some((d, t)) = eval(i, best) {
+            if d < best {
+                best = d;
+                found = Some((d, t));
+                if !(best > V::Scalar::ZERO) {
+                    break;
+                }
+            }
+        }
+    }
+    found
+}

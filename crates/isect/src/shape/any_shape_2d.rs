@@ -1,0 +1,17 @@
+//! [`AnyShape`]: any 2D shape, convex or composite, for worlds and scenes that mix
+//! them (parry's `SharedShape` plays this role). Composite kinds are held in an
+//! `Arc`. To add a composite kind, add one line to the list below.
+
+use super::any_shape::any_shape;
+use crate::math::Pose2;
+use crate::shape::shape_2d::Shape;
+use crate::shape::Compound;
+
+any_shape! {
+    /// Any 2D shape: a convex [`Shape`] or a composite (compound, ...). Every pair of
+    /// kinds answers every query through [`crate::query::dispatch`]; swapping A and B
+    /// mirrors the answer.
+    AnyShape<R> over R::V2, pose Pose2<R>, convex Shape<R>;
+    /// Convex parts with poses ([`Compound`]).
+    Compound(Compound<R::V2, Shape<R>>),
+}

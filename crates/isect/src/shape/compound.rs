@@ -1,0 +1,165 @@
+//! [`Compound`]: a rigid set of convex parts, each with its own pose in the
+//! compound's frame, under a [`Bvh`] of the parts' local boxes — parry's `Compound`,
+//! Box2D's multi-shape body. One source for 2D and 3D: the part type is the convex
+//! enum of the dimension (`shape_2d::Shape`, `shape_3d::Shape`), so every part pair
+//! answers through [`crate::query::dispatch`]. Queries are those of every
+//! [`Composite`] ([`crate::query::composite`]). No tolerances of its own.
+
+use crate::algo::gjk::GjkVector;
+use crate::broad::Bvh;
+use crate::math::{Isometry, Vector};
+use crate::query::composite::{self as cq, ConvexPart};
+use crate::query::dispatch::DispatchShape;
+use crate::query::project_point::{PointProjection, ProjectPoint};
+use crate::query::RayCast;
+use crate::shape::{Aabb, Composite, Ray, RayHit, ShapeError};
+
+/// Convex parts `S` placed by poses in the compound's frame (`V` the vector type).
+///
+/// The compound is the union of its parts; it is solid where a part is
+/// ([`Composite::contains_local_point`] is true inside any solid part). Parts may
+/// overlap. Built once; the parts cannot change (build a new compound instead).
+///
+/// ```
+/// use isect::d3::*;
+///
+/// # fn main() -> Result<(), ShapeError> {
+/// // An L of two unit boxes.
+/// let unit = Shape::Cuboid(Aabb::from_center(Vec3::ZERO, Vec3::splat(0.5))?);
+/// let at = |x: f32, y: f32| Pose::from_translation(Vec3::new(x, y, 0.0));
+/// let l = Compound::new(vec![(at(0.0, 0.0), unit.clone()), (at(1.0, 0.0), unit)])?;
+///
+/// // In a world of `AnyShape`s, beside a convex ball.
+/// let mut world: isect::world::World<Vec3, AnyShape> = isect::world::World::new();
+/// let a = world.insert(l.into(), Pose::IDENTITY, Filter::ALL)?;
+/// let ball = AnyShape::Convex(Shape::Ball(Ball::new(Vec3::ZERO, 0.5)?));
+/// let b = world.insert(ball, at(1.0, 0.9), Filter::ALL)?;
+/// assert_eq!(world.update().started, vec![(a, b)]);
+///
+/// // A ray down onto the second box hits its top face.
+/// let ray = Ray { origin: Vec3::new(1.2, 5.0, 0.0), dir: -Vec3::Y };
+/// let hit = world.shape(a).and_then(|s| s.cast_ray(&ray, 10.0)).expect("hit");
+/// assert!((hit.t - 4.5).abs() < 1e-5 && hit.normal == Vec3::Y);
+/// # Ok(())
+/// # }
+/// ```
+#[derive(Clone, Debug)]
+pub struct Compound<V: Vector, S> {
+    parts: Vec<(V::Pose, S)>,
+    aabbs: Vec<Aabb<V>>,
+    bvh: Bvh<V>,
+}
+
+impl<V: GjkVector, S: DispatchShape<V>> Compound<V, S> {
+    /// A compound of `parts`, each a pose in the compound's frame and a convex shape.
+    ///
+    /// # Errors
+    /// [`ShapeError::TooFewPoints`] for an empty list; [`ShapeError::BadPart`] naming
+    /// the first part whose pose is not finite or whose box overflows to infinity.
+    pub fn new(parts: Vec<(V::Pose, S)>) -> Result<Self, ShapeError> {
+        if parts.is_empty() {
+            return Err(ShapeError::TooFewPoints {
+                shape: "Compound",
+                needed: 1,
+                got: 0,
+            });
+        }
+        let mut aabbs = Vec::with_capacity(parts.len());
+        for (index, (pose, shape)) in parts.iter().enumerate() {
+            let bad = |reason| ShapeError::BadPart {
+                shape: "Compound",
+                index,
+                reason,
+            };
+            if !pose.is_finite() {
+                return Err(bad("pose is not finite"));
+            }
+            let aabb = shape.world_aabb(pose);
+            if !(aabb.min.is_finite() && aabb.max.is_finite()) {
+                return Err(bad("bounding box is not finite"));
+            }
+            aabbs.push(aabb);
+        }
+        let bvh = Bvh::build(&aabbs);
+        Ok(Self { parts, aabbs, bvh })
+    }
+
+    /// The parts, in the order given to [`new`](Self::new) (part `i` is `parts()[i]`).
+    pub fn parts(&self) -> &[(V::Pose, S)] {
+        &self.parts
+    }
+
+    /// The parts' boxes in the compound's frame, indexed as [`parts`](Self::parts).
+    pub fn part_aabbs(&self) -> &[Aabb<V>] {
+        &self.aabbs
+    }
+
+    /// The box of the whole compound in its own frame (the tree's root box).
+    pub fn local_aabb(&self) -> Aabb<V> {
+        self.bvh.root_aabb().unwrap_or(self.aabbs[0])
+    }
+}
+
+impl<V: GjkVector, S: DispatchShape<V>> Composite<V> for Compound<V, S> {
+    type Part = S;
+
+    #[inline]
+    fn bvh(&self) -> &Bvh<V> {
+        &self.bvh
+    }
+
+    #[inline]
+    fn part_count(&self) -> usize {
+        self.parts.len()
+    }
+
+    #[inline]
+    fn with_part<T>(&self, i: u32, f: impl FnOnce(&V::Pose, &S) -> T) -> T {
+        let (pose, shape) = &self.parts[i as usize];
+        f(pose, shape)
+    }
+
+    /// True when some part contains `p` (boundary included); `false` for NaN.
+    fn contains_local_point(&self, p: V) -> bool {
+        let mut inside = false;
+        self.bvh.query(&Aabb { min: p, max: p }, |i| {
+            let (pose, shape) = &self.parts[i as usize];
+            inside = shape.contains_point(pose, p);
+            !inside
+        });
+        inside
+    }
+}
+
+/// The first hit over the parts ([`cq::cast_ray`]): a ray starting inside a solid
+/// part hits at `t = 0` with a zero normal; misses as [`RayCast`] documents.
+impl<V: GjkVector, S: ConvexPart<V>> RayCast<V> for Compound<V, S> {
+    fn cast_ray(&self, ray: &Ray<V>, max_t: V::Scalar) -> Option<RayHit<V>> {
+        cq::cast_ray(self, ray, max_t).map(|(_, hit)| hit)
+    }
+}
+
+/// Projection onto the union of the parts ([`cq::project_local_point`]).
+impl<V: GjkVector, S: ConvexPart<V>> ProjectPoint<V> for Compound<V, S> {
+    fn project_local_point(&self, p: V, solid: bool) -> PointProjection<V> {
+        cq::project_local_point(self, p, solid)
+    }
+}
+
+impl<V: GjkVector, S: DispatchShape<V>> Compound<V, S> {
+    /// The box of the compound placed at `pose` (the local box's corners transformed:
+    /// not tight under rotation). Non-finite for a non-finite pose.
+    pub fn world_aabb(&self, pose: &V::Pose) -> Aabb<V> {
+        cq::transformed_aabb(&self.local_aabb(), pose)
+    }
+
+    /// Number of parts (as [`Composite::part_count`]).
+    pub fn len(&self) -> usize {
+        self.parts.len()
+    }
+
+    /// Always false: a compound has at least one part.
+    pub fn is_empty(&self) -> bool {
+        false
+    }
+}
