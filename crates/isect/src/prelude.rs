@@ -75,6 +75,11 @@ macro_rules! aliases_3d {
         pub type Cone = $crate::shape::Cone<$r>;
         /// See [`crate::shape::shape_3d::Shape`].
         pub type Shape = $crate::shape::shape_3d::Shape<$r>;
+        /// See [`crate::shape::TriMesh`].
+        pub type TriMesh = $crate::shape::TriMesh<$r>;
+        pub use $crate::shape::TriMeshFlags;
+        /// See [`crate::shape::heightfield_3d::HeightField`].
+        pub type HeightField = $crate::shape::heightfield_3d::HeightField<$r>;
         /// See [`crate::world::World`]: a world of 3D [`Shape`]s.
         pub type World = $crate::world::World<<$r as $crate::math::Real>::V3, Shape>;
     };

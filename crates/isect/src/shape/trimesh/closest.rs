@@ -1,0 +1,168 @@
+//! The point of a triangle closest to a point, with the feature (face, edge, vertex)
+//! it lies on: Ericson, *Real-Time Collision Detection*, 5.1.5 (Voronoi regions tested
+//! by barycentric sign checks). A flat (zero-area) triangle, where the face formula
+//! divides by zero, is answered as the nearest of its three edges. No tolerances.
+//!
+//! Also the nearest-triangle search over a [`Bvh`] shared by the meshes and
+//! heightfields: queries with a growing box (see [`nearest_item`]).
+
+use crate::broad::Bvh;
+use crate::math::{Real, Vector};
+use crate::shape::Aabb;
+
+/// Where a closest point lies on a triangle `[v0, v1, v2]`.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub(crate) enum Feature {
+    /// On vertex `k`.
+    Vertex(usize),
+    /// On edge `k`, from vertex `k` to vertex `(k + 1) % 3`, strictly between its ends.
+    Edge(usize),
+    /// Inside the face.
+    Face,
+}
+
+/// The point of segment `a → b` closest to `p`, its feature on the triangle (`k` is
+/// the edge index, `a = v_k`), and its squared distance.
+fn on_edge<V: Vector>(a: V, b: V, k: usize, p: V) -> (V, Feature, V::Scalar) {
+    let ab = b - a;
+    let len2 = ab.length_squared();
+    let s = (p - a).dot(ab);
+    let (q, f) = if s <= V::Scalar::ZERO || len2 == V::Scalar::ZERO {
+        (a, Feature::Vertex(k))
+    } else if s >= len2 {
+        (b, Feature::Vertex((k + 1) % 3))
+    } else {
+        (a + ab * (s / len2), Feature::Edge(k))
+    };
+    (q, f, q.distance_squared(p))
+}
+
+/// The closest point of the closed triangle `t` to `p` and its feature (Ericson 5.1.5).
+pub(crate) fn closest_on_triangle<V: Vector>(t: &[V; 3], p: V) -> (V, Feature) {
+    let zero = V::Scalar::ZERO;
+    let [a, b, c] = *t;
+    let (ab, ac, ap) = (b - a, c - a, p - a);
+    let (d1, d2) = (ab.dot(ap), ac.dot(ap));
+    if d1 <= zero && d2 <= zero {
+        return (a, Feature::Vertex(0));
+    }
+    let bp = p - b;
+    let (d3, d4) = (ab.dot(bp), ac.dot(bp));
+    if d3 >= zero && d4 <= d3 {
+        return (b, Feature::Vertex(1));
+    }
+    let cp = p - c;
+    let (d5, d6) = (ab.dot(cp), ac.dot(cp));
+    if d6 >= zero && d5 <= d6 {
+        return (c, Feature::Vertex(2));
+    }
+    let vc = d1 * d4 - d3 * d2;
+    let vb = d5 * d2 - d1 * d6;
+    let va = d3 * d6 - d5 * d4;
+    let denom = va + vb + vc;
+    if vc <= zero && d1 >= zero && d3 <= zero && d1 - d3 > zero {
+        return (a + ab * (d1 / (d1 - d3)), Feature::Edge(0));
+    }
+    if va <= zero && d4 - d3 >= zero && d5 - d6 >= zero && (d4 - d3) + (d5 - d6) > zero {
+        let w = (d4 - d3) / ((d4 - d3) + (d5 - d6));
+        return (b + (c - b) * w, Feature::Edge(1));
+    }
+    if vb <= zero && d2 >= zero && d6 <= zero && d2 - d6 > zero {
+        return (a + ac * (d2 / (d2 - d6)), Feature::Edge(2));
+    }
+    if denom > zero && denom.is_finite() {
+        let inv = denom.recip();
+        return (a + ab * (vb * inv) + ac * (vc * inv), Feature::Face);
+    }
+    nearest_edge(t, p)
+}
+
+/// The nearest of the three edges (for flat triangles).
+fn nearest_edge<V: Vector>(t: &[V; 3], p: V) -> (V, Feature) {
+    let mut best = on_edge(t[0], t[1], 0, p);
+    for k in 1..3 {
+        let e = on_edge(t[k], t[(k + 1) % 3], k, p);
+        if e.2 < best.2 {
+            best = e;
+        }
+    }
+    (best.0, best.1)
+}
+
+/// Growth factor of the search box between rounds of [`nearest_item`].
+const SEARCH_GROWTH: f64 = 4.0;
+/// Rounds of [`nearest_item`] before it gives up (a growth of 4⁶⁴ covers any finite
+/// box from any finite point long before).
+const MAX_SEARCH_ROUNDS: usize = 64;
+
+/// The item of `bvh` nearest to `p` by `dist2(item)` (a squared distance to the
+/// item's geometry), with that squared distance.
+///
+/// The tree has no best-first walk, so this queries boxes of half-size `r` around `p`,
+/// starting from `r = max(start, distance to the root box)` and growing by
+/// [`SEARCH_GROWTH`] until some item is found; a last query of half-size equal to the
+/// best distance then catches every item that could be nearer (an item at distance
+/// `≤ d` has a box meeting the cube of half-size `d`). `None` for an empty tree or a
+/// non-finite `p`.
+pub(crate) fn nearest_item<V: Vector>(
+    bvh: &Bvh<V>,
+    p: V,
+    start: V::Scalar,
+    mut dist2: impl FnMut(u32) -> V::Scalar,
+) -> Option<(u32, V::Scalar)> {
+    let root = bvh.root_aabb()?;
+    if !p.is_finite() {
+        return None;
+    }
+    let mut best: Option<(u32, V::Scalar)> = None;
+    let mut search = |r: V::Scalar, best: &mut Option<(u32, V::Scalar)>| {
+        let b = Aabb {
+            min: p - V::splat(r),
+            max: p + V::splat(r),
+        };
+        bvh.query(&b, |item| {
+            let d = dist2(item);
+            if best.is_none_or(|(_, bd)| d < bd) {
+                *best = Some((item, d));
+            }
+            true
+        });
+    };
+    let mut r = start.max(root.distance_squared_to_point(p).sqrt());
+    for _ in 0..MAX_SEARCH_ROUNDS {
+        search(r, &mut best);
+        if let Some((_, d2)) = best {
+            let d = d2.sqrt();
+            if d > r {
+                search(d, &mut best);
+            }
+            return best;
+        }
+        r = (r * V::Scalar::from_f64(SEARCH_GROWTH)).max(V::Scalar::EPSILON);
+    }
+    best
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use glam::DVec3;
+
+    // The unit right triangle in z = 0: every Voronoi region, and a flat triangle.
+    #[test]
+    fn regions() {
+        let t = [DVec3::ZERO, DVec3::X, DVec3::Y];
+        let at = |x, y, z| closest_on_triangle(&t, DVec3::new(x, y, z));
+        assert_eq!(at(0.2, 0.2, 1.0), (DVec3::new(0.2, 0.2, 0.0), Feature::Face));
+        assert_eq!(at(-1.0, -1.0, 0.0), (DVec3::ZERO, Feature::Vertex(0)));
+        assert_eq!(at(2.0, -0.5, 0.0), (DVec3::X, Feature::Vertex(1)));
+        assert_eq!(at(-0.5, 2.0, 0.0), (DVec3::Y, Feature::Vertex(2)));
+        assert_eq!(at(0.5, -1.0, 0.0), (DVec3::new(0.5, 0.0, 0.0), Feature::Edge(0)));
+        assert_eq!(at(1.0, 1.0, 0.0), (DVec3::new(0.5, 0.5, 0.0), Feature::Edge(1)));
+        assert_eq!(at(-1.0, 0.5, 0.0), (DVec3::new(0.0, 0.5, 0.0), Feature::Edge(2)));
+        // A flat triangle (all on the x axis) answers as its longest edge.
+        let flat = [DVec3::ZERO, DVec3::X, DVec3::X * 2.0];
+        let (q, _) = closest_on_triangle(&flat, DVec3::new(1.5, 1.0, 0.0));
+        assert_eq!(q, DVec3::new(1.5, 0.0, 0.0));
+    }
+}
