@@ -153,13 +153,25 @@ mod tests {
     fn regions() {
         let t = [DVec3::ZERO, DVec3::X, DVec3::Y];
         let at = |x, y, z| closest_on_triangle(&t, DVec3::new(x, y, z));
-        assert_eq!(at(0.2, 0.2, 1.0), (DVec3::new(0.2, 0.2, 0.0), Feature::Face));
+        assert_eq!(
+            at(0.2, 0.2, 1.0),
+            (DVec3::new(0.2, 0.2, 0.0), Feature::Face)
+        );
         assert_eq!(at(-1.0, -1.0, 0.0), (DVec3::ZERO, Feature::Vertex(0)));
         assert_eq!(at(2.0, -0.5, 0.0), (DVec3::X, Feature::Vertex(1)));
         assert_eq!(at(-0.5, 2.0, 0.0), (DVec3::Y, Feature::Vertex(2)));
-        assert_eq!(at(0.5, -1.0, 0.0), (DVec3::new(0.5, 0.0, 0.0), Feature::Edge(0)));
-        assert_eq!(at(1.0, 1.0, 0.0), (DVec3::new(0.5, 0.5, 0.0), Feature::Edge(1)));
-        assert_eq!(at(-1.0, 0.5, 0.0), (DVec3::new(0.0, 0.5, 0.0), Feature::Edge(2)));
+        assert_eq!(
+            at(0.5, -1.0, 0.0),
+            (DVec3::new(0.5, 0.0, 0.0), Feature::Edge(0))
+        );
+        assert_eq!(
+            at(1.0, 1.0, 0.0),
+            (DVec3::new(0.5, 0.5, 0.0), Feature::Edge(1))
+        );
+        assert_eq!(
+            at(-1.0, 0.5, 0.0),
+            (DVec3::new(0.0, 0.5, 0.0), Feature::Edge(2))
+        );
         // A flat triangle (all on the x axis) answers as its longest edge.
         let flat = [DVec3::ZERO, DVec3::X, DVec3::X * 2.0];
         let (q, _) = closest_on_triangle(&flat, DVec3::new(1.5, 1.0, 0.0));

@@ -146,7 +146,9 @@ pub(crate) fn correct<V: Vector3>(t: &[V; 3], n: V, edges: &[EdgeInfo<V>; 3], no
                 face
             }
         }
-        Lean::Edge(k) if active(edges[k].bend, front) => clamp_to_wedge(t, k, &edges[k], front, normal),
+        Lean::Edge(k) if active(edges[k].bend, front) => {
+            clamp_to_wedge(t, k, &edges[k], front, normal)
+        }
         Lean::Edge(_) => face,
     }
 }

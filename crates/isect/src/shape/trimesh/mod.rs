@@ -31,7 +31,6 @@ use crate::shape::composite::Composite;
 use crate::shape::shape_3d::Shape;
 use crate::shape::{Aabb, Ray, RayHit, ShapeError, Triangle};
 
-
 /// How a [`TriMesh`] is built.
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
 pub struct TriMeshFlags {
@@ -200,8 +199,14 @@ impl<R: Real> TriMesh<R> {
                 true
             });
         }
-        hits.sort_by(|a, b| a.0.partial_cmp(&b.0).unwrap_or(core::cmp::Ordering::Equal).then(a.1.cmp(&b.1)));
-        hits.into_iter().map(|(t, i)| self.hit_at(ray, t, i)).collect()
+        hits.sort_by(|a, b| {
+            a.0.partial_cmp(&b.0)
+                .unwrap_or(core::cmp::Ordering::Equal)
+                .then(a.1.cmp(&b.1))
+        });
+        hits.into_iter()
+            .map(|(t, i)| self.hit_at(ray, t, i))
+            .collect()
     }
 
     /// The hit record on triangle `i` at `t`, normal facing the ray.
@@ -218,7 +223,9 @@ impl<R: Real> TriMesh<R> {
     fn closest_surface_hit(&self, ray: &Ray<R::V3>, max_t: R) -> Option<(R, u32)> {
         let sheared = ShearedRay::new(ray)?;
         self.bvh
-            .cast_ray(ray, max_t, |item, _| sheared.hit(&self.corners[item as usize]))
+            .cast_ray(ray, max_t, |item, _| {
+                sheared.hit(&self.corners[item as usize])
+            })
             .map(|(i, t)| (t, i))
     }
 
@@ -226,7 +233,9 @@ impl<R: Real> TriMesh<R> {
     /// squared distance.
     fn nearest(&self, p: R::V3) -> Option<(u32, R::V3, Feature, R)> {
         let (i, d2) = nearest_item(&self.bvh, p, self.typical_size, |item| {
-            closest_on_triangle(&self.corners[item as usize], p).0.distance_squared(p)
+            closest_on_triangle(&self.corners[item as usize], p)
+                .0
+                .distance_squared(p)
         })?;
         let (q, feature) = closest_on_triangle(&self.corners[i as usize], p);
         Some((i, q, feature, d2))
@@ -252,7 +261,9 @@ impl<R: Real> TriMesh<R> {
             return false;
         }
         match self.nearest(p) {
-            Some((i, q, feature, d2)) => d2 == R::ZERO || (p - q).dot(self.pseudo_normal(i, feature)) <= R::ZERO,
+            Some((i, q, feature, d2)) => {
+                d2 == R::ZERO || (p - q).dot(self.pseudo_normal(i, feature)) <= R::ZERO
+            }
             None => false,
         }
     }
@@ -288,7 +299,10 @@ fn validate<V: Vector>(vertices: &[V], indices: &[[u32; 3]]) -> Result<(), Shape
 
 /// The unit normal of a triangle, zero when flat.
 pub(crate) fn unit_normal<V: Vector3>(t: &[V; 3]) -> V {
-    (t[1] - t[0]).cross(t[2] - t[0]).try_normalize().unwrap_or(V::ZERO)
+    (t[1] - t[0])
+        .cross(t[2] - t[0])
+        .try_normalize()
+        .unwrap_or(V::ZERO)
 }
 
 /// The box of a triangle.
@@ -317,7 +331,11 @@ fn signed_volume<V: Vector3>(corners: &[[V; 3]]) -> V::Scalar {
 }
 
 /// The bend of every edge of every triangle.
-fn edge_bends<V: Vector3>(corners: &[[V; 3]], normals: &[V], neighbours: &[[u32; 3]]) -> Vec<[Bend; 3]> {
+fn edge_bends<V: Vector3>(
+    corners: &[[V; 3]],
+    normals: &[V],
+    neighbours: &[[u32; 3]],
+) -> Vec<[Bend; 3]> {
     corners
         .iter()
         .zip(normals)
@@ -340,7 +358,12 @@ fn apex<V: Vector>(t: &[V; 3], a: V, b: V) -> V {
 }
 
 /// Angle-weighted vertex normals (Bærentzen and Aanæs 2005).
-fn vertex_pseudo_normals<V: Vector3>(count: usize, indices: &[[u32; 3]], corners: &[[V; 3]], normals: &[V]) -> Vec<V> {
+fn vertex_pseudo_normals<V: Vector3>(
+    count: usize,
+    indices: &[[u32; 3]],
+    corners: &[[V; 3]],
+    normals: &[V],
+) -> Vec<V> {
     let mut out = vec![V::ZERO; count];
     for ((tri, t), &n) in indices.iter().zip(corners).zip(normals) {
         for k in 0..3 {
@@ -349,7 +372,9 @@ fn vertex_pseudo_normals<V: Vector3>(count: usize, indices: &[[u32; 3]], corners
             out[tri[k] as usize] += n * angle;
         }
     }
-    out.iter().map(|v| v.try_normalize().unwrap_or(V::ZERO)).collect()
+    out.iter()
+        .map(|v| v.try_normalize().unwrap_or(V::ZERO))
+        .collect()
 }
 
 impl<R: Real> Composite<R::V3> for TriMesh<R>
@@ -370,7 +395,10 @@ where
     /// When `i` is not below [`part_count`](Composite::part_count).
     fn with_part<T>(&self, i: u32, f: impl FnOnce(&Pose3<R>, &Shape<R>) -> T) -> T {
         let [a, b, c] = self.corners[i as usize];
-        f(&Pose3::<R>::IDENTITY, &Shape::Triangle(Triangle { a, b, c }))
+        f(
+            &Pose3::<R>::IDENTITY,
+            &Shape::Triangle(Triangle { a, b, c }),
+        )
     }
 
     /// Internal-edge correction (see [`internal_edges`]); `i` past the end keeps the
@@ -442,7 +470,8 @@ impl<R: Real> ProjectPoint<R::V3> for TriMesh<R> {
         let Some((i, q, feature, d2)) = self.nearest(p) else {
             return PointProjection::nan();
         };
-        let inside = d2 == R::ZERO || (self.solid && (p - q).dot(self.pseudo_normal(i, feature)) <= R::ZERO);
+        let inside =
+            d2 == R::ZERO || (self.solid && (p - q).dot(self.pseudo_normal(i, feature)) <= R::ZERO);
         PointProjection {
             point: if inside && solid && self.solid { p } else { q },
             is_inside: inside,

@@ -43,11 +43,15 @@ fn undirected(a: u32, b: u32) -> (u32, u32) {
 /// Every undirected edge with the triangles using it and whether each runs it from
 /// the smaller index to the larger.
 fn edge_map(indices: &[[u32; 3]]) -> HashMap<(u32, u32), Vec<(u32, bool)>> {
-    let mut edges: HashMap<(u32, u32), Vec<(u32, bool)>> = HashMap::with_capacity(indices.len() * 2);
+    let mut edges: HashMap<(u32, u32), Vec<(u32, bool)>> =
+        HashMap::with_capacity(indices.len() * 2);
     for (t, tri) in indices.iter().enumerate() {
         for k in 0..3 {
             let (a, b) = (tri[k], tri[(k + 1) % 3]);
-            edges.entry(undirected(a, b)).or_default().push((t as u32, a < b));
+            edges
+                .entry(undirected(a, b))
+                .or_default()
+                .push((t as u32, a < b));
         }
     }
     edges
@@ -67,7 +71,11 @@ pub(crate) fn check_closed(shape: &'static str, indices: &[[u32; 3]]) -> Result<
     };
     for (t, tri) in indices.iter().enumerate() {
         if tri[0] == tri[1] || tri[1] == tri[2] || tri[2] == tri[0] {
-            return Err(not_closed(t, [tri[0], tri[1]], "the triangle repeats a vertex"));
+            return Err(not_closed(
+                t,
+                [tri[0], tri[1]],
+                "the triangle repeats a vertex",
+            ));
         }
     }
     let edges = edge_map(indices);
@@ -76,9 +84,19 @@ pub(crate) fn check_closed(shape: &'static str, indices: &[[u32; 3]]) -> Result<
             let edge = [tri[k], tri[(k + 1) % 3]];
             let users = &edges[&undirected(edge[0], edge[1])];
             match users.as_slice() {
-                [_] => return Err(not_closed(t, edge, "a boundary edge (one triangle uses it)")),
+                [_] => {
+                    return Err(not_closed(
+                        t,
+                        edge,
+                        "a boundary edge (one triangle uses it)",
+                    ))
+                }
                 [(_, x), (_, y)] if x == y => {
-                    return Err(not_closed(t, edge, "its two triangles are oriented inconsistently"))
+                    return Err(not_closed(
+                        t,
+                        edge,
+                        "its two triangles are oriented inconsistently",
+                    ))
                 }
                 [_, _] => {}
                 _ => return Err(not_closed(t, edge, "more than two triangles share it")),

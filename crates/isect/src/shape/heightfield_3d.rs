@@ -1,0 +1,327 @@
+//! [`HeightField`]: a 3D terrain given as a grid of heights over the x/z plane, two
+//! triangles a cell, under a [`Bvh`] of its triangles. The layout is parry's: row `i`
+//! runs along z, column `j` along x, the grid spans `[−½, ½]·scale` in x and z and a
+//! height `h` sits at `y = h·scale.y`; each cell is split along the diagonal from
+//! `(i + 1, j)` to `(i, j + 1)`.
+//!
+//! Ray casts use the tree's near-first walk with the meshes' watertight kernel;
+//! closest points the meshes' nearest-triangle search; contact normals the meshes'
+//! internal-edge correction ([`trimesh::internal_edges`](super::trimesh::internal_edges)),
+//! with neighbours read off the grid. No tolerances of its own.
+
+use crate::algo::gjk::GjkVector;
+use crate::broad::Bvh;
+use crate::math::{Isometry, Pose3, Real, Vector, Vector3};
+use crate::query::{PointProjection, ProjectPoint, RayCast};
+use crate::shape::composite::Composite;
+use crate::shape::error::{check_finite, check_non_negative};
+use crate::shape::shape_3d::Shape;
+use crate::shape::trimesh::closest::{closest_on_triangle, nearest_item};
+use crate::shape::trimesh::internal_edges::{classify, correct, EdgeInfo};
+use crate::shape::trimesh::ray::ShearedRay;
+use crate::shape::trimesh::{triangle_box, unit_normal};
+use crate::shape::{Aabb, Ray, RayHit, ShapeError, Triangle};
+
+const SHAPE: &str = "HeightField";
+
+/// A heightfield in 3D, generic over the scalar: a surface with no interior.
+///
+/// Part `2·(i·(ncols − 1) + j) + s` of the [`Composite`] impl is triangle `s ∈ {0, 1}`
+/// of cell `(i, j)`: triangle 0 has corners `(i, j), (i + 1, j), (i, j + 1)`, triangle 1
+/// `(i + 1, j), (i + 1, j + 1), (i, j + 1)`; both face up (+y) for a positive scale.
+///
+/// Edge behaviour: the surface is two-sided (rays hit from below too, the normal
+/// facing the ray); no point is inside it (`contains_local_point` is `false`, and
+/// `is_inside` of a projection is true only on the surface); "below the ground" is left
+/// to the caller. Equal heights give a flat, exact plane.
+#[derive(Clone, Debug)]
+pub struct HeightField<R: Real> {
+    heights: Vec<R>,
+    nrows: usize,
+    ncols: usize,
+    scale: R::V3,
+    bvh: Bvh<R::V3>,
+    aabb: Aabb<R::V3>,
+    typical_size: R,
+}
+
+impl<R: Real> HeightField<R> {
+    /// The heightfield over `nrows × ncols` grid points, `heights` in row-major order
+    /// (`heights[i·ncols + j]` at row `i` (z), column `j` (x)), scaled by `scale`.
+    ///
+    /// # Errors
+    /// - [`ShapeError::OutOfRange`]: `nrows` or `ncols` below 2, `heights.len()` not
+    ///   `nrows·ncols`, or more than 2³⁰ cells.
+    /// - [`ShapeError::NotFiniteAt`]: `heights[i]` is NaN or infinite.
+    /// - [`ShapeError::NotFinite`] / [`ShapeError::Negative`] /
+    ///   [`ShapeError::OutOfRange`]: a component of `scale` is not finite, negative, or
+    ///   zero.
+    pub fn new(
+        heights: Vec<R>,
+        nrows: usize,
+        ncols: usize,
+        scale: R::V3,
+    ) -> Result<Self, ShapeError> {
+        check_grid(heights.len(), nrows, ncols)?;
+        if let Some(index) = heights.iter().position(|h| !h.is_finite()) {
+            return Err(ShapeError::NotFiniteAt {
+                shape: SHAPE,
+                field: "heights",
+                index,
+            });
+        }
+        check_scale(scale)?;
+        let mut field = Self {
+            heights,
+            nrows,
+            ncols,
+            scale,
+            bvh: Bvh::default(),
+            aabb: Aabb {
+                min: R::V3::ZERO,
+                max: R::V3::ZERO,
+            },
+            typical_size: R::ZERO,
+        };
+        let boxes: Vec<Aabb<R::V3>> = (0..field.part_count_inner())
+            .map(|i| triangle_box(&field.corners(i)))
+            .collect();
+        field.aabb = boxes.iter().skip(1).fold(boxes[0], |a, b| a.merged(b));
+        field.typical_size = boxes[0].extents().max_element();
+        field.bvh = Bvh::build(&boxes);
+        Ok(field)
+    }
+
+    /// Grid points along z.
+    pub fn nrows(&self) -> usize {
+        self.nrows
+    }
+
+    /// Grid points along x.
+    pub fn ncols(&self) -> usize {
+        self.ncols
+    }
+
+    /// The heights, row-major.
+    pub fn heights(&self) -> &[R] {
+        &self.heights
+    }
+
+    /// The scale.
+    pub fn scale(&self) -> R::V3 {
+        self.scale
+    }
+
+    /// The box around the surface.
+    pub fn aabb(&self) -> Aabb<R::V3> {
+        self.aabb
+    }
+
+    /// Number of triangles, `2·(nrows − 1)·(ncols − 1)`.
+    pub fn triangle_count(&self) -> usize {
+        self.part_count_inner()
+    }
+
+    /// Triangle `i` (see the type's docs), or `None` past the end.
+    pub fn triangle(&self, i: usize) -> Option<Triangle<R::V3>> {
+        (i < self.part_count_inner()).then(|| {
+            let [a, b, c] = self.corners(i);
+            Triangle { a, b, c }
+        })
+    }
+
+    /// The grid point at row `i`, column `j` (both in range).
+    fn point(&self, i: usize, j: usize) -> R::V3 {
+        let fx = R::from_f64(j as f64 / (self.ncols - 1) as f64 - 0.5);
+        let fz = R::from_f64(i as f64 / (self.nrows - 1) as f64 - 0.5);
+        let s = self.scale;
+        R::V3::new(
+            fx * s.get(0),
+            self.heights[i * self.ncols + j] * s.get(1),
+            fz * s.get(2),
+        )
+    }
+
+    fn part_count_inner(&self) -> usize {
+        2 * (self.nrows - 1) * (self.ncols - 1)
+    }
+
+    /// Cell `(i, j)` and side of triangle `t`.
+    fn cell(&self, t: usize) -> (usize, usize, usize) {
+        let c = t / 2;
+        (c / (self.ncols - 1), c % (self.ncols - 1), t % 2)
+    }
+
+    /// The corners of triangle `t` (in range).
+    fn corners(&self, t: usize) -> [R::V3; 3] {
+        let (i, j, s) = self.cell(t);
+        if s == 0 {
+            [self.point(i, j), self.point(i + 1, j), self.point(i, j + 1)]
+        } else {
+            [
+                self.point(i + 1, j),
+                self.point(i + 1, j + 1),
+                self.point(i, j + 1),
+            ]
+        }
+    }
+
+    /// The apex (vertex off the shared edge) of the triangle across edge `k` of
+    /// triangle `t`, with that triangle's corners; `None` at the border.
+    fn across(&self, t: usize, k: usize) -> Option<([R::V3; 3], R::V3)> {
+        let (i, j, s) = self.cell(t);
+        let (rows, cols) = (self.nrows - 1, self.ncols - 1);
+        // (cell row, cell column, side, apex row, apex column) of the neighbour.
+        let (ci, cj, cs, ai, aj) = match (s, k) {
+            (0, 0) if j > 0 => (i, j - 1, 1, i + 1, j - 1),
+            (0, 1) => (i, j, 1, i + 1, j + 1),
+            (0, 2) if i > 0 => (i - 1, j, 1, i - 1, j + 1),
+            (1, 0) if i + 1 < rows => (i + 1, j, 0, i + 2, j),
+            (1, 1) if j + 1 < cols => (i, j + 1, 0, i, j + 2),
+            (1, 2) => (i, j, 0, i, j),
+            _ => return None,
+        };
+        Some((self.corners(2 * (ci * cols + cj) + cs), self.point(ai, aj)))
+    }
+
+    /// The nearest triangle, its closest point and the squared distance.
+    fn nearest(&self, p: R::V3) -> Option<(R::V3, R)> {
+        let (i, d2) = nearest_item(&self.bvh, p, self.typical_size, |item| {
+            closest_on_triangle(&self.corners(item as usize), p)
+                .0
+                .distance_squared(p)
+        })?;
+        Some((closest_on_triangle(&self.corners(i as usize), p).0, d2))
+    }
+}
+
+/// At least 2 × 2 points, `len = nrows·ncols`, at most 2³⁰ cells (the tree's item
+/// indices stay below 2³¹).
+fn check_grid(len: usize, nrows: usize, ncols: usize) -> Result<(), ShapeError> {
+    let range = |field, value: usize, range| ShapeError::OutOfRange {
+        shape: SHAPE,
+        field,
+        value: value as f64,
+        range,
+    };
+    if nrows < 2 {
+        return Err(range("nrows", nrows, "[2, ∞)"));
+    }
+    if ncols < 2 {
+        return Err(range("ncols", ncols, "[2, ∞)"));
+    }
+    let cells = (nrows - 1).checked_mul(ncols - 1).filter(|&c| c <= 1 << 30);
+    if cells.is_none() {
+        return Err(range(
+            "nrows·ncols",
+            nrows.saturating_mul(ncols),
+            "at most 2³⁰ cells",
+        ));
+    }
+    if Some(len) != nrows.checked_mul(ncols) {
+        return Err(range("heights.len()", len, "nrows·ncols"));
+    }
+    Ok(())
+}
+
+/// Every component of `scale` finite and positive.
+fn check_scale<V: Vector>(scale: V) -> Result<(), ShapeError> {
+    check_finite(SHAPE, "scale", scale)?;
+    for axis in 0..V::DIM {
+        let s = check_non_negative(SHAPE, "scale", scale.get(axis))?;
+        if s == V::Scalar::ZERO {
+            return Err(ShapeError::OutOfRange {
+                shape: SHAPE,
+                field: "scale",
+                value: 0.0,
+                range: "(0, ∞) on every axis",
+            });
+        }
+    }
+    Ok(())
+}
+
+impl<R: Real> Composite<R::V3> for HeightField<R>
+where
+    R::V3: GjkVector<Pose = Pose3<R>>,
+{
+    type Part = Shape<R>;
+
+    fn bvh(&self) -> &Bvh<R::V3> {
+        &self.bvh
+    }
+
+    fn part_count(&self) -> usize {
+        self.part_count_inner()
+    }
+
+    /// # Panics
+    /// When `i` is not below [`part_count`](Composite::part_count).
+    fn with_part<T>(&self, i: u32, f: impl FnOnce(&Pose3<R>, &Shape<R>) -> T) -> T {
+        let [a, b, c] = self.corners(i as usize);
+        f(
+            &Pose3::<R>::IDENTITY,
+            &Shape::Triangle(Triangle { a, b, c }),
+        )
+    }
+
+    /// Internal-edge correction: every edge inside the grid has a neighbour, so a
+    /// normal leaning over a flat or concave edge or vertex becomes the face normal;
+    /// border edges are real edges. `i` past the end keeps the normal.
+    fn correct_normal(&self, i: u32, normal: R::V3) -> R::V3 {
+        let i = i as usize;
+        if i >= self.part_count_inner() {
+            return normal;
+        }
+        let t = self.corners(i);
+        let n = unit_normal(&t);
+        let edges = core::array::from_fn(|k| match self.across(i, k) {
+            Some((other, apex)) => {
+                let nn = unit_normal(&other);
+                EdgeInfo {
+                    bend: classify(n, t[k], nn, apex),
+                    neighbour_normal: nn,
+                    neighbour_apex: apex,
+                }
+            }
+            None => EdgeInfo::OPEN,
+        });
+        correct(&t, n, &edges, normal)
+    }
+}
+
+impl<R: Real> RayCast<R::V3> for HeightField<R> {
+    /// The closest hit, from above or below (the normal faces the ray). Edges and
+    /// vertices hit (watertight); a ray in a triangle's plane or with a zero direction
+    /// misses it. NaN or infinite rays and NaN or negative `max_t` miss.
+    fn cast_ray(&self, ray: &Ray<R::V3>, max_t: R) -> Option<RayHit<R::V3>> {
+        if !ray.is_finite() || !(max_t >= R::ZERO) {
+            return None;
+        }
+        let sheared = ShearedRay::new(ray)?;
+        let (i, t) = self.bvh.cast_ray(ray, max_t, |item, _| {
+            sheared.hit(&self.corners(item as usize))
+        })?;
+        let n = unit_normal(&self.corners(i as usize));
+        Some(RayHit {
+            t,
+            point: ray.point_at(t),
+            normal: if n.dot(ray.dir) > R::ZERO { -n } else { n },
+        })
+    }
+}
+
+impl<R: Real> ProjectPoint<R::V3> for HeightField<R> {
+    /// The closest point of the surface; `is_inside` only for points on it (a
+    /// heightfield has no interior, whatever `solid` says). NaN gives
+    /// [`PointProjection::nan`].
+    fn project_local_point(&self, p: R::V3, _solid: bool) -> PointProjection<R::V3> {
+        match self.nearest(p) {
+            Some((q, d2)) => PointProjection {
+                point: q,
+                is_inside: d2 == R::ZERO,
+            },
+            None => PointProjection::nan(),
+        }
+    }
+}
