@@ -13,9 +13,17 @@
 //!   (Ericson 5.1.5), otherwise the edge whose outward in-plane normal has the
 //!   largest `t·m > 0`. A margin of `√ε` (the precision of a normal computed by
 //!   GJK/EPA) sends near-perpendicular leans to the edge, never to a vertex.
-//! - A vertex is active when one of the triangle's two edges at it is active.
+//! - A vertex is active when one of the triangle's two edges at it is active, or the
+//!   normal comes from behind the triangle and points in front of a neighbour across
+//!   them.
 //! - At an active edge the normal is kept, except that one leaning past the
 //!   neighbour's face normal (outside the edge's normal wedge) becomes that normal.
+//! - At an inactive edge it becomes the face normal, unless it comes from behind the
+//!   triangle and points in front of the neighbour (the shape is round a convex fold,
+//!   e.g. beside a cube's side face, below the plane of its top face): then it becomes
+//!   the neighbour's normal. The front side wins ties: a normal from the front leaning
+//!   over a concave fold is the face normal even when it points behind the neighbour
+//!   (a shape sunk into a valley's far slope is pushed out of the near one).
 //!
 //! Tolerances: [`FLAT_EDGE_ANGLE`] (a modelling angle, radians) and `√ε` (above).
 
@@ -130,26 +138,68 @@ pub(crate) fn correct<V: Vector3>(t: &[V; 3], n: V, edges: &[EdgeInfo<V>; 3], no
         return normal;
     }
     let along = normal.dot(n);
-    let front = along >= V::Scalar::ZERO;
-    let face = if front { n } else { -n };
+    let side = Side {
+        front: along >= V::Scalar::ZERO,
+        normal,
+    };
     let tan = normal - n * along;
     let margin = V::Scalar::EPSILON.sqrt();
     if tan.length() <= margin {
         return normal;
     }
+    let face = side.face(n);
     match lean_feature(t, n, tan, margin) {
         Lean::Vertex(k) => {
-            let (prev, next) = (edges[(k + 2) % 3].bend, edges[k].bend);
-            if active(prev, front) || active(next, front) {
-                normal
-            } else {
+            let pair = [&edges[(k + 2) % 3], &edges[k]];
+            let passive = pair
+                .iter()
+                .all(|e| !active(e.bend, side.front) && !side.behind_neighbour(e));
+            if passive {
                 face
+            } else {
+                normal
             }
         }
-        Lean::Edge(k) if active(edges[k].bend, front) => {
-            clamp_to_wedge(t, k, &edges[k], front, normal)
+        Lean::Edge(k) => side.at_edge(t, k, &edges[k], face),
+    }
+}
+
+/// The side of the triangle the other shape is on, and the normal being corrected.
+struct Side<V> {
+    front: bool,
+    normal: V,
+}
+
+impl<V: Vector3> Side<V> {
+    /// A face normal seen from this side.
+    fn face(&self, n: V) -> V {
+        if self.front {
+            n
+        } else {
+            -n
         }
-        Lean::Edge(_) => face,
+    }
+
+    /// True when the normal comes from behind the triangle and points in front of the
+    /// neighbour's face: the shape is round a convex fold (outside a solid).
+    fn behind_neighbour(&self, e: &EdgeInfo<V>) -> bool {
+        !self.front
+            && e.bend != Bend::Open
+            && self.normal.dot(self.face(e.neighbour_normal)) < V::Scalar::ZERO
+    }
+
+    /// The normal leaning over edge `k`: kept (within the wedge) at an active edge;
+    /// at an inactive one the face normal, or the neighbour's normal when the shape is
+    /// behind this triangle but in front of the neighbour.
+    fn at_edge(&self, t: &[V; 3], k: usize, e: &EdgeInfo<V>, face: V) -> V {
+        if active(e.bend, self.front) {
+            return clamp_to_wedge(t, k, e, self.front, self.normal);
+        }
+        if self.behind_neighbour(e) {
+            -self.face(e.neighbour_normal)
+        } else {
+            face
+        }
     }
 }
 
