@@ -7,7 +7,8 @@
 //! Ray casts use the tree's near-first walk with the meshes' watertight kernel;
 //! closest points the meshes' nearest-triangle search; contact normals the meshes'
 //! internal-edge correction ([`trimesh::internal_edges`](super::trimesh::internal_edges)),
-//! with neighbours read off the grid. No tolerances of its own.
+//! with neighbours read off the grid. Tolerances: the tree's boxes are padded as the
+//! meshes' ([`BOX_PADDING_ULPS`](super::trimesh::BOX_PADDING_ULPS)).
 
 use crate::algo::gjk::GjkVector;
 use crate::broad::Bvh;
@@ -19,7 +20,7 @@ use crate::shape::shape_3d::Shape;
 use crate::shape::trimesh::closest::{closest_on_triangle, nearest_item};
 use crate::shape::trimesh::internal_edges::{classify, correct, EdgeInfo};
 use crate::shape::trimesh::ray::ShearedRay;
-use crate::shape::trimesh::{triangle_box, unit_normal};
+use crate::shape::trimesh::{padded_boxes, triangle_box, unit_normal};
 use crate::shape::{Aabb, Ray, RayHit, ShapeError, Triangle};
 
 const SHAPE: &str = "HeightField";
@@ -88,7 +89,7 @@ impl<R: Real> HeightField<R> {
             .collect();
         field.aabb = boxes.iter().skip(1).fold(boxes[0], |a, b| a.merged(b));
         field.typical_size = boxes[0].extents().max_element();
-        field.bvh = Bvh::build(&boxes);
+        field.bvh = Bvh::build(&padded_boxes(&boxes));
         Ok(field)
     }
 

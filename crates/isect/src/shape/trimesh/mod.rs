@@ -12,7 +12,8 @@
 //!   meshes, whichever face, edge or vertex is nearest, with no ray to graze an edge.
 //! - Internal edges: see [`internal_edges`].
 //!
-//! Tolerances: those of [`internal_edges`]; the rest is exact on the stored floats.
+//! Tolerances: those of [`internal_edges`], and [`BOX_PADDING_ULPS`] on the tree's
+//! boxes (conservative culling); the rest is exact on the stored floats.
 
 pub(crate) mod closest;
 pub mod internal_edges;
@@ -25,6 +26,7 @@ use self::ray::ShearedRay;
 use self::topology::{check_closed, neighbours, NO_NEIGHBOUR};
 use crate::algo::gjk::GjkVector;
 use crate::broad::Bvh;
+use crate::math::tolerance::eps;
 use crate::math::{Isometry, Pose3, Real, Vector, Vector3};
 use crate::query::{PointProjection, ProjectPoint, RayCast};
 use crate::shape::composite::Composite;
@@ -123,7 +125,7 @@ impl<R: Real> TriMesh<R> {
         let typical_size = mean_size(&boxes);
         let aabb = boxes.iter().skip(1).fold(boxes[0], |a, b| a.merged(b));
         Ok(Self {
-            bvh: Bvh::build(&boxes),
+            bvh: Bvh::build(&padded_boxes(&boxes)),
             vertices,
             indices,
             corners,
@@ -305,12 +307,30 @@ pub(crate) fn unit_normal<V: Vector3>(t: &[V; 3]) -> V {
         .unwrap_or(V::ZERO)
 }
 
+/// Padding of the triangles' boxes in the tree, in machine epsilons of the largest
+/// coordinate of the mesh. The tree's slab test rounds: a ray through a vertex (a
+/// box's corner) could round to a miss of the box by an ulp, and the watertight kernel
+/// would never see the triangle it hits. 16 ulps of the largest coordinate cover the
+/// rounding of rays starting within a few mesh sizes.
+pub const BOX_PADDING_ULPS: f64 = 16.0;
+
 /// The box of a triangle.
 pub(crate) fn triangle_box<V: Vector>(t: &[V; 3]) -> Aabb<V> {
     Aabb {
         min: t[0].min(t[1]).min(t[2]),
         max: t[0].max(t[1]).max(t[2]),
     }
+}
+
+/// The boxes grown by [`BOX_PADDING_ULPS`] of the largest coordinate among them, for
+/// the tree.
+pub(crate) fn padded_boxes<V: Vector>(boxes: &[Aabb<V>]) -> Vec<Aabb<V>> {
+    let largest = boxes.iter().fold(V::Scalar::ZERO, |m, b| {
+        m.max(b.min.abs().max_element())
+            .max(b.max.abs().max_element())
+    });
+    let pad = largest * eps::<V::Scalar>(BOX_PADDING_ULPS);
+    boxes.iter().map(|b| b.loosened(pad)).collect()
 }
 
 /// Mean of the largest extent of the boxes.
