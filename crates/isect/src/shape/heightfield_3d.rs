@@ -17,7 +17,7 @@ use crate::query::{PointProjection, ProjectPoint, RayCast};
 use crate::shape::composite::Composite;
 use crate::shape::error::{check_finite, check_non_negative};
 use crate::shape::shape_3d::Shape;
-use crate::shape::trimesh::closest::{closest_on_triangle, nearest_item};
+use crate::shape::trimesh::closest::{closest_on_triangle, nearest_item, on_surface};
 use crate::shape::trimesh::internal_edges::{classify, correct, EdgeInfo};
 use crate::shape::trimesh::ray::ShearedRay;
 use crate::shape::trimesh::{padded_boxes, triangle_box, unit_normal};
@@ -313,14 +313,15 @@ impl<R: Real> RayCast<R::V3> for HeightField<R> {
 }
 
 impl<R: Real> ProjectPoint<R::V3> for HeightField<R> {
-    /// The closest point of the surface; `is_inside` only for points on it (a
+    /// The closest point of the surface; `is_inside` only for points on it (within
+    /// [`ON_SURFACE_ULPS`](super::trimesh::closest::ON_SURFACE_ULPS); a
     /// heightfield has no interior, whatever `solid` says). NaN gives
     /// [`PointProjection::nan`].
     fn project_local_point(&self, p: R::V3, _solid: bool) -> PointProjection<R::V3> {
         match self.nearest(p) {
-            Some((q, d2)) => PointProjection {
+            Some((q, _)) => PointProjection {
                 point: q,
-                is_inside: d2 == R::ZERO,
+                is_inside: on_surface(p, q),
             },
             None => PointProjection::nan(),
         }

@@ -1,12 +1,14 @@
 //! The point of a triangle closest to a point, with the feature (face, edge, vertex)
 //! it lies on: Ericson, *Real-Time Collision Detection*, 5.1.5 (Voronoi regions tested
 //! by barycentric sign checks). A flat (zero-area) triangle, where the face formula
-//! divides by zero, is answered as the nearest of its three edges. No tolerances.
+//! divides by zero, is answered as the nearest of its three edges. Tolerance:
+//! [`ON_SURFACE_ULPS`] decides when a point is on the surface.
 //!
 //! Also the nearest-triangle search over a [`Bvh`] shared by the meshes and
 //! heightfields: queries with a growing box (see [`nearest_item`]).
 
 use crate::broad::Bvh;
+use crate::math::tolerance::eps;
 use crate::math::{Real, Vector};
 use crate::shape::Aabb;
 
@@ -87,6 +89,16 @@ fn nearest_edge<V: Vector>(t: &[V; 3], p: V) -> (V, Feature) {
         }
     }
     (best.0, best.1)
+}
+
+/// A query point within this many machine epsilons of its largest coordinate from its
+/// closest point counts as on the surface (the closest point itself is rounded).
+pub const ON_SURFACE_ULPS: f64 = 8.0;
+
+/// True when `p` is on the surface at its closest point `q` (see [`ON_SURFACE_ULPS`]).
+pub(crate) fn on_surface<V: Vector>(p: V, q: V) -> bool {
+    let scale = p.abs().max_element();
+    (p - q).abs().max_element() <= scale * eps::<V::Scalar>(ON_SURFACE_ULPS)
 }
 
 /// Growth factor of the search box between rounds of [`nearest_item`].

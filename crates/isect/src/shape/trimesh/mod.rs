@@ -15,12 +15,12 @@
 //! Tolerances: those of [`internal_edges`], and [`BOX_PADDING_ULPS`] on the tree's
 //! boxes (conservative culling); the rest is exact on the stored floats.
 
-pub(crate) mod closest;
+pub mod closest;
 pub mod internal_edges;
 pub(crate) mod ray;
 mod topology;
 
-use self::closest::{closest_on_triangle, nearest_item, Feature};
+use self::closest::{closest_on_triangle, nearest_item, on_surface, Feature};
 use self::internal_edges::{classify, correct, Bend, EdgeInfo};
 use self::ray::ShearedRay;
 use self::topology::{check_closed, neighbours, NO_NEIGHBOUR};
@@ -263,8 +263,8 @@ impl<R: Real> TriMesh<R> {
             return false;
         }
         match self.nearest(p) {
-            Some((i, q, feature, d2)) => {
-                d2 == R::ZERO || (p - q).dot(self.pseudo_normal(i, feature)) <= R::ZERO
+            Some((i, q, feature, _)) => {
+                on_surface(p, q) || (p - q).dot(self.pseudo_normal(i, feature)) <= R::ZERO
             }
             None => false,
         }
@@ -484,14 +484,15 @@ impl<R: Real> RayCast<R::V3> for TriMesh<R> {
 impl<R: Real> ProjectPoint<R::V3> for TriMesh<R> {
     /// The closest point of the surface. Solid meshes report `is_inside` by the
     /// pseudo-normal test, and with `solid = true` an inside point projects onto
-    /// itself. Open meshes report `is_inside` only for points on the surface. NaN
-    /// gives [`PointProjection::nan`].
+    /// itself. Open meshes report `is_inside` only for points on the surface (within
+    /// [`ON_SURFACE_ULPS`](closest::ON_SURFACE_ULPS)). NaN gives
+    /// [`PointProjection::nan`].
     fn project_local_point(&self, p: R::V3, solid: bool) -> PointProjection<R::V3> {
-        let Some((i, q, feature, d2)) = self.nearest(p) else {
+        let Some((i, q, feature, _)) = self.nearest(p) else {
             return PointProjection::nan();
         };
-        let inside =
-            d2 == R::ZERO || (self.solid && (p - q).dot(self.pseudo_normal(i, feature)) <= R::ZERO);
+        let inside = on_surface(p, q)
+            || (self.solid && (p - q).dot(self.pseudo_normal(i, feature)) <= R::ZERO);
         PointProjection {
             point: if inside && solid && self.solid { p } else { q },
             is_inside: inside,
