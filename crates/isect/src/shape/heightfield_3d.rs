@@ -296,7 +296,9 @@ impl<R: Real> RayCast<R::V3> for HeightField<R> {
     /// vertices hit (watertight); a ray in a triangle's plane or with a zero direction
     /// misses it. NaN or infinite rays and NaN or negative `max_t` miss.
     fn cast_ray(&self, ray: &Ray<R::V3>, max_t: R) -> Option<RayHit<R::V3>> {
-        if !ray.is_finite() || !(max_t >= R::ZERO) {
+        // `max_t >= 0` is false for NaN too.
+        let valid = ray.is_finite() && max_t >= R::ZERO;
+        if !valid {
             return None;
         }
         let sheared = ShearedRay::new(ray)?;

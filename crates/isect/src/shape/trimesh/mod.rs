@@ -113,7 +113,7 @@ impl<R: Real> TriMesh<R> {
                 reason: "the solid mesh encloses negative volume (inward normals): reverse its triangles",
             });
         }
-        let normals: Vec<R::V3> = corners.iter().map(|t| unit_normal(t)).collect();
+        let normals: Vec<R::V3> = corners.iter().map(unit_normal).collect();
         let neighbours = neighbours(&indices);
         let bends = edge_bends(&corners, &normals, &neighbours);
         let vertex_normals = if flags.solid {
@@ -458,7 +458,9 @@ impl<R: Real> RayCast<R::V3> for TriMesh<R> {
     /// hits only a solid mesh it starts inside. NaN or infinite rays and NaN or
     /// negative `max_t` miss.
     fn cast_ray(&self, ray: &Ray<R::V3>, max_t: R) -> Option<RayHit<R::V3>> {
-        if !ray.is_finite() || !(max_t >= R::ZERO) {
+        // `max_t >= 0` is false for NaN too.
+        let valid = ray.is_finite() && max_t >= R::ZERO;
+        if !valid {
             return None;
         }
         let hit = self.closest_surface_hit(ray, max_t);
