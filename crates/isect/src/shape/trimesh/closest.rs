@@ -5,7 +5,7 @@
 //! [`ON_SURFACE_ULPS`] decides when a point is on the surface.
 //!
 //! Also the nearest-triangle search over a [`Bvh`] shared by the meshes and
-//! heightfields: queries with a growing box (see [`nearest_item`]).
+//! heightfields: queries with a growing box (see `nearest_item`).
 
 use crate::broad::Bvh;
 use crate::math::tolerance::eps;

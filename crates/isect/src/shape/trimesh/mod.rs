@@ -2,7 +2,7 @@
 //! or solid (a closed, consistently oriented surface enclosing volume).
 //!
 //! - Ray casts: the tree's near-first walk with a watertight ray–triangle kernel whose
-//!   per-ray setup is done once ([`ray`]).
+//!   per-ray setup is done once (module `ray`).
 //! - Closest point: Ericson 5.1.5 per triangle, nearest triangle by growing box
 //!   queries of the tree ([`closest`]).
 //! - Inside test of solid meshes: the sign of `(p − q) · N` where `q` is the closest
