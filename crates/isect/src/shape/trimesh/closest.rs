@@ -165,10 +165,8 @@ mod tests {
     fn regions() {
         let t = [DVec3::ZERO, DVec3::X, DVec3::Y];
         let at = |x, y, z| closest_on_triangle(&t, DVec3::new(x, y, z));
-        assert_eq!(
-            at(0.2, 0.2, 1.0),
-            (DVec3::new(0.2, 0.2, 0.0), Feature::Face)
-        );
+        let (q, f) = at(0.2, 0.2, 1.0);
+        assert!(q.distance(DVec3::new(0.2, 0.2, 0.0)) < 1e-15 && f == Feature::Face);
         assert_eq!(at(-1.0, -1.0, 0.0), (DVec3::ZERO, Feature::Vertex(0)));
         assert_eq!(at(2.0, -0.5, 0.0), (DVec3::X, Feature::Vertex(1)));
         assert_eq!(at(-0.5, 2.0, 0.0), (DVec3::Y, Feature::Vertex(2)));
