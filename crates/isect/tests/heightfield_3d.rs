@@ -4,6 +4,8 @@
 //! vertices, NaN, tiny and huge scales) and the internal-edge correction. Every body
 //! runs in f32 and f64 (parry3d is f32).
 
+#[path = "support/meshes.rs"]
+mod meshes;
 #[path = "support/rng.rs"]
 mod rng;
 
@@ -303,3 +305,47 @@ where
     assert_eq!(ridge.correct_normal(1, over), over, "convex ridge: kept");
 }
 for_each_real!(internal_edges);
+
+// The heightfield reads its neighbours off the grid; the welded TriMesh of the same
+// triangles finds them by edge adjacency: on a bumpy terrain (ridges, valleys, flat
+// spots) both correct 2,000 random normals identically, in the same part order.
+fn correction_matches_welded_mesh<R: Real>()
+where
+    R::V3: GjkVector<Pose = Pose3<R>>,
+{
+    let n = 10;
+    let h = |x: f64, z: f64| {
+        (3.0 * x).sin() * 0.3 + (2.0 * z).cos() * 0.2 + if x > 0.4 { 0.0 } else { 0.1 }
+    };
+    let data = meshes::grid(n, h);
+    let mesh = TriMesh::<R>::new(
+        data.map(|p| v::<R>(p[0], p[1], p[2])),
+        data.indices.clone(),
+        TriMeshFlags::OPEN,
+    )
+    .unwrap();
+    let heights = data.vertices.iter().map(|p| R::from_f64(p[1])).collect();
+    let k = n as usize + 1;
+    let hf = HeightField::<R>::new(heights, k, k, v::<R>(2.0, 1.0, 2.0)).unwrap();
+    assert_eq!(hf.triangle_count(), mesh.triangle_count());
+    let mut rng = Rng(8);
+    let mut changed = 0;
+    for _ in 0..2000 {
+        let i = rng.below(hf.triangle_count());
+        let (a, b) = (hf.triangle(i).unwrap(), mesh.triangle(i).unwrap());
+        assert!(a.a.distance(b.a).to_f64() <= 1e-6 && a.c.distance(b.c).to_f64() <= 1e-6);
+        let d = unit::<R>(
+            rng.range(-1.0, 1.0),
+            rng.range(-1.0, 1.0),
+            rng.range(-1.0, 1.0),
+        );
+        let (x, y) = (
+            hf.correct_normal(i as u32, d),
+            mesh.correct_normal(i as u32, d),
+        );
+        assert!(x.distance(y).to_f64() <= 1e-5, "part {i}: {x:?} vs {y:?}");
+        changed += usize::from(x != d);
+    }
+    assert!(changed > 200, "only {changed} normals corrected");
+}
+for_each_real!(correction_matches_welded_mesh);

@@ -8,9 +8,12 @@ mod meshes;
 mod rng;
 
 use isect::algo::gjk::GjkVector;
-use isect::math::{Pose3, Real, Vector, Vector3};
+use isect::math::{Pose3, Real, Rotation3, Vector, Vector3};
+use isect::query::dispatch::contact;
 use isect::query::{ProjectPoint, RayCast};
-use isect::shape::{Composite, Ray, ShapeError, TriMesh, TriMeshFlags};
+use isect::shape::heightfield_3d::HeightField;
+use isect::shape::shape_3d::Shape;
+use isect::shape::{Aabb, Ball, Composite, Ray, ShapeError, TriMesh, TriMeshFlags};
 use meshes::{bumpy_sphere, cube, grid, MeshData};
 use rng::Rng;
 
@@ -518,3 +521,83 @@ where
     assert_eq!(m.correct_normal(1, below), below, "convex from below: kept");
 }
 for_each_real!(internal_edges_valley);
+
+/// The contacts of `shape` (at `pose`) with every part of `c` whose box meets the
+/// shape's box, as (part, uncorrected normal, corrected normal); normals point from
+/// the part to the shape.
+fn part_contacts<R: Real, C: Composite<R::V3, Part = Shape<R>>>(
+    c: &C,
+    pose: &Pose3<R>,
+    shape: &Shape<R>,
+    reach: f64,
+) -> Vec<(u32, R::V3, R::V3)>
+where
+    R::V3: GjkVector<Pose = Pose3<R>>,
+{
+    let at = pose.translation;
+    let query = Aabb {
+        min: at - R::V3::splat(R::from_f64(reach)),
+        max: at + R::V3::splat(R::from_f64(reach)),
+    };
+    let mut out = Vec::new();
+    c.bvh().query(&query, |i| {
+        let contact = c.with_part(i, |part_pose, part| {
+            contact(part_pose, part, pose, shape, R::ZERO)
+        });
+        if let Some(k) = contact.filter(|k| k.depth > R::ZERO) {
+            out.push((i, k.normal, c.correct_normal(i, k.normal)));
+        }
+        true
+    });
+    out
+}
+
+// No ghost collisions: a ball (radius 0.3, sunk 0.02) and a box (half-size 0.2,
+// turned 30° about y, sunk 0.02) slid across a flat grid mesh and the flat
+// heightfield of the same triangles get only +y contact normals after correction,
+// though the raw per-triangle normals do lean over the internal edges.
+fn no_ghost_collisions<R: Real>()
+where
+    R::V3: GjkVector<Pose = Pose3<R>>,
+{
+    let mesh = build::<R>(&grid(8, |_, _| 0.0), TriMeshFlags::OPEN);
+    let heights = vec![R::ZERO; 81];
+    let hf = HeightField::<R>::new(heights, 9, 9, v::<R>(2.0, 1.0, 2.0)).unwrap();
+    let ball = Shape::Ball(Ball::new(R::V3::ZERO, R::from_f64(0.3)).unwrap());
+    let cube = Shape::Cuboid(Aabb::from_center(R::V3::ZERO, v::<R>(0.2, 0.2, 0.2)).unwrap());
+    let turn =
+        <R::Quat as Rotation3<R>>::from_axis_angle(v::<R>(0.0, 1.0, 0.0), R::from_f64(0.5236));
+    let up = v::<R>(0.0, 1.0, 0.0);
+    let (mut leaning, mut contacts) = (0, 0);
+    for step in 0..120 {
+        let x = -0.6 + 1.2 * step as f64 / 119.0;
+        let z = 0.1 + 0.3 * x;
+        let cases = [
+            (
+                Pose3::new(v::<R>(x, 0.28, z), <R::Quat as Rotation3<R>>::IDENTITY),
+                &ball,
+            ),
+            (Pose3::new(v::<R>(x, 0.18, z), turn), &cube),
+        ];
+        for (pose, shape) in cases {
+            let found = [
+                part_contacts(&mesh, &pose, shape, 0.4),
+                part_contacts(&hf, &pose, shape, 0.4),
+            ];
+            for (_, raw, fixed) in found.iter().flatten() {
+                contacts += 1;
+                leaning += usize::from(raw.distance(up).to_f64() > 1e-2);
+                assert!(
+                    fixed.distance(up).to_f64() <= 1e-4,
+                    "{raw:?} → {fixed:?} at x = {x}"
+                );
+            }
+        }
+    }
+    assert!(contacts > 500, "{contacts} contacts");
+    assert!(
+        leaning > 10,
+        "only {leaning} raw normals lean: the test would not see a ghost"
+    );
+}
+for_each_real!(no_ghost_collisions);
