@@ -8,7 +8,7 @@ mod meshes;
 mod rng;
 
 use isect::algo::gjk::GjkVector;
-use isect::math::{Pose3, Real, Rotation3, Vector, Vector3};
+use isect::math::{Isometry, Pose3, Real, Rotation3, Vector, Vector3};
 use isect::query::dispatch::contact;
 use isect::query::{ProjectPoint, RayCast};
 use isect::shape::heightfield_3d::HeightField;
@@ -601,3 +601,43 @@ where
     );
 }
 for_each_real!(no_ghost_collisions);
+
+mod rigid_motion {
+    use super::*;
+    use glam::{DQuat, DVec3};
+    use proptest::prelude::*;
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(200))]
+        // One rigid motion of the mesh and the ray (or point) changes nothing: the
+        // posed ray cast and projection equal the local ones, moved.
+        #[test]
+        fn posed_equals_local(
+            axis in prop::array::uniform3(-1.0f64..1.0),
+            angle in -3.1f64..3.1,
+            shift in prop::array::uniform3(-50.0f64..50.0),
+            origin in prop::array::uniform3(-2.0f64..2.0),
+            aim in prop::array::uniform3(-1.0f64..1.0),
+        ) {
+            let axis = DVec3::from(axis).try_normalize().unwrap_or(DVec3::X);
+            let pose = Pose3::<f64>::new(DVec3::from(shift), DQuat::from_axis_angle(axis, angle));
+            let m = build::<f64>(&bumpy_sphere(16, 8, 0.2), TriMeshFlags::SOLID);
+            let local = Ray { origin: DVec3::from(origin), dir: DVec3::from(aim) - DVec3::from(origin) };
+            let world = Ray {
+                origin: pose.transform_point(local.origin),
+                dir: pose.transform_vector(local.dir),
+            };
+            let a = m.cast_ray(&local, 10.0);
+            let b = m.cast_ray_posed(&pose, &world, 10.0);
+            prop_assert_eq!(a.is_some(), b.is_some());
+            if let (Some(a), Some(b)) = (a, b) {
+                prop_assert!((a.t - b.t).abs() <= 1e-9);
+                prop_assert!(pose.transform_vector(a.normal).distance(b.normal) <= 1e-9);
+            }
+            let pa = m.project_local_point(local.origin, false);
+            let pb = m.project_point(&pose, world.origin, false);
+            prop_assert_eq!(pa.is_inside, pb.is_inside);
+            prop_assert!(pose.transform_point(pa.point).distance(pb.point) <= 1e-9);
+        }
+    }
+}
