@@ -41,6 +41,10 @@ pub struct HeightField<R: Real> {
     nrows: usize,
     ncols: usize,
     scale: R::V3,
+    /// The x of each column and the z of each row (computed once: the ray kernel
+    /// builds triangles on the fly).
+    xs: Vec<R>,
+    zs: Vec<R>,
     bvh: Bvh<R::V3>,
     aabb: Aabb<R::V3>,
     typical_size: R,
@@ -72,10 +76,17 @@ impl<R: Real> HeightField<R> {
             });
         }
         check_scale(scale)?;
+        let coords = |n: usize, s: R| -> Vec<R> {
+            (0..n)
+                .map(|k| R::from_f64(k as f64 / (n - 1) as f64 - 0.5) * s)
+                .collect()
+        };
         let mut field = Self {
             heights,
             nrows,
             ncols,
+            xs: coords(ncols, scale.get(0)),
+            zs: coords(nrows, scale.get(2)),
             scale,
             bvh: Bvh::default(),
             aabb: Aabb {
@@ -133,13 +144,10 @@ impl<R: Real> HeightField<R> {
 
     /// The grid point at row `i`, column `j` (both in range).
     fn point(&self, i: usize, j: usize) -> R::V3 {
-        let fx = R::from_f64(j as f64 / (self.ncols - 1) as f64 - 0.5);
-        let fz = R::from_f64(i as f64 / (self.nrows - 1) as f64 - 0.5);
-        let s = self.scale;
         R::V3::new(
-            fx * s.get(0),
-            self.heights[i * self.ncols + j] * s.get(1),
-            fz * s.get(2),
+            self.xs[j],
+            self.heights[i * self.ncols + j] * self.scale.get(1),
+            self.zs[i],
         )
     }
 
