@@ -173,6 +173,12 @@ fn cube_rays<R: Real>() {
         let graze = ray::<R>(v::<R>(-2.0 * k, k, 0.5 * k), v::<R>(k, 0.0, 0.0));
         let hit = m.cast_ray(&graze, inf).unwrap();
         assert!(close(hit.t, 1.0, tol::<R>()), "{k}: {hit:?}");
+        // Touching the edge x = y = k from outside (a front and a back face meet the
+        // ray at the same t): a hit at t = 1 with a real normal, never "inside".
+        let touch = ray::<R>(v::<R>(2.0 * k, 0.0, 0.3 * k), v::<R>(-k, k, 0.0));
+        let hit = m.cast_ray(&touch, inf).unwrap();
+        assert!(close(hit.t, 1.0, tol::<R>()), "{k}: {hit:?}");
+        assert!(hit.normal != R::V3::ZERO && hit.normal.dot(touch.dir) <= R::ZERO);
         // Parallel to the top face just above it: miss.
         let above = ray::<R>(v::<R>(-2.0 * k, 1.01 * k, 0.0), v::<R>(k, 0.0, 0.0));
         assert!(m.cast_ray(&above, inf).is_none());
@@ -565,8 +571,10 @@ where
     let hf = HeightField::<R>::new(heights, 9, 9, v::<R>(2.0, 1.0, 2.0)).unwrap();
     let ball = Shape::Ball(Ball::new(R::V3::ZERO, R::from_f64(0.3)).unwrap());
     let cube = Shape::Cuboid(Aabb::from_center(R::V3::ZERO, v::<R>(0.2, 0.2, 0.2)).unwrap());
-    let turn =
-        <R::Quat as Rotation3<R>>::from_axis_angle(v::<R>(0.0, 1.0, 0.0), R::from_f64(0.5236));
+    let turn = <R::Quat as Rotation3<R>>::from_axis_angle(
+        v::<R>(0.0, 1.0, 0.0),
+        R::from_f64(std::f64::consts::FRAC_PI_6),
+    );
     let up = v::<R>(0.0, 1.0, 0.0);
     let (mut leaning, mut contacts) = (0, 0);
     for step in 0..120 {

@@ -56,7 +56,7 @@ impl<R: Real> HeightField<R> {
     ///
     /// # Errors
     /// - [`ShapeError::OutOfRange`]: `nrows` or `ncols` below 2, `heights.len()` not
-    ///   `nrows·ncols`, or more than 2³⁰ cells.
+    ///   `nrows·ncols`, or 2³⁰ cells or more.
     /// - [`ShapeError::NotFiniteAt`]: `heights[i]` is NaN or infinite.
     /// - [`ShapeError::NotFinite`] / [`ShapeError::Negative`] /
     ///   [`ShapeError::OutOfRange`]: a component of `scale` is not finite, negative, or
@@ -204,8 +204,8 @@ impl<R: Real> HeightField<R> {
     }
 }
 
-/// At least 2 × 2 points, `len = nrows·ncols`, at most 2³⁰ cells (the tree's item
-/// indices stay below 2³¹).
+/// At least 2 × 2 points, `len = nrows·ncols`, fewer than 2³⁰ cells (the tree's
+/// item indices stay below 2³¹ − 1).
 fn check_grid(len: usize, nrows: usize, ncols: usize) -> Result<(), ShapeError> {
     let range = |field, value: usize, range| ShapeError::OutOfRange {
         shape: SHAPE,
@@ -219,12 +219,12 @@ fn check_grid(len: usize, nrows: usize, ncols: usize) -> Result<(), ShapeError> 
     if ncols < 2 {
         return Err(range("ncols", ncols, "[2, ∞)"));
     }
-    let cells = (nrows - 1).checked_mul(ncols - 1).filter(|&c| c <= 1 << 30);
+    let cells = (nrows - 1).checked_mul(ncols - 1).filter(|&c| c < 1 << 30);
     if cells.is_none() {
         return Err(range(
             "nrows·ncols",
             nrows.saturating_mul(ncols),
-            "at most 2³⁰ cells",
+            "fewer than 2³⁰ cells",
         ));
     }
     if Some(len) != nrows.checked_mul(ncols) {

@@ -83,6 +83,9 @@ pub struct TriMesh<R: Real> {
 
 const SHAPE: &str = "TriMesh";
 
+/// Triangle counts from this on are refused: the tree stores item indices below it.
+const MAX_TRIANGLES: usize = (1 << 31) - 1;
+
 impl<R: Real> TriMesh<R> {
     /// The mesh with these vertices and triangles (indices into `vertices`).
     ///
@@ -91,6 +94,7 @@ impl<R: Real> TriMesh<R> {
     ///   volume (inward normals: reverse its triangles).
     /// - [`ShapeError::NotFiniteAt`]: `vertices[i]` holds NaN or infinity.
     /// - [`ShapeError::IndexOutOfRange`]: triangle `t` refers to a missing vertex.
+    /// - [`ShapeError::OutOfRange`]: `2³¹ − 1` triangles or more.
     /// - [`ShapeError::NotClosed`]: `flags.solid` and an edge is a boundary, shared by
     ///   more than two triangles, or run in the same direction by both of its
     ///   triangles, or a triangle repeats a vertex.
@@ -277,6 +281,14 @@ fn validate<V: Vector>(vertices: &[V], indices: &[[u32; 3]]) -> Result<(), Shape
         return Err(ShapeError::Degenerate {
             shape: SHAPE,
             reason: "the mesh has no triangles",
+        });
+    }
+    if indices.len() >= MAX_TRIANGLES {
+        return Err(ShapeError::OutOfRange {
+            shape: SHAPE,
+            field: "indices.len()",
+            value: indices.len() as f64,
+            range: "below 2³¹ − 1 triangles",
         });
     }
     if let Some(index) = vertices.iter().position(|v| !v.is_finite()) {
@@ -467,10 +479,12 @@ impl<R: Real> RayCast<R::V3> for TriMesh<R> {
         if !self.solid {
             return hit.map(|(t, i)| self.hit_at(ray, t, i));
         }
+        // A first crossing through a front face proves the origin outside; a back face
+        // or no crossing is confirmed by the inside test (a ray touching a silhouette
+        // edge from outside meets a back face at the same t as a front face).
         let inside = match hit {
-            // The first crossing leaves through a face: the origin was inside.
-            Some((_, i)) => self.normals[i as usize].dot(ray.dir) > R::ZERO,
-            None => self.inside(ray.origin),
+            Some((_, i)) if self.normals[i as usize].dot(ray.dir) < R::ZERO => false,
+            _ => self.inside(ray.origin),
         };
         if inside {
             return Some(RayHit {
