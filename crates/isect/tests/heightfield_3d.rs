@@ -349,3 +349,52 @@ where
     assert!(changed > 200, "only {changed} normals corrected");
 }
 for_each_real!(correction_matches_welded_mesh);
+
+// The grid walk against the TriMesh of the same triangles on rays made to stress it:
+// vertical rays through grid vertices and along grid lines, rays running along a
+// grid line (x or z constant), rays through grid vertices at random slopes, nearly
+// horizontal rays skimming the terrain; at scales 1e-3, 1 and 1e4.
+fn grid_walk_stress<R: Real>() {
+    let (rows, cols) = (9, 13);
+    let h = terrain(rows, cols, 5);
+    for k in [1e-3, 1.0, 1e4] {
+        let hf = field::<R>(&h, rows, cols, [4.0 * k, k, 3.0 * k]);
+        let mesh = as_mesh(&hf);
+        let line_x = |j: usize| (-0.5 + j as f64 / (cols - 1) as f64) * 4.0 * k;
+        let line_z = |i: usize| (-0.5 + i as f64 / (rows - 1) as f64) * 3.0 * k;
+        let mut rng = Rng(77);
+        let mut hits = 0;
+        for case in 0..2000 {
+            let (gx, gz) = (line_x(rng.below(cols)), line_z(rng.below(rows)));
+            let (fx, fz) = (rng.range(-2.0, 2.0) * k, rng.range(-1.5, 1.5) * k);
+            let (o, d) = match case % 4 {
+                0 => ([gx, 2.0 * k, gz], [0.0, -k, 0.0]),
+                1 => ([gx, 2.0 * k, fz], [0.0, -k, rng.range(-1.0, 1.0) * k]),
+                2 => ([fx, rng.range(0.5, 2.0) * k, fz], [gx - fx, -k, gz - fz]),
+                _ => (
+                    [-3.0 * k, rng.range(-0.3, 0.4) * k, fz],
+                    [
+                        6.0 * k,
+                        rng.range(-0.05, 0.05) * k,
+                        rng.range(-1.0, 1.0) * k,
+                    ],
+                ),
+            };
+            let r = ray::<R>(v::<R>(o[0], o[1], o[2]), v::<R>(d[0], d[1], d[2]));
+            let a = hf.cast_ray(&r, R::from_f64(4.0));
+            let b = mesh.cast_ray(&r, R::from_f64(4.0));
+            // Along a grid line two cells share the edge hit: their t may differ by
+            // an ulp.
+            let same = match (a, b) {
+                (Some(a), Some(b)) => {
+                    (a.t - b.t).abs() <= R::EPSILON * R::from_f64(64.0) * a.t.max(R::ONE)
+                }
+                (a, b) => a.is_none() && b.is_none(),
+            };
+            assert!(same, "case {case} at {k}: {o:?} → {d:?}: {a:?} vs {b:?}");
+            hits += usize::from(a.is_some());
+        }
+        assert!(hits > 1000, "{hits} hits at {k}");
+    }
+}
+for_each_real!(grid_walk_stress);

@@ -4,13 +4,15 @@
 //! height `h` sits at `y = h·scale.y`; each cell is split along the diagonal from
 //! `(i + 1, j)` to `(i, j + 1)`.
 //!
-//! Ray casts use the tree's near-first walk with the meshes' watertight kernel;
+//! Ray casts walk the grid cells along the ray (Amanatides and Woo 1987) with the
+//! meshes' watertight kernel;
 //! closest points the meshes' nearest-triangle search; contact normals the meshes'
 //! internal-edge correction ([`trimesh::internal_edges`](super::trimesh::internal_edges)),
 //! with neighbours read off the grid. Tolerances: the tree's boxes are padded as the
 //! meshes' ([`BOX_PADDING_ULPS`](super::trimesh::BOX_PADDING_ULPS)).
 
 use crate::algo::gjk::GjkVector;
+use crate::algo::slab::PreparedRay;
 use crate::broad::Bvh;
 use crate::math::{Isometry, Pose3, Real, Vector, Vector3};
 use crate::query::{PointProjection, ProjectPoint, RayCast};
@@ -20,7 +22,7 @@ use crate::shape::shape_3d::Shape;
 use crate::shape::trimesh::closest::{closest_on_triangle, nearest_item, on_surface};
 use crate::shape::trimesh::internal_edges::{classify, correct, EdgeInfo};
 use crate::shape::trimesh::ray::ShearedRay;
-use crate::shape::trimesh::{padded_boxes, triangle_box, unit_normal};
+use crate::shape::trimesh::{box_padding, triangle_box, unit_normal};
 use crate::shape::{Aabb, Ray, RayHit, ShapeError, Triangle};
 
 const SHAPE: &str = "HeightField";
@@ -47,6 +49,8 @@ pub struct HeightField<R: Real> {
     zs: Vec<R>,
     bvh: Bvh<R::V3>,
     aabb: Aabb<R::V3>,
+    /// The padding of the tree's boxes, also used by the grid walk's culling.
+    pad: R,
     typical_size: R,
 }
 
@@ -93,6 +97,7 @@ impl<R: Real> HeightField<R> {
                 min: R::V3::ZERO,
                 max: R::V3::ZERO,
             },
+            pad: R::ZERO,
             typical_size: R::ZERO,
         };
         let boxes: Vec<Aabb<R::V3>> = (0..field.part_count_inner())
@@ -100,7 +105,9 @@ impl<R: Real> HeightField<R> {
             .collect();
         field.aabb = boxes.iter().skip(1).fold(boxes[0], |a, b| a.merged(b));
         field.typical_size = boxes[0].extents().max_element();
-        field.bvh = Bvh::build(&padded_boxes(&boxes));
+        field.pad = box_padding(&boxes);
+        let padded: Vec<_> = boxes.iter().map(|b| b.loosened(field.pad)).collect();
+        field.bvh = Bvh::build(&padded);
         Ok(field)
     }
 
@@ -300,7 +307,8 @@ where
 }
 
 impl<R: Real> RayCast<R::V3> for HeightField<R> {
-    /// The closest hit, from above or below (the normal faces the ray). Edges and
+    /// The closest hit, from above or below (the normal faces the ray), by a walk of
+    /// the grid cells the ray crosses (see [`HeightField::cast_ray_cell`]). Edges and
     /// vertices hit (watertight); a ray in a triangle's plane or with a zero direction
     /// misses it. NaN or infinite rays and NaN or negative `max_t` miss.
     fn cast_ray(&self, ray: &Ray<R::V3>, max_t: R) -> Option<RayHit<R::V3>> {
@@ -309,16 +317,158 @@ impl<R: Real> RayCast<R::V3> for HeightField<R> {
         if !valid {
             return None;
         }
-        let sheared = ShearedRay::new(ray)?;
-        let (i, t) = self.bvh.cast_ray(ray, max_t, |item, _| {
-            sheared.hit(&self.corners(item as usize))
-        })?;
-        let n = unit_normal(&self.corners(i as usize));
+        let (i, t) = self.cast_ray_cell(ray, max_t)?;
+        let n = unit_normal(&self.corners(i));
         Some(RayHit {
             t,
             point: ray.point_at(t),
             normal: if n.dot(ray.dir) > R::ZERO { -n } else { n },
         })
+    }
+}
+
+/// One axis (x or z) of the grid walk: the current cell, the step (−1, 0, +1) and
+/// the `t` at which the ray crosses the next grid line.
+struct Walk<R> {
+    cell: usize,
+    step: isize,
+    t_next: R,
+}
+
+impl<R: Real> Walk<R> {
+    /// The walk along grid lines `lines` (increasing) of a ray with origin `o` and
+    /// direction `d` on this axis, starting at coordinate `start`; `pad` is the
+    /// distance within which a start counts as on a grid line.
+    fn new(lines: &[R], o: R, d: R, start: R, pad: R) -> Self {
+        let step = if d > R::ZERO {
+            1
+        } else if d < R::ZERO {
+            -1
+        } else {
+            0
+        };
+        let mut walk = Self {
+            cell: start_cell(lines, start, step, pad),
+            step,
+            t_next: R::INFINITY,
+        };
+        walk.t_next = walk.next_crossing(lines, o, d);
+        walk
+    }
+
+    /// `t` of the crossing of the current cell's far line (`∞` when not moving).
+    fn next_crossing(&self, lines: &[R], o: R, d: R) -> R {
+        match self.step {
+            1 => (lines[self.cell + 1] - o) / d,
+            -1 => (lines[self.cell] - o) / d,
+            _ => R::INFINITY,
+        }
+    }
+
+    /// Moves to the next cell; false when it leaves the grid.
+    fn advance(&mut self, lines: &[R], o: R, d: R) -> bool {
+        let next = self.cell as isize + self.step;
+        if next < 0 || next as usize + 1 >= lines.len() {
+            return false;
+        }
+        self.cell = next as usize;
+        self.t_next = self.next_crossing(lines, o, d);
+        true
+    }
+}
+
+/// The cell of `lines` holding `start`. The division rounds, so the cell is then
+/// placed exactly against the stored lines; a moving walk starting within `pad` of
+/// the line behind it begins one cell back, so that a rounded entry point never skips
+/// the cell the ray enters first.
+fn start_cell<R: Real>(lines: &[R], start: R, step: isize, pad: R) -> usize {
+    let cells = lines.len() - 1;
+    let width = (lines[cells] - lines[0]) / R::from_f64(cells as f64);
+    let at = ((start - lines[0]) / width).to_f64().floor();
+    // The input is finite; the clamp keeps rounding inside the grid.
+    let mut cell = at.clamp(0.0, (cells - 1) as f64) as usize;
+    while cell > 0 && start < lines[cell] {
+        cell -= 1;
+    }
+    while cell + 1 < cells && start > lines[cell + 1] {
+        cell += 1;
+    }
+    if step > 0 && cell > 0 && start - lines[cell] <= pad {
+        cell -= 1;
+    } else if step < 0 && cell + 1 < cells && lines[cell + 1] - start <= pad {
+        cell += 1;
+    }
+    cell
+}
+
+impl<R: Real> HeightField<R> {
+    /// The closest hit `(triangle, t)` by a grid walk (Amanatides and Woo, "A fast
+    /// voxel traversal algorithm for ray tracing", 1987, in the x/z plane): the ray is
+    /// clipped to the field's box, then the cells it crosses are visited in order of
+    /// `t`; a cell whose height range the ray's height over the cell misses is skipped,
+    /// and the first cell with a hit holds the closest one (a triangle lies in its
+    /// cell's column). At most `nrows + ncols + 2` cells are visited. A zero
+    /// direction, a NaN or infinite ray, and a NaN or negative `max_t` find nothing.
+    pub fn cast_ray_cell(&self, ray: &Ray<R::V3>, max_t: R) -> Option<(usize, R)> {
+        let sheared = ShearedRay::new(ray)?;
+        let (t0, t1) = PreparedRay::new(ray, max_t).interval(&self.aabb.loosened(self.pad))?;
+        let (o, d) = (ray.origin, ray.dir);
+        let start = ray.point_at(t0);
+        let mut x = Walk::new(&self.xs, o.get(0), d.get(0), start.get(0), self.pad);
+        let mut z = Walk::new(&self.zs, o.get(2), d.get(2), start.get(2), self.pad);
+        let mut t_in = t0;
+        for _ in 0..self.nrows + self.ncols + 2 {
+            let t_out = x.t_next.min(z.t_next).min(t1);
+            if self.ray_may_meet_cell(z.cell, x.cell, o.get(1), d.get(1), t_in, t_out) {
+                if let Some(hit) = self.hit_in_cell(&sheared, z.cell, x.cell, max_t) {
+                    return Some(hit);
+                }
+            }
+            if t_out >= t1 {
+                return None;
+            }
+            // Cross the nearer grid line (both at a grid vertex).
+            let (step_x, step_z) = (x.t_next <= z.t_next, z.t_next <= x.t_next);
+            if step_x && !x.advance(&self.xs, o.get(0), d.get(0)) {
+                return None;
+            }
+            if step_z && !z.advance(&self.zs, o.get(2), d.get(2)) {
+                return None;
+            }
+            t_in = t_out;
+        }
+        None
+    }
+
+    /// False when the ray's height over `[t_in, t_out]` stays above or below every
+    /// corner of cell `(i, j)` (with the boxes' padding).
+    fn ray_may_meet_cell(&self, i: usize, j: usize, oy: R, dy: R, t_in: R, t_out: R) -> bool {
+        let (ya, yb) = (oy + dy * t_in, oy + dy * t_out);
+        let h = |i: usize, j: usize| self.heights[i * self.ncols + j];
+        let corners = [h(i, j), h(i + 1, j), h(i, j + 1), h(i + 1, j + 1)];
+        let lo = corners.iter().copied().fold(R::INFINITY, R::min) * self.scale.get(1);
+        let hi = corners.iter().copied().fold(R::NEG_INFINITY, R::max) * self.scale.get(1);
+        ya.max(yb) >= lo - self.pad && ya.min(yb) <= hi + self.pad
+    }
+
+    /// The nearer hit on the two triangles of cell `(i, j)` within `max_t`.
+    fn hit_in_cell(
+        &self,
+        ray: &ShearedRay<R::V3>,
+        i: usize,
+        j: usize,
+        max_t: R,
+    ) -> Option<(usize, R)> {
+        let first = 2 * (i * (self.ncols - 1) + j);
+        let mut best: Option<(usize, R)> = None;
+        for t in [first, first + 1] {
+            if let Some(hit) = ray.hit(&self.corners(t)).filter(|&h| h <= max_t) {
+                if best.is_none_or(|(_, b)| hit < b) {
+                    best = Some((t, hit));
+                }
+            }
+        }
+        best
     }
 }
 

@@ -129,7 +129,10 @@ impl<R: Real> TriMesh<R> {
         let typical_size = mean_size(&boxes);
         let aabb = boxes.iter().skip(1).fold(boxes[0], |a, b| a.merged(b));
         Ok(Self {
-            bvh: Bvh::build(&padded_boxes(&boxes)),
+            bvh: {
+                let pad = box_padding(&boxes);
+                Bvh::build(&boxes.iter().map(|b| b.loosened(pad)).collect::<Vec<_>>())
+            },
             vertices,
             indices,
             corners,
@@ -334,15 +337,14 @@ pub(crate) fn triangle_box<V: Vector>(t: &[V; 3]) -> Aabb<V> {
     }
 }
 
-/// The boxes grown by [`BOX_PADDING_ULPS`] of the largest coordinate among them, for
-/// the tree.
-pub(crate) fn padded_boxes<V: Vector>(boxes: &[Aabb<V>]) -> Vec<Aabb<V>> {
+/// The padding of the tree's boxes: [`BOX_PADDING_ULPS`] of the largest coordinate
+/// among them.
+pub(crate) fn box_padding<V: Vector>(boxes: &[Aabb<V>]) -> V::Scalar {
     let largest = boxes.iter().fold(V::Scalar::ZERO, |m, b| {
         m.max(b.min.abs().max_element())
             .max(b.max.abs().max_element())
     });
-    let pad = largest * eps::<V::Scalar>(BOX_PADDING_ULPS);
-    boxes.iter().map(|b| b.loosened(pad)).collect()
+    largest * eps::<V::Scalar>(BOX_PADDING_ULPS)
 }
 
 /// Mean of the largest extent of the boxes.
