@@ -719,3 +719,46 @@ where
     assert!(agree >= 490, "{agree}/500 rays agree");
 }
 for_each_real!(far_from_origin);
+
+// A closed cube with a zero-area triangle: the edge 1–3 of the face z = −1 is split
+// at its midpoint m on the face x = +1, and the T-junction is closed by the flat
+// triangle (3, m, 1). The inside test, projections and rays still match the cube,
+// with points crowded near that edge.
+fn solid_with_flat_triangle<R: Real>()
+where
+    R::V3: GjkVector<Pose = Pose3<R>>,
+{
+    let mut c = cube();
+    c.vertices.push([1.0, 0.0, -1.0]); // m = 8, the midpoint of 1 = (1, −1, −1) and 3 = (1, 1, −1)
+    let x_face = c.indices.iter().position(|t| *t == [1, 3, 7]).unwrap();
+    c.indices[x_face] = [1, 8, 7];
+    c.indices.push([8, 3, 7]);
+    c.indices.push([3, 8, 1]);
+    let m = build::<R>(&c, TriMeshFlags::SOLID);
+    assert_eq!(m.face_normal(m.triangle_count() - 1), Some(R::V3::ZERO));
+    let mut rng = Rng(4);
+    for _ in 0..2000 {
+        // Near the edge x = 1, z = −1.
+        let p = v::<R>(
+            1.0 + rng.range(-0.2, 0.2),
+            rng.range(-1.2, 1.2),
+            -1.0 + rng.range(-0.2, 0.2),
+        );
+        let analytic = (0..3).all(|a| p.get(a).abs() <= R::ONE);
+        assert_eq!(m.contains_local_point(p), analytic, "at {p:?}");
+        let q = m.project_local_point(p, false);
+        let clamp = v::<R>(
+            p.get(0).to_f64().clamp(-1.0, 1.0),
+            p.get(1).to_f64().clamp(-1.0, 1.0),
+            p.get(2).to_f64().clamp(-1.0, 1.0),
+        );
+        if !analytic {
+            assert!(q.point.distance(clamp).to_f64() <= 1e3 * tol::<R>());
+        }
+    }
+    // A ray onto the split edge from outside, diagonally: hits at t = 1.
+    let r = ray::<R>(v::<R>(2.0, 0.0, -2.0), v::<R>(-1.0, 0.0, 1.0));
+    let hit = m.cast_ray(&r, R::INFINITY).unwrap();
+    assert!(close(hit.t, 1.0, tol::<R>()) && hit.normal != R::V3::ZERO);
+}
+for_each_real!(solid_with_flat_triangle);
