@@ -6,8 +6,11 @@
 //!   hit). Ours: `TriMesh::cast_ray` (open and solid: closest hit with normal and
 //!   point); parry: `TriMesh::cast_local_ray_and_get_normal` (`…/hit`) and
 //!   `cast_local_ray` (`…/t`, reference).
+//! - `mesh_project`: the same mesh (solid; parry's `ORIENTED`), points of `[−1.5, 1.5]³`:
+//!   closest point and inside flag (`project_local_point(p, false)` on both sides).
 //! - `heightfield_ray`: a 256 × 256 terrain (130,050 triangles), rays from above and
-//!   beside aimed at the surface. Ours `HeightField::cast_ray`, parry's `HeightField`.
+//!   beside aimed at the surface. Ours `HeightField::cast_ray` (a grid walk), parry's
+//!   `HeightField`.
 //!
 //! Run: `cargo bench -p isect --bench mesh -- --warm-up-time 1 --measurement-time 2`.
 
@@ -16,10 +19,10 @@ use std::hint::black_box;
 use criterion::measurement::WallTime;
 use criterion::{criterion_group, criterion_main, BenchmarkGroup, BenchmarkId, Criterion};
 use glam::Vec3;
-use isect::query::RayCast;
+use isect::query::{ProjectPoint, RayCast};
 use isect::shape::heightfield_3d::HeightField;
 use isect::shape::{Ray, TriMesh, TriMeshFlags};
-use parry3d::query::{Ray as PRay, RayCast as PRayCast};
+use parry3d::query::{PointQuery, Ray as PRay, RayCast as PRayCast};
 use parry3d::shape::{HeightField as PHeightField, TriMesh as PTriMesh};
 use parry3d::utils::Array2;
 
@@ -124,6 +127,37 @@ fn mesh_ray(c: &mut Criterion) {
     g.finish();
 }
 
+fn mesh_project(c: &mut Criterion) {
+    let data = meshes::bumpy_sphere(320, 157, 0.1);
+    let verts = data.map(|p| Vec3::new(p[0] as f32, p[1] as f32, p[2] as f32));
+    let solid =
+        TriMesh::<f32>::new(verts.clone(), data.indices.clone(), TriMeshFlags::SOLID).unwrap();
+    let theirs = PTriMesh::with_flags(
+        verts,
+        data.indices.clone(),
+        parry3d::shape::TriMeshFlags::ORIENTED,
+    )
+    .unwrap();
+    let mut rng = Rng(0x9A0);
+    let points: Vec<Vec3> = (0..CASES).map(|_| rng.v(-1.5, 1.5)).collect();
+    let mut g = c.benchmark_group("mesh_project");
+    cycle(
+        &mut g,
+        "isect TriMesh::project_local_point",
+        "projection",
+        &points,
+        |p| solid.project_local_point(*p, false),
+    );
+    cycle(
+        &mut g,
+        "parry TriMesh::project_local_point",
+        "projection",
+        &points,
+        |p| theirs.project_local_point(*p, false),
+    );
+    g.finish();
+}
+
 fn heightfield_ray(c: &mut Criterion) {
     let n = 256;
     let mut rng = Rng(0x4EF);
@@ -181,5 +215,5 @@ fn heightfield_ray(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(benches, mesh_ray, heightfield_ray);
+criterion_group!(benches, mesh_ray, mesh_project, heightfield_ray);
 criterion_main!(benches);

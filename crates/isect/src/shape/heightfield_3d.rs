@@ -51,7 +51,6 @@ pub struct HeightField<R: Real> {
     aabb: Aabb<R::V3>,
     /// The padding of the tree's boxes, also used by the grid walk's culling.
     pad: R,
-    typical_size: R,
 }
 
 impl<R: Real> HeightField<R> {
@@ -98,13 +97,11 @@ impl<R: Real> HeightField<R> {
                 max: R::V3::ZERO,
             },
             pad: R::ZERO,
-            typical_size: R::ZERO,
         };
         let boxes: Vec<Aabb<R::V3>> = (0..field.part_count_inner())
             .map(|i| triangle_box(&field.corners(i)))
             .collect();
         field.aabb = boxes.iter().skip(1).fold(boxes[0], |a, b| a.merged(b));
-        field.typical_size = boxes[0].extents().max_element();
         field.pad = box_padding(&boxes);
         let padded: Vec<_> = boxes.iter().map(|b| b.loosened(field.pad)).collect();
         field.bvh = Bvh::build(&padded);
@@ -202,7 +199,7 @@ impl<R: Real> HeightField<R> {
 
     /// The nearest triangle, its closest point and the squared distance.
     fn nearest(&self, p: R::V3) -> Option<(R::V3, R)> {
-        let (i, d2) = nearest_item(&self.bvh, p, self.typical_size, |item| {
+        let (i, d2) = nearest_item(&self.bvh, p, |item| {
             closest_on_triangle(&self.corners(item as usize), p)
                 .0
                 .distance_squared(p)

@@ -5,12 +5,11 @@
 //! [`ON_SURFACE_ULPS`] decides when a point is on the surface.
 //!
 //! Also the nearest-triangle search over a [`Bvh`] shared by the meshes and
-//! heightfields: queries with a growing box (see `nearest_item`).
+//! heightfields.
 
 use crate::broad::Bvh;
 use crate::math::tolerance::eps;
 use crate::math::{Real, Vector};
-use crate::shape::Aabb;
 
 /// Where a closest point lies on a triangle `[v0, v1, v2]`.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -101,58 +100,15 @@ pub(crate) fn on_surface<V: Vector>(p: V, q: V) -> bool {
     (p - q).abs().max_element() <= scale * eps::<V::Scalar>(ON_SURFACE_ULPS)
 }
 
-/// Growth factor of the search box between rounds of [`nearest_item`].
-const SEARCH_GROWTH: f64 = 4.0;
-/// Rounds of [`nearest_item`] before it gives up (a growth of 4⁶⁴ covers any finite
-/// box from any finite point long before).
-const MAX_SEARCH_ROUNDS: usize = 64;
-
 /// The item of `bvh` nearest to `p` by `dist2(item)` (a squared distance to the
-/// item's geometry), with that squared distance.
-///
-/// The tree has no best-first walk, so this queries boxes of half-size `r` around `p`,
-/// starting from `r = max(start, distance to the root box)` and growing by
-/// [`SEARCH_GROWTH`] until some item is found; a last query of half-size equal to the
-/// best distance then catches every item that could be nearer (an item at distance
-/// `≤ d` has a box meeting the cube of half-size `d`). `None` for an empty tree or a
-/// non-finite `p`.
+/// item's geometry), with that squared distance: the tree's branch-and-bound walk
+/// ([`Bvh::nearest`]). `None` for an empty tree or a non-finite `p`.
 pub(crate) fn nearest_item<V: Vector>(
     bvh: &Bvh<V>,
     p: V,
-    start: V::Scalar,
     mut dist2: impl FnMut(u32) -> V::Scalar,
 ) -> Option<(u32, V::Scalar)> {
-    let root = bvh.root_aabb()?;
-    if !p.is_finite() {
-        return None;
-    }
-    let mut best: Option<(u32, V::Scalar)> = None;
-    let mut search = |r: V::Scalar, best: &mut Option<(u32, V::Scalar)>| {
-        let b = Aabb {
-            min: p - V::splat(r),
-            max: p + V::splat(r),
-        };
-        bvh.query(&b, |item| {
-            let d = dist2(item);
-            if best.is_none_or(|(_, bd)| d < bd) {
-                *best = Some((item, d));
-            }
-            true
-        });
-    };
-    let mut r = start.max(root.distance_squared_to_point(p).sqrt());
-    for _ in 0..MAX_SEARCH_ROUNDS {
-        search(r, &mut best);
-        if let Some((_, d2)) = best {
-            let d = d2.sqrt();
-            if d > r {
-                search(d, &mut best);
-            }
-            return best;
-        }
-        r = (r * V::Scalar::from_f64(SEARCH_GROWTH)).max(V::Scalar::EPSILON);
-    }
-    best
+    bvh.nearest(p, |item, _| Some(dist2(item)))
 }
 
 #[cfg(test)]

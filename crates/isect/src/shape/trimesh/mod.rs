@@ -3,8 +3,8 @@
 //!
 //! - Ray casts: the tree's near-first walk with a watertight ray–triangle kernel whose
 //!   per-ray setup is done once (module `ray`).
-//! - Closest point: Ericson 5.1.5 per triangle, nearest triangle by growing box
-//!   queries of the tree ([`closest`]).
+//! - Closest point: Ericson 5.1.5 per triangle, nearest triangle by the tree's
+//!   branch-and-bound walk ([`closest`]).
 //! - Inside test of solid meshes: the sign of `(p − q) · N` where `q` is the closest
 //!   point and `N` the angle-weighted pseudo-normal of the feature `q` lies on
 //!   (J. A. Bærentzen and H. Aanæs, "Signed distance computation using the angle
@@ -76,8 +76,6 @@ pub struct TriMesh<R: Real> {
     vertex_normals: Vec<R::V3>,
     bvh: Bvh<R::V3>,
     aabb: Aabb<R::V3>,
-    /// Mean triangle box size: the first radius of the nearest-triangle search.
-    typical_size: R,
     solid: bool,
 }
 
@@ -126,7 +124,6 @@ impl<R: Real> TriMesh<R> {
             Vec::new()
         };
         let boxes: Vec<Aabb<R::V3>> = corners.iter().map(triangle_box).collect();
-        let typical_size = mean_size(&boxes);
         let aabb = boxes.iter().skip(1).fold(boxes[0], |a, b| a.merged(b));
         Ok(Self {
             bvh: {
@@ -141,7 +138,6 @@ impl<R: Real> TriMesh<R> {
             bends,
             vertex_normals,
             aabb,
-            typical_size,
             solid: flags.solid,
         })
     }
@@ -241,7 +237,7 @@ impl<R: Real> TriMesh<R> {
     /// The triangle nearest to `p`, its closest point, the feature it lies on, and the
     /// squared distance.
     fn nearest(&self, p: R::V3) -> Option<(u32, R::V3, Feature, R)> {
-        let (i, d2) = nearest_item(&self.bvh, p, self.typical_size, |item| {
+        let (i, d2) = nearest_item(&self.bvh, p, |item| {
             closest_on_triangle(&self.corners[item as usize], p)
                 .0
                 .distance_squared(p)
@@ -345,14 +341,6 @@ pub(crate) fn box_padding<V: Vector>(boxes: &[Aabb<V>]) -> V::Scalar {
             .max(b.max.abs().max_element())
     });
     largest * eps::<V::Scalar>(BOX_PADDING_ULPS)
-}
-
-/// Mean of the largest extent of the boxes.
-fn mean_size<V: Vector>(boxes: &[Aabb<V>]) -> V::Scalar {
-    let sum = boxes
-        .iter()
-        .fold(V::Scalar::ZERO, |s, b| s + b.extents().max_element());
-    sum / V::Scalar::from_f64(boxes.len() as f64)
 }
 
 /// Six times the signed volume enclosed (divergence theorem), relative to the first
