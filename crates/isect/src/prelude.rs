@@ -85,6 +85,11 @@ macro_rules! aliases_3d {
         pub type AnyShape = $crate::shape::shape_3d::AnyShape<$r>;
         /// See [`crate::shape::Compound`]: convex 3D parts with poses.
         pub type Compound = $crate::shape::Compound<<$r as $crate::math::Real>::V3, Shape>;
+        /// See [`crate::shape::TriMesh`].
+        pub type TriMesh = $crate::shape::TriMesh<$r>;
+        pub use $crate::shape::TriMeshFlags;
+        /// See [`crate::shape::heightfield_3d::HeightField`].
+        pub type HeightField = $crate::shape::heightfield_3d::HeightField<$r>;
         /// See [`crate::world::World`]: a world of 3D [`Shape`]s.
         pub type World = $crate::world::World<<$r as $crate::math::Real>::V3, Shape>;
     };

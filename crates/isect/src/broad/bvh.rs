@@ -17,6 +17,8 @@
 
 use core::marker::PhantomData;
 
+mod nearest;
+
 use super::bvh_build::{build, empty_box, Node4, EMPTY_SLOT, LEAF_BIT};
 use super::simd::{aabb_boxes4, ray_boxes4, SoaRay, LANES};
 use super::stack::Stack;

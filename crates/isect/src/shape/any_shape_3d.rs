@@ -4,8 +4,9 @@
 
 use super::any_shape::any_shape;
 use crate::math::Pose3;
+use crate::shape::heightfield_3d::HeightField;
 use crate::shape::shape_3d::Shape;
-use crate::shape::Compound;
+use crate::shape::{Compound, TriMesh};
 
 any_shape! {
     /// Any 3D shape: a convex [`Shape`] or a composite (compound, ...). Every pair of
@@ -14,4 +15,8 @@ any_shape! {
     AnyShape<R> over R::V3, pose Pose3<R>, convex Shape<R>;
     /// Convex parts with poses ([`Compound`]).
     Compound(Compound<R::V3, Shape<R>>),
+    /// A triangle mesh ([`TriMesh`]), open or solid.
+    TriMesh(TriMesh<R>),
+    /// A heightfield ([`HeightField`]).
+    HeightField(HeightField<R>),
 }

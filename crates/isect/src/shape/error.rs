@@ -95,6 +95,37 @@ pub enum ShapeError {
         /// What is wrong, in words.
         reason: &'static str,
     },
+    /// An element of a list (a mesh vertex, a height) is NaN or infinite.
+    NotFiniteAt {
+        /// The shape being built.
+        shape: &'static str,
+        /// The list holding the bad value, e.g. `"vertices"`.
+        field: &'static str,
+        /// The index of the bad element.
+        index: usize,
+    },
+    /// A triangle refers to a vertex that does not exist.
+    IndexOutOfRange {
+        /// The shape being built.
+        shape: &'static str,
+        /// The index of the triangle.
+        triangle: usize,
+        /// The bad vertex index.
+        index: u32,
+        /// How many vertices there are.
+        vertex_count: usize,
+    },
+    /// A mesh asked to be solid is not closed and consistently oriented at an edge.
+    NotClosed {
+        /// The shape being built.
+        shape: &'static str,
+        /// The index of the first triangle where the check fails.
+        triangle: usize,
+        /// The edge (vertex indices) where it fails.
+        edge: [u32; 2],
+        /// What is wrong there, in words.
+        reason: &'static str,
+    },
 }
 
 impl fmt::Display for ShapeError {
@@ -142,6 +173,30 @@ impl fmt::Display for ShapeError {
                 reason,
             } => write!(f, "{shape}: part {index}: {reason}"),
             Self::Degenerate { shape, reason } => write!(f, "{shape}: {reason}"),
+            Self::NotFiniteAt {
+                shape,
+                field,
+                index,
+            } => write!(f, "{shape}: `{field}[{index}]` is NaN or infinite"),
+            Self::IndexOutOfRange {
+                shape,
+                triangle,
+                index,
+                vertex_count,
+            } => write!(
+                f,
+                "{shape}: triangle {triangle} uses vertex {index}, but there are {vertex_count} vertices"
+            ),
+            Self::NotClosed {
+                shape,
+                triangle,
+                edge,
+                reason,
+            } => write!(
+                f,
+                "{shape}: not closed at edge {} → {} of triangle {triangle}: {reason}",
+                edge[0], edge[1]
+            ),
         }
     }
 }

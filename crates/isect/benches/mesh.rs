@@ -1,0 +1,219 @@
+//! Ray casts against large meshes beside parry3d's, in the same criterion groups:
+//! 8,192 seeded rays cycled through, one per iteration.
+//!
+//! - `mesh_ray`: a closed bumpy sphere of 99,840 triangles (`tests/support/meshes.rs`),
+//!   rays from a sphere of radius 3 around it aimed at points of `[−1.2, 1.2]³` (most
+//!   hit). Ours: `TriMesh::cast_ray` (open and solid: closest hit with normal and
+//!   point); parry: `TriMesh::cast_local_ray_and_get_normal` (`…/hit`) and
+//!   `cast_local_ray` (`…/t`, reference).
+//! - `mesh_project`: the same mesh (solid; parry's `ORIENTED`), points of `[−1.5, 1.5]³`:
+//!   closest point and inside flag (`project_local_point(p, false)` on both sides).
+//! - `heightfield_ray`: a 256 × 256 terrain (130,050 triangles), rays from above and
+//!   beside aimed at the surface. Ours `HeightField::cast_ray` (a grid walk), parry's
+//!   `HeightField`.
+//!
+//! Run: `cargo bench -p isect --bench mesh -- --warm-up-time 1 --measurement-time 2`.
+
+use std::hint::black_box;
+
+use criterion::measurement::WallTime;
+use criterion::{criterion_group, criterion_main, BenchmarkGroup, BenchmarkId, Criterion};
+use glam::Vec3;
+use isect::query::{ProjectPoint, RayCast};
+use isect::shape::heightfield_3d::HeightField;
+use isect::shape::{Ray, TriMesh, TriMeshFlags};
+use parry3d::query::{PointQuery, Ray as PRay, RayCast as PRayCast};
+use parry3d::shape::{HeightField as PHeightField, TriMesh as PTriMesh};
+use parry3d::utils::Array2;
+
+const CASES: usize = 8192;
+
+#[path = "../tests/support/rng.rs"]
+mod rng;
+use rng::Rng;
+
+#[path = "../tests/support/meshes.rs"]
+mod meshes;
+
+impl Rng {
+    fn v(&mut self, lo: f32, hi: f32) -> Vec3 {
+        Vec3::new(
+            self.uniform(lo, hi),
+            self.uniform(lo, hi),
+            self.uniform(lo, hi),
+        )
+    }
+
+    /// A point on the sphere of radius `r` (normalised cube sample).
+    fn on_sphere(&mut self, r: f32) -> Vec3 {
+        loop {
+            let p = self.v(-1.0, 1.0);
+            let l = p.length();
+            if l > 0.1 && l <= 1.0 {
+                return p * (r / l);
+            }
+        }
+    }
+}
+
+fn cycle<T, R>(
+    g: &mut BenchmarkGroup<'_, WallTime>,
+    name: &str,
+    answer: &str,
+    cases: &[T],
+    f: impl Fn(&T) -> R,
+) {
+    g.bench_function(BenchmarkId::new(name, answer), |b| {
+        let mut i = 0;
+        b.iter(|| {
+            i = (i + 1) & (CASES - 1);
+            black_box(f(black_box(&cases[i])))
+        })
+    });
+}
+
+fn pray(r: &Ray<Vec3>) -> PRay {
+    PRay::new(r.origin, r.dir)
+}
+
+fn mesh_ray(c: &mut Criterion) {
+    let data = meshes::bumpy_sphere(320, 157, 0.1);
+    let verts = data.map(|p| Vec3::new(p[0] as f32, p[1] as f32, p[2] as f32));
+    let open =
+        TriMesh::<f32>::new(verts.clone(), data.indices.clone(), TriMeshFlags::OPEN).unwrap();
+    let solid =
+        TriMesh::<f32>::new(verts.clone(), data.indices.clone(), TriMeshFlags::SOLID).unwrap();
+    let theirs = PTriMesh::new(verts, data.indices.clone()).unwrap();
+    let mut rng = Rng(0x3E5);
+    let rays: Vec<Ray<Vec3>> = (0..CASES)
+        .map(|_| {
+            let origin = rng.on_sphere(3.0);
+            Ray {
+                origin,
+                dir: rng.v(-1.2, 1.2) - origin,
+            }
+        })
+        .collect();
+    let hits = rays
+        .iter()
+        .filter(|r| open.cast_ray(r, f32::INFINITY).is_some())
+        .count();
+    eprintln!(
+        "mesh_ray: {} triangles, {hits}/{CASES} rays hit",
+        open.triangle_count()
+    );
+    let inf = f32::INFINITY;
+    let mut g = c.benchmark_group("mesh_ray");
+    cycle(&mut g, "isect TriMesh::cast_ray", "hit", &rays, |r| {
+        open.cast_ray(r, inf)
+    });
+    cycle(
+        &mut g,
+        "isect TriMesh::cast_ray (solid)",
+        "hit",
+        &rays,
+        |r| solid.cast_ray(r, inf),
+    );
+    cycle(
+        &mut g,
+        "parry TriMesh::cast_local_ray_and_get_normal",
+        "hit",
+        &rays,
+        |r| theirs.cast_local_ray_and_get_normal(&pray(r), inf, true),
+    );
+    cycle(&mut g, "parry TriMesh::cast_local_ray", "t", &rays, |r| {
+        theirs.cast_local_ray(&pray(r), inf, true)
+    });
+    g.finish();
+}
+
+fn mesh_project(c: &mut Criterion) {
+    let data = meshes::bumpy_sphere(320, 157, 0.1);
+    let verts = data.map(|p| Vec3::new(p[0] as f32, p[1] as f32, p[2] as f32));
+    let solid =
+        TriMesh::<f32>::new(verts.clone(), data.indices.clone(), TriMeshFlags::SOLID).unwrap();
+    let theirs = PTriMesh::with_flags(
+        verts,
+        data.indices.clone(),
+        parry3d::shape::TriMeshFlags::ORIENTED,
+    )
+    .unwrap();
+    let mut rng = Rng(0x9A0);
+    let points: Vec<Vec3> = (0..CASES).map(|_| rng.v(-1.5, 1.5)).collect();
+    let mut g = c.benchmark_group("mesh_project");
+    cycle(
+        &mut g,
+        "isect TriMesh::project_local_point",
+        "projection",
+        &points,
+        |p| solid.project_local_point(*p, false),
+    );
+    cycle(
+        &mut g,
+        "parry TriMesh::project_local_point",
+        "projection",
+        &points,
+        |p| theirs.project_local_point(*p, false),
+    );
+    g.finish();
+}
+
+fn heightfield_ray(c: &mut Criterion) {
+    let n = 256;
+    let mut rng = Rng(0x4EF);
+    let heights: Vec<f32> = (0..n * n)
+        .map(|k| {
+            let (i, j) = ((k / n) as f32, (k % n) as f32);
+            0.05 * (0.1 * i).sin() * (0.13 * j).cos() + rng.uniform(-0.01, 0.01)
+        })
+        .collect();
+    let scale = Vec3::new(10.0, 10.0, 10.0);
+    let ours = HeightField::<f32>::new(heights.clone(), n, n, scale).unwrap();
+    let column_major = (0..n * n).map(|k| heights[(k % n) * n + k / n]).collect();
+    let theirs = PHeightField::new(Array2::new(n, n, column_major), scale);
+    let rays: Vec<Ray<Vec3>> = (0..CASES)
+        .map(|_| {
+            let origin = Vec3::new(
+                rng.uniform(-6.0, 6.0),
+                rng.uniform(0.5, 4.0),
+                rng.uniform(-6.0, 6.0),
+            );
+            let target = Vec3::new(rng.uniform(-5.0, 5.0), 0.0, rng.uniform(-5.0, 5.0));
+            Ray {
+                origin,
+                dir: target - origin,
+            }
+        })
+        .collect();
+    let hits = rays
+        .iter()
+        .filter(|r| ours.cast_ray(r, f32::INFINITY).is_some())
+        .count();
+    eprintln!(
+        "heightfield_ray: {} triangles, {hits}/{CASES} rays hit",
+        ours.triangle_count()
+    );
+    let inf = f32::INFINITY;
+    let mut g = c.benchmark_group("heightfield_ray");
+    cycle(&mut g, "isect HeightField::cast_ray", "hit", &rays, |r| {
+        ours.cast_ray(r, inf)
+    });
+    cycle(
+        &mut g,
+        "parry HeightField::cast_local_ray_and_get_normal",
+        "hit",
+        &rays,
+        |r| theirs.cast_local_ray_and_get_normal(&pray(r), inf, true),
+    );
+    cycle(
+        &mut g,
+        "parry HeightField::cast_local_ray",
+        "t",
+        &rays,
+        |r| theirs.cast_local_ray(&pray(r), inf, true),
+    );
+    g.finish();
+}
+
+criterion_group!(benches, mesh_ray, mesh_project, heightfield_ray);
+criterion_main!(benches);

@@ -1,0 +1,507 @@
+//! [`TriMesh`]: a 3D triangle mesh under its own [`Bvh`], open (a two-sided surface)
+//! or solid (a closed, consistently oriented surface enclosing volume).
+//!
+//! - Ray casts: the tree's near-first walk with a watertight ray–triangle kernel whose
+//!   per-ray setup is done once (module `ray`).
+//! - Closest point: Ericson 5.1.5 per triangle, nearest triangle by the tree's
+//!   branch-and-bound walk ([`closest`]).
+//! - Inside test of solid meshes: the sign of `(p − q) · N` where `q` is the closest
+//!   point and `N` the angle-weighted pseudo-normal of the feature `q` lies on
+//!   (J. A. Bærentzen and H. Aanæs, "Signed distance computation using the angle
+//!   weighted pseudonormal", IEEE TVCG 2005): exact for closed, consistently oriented
+//!   meshes, whichever face, edge or vertex is nearest, with no ray to graze an edge.
+//! - Internal edges: see [`internal_edges`].
+//!
+//! Tolerances: those of [`internal_edges`], and [`BOX_PADDING_ULPS`] on the tree's
+//! boxes (conservative culling); the rest is exact on the stored floats.
+
+pub mod closest;
+pub mod internal_edges;
+pub(crate) mod ray;
+mod topology;
+
+use self::closest::{closest_on_triangle, nearest_item, on_surface, Feature};
+use self::internal_edges::{classify, correct, Bend, EdgeInfo};
+use self::ray::ShearedRay;
+use self::topology::{check_closed, neighbours, NO_NEIGHBOUR};
+use crate::algo::gjk::GjkVector;
+use crate::broad::Bvh;
+use crate::math::tolerance::eps;
+use crate::math::{Isometry, Pose3, Real, Vector, Vector3};
+use crate::query::{PointProjection, ProjectPoint, RayCast};
+use crate::shape::composite::Composite;
+use crate::shape::shape_3d::Shape;
+use crate::shape::{Aabb, Ray, RayHit, ShapeError, Triangle};
+
+/// How a [`TriMesh`] is built.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub struct TriMeshFlags {
+    /// The mesh encloses volume: it must be closed and consistently oriented with
+    /// outward normals (counter-clockwise seen from outside), or the constructor
+    /// refuses it. Solid meshes contain points, and rays starting inside hit at
+    /// `t = 0`.
+    pub solid: bool,
+}
+
+impl TriMeshFlags {
+    /// An open, two-sided surface.
+    pub const OPEN: Self = Self { solid: false };
+    /// A closed surface enclosing volume.
+    pub const SOLID: Self = Self { solid: true };
+}
+
+/// A triangle mesh in 3D, generic over the scalar.
+///
+/// Built once: validation, face normals, edge adjacency and the bend of every edge
+/// (for internal-edge correction), vertex pseudo-normals (solid meshes) and the
+/// [`Bvh`] over the triangles. Triangle `i` is part `i` of the [`Composite`] impl and
+/// item `i` of the tree.
+///
+/// Edge behaviour: flat (zero-area) triangles are kept; rays never hit them (their
+/// edges belong to their neighbours), they still take part in closest points. Edges
+/// shared by three or more triangles have no neighbour (they are treated as real
+/// edges). Self-intersecting solid meshes are not detected: their inside test answers
+/// for the nearest surface.
+#[derive(Clone, Debug)]
+pub struct TriMesh<R: Real> {
+    vertices: Vec<R::V3>,
+    indices: Vec<[u32; 3]>,
+    /// The three corners of each triangle, copied for the ray kernel.
+    corners: Vec<[R::V3; 3]>,
+    /// Unit face normals (zero for flat triangles).
+    normals: Vec<R::V3>,
+    neighbours: Vec<[u32; 3]>,
+    bends: Vec<[Bend; 3]>,
+    /// Angle-weighted vertex pseudo-normals (solid meshes only).
+    vertex_normals: Vec<R::V3>,
+    bvh: Bvh<R::V3>,
+    aabb: Aabb<R::V3>,
+    solid: bool,
+}
+
+const SHAPE: &str = "TriMesh";
+
+/// Triangle counts from this on are refused: the tree stores item indices below it.
+const MAX_TRIANGLES: usize = (1 << 31) - 1;
+
+impl<R: Real> TriMesh<R> {
+    /// The mesh with these vertices and triangles (indices into `vertices`).
+    ///
+    /// # Errors
+    /// - [`ShapeError::Degenerate`]: no triangles, or a solid mesh enclosing negative
+    ///   volume (inward normals: reverse its triangles).
+    /// - [`ShapeError::NotFiniteAt`]: `vertices[i]` holds NaN or infinity.
+    /// - [`ShapeError::IndexOutOfRange`]: triangle `t` refers to a missing vertex.
+    /// - [`ShapeError::OutOfRange`]: `2³¹ − 1` triangles or more.
+    /// - [`ShapeError::NotClosed`]: `flags.solid` and an edge is a boundary, shared by
+    ///   more than two triangles, or run in the same direction by both of its
+    ///   triangles, or a triangle repeats a vertex.
+    pub fn new(
+        vertices: Vec<R::V3>,
+        indices: Vec<[u32; 3]>,
+        flags: TriMeshFlags,
+    ) -> Result<Self, ShapeError> {
+        validate(&vertices, &indices)?;
+        if flags.solid {
+            check_closed(SHAPE, &indices)?;
+        }
+        let corners: Vec<[R::V3; 3]> = indices
+            .iter()
+            .map(|t| t.map(|i| vertices[i as usize]))
+            .collect();
+        if flags.solid && signed_volume(&corners) < R::ZERO {
+            return Err(ShapeError::Degenerate {
+                shape: SHAPE,
+                reason: "the solid mesh encloses negative volume (inward normals): reverse its triangles",
+            });
+        }
+        let normals: Vec<R::V3> = corners.iter().map(unit_normal).collect();
+        let neighbours = neighbours(&indices);
+        let bends = edge_bends(&corners, &normals, &neighbours);
+        let vertex_normals = if flags.solid {
+            vertex_pseudo_normals(vertices.len(), &indices, &corners, &normals)
+        } else {
+            Vec::new()
+        };
+        let boxes: Vec<Aabb<R::V3>> = corners.iter().map(triangle_box).collect();
+        let aabb = boxes.iter().skip(1).fold(boxes[0], |a, b| a.merged(b));
+        Ok(Self {
+            bvh: {
+                let pad = box_padding(&boxes);
+                Bvh::build(&boxes.iter().map(|b| b.loosened(pad)).collect::<Vec<_>>())
+            },
+            vertices,
+            indices,
+            corners,
+            normals,
+            neighbours,
+            bends,
+            vertex_normals,
+            aabb,
+            solid: flags.solid,
+        })
+    }
+
+    /// The vertices.
+    pub fn vertices(&self) -> &[R::V3] {
+        &self.vertices
+    }
+
+    /// The triangles, as indices into [`vertices`](Self::vertices).
+    pub fn indices(&self) -> &[[u32; 3]] {
+        &self.indices
+    }
+
+    /// Number of triangles.
+    pub fn triangle_count(&self) -> usize {
+        self.indices.len()
+    }
+
+    /// Triangle `i`, or `None` past the end.
+    pub fn triangle(&self, i: usize) -> Option<Triangle<R::V3>> {
+        self.corners.get(i).map(|&[a, b, c]| Triangle { a, b, c })
+    }
+
+    /// The unit normal of triangle `i` (by the right-hand rule over its corners; zero
+    /// for a flat triangle), or `None` past the end.
+    pub fn face_normal(&self, i: usize) -> Option<R::V3> {
+        self.normals.get(i).copied()
+    }
+
+    /// The triangles across the three edges of triangle `i` (edge `k` runs from corner
+    /// `k` to corner `k + 1`); `None` where an edge has no single neighbour.
+    pub fn adjacent_triangles(&self, i: usize) -> Option<[Option<u32>; 3]> {
+        self.neighbours
+            .get(i)
+            .map(|n| n.map(|j| (j != NO_NEIGHBOUR).then_some(j)))
+    }
+
+    /// True for a solid (closed) mesh.
+    pub fn is_solid(&self) -> bool {
+        self.solid
+    }
+
+    /// The box around every vertex used by a triangle.
+    pub fn aabb(&self) -> Aabb<R::V3> {
+        self.aabb
+    }
+
+    /// Every hit of the ray within `t ∈ [0, max_t]`, sorted by `t` (then by triangle),
+    /// with normals facing the ray. A ray through an edge or vertex shared by several
+    /// triangles reports one hit per triangle, at the same `t`. Only surface crossings
+    /// are reported: a ray starting inside a solid mesh gets no `t = 0` hit here
+    /// (unless it starts on the surface). A NaN or infinite ray, or a NaN or negative
+    /// `max_t`, gives no hits.
+    pub fn cast_ray_all(&self, ray: &Ray<R::V3>, max_t: R) -> Vec<RayHit<R::V3>> {
+        let mut hits: Vec<(R, u32)> = Vec::new();
+        if let Some(sheared) = ShearedRay::new(ray) {
+            self.bvh.cast_ray_all(ray, max_t, |item, _| {
+                if let Some(t) = sheared.hit(&self.corners[item as usize]) {
+                    if t <= max_t {
+                        hits.push((t, item));
+                    }
+                }
+                true
+            });
+        }
+        hits.sort_by(|a, b| {
+            a.0.partial_cmp(&b.0)
+                .unwrap_or(core::cmp::Ordering::Equal)
+                .then(a.1.cmp(&b.1))
+        });
+        hits.into_iter()
+            .map(|(t, i)| self.hit_at(ray, t, i))
+            .collect()
+    }
+
+    /// The hit record on triangle `i` at `t`, normal facing the ray.
+    fn hit_at(&self, ray: &Ray<R::V3>, t: R, i: u32) -> RayHit<R::V3> {
+        let n = self.normals[i as usize];
+        RayHit {
+            t,
+            point: ray.point_at(t),
+            normal: if n.dot(ray.dir) > R::ZERO { -n } else { n },
+        }
+    }
+
+    /// The closest hit `(t, triangle)` on the surface.
+    fn closest_surface_hit(&self, ray: &Ray<R::V3>, max_t: R) -> Option<(R, u32)> {
+        let sheared = ShearedRay::new(ray)?;
+        self.bvh
+            .cast_ray(ray, max_t, |item, _| {
+                sheared.hit(&self.corners[item as usize])
+            })
+            .map(|(i, t)| (t, i))
+    }
+
+    /// The triangle nearest to `p`, its closest point, the feature it lies on, and the
+    /// squared distance.
+    fn nearest(&self, p: R::V3) -> Option<(u32, R::V3, Feature, R)> {
+        let (i, d2) = nearest_item(&self.bvh, p, |item| {
+            closest_on_triangle(&self.corners[item as usize], p)
+                .0
+                .distance_squared(p)
+        })?;
+        let (q, feature) = closest_on_triangle(&self.corners[i as usize], p);
+        Some((i, q, feature, d2))
+    }
+
+    /// The pseudo-normal of `feature` on triangle `i` (solid meshes).
+    fn pseudo_normal(&self, i: u32, feature: Feature) -> R::V3 {
+        let i = i as usize;
+        match feature {
+            Feature::Face => self.normals[i],
+            Feature::Edge(k) => {
+                let j = self.neighbours[i][k];
+                let across = self.normals.get(j as usize).copied().unwrap_or(R::V3::ZERO);
+                self.normals[i] + across
+            }
+            Feature::Vertex(k) => self.vertex_normals[self.indices[i][k] as usize],
+        }
+    }
+
+    /// Inside-or-on test: false for open meshes and NaN.
+    fn inside(&self, p: R::V3) -> bool {
+        if !self.solid || !self.aabb.contains_point(p) {
+            return false;
+        }
+        match self.nearest(p) {
+            Some((i, q, feature, _)) => {
+                on_surface(p, q) || (p - q).dot(self.pseudo_normal(i, feature)) <= R::ZERO
+            }
+            None => false,
+        }
+    }
+}
+
+/// Vertices finite, at least one triangle, indices in range.
+fn validate<V: Vector>(vertices: &[V], indices: &[[u32; 3]]) -> Result<(), ShapeError> {
+    if indices.is_empty() {
+        return Err(ShapeError::Degenerate {
+            shape: SHAPE,
+            reason: "the mesh has no triangles",
+        });
+    }
+    if indices.len() >= MAX_TRIANGLES {
+        return Err(ShapeError::OutOfRange {
+            shape: SHAPE,
+            field: "indices.len()",
+            value: indices.len() as f64,
+            range: "below 2³¹ − 1 triangles",
+        });
+    }
+    if let Some(index) = vertices.iter().position(|v| !v.is_finite()) {
+        return Err(ShapeError::NotFiniteAt {
+            shape: SHAPE,
+            field: "vertices",
+            index,
+        });
+    }
+    for (triangle, tri) in indices.iter().enumerate() {
+        if let Some(&index) = tri.iter().find(|&&i| i as usize >= vertices.len()) {
+            return Err(ShapeError::IndexOutOfRange {
+                shape: SHAPE,
+                triangle,
+                index,
+                vertex_count: vertices.len(),
+            });
+        }
+    }
+    Ok(())
+}
+
+/// The unit normal of a triangle, zero when flat.
+pub(crate) fn unit_normal<V: Vector3>(t: &[V; 3]) -> V {
+    (t[1] - t[0])
+        .cross(t[2] - t[0])
+        .try_normalize()
+        .unwrap_or(V::ZERO)
+}
+
+/// Padding of the triangles' boxes in the tree, in machine epsilons of the largest
+/// coordinate of the mesh. The tree's slab test rounds: a ray through a vertex (a
+/// box's corner) could round to a miss of the box by an ulp, and the watertight kernel
+/// would never see the triangle it hits. 16 ulps of the largest coordinate cover the
+/// rounding of rays starting within a few mesh sizes.
+pub const BOX_PADDING_ULPS: f64 = 16.0;
+
+/// The box of a triangle.
+pub(crate) fn triangle_box<V: Vector>(t: &[V; 3]) -> Aabb<V> {
+    Aabb {
+        min: t[0].min(t[1]).min(t[2]),
+        max: t[0].max(t[1]).max(t[2]),
+    }
+}
+
+/// The padding of the tree's boxes: [`BOX_PADDING_ULPS`] of the largest coordinate
+/// among them.
+pub(crate) fn box_padding<V: Vector>(boxes: &[Aabb<V>]) -> V::Scalar {
+    let largest = boxes.iter().fold(V::Scalar::ZERO, |m, b| {
+        m.max(b.min.abs().max_element())
+            .max(b.max.abs().max_element())
+    });
+    largest * eps::<V::Scalar>(BOX_PADDING_ULPS)
+}
+
+/// Six times the signed volume enclosed (divergence theorem), relative to the first
+/// corner so that far-off meshes do not lose it to rounding.
+fn signed_volume<V: Vector3>(corners: &[[V; 3]]) -> V::Scalar {
+    let o = corners[0][0];
+    corners.iter().fold(V::Scalar::ZERO, |s, t| {
+        s + (t[0] - o).dot((t[1] - o).cross(t[2] - o))
+    })
+}
+
+/// The bend of every edge of every triangle.
+fn edge_bends<V: Vector3>(
+    corners: &[[V; 3]],
+    normals: &[V],
+    neighbours: &[[u32; 3]],
+) -> Vec<[Bend; 3]> {
+    corners
+        .iter()
+        .zip(normals)
+        .zip(neighbours)
+        .map(|((t, &n), across)| {
+            core::array::from_fn(|k| {
+                let j = across[k] as usize;
+                if across[k] == NO_NEIGHBOUR {
+                    return Bend::Open;
+                }
+                classify(n, t[k], normals[j], apex(&corners[j], t[k], t[(k + 1) % 3]))
+            })
+        })
+        .collect()
+}
+
+/// The corner of `t` that is neither `a` nor `b` (the first such; `a` when none).
+fn apex<V: Vector>(t: &[V; 3], a: V, b: V) -> V {
+    t.iter().copied().find(|&p| p != a && p != b).unwrap_or(a)
+}
+
+/// Angle-weighted vertex normals (Bærentzen and Aanæs 2005).
+fn vertex_pseudo_normals<V: Vector3>(
+    count: usize,
+    indices: &[[u32; 3]],
+    corners: &[[V; 3]],
+    normals: &[V],
+) -> Vec<V> {
+    let mut out = vec![V::ZERO; count];
+    for ((tri, t), &n) in indices.iter().zip(corners).zip(normals) {
+        for k in 0..3 {
+            let (u, w) = (t[(k + 1) % 3] - t[k], t[(k + 2) % 3] - t[k]);
+            let angle = u.cross(w).length().atan2(u.dot(w));
+            out[tri[k] as usize] += n * angle;
+        }
+    }
+    out.iter()
+        .map(|v| v.try_normalize().unwrap_or(V::ZERO))
+        .collect()
+}
+
+impl<R: Real> Composite<R::V3> for TriMesh<R>
+where
+    R::V3: GjkVector<Pose = Pose3<R>>,
+{
+    type Part = Shape<R>;
+
+    fn bvh(&self) -> &Bvh<R::V3> {
+        &self.bvh
+    }
+
+    fn part_count(&self) -> usize {
+        self.corners.len()
+    }
+
+    /// # Panics
+    /// When `i` is not below [`part_count`](Composite::part_count).
+    fn with_part<T>(&self, i: u32, f: impl FnOnce(&Pose3<R>, &Shape<R>) -> T) -> T {
+        let [a, b, c] = self.corners[i as usize];
+        f(
+            &Pose3::<R>::IDENTITY,
+            &Shape::Triangle(Triangle { a, b, c }),
+        )
+    }
+
+    /// Internal-edge correction (see [`internal_edges`]); `i` past the end keeps the
+    /// normal.
+    fn correct_normal(&self, i: u32, normal: R::V3) -> R::V3 {
+        let i = i as usize;
+        let (Some(t), Some(across)) = (self.corners.get(i), self.neighbours.get(i)) else {
+            return normal;
+        };
+        let edges = core::array::from_fn(|k| {
+            let j = across[k] as usize;
+            match self.bends[i][k] {
+                Bend::Open => EdgeInfo::OPEN,
+                bend => EdgeInfo {
+                    bend,
+                    neighbour_normal: self.normals[j],
+                    neighbour_apex: apex(&self.corners[j], t[k], t[(k + 1) % 3]),
+                },
+            }
+        });
+        correct(t, self.normals[i], &edges, normal)
+    }
+
+    /// Solid meshes: the pseudo-normal test (points on the surface are inside). Open
+    /// meshes contain nothing. NaN is outside.
+    fn contains_local_point(&self, p: R::V3) -> bool {
+        self.inside(p)
+    }
+}
+
+impl<R: Real> RayCast<R::V3> for TriMesh<R> {
+    /// The closest hit. Open meshes are two-sided: each triangle is hit from either
+    /// side, the normal facing the ray. Solid meshes: a ray starting inside (or on the
+    /// surface, leaving it) hits at `t = 0` with a zero normal; otherwise as open
+    /// meshes. Edges and vertices hit (watertight: a ray through a shared edge never
+    /// slips between its triangles); flat triangles are never hit. A zero direction
+    /// hits only a solid mesh it starts inside. NaN or infinite rays and NaN or
+    /// negative `max_t` miss.
+    fn cast_ray(&self, ray: &Ray<R::V3>, max_t: R) -> Option<RayHit<R::V3>> {
+        // `max_t >= 0` is false for NaN too.
+        let valid = ray.is_finite() && max_t >= R::ZERO;
+        if !valid {
+            return None;
+        }
+        let hit = self.closest_surface_hit(ray, max_t);
+        if !self.solid {
+            return hit.map(|(t, i)| self.hit_at(ray, t, i));
+        }
+        // A first crossing through a front face proves the origin outside; a back face
+        // or no crossing is confirmed by the inside test (a ray touching a silhouette
+        // edge from outside meets a back face at the same t as a front face).
+        let inside = match hit {
+            Some((_, i)) if self.normals[i as usize].dot(ray.dir) < R::ZERO => false,
+            _ => self.inside(ray.origin),
+        };
+        if inside {
+            return Some(RayHit {
+                t: R::ZERO,
+                point: ray.origin,
+                normal: R::V3::ZERO,
+            });
+        }
+        hit.map(|(t, i)| self.hit_at(ray, t, i))
+    }
+}
+
+impl<R: Real> ProjectPoint<R::V3> for TriMesh<R> {
+    /// The closest point of the surface. Solid meshes report `is_inside` by the
+    /// pseudo-normal test, and with `solid = true` an inside point projects onto
+    /// itself. Open meshes report `is_inside` only for points on the surface (within
+    /// [`ON_SURFACE_ULPS`](closest::ON_SURFACE_ULPS)). NaN gives
+    /// [`PointProjection::nan`].
+    fn project_local_point(&self, p: R::V3, solid: bool) -> PointProjection<R::V3> {
+        let Some((i, q, feature, _)) = self.nearest(p) else {
+            return PointProjection::nan();
+        };
+        let inside = on_surface(p, q)
+            || (self.solid && (p - q).dot(self.pseudo_normal(i, feature)) <= R::ZERO);
+        PointProjection {
+            point: if inside && solid && self.solid { p } else { q },
+            is_inside: inside,
+        }
+    }
+}
