@@ -56,6 +56,12 @@ macro_rules! aliases_2d {
         pub type ConvexPolygon = $crate::shape::ConvexPolygon<$r>;
         /// See [`crate::shape::shape_2d::Shape`].
         pub type Shape = $crate::shape::shape_2d::Shape<$r>;
+        /// See [`crate::shape::ConcavePolygon`].
+        pub type ConcavePolygon = $crate::shape::ConcavePolygon<$r>;
+        /// See [`crate::shape::Polyline`].
+        pub type Polyline = $crate::shape::Polyline<$r>;
+        /// See [`crate::shape::heightfield_2d::HeightField`].
+        pub type HeightField = $crate::shape::heightfield_2d::HeightField<$r>;
         /// See [`crate::world::World`]: a world of 2D [`Shape`]s.
         pub type World = $crate::world::World<<$r as $crate::math::Real>::V2, Shape>;
     };

@@ -78,6 +78,16 @@ pub enum ShapeError {
         /// The first vertex of the second crossing edge.
         edge_b: usize,
     },
+    /// One vertex of a vertex list is unusable (not finite, a repeat of the previous
+    /// vertex, a hole outside its polygon, ...).
+    InvalidVertex {
+        /// The shape being built.
+        shape: &'static str,
+        /// The vertex's index; shapes with several rings count through them in order.
+        vertex: usize,
+        /// What is wrong, in words.
+        reason: &'static str,
+    },
     /// The input describes an empty or flat region (e.g. planes with no common interior).
     Degenerate {
         /// The shape being built.
@@ -126,6 +136,11 @@ impl fmt::Display for ShapeError {
                 f,
                 "{shape}: edge starting at vertex {edge_a} crosses edge starting at vertex {edge_b}"
             ),
+            Self::InvalidVertex {
+                shape,
+                vertex,
+                reason,
+            } => write!(f, "{shape}: vertex {vertex} {reason}"),
             Self::Degenerate { shape, reason } => write!(f, "{shape}: {reason}"),
         }
     }
