@@ -43,9 +43,12 @@ pub struct ConcavePolygon<R: Real> {
     boundary: SegmentSet<R>,
     pieces: Vec<ConvexPolygon<R>>,
     parts: Vec<Shape<R>>,
-    /// Per piece: the normal cones `[from, to]` (counter-clockwise) of its real
-    /// boundary features (an edge's cone is `[n, n]`).
-    cones: Vec<Vec<[R::V2; 2]>>,
+    /// Per piece: its vertex indices (into the boundary's vertices), collinear ones kept.
+    piece_ids: Vec<Vec<u32>>,
+    /// Per piece: the outward normals of its edges that are boundary edges.
+    piece_normals: Vec<Vec<R::V2>>,
+    /// Per vertex: the boundary there.
+    corners: Vec<Corner<R::V2>>,
     bvh: Bvh<R::V2>,
     area: R,
 }
@@ -79,7 +82,9 @@ impl<R: Real> ConcavePolygon<R> {
             })?;
         let merged = merge::merge_triangles(&points, &triangles);
         let boundary = SegmentSet::new(points.clone(), ring_edges(&index_rings));
-        let (pieces, cones) = build_pieces(&points, &index_rings, &merged);
+        let (pieces, piece_ids) = build_pieces::<R>(&points, &merged);
+        let piece_normals = piece_edge_normals(&points, &index_rings, &piece_ids);
+        let corners = corners(&points, &index_rings);
         let parts: Vec<Shape<R>> = pieces.iter().cloned().map(Shape::Polygon).collect();
         let identity = <Pose2<R> as Isometry<R::V2>>::IDENTITY;
         let boxes: Vec<Aabb<R::V2>> = pieces.iter().map(|p| p.aabb(&identity)).collect();
@@ -93,7 +98,9 @@ impl<R: Real> ConcavePolygon<R> {
             boundary,
             pieces,
             parts,
-            cones,
+            piece_ids,
+            piece_normals,
+            corners,
             bvh: Bvh::build(&boxes),
             area,
         })
@@ -201,17 +208,15 @@ fn ring_edges(rings: &[Vec<u32>]) -> Vec<[u32; 2]> {
         .collect()
 }
 
-/// The convex polygons of the merged index lists and their real normal cones. A list
-/// that [`ConvexPolygon::new`] refuses (rounding made it reflex or flat) is split into
-/// its fan triangles, and flat triangles are dropped.
+/// The convex polygons of the merged index lists, with the index lists themselves. A
+/// list that [`ConvexPolygon::new`] refuses (rounding made it reflex or flat) is split
+/// into its fan triangles, and flat triangles are dropped.
 fn build_pieces<R: Real>(
     points: &[R::V2],
-    rings: &[Vec<u32>],
     merged: &[Vec<u32>],
-) -> (Vec<ConvexPolygon<R>>, Vec<Vec<[R::V2; 2]>>) {
-    let features = BoundaryFeatures::new(points, rings);
+) -> (Vec<ConvexPolygon<R>>, Vec<Vec<u32>>) {
     let mut pieces = Vec::with_capacity(merged.len());
-    let mut cones = Vec::with_capacity(merged.len());
+    let mut ids_of = Vec::with_capacity(merged.len());
     for ids in merged {
         let fan: Vec<Vec<u32>> = match convex_of::<R>(points, ids) {
             Some(_) => vec![ids.clone()],
@@ -221,12 +226,12 @@ fn build_pieces<R: Real>(
         };
         for ids in fan {
             if let Some(piece) = convex_of::<R>(points, &ids) {
-                cones.push(features.cones_of(&ids));
                 pieces.push(piece);
+                ids_of.push(ids);
             }
         }
     }
-    (pieces, cones)
+    (pieces, ids_of)
 }
 
 fn convex_of<R: Real>(points: &[R::V2], ids: &[u32]) -> Option<ConvexPolygon<R>> {
@@ -234,65 +239,84 @@ fn convex_of<R: Real>(points: &[R::V2], ids: &[u32]) -> Option<ConvexPolygon<R>>
     ConvexPolygon::new(&pts).ok()
 }
 
-/// The boundary's edges and, per vertex, its ring neighbours, to tell real boundary
-/// features from the pieces' internal edges.
-struct BoundaryFeatures<'a, V> {
-    points: &'a [V],
-    /// Per vertex: the previous and next vertex on its ring.
-    ring_prev: Vec<u32>,
-    ring_next: Vec<u32>,
+/// The boundary at one vertex: the outward unit normals of the ring edges before and
+/// after it, and whether the ring turns left there (a convex corner of the polygon).
+#[derive(Copy, Clone, Debug)]
+struct Corner<V> {
+    before: V,
+    after: V,
+    convex: bool,
 }
 
-impl<'a, V: Vector2> BoundaryFeatures<'a, V> {
-    fn new(points: &'a [V], rings: &[Vec<u32>]) -> Self {
-        let mut ring_prev = vec![0; points.len()];
-        let mut ring_next = vec![0; points.len()];
-        for r in rings {
-            let n = r.len();
-            for k in 0..n {
-                ring_next[r[k] as usize] = r[(k + 1) % n];
-                ring_prev[r[k] as usize] = r[(k + n - 1) % n];
-            }
-        }
-        Self {
-            points,
-            ring_prev,
-            ring_next,
-        }
-    }
-
-    /// Outward unit normal of the boundary edge `u → v` (solid on its left).
-    fn edge_normal(&self, u: u32, v: u32) -> V {
-        let e = self.points[v as usize] - self.points[u as usize];
-        V::new(e.y(), -e.x()).try_normalize().unwrap_or(V::ZERO)
-    }
-
-    /// The real normal cones of a piece: each of its edges that is a boundary edge, and
-    /// for each of its vertices where the boundary turns left (a convex corner of the
-    /// polygon), the corner's cone between its two boundary edges' normals.
-    fn cones_of(&self, ids: &[u32]) -> Vec<[V; 2]> {
-        let n = ids.len();
-        let mut cones = Vec::new();
+/// The corner of every vertex of the (normalised) rings, by vertex index.
+fn corners<V: Vector2>(points: &[V], rings: &[Vec<u32>]) -> Vec<Corner<V>> {
+    let mut out = vec![
+        Corner {
+            before: V::ZERO,
+            after: V::ZERO,
+            convex: false,
+        };
+        points.len()
+    ];
+    for r in rings {
+        let n = r.len();
         for k in 0..n {
-            let (u, v) = (ids[k], ids[(k + 1) % n]);
-            if self.ring_next[u as usize] == v {
-                let normal = self.edge_normal(u, v);
-                cones.push([normal, normal]);
-            }
-            let (before, after) = (self.ring_prev[u as usize], self.ring_next[u as usize]);
-            let p = |i: u32| self.points[i as usize];
-            if orient(p(before), p(u), p(after)) > V::Scalar::ZERO {
-                cones.push([self.edge_normal(before, u), self.edge_normal(u, after)]);
-            }
+            let (u, v, w) = (r[(k + n - 1) % n], r[k], r[(k + 1) % n]);
+            let p = |i: u32| points[i as usize];
+            out[v as usize] = Corner {
+                before: outward_normal(p(u), p(v)),
+                after: outward_normal(p(v), p(w)),
+                convex: orient(p(u), p(v), p(w)) > V::Scalar::ZERO,
+            };
         }
-        cones
     }
+    out
+}
+
+/// Outward unit normal of the boundary edge `a → b` (the solid is on its left).
+fn outward_normal<V: Vector2>(a: V, b: V) -> V {
+    let e = b - a;
+    V::new(e.y(), -e.x()).try_normalize().unwrap_or(V::ZERO)
+}
+
+/// Per piece, the outward normals of its edges that are boundary edges.
+fn piece_edge_normals<V: Vector2>(
+    points: &[V],
+    rings: &[Vec<u32>],
+    pieces: &[Vec<u32>],
+) -> Vec<Vec<V>> {
+    let mut ring_next = vec![u32::MAX; points.len()];
+    for r in rings {
+        for k in 0..r.len() {
+            ring_next[r[k] as usize] = r[(k + 1) % r.len()];
+        }
+    }
+    pieces
+        .iter()
+        .map(|ids| {
+            let n = ids.len();
+            (0..n)
+                .map(|k| (ids[k], ids[(k + 1) % n]))
+                .filter(|&(u, v)| ring_next[u as usize] == v)
+                .map(|(u, v)| outward_normal(points[u as usize], points[v as usize]))
+                .collect()
+        })
+        .collect()
 }
 
 /// True when the unit `n` lies in the counter-clockwise cone from `from` to `to`
 /// (narrower than a half-turn), within `tol` (a sine).
 fn in_cone<V: Vector2>(from: V, to: V, n: V, tol: V::Scalar) -> bool {
     from.perp_dot(n) >= -tol && n.perp_dot(to) >= -tol && n.dot(from + to) > V::Scalar::ZERO
+}
+
+/// Of `a` and `b`, the one nearer in angle to `n`.
+fn nearer<V: Vector>(a: V, b: V, n: V) -> V {
+    if b.dot(n) > a.dot(n) {
+        b
+    } else {
+        a
+    }
 }
 
 impl<R: Real> RayCast<R::V2> for ConcavePolygon<R> {
@@ -369,36 +393,46 @@ where
         )
     }
 
-    /// The pieces' internal edges are not surface. A normal of piece `i` is kept when it
-    /// lies (within [`FLAT_VERTEX_ULPS`]) in the normal cone of one of the piece's real
-    /// boundary features: a boundary edge of the piece, or a convex corner of the
-    /// polygon at one of its vertices (the corner's cone spans its two boundary edges'
-    /// normals, whichever pieces hold them). Otherwise it becomes the nearest (largest
-    /// dot product) bound of those cones: a shape sliding along a boundary edge across
-    /// the seam of two pieces gets that edge's normal, never the seam's. A piece with no
-    /// boundary feature (all its edges internal), a non-finite normal and an index out of
-    /// range keep the normal.
+    /// The pieces' internal edges and vertices are not surface. A normal of piece `i`
+    /// equal (within [`FLAT_VERTEX_ULPS`]) to the normal of one of the piece's boundary
+    /// edges is kept. Otherwise the other shape sits at the piece's support vertex `v`
+    /// in the direction of `normal` (the piece's vertex farthest along it), and the
+    /// normal is mapped into the boundary's normal cone at `v`: kept inside a convex
+    /// corner's cone (between its two edges' normals) and clamped to the nearer bound
+    /// outside it; at a flat or reflex vertex (no cone) it becomes the nearer of its two
+    /// edges' normals. So a shape sliding along a boundary edge across the seam of two
+    /// pieces gets the edge's normal, never the seam's. A non-finite normal and an index
+    /// out of range keep the normal.
     fn correct_normal(&self, i: u32, normal: R::V2) -> R::V2 {
-        let Some(cones) = self.cones.get(i as usize) else {
+        let (Some(ids), Some(edge_normals)) = (
+            self.piece_ids.get(i as usize),
+            self.piece_normals.get(i as usize),
+        ) else {
             return normal;
         };
-        if !normal.is_finite() || cones.is_empty() {
+        if !normal.is_finite() {
             return normal;
         }
         let tol = eps::<R>(FLAT_VERTEX_ULPS);
-        if cones.iter().any(|&[a, b]| in_cone(a, b, normal, tol)) {
+        if edge_normals.iter().any(|&e| in_cone(e, e, normal, tol)) {
             return normal;
         }
-        cones
-            .iter()
-            .flatten()
-            .copied()
-            .max_by(|a, b| {
-                a.dot(normal)
-                    .partial_cmp(&b.dot(normal))
-                    .unwrap_or(core::cmp::Ordering::Equal)
-            })
-            .unwrap_or(normal)
+        let points = self.boundary.vertices();
+        let support = ids.iter().copied().max_by(|&a, &b| {
+            let (da, db) = (
+                points[a as usize].dot(normal),
+                points[b as usize].dot(normal),
+            );
+            da.partial_cmp(&db).unwrap_or(core::cmp::Ordering::Equal)
+        });
+        let Some(corner) = support.map(|v| self.corners[v as usize]) else {
+            return normal;
+        };
+        if corner.convex && in_cone(corner.before, corner.after, normal, tol) {
+            normal
+        } else {
+            nearer(corner.before, corner.after, normal)
+        }
     }
 
     fn contains_local_point(&self, p: R::V2) -> bool {

@@ -26,7 +26,16 @@ pub(super) fn validate_rings<V: Vector2>(rings: &[Vec<V>]) -> Result<Vec<Vec<V>>
     for (ring, &offset) in rings.iter().zip(&offsets) {
         check_ring(ring, offset)?;
     }
+    // A ring on one line folds back on itself: call it flat before calling it crossed.
+    for ring in rings {
+        if on_one_line(ring) {
+            check_area(ring, ring.as_ptr() == rings[0].as_ptr())?;
+        }
+    }
     check_crossings(rings, &offsets)?;
+    for (ring, &offset) in rings.iter().zip(&offsets) {
+        check_area(ring, offset == 0)?;
+    }
     check_hole_placement(rings, &offsets)?;
     Ok(rings
         .iter()
@@ -76,7 +85,25 @@ fn check_ring<V: Vector2>(ring: &[V], offset: usize) -> Result<(), ShapeError> {
             "repeats the ring's first vertex (rings close themselves)",
         ));
     }
-    check_area(ring, offset == 0)
+    Ok(())
+}
+
+/// True when every vertex lies on the line through the first vertex and the one
+/// farthest from it, within [`ZERO_AREA_ULPS`] (relative to the lengths involved).
+fn on_one_line<V: Vector2>(ring: &[V]) -> bool {
+    let o = ring[0];
+    let far = ring
+        .iter()
+        .copied()
+        .max_by(|a, b| {
+            a.distance_squared(o)
+                .partial_cmp(&b.distance_squared(o))
+                .unwrap_or(core::cmp::Ordering::Equal)
+        })
+        .unwrap_or(o);
+    let (axis, tol) = (far - o, eps::<V::Scalar>(ZERO_AREA_ULPS));
+    ring.iter()
+        .all(|&p| orient(o, far, p).abs() <= axis.length() * (p - o).length() * tol)
 }
 
 fn check_area<V: Vector2>(ring: &[V], outer: bool) -> Result<(), ShapeError> {
