@@ -173,16 +173,16 @@ impl<R: Real> SegmentSet<R> {
         if !p.is_finite() {
             return None;
         }
-        let mut r = root.distance_squared_to_point(p).sqrt() + self.mean_length;
+        // The nearest segment is at least as far as the root box: start there.
+        let mut r = root.distance_squared_to_point(p).sqrt() + self.mean_length * R::HALF;
         for _ in 0..MAX_WIDENINGS {
-            let found = self.nearest_within(p, r);
-            match found {
-                Some((_, _, d2)) if d2 <= r * r => return found,
-                Some((_, _, d2)) => return self.nearest_within(p, d2.sqrt()).or(found),
+            match self.nearest_within(p, r) {
+                Some(found) if found.2 <= r * r => return Some(found),
+                Some(found) => return self.nearest_within(p, found.2.sqrt()).or(Some(found)),
                 None => r = r * R::TWO,
             }
         }
-        self.nearest_of((0..self.segments.len() as u32).collect::<Vec<_>>(), p)
+        self.nearest_of(0..self.segments.len() as u32, p)
     }
 
     /// Nearest among the segments whose boxes overlap the square of half-side `r` at `p`.
@@ -191,14 +191,19 @@ impl<R: Real> SegmentSet<R> {
             min: p - R::V2::splat(r),
             max: p + R::V2::splat(r),
         };
-        let mut found = Vec::new();
-        self.query(&region, |i| found.push(i));
-        self.nearest_of(found, p)
+        let mut best: Option<(u32, R::V2, R)> = None;
+        self.query(&region, |i| {
+            let q = self.segment(i).closest_point(p).0;
+            let d2 = q.distance_squared(p);
+            if best.is_none_or(|b| d2 < b.2 || (d2 == b.2 && i < b.0)) {
+                best = Some((i, q, d2));
+            }
+        });
+        best
     }
 
-    fn nearest_of(&self, items: Vec<u32>, p: R::V2) -> Option<(u32, R::V2, R)> {
+    fn nearest_of(&self, items: impl Iterator<Item = u32>, p: R::V2) -> Option<(u32, R::V2, R)> {
         items
-            .into_iter()
             .map(|i| {
                 let q = self.segment(i).closest_point(p).0;
                 (i, q, q.distance_squared(p))

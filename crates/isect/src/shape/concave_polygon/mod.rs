@@ -325,10 +325,57 @@ impl<R: Real> RayCast<R::V2> for ConcavePolygon<R> {
     /// at `t = 0` with that edge's outward normal; otherwise the first boundary crossing
     /// with its outward normal. A zero direction hits only from inside. Non-finite rays
     /// and NaN or negative `max_t` miss.
+    ///
+    /// The ray is cast once, unbounded, against the boundary: a clean first crossing (inside
+    /// an edge, not at `t = 0`) says whether the origin is outside (the ray enters) or
+    /// inside (it leaves); no crossing at all means outside. Other cases (an origin on
+    /// the boundary, a crossing through a vertex, a zero direction) decide by
+    /// [`contains_point`](ConcavePolygon::contains_point).
     fn cast_ray(&self, ray: &Ray<R::V2>, max_t: R) -> Option<RayHit<R::V2>> {
         if !(ray.is_finite() && max_t >= R::ZERO) {
             return None;
         }
+        let inside_hit = RayHit {
+            t: R::ZERO,
+            point: ray.origin,
+            normal: R::V2::ZERO,
+        };
+        if ray.dir != R::V2::ZERO {
+            match self.boundary.cast_ray_indexed(ray, R::INFINITY) {
+                None => return None,
+                Some((i, hit)) => {
+                    let across = ray.dir.dot(-self.boundary.normal(i));
+                    if hit.t > R::ZERO && across != R::ZERO && self.inside_edge(i, hit.point) {
+                        return if across > R::ZERO {
+                            Some(inside_hit)
+                        } else {
+                            (hit.t <= max_t).then_some(hit)
+                        };
+                    }
+                }
+            }
+        }
+        self.cast_ray_slow(ray, max_t, inside_hit)
+    }
+}
+
+impl<R: Real> ConcavePolygon<R> {
+    /// True when `p` (on boundary edge `i`) is away from the edge's end points.
+    fn inside_edge(&self, i: u32, p: R::V2) -> bool {
+        let s = self.boundary.segment(i);
+        let e = s.direction();
+        let u = (p - s.a).dot(e) / e.length_squared();
+        let tol = eps::<R>(FLAT_VERTEX_ULPS);
+        u > tol && u < R::ONE - tol
+    }
+
+    /// The ray cast decided by a containment test of the origin.
+    fn cast_ray_slow(
+        &self,
+        ray: &Ray<R::V2>,
+        max_t: R,
+        inside_hit: RayHit<R::V2>,
+    ) -> Option<RayHit<R::V2>> {
         if !self.contains_point(ray.origin) {
             return self
                 .boundary
@@ -339,14 +386,7 @@ impl<R: Real> RayCast<R::V2> for ConcavePolygon<R> {
             .boundary
             .cast_ray_indexed(ray, R::ZERO)
             .filter(|(i, hit)| hit.normal.dot(-self.boundary.normal(*i)) > R::ZERO);
-        Some(match entering {
-            Some((_, hit)) => hit,
-            None => RayHit {
-                t: R::ZERO,
-                point: ray.origin,
-                normal: R::V2::ZERO,
-            },
-        })
+        Some(entering.map_or(inside_hit, |(_, hit)| hit))
     }
 }
 
