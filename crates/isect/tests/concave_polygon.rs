@@ -11,6 +11,9 @@ use isect::query::RayCast;
 use isect::shape::{Composite, ConcavePolygon, Ray, Segment, ShapeError};
 use rng::Rng;
 
+/// A ring of `(x, y)` points.
+type Ring = Vec<(f64, f64)>;
+
 fn v<R: Real>(x: f64, y: f64) -> R::V2 {
     R::V2::new(R::from_f64(x), R::from_f64(y))
 }
@@ -48,11 +51,7 @@ fn star(rng: &mut Rng, n: usize, c: (f64, f64), r0: f64, r1: f64, k: f64) -> Vec
 
 /// A random polygon: a star of radius `[0.6, 1]·k` with up to 3 small star holes
 /// placed on a circle of radius `0.35·k` (they cannot touch the outer ring or each other).
-fn random_polygon(
-    rng: &mut Rng,
-    k: f64,
-    with_holes: bool,
-) -> (Vec<(f64, f64)>, Vec<Vec<(f64, f64)>>) {
+fn random_polygon(rng: &mut Rng, k: f64, with_holes: bool) -> (Ring, Vec<Ring>) {
     let c = (rng.range(-2.0, 2.0) * k, rng.range(-2.0, 2.0) * k);
     let n = 5 + rng.below(40);
     let mut outer = star(rng, n, c, 0.6, 1.0, k);

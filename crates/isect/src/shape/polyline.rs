@@ -179,7 +179,7 @@ impl<R: Real> SegmentSet<R> {
             match self.nearest_within(p, r) {
                 Some(found) if found.2 <= r * r => return Some(found),
                 Some(found) => return self.nearest_within(p, found.2.sqrt()).or(Some(found)),
-                None => r = r * R::TWO,
+                None => r *= R::TWO,
             }
         }
         self.nearest_of(0..self.segments.len() as u32, p)
