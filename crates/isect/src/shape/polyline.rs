@@ -3,7 +3,7 @@
 //! [`HeightField`](super::heightfield_2d::HeightField) and the boundary of
 //! [`ConcavePolygon`](super::ConcavePolygon).
 //!
-//! References: the tree is the static BVH of [`crate::broad::bvh`] (Ericson 6.2);
+//! References: the tree is the static [`Bvh`] (Ericson 6.2);
 //! closest points on segments follow Ericson 5.1.2; the internal-vertex normal
 //! correction follows the idea of Box2D's chain shapes (ghost vertices, Catto 2010,
 //! "Ghost vertices"): at a vertex where the surface is flat or concave the only real

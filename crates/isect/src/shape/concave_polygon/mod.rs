@@ -1,14 +1,18 @@
 //! [`ConcavePolygon`]: a simple 2D polygon, optionally with holes, split into convex
 //! pieces (seed 001: "concave polygons must first be split into convex pieces").
 //!
-//! Pipeline: [`validate`] the rings (named errors, windings normalised), [`triangulate`]
-//! by ear clipping with the holes bridged in, merge the triangles into convex pieces by
-//! Hertel–Mehlhorn ([`merge`]), and put a [`Bvh`] over the pieces. Point and ray
-//! queries answer on the boundary rings (a [`Polyline`](super::Polyline)-style segment
-//! set with its own tree), pair queries run through the pieces
-//! ([`Composite`]). References and tolerances are in each step's module;
-//! [`FLAT_VERTEX_ULPS`] decides when a normal lies in a normal cone, and
-//! [`ON_SEGMENT_ULPS`](super::polyline::ON_SEGMENT_ULPS) when a point lies on the boundary.
+//! Pipeline: validate the rings (named errors; edge pairs by a sort-and-sweep on `x`,
+//! Ericson 7.5.3; windings normalised), triangulate by ear clipping with the holes
+//! bridged in (Eberly, "Triangulation by ear clipping", 2002; Ericson 12.5.1), merge the
+//! triangles into convex pieces by Hertel–Mehlhorn (1983; O'Rourke, *Computational
+//! Geometry in C*, 2.5), and put a [`Bvh`] over the pieces. Point and ray queries answer
+//! on the boundary rings (a [`Polyline`](super::Polyline)-style segment set with its own
+//! tree), pair queries run through the pieces ([`Composite`]).
+//!
+//! Tolerances: [`ZERO_AREA_ULPS`] (a flat ring), [`FLAT_VERTEX_ULPS`] (when a normal lies
+//! in a normal cone, when a ray crossing is away from an edge's ends) and
+//! [`ON_SEGMENT_ULPS`](super::polyline::ON_SEGMENT_ULPS) (when a point lies on the
+//! boundary). Triangulation and merging use exact sign tests.
 
 mod geometry;
 mod merge;
