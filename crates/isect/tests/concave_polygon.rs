@@ -690,3 +690,48 @@ fn composite_parts() {
         });
     }
 }
+
+/// The polygon of `seed` moved by the rigid motion `(angle, shift)` and with its rings
+/// reversed: the same area, the same pieces' total, the same answers for moved points.
+fn rigid_motion_invariance(seed: u64, angle: f64, shift: (f64, f64)) -> Result<(), TestCaseError> {
+    let mut rng = Rng(seed);
+    let (outer, holes) = random_polygon(&mut rng, 1.0, seed % 2 == 0);
+    let (s, c) = angle.sin_cos();
+    let motion = |&(x, y): &(f64, f64)| (c * x - s * y + shift.0, s * x + c * y + shift.1);
+    let moved_outer: Vec<_> = outer.iter().rev().map(motion).collect();
+    let moved_holes: Vec<Vec<_>> = holes
+        .iter()
+        .map(|h| h.iter().map(motion).collect())
+        .collect();
+    let a = build::<f64>(&outer, &holes);
+    let b = build::<f64>(&moved_outer, &moved_holes);
+    let tol = 1e-9 * (1.0 + shift.0.abs() + shift.1.abs());
+    prop_assert!((a.area() - b.area()).abs() <= tol * a.area());
+    let sum: f64 = b.pieces().iter().map(|p| shoelace(p.vertices())).sum();
+    prop_assert!((sum - b.area()).abs() <= tol * b.area());
+    for _ in 0..50 {
+        let p = (rng.range(-4.0, 4.0), rng.range(-4.0, 4.0));
+        if boundary_distance(&outer, &holes, p) < 1e-6 {
+            continue;
+        }
+        let q = motion(&p);
+        prop_assert_eq!(a.contains_point(p.into()), b.contains_point(q.into()));
+        prop_assert_eq!(
+            b.contains_point(q.into()),
+            b.pieces().iter().any(|c| c.contains_point(q.into()))
+        );
+    }
+    Ok(())
+}
+
+use proptest::prelude::*;
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+
+    // A rigid motion (and reversed windings) changes no answer.
+    #[test]
+    fn rigid_motion_changes_nothing(seed in 0u64..1_000_000, angle in -3.2f64..3.2, dx in -1e3f64..1e3, dy in -1e3f64..1e3) {
+        rigid_motion_invariance(seed, angle, (dx, dy))?;
+    }
+}
