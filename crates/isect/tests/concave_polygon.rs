@@ -735,3 +735,35 @@ proptest! {
         rigid_motion_invariance(seed, angle, (dx, dy))?;
     }
 }
+
+// A ray through a square with a square hole crosses the boundary four times, in order,
+// entering, leaving, entering, leaving; the solid cast stops at the first.
+#[test]
+fn ray_through_hole() {
+    use glam::DVec2;
+    let poly = build::<f64>(
+        &[(0.0, 0.0), (4.0, 0.0), (4.0, 4.0), (0.0, 4.0)],
+        &[vec![(1.0, 1.0), (3.0, 1.0), (3.0, 3.0), (1.0, 3.0)]],
+    );
+    let ray = Ray {
+        origin: DVec2::new(-1.0, 2.0),
+        dir: DVec2::X,
+    };
+    let all = poly.cast_ray_all(&ray, 10.0);
+    let ts: Vec<f64> = all.iter().map(|h| h.1.t).collect();
+    assert_eq!(ts, vec![1.0, 2.0, 4.0, 5.0]);
+    assert_eq!(poly.cast_ray(&ray, 10.0).unwrap().normal, -DVec2::X);
+    // From inside the hole: the first crossing enters the solid (the hole's edge).
+    let from_hole = Ray {
+        origin: DVec2::new(2.0, 2.0),
+        dir: DVec2::X,
+    };
+    let hit = poly.cast_ray(&from_hole, 10.0).unwrap();
+    assert_eq!((hit.t, hit.normal), (1.0, -DVec2::X));
+    // Grazing the hole's corner from inside the solid: t = 0, zero normal.
+    let graze = Ray {
+        origin: DVec2::new(0.5, 0.5),
+        dir: DVec2::ONE,
+    };
+    assert_eq!(poly.cast_ray(&graze, 10.0).unwrap().normal, DVec2::ZERO);
+}

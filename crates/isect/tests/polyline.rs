@@ -346,3 +346,42 @@ fn closed_loop_corners() {
         assert_eq!(part.kind_name(), "Segment");
     });
 }
+
+// Touching and parallel rays: through a shared vertex (one hit per segment), along a
+// segment (its near end, normal −dir), parallel beside it (miss), zero direction (miss).
+#[test]
+fn ray_edges() {
+    use glam::DVec2;
+    let line = Polyline::<f64>::new(
+        vec![DVec2::ZERO, DVec2::new(1.0, 0.0), DVec2::new(2.0, 1.0)],
+        false,
+    )
+    .unwrap();
+    let through_vertex = Ray {
+        origin: DVec2::new(1.0, -1.0),
+        dir: DVec2::Y,
+    };
+    let all = line.cast_ray_all(&through_vertex, 10.0);
+    assert_eq!(
+        all.iter().map(|h| (h.0, h.1.t)).collect::<Vec<_>>(),
+        vec![(0, 1.0), (1, 1.0)]
+    );
+    let along = Ray {
+        origin: DVec2::new(-2.0, 0.0),
+        dir: DVec2::X,
+    };
+    let hit = line.cast_ray(&along, 10.0).unwrap();
+    assert_eq!((hit.t, hit.normal), (2.0, -DVec2::X));
+    let beside = Ray {
+        origin: DVec2::new(-2.0, -1e-9),
+        dir: DVec2::X,
+    };
+    assert!(line.cast_ray(&beside, 2.5).is_none());
+    let still = Ray {
+        origin: DVec2::new(0.5, 0.0),
+        dir: DVec2::ZERO,
+    };
+    assert!(line.cast_ray(&still, 1.0).is_none());
+    assert!(line.cast_ray_all(&still, 1.0).is_empty());
+    assert!(line.cast_ray(&through_vertex, f64::NAN).is_none());
+}
