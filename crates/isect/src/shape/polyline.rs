@@ -31,8 +31,8 @@ pub const FLAT_VERTEX_ULPS: f64 = 64.0;
 /// A point within this many epsilons of the coordinates' magnitude from a segment lies
 /// on it (point projection's `is_inside`, the boundary of concave polygons).
 pub const ON_SEGMENT_ULPS: f64 = 8.0;
-/// The nearest-segment search widens its box at most this many times, then scans all
-/// segments.
+/// The nearest-segment search widens an empty box (rounding) at most this many times,
+/// then scans all segments.
 const MAX_WIDENINGS: usize = 64;
 
 /// Segments over shared vertices, each with its unit left normal and the normals of
@@ -50,8 +50,10 @@ pub(crate) struct SegmentSet<R: Real> {
     bvh: Bvh<R::V2>,
     /// Largest absolute coordinate (the tolerances' scale).
     scale: R,
-    /// Mean segment length: the first search radius of [`Self::nearest`].
+    /// Mean segment length (widens a search that rounding made empty).
     mean_length: R,
+    /// The start of every `⌈√n⌉`-th segment: [`Self::nearest`]'s first bound.
+    samples: Vec<R::V2>,
 }
 
 impl<R: Real> SegmentSet<R> {
@@ -83,7 +85,14 @@ impl<R: Real> SegmentSet<R> {
             .iter()
             .fold(R::ZERO, |m, v| m.max(v.abs().max_element()));
         let neighbours = neighbour_normals(vertices.len(), &segments, &normals);
+        let stride = (segments.len() as f64).sqrt().ceil().max(1.0) as usize;
+        let samples = segments
+            .iter()
+            .step_by(stride)
+            .map(|s| vertices[s[0] as usize])
+            .collect();
         Self {
+            samples,
             bvh: Bvh::build(&boxes),
             vertices,
             segments,
@@ -165,21 +174,25 @@ impl<R: Real> SegmentSet<R> {
     }
 
     /// The segment nearest to `p`, its closest point and the squared distance; `None`
-    /// for a non-finite `p` or an empty set. Searches boxes around `p`, widened until
-    /// one holds a segment, then once more to the best distance (every nearer segment
-    /// has a point inside that box).
+    /// for a non-finite `p` or an empty set. One box query around `p`, of half-side the
+    /// distance to the nearest of the `√n` samples.
     pub(crate) fn nearest(&self, p: R::V2) -> Option<(u32, R::V2, R)> {
-        let root = self.local_aabb()?;
-        if !p.is_finite() {
+        if !p.is_finite() || self.samples.is_empty() {
             return None;
         }
-        // The nearest segment is at least as far as the root box: start there.
-        let mut r = root.distance_squared_to_point(p).sqrt() + self.mean_length * R::HALF;
+        // A sample lies on a segment, so the nearest segment is no farther than the
+        // nearest sample, and every segment that near overlaps the box of that half-side.
+        let bound = self
+            .samples
+            .iter()
+            .fold(R::INFINITY, |m, s| m.min(s.distance_squared(p)))
+            .sqrt();
+        let mut r = bound;
         for _ in 0..MAX_WIDENINGS {
             match self.nearest_within(p, r) {
-                Some(found) if found.2 <= r * r => return Some(found),
-                Some(found) => return self.nearest_within(p, found.2.sqrt()).or(Some(found)),
-                None => r *= R::TWO,
+                Some(found) => return Some(found),
+                // Only rounding of the box can miss the sample's segment: widen.
+                None => r = r * R::TWO + self.mean_length,
             }
         }
         self.nearest_of(0..self.segments.len() as u32, p)
