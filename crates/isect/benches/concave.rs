@@ -2,7 +2,8 @@
 //! random walk polyline (ours beside `parry2d::shape::Polyline`), and ray casts on a
 //! 1,024-vertex star-shaped concave polygon (ours, solid, beside parry's `Polyline` of
 //! its boundary and beside a parry `Compound` of our own convex pieces, which answers
-//! the same solid question). 8,192 seeded cases cycled, about half hitting.
+//! the same solid question), and ray casts on a 1,024-sample height field beside parry's
+//! `HeightField` (which walks the cells; ours uses the tree). 8,192 seeded cases cycled.
 //!
 //! Ids pair like with like by their last part: `…/hit` is the first hit with its
 //! normal, `…/point` the projected point. The decomposition itself (validation, ear
@@ -18,6 +19,7 @@ use criterion::{criterion_group, criterion_main, BenchmarkGroup, BenchmarkId, Cr
 use glam::Vec2;
 use isect::query::project_point::ProjectPoint;
 use isect::query::RayCast;
+use isect::shape::heightfield_2d::HeightField;
 use isect::shape::{ConcavePolygon, Polyline, Ray};
 use parry2d::query::{PointQuery, Ray as PRay, RayCast as PRayCast};
 
@@ -137,5 +139,20 @@ fn concave(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(benches, polyline, concave);
+fn heightfield(c: &mut Criterion) {
+    let mut rng = Rng(0x4F1E);
+    let heights: Vec<f32> = (0..VERTICES).map(|_| rng.uniform(-1.0, 1.0)).collect();
+    let scale = Vec2::new(100.0, 5.0);
+    let ours = HeightField::<f32>::new(heights.clone(), scale).unwrap();
+    let theirs = parry2d::shape::HeightField::new(heights, scale);
+    let cases = rays(&mut rng, Vec2::new(-60.0, -15.0), Vec2::new(60.0, 15.0));
+    let mut g = c.benchmark_group("heightfield_ray");
+    cycle(&mut g, "isect", "hit", &cases, |r| ours.cast_ray(r, 1.0));
+    cycle(&mut g, "parry", "hit", &cases, |r| {
+        theirs.cast_local_ray_and_get_normal(&PRay::new(r.origin, r.dir), 1.0, true)
+    });
+    g.finish();
+}
+
+criterion_group!(benches, polyline, concave, heightfield);
 criterion_main!(benches);

@@ -53,7 +53,8 @@ fn star(rng: &mut Rng, n: usize, c: (f64, f64), r0: f64, r1: f64, k: f64) -> Vec
 /// placed on a circle of radius `0.35·k` (they cannot touch the outer ring or each other).
 fn random_polygon(rng: &mut Rng, k: f64, with_holes: bool) -> (Ring, Vec<Ring>) {
     let c = (rng.range(-2.0, 2.0) * k, rng.range(-2.0, 2.0) * k);
-    let n = 5 + rng.below(40);
+    // 12+ vertices: every chord stays beyond 0.53·k from the centre, clear of the holes.
+    let n = 12 + rng.below(40);
     let mut outer = star(rng, n, c, 0.6, 1.0, k);
     if rng.below(2) == 0 {
         outer.reverse(); // Either winding.
@@ -205,12 +206,14 @@ fn decomposition_f32() {
     decomposition_props::<f32>(1e-3);
 }
 
-// Huge (1e6) and tiny (1e-5) coordinates in f64.
+// Huge (1e6) and tiny (1e-5) coordinates in f64 and f32.
 #[test]
-fn decomposition_extreme_scales_f64() {
+fn decomposition_extreme_scales() {
     for seed in 0..20 {
         check_decomposition::<f64>(seed, 1e6, seed % 2 == 0, 1e-9);
         check_decomposition::<f64>(seed, 1e-5, seed % 2 == 0, 1e-9);
+        check_decomposition::<f32>(seed, 1e6, seed % 2 == 0, 1e-3);
+        check_decomposition::<f32>(seed, 1e-5, seed % 2 == 0, 1e-3);
     }
 }
 
