@@ -78,3 +78,25 @@ fn rotate_from(piece: &[u32], start: u32, end: u32) -> Option<Vec<u32>> {
     }
     Some((0..n).map(|k| piece[(s + k) % n]).collect())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use glam::DVec2;
+
+    // Two triangles of a square merge into one piece; an L's four triangles into two.
+    #[test]
+    fn merges_while_convex() {
+        let square = [DVec2::ZERO, DVec2::X, DVec2::ONE, DVec2::Y];
+        let pieces = merge_triangles(&square, &[[0, 1, 2], [0, 2, 3]]);
+        assert_eq!(pieces.len(), 1);
+        assert_eq!(pieces[0].len(), 4);
+        // The L (0,0) (2,0) (2,1) (1,1) (1,2) (0,2): reflex at vertex 3.
+        let l: Vec<DVec2> = [(0., 0.), (2., 0.), (2., 1.), (1., 1.), (1., 2.), (0., 2.)]
+            .map(|(x, y)| DVec2::new(x, y))
+            .to_vec();
+        let pieces = merge_triangles(&l, &[[0, 1, 2], [0, 2, 3], [0, 3, 4], [0, 4, 5]]);
+        assert_eq!(pieces.len(), 2);
+        assert!(pieces.iter().all(|p| p.contains(&3)));
+    }
+}

@@ -230,3 +230,61 @@ fn forced_cut<V: Vector2>(
         .or_else(|| walk().take(count).find(|&k| turn(k) > V::Scalar::ZERO))
         .unwrap_or(start)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::shape::concave_polygon::geometry::ring_twice_area;
+    use glam::DVec2;
+
+    fn area_of(points: &[DVec2], triangles: &[[u32; 3]]) -> f64 {
+        triangles
+            .iter()
+            .map(|t| ring_twice_area(&t.map(|i| points[i as usize])) / 2.0)
+            .sum()
+    }
+
+    // A 4×4 square with a clockwise 2×2 hole: n + 2h − 2 = 8 triangles, all
+    // counter-clockwise, covering area 12.
+    #[test]
+    fn square_with_hole() {
+        let points: Vec<DVec2> = [
+            (0., 0.),
+            (4., 0.),
+            (4., 4.),
+            (0., 4.),
+            (1., 1.),
+            (1., 3.),
+            (3., 3.),
+            (3., 1.),
+        ]
+        .map(|(x, y)| DVec2::new(x, y))
+        .to_vec();
+        let tris = triangulate(&points, &[vec![0, 1, 2, 3], vec![4, 5, 6, 7]]).unwrap();
+        assert_eq!(tris.len(), 8);
+        assert!(tris
+            .iter()
+            .all(|t| ring_twice_area(&t.map(|i| points[i as usize])) > 0.0));
+        assert!((area_of(&points, &tris) - 12.0).abs() < 1e-12);
+    }
+
+    // A square whose edges carry collinear vertices: n − 2 triangles, total area exact.
+    #[test]
+    fn collinear_vertices() {
+        let points: Vec<DVec2> = [
+            (0., 0.),
+            (1., 0.),
+            (2., 0.),
+            (2., 1.),
+            (2., 2.),
+            (1., 2.),
+            (0., 2.),
+            (0., 1.),
+        ]
+        .map(|(x, y)| DVec2::new(x, y))
+        .to_vec();
+        let tris = triangulate(&points, &[(0..8).collect()]).unwrap();
+        assert_eq!(tris.len(), 6);
+        assert!((area_of(&points, &tris) - 4.0).abs() < 1e-12);
+    }
+}
