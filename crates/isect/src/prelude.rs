@@ -62,6 +62,12 @@ macro_rules! aliases_2d {
         pub type AnyShape = $crate::shape::shape_2d::AnyShape<$r>;
         /// See [`crate::shape::Compound`]: convex 2D parts with poses.
         pub type Compound = $crate::shape::Compound<<$r as $crate::math::Real>::V2, Shape>;
+        /// See [`crate::shape::ConcavePolygon`].
+        pub type ConcavePolygon = $crate::shape::ConcavePolygon<$r>;
+        /// See [`crate::shape::Polyline`].
+        pub type Polyline = $crate::shape::Polyline<$r>;
+        /// See [`crate::shape::heightfield_2d::HeightField`].
+        pub type HeightField = $crate::shape::heightfield_2d::HeightField<$r>;
         /// See [`crate::world::World`]: a world of 2D [`Shape`]s.
         pub type World = $crate::world::World<<$r as $crate::math::Real>::V2, Shape>;
     };

@@ -4,14 +4,21 @@
 
 use super::any_shape::any_shape;
 use crate::math::Pose2;
+use crate::shape::heightfield_2d::HeightField;
 use crate::shape::shape_2d::Shape;
-use crate::shape::Compound;
+use crate::shape::{Compound, ConcavePolygon, Polyline};
 
 any_shape! {
-    /// Any 2D shape: a convex [`Shape`] or a composite (compound, ...). Every pair of
+    /// Any 2D shape: a convex [`Shape`] or a composite (compound, concave polygon, polyline, heightfield). Every pair of
     /// kinds answers every query through [`crate::query::dispatch`]; swapping A and B
     /// mirrors the answer.
     AnyShape<R> over R::V2, pose Pose2<R>, convex Shape<R>;
     /// Convex parts with poses ([`Compound`]).
     Compound(Compound<R::V2, Shape<R>>),
+    /// A simple polygon, possibly concave and with holes ([`ConcavePolygon`]).
+    ConcavePolygon(ConcavePolygon<R>),
+    /// A chain or soup of segments ([`Polyline`]).
+    Polyline(Polyline<R>),
+    /// A heightfield ([`HeightField`]).
+    HeightField(HeightField<R>),
 }

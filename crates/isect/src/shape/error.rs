@@ -88,6 +88,16 @@ pub enum ShapeError {
         /// What is wrong, in words.
         reason: &'static str,
     },
+    /// One vertex of a vertex list is unusable (not finite, a repeat of the previous
+    /// vertex, a hole outside its polygon, ...).
+    InvalidVertex {
+        /// The shape being built.
+        shape: &'static str,
+        /// The vertex's index; shapes with several rings count through them in order.
+        vertex: usize,
+        /// What is wrong, in words.
+        reason: &'static str,
+    },
     /// The input describes an empty or flat region (e.g. planes with no common interior).
     Degenerate {
         /// The shape being built.
@@ -172,6 +182,11 @@ impl fmt::Display for ShapeError {
                 index,
                 reason,
             } => write!(f, "{shape}: part {index}: {reason}"),
+            Self::InvalidVertex {
+                shape,
+                vertex,
+                reason,
+            } => write!(f, "{shape}: vertex {vertex} {reason}"),
             Self::Degenerate { shape, reason } => write!(f, "{shape}: {reason}"),
             Self::NotFiniteAt {
                 shape,

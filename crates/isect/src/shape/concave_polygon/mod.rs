@@ -1,0 +1,485 @@
+//! [`ConcavePolygon`]: a simple 2D polygon, optionally with holes, split into convex
+//! pieces (seed 001: "concave polygons must first be split into convex pieces").
+//!
+//! Pipeline: validate the rings (named errors; edge pairs by a sort-and-sweep on `x`,
+//! Ericson 7.5.3; windings normalised), triangulate by ear clipping with the holes
+//! bridged in (Eberly, "Triangulation by ear clipping", 2002; Ericson 12.5.1), merge the
+//! triangles into convex pieces by Hertel–Mehlhorn (1983; O'Rourke, *Computational
+//! Geometry in C*, 2.5), and put a [`Bvh`] over the pieces. Point and ray queries answer
+//! on the boundary rings (a [`Polyline`](super::Polyline)-style segment set with its own
+//! tree), pair queries run through the pieces ([`Composite`]).
+//!
+//! Tolerances: [`ZERO_AREA_ULPS`] (a flat ring), [`FLAT_VERTEX_ULPS`] (when a normal lies
+//! in a normal cone, when a ray crossing is away from an edge's ends) and
+//! [`ON_SEGMENT_ULPS`](super::polyline::ON_SEGMENT_ULPS) (when a point lies on the
+//! boundary). Triangulation and merging use exact sign tests.
+
+mod geometry;
+mod merge;
+mod triangulate;
+mod validate;
+
+pub use validate::ZERO_AREA_ULPS;
+
+use super::polyline::{SegmentSet, FLAT_VERTEX_ULPS};
+use crate::algo::gjk::GjkVector;
+use crate::broad::Bvh;
+use crate::math::tolerance::eps;
+use crate::math::{Isometry, Pose2, Real, Vector, Vector2};
+use crate::query::project_point::{PointProjection, ProjectPoint};
+use crate::query::RayCast;
+use crate::shape::composite::Composite;
+use crate::shape::error::ShapeError;
+use crate::shape::shape_2d::Shape;
+use crate::shape::{Aabb, ConvexPolygon, Ray, RayHit};
+use geometry::{crosses_right, orient, ring_twice_area};
+
+/// A solid simple polygon with optional holes, with its convex decomposition.
+///
+/// The boundary belongs to the polygon (closed set). Rings are stored normalised: the
+/// outer ring counter-clockwise, holes clockwise, so the solid lies left of every
+/// boundary edge. Pieces are convex polygons in the polygon's frame that cover it
+/// exactly (their areas add up to [`area`](Self::area)); pieces flatter than
+/// [`ConvexPolygon`]'s zero-area tolerance are dropped (they hold no area).
+#[derive(Clone, Debug)]
+pub struct ConcavePolygon<R: Real> {
+    rings: Vec<Vec<R::V2>>,
+    boundary: SegmentSet<R>,
+    pieces: Vec<ConvexPolygon<R>>,
+    parts: Vec<Shape<R>>,
+    /// Per piece: its vertex indices (into the boundary's vertices), collinear ones kept.
+    piece_ids: Vec<Vec<u32>>,
+    /// Per piece: the outward normals of its edges that are boundary edges.
+    piece_normals: Vec<Vec<R::V2>>,
+    /// Per vertex: the boundary there.
+    corners: Vec<Corner<R::V2>>,
+    bvh: Bvh<R::V2>,
+    area: R,
+}
+
+impl<R: Real> ConcavePolygon<R> {
+    /// The polygon bounded by `outer`, minus the `holes`; either winding is accepted for
+    /// every ring. A ring closes itself: do not repeat its first vertex at the end.
+    ///
+    /// # Errors
+    /// Vertex indices count through `outer`, then each hole in order.
+    /// - [`ShapeError::TooFewPoints`]: a ring with fewer than 3 vertices;
+    /// - [`ShapeError::InvalidVertex`]: a non-finite vertex, a vertex equal to the one
+    ///   before it (or a last vertex equal to the first), a hole outside the outer ring
+    ///   or inside another hole (naming the hole's first vertex);
+    /// - [`ShapeError::Degenerate`]: a ring of zero area (all points on one line,
+    ///   within [`ZERO_AREA_ULPS`]);
+    /// - [`ShapeError::SelfIntersecting`]: two edges that cross or touch (also across
+    ///   rings), naming each edge's first vertex; neighbour edges that fold back onto
+    ///   each other count too.
+    pub fn new(outer: Vec<R::V2>, holes: Vec<Vec<R::V2>>) -> Result<Self, ShapeError> {
+        let mut input = Vec::with_capacity(holes.len() + 1);
+        input.push(outer);
+        input.extend(holes);
+        let rings = validate::validate_rings(&input)?;
+        let points: Vec<R::V2> = rings.iter().flatten().copied().collect();
+        let index_rings = index_rings(&rings);
+        let triangles =
+            triangulate::triangulate(&points, &index_rings).ok_or(ShapeError::Degenerate {
+                shape: "ConcavePolygon",
+                reason: "a hole could not be joined to the outer ring",
+            })?;
+        let merged = merge::merge_triangles(&points, &triangles);
+        let boundary = SegmentSet::new(points.clone(), ring_edges(&index_rings));
+        let (pieces, piece_ids) = build_pieces::<R>(&points, &merged);
+        let piece_normals = piece_edge_normals(&points, &index_rings, &piece_ids);
+        let corners = corners(&points, &index_rings);
+        let parts: Vec<Shape<R>> = pieces.iter().cloned().map(Shape::Polygon).collect();
+        let identity = <Pose2<R> as Isometry<R::V2>>::IDENTITY;
+        let boxes: Vec<Aabb<R::V2>> = pieces.iter().map(|p| p.aabb(&identity)).collect();
+        let area = rings
+            .iter()
+            .map(|r| ring_twice_area(r))
+            .fold(R::ZERO, |a, b| a + b)
+            * R::HALF;
+        Ok(Self {
+            rings,
+            boundary,
+            pieces,
+            parts,
+            piece_ids,
+            piece_normals,
+            corners,
+            bvh: Bvh::build(&boxes),
+            area,
+        })
+    }
+
+    /// The outer ring, counter-clockwise.
+    #[inline]
+    pub fn outer(&self) -> &[R::V2] {
+        &self.rings[0]
+    }
+
+    /// The holes, each clockwise.
+    #[inline]
+    pub fn holes(&self) -> &[Vec<R::V2>] {
+        &self.rings[1..]
+    }
+
+    /// The convex decomposition.
+    #[inline]
+    pub fn pieces(&self) -> &[ConvexPolygon<R>] {
+        &self.pieces
+    }
+
+    /// The area: the outer ring's minus the holes'.
+    #[inline]
+    pub fn area(&self) -> R {
+        self.area
+    }
+
+    /// The bounding box in the polygon's frame.
+    pub fn local_aabb(&self) -> Aabb<R::V2> {
+        self.boundary.local_aabb().unwrap_or(Aabb {
+            min: R::V2::ZERO,
+            max: R::V2::ZERO,
+        })
+    }
+
+    /// True when `p` (polygon frame) is inside or on the boundary: on the boundary
+    /// within [`ON_SEGMENT_ULPS`](super::polyline::ON_SEGMENT_ULPS), else by the even-odd rule over the boundary edges
+    /// (a horizontal ray, half-open in `y`, edges found by the boundary tree).
+    /// `false` for a non-finite point.
+    pub fn contains_point(&self, p: R::V2) -> bool {
+        if !p.is_finite() {
+            return false;
+        }
+        let tol = self.boundary.on_segment_tolerance(p);
+        let near = Aabb {
+            min: p - R::V2::splat(tol),
+            max: p + R::V2::splat(tol),
+        };
+        let mut on_boundary = false;
+        self.boundary.query(&near, |i| {
+            let q = self.boundary.segment(i).closest_point(p).0;
+            on_boundary |= q.distance_squared(p) <= tol * tol;
+        });
+        if on_boundary {
+            return true;
+        }
+        let right = self.local_aabb().max.x();
+        if p.x() > right {
+            return false;
+        }
+        let ray = Aabb {
+            min: p,
+            max: R::V2::new(right, p.y()),
+        };
+        let mut inside = false;
+        self.boundary.query(&ray, |i| {
+            let s = self.boundary.segment(i);
+            inside ^= crosses_right(s.a, s.b, p);
+        });
+        inside
+    }
+
+    /// Every crossing of the ray with the boundary, `t ∈ [0, max_t]`, ordered by `t`
+    /// then boundary edge index, with the edge's index (edges numbered like the
+    /// vertices of [`new`](Self::new)'s errors, in the normalised windings) and its
+    /// normal facing the ray. An origin inside is not a hit here (the list holds
+    /// boundary points only). Non-finite rays and NaN or negative `max_t` give none.
+    pub fn cast_ray_all(&self, ray: &Ray<R::V2>, max_t: R) -> Vec<(u32, RayHit<R::V2>)> {
+        self.boundary.cast_ray_all(ray, max_t)
+    }
+
+    /// The boundary point nearest to `p` (polygon frame); `None` for a non-finite `p`.
+    pub fn closest_boundary_point(&self, p: R::V2) -> Option<R::V2> {
+        self.boundary.nearest(p).map(|(_, q, _)| q)
+    }
+}
+
+/// Vertex index lists of the rings, numbered through the rings in order.
+fn index_rings<V>(rings: &[Vec<V>]) -> Vec<Vec<u32>> {
+    let offsets = validate::ring_offsets(rings);
+    rings
+        .iter()
+        .zip(offsets)
+        .map(|(r, o)| (0..r.len()).map(|k| (o + k) as u32).collect())
+        .collect()
+}
+
+/// Every boundary edge `ring[k] → ring[k + 1]`.
+fn ring_edges(rings: &[Vec<u32>]) -> Vec<[u32; 2]> {
+    rings
+        .iter()
+        .flat_map(|r| (0..r.len()).map(move |k| [r[k], r[(k + 1) % r.len()]]))
+        .collect()
+}
+
+/// The convex polygons of the merged index lists, with the index lists themselves. A
+/// list that [`ConvexPolygon::new`] refuses (rounding made it reflex or flat) is split
+/// into its fan triangles, and flat triangles are dropped.
+fn build_pieces<R: Real>(
+    points: &[R::V2],
+    merged: &[Vec<u32>],
+) -> (Vec<ConvexPolygon<R>>, Vec<Vec<u32>>) {
+    let mut pieces = Vec::with_capacity(merged.len());
+    let mut ids_of = Vec::with_capacity(merged.len());
+    for ids in merged {
+        let fan: Vec<Vec<u32>> = match convex_of::<R>(points, ids) {
+            Some(_) => vec![ids.clone()],
+            None => (1..ids.len().saturating_sub(1))
+                .map(|k| vec![ids[0], ids[k], ids[k + 1]])
+                .collect(),
+        };
+        for ids in fan {
+            if let Some(piece) = convex_of::<R>(points, &ids) {
+                pieces.push(piece);
+                ids_of.push(ids);
+            }
+        }
+    }
+    (pieces, ids_of)
+}
+
+fn convex_of<R: Real>(points: &[R::V2], ids: &[u32]) -> Option<ConvexPolygon<R>> {
+    let pts: Vec<R::V2> = ids.iter().map(|&i| points[i as usize]).collect();
+    ConvexPolygon::new(&pts).ok()
+}
+
+/// The boundary at one vertex: the outward unit normals of the ring edges before and
+/// after it, and whether the ring turns left there (a convex corner of the polygon).
+#[derive(Copy, Clone, Debug)]
+struct Corner<V> {
+    before: V,
+    after: V,
+    convex: bool,
+}
+
+/// The corner of every vertex of the (normalised) rings, by vertex index.
+fn corners<V: Vector2>(points: &[V], rings: &[Vec<u32>]) -> Vec<Corner<V>> {
+    let mut out = vec![
+        Corner {
+            before: V::ZERO,
+            after: V::ZERO,
+            convex: false,
+        };
+        points.len()
+    ];
+    for r in rings {
+        let n = r.len();
+        for k in 0..n {
+            let (u, v, w) = (r[(k + n - 1) % n], r[k], r[(k + 1) % n]);
+            let p = |i: u32| points[i as usize];
+            out[v as usize] = Corner {
+                before: outward_normal(p(u), p(v)),
+                after: outward_normal(p(v), p(w)),
+                convex: orient(p(u), p(v), p(w)) > V::Scalar::ZERO,
+            };
+        }
+    }
+    out
+}
+
+/// Outward unit normal of the boundary edge `a → b` (the solid is on its left).
+fn outward_normal<V: Vector2>(a: V, b: V) -> V {
+    let e = b - a;
+    V::new(e.y(), -e.x()).try_normalize().unwrap_or(V::ZERO)
+}
+
+/// Per piece, the outward normals of its edges that are boundary edges.
+fn piece_edge_normals<V: Vector2>(
+    points: &[V],
+    rings: &[Vec<u32>],
+    pieces: &[Vec<u32>],
+) -> Vec<Vec<V>> {
+    let mut ring_next = vec![u32::MAX; points.len()];
+    for r in rings {
+        for k in 0..r.len() {
+            ring_next[r[k] as usize] = r[(k + 1) % r.len()];
+        }
+    }
+    pieces
+        .iter()
+        .map(|ids| {
+            let n = ids.len();
+            (0..n)
+                .map(|k| (ids[k], ids[(k + 1) % n]))
+                .filter(|&(u, v)| ring_next[u as usize] == v)
+                .map(|(u, v)| outward_normal(points[u as usize], points[v as usize]))
+                .collect()
+        })
+        .collect()
+}
+
+/// True when the unit `n` lies in the counter-clockwise cone from `from` to `to`
+/// (narrower than a half-turn), within `tol` (a sine).
+fn in_cone<V: Vector2>(from: V, to: V, n: V, tol: V::Scalar) -> bool {
+    from.perp_dot(n) >= -tol && n.perp_dot(to) >= -tol && n.dot(from + to) > V::Scalar::ZERO
+}
+
+/// Of `a` and `b`, the one nearer in angle to `n`.
+fn nearer<V: Vector>(a: V, b: V, n: V) -> V {
+    if b.dot(n) > a.dot(n) {
+        b
+    } else {
+        a
+    }
+}
+
+impl<R: Real> RayCast<R::V2> for ConcavePolygon<R> {
+    /// Solid polygon: an origin inside (or on the boundary, moving out or along it)
+    /// hits at `t = 0` with a zero normal; an origin on the boundary moving inward hits
+    /// at `t = 0` with that edge's outward normal; otherwise the first boundary crossing
+    /// with its outward normal. A zero direction hits only from inside. Non-finite rays
+    /// and NaN or negative `max_t` miss.
+    ///
+    /// The ray is cast once, unbounded, against the boundary: a clean first crossing (inside
+    /// an edge, not at `t = 0`) says whether the origin is outside (the ray enters) or
+    /// inside (it leaves); no crossing at all means outside. Other cases (an origin on
+    /// the boundary, a crossing through a vertex, a zero direction) decide by
+    /// [`contains_point`](ConcavePolygon::contains_point).
+    fn cast_ray(&self, ray: &Ray<R::V2>, max_t: R) -> Option<RayHit<R::V2>> {
+        if !(ray.is_finite() && max_t >= R::ZERO) {
+            return None;
+        }
+        let inside_hit = RayHit {
+            t: R::ZERO,
+            point: ray.origin,
+            normal: R::V2::ZERO,
+        };
+        if ray.dir != R::V2::ZERO {
+            match self.boundary.cast_ray_indexed(ray, R::INFINITY) {
+                None => return None,
+                Some((i, hit)) => {
+                    let across = ray.dir.dot(-self.boundary.normal(i));
+                    if hit.t > R::ZERO && across != R::ZERO && self.inside_edge(i, hit.point) {
+                        return if across > R::ZERO {
+                            Some(inside_hit)
+                        } else {
+                            (hit.t <= max_t).then_some(hit)
+                        };
+                    }
+                }
+            }
+        }
+        self.cast_ray_slow(ray, max_t, inside_hit)
+    }
+}
+
+impl<R: Real> ConcavePolygon<R> {
+    /// True when `p` (on boundary edge `i`) is away from the edge's end points.
+    fn inside_edge(&self, i: u32, p: R::V2) -> bool {
+        let s = self.boundary.segment(i);
+        let e = s.direction();
+        let u = (p - s.a).dot(e) / e.length_squared();
+        let tol = eps::<R>(FLAT_VERTEX_ULPS);
+        u > tol && u < R::ONE - tol
+    }
+
+    /// The ray cast decided by a containment test of the origin.
+    fn cast_ray_slow(
+        &self,
+        ray: &Ray<R::V2>,
+        max_t: R,
+        inside_hit: RayHit<R::V2>,
+    ) -> Option<RayHit<R::V2>> {
+        if !self.contains_point(ray.origin) {
+            return self
+                .boundary
+                .cast_ray_indexed(ray, max_t)
+                .map(|(_, hit)| hit);
+        }
+        let entering = self
+            .boundary
+            .cast_ray_indexed(ray, R::ZERO)
+            .filter(|(i, hit)| hit.normal.dot(-self.boundary.normal(*i)) > R::ZERO);
+        Some(entering.map_or(inside_hit, |(_, hit)| hit))
+    }
+}
+
+impl<R: Real> ProjectPoint<R::V2> for ConcavePolygon<R> {
+    /// Solid (`solid = true`): a point inside projects onto itself. Otherwise the
+    /// nearest boundary point; `is_inside` as [`contains_point`](ConcavePolygon::contains_point).
+    /// A non-finite `p` gives [`PointProjection::nan`].
+    fn project_local_point(&self, p: R::V2, solid: bool) -> PointProjection<R::V2> {
+        if !p.is_finite() {
+            return PointProjection::nan();
+        }
+        let is_inside = self.contains_point(p);
+        if is_inside && solid {
+            return PointProjection {
+                point: p,
+                is_inside,
+            };
+        }
+        match self.closest_boundary_point(p) {
+            Some(point) => PointProjection { point, is_inside },
+            None => PointProjection::nan(),
+        }
+    }
+}
+
+impl<R: Real> Composite<R::V2> for ConcavePolygon<R>
+where
+    R::V2: GjkVector<Pose = Pose2<R>>,
+{
+    type Part = Shape<R>;
+
+    fn bvh(&self) -> &Bvh<R::V2> {
+        &self.bvh
+    }
+
+    fn part_count(&self) -> usize {
+        self.parts.len()
+    }
+
+    fn with_part<T>(&self, i: u32, f: impl FnOnce(&Pose2<R>, &Shape<R>) -> T) -> T {
+        f(
+            &<Pose2<R> as Isometry<R::V2>>::IDENTITY,
+            &self.parts[i as usize],
+        )
+    }
+
+    /// The pieces' internal edges and vertices are not surface. A normal of piece `i`
+    /// equal (within [`FLAT_VERTEX_ULPS`]) to the normal of one of the piece's boundary
+    /// edges is kept. Otherwise the other shape sits at the piece's support vertex `v`
+    /// in the direction of `normal` (the piece's vertex farthest along it), and the
+    /// normal is mapped into the boundary's normal cone at `v`: kept inside a convex
+    /// corner's cone (between its two edges' normals) and clamped to the nearer bound
+    /// outside it; at a flat or reflex vertex (no cone) it becomes the nearer of its two
+    /// edges' normals. So a shape sliding along a boundary edge across the seam of two
+    /// pieces gets the edge's normal, never the seam's. A non-finite normal and an index
+    /// out of range keep the normal.
+    fn correct_normal(&self, i: u32, normal: R::V2) -> R::V2 {
+        let (Some(ids), Some(edge_normals)) = (
+            self.piece_ids.get(i as usize),
+            self.piece_normals.get(i as usize),
+        ) else {
+            return normal;
+        };
+        if !normal.is_finite() {
+            return normal;
+        }
+        let tol = eps::<R>(FLAT_VERTEX_ULPS);
+        if edge_normals.iter().any(|&e| in_cone(e, e, normal, tol)) {
+            return normal;
+        }
+        let points = self.boundary.vertices();
+        let support = ids.iter().copied().max_by(|&a, &b| {
+            let (da, db) = (
+                points[a as usize].dot(normal),
+                points[b as usize].dot(normal),
+            );
+            da.partial_cmp(&db).unwrap_or(core::cmp::Ordering::Equal)
+        });
+        let Some(corner) = support.map(|v| self.corners[v as usize]) else {
+            return normal;
+        };
+        if corner.convex && in_cone(corner.before, corner.after, normal, tol) {
+            normal
+        } else {
+            nearer(corner.before, corner.after, normal)
+        }
+    }
+
+    fn contains_local_point(&self, p: R::V2) -> bool {
+        self.contains_point(p)
+    }
+}
