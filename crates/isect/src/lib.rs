@@ -44,11 +44,23 @@
 //! query); [`query::manifold`] gives contact manifolds of up to 2 (2D) or 4 (3D) points
 //! with stable feature ids.
 //!
-//! Composite shapes ([`shape::Compound`], and every type implementing
-//! [`shape::Composite`]) answer every query against convex shapes and against each
-//! other through [`query::composite`], with internal-edge normal correction; the
-//! enums `shape_2d::AnyShape` / `shape_3d::AnyShape` mix convex and composite kinds
-//! in one world.
+//! ### Composite (non-convex) shapes
+//!
+//! | shape | dim | inside test | `cast_ray`, `cast_ray_all` | parts | internal edges |
+//! |---|---|---|---|---|---|
+//! | [`shape::ConcavePolygon`] (holes allowed) | 2D | ✓ exact | ✓ | convex pieces (ear clipping + Hertel–Mehlhorn) | ✓ |
+//! | [`shape::Polyline`] | 2D | – | ✓ | segments | ✓ |
+//! | `HeightField` ([`shape::heightfield_2d`], [`shape::heightfield_3d`]) | 2D, 3D | – | ✓ grid walk (3D) | segments / triangles | ✓ |
+//! | [`shape::TriMesh`] (open or solid) | 3D | ✓ solid meshes | ✓ watertight | triangles | ✓ |
+//! | [`shape::Compound`] | 2D, 3D | ✓ | ✓ | convex shapes with poses | – |
+//!
+//! Every composite implements [`shape::Composite`] (a BVH over its parts) and
+//! [`query::ProjectPoint`]; [`query::composite`] answers `intersects`, `contact`,
+//! `contact_manifolds`, `distance`, `closest_points` and `cast_shapes` between a
+//! composite and a convex shape and between two composites, part by part through the
+//! convex dispatch, with internal-edge normal correction. The enums
+//! `shape_2d::AnyShape` / `shape_3d::AnyShape` mix convex and composite kinds; they
+//! answer every query for every pair of kinds, so a [`world::World`] can hold both.
 //!
 //! Broad phase ([`broad`]): a dynamic AABB tree, a 4-wide binned-SAH BVH with refit and
 //! batch ray casts, and sweep-and-prune, each with a validator. [`world`] puts shapes,
