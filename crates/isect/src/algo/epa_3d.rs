@@ -17,12 +17,13 @@ use crate::math::tolerance::eps;
 use crate::math::{Real, Vector, Vector3};
 
 /// A triangular face, counter-clockwise seen from outside. Edge `e` runs from
-/// `vertices[e]` to `vertices[(e + 1) % 3]`; `adjacent[e] = (face, edge)` names the
-/// neighbour across it and that neighbour's edge (the same two vertices, reversed).
+/// `vertices[e]` to `vertices[(e + 1) % 3]`; `adjacent[e]` names the neighbour across
+/// it and that neighbour's edge (the same two vertices, reversed), packed by
+/// [`pack`]. Indices are `u32` to keep a face small (it is copied on every visit).
 #[derive(Copy, Clone, Debug)]
 struct Face<V: Vector> {
-    vertices: [usize; 3],
-    adjacent: [(usize, usize); 3],
+    vertices: [u32; 3],
+    adjacent: [u32; 3],
     normal: V,
     /// `normal · vertex`; `+∞` for a zero-area face, which then never sees a point
     /// and is never the nearest.
@@ -67,8 +68,27 @@ impl<R: Real> Ord for Nearest<R> {
     }
 }
 
-/// No neighbour yet (only while a face is being linked).
-const UNLINKED: (usize, usize) = (usize::MAX, 0);
+/// No neighbour yet (only while a face is being linked); unpacks to a face index
+/// past any real one.
+const UNLINKED: u32 = u32::MAX;
+
+/// `(face, edge)` packed in one `u32` (the polytope holds far fewer than 2³⁰ faces).
+#[inline]
+fn pack(face: usize, edge: usize) -> u32 {
+    (face * 4 + edge) as u32
+}
+
+/// The `(face, edge)` of [`pack`].
+#[inline]
+fn unpack(link: u32) -> (usize, usize) {
+    ((link / 4) as usize, (link % 4) as usize)
+}
+
+/// Vertex `i` of `face` as an index.
+#[inline]
+fn vertex<V: Vector>(face: &Face<V>, i: usize) -> usize {
+    face.vertices[i] as usize
+}
 
 /// The expanding polytope.
 struct Polytope<V: Vector> {
@@ -85,8 +105,8 @@ impl<V: Vector3> Polytope<V> {
         let capacity = 4 + EPA_MAX_ITERATIONS as usize;
         let mut polytope = Self {
             vertices: Vec::with_capacity(capacity),
-            faces: Vec::with_capacity(4 * capacity),
-            heap: BinaryHeap::with_capacity(4 * capacity),
+            faces: Vec::with_capacity(2 * capacity),
+            heap: BinaryHeap::with_capacity(2 * capacity),
             horizon: Vec::with_capacity(16),
         };
         polytope.vertices.extend_from_slice(&points);
@@ -117,7 +137,7 @@ impl<V: Vector3> Polytope<V> {
             None => (V::ZERO, V::Scalar::INFINITY),
         };
         self.faces.push(Face {
-            vertices: [i, j, k],
+            vertices: [i, j, k].map(|v| v as u32),
             adjacent: [UNLINKED; 3],
             normal,
             dist,
@@ -143,8 +163,8 @@ impl<V: Vector3> Polytope<V> {
                         .map(|k| (g, k))
                 });
                 if let Some((g, k)) = twin {
-                    self.faces[f].adjacent[e] = (g, k);
-                    self.faces[g].adjacent[k] = (f, e);
+                    self.faces[f].adjacent[e] = pack(g, k);
+                    self.faces[g].adjacent[k] = pack(f, e);
                 }
             }
         }
@@ -169,17 +189,18 @@ impl<V: Vector3> Polytope<V> {
         self.horizon.clear();
         self.faces[seen].alive = false;
         for e in 0..3 {
-            let (g, k) = self.faces[seen].adjacent[e];
+            let (g, k) = unpack(self.faces[seen].adjacent[e]);
             self.silhouette(g, k, p.w);
         }
         let first = self.faces.len();
         for h in 0..self.horizon.len() {
             let (g, k) = self.horizon[h];
-            let v = self.faces[g].vertices;
+            let kept = &self.faces[g];
             // The kept face's edge runs a → b; the new face runs b → a → new.
-            let face = self.add_face(v[(k + 1) % 3], v[k], new);
-            self.faces[face].adjacent[0] = (g, k);
-            self.faces[g].adjacent[k] = (face, 0);
+            let (a, b) = (vertex(kept, k), vertex(kept, (k + 1) % 3));
+            let face = self.add_face(b, a, new);
+            self.faces[face].adjacent[0] = pack(g, k);
+            self.faces[g].adjacent[k] = pack(face, 0);
         }
         self.link_fan(first);
     }
@@ -190,8 +211,8 @@ impl<V: Vector3> Polytope<V> {
         for i in first..self.faces.len() {
             let a = self.faces[i].vertices[1];
             if let Some(j) = (first..self.faces.len()).find(|&j| self.faces[j].vertices[0] == a) {
-                self.faces[i].adjacent[1] = (j, 2);
-                self.faces[j].adjacent[2] = (i, 1);
+                self.faces[i].adjacent[1] = pack(j, 2);
+                self.faces[j].adjacent[2] = pack(i, 1);
             }
         }
     }
@@ -200,7 +221,7 @@ impl<V: Vector3> Polytope<V> {
     /// that edge as horizon (`f` does not see `w`) or removes `f` and walks on across
     /// its two other edges. Each face is removed at most once, so the walk ends.
     fn silhouette(&mut self, f: usize, edge: usize, w: V) {
-        let Some(face) = self.faces.get(f).copied() else {
+        let Some(face) = self.faces.get_mut(f) else {
             return;
         };
         if !face.alive {
@@ -210,9 +231,10 @@ impl<V: Vector3> Polytope<V> {
             self.horizon.push((f, edge));
             return;
         }
-        self.faces[f].alive = false;
+        face.alive = false;
+        let adjacent = face.adjacent;
         for step in 1..3 {
-            let (g, k) = face.adjacent[(edge + step) % 3];
+            let (g, k) = unpack(adjacent[(edge + step) % 3]);
             self.silhouette(g, k, w);
         }
     }
@@ -220,7 +242,7 @@ impl<V: Vector3> Polytope<V> {
     /// The answer from the converged face: the origin's projection on it, split into
     /// the witness points of A and B.
     fn answer(&self, face: &Face<V>, iterations: u32) -> Penetration<V> {
-        let [i, j, k] = face.vertices.map(|v| self.vertices[v]);
+        let [i, j, k] = face.vertices.map(|v| self.vertices[v as usize]);
         let q = face.normal * face.dist;
         let (l, _) = triangle_weights(i.w - q, j.w - q, k.w - q);
         Penetration {
