@@ -185,7 +185,7 @@ impl<V: Vector> PointBlocks<V> {
             for axis in 0..V::DIM {
                 let c = dir.get(axis);
                 for lane in 0..4 {
-                    d[lane] = d[lane] + block[4 * axis + lane] * c;
+                    d[lane] += block[4 * axis + lane] * c;
                 }
             }
             for lane in 0..4 {
@@ -197,7 +197,7 @@ impl<V: Vector> PointBlocks<V> {
                     best_block[lane]
                 };
             }
-            block_number = block_number + V::Scalar::ONE;
+            block_number += V::Scalar::ONE;
         }
         let mut winner = (usize::MAX, V::Scalar::NEG_INFINITY);
         for lane in 0..4 {
