@@ -198,10 +198,12 @@ fn walk_to_nearest<V: Vector>(w: &[V], dir: V, start: usize) -> (V::Scalar, usiz
     for _ in 1..w.len() {
         let next = if j + 1 == w.len() { 0 } else { j + 1 };
         let d_next = dir.dot(w[next]);
-        if !(d_next < d) {
+        // Also stops on NaN.
+        if d_next < d {
+            (j, d) = (next, d_next);
+        } else {
             break;
         }
-        (j, d) = (next, d_next);
     }
     (d, j)
 }
