@@ -74,9 +74,12 @@ impl<V: Vector> RayCast<V> for Ball<V> {
         // No branch on t_closest: an infinite or NaN one (a zero, underflowing or
         // non-finite direction, a NaN origin) makes the perpendicular infinite or NaN,
         // which fails `≤ r²`; so does every comparison with a NaN `max_t`.
-        let line_meets = (f + ray.dir * t_closest).length_squared() <= r2;
-        let by_max_t = (t_closest <= max_t) | ((f + ray.dir * max_t).length_squared() <= r2);
-        (b > V::Scalar::ZERO) & line_meets & by_max_t & (max_t >= V::Scalar::ZERO)
+        let line_meets = (b > V::Scalar::ZERO) & ((f + ray.dir * t_closest).length_squared() <= r2);
+        if t_closest <= max_t {
+            // The usual case (an unbounded or long ray): the entry precedes max_t.
+            return line_meets;
+        }
+        line_meets & ((f + ray.dir * max_t).length_squared() <= r2) & (max_t >= V::Scalar::ZERO)
     }
 }
 
