@@ -129,9 +129,10 @@ pub fn obb_obb_mtv<R: Real>(a: &Obb<R>, b: &Obb<R>) -> Option<Mtv<R::V2>> {
     (gap <= R::ZERO).then_some(Mtv { axis, depth: -gap })
 }
 
-/// Polygons `q` with at least this many vertices are scanned by rotating calipers in
-/// [`max_edge_gap`]; smaller ones by a plain scan (measured: on 3–8 vertices the
-/// calipers' unpredictable loop exits cost more than the products they save).
+/// In the polygon SAT, the other polygon's vertices are scanned by rotating calipers
+/// when it has at least this many, by a plain scan otherwise (measured: on 3–8
+/// vertices the calipers' unpredictable loop exits cost more than the products they
+/// save).
 pub const CALIPERS_MIN_VERTICES: usize = 16;
 
 /// The largest gap between `p` and `q` along `p`'s edge normals, and the edge giving

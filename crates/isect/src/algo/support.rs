@@ -199,16 +199,23 @@ impl<V: Vector> PointBlocks<V> {
             }
             block_number += V::Scalar::ONE;
         }
-        let mut winner = (usize::MAX, V::Scalar::NEG_INFINITY);
-        for lane in 0..4 {
-            let index = 4 * best_block[lane].to_f64() as usize + lane;
-            let better = best[lane] > winner.1 || (best[lane] == winner.1 && index < winner.0);
-            if best[lane] > V::Scalar::NEG_INFINITY && better {
-                winner = (index, best[lane]);
+        // Merge the lanes on the scalars (point index 4·block + lane: on a tie the
+        // lower block, then the lower lane wins); one conversion to an index at the end.
+        let mut w = 0;
+        for lane in 1..4 {
+            let tie = best[lane] == best[w] && best_block[lane] < best_block[w];
+            if best[lane] > best[w] || tie {
+                w = lane;
             }
         }
-        if winner.0 < self.len {
-            winner.0
+        // No lane above −∞: every product was NaN.
+        let index = if best[w] > V::Scalar::NEG_INFINITY {
+            4 * best_block[w].to_f64() as usize + w
+        } else {
+            0
+        };
+        if index < self.len {
+            index
         } else {
             0
         }
