@@ -13,6 +13,10 @@
 //! moves the ray into the shape's frame by its pose and the normal back out, and its
 //! local kernel gets a ray already in that frame (for the plane: through the origin).
 //!
+//! The `(local inputs)` entries run our same kernels on the inputs of parry's local
+//! kernel (ball at the origin, plane through it, ray in that frame), so that kernel
+//! meets kernel on identical data.
+//!
 //! Run: `cargo bench -p isect --bench ray -- --warm-up-time 1 --measurement-time 2`.
 
 use std::hint::black_box;
@@ -173,6 +177,18 @@ fn ray_ball(c: &mut Criterion) {
             (ray, Ball::new(center, r).unwrap(), parry, pose, local)
         })
         .collect();
+    // The inputs of parry's local kernel for our same kernel: the ball at the origin
+    // and the ray already in its frame.
+    let local: Vec<_> = cases
+        .iter()
+        .map(|(_, b, _, _, l)| {
+            let ray = Ray {
+                origin: l.origin,
+                dir: l.dir,
+            };
+            (ray, Ball::new(Vec3::ZERO, b.radius()).unwrap())
+        })
+        .collect();
     let inf = f32::INFINITY;
     let mut g = c.benchmark_group("ray_ball");
     cycle(
@@ -181,6 +197,13 @@ fn ray_ball(c: &mut Criterion) {
         "bool",
         &cases,
         |(r, b, ..)| b.intersects_ray(r, inf),
+    );
+    cycle(
+        &mut g,
+        "isect Ball::intersects_ray (local inputs)",
+        "bool",
+        &local,
+        |(r, b)| b.intersects_ray(r, inf),
     );
     cycle(
         &mut g,
@@ -202,6 +225,13 @@ fn ray_ball(c: &mut Criterion) {
         "hit",
         &cases,
         |(r, b, ..)| b.cast_ray(r, inf),
+    );
+    cycle(
+        &mut g,
+        "isect Ball::cast_ray (local inputs)",
+        "hit",
+        &local,
+        |(r, b)| b.cast_ray(r, inf),
     );
     cycle(
         &mut g,
@@ -247,6 +277,18 @@ fn ray_plane(c: &mut Criterion) {
             (ray, plane, parry, Pose::from_translation(on_plane), local)
         })
         .collect();
+    // The inputs of parry's local kernel for our same kernel: the plane through the
+    // origin and the ray already in its frame.
+    let local: Vec<_> = cases
+        .iter()
+        .map(|(_, p, _, _, l)| {
+            let ray = Ray {
+                origin: l.origin,
+                dir: l.dir,
+            };
+            (ray, HalfSpace::new(Plane::new(p.normal(), 0.0).unwrap()))
+        })
+        .collect();
     let inf = f32::INFINITY;
     let mut g = c.benchmark_group("ray_plane");
     cycle(
@@ -262,6 +304,13 @@ fn ray_plane(c: &mut Criterion) {
         "hit",
         &cases,
         |(r, p, ..)| HalfSpace::new(*p).cast_ray(r, inf),
+    );
+    cycle(
+        &mut g,
+        "isect HalfSpace::cast_ray (local inputs)",
+        "hit",
+        &local,
+        |(r, h)| h.cast_ray(r, inf),
     );
     cycle(
         &mut g,

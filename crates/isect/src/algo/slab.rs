@@ -10,11 +10,12 @@
 //! this avoids): the inverse direction is IEEE's, so a zero component gives `±∞` and
 //! that slab either holds the whole line or none of it. The one NaN, `0·∞`, arises
 //! only when the origin lies exactly on a slab plane of an axis the ray does not move
-//! along; that slab then does not constrain `t`. The entry/exit planes are chosen by
-//! the sign of `1/dir` (so `−0.0` picks the right order), and the running
-//! `max`/`min` are written as `if near > t_enter` / `if far < t_exit`, so a NaN never
-//! replaces the running bound: it is neutral with no extra test. Boxes are closed: a
-//! ray grazing a face or edge hits.
+//! along; that slab then does not constrain `t`. A `−0.0` direction component is
+//! made `+0.0` (so `1/dir` is never `−∞`), the entry/exit of each slab are ordered by
+//! comparisons that keep such a NaN where it is harmless (see `axis_interval`), and
+//! the running `max`/`min` are written as `if near > t_enter` / `if far < t_exit`, so
+//! a NaN never replaces the running bound: it is neutral with no extra test, and no
+//! step branches on the data. Boxes are closed: a ray grazing a face or edge hits.
 
 use crate::math::{Real, Vector};
 use crate::shape::{Aabb, Ray, Segment};
@@ -24,7 +25,8 @@ use crate::shape::{Aabb, Ray, Segment};
 pub struct PreparedRay<V: Vector> {
     /// Ray origin.
     pub origin: V,
-    /// Component-wise `1 / dir` (`±∞` where `dir` is `±0`).
+    /// Component-wise `1 / dir`, `+∞` where `dir` is `+0` or `−0` (never `−∞`: the
+    /// slab ordering relies on it).
     pub inv_dir: V,
     /// Largest `t` of interest; `−∞` for a ray with NaN or infinite input, which then
     /// hits nothing.
@@ -39,7 +41,8 @@ impl<V: Vector> PreparedRay<V> {
         let valid = ray.is_finite() && max_t >= V::Scalar::ZERO;
         Self {
             origin: ray.origin,
-            inv_dir: ray.dir.recip(),
+            // `+ 0` turns a `−0` component into `+0`, so its inverse is `+∞`.
+            inv_dir: (ray.dir + V::ZERO).recip(),
             max_t: if valid {
                 max_t
             } else {
@@ -69,20 +72,24 @@ impl<V: Vector> PreparedRay<V> {
         self.interval(aabb).is_some()
     }
 
-    /// The entry and exit `t` of axis `i`'s slab, ordered by the sign of the inverse
-    /// direction (Williams et al.) rather than by comparing them. Either may be NaN
-    /// (`0·∞`: origin on that slab plane, direction zero on that axis), which means
-    /// "this slab does not constrain `t`"; callers compare so that NaN is ignored.
+    /// The entry and exit `t` of axis `i`'s slab. Either may be NaN (`0·∞`: origin
+    /// on that slab plane, direction zero on that axis), which means "this slab does
+    /// not constrain `t`"; callers compare so that NaN is ignored.
     #[inline(always)]
     fn axis_interval(&self, aabb: &Aabb<V>, i: usize) -> (V::Scalar, V::Scalar) {
         let o = self.origin.get(i);
         let inv = self.inv_dir.get(i);
-        let (near_plane, far_plane) = if inv < V::Scalar::ZERO {
-            (aabb.max.get(i), aabb.min.get(i))
-        } else {
-            (aabb.min.get(i), aabb.max.get(i))
-        };
-        ((near_plane - o) * inv, (far_plane - o) * inv)
+        let t_min = (aabb.min.get(i) - o) * inv;
+        let t_max = (aabb.max.get(i) - o) * inv;
+        // Ordered by comparing, which compiles to min/max instructions (a select on
+        // the sign of `inv` becomes a branch that a random ray mispredicts half the
+        // time). With `inv` never −∞ a NaN comes out where it must be ignored: `t_min`
+        // is NaN only for an origin on the min plane with `inv = +∞`, and then `t_max`
+        // is `+∞` or NaN (harmless as `far`); `t_max` is NaN only on the max plane,
+        // and then `t_min` is `−∞` or NaN (harmless as `near`).
+        let near = if t_max < t_min { t_max } else { t_min };
+        let far = if t_min > t_max { t_min } else { t_max };
+        (near, far)
     }
 }
 
@@ -177,6 +184,35 @@ mod tests {
         assert!(PreparedRay::new(&ray, 10.0).hits(&unit_box()));
         let neg_zero = Ray::new(Vec3::new(-1.0, 1.0, 1.0), Vec3::new(1.0, -0.0, -0.0)).unwrap();
         assert!(PreparedRay::new(&neg_zero, 10.0).hits(&unit_box()));
+    }
+
+    // Origin on the min or the max plane of a slab it moves along with +0 or −0, and
+    // on a flat (min = max) slab: never constrains t, in every precision and dimension.
+    #[test]
+    fn on_plane_zero_direction_every_sign() {
+        fn check<V: Vector>() {
+            let (zero, one, two) = (V::Scalar::ZERO, V::Scalar::ONE, V::Scalar::TWO);
+            let unit = Aabb::new(V::ZERO, V::splat(one)).unwrap();
+            let flat = Aabb::new(V::ZERO, V::splat(one).with(1, zero)).unwrap();
+            for y in [zero, one] {
+                for dir_y in [zero, -zero] {
+                    let origin = V::splat(V::Scalar::HALF).with(0, -one).with(1, y);
+                    let dir = V::splat(zero).with(0, one).with(1, dir_y);
+                    let ray = Ray::new(origin, dir).unwrap();
+                    let prepared = PreparedRay::new(&ray, V::Scalar::INFINITY);
+                    assert_eq!(prepared.interval(&unit), Some((one, two)));
+                    assert!(prepared.hits(&unit));
+                    let hit = ray_aabb(&ray, &unit, V::Scalar::INFINITY).unwrap();
+                    assert_eq!(hit.normal, V::ZERO.with(0, -one));
+                    let on_flat = Ray::new(origin.with(1, zero), dir).unwrap();
+                    assert!(PreparedRay::new(&on_flat, two).hits(&flat));
+                }
+            }
+        }
+        check::<Vec2>();
+        check::<Vec3>();
+        check::<glam::DVec2>();
+        check::<DVec3>();
     }
 
     // A tiny but non-zero direction is not "parallel" (seed 000's trap).

@@ -128,12 +128,107 @@ impl<V: Vector> SupportMap<V> for Triangle<V> {
     }
 }
 
+/// A point set laid out for fast support queries: blocks of four points, each block
+/// stored coordinate by coordinate (`x₀ x₁ x₂ x₃ y₀ … `), so that one block's four
+/// dot products are computed side by side (the compiler turns the lane loops into
+/// SIMD multiplies, compares and selects). The last block is padded with copies of
+/// the first point, which never win: ties go to the lowest index.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PointBlocks<V: Vector> {
+    coords: Vec<V::Scalar>,
+    len: usize,
+}
+
+impl<V: Vector> PointBlocks<V> {
+    /// The blocks of `points` (an empty set gives no blocks; its support index is 0).
+    pub fn new(points: &[V]) -> Self {
+        let blocks = points.len().div_ceil(4);
+        let mut coords = Vec::with_capacity(blocks * 4 * V::DIM);
+        for block in 0..blocks {
+            for axis in 0..V::DIM {
+                for lane in 0..4 {
+                    let p = points.get(4 * block + lane).unwrap_or(&points[0]);
+                    coords.push(p.get(axis));
+                }
+            }
+        }
+        Self {
+            coords,
+            len: points.len(),
+        }
+    }
+
+    /// Number of points (padding excluded).
+    #[inline]
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    /// True when the set holds no point.
+    #[inline]
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// The index of the point farthest along `dir`, the same point as
+    /// [`support_of_points`] (first of ties; 0 when every product is NaN).
+    #[inline]
+    pub fn support_index(&self, dir: V) -> usize {
+        let zero = V::Scalar::ZERO;
+        let mut best = [V::Scalar::NEG_INFINITY; 4];
+        // Block numbers as scalars, so that every lane operation has one width.
+        let mut best_block = [zero; 4];
+        let mut block_number = zero;
+        for block in self.coords.chunks_exact(4 * V::DIM) {
+            // Summed in the order of `Vector::dot`, so the products equal it exactly.
+            let mut d = [zero; 4];
+            for axis in 0..V::DIM {
+                let c = dir.get(axis);
+                for lane in 0..4 {
+                    d[lane] += block[4 * axis + lane] * c;
+                }
+            }
+            for lane in 0..4 {
+                let better = d[lane] > best[lane];
+                best[lane] = if better { d[lane] } else { best[lane] };
+                best_block[lane] = if better {
+                    block_number
+                } else {
+                    best_block[lane]
+                };
+            }
+            block_number += V::Scalar::ONE;
+        }
+        // Merge the lanes on the scalars (point index 4·block + lane: on a tie the
+        // lower block, then the lower lane wins); one conversion to an index at the end.
+        let mut w = 0;
+        for lane in 1..4 {
+            let tie = best[lane] == best[w] && best_block[lane] < best_block[w];
+            if best[lane] > best[w] || tie {
+                w = lane;
+            }
+        }
+        // No lane above −∞: every product was NaN.
+        let index = if best[w] > V::Scalar::NEG_INFINITY {
+            4 * best_block[w].to_f64() as usize + w
+        } else {
+            0
+        };
+        if index < self.len {
+            index
+        } else {
+            0
+        }
+    }
+}
+
 /// A convex shape given by a point cloud: the convex hull of its points, without
 /// computing the hull (the support function scans every point). Useful for
 /// benchmarks and tests of GJK on arbitrary polytopes.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ConvexPoints<V: Vector> {
     points: Vec<V>,
+    blocks: PointBlocks<V>,
 }
 
 impl<V: Vector> ConvexPoints<V> {
@@ -155,7 +250,8 @@ impl<V: Vector> ConvexPoints<V> {
         for &p in &points {
             crate::shape::error::check_finite("ConvexPoints", "points", p)?;
         }
-        Ok(Self { points })
+        let blocks = PointBlocks::new(&points);
+        Ok(Self { points, blocks })
     }
 
     /// The points.
@@ -168,6 +264,87 @@ impl<V: Vector> ConvexPoints<V> {
 impl<V: Vector> SupportMap<V> for ConvexPoints<V> {
     #[inline]
     fn local_support(&self, dir: V) -> V {
-        support_of_points(&self.points, dir)
+        self.points[self.blocks.support_index(dir)]
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use glam::{DVec2, DVec3, Vec3};
+
+    /// splitmix64 in [-1, 1), seeded.
+    fn uniform(state: &mut u64) -> f64 {
+        *state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = *state;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        (z ^ (z >> 31)) as f64 / u64::MAX as f64 * 2.0 - 1.0
+    }
+
+    // The blocked scan picks the same point as the plain scan: 1 to 13 points (every
+    // padding length), duplicated points (ties go to the first), an axis-aligned
+    // direction (many ties on a grid), a zero and a NaN direction (index 0).
+    #[test]
+    fn blocks_agree_with_plain_scan() {
+        let mut state = 7;
+        for n in 1..=13 {
+            for _ in 0..50 {
+                let mut pts: Vec<Vec3> = (0..n)
+                    .map(|_| {
+                        Vec3::new(0.0, 0.0, 0.0).map(|_| (uniform(&mut state) * 4.0).round() as f32)
+                    })
+                    .collect();
+                if n > 2 {
+                    pts[n - 1] = pts[1];
+                }
+                let blocks = PointBlocks::new(&pts);
+                let dirs = [
+                    Vec3::new(
+                        uniform(&mut state) as f32,
+                        uniform(&mut state) as f32,
+                        uniform(&mut state) as f32,
+                    ),
+                    Vec3::X,
+                    -Vec3::Y,
+                    Vec3::ZERO,
+                    Vec3::NAN,
+                ];
+                for dir in dirs {
+                    let i = blocks.support_index(dir);
+                    assert_eq!(pts[i], support_of_points(&pts, dir), "n {n} dir {dir}");
+                    assert!(i < n);
+                }
+            }
+        }
+        assert_eq!(PointBlocks::new(&[Vec3::ONE; 3]).support_index(Vec3::X), 0);
+    }
+
+    // f64 and 2D: the farthest of a regular hexagon along each vertex direction is
+    // that vertex; a huge (1e6) and a tiny (1e-5) scale change nothing.
+    #[test]
+    fn blocks_2d_and_f64() {
+        for scale in [1e-5, 1.0, 1e6] {
+            let hexagon: Vec<DVec2> = (0..6)
+                .map(|k| {
+                    let a = k as f64 * std::f64::consts::TAU / 6.0;
+                    DVec2::new(a.cos(), a.sin()) * scale
+                })
+                .collect();
+            let blocks = PointBlocks::new(&hexagon);
+            assert_eq!(blocks.len(), 6);
+            for (k, &v) in hexagon.iter().enumerate() {
+                assert_eq!(blocks.support_index(v), k);
+            }
+            let cube: Vec<DVec3> = (0..8)
+                .map(|k| DVec3::new((k & 1) as f64, (k >> 1 & 1) as f64, (k >> 2) as f64) * scale)
+                .collect();
+            let points = ConvexPoints::new(cube).unwrap();
+            assert_eq!(
+                points.local_support(DVec3::new(1.0, 1.0, 1.0)),
+                DVec3::ONE * scale
+            );
+            assert_eq!(points.local_support(-DVec3::ONE), DVec3::ZERO);
+        }
     }
 }

@@ -53,14 +53,33 @@ impl<V: Vector> RayCast<V> for Ball<V> {
         }
     }
 
-    /// As [`RayCast::cast_ray`] without building the hit (no point, no normal).
+    /// True when the ray meets the closed ball for some `t ∈ [0, max_t]`, without a
+    /// square root or the entry's division: the line meets the ball when the centre
+    /// is within `r` of it (the same cancellation-free perpendicular as
+    /// [`RayCast::cast_ray`]), and the entry comes by `max_t` when the closest
+    /// approach does, or else when the point at `max_t` is in the ball.
+    ///
+    /// Edge behaviour as [`RayCast::cast_ray`]; a ray whose entry is within rounding
+    /// of `max_t` may be answered either way.
     #[inline]
     fn intersects_ray(&self, ray: &Ray<V>, max_t: V::Scalar) -> bool {
-        match entry(self, ray) {
-            Some(Entry::Inside) => inside_is_valid(ray, max_t),
-            Some(Entry::At { t, .. }) => t <= max_t,
-            None => false,
+        let r2 = self.radius() * self.radius();
+        let f = ray.origin - self.center();
+        if f.length_squared() <= r2 {
+            return inside_is_valid(ray, max_t);
         }
+        // b > 0 when the ray moves toward the centre; otherwise the ball is behind.
+        let b = -f.dot(ray.dir);
+        let t_closest = b / ray.dir.length_squared();
+        // No branch on t_closest: an infinite or NaN one (a zero, underflowing or
+        // non-finite direction, a NaN origin) makes the perpendicular infinite or NaN,
+        // which fails `≤ r²`; so does every comparison with a NaN `max_t`.
+        let line_meets = (b > V::Scalar::ZERO) & ((f + ray.dir * t_closest).length_squared() <= r2);
+        if t_closest <= max_t {
+            // The usual case (an unbounded or long ray): the entry precedes max_t.
+            return line_meets;
+        }
+        line_meets & ((f + ray.dir * max_t).length_squared() <= r2) & (max_t >= V::Scalar::ZERO)
     }
 }
 
@@ -185,6 +204,64 @@ mod tests {
             .cast_ray(&ray(c - v(4.0 * k, 0.0, 0.0), v(-1.0, 0.0, 0.0)), inf)
             .is_none());
         assert!(b.cast_ray(&r, s::<V>(1.49)).is_none());
+    }
+
+    /// The boolean query at its edges, at scale `k`, beside `cast_ray`.
+    fn check_intersects<V: Vector>(k: f64) {
+        let inf = V::Scalar::INFINITY;
+        let c = v::<V>(3.0 * k, -2.0 * k, k);
+        let b = ball(c, k);
+        let head_on = ray(c - v(4.0 * k, 0.0, 0.0), v(2.0 * k, 0.0, 0.0));
+        // Enters at t = 1.5, closest approach at t = 2: max_t between, at, before.
+        assert!(b.intersects_ray(&head_on, inf));
+        assert!(b.intersects_ray(&head_on, s::<V>(1.75)));
+        assert!(b.intersects_ray(&head_on, s::<V>(1.5)));
+        assert!(!b.intersects_ray(&head_on, s::<V>(1.49)));
+        // Tangent line hits; just outside misses; pointing away misses.
+        assert!(b.intersects_ray(&ray(c - v(4.0 * k, -k, 0.0), v(1.0, 0.0, 0.0)), inf));
+        let outside = ray(c - v(4.0 * k, -1.001 * k, 0.0), v(1.0, 0.0, 0.0));
+        assert!(!b.intersects_ray(&outside, inf));
+        let away = ray(c - v(4.0 * k, 0.0, 0.0), v(-1.0, 0.0, 0.0));
+        assert!(!b.intersects_ray(&away, inf));
+        // Origin inside with a zero direction hits; outside with one misses.
+        assert!(b.intersects_ray(&ray(c, V::ZERO), s::<V>(0.0)));
+        assert!(!b.intersects_ray(&ray(c - v(4.0 * k, 0.0, 0.0), V::ZERO), inf));
+        // NaN and negative max_t miss, from outside and from inside.
+        for max_t in [s::<V>(f64::NAN), s::<V>(-1.0)] {
+            assert!(!b.intersects_ray(&head_on, max_t));
+            assert!(!b.intersects_ray(&ray(c, v(1.0, 0.0, 0.0)), max_t));
+        }
+        // Non-finite rays miss.
+        let nan = Ray {
+            origin: V::splat(s::<V>(f64::NAN)),
+            dir: v(1.0, 0.0, 0.0),
+        };
+        assert!(!b.intersects_ray(&nan, inf));
+        let infinite = Ray {
+            origin: head_on.origin,
+            dir: v(f64::INFINITY, 0.0, 0.0),
+        };
+        assert!(!b.intersects_ray(&infinite, inf));
+        // Agrees with cast_ray on a fan of rays through and around the ball.
+        for i in 0..200 {
+            let angle = i as f64 * 0.013;
+            let dir = v::<V>(angle.cos(), angle.sin(), 0.5 * angle.sin()) * s::<V>(k);
+            let r = ray(c - v(4.0 * k, 0.3 * k, 0.0), dir);
+            for max_t in [s::<V>(2.0), s::<V>(3.5), inf] {
+                assert_eq!(b.intersects_ray(&r, max_t), b.cast_ray(&r, max_t).is_some());
+            }
+        }
+    }
+
+    // The boolean query, every type, scales 1e-5, 1, 1e6.
+    #[test]
+    fn intersects_edges_every_type_and_scale() {
+        for k in [1e-5, 1.0, 1e6] {
+            check_intersects::<Vec2>(k);
+            check_intersects::<Vec3>(k);
+            check_intersects::<DVec2>(k);
+            check_intersects::<DVec3>(k);
+        }
     }
 
     // Every type at scales 1e-5, 1, 1e6 (f32 at 1e6 still keeps 5 digits of t).
