@@ -101,13 +101,15 @@ pub(super) fn build<V: Vector>(boxes: &[Aabb<V>]) -> Vec<Node4<V::Scalar>> {
     // preorder with each node's first inner child right after it, so that a descent
     // reads memory forwards.
     let mut tasks = vec![(None::<(usize, usize)>, root, 0u32)];
+    // Partitions go through this buffer (see `partition`).
+    let mut scratch = prims.clone();
     while let Some((link, range, depth)) = tasks.pop() {
         let node = nodes.len();
         nodes.push(Node4::EMPTY);
         if let Some((parent, slot)) = link {
             nodes[parent].child[slot] = node as u32;
         }
-        let (children, count) = split_wide(&mut prims, range, depth);
+        let (children, count) = split_wide(&mut prims, &mut scratch, range, depth);
         for (slot, child) in children[..count].iter().enumerate().rev() {
             nodes[node].boxes.set(slot, &child.bounds);
             if child.len() == 1 {
@@ -117,7 +119,11 @@ pub(super) fn build<V: Vector>(boxes: &[Aabb<V>]) -> Vec<Node4<V::Scalar>> {
             }
         }
     }
-    nodes.shrink_to_fit();
+    // The estimate is usually close; copying the nodes to save a few percent is not
+    // worth it then.
+    if nodes.capacity() - nodes.len() > nodes.len() / 8 {
+        nodes.shrink_to_fit();
+    }
     nodes
 }
 
@@ -125,6 +131,7 @@ pub(super) fn build<V: Vector>(boxes: &[Aabb<V>]) -> Vec<Node4<V::Scalar>> {
 /// holding two or more items is split until there are four.
 fn split_wide<V: Vector>(
     prims: &mut [Prim<V>],
+    scratch: &mut [Prim<V>],
     range: Range<V>,
     depth: u32,
 ) -> ([Range<V>; LANES], usize) {
@@ -150,7 +157,7 @@ fn split_wide<V: Vector>(
         let Some(k) = widest else {
             break;
         };
-        let (left, right) = split2(prims, children[k], depth);
+        let (left, right) = split2(prims, scratch, children[k], depth);
         children[k] = left;
         children[count] = right;
         count += 1;
@@ -187,7 +194,12 @@ impl<V: Vector> Bin<V> {
 /// One binary split of a range of two or more items into two non-empty ranges. The
 /// bins span the range's bounds on their longest axis (centroids lie inside them, so no
 /// separate pass gathers centroid bounds).
-fn split2<V: Vector>(prims: &mut [Prim<V>], range: Range<V>, depth: u32) -> (Range<V>, Range<V>) {
+fn split2<V: Vector>(
+    prims: &mut [Prim<V>],
+    scratch: &mut [Prim<V>],
+    range: Range<V>,
+    depth: u32,
+) -> (Range<V>, Range<V>) {
     let b = range.bounds;
     let axis = b.extents().max_axis();
     // Doubled coordinates, like the doubled centroids.
@@ -205,11 +217,25 @@ fn split2<V: Vector>(prims: &mut [Prim<V>], range: Range<V>, depth: u32) -> (Ran
         let c = p.aabb.min.get(axis) + p.aabb.max.get(axis);
         (((c - origin) * scale).to_f64() as usize).min(bins_used - 1)
     };
-    let mut bins = [Bin::<V>::empty(); BINS];
-    for p in items.iter() {
-        let bin = &mut bins[bin_of(p)];
+    // Two sets of bins, for even and odd items: neighbours often share a bin, and one
+    // set would chain each merge to the store of the previous one.
+    let mut sets = [[Bin::<V>::empty(); BINS]; 2];
+    let mut add = |set: usize, p: &Prim<V>| {
+        let bin = &mut sets[set][bin_of(p)];
         bin.bounds = bin.bounds.merged(&p.aabb);
         bin.count += 1;
+    };
+    let mut pairs = items.chunks_exact(2);
+    for pair in &mut pairs {
+        add(0, &pair[0]);
+        add(1, &pair[1]);
+    }
+    if let [last] = pairs.remainder() {
+        add(0, last);
+    }
+    let mut bins = sets[0];
+    for (bin, odd) in bins.iter_mut().zip(&sets[1]) {
+        *bin = bin.merged(odd);
     }
     let Some((split, left, right)) = best_bin_split(&bins[..bins_used]) else {
         // Every centroid fell in one bin.
@@ -219,7 +245,7 @@ fn split2<V: Vector>(prims: &mut [Prim<V>], range: Range<V>, depth: u32) -> (Ran
     // split ≤ bins_used − 1, ⌊x⌋ (clamped) < split ⟺ x < split.
     let threshold = V::Scalar::from_f64(split as f64);
     let mid = range.start
-        + partition(items, |p| {
+        + partition(items, &mut scratch[range.start..range.end], |p| {
             let c = p.aabb.min.get(axis) + p.aabb.max.get(axis);
             (c - origin) * scale < threshold
         });
@@ -309,18 +335,28 @@ pub(super) fn empty_box<V: Vector>() -> Aabb<V> {
     }
 }
 
-/// Branch-free in-place partition: items satisfying `left` first; returns how many
-/// do. (The classification is unpredictable, so a branchy loop would mispredict often.)
-#[allow(clippy::manual_swap)]
-fn partition<V: Vector>(items: &mut [Prim<V>], left: impl Fn(&Prim<V>) -> bool) -> usize {
-    let mut mid = 0;
-    for i in 0..items.len() {
-        // A plain `swap` goes through a stack temporary that the classification then
-        // reloads (a store-forwarding stall); copying out first keeps it in registers.
-        let current = items[i];
-        items[i] = items[mid];
-        items[mid] = current;
-        mid += usize::from(left(&current));
+/// Branch-free partition through `scratch` (as long as `items`): items satisfying
+/// `left` first; returns how many do. Each item is written at both cursors of the
+/// buffer (the next left slot, the next right slot from the end) and only the cursor
+/// its side names moves on; a slot written for the wrong side is overwritten before the
+/// cursors meet. No load waits on a store, unlike an in-place swap loop, and the
+/// classification is unpredictable, so a branchy loop would mispredict often. The
+/// items then go back to `items` in one copy.
+fn partition<V: Vector>(
+    items: &mut [Prim<V>],
+    scratch: &mut [Prim<V>],
+    left: impl Fn(&Prim<V>) -> bool,
+) -> usize {
+    let scratch = &mut scratch[..items.len()];
+    let (mut lo, mut hi) = (0, scratch.len());
+    for p in items.iter() {
+        // Before every write lo < hi: lo + (len − hi) items were placed, fewer than len.
+        let is_left = left(p);
+        scratch[lo] = *p;
+        scratch[hi - 1] = *p;
+        lo += usize::from(is_left);
+        hi -= usize::from(!is_left);
     }
-    mid
+    items.copy_from_slice(scratch);
+    lo
 }
