@@ -61,12 +61,31 @@ impl<V: Vector> Prim<V> {
     }
 }
 
-/// A range of primitives with its bounds.
+/// A range of primitives with its bounds; `buf` names the buffer of [`Buffers`] that
+/// holds them.
 #[derive(Copy, Clone)]
 struct Range<V: Vector> {
     start: usize,
     end: usize,
+    buf: usize,
     bounds: Aabb<V>,
+}
+
+/// The primitives and a second buffer of the same length: a partition reads a range
+/// from one and writes it to the other (ping-pong), so no pass copies it back.
+struct Buffers<V: Vector>([Vec<Prim<V>>; 2]);
+
+impl<V: Vector> Buffers<V> {
+    /// Buffer `src` to read and the other one to write.
+    #[inline]
+    fn src_dst(&mut self, src: usize) -> (&mut [Prim<V>], &mut [Prim<V>]) {
+        let [a, b] = &mut self.0;
+        if src == 0 {
+            (a, b)
+        } else {
+            (b, a)
+        }
+    }
 }
 
 impl<V: Vector> Range<V> {
@@ -79,7 +98,7 @@ impl<V: Vector> Range<V> {
 /// Builds the nodes over every valid box of `boxes` (finite, `min ≤ max`, index below
 /// [`MAX_ITEMS`]); node 0 is the root. Empty when no box is valid.
 pub(super) fn build<V: Vector>(boxes: &[Aabb<V>]) -> Vec<Node4<V::Scalar>> {
-    let mut prims: Vec<Prim<V>> = boxes
+    let prims: Vec<Prim<V>> = boxes
         .iter()
         .take(MAX_ITEMS)
         .enumerate()
@@ -92,7 +111,7 @@ pub(super) fn build<V: Vector>(boxes: &[Aabb<V>]) -> Vec<Node4<V::Scalar>> {
     if prims.is_empty() {
         return Vec::new();
     }
-    let root = measure(&prims, 0, prims.len());
+    let root = measure(&prims, 0, 0, prims.len());
     // Full 4-wide nodes would need ⌈(n − 1) / 3⌉; SAH splits leave some nodes with two or
     // three children, and about n / 2 nodes are typical.
     let mut nodes: Vec<Node4<V::Scalar>> = Vec::with_capacity(prims.len() / 2 + 1);
@@ -101,19 +120,18 @@ pub(super) fn build<V: Vector>(boxes: &[Aabb<V>]) -> Vec<Node4<V::Scalar>> {
     // preorder with each node's first inner child right after it, so that a descent
     // reads memory forwards.
     let mut tasks = vec![(None::<(usize, usize)>, root, 0u32)];
-    // Partitions go through this buffer (see `partition`).
-    let mut scratch = prims.clone();
+    let mut bufs = Buffers([prims.clone(), prims]);
     while let Some((link, range, depth)) = tasks.pop() {
         let node = nodes.len();
         nodes.push(Node4::EMPTY);
         if let Some((parent, slot)) = link {
             nodes[parent].child[slot] = node as u32;
         }
-        let (children, count) = split_wide(&mut prims, &mut scratch, range, depth);
+        let (children, count) = split_wide(&mut bufs, range, depth);
         for (slot, child) in children[..count].iter().enumerate().rev() {
             nodes[node].boxes.set(slot, &child.bounds);
             if child.len() == 1 {
-                nodes[node].child[slot] = LEAF_BIT | prims[child.start].item;
+                nodes[node].child[slot] = LEAF_BIT | bufs.0[child.buf][child.start].item;
             } else {
                 tasks.push((Some((node, slot)), *child, depth + 2));
             }
@@ -130,8 +148,7 @@ pub(super) fn build<V: Vector>(boxes: &[Aabb<V>]) -> Vec<Node4<V::Scalar>> {
 /// Splits `range` into up to four children: the child of largest surface among those
 /// holding two or more items is split until there are four.
 fn split_wide<V: Vector>(
-    prims: &mut [Prim<V>],
-    scratch: &mut [Prim<V>],
+    bufs: &mut Buffers<V>,
     range: Range<V>,
     depth: u32,
 ) -> ([Range<V>; LANES], usize) {
@@ -139,7 +156,7 @@ fn split_wide<V: Vector>(
     if range.len() <= LANES {
         for (k, child) in children.iter_mut().take(range.len()).enumerate() {
             let at = range.start + k;
-            *child = measure(prims, at, at + 1);
+            *child = measure(&bufs.0[range.buf], range.buf, at, at + 1);
         }
         return (children, range.len());
     }
@@ -157,7 +174,7 @@ fn split_wide<V: Vector>(
         let Some(k) = widest else {
             break;
         };
-        let (left, right) = split2(prims, scratch, children[k], depth);
+        let (left, right) = split2(bufs, children[k], depth);
         children[k] = left;
         children[count] = right;
         count += 1;
@@ -194,21 +211,17 @@ impl<V: Vector> Bin<V> {
 /// One binary split of a range of two or more items into two non-empty ranges. The
 /// bins span the range's bounds on their longest axis (centroids lie inside them, so no
 /// separate pass gathers centroid bounds).
-fn split2<V: Vector>(
-    prims: &mut [Prim<V>],
-    scratch: &mut [Prim<V>],
-    range: Range<V>,
-    depth: u32,
-) -> (Range<V>, Range<V>) {
+fn split2<V: Vector>(bufs: &mut Buffers<V>, range: Range<V>, depth: u32) -> (Range<V>, Range<V>) {
+    let (src, dst) = bufs.src_dst(range.buf);
     let b = range.bounds;
     let axis = b.extents().max_axis();
     // Doubled coordinates, like the doubled centroids.
     let origin = b.min.get(axis) * V::Scalar::TWO;
     let extent = (b.max.get(axis) - b.min.get(axis)) * V::Scalar::TWO;
     if depth >= SAH_DEPTH_LIMIT || extent <= V::Scalar::ZERO {
-        return median_split(prims, range, axis);
+        return median_split(src, range, axis);
     }
-    let items = &mut prims[range.start..range.end];
+    let items = &src[range.start..range.end];
     // Fewer bins for small ranges: the fixed cost of the sweep dominates there.
     let bins_used = BINS.min(items.len());
     // The largest centroid maps to `bins_used` at most; the clamp puts it in the last bin.
@@ -239,13 +252,13 @@ fn split2<V: Vector>(
     }
     let Some((split, left, right)) = best_bin_split(&bins[..bins_used]) else {
         // Every centroid fell in one bin.
-        return median_split(prims, range, axis);
+        return median_split(src, range, axis);
     };
     // `bin_of(p) < split` without the integer conversion: for x ≥ 0 and an integer
     // split ≤ bins_used − 1, ⌊x⌋ (clamped) < split ⟺ x < split.
     let threshold = V::Scalar::from_f64(split as f64);
     let mid = range.start
-        + partition(items, &mut scratch[range.start..range.end], |p| {
+        + partition(items, &mut dst[range.start..range.end], |p| {
             let c = p.aabb.min.get(axis) + p.aabb.max.get(axis);
             (c - origin) * scale < threshold
         });
@@ -253,11 +266,13 @@ fn split2<V: Vector>(
         Range {
             start: range.start,
             end: mid,
+            buf: 1 - range.buf,
             bounds: left.bounds,
         },
         Range {
             start: mid,
             end: range.end,
+            buf: 1 - range.buf,
             bounds: right.bounds,
         },
     )
@@ -313,17 +328,22 @@ fn median_split<V: Vector>(
     });
     let mid = range.start + mid;
     (
-        measure(prims, range.start, mid),
-        measure(prims, mid, range.end),
+        measure(prims, range.buf, range.start, mid),
+        measure(prims, range.buf, mid, range.end),
     )
 }
 
 /// The range `[start, end)` with its bounds, by one pass.
-fn measure<V: Vector>(prims: &[Prim<V>], start: usize, end: usize) -> Range<V> {
+fn measure<V: Vector>(prims: &[Prim<V>], buf: usize, start: usize, end: usize) -> Range<V> {
     let bounds = prims[start..end]
         .iter()
         .fold(empty_box::<V>(), |b, p| b.merged(&p.aabb));
-    Range { start, end, bounds }
+    Range {
+        start,
+        end,
+        buf,
+        bounds,
+    }
 }
 
 /// The box with `min = +∞`, `max = −∞`: neutral for `merged`.
@@ -335,28 +355,26 @@ pub(super) fn empty_box<V: Vector>() -> Aabb<V> {
     }
 }
 
-/// Branch-free partition through `scratch` (as long as `items`): items satisfying
-/// `left` first; returns how many do. Each item is written at both cursors of the
-/// buffer (the next left slot, the next right slot from the end) and only the cursor
-/// its side names moves on; a slot written for the wrong side is overwritten before the
-/// cursors meet. No load waits on a store, unlike an in-place swap loop, and the
-/// classification is unpredictable, so a branchy loop would mispredict often. The
-/// items then go back to `items` in one copy.
+/// Branch-free partition of `items` into `out` (as long): items satisfying `left`
+/// first; returns how many do. Each item is written at both cursors (the next left
+/// slot, the next right slot from the end) and only the cursor its side names moves
+/// on; a slot written for the wrong side is overwritten before the cursors meet. No
+/// load waits on a store, unlike an in-place swap loop, and the classification is
+/// unpredictable, so a branchy loop would mispredict often.
 fn partition<V: Vector>(
-    items: &mut [Prim<V>],
-    scratch: &mut [Prim<V>],
+    items: &[Prim<V>],
+    out: &mut [Prim<V>],
     left: impl Fn(&Prim<V>) -> bool,
 ) -> usize {
-    let scratch = &mut scratch[..items.len()];
-    let (mut lo, mut hi) = (0, scratch.len());
-    for p in items.iter() {
+    let out = &mut out[..items.len()];
+    let (mut lo, mut hi) = (0, out.len());
+    for p in items {
         // Before every write lo < hi: lo + (len − hi) items were placed, fewer than len.
         let is_left = left(p);
-        scratch[lo] = *p;
-        scratch[hi - 1] = *p;
+        out[lo] = *p;
+        out[hi - 1] = *p;
         lo += usize::from(is_left);
         hi -= usize::from(!is_left);
     }
-    items.copy_from_slice(scratch);
     lo
 }
