@@ -4,7 +4,8 @@
 //! The broad phase is incremental, as Box2D's `b2UpdatePairs`: the world keeps the
 //! pairs whose fat boxes overlap, and each update re-queries only the proxies whose
 //! fat box changed (the tree's *moved* buffer); pairs of two unmoved proxies keep
-//! their overlap. With a broad-phase margin
+//! their overlap. When more than half the proxies moved, one traversal of the tree
+//! against itself replaces the queries (same pairs, less work). With a broad-phase margin
 //! ([`set_broad_margin`](World::set_broad_margin)) a shape that moves less than the
 //! margin does not move its fat box at all.
 
@@ -109,6 +110,11 @@ impl<V: GjkVector, S: DispatchShape<V> + Sync> World<V, S> {
     /// dropped, and the moved proxies' pairs are queried again. The result is the set
     /// of all pairs with overlapping fat boxes, sorted, as a full traversal would give.
     fn refresh_broad_pairs(&mut self) {
+        if 2 * self.tree.moved().len() > self.tree.len() {
+            // Most proxies moved: one traversal of the tree against itself is cheaper
+            // than a query per moved proxy, and gives the same pairs.
+            return self.all_broad_pairs();
+        }
         let mut moved = vec![false; self.slots.len()];
         for &id in self.tree.moved() {
             if let Some(user) = self.tree.user_data(id) {
@@ -123,6 +129,22 @@ impl<V: GjkVector, S: DispatchShape<V> + Sync> World<V, S> {
                 && self.entry(b).is_some()
         });
         self.tree.for_each_moved_pair(|p, q| {
+            let (Some(ua), Some(ub)) = (self.tree.user_data(p), self.tree.user_data(q)) else {
+                return;
+            };
+            if let (Some((ha, _)), Some((hb, _))) = (self.handle_at(ua), self.handle_at(ub)) {
+                pairs.push((ha.min(hb), ha.max(hb)));
+            }
+        });
+        pairs.sort_unstable();
+        self.broad_pairs = pairs;
+    }
+
+    /// Every pair of overlapping fat boxes, by a traversal of the tree against itself.
+    fn all_broad_pairs(&mut self) {
+        let mut pairs = std::mem::take(&mut self.broad_pairs);
+        pairs.clear();
+        self.tree.for_each_pair(|p, q| {
             let (Some(ua), Some(ub)) = (self.tree.user_data(p), self.tree.user_data(q)) else {
                 return;
             };
