@@ -262,11 +262,9 @@ impl<V: Vector> Bvh<V> {
     }
 
     /// Near-first walk. `visit(item, t_enter, max_t)` may return a new, smaller `max_t`
-    /// (`−∞` ends the walk). The lanes a node's kernel call hits are sorted by entry
-    /// parameter: items are visited nearest first (a closest hit then prunes the farther
-    /// ones before their exact test), the nearest inner child is visited next without a
-    /// round trip through the stack, and the others are pushed farthest first with their
-    /// entry parameter, which prunes them when popped after `max_t` shrank.
+    /// (`−∞` ends the walk). The nearest inner child is visited next without a round
+    /// trip through the stack; the others are pushed with their entry parameter, which
+    /// prunes them when popped after `max_t` shrank.
     fn ray_walk(
         &self,
         ray: &Ray<V>,
@@ -293,51 +291,45 @@ impl<V: Vector> Bvh<V> {
             };
             let node = &self.nodes[i as usize];
             let t = ray_boxes4(&soa, &node.boxes, V::DIM, max_t);
-            let (order, count) = hits_by_entry(&t, max_t);
-            let order = &order[..count];
-            for &lane in order {
-                let code = node.child[lane];
+            let (leaves, inner) = hit_masks(&t, &node.child, max_t);
+            for lane in lanes(leaves) {
                 // max_t may have shrunk since the kernel ran.
-                if code & LEAF_BIT != 0 && t[lane] <= max_t {
-                    if let Some(new_max) = visit(code & !LEAF_BIT, t[lane], max_t) {
+                if t[lane] <= max_t {
+                    if let Some(new_max) = visit(node.child[lane] & !LEAF_BIT, t[lane], max_t) {
                         max_t = new_max;
                     }
                 }
             }
-            // Farthest first; the nearest, last, is visited next instead of pushed.
-            let mut next: Option<(u32, V::Scalar)> = None;
-            for &lane in order.iter().rev() {
-                let code = node.child[lane];
-                if code & LEAF_BIT == 0 && t[lane] <= max_t {
-                    if let Some(farther) = next.replace((code, t[lane])) {
-                        stack.push(farther);
-                    }
+            // The nearest inner child is next; the others wait on the stack with their
+            // entry parameter (at most three, so their order matters little).
+            let nearest = lanes(inner).min_by(|&a, &b| {
+                t[a].partial_cmp(&t[b])
+                    .unwrap_or(core::cmp::Ordering::Equal)
+            });
+            for lane in lanes(inner) {
+                if Some(lane) != nearest && t[lane] <= max_t {
+                    stack.push((node.child[lane], t[lane]));
                 }
             }
-            current = next.map(|(code, _)| code);
+            current = nearest
+                .filter(|&lane| t[lane] <= max_t)
+                .map(|lane| node.child[lane]);
         }
     }
 }
 
-/// The lanes hit within `max_t` (misses are `+∞`; empty lanes are never hit), sorted
-/// by entry parameter, and their count.
+/// Bit masks of the lanes hit within `max_t` (misses are `+∞`; empty lanes are never
+/// hit) that hold an item, and that hold an inner node.
 #[inline(always)]
-fn hits_by_entry<S: Real>(t: &[S; LANES], max_t: S) -> ([usize; LANES], usize) {
-    let mut order = [0; LANES];
-    let mut count = 0;
+fn hit_masks<S: Real>(t: &[S; LANES], child: &[u32; LANES], max_t: S) -> (u32, u32) {
+    let (mut leaves, mut inner) = (0, 0);
     for lane in 0..LANES {
-        if t[lane] <= max_t {
-            // Insertion sort: at most four entries.
-            let mut k = count;
-            while k > 0 && t[order[k - 1]] > t[lane] {
-                order[k] = order[k - 1];
-                k -= 1;
-            }
-            order[k] = lane;
-            count += 1;
-        }
+        let hit = u32::from(t[lane] <= max_t);
+        let is_leaf = u32::from(child[lane] & LEAF_BIT != 0);
+        leaves |= (hit & is_leaf) << lane;
+        inner |= (hit & (1 - is_leaf)) << lane;
     }
-    (order, count)
+    (leaves, inner)
 }
 
 /// The set bits of `mask`, lowest first.

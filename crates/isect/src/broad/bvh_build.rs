@@ -5,7 +5,9 @@
 //! A binary split sorts the primitives' centroids into [`BINS`] equal bins along the
 //! longest axis of their bounds, sweeps the bins to evaluate the surface area heuristic
 //! `area(L)·|L| + area(R)·|R|` at every bin boundary, and partitions at the cheapest (two
-//! passes per split; the bins span the range's bounds, and give both sides' bounds). A
+//! passes per split; the bins span the range's bounds, and give both sides' bounds). The
+//! partition writes from one buffer of primitives into a second one and the next split
+//! reads from there (ping-pong, no copy back); each range knows which buffer holds it. A
 //! 4-wide node starts with its whole range as one child and splits the child of largest
 //! surface until it has four, so every node over four or more items is full. When all
 //! centroids fall in one bin a range is halved at the object median; from binary depth [`SAH_DEPTH_LIMIT`]
