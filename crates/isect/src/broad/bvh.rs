@@ -70,12 +70,7 @@ fn slot(code: u32) -> Slot {
 impl<V: Vector> Bvh<V> {
     /// Builds the tree over `boxes` by binned SAH (see the module docs).
     pub fn build(boxes: &[Aabb<V>]) -> Self {
-        let nodes = build(boxes);
-        let len = nodes
-            .iter()
-            .flat_map(|n| n.child)
-            .filter(|&c| matches!(slot(c), Slot::Item(_)))
-            .count();
+        let (nodes, len) = build(boxes);
         Self {
             nodes,
             len,

@@ -98,8 +98,9 @@ impl<V: Vector> Range<V> {
 }
 
 /// Builds the nodes over every valid box of `boxes` (finite, `min ≤ max`, index below
-/// [`MAX_ITEMS`]); node 0 is the root. Empty when no box is valid.
-pub(super) fn build<V: Vector>(boxes: &[Aabb<V>]) -> Vec<Node4<V::Scalar>> {
+/// [`MAX_ITEMS`]), and the number of items stored; node 0 is the root. Empty when no
+/// box is valid.
+pub(super) fn build<V: Vector>(boxes: &[Aabb<V>]) -> (Vec<Node4<V::Scalar>>, usize) {
     let prims: Vec<Prim<V>> = boxes
         .iter()
         .take(MAX_ITEMS)
@@ -111,9 +112,10 @@ pub(super) fn build<V: Vector>(boxes: &[Aabb<V>]) -> Vec<Node4<V::Scalar>> {
         })
         .collect();
     if prims.is_empty() {
-        return Vec::new();
+        return (Vec::new(), 0);
     }
-    let root = measure(&prims, 0, 0, prims.len());
+    let len = prims.len();
+    let root = measure(&prims, 0, 0, len);
     // Full 4-wide nodes would need ⌈(n − 1) / 3⌉; SAH splits leave some nodes with two or
     // three children, and about n / 2 nodes are typical.
     let mut nodes: Vec<Node4<V::Scalar>> = Vec::with_capacity(prims.len() / 2 + 1);
@@ -144,7 +146,7 @@ pub(super) fn build<V: Vector>(boxes: &[Aabb<V>]) -> Vec<Node4<V::Scalar>> {
     if nodes.capacity() - nodes.len() > nodes.len() / 8 {
         nodes.shrink_to_fit();
     }
-    nodes
+    (nodes, len)
 }
 
 /// Splits `range` into up to four children: the child of largest surface among those
