@@ -9,7 +9,8 @@
 //!   10% fill (Box2D's ray-cast benchmark scene), each leaf checked by an exact ray–box
 //!   test on both sides.
 //!
-//! Bytes of memory per object are printed to stderr at setup.
+//! The boxes of each frame are made outside the timed section (`iter_batched`), for
+//! both libraries alike. Bytes of memory per object are printed to stderr at setup.
 //!
 //! Times are the thread's CPU time (`CLOCK_THREAD_CPUTIME_ID` on Linux, wall time
 //! elsewhere): the benchmark machines are shared by several jobs, and wall time there
@@ -18,7 +19,7 @@
 use std::hint::black_box;
 
 use criterion::measurement::{Measurement, ValueFormatter};
-use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
+use criterion::{criterion_group, criterion_main, BatchSize, BenchmarkId, Criterion, Throughput};
 use glam::Vec3;
 use isect::algo::slab::PreparedRay;
 use isect::broad::{Bvh, DynamicTree, ProxyId, SweepAndPrune};
@@ -81,28 +82,35 @@ fn to_parry(b: &Aabb<Vec3>) -> PAabb {
 /// Margin of the fat boxes (dynamic tree, parry's incremental update).
 const MARGIN: f32 = 0.1;
 
+/// The boxes of the next frame, ours and parry's: made outside the timed section
+/// (criterion's `iter_batched`), so that the times are the broad phase's alone.
+fn next_frame(scene: &Scene, frame: &mut u32) -> (Vec<Aabb<Vec3>>, Vec<PAabb>) {
+    *frame += 1;
+    let mut boxes = Vec::new();
+    scene.boxes(*frame, &mut boxes);
+    let pboxes = boxes.iter().map(to_parry).collect();
+    (boxes, pboxes)
+}
+
 fn pairs(c: &mut Criterion<CpuTime>) {
     let mut group = c.benchmark_group("broad/pairs");
     for n in [1_000usize, 10_000, 100_000] {
         group.sample_size(if n > 10_000 { 10 } else { 50 });
         let scene = Scene::new(n, 7);
-        let mut boxes = Vec::with_capacity(n);
-        scene.boxes(0, &mut boxes);
-        let pboxes: Vec<PAabb> = boxes.iter().map(to_parry).collect();
         let mut frame = 0u32;
+        let (boxes, pboxes) = next_frame(&scene, &mut frame);
         group.bench_function(BenchmarkId::new("parry_rebuild", n), |bench| {
             let mut ws = BvhWorkspace::default();
-            let mut pb = Vec::with_capacity(n);
-            bench.iter(|| {
-                frame += 1;
-                scene.boxes(frame, &mut boxes);
-                pb.clear();
-                pb.extend(boxes.iter().map(to_parry));
-                let bvh = PBvh::from_leaves(BvhBuildStrategy::Binned, &pb);
-                let mut count = 0usize;
-                bvh.traverse_bvtt_single_tree::<false>(&mut ws, &mut |_, _| count += 1);
-                black_box(count)
-            })
+            bench.iter_batched_ref(
+                || next_frame(&scene, &mut frame),
+                |(_, pb)| {
+                    let bvh = PBvh::from_leaves(BvhBuildStrategy::Binned, pb);
+                    let mut count = 0usize;
+                    bvh.traverse_bvtt_single_tree::<false>(&mut ws, &mut |_, _| count += 1);
+                    count
+                },
+                BatchSize::PerIteration,
+            )
         });
         let mut ws = BvhWorkspace::default();
         let mut parry_bvh = PBvh::from_leaves(BvhBuildStrategy::Binned, &pboxes);
@@ -112,27 +120,31 @@ fn pairs(c: &mut Criterion<CpuTime>) {
         );
         group.bench_function(BenchmarkId::new("parry_incremental", n), |bench| {
             let bvh = &mut parry_bvh;
-            bench.iter(|| {
-                frame += 1;
-                scene.boxes(frame, &mut boxes);
-                for (i, b) in boxes.iter().enumerate() {
-                    bvh.insert_or_update_partially(to_parry(b), i as u32, MARGIN);
-                }
-                bvh.refit(&mut ws);
-                let mut count = 0usize;
-                bvh.traverse_bvtt_single_tree::<true>(&mut ws, &mut |_, _| count += 1);
-                black_box(count)
-            })
+            bench.iter_batched_ref(
+                || next_frame(&scene, &mut frame),
+                |(_, pb)| {
+                    for (i, b) in pb.iter().enumerate() {
+                        bvh.insert_or_update_partially(*b, i as u32, MARGIN);
+                    }
+                    bvh.refit(&mut ws);
+                    let mut count = 0usize;
+                    bvh.traverse_bvtt_single_tree::<true>(&mut ws, &mut |_, _| count += 1);
+                    count
+                },
+                BatchSize::PerIteration,
+            )
         });
         group.bench_function(BenchmarkId::new("isect_bvh_rebuild", n), |bench| {
-            bench.iter(|| {
-                frame += 1;
-                scene.boxes(frame, &mut boxes);
-                let bvh = Bvh::build(&boxes);
-                let mut count = 0usize;
-                bvh.for_each_pair(|_, _| count += 1);
-                black_box(count)
-            })
+            bench.iter_batched_ref(
+                || next_frame(&scene, &mut frame),
+                |(boxes, _)| {
+                    let bvh = Bvh::build(boxes);
+                    let mut count = 0usize;
+                    bvh.for_each_pair(|_, _| count += 1);
+                    count
+                },
+                BatchSize::PerIteration,
+            )
         });
         let mut bvh = Bvh::build(&boxes);
         eprintln!(
@@ -140,14 +152,16 @@ fn pairs(c: &mut Criterion<CpuTime>) {
             bvh.heap_bytes() / n
         );
         group.bench_function(BenchmarkId::new("isect_bvh_refit", n), |bench| {
-            bench.iter(|| {
-                frame += 1;
-                scene.boxes(frame, &mut boxes);
-                bvh.refit(&boxes);
-                let mut count = 0usize;
-                bvh.for_each_pair(|_, _| count += 1);
-                black_box(count)
-            })
+            bench.iter_batched_ref(
+                || next_frame(&scene, &mut frame),
+                |(boxes, _)| {
+                    bvh.refit(boxes);
+                    let mut count = 0usize;
+                    bvh.for_each_pair(|_, _| count += 1);
+                    count
+                },
+                BatchSize::PerIteration,
+            )
         });
         let mut tree = DynamicTree::with_margin(MARGIN).unwrap();
         let ids: Vec<ProxyId> = boxes.iter().map(|b| tree.insert(*b, 0).unwrap()).collect();
@@ -156,17 +170,19 @@ fn pairs(c: &mut Criterion<CpuTime>) {
             tree.heap_bytes() / n
         );
         group.bench_function(BenchmarkId::new("isect_tree", n), |bench| {
-            bench.iter(|| {
-                frame += 1;
-                scene.boxes(frame, &mut boxes);
-                for (id, b) in ids.iter().zip(&boxes) {
-                    let _ = tree.move_proxy(*id, *b, Vec3::ZERO);
-                }
-                let mut count = 0usize;
-                tree.for_each_moved_pair(|_, _| count += 1);
-                tree.clear_moved();
-                black_box(count)
-            })
+            bench.iter_batched_ref(
+                || next_frame(&scene, &mut frame),
+                |(boxes, _)| {
+                    for (id, b) in ids.iter().zip(boxes.iter()) {
+                        let _ = tree.move_proxy(*id, *b, Vec3::ZERO);
+                    }
+                    let mut count = 0usize;
+                    tree.for_each_moved_pair(|_, _| count += 1);
+                    tree.clear_moved();
+                    count
+                },
+                BatchSize::PerIteration,
+            )
         });
         let mut sap = SweepAndPrune::new(0).unwrap();
         let sap_ids: Vec<ProxyId> = boxes.iter().map(|b| sap.insert(*b).unwrap()).collect();
@@ -176,15 +192,17 @@ fn pairs(c: &mut Criterion<CpuTime>) {
             sap.heap_bytes() / n
         );
         group.bench_function(BenchmarkId::new("isect_sap", n), |bench| {
-            bench.iter(|| {
-                frame += 1;
-                scene.boxes(frame, &mut boxes);
-                for (id, b) in sap_ids.iter().zip(&boxes) {
-                    let _ = sap.set_aabb(*id, *b);
-                }
-                sap.update();
-                black_box(sap.pairs().len())
-            })
+            bench.iter_batched_ref(
+                || next_frame(&scene, &mut frame),
+                |(boxes, _)| {
+                    for (id, b) in sap_ids.iter().zip(boxes.iter()) {
+                        let _ = sap.set_aabb(*id, *b);
+                    }
+                    sap.update();
+                    sap.pairs().len()
+                },
+                BatchSize::PerIteration,
+            )
         });
     }
     group.finish();
@@ -288,10 +306,11 @@ fn ray_grid(c: &mut Criterion<CpuTime>) {
     });
     group.bench_function("isect_bvh_batch", |b| {
         b.iter(|| {
+            // Each ray prepared once, inside the timed section.
+            let prepared: Vec<PreparedRay<Vec3>> =
+                rays.iter().map(|r| PreparedRay::new(r, 1.0)).collect();
             let hits = bvh.cast_rays(&rays, 1.0, |k, i, _| {
-                PreparedRay::new(&rays[k], 1.0)
-                    .interval(&boxes[i as usize])
-                    .map(|h| h.0)
+                prepared[k].interval(&boxes[i as usize]).map(|h| h.0)
             });
             black_box(hits.iter().flatten().count())
         })

@@ -148,24 +148,33 @@ fn world(n: usize, rng: &mut Rng) -> World<Vec3, Shape<f32>> {
     w
 }
 
+/// Moves every shape of `w` by ±0.02 per axis (alternating frames) and updates.
+fn step(w: &mut World<Vec3, Shape<f32>>, handles: &[isect::world::Handle], sign: &mut f32) {
+    *sign = -*sign;
+    for &h in handles {
+        if let Some(&p) = w.pose(h) {
+            let moved = Pose3::new(p.translation + Vec3::splat(0.02 * *sign), p.rotation);
+            w.set_pose(h, moved).expect("finite pose");
+        }
+    }
+    black_box(w.update());
+}
+
 fn world_update(c: &mut Criterion) {
     let mut rng = Rng(7);
     let mut w = world(1000, &mut rng);
     let handles: Vec<_> = w.handles().collect();
     let mut group = c.benchmark_group("world_update_1000_moving");
     let mut sign = 1.0;
-    group.bench_function("isect", |b| {
-        b.iter(|| {
-            sign = -sign;
-            for &h in &handles {
-                if let Some(&p) = w.pose(h) {
-                    let moved = Pose3::new(p.translation + Vec3::splat(0.02 * sign), p.rotation);
-                    w.set_pose(h, moved).expect("finite pose");
-                }
-            }
-            black_box(w.update())
-        })
+    group.bench_function("isect", |b| b.iter(|| step(&mut w, &handles, &mut sign)));
+    eprintln!("margin 0: {:?}", w.update_stats());
+    // With a broad-phase margin of 0.1 the small moves stay inside the fat boxes.
+    let mut fat = w.clone();
+    fat.set_broad_margin(0.1).expect("margin");
+    group.bench_function("isect_margin_0.1", |b| {
+        b.iter(|| step(&mut fat, &handles, &mut sign))
     });
+    eprintln!("margin 0.1: {:?}", fat.update_stats());
     group.finish();
     let rays: Vec<Ray<Vec3>> = (0..1000)
         .map(|_| {

@@ -67,8 +67,19 @@ fn brute_pairs_within<V: TestDim>(
 
 /// Pairs and events equal brute force over 6 steps of random moves, inserts, removes.
 fn pairs_match_brute_force<V: TestDim>() {
+    pairs_match_brute_force_with_margin::<V>(0.0);
+}
+
+/// The same with a broad-phase margin of 0.2: shapes that move less keep their fat box
+/// and their kept pairs (the incremental path), the others are re-queried.
+fn pairs_with_broad_margin_match_brute_force<V: TestDim>() {
+    pairs_match_brute_force_with_margin::<V>(0.2);
+}
+
+fn pairs_match_brute_force_with_margin<V: TestDim>(margin: f64) {
     let mut rng = Rng(11);
     let mut world = World::<V, V::S>::new();
+    world.set_broad_margin(V::Scalar::from_f64(margin)).unwrap();
     let mut handles: Vec<Handle> = (0..SHAPES)
         .map(|_| insert_random::<V>(&mut world, &mut rng))
         .collect();
@@ -105,13 +116,16 @@ fn pairs_match_brute_force<V: TestDim>() {
         }
         total_pairs += now.len();
         before = now;
-        // Move half the shapes by up to 0.5; remove 5 and insert 5.
+        // Move a quarter of the shapes by up to 0.5 and a quarter by up to 0.05 (inside
+        // a 0.2 margin); remove 5 and insert 5.
         for &h in &handles {
-            if rng.below(2) == 0 {
-                continue;
-            }
+            let reach = match rng.below(4) {
+                0 => 0.5,
+                1 => 0.05,
+                _ => continue,
+            };
             let p = *world.pose(h).unwrap();
-            let moved = V::Pose::from_translation(rand_vec::<V>(&mut rng, 0.5)).mul(&p);
+            let moved = V::Pose::from_translation(rand_vec::<V>(&mut rng, reach)).mul(&p);
             world.set_pose(h, moved).unwrap();
         }
         for _ in 0..5 {
@@ -122,6 +136,52 @@ fn pairs_match_brute_force<V: TestDim>() {
         }
     }
     assert!(total_pairs > 20, "scenes too sparse: {total_pairs} pairs");
+}
+
+/// Update statistics: a second update with nothing changed re-queries nothing and keeps
+/// the pairs; a filter change takes effect without any move (filters are applied to the
+/// kept fat-box pairs every update); counts are ordered broad ≥ candidates ≥ contacts.
+fn update_stats_and_unmoved_updates<V: TestDim>() {
+    let mut rng = Rng(12);
+    let mut world = World::<V, V::S>::new();
+    world.set_broad_margin(V::Scalar::from_f64(0.1)).unwrap();
+    let handles: Vec<Handle> = (0..SHAPES)
+        .map(|_| insert_random::<V>(&mut world, &mut rng))
+        .collect();
+    world.update();
+    let first = world.update_stats();
+    assert_eq!(first.moved, SHAPES, "every new shape is queried");
+    assert!(first.broad_pairs >= first.candidates && first.candidates >= first.contacts);
+    assert_eq!(first.contacts, world.contacts().len());
+    assert!(first.contacts > 5, "scene too sparse: {}", first.contacts);
+    let before = world.contacts().to_vec();
+    let events = world.update();
+    let second = world.update_stats();
+    assert_eq!(second.moved, 0);
+    assert_eq!(second.broad_pairs, first.broad_pairs);
+    assert_eq!(world.contacts(), &before[..]);
+    assert!(events.started.is_empty() && events.stopped.is_empty());
+    // A shape that interacts with nothing loses its pairs with no move at all.
+    let (a, _) = (before[0].a, before[0].b);
+    world.set_filter(a, Filter { group: 0, mask: 0 }).unwrap();
+    let events = world.update();
+    assert!(events.stopped.iter().all(|&(x, y)| x == a || y == a));
+    assert!(!events.stopped.is_empty());
+    assert_eq!(world.update_stats().moved, 0);
+    assert_eq!(
+        world
+            .contacts()
+            .iter()
+            .map(|c| (c.a, c.b))
+            .collect::<BTreeSet<_>>(),
+        brute_pairs(&world)
+    );
+    // A NaN or negative margin is refused and changes nothing.
+    assert!(world
+        .set_broad_margin(V::Scalar::from_f64(f64::NAN))
+        .is_err());
+    assert!(world.set_broad_margin(-V::Scalar::ONE).is_err());
+    assert_eq!(handles.len(), world.len());
 }
 
 /// A world with a contact prediction of 0.3 reports every pair within 0.3 (speculative
@@ -480,6 +540,8 @@ fn shape_cuboid<V: TestDim>(half: V) -> V::S {
 }
 
 for_each_vector!(pairs_match_brute_force);
+for_each_vector!(pairs_with_broad_margin_match_brute_force);
+for_each_vector!(update_stats_and_unmoved_updates);
 for_each_vector!(predicted_pairs_match_brute_force);
 for_each_vector!(rays_match_brute_force);
 for_each_vector!(region_queries_match_brute_force);

@@ -20,7 +20,7 @@ use core::marker::PhantomData;
 mod nearest;
 
 use super::bvh_build::{build, empty_box, Node4, EMPTY_SLOT, LEAF_BIT};
-use super::simd::{aabb_boxes4, ray_boxes4, SoaRay, LANES};
+use super::simd::{aabb_boxes4, lane_boxes4, ray_boxes4, Boxes4, SoaRay, LANES};
 use super::stack::Stack;
 use super::{finite_max_t, Defect};
 use crate::algo::slab::PreparedRay;
@@ -72,12 +72,7 @@ fn slot(code: u32) -> Slot {
 impl<V: Vector> Bvh<V> {
     /// Builds the tree over `boxes` by binned SAH (see the module docs).
     pub fn build(boxes: &[Aabb<V>]) -> Self {
-        let nodes = build(boxes);
-        let len = nodes
-            .iter()
-            .flat_map(|n| n.child)
-            .filter(|&c| matches!(slot(c), Slot::Item(_)))
-            .count();
+        let (nodes, len) = build(boxes);
         Self {
             nodes,
             len,
@@ -122,7 +117,7 @@ impl<V: Vector> Bvh<V> {
                 let aabb = match slot(code) {
                     Slot::Item(item) => boxes
                         .get(item as usize)
-                        .filter(|b| super::check_aabb(*b).is_ok())
+                        .filter(|b| b.min.is_finite() && b.max.is_finite() && b.min.all_le(b.max))
                         .copied()
                         .unwrap_or_else(empty_box),
                     Slot::Node(child) => self.nodes[child].boxes.bounds(),
@@ -346,100 +341,127 @@ fn lanes(mut mask: u32) -> impl Iterator<Item = usize> {
     })
 }
 
-/// A pending step of the self-pair traversal.
-#[derive(Copy, Clone)]
-enum PairTask<V: Vector> {
-    /// Pairs inside the subtree of node `.0`.
-    Inside(usize),
-    /// Pairs between two slots, given by their codes and boxes.
-    Between(u32, Aabb<V>, u32, Aabb<V>),
-}
-
 impl<V: Vector> Bvh<V> {
     /// Calls `f(a, b)` (with `a < b`) once for every pair of distinct items whose boxes
     /// overlap (closed boxes), by a traversal of the tree against itself.
+    ///
+    /// Two overlapping inner nodes are descended together: each child box of one is
+    /// tested against the four child boxes of the other by one 4-wide kernel call (a 4×4
+    /// test). An item meeting an inner node is finished at once by a box query of that
+    /// subtree, which keeps the item's box in registers and the subtree in cache.
     pub fn for_each_pair(&self, mut f: impl FnMut(u32, u32)) {
         if self.nodes.is_empty() {
             return;
         }
-        let mut report = |a: u32, b: u32| f(a.min(b), a.max(b));
-        let mut stack = vec![PairTask::Inside(0)];
-        while let Some(task) = stack.pop() {
-            match task {
-                PairTask::Inside(i) => self.pairs_inside(i, &mut stack, &mut report),
-                PairTask::Between(a, box_a, b, box_b) => {
-                    self.pairs_between(a, box_a, b, box_b, &mut stack, &mut report)
-                }
+        let mut walk = PairWalk::<V, _> {
+            nodes: &self.nodes,
+            // Node pairs to visit; `(i, i)` means the pairs inside node `i`'s subtree.
+            tasks: Stack::new((0u32, 0u32)),
+            query: Stack::new(0u32),
+            report: |a: u32, b: u32| f(a.min(b), a.max(b)),
+        };
+        walk.tasks.push((0, 0));
+        while let Some((a, b)) = walk.tasks.pop() {
+            if a == b {
+                walk.inside(a as usize);
+            } else {
+                walk.between(a as usize, b as usize);
             }
         }
     }
+}
 
-    fn pairs_inside(
-        &self,
-        i: usize,
-        stack: &mut Vec<PairTask<V>>,
-        report: &mut impl FnMut(u32, u32),
-    ) {
+/// The state of [`Bvh::for_each_pair`].
+struct PairWalk<'a, V: Vector, F> {
+    nodes: &'a [Node4<V::Scalar>],
+    tasks: Stack<(u32, u32)>,
+    query: Stack<u32>,
+    report: F,
+}
+
+impl<V: Vector, F: FnMut(u32, u32)> PairWalk<'_, V, F> {
+    /// The pairs among the children of node `i`, and the tasks for its inner children.
+    fn inside(&mut self, i: usize) {
         let node = &self.nodes[i];
         for a in 0..LANES {
             let code_a = node.child[a];
-            match slot(code_a) {
-                Slot::Empty => continue,
-                Slot::Node(child) => stack.push(PairTask::Inside(child)),
-                Slot::Item(_) => {}
-            }
-            let box_a: Aabb<V> = node.boxes.get(a);
-            let hits = aabb_boxes4(&box_a, &node.boxes);
-            for (b, (&hit, &code_b)) in hits.iter().zip(&node.child).enumerate().skip(a + 1) {
-                if !hit || code_b == EMPTY_SLOT {
-                    continue;
-                }
-                match (slot(code_a), slot(code_b)) {
-                    (Slot::Item(x), Slot::Item(y)) => report(x, y),
-                    _ => stack.push(PairTask::Between(code_a, box_a, code_b, node.boxes.get(b))),
-                }
-            }
-        }
-    }
-
-    /// Two overlapping slots, not both items: descend the larger inner one.
-    fn pairs_between(
-        &self,
-        a: u32,
-        box_a: Aabb<V>,
-        b: u32,
-        box_b: Aabb<V>,
-        stack: &mut Vec<PairTask<V>>,
-        report: &mut impl FnMut(u32, u32),
-    ) {
-        let expand_a = match (slot(a), slot(b)) {
-            (Slot::Node(_), Slot::Node(_)) => box_a.surface_measure() >= box_b.surface_measure(),
-            (Slot::Node(_), _) => true,
-            _ => false,
-        };
-        let (inner, other, other_box) = if expand_a {
-            (a, b, box_b)
-        } else {
-            (b, a, box_a)
-        };
-        let node = &self.nodes[inner as usize];
-        let hits = aabb_boxes4(&other_box, &node.boxes);
-        for (lane, (&hit, &code)) in hits.iter().zip(&node.child).enumerate() {
-            if !hit || code == EMPTY_SLOT {
+            if code_a == EMPTY_SLOT {
                 continue;
             }
-            match (slot(code), slot(other)) {
-                (Slot::Item(x), Slot::Item(y)) => report(x, y),
-                _ => stack.push(PairTask::Between(
-                    code,
-                    node.boxes.get(lane),
-                    other,
-                    other_box,
-                )),
+            if code_a & LEAF_BIT == 0 {
+                self.tasks.push((code_a, code_a));
+            }
+            let hits = lane_boxes4(&node.boxes, a, &node.boxes, V::DIM);
+            // Lanes after `a` only: each sibling pair once.
+            let later = hits & !((2u32 << a) - 1);
+            for b in lanes(later) {
+                self.slots(code_a, &node.boxes, a, node.child[b], &node.boxes, b);
             }
         }
     }
 
+    /// The pairs between the subtrees of two distinct inner nodes whose boxes overlap:
+    /// every child of `a` against every child of `b`.
+    fn between(&mut self, a: usize, b: usize) {
+        let (node_a, node_b) = (&self.nodes[a], &self.nodes[b]);
+        for la in 0..LANES {
+            let code_a = node_a.child[la];
+            if code_a == EMPTY_SLOT {
+                continue;
+            }
+            let hits = lane_boxes4(&node_a.boxes, la, &node_b.boxes, V::DIM);
+            for lb in lanes(hits) {
+                self.slots(
+                    code_a,
+                    &node_a.boxes,
+                    la,
+                    node_b.child[lb],
+                    &node_b.boxes,
+                    lb,
+                );
+            }
+        }
+    }
+
+    /// Two overlapping non-empty slots (`la` of `boxes_a`, `lb` of `boxes_b`).
+    #[inline]
+    fn slots(
+        &mut self,
+        code_a: u32,
+        boxes_a: &Boxes4<V::Scalar>,
+        la: usize,
+        code_b: u32,
+        boxes_b: &Boxes4<V::Scalar>,
+        lb: usize,
+    ) {
+        match (code_a & LEAF_BIT != 0, code_b & LEAF_BIT != 0) {
+            (true, true) => (self.report)(code_a & !LEAF_BIT, code_b & !LEAF_BIT),
+            (true, false) => self.item_subtree(code_a & !LEAF_BIT, boxes_a, la, code_b),
+            (false, true) => self.item_subtree(code_b & !LEAF_BIT, boxes_b, lb, code_a),
+            (false, false) => self.tasks.push((code_a, code_b)),
+        }
+    }
+
+    /// Reports `item` (its box in lane `lane` of `boxes`) with every item of the subtree
+    /// of node `root` whose box overlaps it.
+    fn item_subtree(&mut self, item: u32, boxes: &Boxes4<V::Scalar>, lane: usize, root: u32) {
+        self.query.push(root);
+        while let Some(i) = self.query.pop() {
+            let node = &self.nodes[i as usize];
+            let hits = lane_boxes4(boxes, lane, &node.boxes, V::DIM);
+            for l in lanes(hits) {
+                let code = node.child[l];
+                if code & LEAF_BIT != 0 {
+                    (self.report)(item, code & !LEAF_BIT);
+                } else {
+                    self.query.push(code);
+                }
+            }
+        }
+    }
+}
+
+impl<V: Vector> Bvh<V> {
     /// Checks the structure: every node reached once from the root, children after
     /// parents, every inner slot's box equal to the union of its child's slots, every
     /// item stored once, and the item count.

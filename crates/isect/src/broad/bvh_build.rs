@@ -5,7 +5,9 @@
 //! A binary split sorts the primitives' centroids into [`BINS`] equal bins along the
 //! longest axis of their bounds, sweeps the bins to evaluate the surface area heuristic
 //! `area(L)·|L| + area(R)·|R|` at every bin boundary, and partitions at the cheapest (two
-//! passes per split; the bins span the range's bounds, and give both sides' bounds). A
+//! passes per split; the bins span the range's bounds, and give both sides' bounds). The
+//! partition writes from one buffer of primitives into a second one and the next split
+//! reads from there (ping-pong, no copy back); each range knows which buffer holds it. A
 //! 4-wide node starts with its whole range as one child and splits the child of largest
 //! surface until it has four, so every node over four or more items is full. When all
 //! centroids fall in one bin a range is halved at the object median; from binary depth [`SAH_DEPTH_LIMIT`]
@@ -61,12 +63,31 @@ impl<V: Vector> Prim<V> {
     }
 }
 
-/// A range of primitives with its bounds.
+/// A range of primitives with its bounds; `buf` names the buffer of [`Buffers`] that
+/// holds them.
 #[derive(Copy, Clone)]
 struct Range<V: Vector> {
     start: usize,
     end: usize,
+    buf: usize,
     bounds: Aabb<V>,
+}
+
+/// The primitives and a second buffer of the same length: a partition reads a range
+/// from one and writes it to the other (ping-pong), so no pass copies it back.
+struct Buffers<V: Vector>([Vec<Prim<V>>; 2]);
+
+impl<V: Vector> Buffers<V> {
+    /// Buffer `src` to read and the other one to write.
+    #[inline]
+    fn src_dst(&mut self, src: usize) -> (&mut [Prim<V>], &mut [Prim<V>]) {
+        let [a, b] = &mut self.0;
+        if src == 0 {
+            (a, b)
+        } else {
+            (b, a)
+        }
+    }
 }
 
 impl<V: Vector> Range<V> {
@@ -77,9 +98,10 @@ impl<V: Vector> Range<V> {
 }
 
 /// Builds the nodes over every valid box of `boxes` (finite, `min ≤ max`, index below
-/// [`MAX_ITEMS`]); node 0 is the root. Empty when no box is valid.
-pub(super) fn build<V: Vector>(boxes: &[Aabb<V>]) -> Vec<Node4<V::Scalar>> {
-    let mut prims: Vec<Prim<V>> = boxes
+/// [`MAX_ITEMS`]), and the number of items stored; node 0 is the root. Empty when no
+/// box is valid.
+pub(super) fn build<V: Vector>(boxes: &[Aabb<V>]) -> (Vec<Node4<V::Scalar>>, usize) {
+    let prims: Vec<Prim<V>> = boxes
         .iter()
         .take(MAX_ITEMS)
         .enumerate()
@@ -90,9 +112,10 @@ pub(super) fn build<V: Vector>(boxes: &[Aabb<V>]) -> Vec<Node4<V::Scalar>> {
         })
         .collect();
     if prims.is_empty() {
-        return Vec::new();
+        return (Vec::new(), 0);
     }
-    let root = measure(&prims, 0, prims.len());
+    let len = prims.len();
+    let root = measure(&prims, 0, 0, len);
     // Full 4-wide nodes would need ⌈(n − 1) / 3⌉; SAH splits leave some nodes with two or
     // three children, and about n / 2 nodes are typical.
     let mut nodes: Vec<Node4<V::Scalar>> = Vec::with_capacity(prims.len() / 2 + 1);
@@ -101,30 +124,35 @@ pub(super) fn build<V: Vector>(boxes: &[Aabb<V>]) -> Vec<Node4<V::Scalar>> {
     // preorder with each node's first inner child right after it, so that a descent
     // reads memory forwards.
     let mut tasks = vec![(None::<(usize, usize)>, root, 0u32)];
+    let mut bufs = Buffers([prims.clone(), prims]);
     while let Some((link, range, depth)) = tasks.pop() {
         let node = nodes.len();
         nodes.push(Node4::EMPTY);
         if let Some((parent, slot)) = link {
             nodes[parent].child[slot] = node as u32;
         }
-        let (children, count) = split_wide(&mut prims, range, depth);
+        let (children, count) = split_wide(&mut bufs, range, depth);
         for (slot, child) in children[..count].iter().enumerate().rev() {
             nodes[node].boxes.set(slot, &child.bounds);
             if child.len() == 1 {
-                nodes[node].child[slot] = LEAF_BIT | prims[child.start].item;
+                nodes[node].child[slot] = LEAF_BIT | bufs.0[child.buf][child.start].item;
             } else {
                 tasks.push((Some((node, slot)), *child, depth + 2));
             }
         }
     }
-    nodes.shrink_to_fit();
-    nodes
+    // The estimate is usually close; copying the nodes to save a few percent is not
+    // worth it then.
+    if nodes.capacity() - nodes.len() > nodes.len() / 8 {
+        nodes.shrink_to_fit();
+    }
+    (nodes, len)
 }
 
 /// Splits `range` into up to four children: the child of largest surface among those
 /// holding two or more items is split until there are four.
 fn split_wide<V: Vector>(
-    prims: &mut [Prim<V>],
+    bufs: &mut Buffers<V>,
     range: Range<V>,
     depth: u32,
 ) -> ([Range<V>; LANES], usize) {
@@ -132,7 +160,7 @@ fn split_wide<V: Vector>(
     if range.len() <= LANES {
         for (k, child) in children.iter_mut().take(range.len()).enumerate() {
             let at = range.start + k;
-            *child = measure(prims, at, at + 1);
+            *child = measure(&bufs.0[range.buf], range.buf, at, at + 1);
         }
         return (children, range.len());
     }
@@ -150,7 +178,7 @@ fn split_wide<V: Vector>(
         let Some(k) = widest else {
             break;
         };
-        let (left, right) = split2(prims, children[k], depth);
+        let (left, right) = split2(bufs, children[k], depth);
         children[k] = left;
         children[count] = right;
         count += 1;
@@ -187,16 +215,17 @@ impl<V: Vector> Bin<V> {
 /// One binary split of a range of two or more items into two non-empty ranges. The
 /// bins span the range's bounds on their longest axis (centroids lie inside them, so no
 /// separate pass gathers centroid bounds).
-fn split2<V: Vector>(prims: &mut [Prim<V>], range: Range<V>, depth: u32) -> (Range<V>, Range<V>) {
+fn split2<V: Vector>(bufs: &mut Buffers<V>, range: Range<V>, depth: u32) -> (Range<V>, Range<V>) {
+    let (src, dst) = bufs.src_dst(range.buf);
     let b = range.bounds;
     let axis = b.extents().max_axis();
     // Doubled coordinates, like the doubled centroids.
     let origin = b.min.get(axis) * V::Scalar::TWO;
     let extent = (b.max.get(axis) - b.min.get(axis)) * V::Scalar::TWO;
     if depth >= SAH_DEPTH_LIMIT || extent <= V::Scalar::ZERO {
-        return median_split(prims, range, axis);
+        return median_split(src, range, axis);
     }
-    let items = &mut prims[range.start..range.end];
+    let items = &src[range.start..range.end];
     // Fewer bins for small ranges: the fixed cost of the sweep dominates there.
     let bins_used = BINS.min(items.len());
     // The largest centroid maps to `bins_used` at most; the clamp puts it in the last bin.
@@ -205,21 +234,35 @@ fn split2<V: Vector>(prims: &mut [Prim<V>], range: Range<V>, depth: u32) -> (Ran
         let c = p.aabb.min.get(axis) + p.aabb.max.get(axis);
         (((c - origin) * scale).to_f64() as usize).min(bins_used - 1)
     };
-    let mut bins = [Bin::<V>::empty(); BINS];
-    for p in items.iter() {
-        let bin = &mut bins[bin_of(p)];
+    // Two sets of bins, for even and odd items: neighbours often share a bin, and one
+    // set would chain each merge to the store of the previous one.
+    let mut sets = [[Bin::<V>::empty(); BINS]; 2];
+    let mut add = |set: usize, p: &Prim<V>| {
+        let bin = &mut sets[set][bin_of(p)];
         bin.bounds = bin.bounds.merged(&p.aabb);
         bin.count += 1;
+    };
+    let mut pairs = items.chunks_exact(2);
+    for pair in &mut pairs {
+        add(0, &pair[0]);
+        add(1, &pair[1]);
+    }
+    if let [last] = pairs.remainder() {
+        add(0, last);
+    }
+    let mut bins = sets[0];
+    for (bin, odd) in bins.iter_mut().zip(&sets[1]) {
+        *bin = bin.merged(odd);
     }
     let Some((split, left, right)) = best_bin_split(&bins[..bins_used]) else {
         // Every centroid fell in one bin.
-        return median_split(prims, range, axis);
+        return median_split(src, range, axis);
     };
     // `bin_of(p) < split` without the integer conversion: for x ≥ 0 and an integer
     // split ≤ bins_used − 1, ⌊x⌋ (clamped) < split ⟺ x < split.
     let threshold = V::Scalar::from_f64(split as f64);
     let mid = range.start
-        + partition(items, |p| {
+        + partition(items, &mut dst[range.start..range.end], |p| {
             let c = p.aabb.min.get(axis) + p.aabb.max.get(axis);
             (c - origin) * scale < threshold
         });
@@ -227,11 +270,13 @@ fn split2<V: Vector>(prims: &mut [Prim<V>], range: Range<V>, depth: u32) -> (Ran
         Range {
             start: range.start,
             end: mid,
+            buf: 1 - range.buf,
             bounds: left.bounds,
         },
         Range {
             start: mid,
             end: range.end,
+            buf: 1 - range.buf,
             bounds: right.bounds,
         },
     )
@@ -287,17 +332,22 @@ fn median_split<V: Vector>(
     });
     let mid = range.start + mid;
     (
-        measure(prims, range.start, mid),
-        measure(prims, mid, range.end),
+        measure(prims, range.buf, range.start, mid),
+        measure(prims, range.buf, mid, range.end),
     )
 }
 
 /// The range `[start, end)` with its bounds, by one pass.
-fn measure<V: Vector>(prims: &[Prim<V>], start: usize, end: usize) -> Range<V> {
+fn measure<V: Vector>(prims: &[Prim<V>], buf: usize, start: usize, end: usize) -> Range<V> {
     let bounds = prims[start..end]
         .iter()
         .fold(empty_box::<V>(), |b, p| b.merged(&p.aabb));
-    Range { start, end, bounds }
+    Range {
+        start,
+        end,
+        buf,
+        bounds,
+    }
 }
 
 /// The box with `min = +∞`, `max = −∞`: neutral for `merged`.
@@ -309,18 +359,26 @@ pub(super) fn empty_box<V: Vector>() -> Aabb<V> {
     }
 }
 
-/// Branch-free in-place partition: items satisfying `left` first; returns how many
-/// do. (The classification is unpredictable, so a branchy loop would mispredict often.)
-#[allow(clippy::manual_swap)]
-fn partition<V: Vector>(items: &mut [Prim<V>], left: impl Fn(&Prim<V>) -> bool) -> usize {
-    let mut mid = 0;
-    for i in 0..items.len() {
-        // A plain `swap` goes through a stack temporary that the classification then
-        // reloads (a store-forwarding stall); copying out first keeps it in registers.
-        let current = items[i];
-        items[i] = items[mid];
-        items[mid] = current;
-        mid += usize::from(left(&current));
+/// Branch-free partition of `items` into `out` (as long): items satisfying `left`
+/// first; returns how many do. Each item is written at both cursors (the next left
+/// slot, the next right slot from the end) and only the cursor its side names moves
+/// on; a slot written for the wrong side is overwritten before the cursors meet. No
+/// load waits on a store, unlike an in-place swap loop, and the classification is
+/// unpredictable, so a branchy loop would mispredict often.
+fn partition<V: Vector>(
+    items: &[Prim<V>],
+    out: &mut [Prim<V>],
+    left: impl Fn(&Prim<V>) -> bool,
+) -> usize {
+    let out = &mut out[..items.len()];
+    let (mut lo, mut hi) = (0, out.len());
+    for p in items {
+        // Before every write lo < hi: lo + (len − hi) items were placed, fewer than len.
+        let is_left = left(p);
+        out[lo] = *p;
+        out[hi - 1] = *p;
+        lo += usize::from(is_left);
+        hi -= usize::from(!is_left);
     }
-    mid
+    lo
 }

@@ -163,10 +163,29 @@ pub fn aabb_boxes4<V: Vector>(aabb: &Aabb<V>, boxes: &Boxes4<V::Scalar>) -> [boo
         let lo = aabb.min.get(axis);
         let hi = aabb.max.get(axis);
         for (lane, hit) in hit.iter_mut().enumerate() {
-            *hit &= boxes.min[axis][lane] <= hi && lo <= boxes.max[axis][lane];
+            // `&`, not `&&`: no branch, so the lanes become one vector comparison.
+            *hit &= (boxes.min[axis][lane] <= hi) & (lo <= boxes.max[axis][lane]);
         }
     }
     hit
+}
+
+/// Lane `lane` of `a` against the four boxes of `b`, over the first `dim` axes: bit `l`
+/// of the result is set when the closed boxes share a point. Empty lanes overlap
+/// nothing; a NaN coordinate fails its comparisons.
+#[inline(always)]
+pub fn lane_boxes4<S: Real>(a: &Boxes4<S>, lane: usize, b: &Boxes4<S>, dim: usize) -> u32 {
+    let mut hit = [true; LANES];
+    for axis in 0..dim {
+        let lo = a.min[axis][lane];
+        let hi = a.max[axis][lane];
+        for (l, hit) in hit.iter_mut().enumerate() {
+            *hit &= (b.min[axis][l] <= hi) & (lo <= b.max[axis][l]);
+        }
+    }
+    hit.iter()
+        .enumerate()
+        .fold(0, |mask, (l, &h)| mask | (u32::from(h) << l))
 }
 
 #[cfg(test)]
@@ -236,6 +255,11 @@ mod tests {
             max: Vec3::NAN,
         };
         assert_eq!(aabb_boxes4(&nan, &soa), [false; 4]);
+        let mut query = Boxes4::EMPTY;
+        query.set(2, &q);
+        assert_eq!(lane_boxes4(&query, 2, &soa, 3), 0b0011);
+        // An empty lane meets nothing, not even itself.
+        assert_eq!(lane_boxes4(&query, 0, &query, 3), 0);
         let all: Aabb<Vec3> = soa.bounds();
         assert_eq!(all.min, Vec3::splat(-1.0));
         assert_eq!(all.max, Vec3::new(3.0, 3.0, 1.0));

@@ -44,7 +44,7 @@ mod queries;
 mod update;
 
 pub use queries::WorldRayHit;
-pub use update::{PairContact, UpdateEvents};
+pub use update::{PairContact, UpdateEvents, UpdateStats};
 
 use crate::algo::gjk::GjkVector;
 use crate::broad::{DynamicTree, ProxyId};
@@ -134,6 +134,10 @@ pub struct World<V: GjkVector, S> {
     contacts: Vec<PairContact<V>>,
     /// Pairs that stopped because a shape was removed since the last `update`.
     removed_pairs: BTreeSet<(Handle, Handle)>,
+    /// Pairs whose fat boxes overlapped at the last `update`, `a < b`, sorted.
+    broad_pairs: Vec<(Handle, Handle)>,
+    /// What the last `update` did.
+    stats: UpdateStats,
 }
 
 impl<V: GjkVector, S: DispatchShape<V>> Default for World<V, S> {
@@ -153,6 +157,8 @@ impl<V: GjkVector, S: DispatchShape<V>> World<V, S> {
             prediction: V::Scalar::ZERO,
             contacts: Vec::new(),
             removed_pairs: BTreeSet::new(),
+            broad_pairs: Vec::new(),
+            stats: UpdateStats::default(),
         }
     }
 
@@ -168,6 +174,34 @@ impl<V: GjkVector, S: DispatchShape<V>> World<V, S> {
             prediction,
             ..Self::new()
         })
+    }
+
+    /// Sets the broad phase's margin: each shape's box in the tree is its tight box
+    /// grown by `margin`, so a shape that moves by less keeps its tree box and costs
+    /// the broad phase nothing (Box2D's `aabbMargin`). Answers do not change: the
+    /// narrow phase and the queries still test tight boxes and exact shapes. The
+    /// default is 0. Rebuilds the tree over the live shapes.
+    ///
+    /// # Errors
+    /// [`ShapeError::NotFinite`] / [`ShapeError::Negative`] for a bad `margin` (the
+    /// world is then unchanged).
+    pub fn set_broad_margin(&mut self, margin: V::Scalar) -> Result<(), ShapeError> {
+        let mut tree = DynamicTree::with_margin(margin)?;
+        let mut proxies = Vec::with_capacity(self.len());
+        for (index, slot) in self.slots.iter().enumerate() {
+            if let Some(e) = &slot.entry {
+                // The box was accepted before, so the insertion succeeds.
+                proxies.push((index, tree.insert(self.pair_box(&e.aabb), index as u32)?));
+            }
+        }
+        for (index, proxy) in proxies {
+            if let Some(e) = self.slots[index].entry.as_mut() {
+                e.proxy = proxy;
+            }
+        }
+        self.tree = tree;
+        self.broad_pairs.clear();
+        Ok(())
     }
 
     /// Number of live shapes.
