@@ -288,6 +288,15 @@ where
     ))
 }
 
+/// The unit normal of the simplex's first three vertices, `None` when they are
+/// collinear or their cross product overflows.
+fn plane_normal<V: Vector3>(s: &Simplex<V>) -> Option<V> {
+    let w0 = s.points[0].w;
+    (s.points[1].w - w0)
+        .cross(s.points[2].w - w0)
+        .try_normalize()
+}
+
 /// Adds a support point off the plane of the three vertices.
 fn add_off_plane<R, A, B>(
     diff: &MinkowskiDiff<'_, R::V3, A, B>,
@@ -299,16 +308,17 @@ where
     A: SupportMap<R::V3> + ?Sized,
     B: SupportMap<R::V3> + ?Sized,
 {
-    let w0 = s.points[0].w;
-    let Some(n) = (s.points[1].w - w0)
-        .cross(s.points[2].w - w0)
-        .try_normalize()
-    else {
-        // Collinear: retry as a segment.
+    let Some(n) = plane_normal(s) else {
+        // Collinear: retry once as a segment. A second failure means the edges' cross
+        // product is not representable (it overflows): no normal can be measured.
         s.len = 2;
         add_off_line::<R, A, B>(diff, s, tol)?;
+        if plane_normal(s).is_none() {
+            return Err(degenerate_point::<R, A, B>(diff));
+        }
         return add_off_plane::<R, A, B>(diff, s, tol);
     };
+    let w0 = s.points[0].w;
     let (up, down) = (diff.support(n), diff.support(-n));
     let (h_up, h_down) = (n.dot(up.w - w0), -n.dot(down.w - w0));
     if h_up.max(h_down) <= tol {
