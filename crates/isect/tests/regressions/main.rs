@@ -2,8 +2,12 @@
 //! targets or the seeded sweep (`tests/sweep.rs`), each written before its fix.
 //! RELIABILITY.md lists them with the family that found them.
 
+mod bvh_subnormal_bounds;
 mod dispatch_non_finite_pose;
 mod epa_blow_up_recursion;
+mod gjk_tiny_scale_nan;
 mod hull_drops_thick_plane_point;
+mod polygon_tiny_edge_normal;
 mod polyhedron_contains_vertices;
+mod ray_zero_dir_infinite_t;
 mod tiny_and_huge_normals;
