@@ -29,7 +29,8 @@ use world_common::*;
 /// measures every invariant; [`run`] then asserts the tallies.
 macro_rules! check {
     ($n:expr, $key:expr, $cond:expr, $($msg:tt)+) => {
-        if !$cond {
+        let holds: bool = $cond;
+        if !holds {
             $n.violation($key, format!($($msg)+));
         }
     };

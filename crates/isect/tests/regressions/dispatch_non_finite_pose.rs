@@ -4,7 +4,7 @@
 //! non-finite pose is `false` (and `None` for contacts). Fixed by checking the poses
 //! at the top of `intersects_pair` and `contact_pair` of both shape enums.
 
-use isect::math::{Pose2, Pose3, Real, Vector};
+use isect::math::{Pose2, Pose3, Real};
 use isect::query::dispatch;
 use isect::shape::{shape_2d, shape_3d, Aabb, Ball, Capsule};
 
