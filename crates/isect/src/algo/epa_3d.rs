@@ -12,6 +12,12 @@ use super::support::SupportMap;
 use crate::math::tolerance::eps;
 use crate::math::{Real, Vector, Vector3};
 
+/// Cap on the live faces of the polytope. A face whose normal cannot be computed is
+/// skipped, which leaves a hole; on degenerate input the horizon then stops closing
+/// and each expansion can multiply the faces. Past the cap EPA stops and returns its
+/// best bound with `MaxIterations`.
+pub const EPA_MAX_FACES: usize = 1024;
+
 /// A triangular face, counter-clockwise seen from outside.
 #[derive(Copy, Clone, Debug)]
 struct Face<V: Vector> {
@@ -193,6 +199,9 @@ where
             return polytope.answer(&face, iteration);
         }
         polytope.expand(p);
+        if polytope.live.len() > EPA_MAX_FACES {
+            break;
+        }
     }
     match fallback {
         Some(fb) => fb.answer(Status::MaxIterations, EPA_MAX_ITERATIONS),

@@ -5,6 +5,7 @@
 mod bvh_subnormal_bounds;
 mod dispatch_non_finite_pose;
 mod epa_blow_up_recursion;
+mod epa_face_explosion;
 mod gjk_tiny_scale_nan;
 mod hull_drops_thick_plane_point;
 mod polygon_tiny_edge_normal;
