@@ -101,8 +101,10 @@ pub fn convex_hull_3d<V: Vector3>(points: &[V]) -> Result<Hull3d<V>, ShapeError>
     for _ in 0..HULL_3D_MAX_PASSES {
         b.add_pending_eyes(&mut eyes)?;
         // A point dropped inside a face's thick plane can stand well outside once a
-        // nearly coplanar neighbour is replaced: hand every point to the final faces.
-        b.assign(0..points.len(), 0);
+        // nearly coplanar neighbour is replaced: hand every point that is not a hull
+        // vertex to the final faces.
+        let on_hull = b.vertex_mask();
+        b.assign((0..points.len()).filter(|&i| !on_hull[i]), 0);
         if b.pending.is_empty() {
             return b.finish();
         }
@@ -154,6 +156,17 @@ fn initial_simplex<V: Vector3>(points: &[V], tol: V::Scalar) -> Result<[usize; 4
 }
 
 impl<V: Vector3> Builder<'_, V> {
+    /// Which input points are vertices of a live face.
+    fn vertex_mask(&self) -> Vec<bool> {
+        let mut mask = vec![false; self.points.len()];
+        for face in self.faces.iter().filter(|f| f.alive) {
+            for &v in &face.v {
+                mask[v] = true;
+            }
+        }
+        mask
+    }
+
     /// Adds the eyes of the pending faces until none has conflict points. Each face
     /// is pushed on `pending` once, when created with conflict points, and each eye
     /// is consumed: `eyes` (counted over all passes) stays within the input's length.
