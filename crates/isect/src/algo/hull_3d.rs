@@ -10,11 +10,12 @@
 //! tolerance `HULL_3D_PLANE_ULPS · ε · scale` (`scale` = largest absolute coordinate),
 //! so duplicate, collinear and coplanar points are absorbed instead of creating
 //! slivers. A point dropped that way can end up outside once a nearly coplanar
-//! neighbour face is replaced, so after the main loop every input point is checked
-//! against the finished faces and the loop resumes for those still outside (at most
-//! [`HULL_3D_MAX_PASSES`] passes). The main loop runs at most once per input point (each eye is consumed),
-//! the hull is checked to be a closed 2-manifold with Euler characteristic 2, and any
-//! inconsistency is an error rather than a broken mesh.
+//! neighbour face is replaced, so after the main loop every input point that is not a
+//! hull vertex is checked against the finished faces, and the loop resumes for those
+//! still outside (at most [`HULL_3D_MAX_PASSES`] passes). The main loop runs at most
+//! once per input point (each eye is consumed), the hull is checked to be a closed
+//! 2-manifold with Euler characteristic 2, and any inconsistency is an error rather
+//! than a broken mesh.
 
 use std::collections::{HashMap, VecDeque};
 

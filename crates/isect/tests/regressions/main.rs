@@ -10,5 +10,6 @@ mod gjk_tiny_scale_nan;
 mod hull_drops_thick_plane_point;
 mod polygon_tiny_edge_normal;
 mod polyhedron_contains_vertices;
+mod polyhedron_sliver_loses_point;
 mod ray_zero_dir_infinite_t;
 mod tiny_and_huge_normals;
