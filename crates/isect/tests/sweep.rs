@@ -20,7 +20,12 @@ use std::sync::{mpsc, Arc};
 use std::time::Duration;
 
 /// Cases per family in the regular test run.
-const CASES: u64 = 4000;
+const CASES: u64 = 20000;
+/// Cases of the hull family: beyond these the sweep meets the open issue of
+/// `regressions/polyhedron_sliver_loses_point.rs` again (first at seed
+/// 0x6f7fecd40a0d1600: a polyhedron built from a flat cloud leaves one of its input
+/// points outside); raise it to `CASES` once that is fixed.
+const HULL_CASES: u64 = 4000;
 /// At least this fraction of the cases must reach their query (the rest are refused
 /// by a constructor, which is checked too): the sweep must test the queries.
 const MIN_REACHED: f64 = 0.2;
@@ -43,7 +48,14 @@ fn seed(target: Target, i: u64) -> u64 {
 fn sweep(target: Target) {
     let seeds: Vec<u64> = match std::env::var("SWEEP_SEED") {
         Ok(s) => vec![u64::from_str_radix(s.trim_start_matches("0x"), 16).expect("hex seed")],
-        Err(_) => (0..CASES).map(|i| seed(target, i)).collect(),
+        Err(_) => {
+            let n = if target == Target::Hull {
+                HULL_CASES
+            } else {
+                CASES
+            };
+            (0..n).map(|i| seed(target, i)).collect()
+        }
     };
     let current = Arc::new(AtomicU64::new(0));
     let (tx, rx) = mpsc::channel::<()>();
