@@ -67,6 +67,9 @@ pub struct Penetration<V: Vector> {
 impl<V: Vector> Penetration<V> {
     /// The conservative answer along unit `normal`, from the support point `p` taken
     /// along it: the support distance is an upper bound on the depth in that direction.
+    /// `point_a` is A's support point; `point_b = point_a − depth · normal` lies on B's
+    /// supporting plane (as SAT contacts report it), so that the witness points agree
+    /// with the depth and normal even when `p.a − p.b` is not along the normal.
     #[inline]
     pub(crate) fn from_support(
         normal: V,
@@ -74,11 +77,12 @@ impl<V: Vector> Penetration<V> {
         status: Status,
         iterations: u32,
     ) -> Self {
+        let depth = normal.dot(p.w);
         Self {
-            depth: normal.dot(p.w),
+            depth,
             normal,
             point_a: p.a,
-            point_b: p.b,
+            point_b: p.a - normal * depth,
             status,
             iterations,
         }

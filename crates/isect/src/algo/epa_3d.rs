@@ -16,6 +16,12 @@ use super::support::SupportMap;
 use crate::math::tolerance::eps;
 use crate::math::{Real, Vector, Vector3};
 
+/// Cap on the faces the polytope ever creates (live and removed). Every expansion
+/// replaces the faces that see the new point by a fan over the horizon, so the count
+/// stays far below the cap on any input that converges; past it (degenerate,
+/// rounding-driven growth) EPA stops and returns its best bound with `MaxIterations`.
+pub const EPA_MAX_FACES: usize = 4096;
+
 /// A triangular face, counter-clockwise seen from outside. Edge `e` runs from
 /// `vertices[e]` to `vertices[(e + 1) % 3]`; `adjacent[e]` names the neighbour across
 /// it and that neighbour's edge (the same two vertices, reversed), packed by
@@ -285,10 +291,16 @@ where
         if face.normal.dot(p.w) - face.dist <= tol {
             return polytope.answer(&face, iteration);
         }
+        // Curved differences converge slowly in the sense above; stop once the best
+        // proven upper bound brackets the face's distance, and answer with that bound
+        // (pushing by it separates the shapes).
         if best.brackets(face.dist, tol) {
             return best.answer(Status::Converged, iteration);
         }
         polytope.expand(index, p);
+        if polytope.faces.len() > EPA_MAX_FACES {
+            break;
+        }
     }
     match fallback {
         Some(fb) => fb.answer(Status::MaxIterations, EPA_MAX_ITERATIONS),
@@ -384,6 +396,15 @@ where
     ))
 }
 
+/// The unit normal of the simplex's first three vertices, `None` when they are
+/// collinear or their cross product overflows.
+fn plane_normal<V: Vector3>(s: &Simplex<V>) -> Option<V> {
+    let w0 = s.points[0].w;
+    (s.points[1].w - w0)
+        .cross(s.points[2].w - w0)
+        .try_normalize()
+}
+
 /// Adds a support point off the plane of the three vertices.
 fn add_off_plane<R, A, B>(
     diff: &MinkowskiDiff<'_, R::V3, A, B>,
@@ -395,16 +416,17 @@ where
     A: SupportMap<R::V3> + ?Sized,
     B: SupportMap<R::V3> + ?Sized,
 {
-    let w0 = s.points[0].w;
-    let Some(n) = (s.points[1].w - w0)
-        .cross(s.points[2].w - w0)
-        .try_normalize()
-    else {
-        // Collinear: retry as a segment.
+    let Some(n) = plane_normal(s) else {
+        // Collinear: retry once as a segment. A second failure means the edges' cross
+        // product is not representable (it overflows): no normal can be measured.
         s.len = 2;
         add_off_line::<R, A, B>(diff, s, tol)?;
+        if plane_normal(s).is_none() {
+            return Err(degenerate_point::<R, A, B>(diff));
+        }
         return add_off_plane::<R, A, B>(diff, s, tol);
     };
+    let w0 = s.points[0].w;
     let (up, down) = (diff.support(n), diff.support(-n));
     let (h_up, h_down) = (n.dot(up.w - w0), -n.dot(down.w - w0));
     if h_up.max(h_down) <= tol {

@@ -9,9 +9,13 @@
 //! Robustness: a point is "above" a face only when its distance exceeds the thick-plane
 //! tolerance `HULL_3D_PLANE_ULPS · ε · scale` (`scale` = largest absolute coordinate),
 //! so duplicate, collinear and coplanar points are absorbed instead of creating
-//! slivers. The main loop runs at most once per input point (each eye is consumed),
-//! the hull is checked to be a closed 2-manifold with Euler characteristic 2, and any
-//! inconsistency is an error rather than a broken mesh.
+//! slivers. A point dropped that way can end up outside once a nearly coplanar
+//! neighbour face is replaced, so after the main loop every input point that is not a
+//! hull vertex is checked against the finished faces, and the loop resumes for those
+//! still outside (at most [`HULL_3D_MAX_PASSES`] passes). The main loop runs at most
+//! once per input point (each eye is consumed), the hull is checked to be a closed
+//! 2-manifold with Euler characteristic 2, and any inconsistency is an error rather
+//! than a broken mesh.
 
 use std::collections::{HashMap, VecDeque};
 
@@ -23,6 +27,10 @@ use crate::shape::ShapeError;
 /// Thick-plane tolerance in machine epsilons, relative to the largest absolute
 /// coordinate of the input: points closer than this to a face count as on it.
 pub const HULL_3D_PLANE_ULPS: f64 = 32.0;
+
+/// Cap on the passes of the main loop: after each, every input point is checked
+/// against the finished faces and the loop resumes if one is still outside.
+pub const HULL_3D_MAX_PASSES: usize = 4;
 
 /// A triangulated convex hull: the hull's vertices (a subset of the input) and its
 /// triangles as indices into `vertices`, counter-clockwise seen from outside.
@@ -90,20 +98,19 @@ pub fn convex_hull_3d<V: Vector3>(points: &[V]) -> Result<Hull3d<V>, ShapeError>
     };
     b.add_simplex(simplex)?;
     b.assign((0..points.len()).filter(|i| !simplex.contains(i)), 0);
-    // Each face is pushed on `pending` once, when created with conflict points, and
-    // each pass consumes one eye point: at most `points.len()` eyes are ever needed.
     let mut eyes = 0;
-    while let Some(f) = b.pending.pop_front() {
-        if !b.faces[f].alive || b.faces[f].outside.is_empty() {
-            continue;
+    for _ in 0..HULL_3D_MAX_PASSES {
+        b.add_pending_eyes(&mut eyes)?;
+        // A point dropped inside a face's thick plane can stand well outside once a
+        // nearly coplanar neighbour is replaced: hand every point that is not a hull
+        // vertex to the final faces.
+        let on_hull = b.vertex_mask();
+        b.assign((0..points.len()).filter(|&i| !on_hull[i]), 0);
+        if b.pending.is_empty() {
+            return b.finish();
         }
-        if eyes == points.len() {
-            return Err(degenerate("more eye points than input points"));
-        }
-        eyes += 1;
-        b.add_eye(f)?;
     }
-    b.finish()
+    Err(degenerate("points still outside after the last pass"))
 }
 
 /// Four affinely independent extreme points, or how many independent ones exist.
@@ -150,6 +157,34 @@ fn initial_simplex<V: Vector3>(points: &[V], tol: V::Scalar) -> Result<[usize; 4
 }
 
 impl<V: Vector3> Builder<'_, V> {
+    /// Which input points are vertices of a live face.
+    fn vertex_mask(&self) -> Vec<bool> {
+        let mut mask = vec![false; self.points.len()];
+        for face in self.faces.iter().filter(|f| f.alive) {
+            for &v in &face.v {
+                mask[v] = true;
+            }
+        }
+        mask
+    }
+
+    /// Adds the eyes of the pending faces until none has conflict points. Each face
+    /// is pushed on `pending` once, when created with conflict points, and each eye
+    /// is consumed: `eyes` (counted over all passes) stays within the input's length.
+    fn add_pending_eyes(&mut self, eyes: &mut usize) -> Result<(), ShapeError> {
+        while let Some(f) = self.pending.pop_front() {
+            if !self.faces[f].alive || self.faces[f].outside.is_empty() {
+                continue;
+            }
+            if *eyes == self.points.len() {
+                return Err(degenerate("more eye points than input points"));
+            }
+            *eyes += 1;
+            self.add_eye(f)?;
+        }
+        Ok(())
+    }
+
     /// Signed distance of point `i` above face `f`.
     fn height(&self, f: usize, i: usize) -> V::Scalar {
         let face = &self.faces[f];

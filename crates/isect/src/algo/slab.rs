@@ -63,7 +63,8 @@ impl<V: Vector> PreparedRay<V> {
             t_enter = if near > t_enter { near } else { t_enter };
             t_exit = if far < t_exit { far } else { t_exit };
         }
-        (t_enter <= t_exit).then_some((t_enter, t_exit))
+        // An entry at t = ∞ (a still ray outside a slab, with `max_t = ∞`) is a miss.
+        (t_enter <= t_exit && t_enter < V::Scalar::INFINITY).then_some((t_enter, t_exit))
     }
 
     /// True when the ray meets the closed box for some `t ∈ [0, max_t]`.

@@ -83,12 +83,22 @@ pub trait Vector:
     fn distance_squared(self, other: Self) -> Self::Scalar {
         (self - other).length_squared()
     }
-    /// `self` scaled to unit length, or `None` when its length is zero or not finite.
+    /// `self` scaled to unit length, or `None` when it is zero or not finite.
+    /// Vectors whose squared length would underflow (below about `ε`) or overflow are
+    /// first divided by their largest component, so the result is unit for them too.
     #[inline]
     fn try_normalize(self) -> Option<Self> {
-        let len = self.length();
-        let inv = len.recip();
-        (len > Self::Scalar::ZERO && inv.is_finite()).then(|| self * inv)
+        let eps = Self::Scalar::EPSILON;
+        let len_sq = self.length_squared();
+        if len_sq > eps * eps && len_sq.is_finite() {
+            return Some(self * len_sq.sqrt().recip());
+        }
+        let largest = self.abs().max_element();
+        if !(largest > Self::Scalar::ZERO && self.is_finite()) {
+            return None;
+        }
+        let scaled = self / largest;
+        Some(scaled / scaled.length())
     }
     /// Linear interpolation: `self` at `t = 0`, `other` at `t = 1`.
     #[inline]

@@ -306,8 +306,9 @@ fn edge_normals<V: Vector2>(vertices: &[V]) -> Vec<V> {
         .map(|i| {
             let e = vertices[(i + 1) % n] - vertices[i];
             let outward = V::new(e.y(), -e.x());
-            // Edges have non-zero length (duplicates removed), so this is finite.
-            outward * outward.length().recip()
+            // Edges have non-zero length (duplicates removed), and `try_normalize`
+            // rescales tiny ones (their squared length underflows): never `None`.
+            outward.try_normalize().unwrap_or(V::ZERO)
         })
         .collect()
 }

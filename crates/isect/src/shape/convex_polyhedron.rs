@@ -174,11 +174,14 @@ impl<R: Real> ConvexPolyhedron<R> {
         &self.planes
     }
 
-    /// Point in polyhedron (seed 003): outside iff `(P − Pᵢ)·Nᵢ > 0` for some face.
-    /// The boundary is inside; NaN is outside.
-    #[inline]
+    /// Point in polyhedron (seed 003): outside iff `(P − Pᵢ)·Nᵢ > 0` for some face,
+    /// beyond a slack of [`POLYHEDRON_PLANE_ULPS`] epsilons of the largest coordinate
+    /// (of the vertices or `p`), so that the vertices, whose face planes are rounded,
+    /// count as inside. The boundary is inside; NaN is outside.
     pub fn contains_point(&self, p: R::V3) -> bool {
-        crate::query::polyhedron_tests::point_in_half_spaces(&self.planes, p)
+        let scale = max_coordinate(&self.vertices).max(p.abs().max_element());
+        let slack = eps::<R>(POLYHEDRON_PLANE_ULPS) * scale;
+        self.planes.iter().all(|pl| pl.signed_distance(p) <= slack)
     }
 
     /// The largest signed distance of `p` to a face plane: ≤ 0 inside, the distance

@@ -18,27 +18,26 @@ impl<V: Vector> Plane<V> {
     /// divided by its length, so that the set of points is unchanged.
     ///
     /// # Errors
-    /// [`ShapeError::NotFinite`] for NaN or infinite input (or a normal so large
-    /// its length overflows), [`ShapeError::ZeroVector`] for a zero normal.
+    /// [`ShapeError::NotFinite`] for NaN or infinite input (or an offset that
+    /// overflows once divided by a tiny normal's length), [`ShapeError::ZeroVector`]
+    /// for a zero normal.
     pub fn new(normal: V, d: V::Scalar) -> Result<Self, ShapeError> {
         check_finite("Plane", "normal", normal)?;
         check_finite_scalar("Plane", "d", d)?;
-        let len = normal.length();
-        if !len.is_finite() {
-            return Err(ShapeError::NotFinite {
-                shape: "Plane",
-                field: "normal",
-            });
-        }
-        if len == V::Scalar::ZERO {
+        // Divided by its largest component first, the normal's squared length
+        // neither underflows (tiny normals) nor overflows (huge ones).
+        let largest = normal.abs().max_element();
+        if largest == V::Scalar::ZERO {
             return Err(ShapeError::ZeroVector {
                 shape: "Plane",
                 field: "normal",
             });
         }
+        let scaled = normal / largest;
+        let len = scaled.length();
         Ok(Self {
-            normal: normal / len,
-            d: check_finite_scalar("Plane", "d", d / len)?,
+            normal: scaled / len,
+            d: check_finite_scalar("Plane", "d", d / largest / len)?,
         })
     }
 
@@ -153,7 +152,11 @@ mod tests {
         ));
         assert!(Plane::from_points(Vec3::ZERO, Vec3::X, Vec3::X * 2.0).is_err());
         assert!(Plane::new(Vec2::X, f32::NAN).is_err());
-        assert!(Plane::new(Vec2::splat(f32::MAX), 0.0).is_err());
+        // A normal whose squared length overflows is still a direction; an offset
+        // that overflows once divided by a tiny normal's length is refused.
+        let huge = Plane::new(Vec2::splat(f32::MAX), 0.0).expect("a direction");
+        assert!((huge.normal().length() - 1.0).abs() <= 2.0 * f32::EPSILON);
+        assert!(Plane::new(Vec2::splat(1e-30), 1e10).is_err());
     }
 
     // Plane through three points faces by the right-hand rule.

@@ -58,6 +58,11 @@ where
 
     fn intersects_pair(pa: &Pose3<R>, a: &Self, pb: &Pose3<R>, b: &Self) -> bool {
         use Shape::*;
+        // Huge radii square to ∞, which the analytic kernels would compare with an
+        // infinite offset: refuse non-finite poses first.
+        if !(pa.is_finite() && pb.is_finite()) {
+            return false;
+        }
         match (a, b) {
             (Ball(x), Ball(y)) => intersects_ball_ball(pa, x, pb, y),
             (Ball(x), Capsule(y)) => intersects_ball_capsule(pa, x, pb, y),
@@ -83,6 +88,9 @@ where
             contact_ball_ball, contact_ball_capsule, contact_capsule_capsule,
         };
         use Shape::*;
+        if !(pa.is_finite() && pb.is_finite()) {
+            return None;
+        }
         match (a, b) {
             (Ball(x), Ball(y)) => contact_ball_ball(pa, x, pb, y, prediction),
             (Ball(x), Capsule(y)) => contact_ball_capsule(pa, x, pb, y, prediction),

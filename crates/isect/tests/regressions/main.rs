@@ -1,0 +1,15 @@
+//! Regression tests: one module per crash, hang or inconsistency found by the fuzz
+//! targets or the seeded sweep (`tests/sweep.rs`), each written before its fix.
+//! RELIABILITY.md lists them with the family that found them.
+
+mod bvh_subnormal_bounds;
+mod dispatch_non_finite_pose;
+mod epa_blow_up_recursion;
+mod epa_face_explosion;
+mod gjk_tiny_scale_nan;
+mod hull_drops_thick_plane_point;
+mod polygon_tiny_edge_normal;
+mod polyhedron_contains_vertices;
+mod polyhedron_sliver_loses_point;
+mod ray_zero_dir_infinite_t;
+mod tiny_and_huge_normals;

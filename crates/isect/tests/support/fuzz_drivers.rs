@@ -1,0 +1,1126 @@
+//! Fuzz-case drivers shared by the cargo-fuzz targets (`fuzz/fuzz_targets/*.rs`) and
+//! the seeded sweep of the test suite (`tests/sweep.rs`): each driver decodes a stream
+//! of random words into shapes, poses, rays and values — `f32` or `f64`, 2D or 3D,
+//! with NaN, ±infinity, subnormals, huge and tiny magnitudes injected often — runs one
+//! query family and panics when an output breaks its contract:
+//!
+//! - no panic and no hang (iteration counts within the named caps);
+//! - non-finite input gives the documented answer (`None`, `false`, NaN, `Err`);
+//! - finite, *tame* input (every coordinate zero or between [`TINY_F32`] /
+//!   [`TINY_F64`] and [`TAME`] in magnitude, so no product overflows) gives finite output: hits with `t ∈ [0, max_t]` and unit or
+//!   zero normals, distances `≥ 0`, contacts with unit normals, casts in `[0, max_t]`;
+//! - constructors refuse non-finite values; hulls keep every input point; broad-phase
+//!   structures validate and answer as a brute-force scan does.
+//!
+//! Adding a family: one variant of [`Target`], one `fn` driving it, one line in
+//! [`drive_in`] and one fuzz target file calling [`drive`].
+// `!(x < 0)` is deliberate: it accepts NaN, which is a documented answer here.
+#![allow(dead_code, clippy::neg_cmp_op_on_partial_ord)]
+
+use isect::algo::epa::EPA_MAX_ITERATIONS;
+use isect::algo::gjk::{GjkVector, GJK_MAX_ITERATIONS};
+use isect::algo::hull_2d::convex_hull_2d;
+use isect::algo::hull_3d::convex_hull_3d;
+use isect::algo::support::SupportMap;
+use isect::broad::{Bvh, DynamicTree, SweepAndPrune};
+use isect::math::{Isometry, Pose2, Pose3, Real, Rot2, Rotation3, Vector};
+use isect::query::cast_shapes::{CAST_MAX_ITERATIONS, TOI_MAX_ITERATIONS};
+use isect::query::dispatch::{self, DispatchShape};
+use isect::query::manifold::MAX_MANIFOLD_POINTS;
+use isect::query::{self, Contact, Manifold, RayCast, ShapeCastHit, Sweep};
+use isect::shape::{obb_2d, obb_3d, shape_2d, shape_3d, Plane, RayHit};
+use isect::shape::{Aabb, Ball, Capsule, Cone, ConvexPolygon, ConvexPolyhedron, Cylinder};
+use isect::shape::{HalfSpace, Ray, Rounded, Sector, Segment, Triangle};
+use isect::world::{Filter, World};
+use std::cell::Cell;
+use std::fmt::Debug;
+
+thread_local! {
+    /// Cases of this thread that reached their family's query (not refused earlier
+    /// by a constructor): the sweep reports it and guards that it stays high.
+    static REACHED: Cell<u64> = const { Cell::new(0) };
+}
+
+/// Counts one case that reached its query.
+fn reached() {
+    REACHED.with(|r| r.set(r.get() + 1));
+}
+
+/// How many cases of this thread reached their family's query.
+pub fn reached_count() -> u64 {
+    REACHED.with(Cell::get)
+}
+
+/// Coordinates up to this magnitude are tame: sums of cubes stay finite in `f32`.
+pub const TAME: f64 = 1.0e6;
+/// Non-zero coordinates below this magnitude are wild in `f32`: GJK's squared areas
+/// underflow for shapes about 1e-11 across (open issue, `tests/regressions/gjk_tiny_scale_nan.rs`).
+pub const TINY_F32: f64 = 1.0e-7;
+/// Non-zero coordinates below this magnitude are wild in `f64`: subnormal extents
+/// break the BVH build (open issue, `tests/regressions/bvh_subnormal_bounds.rs`).
+pub const TINY_F64: f64 = 1.0e-300;
+/// Largest number of points fed to a hull.
+pub const MAX_HULL_POINTS: usize = 24;
+/// Largest number of operations of one broad-phase or world case.
+pub const MAX_OPS: usize = 24;
+/// Relative slack on a unit normal's length.
+const UNIT_SLACK: f64 = 1e-3;
+
+/// The query families; one fuzz target each.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Target {
+    /// Every shape constructor, and ray casts on each constructed shape.
+    Constructors,
+    /// Ray casts on the shape enums, local and posed.
+    Ray,
+    /// `dispatch::{intersects, distance, closest_points, contact}`.
+    Pair,
+    /// `dispatch::cast_shapes` and `query::time_of_impact`.
+    Cast,
+    /// Contact manifolds: the convex fallback and the SAT kernels.
+    Manifold,
+    /// Convex hulls and hull-built shapes (polygon, polyhedron from points or planes).
+    Hull,
+    /// `Bvh`, `DynamicTree`, `SweepAndPrune` operations.
+    Broad,
+    /// `World` operations: insert, set_pose, remove, update, scene queries.
+    World,
+}
+
+/// Every family, in order.
+pub const TARGETS: [Target; 8] = [
+    Target::Constructors,
+    Target::Ray,
+    Target::Pair,
+    Target::Cast,
+    Target::Manifold,
+    Target::Hull,
+    Target::Broad,
+    Target::World,
+];
+
+/// A stream of random words: fuzzer bytes or a seeded generator.
+pub trait Source {
+    /// The next 64 bits.
+    fn next_u64(&mut self) -> u64;
+}
+
+/// The fuzzer's bytes, 8 at a time; zeros once they run out.
+pub struct ByteSource<'a> {
+    data: &'a [u8],
+    pos: usize,
+}
+
+impl<'a> ByteSource<'a> {
+    /// A source reading `data`.
+    pub fn new(data: &'a [u8]) -> Self {
+        Self { data, pos: 0 }
+    }
+}
+
+impl Source for ByteSource<'_> {
+    fn next_u64(&mut self) -> u64 {
+        let mut word = [0u8; 8];
+        let end = (self.pos + 8).min(self.data.len());
+        if self.pos < end {
+            word[..end - self.pos].copy_from_slice(&self.data[self.pos..end]);
+        }
+        self.pos = end;
+        u64::from_le_bytes(word)
+    }
+}
+
+/// Decodes words into values; remembers whether anything wild (non-finite or beyond
+/// [`TAME`]) was produced, which relaxes the finiteness contracts.
+pub struct Gen<'a> {
+    src: &'a mut dyn Source,
+    /// True when no special value is injected (about half the sweep's cases).
+    pub clean: bool,
+    /// A value beyond [`TAME`] or non-finite was produced.
+    pub wild: bool,
+    last: [f64; 3],
+}
+
+impl<'a> Gen<'a> {
+    /// A generator on `src`; the first word decides whether specials are injected.
+    pub fn new(src: &'a mut dyn Source) -> Self {
+        let clean = src.next_u64() % 2 == 0;
+        Self {
+            src,
+            clean,
+            wild: false,
+            last: [0.0; 3],
+        }
+    }
+
+    /// Raw bits.
+    pub fn u64(&mut self) -> u64 {
+        self.src.next_u64()
+    }
+
+    /// Uniform in `0..n` (`n > 0`).
+    pub fn below(&mut self, n: usize) -> usize {
+        (self.u64() % n as u64) as usize
+    }
+
+    /// Uniform in `[0, 1)`.
+    pub fn unit(&mut self) -> f64 {
+        (self.u64() >> 11) as f64 / (1u64 << 53) as f64
+    }
+
+    /// A scalar: ordinary values over eleven decades, small integers (exact
+    /// coincidences), zeros, and — unless clean — NaN, ±∞, subnormals, huge and tiny.
+    pub fn real<R: Real>(&mut self) -> R {
+        let sign = if self.u64() % 2 == 0 { 1.0 } else { -1.0 };
+        let single = R::EPSILON.to_f64() > 1e-10;
+        let mode = self.below(16);
+        let x = match mode {
+            0 if !self.clean => f64::NAN,
+            1 if !self.clean => f64::INFINITY,
+            2 if !self.clean => f64::NEG_INFINITY,
+            3 if !self.clean => sign * if single { 1e-40 } else { 1e-310 },
+            4 if !self.clean => {
+                let top = if single { 38 } else { 307 };
+                sign * 10f64.powi(7 + self.below(top - 6) as i32) * (1.0 + self.unit())
+            }
+            5 => sign * 10f64.powi(-(6 + self.below(25) as i32)) * (1.0 + self.unit()),
+            6 => 0.0 * sign,
+            7 => (self.below(9) as f64) - 4.0,
+            _ => sign * self.unit() * 10f64.powi(self.below(12) as i32 - 5),
+        };
+        let r = R::from_f64(x);
+        let tiny = if single { TINY_F32 } else { TINY_F64 };
+        let mag = r.abs().to_f64();
+        if !r.is_finite() || mag > TAME || (mag > 0.0 && mag < tiny) {
+            self.wild = true;
+        }
+        r
+    }
+
+    /// A vector; one time in eight the previous vector again (coincident points).
+    pub fn vec<V: Vector>(&mut self) -> V {
+        if self.below(8) == 0 {
+            return from_f64s(self.last);
+        }
+        let v = (0..V::DIM).fold(V::ZERO, |v, i| v.with(i, self.real::<V::Scalar>()));
+        for (i, slot) in self.last.iter_mut().enumerate().take(V::DIM) {
+            *slot = v.get(i).to_f64();
+        }
+        v
+    }
+
+    /// A ray (origin and direction may be anything).
+    pub fn ray<V: Vector>(&mut self) -> Ray<V> {
+        Ray {
+            origin: self.vec(),
+            dir: self.vec(),
+        }
+    }
+
+    /// A box through the public fields: may hold NaN or `min > max` when not clean.
+    pub fn raw_aabb<V: Vector>(&mut self) -> Aabb<V> {
+        let (a, b): (V, V) = (self.vec(), self.vec());
+        if self.clean || self.below(2) == 0 {
+            Aabb {
+                min: a.min(b),
+                max: a.max(b),
+            }
+        } else {
+            Aabb { min: a, max: b }
+        }
+    }
+}
+
+/// The vector with components `c[0..DIM]`.
+fn from_f64s<V: Vector>(c: [f64; 3]) -> V {
+    (0..V::DIM).fold(V::ZERO, |v, i| v.with(i, V::Scalar::from_f64(c[i])))
+}
+
+/// True when every component is finite and at most [`TAME`].
+fn tame_v<V: Vector>(v: V) -> bool {
+    v.is_finite() && v.abs().max_element().to_f64() <= TAME
+}
+
+/// A vector type with its shape enum and its dimension-specific drivers.
+pub trait Dim: GjkVector {
+    /// The shape enum.
+    type S: DispatchShape<Self> + SupportMap<Self> + Debug + Send + Sync;
+    /// `"2D f32"`, ...
+    const NAME: &'static str;
+    /// A shape of any kind of the enum, through its constructor (`None` when the
+    /// constructor refused the values, which the contract checks).
+    fn shape(g: &mut Gen) -> Option<Self::S>;
+    /// A pose from a random translation and rotation.
+    fn pose(g: &mut Gen) -> Self::Pose;
+    /// Constructors outside the enum (Obb, Plane, Sector, Cylinder, ...) and their ray casts.
+    fn constructors(g: &mut Gen);
+    /// The SAT manifold kernels of this dimension.
+    fn manifolds(g: &mut Gen);
+    /// The hull constructors of this dimension.
+    fn hulls(g: &mut Gen);
+}
+
+/// Runs `target` on the words of `src`: the first word picks the vector type.
+pub fn drive(target: Target, src: &mut dyn Source) {
+    let ty = src.next_u64() % 4;
+    let mut g = Gen::new(src);
+    match ty {
+        0 => drive_in::<isect::d2::Vec2>(target, &mut g),
+        1 => drive_in::<isect::d3::Vec3>(target, &mut g),
+        2 => drive_in::<isect::d2_f64::DVec2>(target, &mut g),
+        _ => drive_in::<isect::d3_f64::DVec3>(target, &mut g),
+    }
+}
+
+/// Runs `target` for the vector type `V`.
+pub fn drive_in<V: Dim>(target: Target, g: &mut Gen) {
+    match target {
+        Target::Constructors => constructors::<V>(g),
+        Target::Ray => ray::<V>(g),
+        Target::Pair => pair::<V>(g),
+        Target::Cast => cast::<V>(g),
+        Target::Manifold => manifold::<V>(g),
+        Target::Hull => V::hulls(g),
+        Target::Broad => broad::<V>(g),
+        Target::World => world::<V>(g),
+    }
+}
+
+/// Asserts a constructor's contract: non-finite input is refused.
+fn check_ctor<T: Debug, E: Debug>(what: &str, finite_input: bool, r: &Result<T, E>) {
+    assert!(
+        finite_input || r.is_err(),
+        "{what}: non-finite input accepted: {r:?}"
+    );
+}
+
+/// Asserts the contract of a ray hit.
+fn check_ray_hit<V: Vector>(
+    what: &str,
+    ray: &Ray<V>,
+    max_t: V::Scalar,
+    hit: Option<RayHit<V>>,
+    tame: bool,
+) {
+    let valid = ray.origin.is_finite() && ray.dir.is_finite() && max_t >= V::Scalar::ZERO;
+    let Some(h) = hit else { return };
+    assert!(
+        valid,
+        "{what}: invalid ray {ray:?} max_t {max_t:?} hit {h:?}"
+    );
+    assert!(
+        h.t >= V::Scalar::ZERO && h.t <= max_t,
+        "{what}: t outside [0, max_t]: {h:?} ray {ray:?} max_t {max_t:?}"
+    );
+    if tame && tame_v(ray.origin) && tame_v(ray.dir) {
+        assert!(
+            h.point.is_finite(),
+            "{what}: non-finite point {h:?} ray {ray:?}"
+        );
+        check_unit_or_zero(what, h.normal);
+    }
+}
+
+/// A normal is unit, or zero (ray starting inside).
+fn check_unit_or_zero<V: Vector>(what: &str, n: V) {
+    let len = n.length().to_f64();
+    assert!(
+        len == 0.0 || (len - 1.0).abs() <= UNIT_SLACK,
+        "{what}: normal {n:?} neither unit nor zero"
+    );
+}
+
+/// A normal is unit.
+fn check_unit<V: Vector>(what: &str, n: V) {
+    let len = n.length().to_f64();
+    assert!(
+        (len - 1.0).abs() <= UNIT_SLACK,
+        "{what}: normal {n:?} not unit"
+    );
+}
+
+/// A random `max_t`: infinite, finite, zero, or (not clean) NaN / negative.
+fn max_t<R: Real>(g: &mut Gen) -> R {
+    match g.below(4) {
+        0 => R::INFINITY,
+        _ => {
+            let wild = g.wild;
+            let t = g.real::<R>().abs();
+            g.wild = wild;
+            if g.clean || g.below(8) != 0 {
+                t
+            } else {
+                -t - R::ONE
+            }
+        }
+    }
+}
+
+/// Generic constructors of every dimension, then the dimension's own.
+fn constructors<V: Dim>(g: &mut Gen) {
+    let (a, b, c): (V, V, V) = (g.vec(), g.vec(), g.vec());
+    let r = g.real::<V::Scalar>();
+    let fin = |vs: &[V]| vs.iter().all(|v| v.is_finite());
+    let ray = g.ray::<V>();
+    let t = max_t::<V::Scalar>(g);
+    let tame = !g.wild;
+    reached();
+    let ball = Ball::new(a, r);
+    check_ctor("Ball::new", fin(&[a]) && r.is_finite(), &ball);
+    if let Ok(s) = ball {
+        assert!(s.radius() >= V::Scalar::ZERO, "Ball radius {s:?}");
+        check_ray_hit("Ball ray", &ray, t, s.cast_ray(&ray, t), tame);
+    }
+    let (lo, hi) = (a.min(b), a.max(b));
+    let aabb = Aabb::new(lo, hi);
+    check_ctor("Aabb::new", fin(&[lo, hi]), &aabb);
+    if let Ok(s) = aabb {
+        check_ray_hit("Aabb ray", &ray, t, s.cast_ray(&ray, t), tame);
+    }
+    check_ctor("Aabb::from_center", fin(&[a, b]), &Aabb::from_center(a, b));
+    check_ctor(
+        "Aabb::from_points",
+        fin(&[a, b, c]),
+        &Aabb::from_points(&[a, b, c]),
+    );
+    check_ctor(
+        "Capsule::new",
+        fin(&[a, b]) && r.is_finite(),
+        &Capsule::new(a, b, r),
+    );
+    check_ctor("Segment::new", fin(&[a, b]), &Segment::new(a, b));
+    check_ctor("Triangle::new", fin(&[a, b, c]), &Triangle::new(a, b, c));
+    check_ctor("Ray::new", fin(&[a, b]), &Ray::new(a, b));
+    let plane = Plane::new(a, r);
+    check_ctor("Plane::new", fin(&[a]) && r.is_finite(), &plane);
+    for p in [
+        plane,
+        Plane::from_point_normal(a, b),
+        Plane::from_physx(b, r),
+    ]
+    .into_iter()
+    .flatten()
+    {
+        check_unit("Plane normal", p.normal());
+        check_ray_hit("Plane ray", &ray, t, p.cast_ray(&ray, t), tame);
+        let hs = HalfSpace::new(p);
+        check_ray_hit("HalfSpace ray", &ray, t, hs.cast_ray(&ray, t), tame);
+    }
+    check_ctor("Rounded::new", r.is_finite(), &Rounded::new((), r));
+    let dt = DynamicTree::<V>::with_margin(r);
+    check_ctor("DynamicTree::with_margin", r.is_finite(), &dt);
+    let w = World::<V, V::S>::with_prediction(r);
+    check_ctor("World::with_prediction", r.is_finite(), &w);
+    V::constructors(g);
+}
+
+/// Ray casts on one enum shape, in its frame and posed.
+fn ray<V: Dim>(g: &mut Gen) {
+    let Some(s) = V::shape(g) else { return };
+    reached();
+    let pose = V::pose(g);
+    for _ in 0..4 {
+        let ray = g.ray::<V>();
+        let t = max_t::<V::Scalar>(g);
+        let tame = !g.wild;
+        let what = format!("{} ray on {s:?}", V::NAME);
+        check_ray_hit(&what, &ray, t, s.cast_ray(&ray, t), tame);
+        let posed = s.cast_ray_posed(&pose, &ray, t);
+        if !pose.is_finite() {
+            continue;
+        }
+        check_ray_hit(&what, &ray, t, posed, tame);
+        let p = g.vec::<V>();
+        let inside = s.contains_point(&pose, p);
+        assert!(!inside || !p.is_nan(), "{what}: NaN point inside");
+    }
+}
+
+/// Two enum shapes and their poses; `None` when a constructor refused its values.
+type PairCase<V> = (
+    <V as Dim>::S,
+    <V as Vector>::Pose,
+    <V as Dim>::S,
+    <V as Vector>::Pose,
+);
+
+fn pair_case<V: Dim>(g: &mut Gen) -> Option<PairCase<V>> {
+    let a = V::shape(g)?;
+    let b = V::shape(g)?;
+    Some((a, V::pose(g), b, V::pose(g)))
+}
+
+/// The pair queries: documented answers for non-finite poses, finite answers otherwise.
+fn pair<V: Dim>(g: &mut Gen) {
+    let Some((a, pa, b, pb)) = pair_case::<V>(g) else {
+        return;
+    };
+    let prediction = g.real::<V::Scalar>().abs();
+    let tame = !g.wild;
+    let finite = pa.is_finite() && pb.is_finite();
+    let what = format!("{}: {a:?} at {pa:?} / {b:?} at {pb:?}", V::NAME);
+    reached();
+    let hit = dispatch::intersects(&pa, &a, &pb, &b);
+    assert!(finite || !hit, "intersects with non-finite pose: {what}");
+    let d = dispatch::distance(&pa, &a, &pb, &b);
+    assert!(!(d < V::Scalar::ZERO), "negative distance {d:?}: {what}");
+    assert!(
+        finite || d.is_nan(),
+        "distance {d:?} with non-finite pose: {what}"
+    );
+    assert!(!tame || d.is_finite(), "distance {d:?}: {what}");
+    let cp = dispatch::closest_points(&pa, &a, &pb, &b);
+    assert!(
+        cp.iterations <= GJK_MAX_ITERATIONS,
+        "closest_points {cp:?}: {what}"
+    );
+    assert!(
+        !(cp.distance < V::Scalar::ZERO),
+        "closest_points {cp:?}: {what}"
+    );
+    if tame {
+        assert!(
+            cp.point_a.is_finite() && cp.point_b.is_finite(),
+            "closest_points {cp:?}: {what}"
+        );
+    }
+    let c = dispatch::contact(&pa, &a, &pb, &b, prediction);
+    check_contact(&what, finite && !prediction.is_nan(), tame, c);
+}
+
+/// The contract of a contact.
+fn check_contact<V: Vector>(what: &str, valid: bool, tame: bool, c: Option<Contact<V>>) {
+    let Some(c) = c else { return };
+    assert!(valid, "contact for invalid input {c:?}: {what}");
+    if tame {
+        check_unit(what, c.normal);
+        let ok = c.depth.is_finite() && c.point_a.is_finite() && c.point_b.is_finite();
+        assert!(ok, "non-finite contact {c:?}: {what}");
+    }
+}
+
+/// Linear casts and time of impact with rotation.
+fn cast<V: Dim>(g: &mut Gen) {
+    let Some((a, pa, b, pb)) = pair_case::<V>(g) else {
+        return;
+    };
+    let (va, vb): (V, V) = (g.vec(), g.vec());
+    let t = max_t::<V::Scalar>(g);
+    let (ea, eb) = (V::pose(g), V::pose(g));
+    let tame = !g.wild;
+    let what = format!(
+        "{}: {a:?} at {pa:?} v {va:?} / {b:?} at {pb:?} v {vb:?}",
+        V::NAME
+    );
+    let valid = pa.is_finite() && pb.is_finite() && va.is_finite() && vb.is_finite();
+    reached();
+    let hit = dispatch::cast_shapes(&pa, va, &a, &pb, vb, &b, t);
+    check_cast(&what, valid && t >= V::Scalar::ZERO, t, tame, hit);
+    let cap = CAST_MAX_ITERATIONS.max(GJK_MAX_ITERATIONS + EPA_MAX_ITERATIONS);
+    assert!(
+        hit.is_none_or(|h| h.iterations <= cap),
+        "cast {hit:?}: {what}"
+    );
+    let (sa, sb) = (Sweep { start: pa, end: ea }, Sweep { start: pb, end: eb });
+    let toi = query::time_of_impact(&sa, &a, &sb, &b);
+    let valid = [pa, ea, pb, eb].iter().all(|p| p.is_finite());
+    check_cast(&what, valid, V::Scalar::ONE, tame, toi);
+    let toi_cap = TOI_MAX_ITERATIONS.max(cap);
+    assert!(
+        toi.is_none_or(|h| h.iterations <= toi_cap),
+        "toi {toi:?}: {what}"
+    );
+}
+
+/// The contract of a cast's hit.
+fn check_cast<V: Vector>(
+    what: &str,
+    valid: bool,
+    max_t: V::Scalar,
+    tame: bool,
+    h: Option<ShapeCastHit<V>>,
+) {
+    let Some(h) = h else { return };
+    assert!(valid, "cast hit for invalid input {h:?}: {what}");
+    assert!(
+        h.time >= V::Scalar::ZERO && h.time <= max_t,
+        "cast time outside [0, {max_t:?}]: {h:?}: {what}"
+    );
+    if tame {
+        check_unit(what, h.normal);
+        let ok = h.depth.is_finite() && h.point_a.is_finite() && h.point_b.is_finite();
+        assert!(ok, "non-finite cast hit {h:?}: {what}");
+    }
+}
+
+/// The convex manifold of the enum, then the dimension's SAT kernels.
+fn manifold<V: Dim>(g: &mut Gen) {
+    if let Some((a, pa, b, pb)) = pair_case::<V>(g) {
+        let prediction = g.real::<V::Scalar>().abs();
+        let valid = pa.is_finite() && pb.is_finite() && !prediction.is_nan();
+        reached();
+        let m = query::contact_manifold_convex(&pa, &a, &pb, &b, prediction);
+        check_manifold("convex manifold", valid, !g.wild, m);
+    }
+    V::manifolds(g);
+}
+
+/// The contract of a manifold: 1 to `MAX_MANIFOLD_POINTS` points, unit normal,
+/// finite points and depths.
+fn check_manifold<V: Vector>(what: &str, valid: bool, tame: bool, m: Option<Manifold<V>>) {
+    let Some(m) = m else { return };
+    assert!(valid, "{what} for invalid input: {m:?}");
+    let n = m.points().len();
+    assert!(
+        (1..=MAX_MANIFOLD_POINTS).contains(&n),
+        "{what}: {n} points {m:?}"
+    );
+    if tame {
+        check_unit(what, m.normal);
+        for p in m.points() {
+            let ok = p.depth.is_finite() && p.point_a.is_finite() && p.point_b.is_finite();
+            assert!(ok, "{what}: non-finite point {m:?}");
+        }
+    }
+}
+
+/// Points for a hull: random, or on a line / plane, clustered, duplicated.
+fn hull_points<V: Vector>(g: &mut Gen) -> Vec<V> {
+    let n = g.below(MAX_HULL_POINTS + 1);
+    let (o, u, w): (V, V, V) = (g.vec(), g.vec(), g.vec());
+    let layout = g.below(4);
+    (0..n)
+        .map(|_| match layout {
+            0 => g.vec(),
+            1 => o + u * V::Scalar::from_f64(g.unit()),
+            2 => o + u * V::Scalar::from_f64(g.unit()) + w * V::Scalar::from_f64(g.unit()),
+            _ => o + g.vec::<V>() * V::Scalar::from_f64(1e-3),
+        })
+        .collect()
+}
+
+/// Broad phase: a BVH over raw boxes, a dynamic tree and sweep-and-prune under a
+/// random sequence of operations; validators after each and brute-force queries.
+fn broad<V: Dim>(g: &mut Gen) {
+    let boxes: Vec<Aabb<V>> = (0..g.below(MAX_OPS)).map(|_| g.raw_aabb()).collect();
+    let valid = boxes
+        .iter()
+        .all(|b| b.min.is_finite() && b.max.is_finite() && b.min.all_le(b.max));
+    let tame_boxes = !g.wild;
+    reached();
+    let mut bvh = Bvh::build(&boxes);
+    let region = g.raw_aabb::<V>();
+    let mut found = Vec::new();
+    bvh.query(&region, |i| {
+        found.push(i);
+        true
+    });
+    let ray = g.ray::<V>();
+    let t = max_t::<V::Scalar>(g);
+    let hit = bvh.cast_ray(&ray, t, |i, _| {
+        boxes[i as usize].cast_ray(&ray, t).map(|h| h.t)
+    });
+    bvh.for_each_pair(|_, _| {});
+    if valid && tame_boxes {
+        assert!(bvh.validate().is_ok(), "Bvh invalid: {:?}", bvh.validate());
+        found.sort_unstable();
+        let brute: Vec<u32> = (0..boxes.len() as u32)
+            .filter(|&i| boxes[i as usize].intersects(&region))
+            .collect();
+        if region.min.is_finite() && region.max.is_finite() && region.min.all_le(region.max) {
+            assert_eq!(found, brute, "Bvh query {region:?} over {boxes:?}");
+        }
+        assert!(
+            hit.is_none_or(|(_, ht)| ht >= V::Scalar::ZERO && ht <= t),
+            "{hit:?}"
+        );
+        bvh.refit(&boxes);
+        assert!(bvh.validate().is_ok(), "Bvh refit invalid");
+    }
+    dynamic_tree::<V>(g);
+    sweep_and_prune::<V>(g);
+}
+
+/// Random inserts, moves and removes; validate after each; queries against a scan.
+fn dynamic_tree<V: Dim>(g: &mut Gen) {
+    let margin = g.real::<V::Scalar>().abs();
+    let mut tree = DynamicTree::<V>::with_margin(margin).unwrap_or_default();
+    let mut live = Vec::new();
+    for op in 0..g.below(MAX_OPS) {
+        match g.below(4) {
+            0 | 1 => {
+                if let Ok(id) = tree.insert(g.raw_aabb(), op as u32) {
+                    live.push(id);
+                }
+            }
+            2 if !live.is_empty() => {
+                let id = live[g.below(live.len())];
+                let _ = tree.move_proxy(id, g.raw_aabb(), g.vec());
+            }
+            _ if !live.is_empty() => {
+                let id = live.swap_remove(g.below(live.len()));
+                assert!(tree.remove(id).is_some(), "remove of a live proxy failed");
+            }
+            _ => {}
+        }
+        assert!(
+            tree.validate().is_ok(),
+            "DynamicTree invalid: {:?}",
+            tree.validate()
+        );
+    }
+    let region = g.raw_aabb::<V>();
+    let mut n = 0;
+    tree.query(&region, |_, _| {
+        n += 1;
+        true
+    });
+    let brute = live
+        .iter()
+        .filter(|&&id| tree.fat_aabb(id).is_some_and(|f| f.intersects(&region)))
+        .count();
+    assert_eq!(n, brute, "DynamicTree query {region:?}");
+    let ray = g.ray::<V>();
+    let t = max_t::<V::Scalar>(g);
+    let _ = tree.cast_ray(&ray, t, |_, _, best| Some(best));
+    tree.for_each_pair(|_, _| {});
+}
+
+/// Random inserts, box changes, removes and updates; validate after each update.
+fn sweep_and_prune<V: Dim>(g: &mut Gen) {
+    let Ok(mut sap) = SweepAndPrune::<V>::new(g.below(V::DIM + 1)) else {
+        return;
+    };
+    let mut live = Vec::new();
+    for _ in 0..g.below(MAX_OPS) {
+        match g.below(4) {
+            0 | 1 => {
+                if let Ok(id) = sap.insert(g.raw_aabb()) {
+                    live.push(id);
+                }
+            }
+            2 if !live.is_empty() => {
+                let id = live[g.below(live.len())];
+                let _ = sap.set_aabb(id, g.raw_aabb());
+            }
+            _ if !live.is_empty() => {
+                let id = live.swap_remove(g.below(live.len()));
+                assert!(sap.remove(id), "remove of a live proxy failed");
+            }
+            _ => {}
+        }
+        sap.update();
+        assert!(
+            sap.validate().is_ok(),
+            "SweepAndPrune invalid: {:?}",
+            sap.validate()
+        );
+    }
+}
+
+/// World operations and scene queries: lists sorted, hits within range.
+fn world<V: Dim>(g: &mut Gen) {
+    let mut w = World::<V, V::S>::new();
+    reached();
+    let mut handles = Vec::new();
+    for _ in 0..g.below(MAX_OPS) {
+        match g.below(5) {
+            0 | 1 => {
+                let Some(s) = V::shape(g) else { continue };
+                let pose = V::pose(g);
+                let filter = Filter {
+                    group: g.u64() as u32 | 1,
+                    mask: g.u64() as u32 | 1,
+                };
+                let r = w.insert(s, pose, filter);
+                check_ctor("World::insert", pose.is_finite(), &r);
+                handles.extend(r);
+            }
+            2 if !handles.is_empty() => {
+                let h = handles[g.below(handles.len())];
+                let pose = V::pose(g);
+                check_ctor("World::set_pose", pose.is_finite(), &w.set_pose(h, pose));
+            }
+            3 if !handles.is_empty() => {
+                let h = handles.swap_remove(g.below(handles.len()));
+                assert!(w.remove(h).is_some(), "remove of a live handle failed");
+            }
+            _ => check_update(&mut w),
+        }
+    }
+    world_queries::<V>(g, &w);
+}
+
+/// `update`'s events and contacts are sorted pairs `a < b`.
+fn check_update<V: Dim>(w: &mut World<V, V::S>) {
+    let ev = w.update();
+    for list in [&ev.started, &ev.stopped] {
+        assert!(
+            list.windows(2).all(|p| p[0] < p[1]),
+            "events unsorted {list:?}"
+        );
+        assert!(list.iter().all(|(a, b)| a < b), "pair not a < b {list:?}");
+    }
+    let c = w.contacts();
+    assert!(
+        c.windows(2).all(|p| (p[0].a, p[0].b) < (p[1].a, p[1].b)),
+        "contacts unsorted"
+    );
+}
+
+/// The scene queries of a world.
+fn world_queries<V: Dim>(g: &mut Gen, w: &World<V, V::S>) {
+    let ray = g.ray::<V>();
+    let t = max_t::<V::Scalar>(g);
+    let tame = !g.wild;
+    if let Some(h) = w.cast_ray(&ray, t, Filter::ALL) {
+        check_ray_hit("World::cast_ray", &ray, t, Some(h.hit), tame);
+    }
+    let all = w.cast_ray_all(&ray, t, Filter::ALL);
+    let sorted = all
+        .windows(2)
+        .all(|p| (p[0].hit.t, p[0].handle) <= (p[1].hit.t, p[1].handle));
+    assert!(sorted, "cast_ray_all unsorted");
+    let p = g.vec::<V>();
+    let at = w.shapes_at_point(p, Filter::ALL);
+    assert!(
+        at.windows(2).all(|p| p[0] < p[1]),
+        "shapes_at_point unsorted"
+    );
+    assert!(!p.is_nan() || at.is_empty(), "NaN point inside shapes");
+    let region = g.raw_aabb::<V>();
+    let inside = w.shapes_in_aabb(&region, Filter::ALL);
+    assert!(
+        inside.windows(2).all(|p| p[0] < p[1]),
+        "shapes_in_aabb unsorted"
+    );
+    if let Some(s) = V::shape(g) {
+        let pose = V::pose(g);
+        let touching = w.intersecting_shapes(&pose, &s, Filter::ALL);
+        assert!(
+            touching.windows(2).all(|p| p[0] < p[1]),
+            "intersecting_shapes unsorted"
+        );
+        assert!(
+            pose.is_finite() || touching.is_empty(),
+            "non-finite pose touches"
+        );
+        let vel = g.vec::<V>();
+        let hit = w.cast_shape(&pose, vel, &s, t, Filter::ALL);
+        let valid = pose.is_finite() && vel.is_finite() && t.is_finite() && t >= V::Scalar::ZERO;
+        check_cast("World::cast_shape", valid, t, !g.wild, hit.map(|(_, h)| h));
+    }
+}
+
+/// An angle (any scalar, so NaN and infinities reach the rotations).
+fn angle<R: Real>(g: &mut Gen) -> R {
+    if g.below(2) == 0 {
+        R::from_f64(g.unit() * 7.0 - 3.5)
+    } else {
+        g.real()
+    }
+}
+
+/// A radius or half height: negative one time in eight (refused).
+fn radius<R: Real>(g: &mut Gen) -> R {
+    let r = g.real::<R>();
+    if g.below(8) == 0 {
+        r
+    } else {
+        r.abs()
+    }
+}
+
+/// A 2D polygon from hull points (often refused: the error path is driven too).
+fn polygon<R: Real>(g: &mut Gen) -> Option<ConvexPolygon<R>> {
+    let pts = hull_points::<R::V2>(g);
+    ConvexPolygon::new(&pts).ok()
+}
+
+/// A polyhedron from hull points.
+fn polyhedron<R: Real>(g: &mut Gen) -> Option<ConvexPolyhedron<R>> {
+    let pts = hull_points::<R::V3>(g);
+    ConvexPolyhedron::from_points(&pts).ok()
+}
+
+/// 2D shape of any kind of the enum.
+fn shape_2d<R: Real>(g: &mut Gen) -> Option<shape_2d::Shape<R>> {
+    let (a, b, c): (R::V2, R::V2, R::V2) = (g.vec(), g.vec(), g.vec());
+    // Mostly non-negative radii, so that most cases reach the queries.
+    let r = radius::<R>(g);
+    Some(match g.below(8) {
+        0 => Ball::new(a, r).ok()?.into(),
+        1 => Aabb::from_center(a, b.abs()).ok()?.into(),
+        2 => Capsule::new(a, b, r).ok()?.into(),
+        3 => Segment::new(a, b).ok()?.into(),
+        4 => Triangle::new(a, b, c).ok()?.into(),
+        5 => polygon::<R>(g)?.into(),
+        6 => Rounded::new(Aabb::from_center(a, b.abs()).ok()?, r)
+            .ok()?
+            .into(),
+        _ => Rounded::new(polygon::<R>(g)?, r).ok()?.into(),
+    })
+}
+
+/// 3D shape of any kind of the enum.
+fn shape_3d<R: Real>(g: &mut Gen) -> Option<shape_3d::Shape<R>> {
+    let (a, b, c): (R::V3, R::V3, R::V3) = (g.vec(), g.vec(), g.vec());
+    let (r, h) = (radius::<R>(g), radius::<R>(g));
+    let shape = match g.below(9) {
+        0 => Ball::new(a, r).ok()?.into(),
+        1 => Aabb::from_center(a, b.abs()).ok()?.into(),
+        2 => Capsule::new(a, b, r).ok()?.into(),
+        3 => Segment::new(a, b).ok()?.into(),
+        4 => Triangle::new(a, b, c).ok()?.into(),
+        5 => polyhedron::<R>(g)?.into(),
+        6 => Cylinder::new(h, r).ok()?.into(),
+        7 => Cone::new(h, r).ok()?.into(),
+        _ => Rounded::new(Aabb::from_center(a, b.abs()).ok()?, r)
+            .ok()?
+            .into(),
+    };
+    Some(shape)
+}
+
+/// A unit quaternion from an axis and an angle (a NaN axis gives a NaN rotation).
+fn quat<R: Real>(g: &mut Gen) -> R::Quat {
+    let axis: R::V3 = g.vec();
+    let axis = axis.try_normalize().unwrap_or(R::V3::unit_axis(g.below(3)));
+    R::Quat::from_axis_angle(axis, angle::<R>(g))
+}
+
+/// The 2D constructors outside the enum and their ray casts.
+fn constructors_2d<R: Real>(g: &mut Gen) {
+    let (c, h): (R::V2, R::V2) = (g.vec(), g.vec());
+    let (r, a0, span) = (g.real::<R>(), angle::<R>(g), angle::<R>(g));
+    let ray = g.ray::<R::V2>();
+    let t = max_t::<R>(g);
+    let tame = !g.wild;
+    let fin = c.is_finite() && h.is_finite();
+    let obb = obb_2d::Obb::from_angle(c, h, a0);
+    check_ctor("Obb2::from_angle", fin && a0.is_finite(), &obb);
+    if let Ok(o) = obb {
+        check_ray_hit("Obb2 ray", &ray, t, o.cast_ray(&ray, t), tame);
+    }
+    let rot = Rot2::from_angle(a0);
+    check_ctor(
+        "Obb2::new",
+        fin && a0.is_finite(),
+        &obb_2d::Obb::new(c, h, rot),
+    );
+    let sector = Sector::new(c, r, a0, span);
+    let sfin = c.is_finite() && r.is_finite() && a0.is_finite() && span.is_finite();
+    check_ctor("Sector::new", sfin, &sector);
+    if let Ok(s) = sector {
+        check_ray_hit("Sector ray", &ray, t, s.cast_ray(&ray, t), tame);
+        let _ = s.contains_point(g.vec());
+    }
+    if let Ok(s) = Segment::new(c, h) {
+        check_ray_hit("Segment ray", &ray, t, s.cast_ray(&ray, t), tame);
+    }
+    if let Some(p) = polygon::<R>(g) {
+        check_ray_hit("ConvexPolygon ray", &ray, t, p.cast_ray(&ray, t), tame);
+    }
+}
+
+/// The 3D constructors outside the enum and their ray casts.
+fn constructors_3d<R: Real>(g: &mut Gen) {
+    let (c, h, k): (R::V3, R::V3, R::V3) = (g.vec(), g.vec(), g.vec());
+    let (hh, r) = (g.real::<R>(), g.real::<R>());
+    let q = quat::<R>(g);
+    let ray = g.ray::<R::V3>();
+    let t = max_t::<R>(g);
+    let tame = !g.wild;
+    let obb = obb_3d::Obb::<R>::new(c, h, q);
+    check_ctor(
+        "Obb3::new",
+        c.is_finite() && h.is_finite() && q.is_finite(),
+        &obb,
+    );
+    if let Ok(o) = obb {
+        check_ray_hit("Obb3 ray", &ray, t, o.cast_ray(&ray, t), tame);
+    }
+    check_ctor(
+        "Cylinder::new",
+        hh.is_finite() && r.is_finite(),
+        &Cylinder::new(hh, r),
+    );
+    check_ctor(
+        "Cone::new",
+        hh.is_finite() && r.is_finite(),
+        &Cone::new(hh, r),
+    );
+    if let Ok(p) = Plane::from_points(c, h, k) {
+        check_unit("Plane::from_points normal", p.normal());
+    }
+    if let Ok(tri) = Triangle::new(c, h, k) {
+        check_ray_hit("Triangle ray", &ray, t, tri.cast_ray(&ray, t), tame);
+    }
+    if let Some(p) = polyhedron::<R>(g) {
+        check_ray_hit("ConvexPolyhedron ray", &ray, t, p.cast_ray(&ray, t), tame);
+        let _ = p.contains_point(g.vec());
+    }
+}
+
+/// Polygon SAT manifolds (from hull points) and 2D box manifolds.
+fn manifolds_2d<R: Real>(g: &mut Gen)
+where
+    R::V2: GjkVector<Pose = Pose2<R>>,
+{
+    let (pa, pb) = (pose_2d::<R>(g), pose_2d::<R>(g));
+    let prediction = g.real::<R>().abs();
+    let valid = pa.is_finite() && pb.is_finite() && !prediction.is_nan();
+    if let (Some(a), Some(b)) = (polygon::<R>(g), polygon::<R>(g)) {
+        let m = query::contact_manifold_polygons(&pa, &a, &pb, &b, prediction);
+        check_manifold("polygon manifold", valid, !g.wild, m);
+    }
+    let (c, h, r): (R::V2, R::V2, R) = (g.vec(), g.vec(), angle::<R>(g));
+    let (Ok(a), Ok(b)) = (
+        obb_2d::Obb::from_angle(c, h, r),
+        obb_2d::Obb::from_angle(h, c, r),
+    ) else {
+        return;
+    };
+    let m = query::contact_manifold_obb_2d(&pa, &a, &pb, &b, prediction);
+    check_manifold("obb2 manifold", valid, !g.wild, m);
+}
+
+/// Polyhedron SAT manifolds and 3D box manifolds.
+fn manifolds_3d<R: Real>(g: &mut Gen)
+where
+    R::V3: GjkVector<Pose = Pose3<R>>,
+{
+    let (pa, pb) = (pose_3d::<R>(g), pose_3d::<R>(g));
+    let prediction = g.real::<R>().abs();
+    let valid = pa.is_finite() && pb.is_finite() && !prediction.is_nan();
+    if let (Some(a), Some(b)) = (polyhedron::<R>(g), polyhedron::<R>(g)) {
+        let m = query::contact_manifold_polyhedra(&pa, &a, &pb, &b, prediction);
+        check_manifold("polyhedron manifold", valid, !g.wild, m);
+    }
+    let (c, h, q): (R::V3, R::V3, R::Quat) = (g.vec(), g.vec(), quat::<R>(g));
+    let (Ok(a), Ok(b)) = (obb_3d::Obb::new(c, h, q), obb_3d::Obb::new(h, c, q)) else {
+        return;
+    };
+    let m = query::contact_manifold_obb_3d(&pa, &a, &pb, &b, prediction);
+    check_manifold("obb3 manifold", valid, !g.wild, m);
+}
+
+/// The hull keeps its input: `convex_hull_2d`'s vertices are input points, and the
+/// polygon contains every input point.
+fn hulls_2d<R: Real>(g: &mut Gen) {
+    let pts = hull_points::<R::V2>(g);
+    let fin = pts.iter().all(|p| p.is_finite());
+    let hull = convex_hull_2d(&pts);
+    check_ctor("convex_hull_2d", fin, &hull);
+    if let Ok(h) = &hull {
+        reached();
+        assert!(
+            h.iter().all(|v| pts.contains(v)),
+            "hull vertex not an input: {h:?} of {pts:?}"
+        );
+    }
+    let poly = ConvexPolygon::<R>::new(&pts);
+    check_ctor("ConvexPolygon::new", fin, &poly);
+    if let (Ok(p), false) = (&poly, g.wild) {
+        for q in &pts {
+            assert!(
+                p.contains_point(*q),
+                "polygon {p:?} lost input {q:?} of {pts:?}"
+            );
+        }
+    }
+}
+
+/// As [`hulls_2d`] in 3D, plus `ConvexPolyhedron::from_planes`.
+fn hulls_3d<R: Real>(g: &mut Gen) {
+    let pts = hull_points::<R::V3>(g);
+    let fin = pts.iter().all(|p| p.is_finite());
+    let hull = convex_hull_3d(&pts);
+    check_ctor("convex_hull_3d", fin, &hull);
+    if let Ok(h) = &hull {
+        reached();
+        assert!(
+            h.vertices.iter().all(|v| pts.contains(v)),
+            "hull vertex not an input"
+        );
+        let n = h.vertices.len();
+        assert!(h.triangles.iter().flatten().all(|&i| i < n), "bad index");
+    }
+    let poly = ConvexPolyhedron::<R>::from_points(&pts);
+    check_ctor("ConvexPolyhedron::from_points", fin, &poly);
+    if let (Ok(p), false) = (&poly, g.wild) {
+        for q in &pts {
+            assert!(
+                p.contains_point(*q),
+                "polyhedron lost input {q:?} of {pts:?}"
+            );
+        }
+    }
+    let planes: Vec<Plane<R::V3>> = (0..g.below(12))
+        .filter_map(|_| Plane::new(g.vec(), g.real()).ok())
+        .collect();
+    if let Ok(p) = ConvexPolyhedron::<R>::from_planes(&planes) {
+        assert!(
+            p.vertices().iter().all(|v| v.is_finite()),
+            "non-finite vertex {p:?}"
+        );
+    }
+}
+
+fn pose_2d<R: Real>(g: &mut Gen) -> Pose2<R> {
+    Pose2::new(g.vec(), angle::<R>(g))
+}
+
+fn pose_3d<R: Real>(g: &mut Gen) -> Pose3<R> {
+    Pose3::new(g.vec(), quat::<R>(g))
+}
+
+macro_rules! impl_dim {
+    ($v:ty, $r:ty, 2) => {
+        impl Dim for $v {
+            type S = shape_2d::Shape<$r>;
+            const NAME: &'static str = concat!("2D ", stringify!($r));
+            fn shape(g: &mut Gen) -> Option<Self::S> {
+                shape_2d::<$r>(g)
+            }
+            fn pose(g: &mut Gen) -> Self::Pose {
+                pose_2d::<$r>(g)
+            }
+            fn constructors(g: &mut Gen) {
+                constructors_2d::<$r>(g)
+            }
+            fn manifolds(g: &mut Gen) {
+                manifolds_2d::<$r>(g)
+            }
+            fn hulls(g: &mut Gen) {
+                hulls_2d::<$r>(g)
+            }
+        }
+    };
+    ($v:ty, $r:ty, 3) => {
+        impl Dim for $v {
+            type S = shape_3d::Shape<$r>;
+            const NAME: &'static str = concat!("3D ", stringify!($r));
+            fn shape(g: &mut Gen) -> Option<Self::S> {
+                shape_3d::<$r>(g)
+            }
+            fn pose(g: &mut Gen) -> Self::Pose {
+                pose_3d::<$r>(g)
+            }
+            fn constructors(g: &mut Gen) {
+                constructors_3d::<$r>(g)
+            }
+            fn manifolds(g: &mut Gen) {
+                manifolds_3d::<$r>(g)
+            }
+            fn hulls(g: &mut Gen) {
+                hulls_3d::<$r>(g)
+            }
+        }
+    };
+}
+
+impl_dim!(isect::d2::Vec2, f32, 2);
+impl_dim!(isect::d3::Vec3, f32, 3);
+impl_dim!(isect::d2_f64::DVec2, f64, 2);
+impl_dim!(isect::d3_f64::DVec3, f64, 3);
