@@ -8,8 +8,10 @@
 mod bench;
 mod check;
 mod demo;
+mod demo_composites;
 mod demo_shapes;
 mod error;
+mod figure;
 mod output;
 mod ray;
 mod render;

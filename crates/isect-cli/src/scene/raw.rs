@@ -7,7 +7,9 @@ use super::{Scene, SceneRay, SceneShape};
 use crate::space::{D2, D3};
 use glam::{DQuat, DVec2, DVec3};
 use isect::math::{Pose2, Pose3};
+use isect::shape::{heightfield_2d, heightfield_3d};
 use isect::shape::{shape_2d, shape_3d, Aabb, Ball, Capsule, Ray, Rounded, Segment, Triangle};
+use isect::shape::{Compound, ConcavePolygon, Polyline, TriMesh, TriMeshFlags};
 use isect::shape::{Cone, ConvexPolygon, ConvexPolyhedron, Cylinder, ShapeError};
 use serde::de::{Deserializer, Error};
 use serde::Deserialize;
@@ -177,10 +179,50 @@ enum RawShape2 {
         points: Vec<P2>,
         border_radius: f64,
     },
+    ConcavePolygon {
+        outer: Vec<P2>,
+        #[serde(default)]
+        holes: Vec<Vec<P2>>,
+    },
+    Polyline {
+        vertices: Vec<P2>,
+        closed: Option<bool>,
+        segments: Option<Vec<[u32; 2]>>,
+    },
+    Heightfield {
+        heights: Vec<f64>,
+        scale: P2,
+    },
+    Compound {
+        parts: Vec<Part2>,
+    },
+}
+
+/// A part of a 2D compound: a convex shape and its pose in the compound's frame.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Part2 {
+    shape: Convex2,
+    #[serde(default)]
+    position: P2,
+    #[serde(default)]
+    angle: f64,
+}
+
+/// A validated convex 2D shape (a compound's part): composite kinds are refused.
+struct Convex2(shape_2d::Shape<f64>);
+
+impl<'de> Deserialize<'de> for Convex2 {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        match RawShape2::deserialize(d)?.build()? {
+            shape_2d::AnyShape::Convex(s) => Ok(Self(s)),
+            other => Err(not_convex_part(other.kind_name())),
+        }
+    }
 }
 
 /// A validated 2D shape.
-struct Shape2(shape_2d::Shape<f64>);
+struct Shape2(shape_2d::AnyShape<f64>);
 
 impl<'de> Deserialize<'de> for Shape2 {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
@@ -189,10 +231,12 @@ impl<'de> Deserialize<'de> for Shape2 {
 }
 
 impl RawShape2 {
-    fn build<E: Error>(self) -> Result<shape_2d::Shape<f64>, E> {
+    fn build<E: Error>(self) -> Result<shape_2d::AnyShape<f64>, E> {
+        use shape_2d::AnyShape as A;
         use shape_2d::Shape as S;
         let v = DVec2::from;
-        Ok(match self {
+        let vecs = |p: Vec<P2>| -> Vec<DVec2> { p.into_iter().map(v).collect() };
+        Ok(A::Convex(match self {
             Self::Ball { radius } => S::Ball(built(Ball::new(DVec2::ZERO, radius))?),
             Self::Cuboid { half_extents } => S::Cuboid(cuboid(v(half_extents))?),
             Self::RoundedCuboid {
@@ -215,8 +259,51 @@ impl RawShape2 {
                 points,
                 border_radius,
             } => S::RoundedPolygon(built(Rounded::new(polygon(&points)?, border_radius))?),
-        })
+            Self::ConcavePolygon { outer, holes } => {
+                let holes = holes.into_iter().map(vecs).collect();
+                return Ok(A::from(built(ConcavePolygon::new(vecs(outer), holes))?));
+            }
+            Self::Polyline {
+                vertices,
+                closed,
+                segments,
+            } => return polyline(vecs(vertices), closed, segments).map(A::from),
+            Self::Heightfield { heights, scale } => {
+                let field = heightfield_2d::HeightField::new(heights, v(scale));
+                return Ok(A::from(built(field)?));
+            }
+            Self::Compound { parts } => {
+                let parts = parts.into_iter().map(|p| {
+                    let pose = Pose2::new(DVec2::from(p.position), p.angle);
+                    (pose, p.shape.0)
+                });
+                return Ok(A::from(built(Compound::new(parts.collect()))?));
+            }
+        }))
     }
+}
+
+/// A polyline from its vertices and either `closed` (a chain, open by default) or
+/// explicit `segments`; giving both is an error.
+fn polyline<E: Error>(
+    vertices: Vec<DVec2>,
+    closed: Option<bool>,
+    segments: Option<Vec<[u32; 2]>>,
+) -> Result<Polyline<f64>, E> {
+    match (closed, segments) {
+        (_, None) => built(Polyline::new(vertices, closed.unwrap_or(false))),
+        (None, Some(segments)) => built(Polyline::with_segments(vertices, segments)),
+        (Some(_), Some(_)) => Err(E::custom(
+            "polyline takes either `closed` or `segments`, not both",
+        )),
+    }
+}
+
+/// The error for a composite kind given as a compound's part.
+fn not_convex_part<E: Error>(kind: &str) -> E {
+    E::custom(format!(
+        "a compound part must be a convex shape, not a {kind}"
+    ))
 }
 
 fn polygon<E: Error>(points: &[P2]) -> Result<ConvexPolygon<f64>, E> {
@@ -384,10 +471,48 @@ enum RawShape3 {
         half_height: f64,
         radius: f64,
     },
+    Trimesh {
+        vertices: Vec<P3>,
+        triangles: Vec<[u32; 3]>,
+        #[serde(default)]
+        solid: bool,
+    },
+    Heightfield {
+        rows: usize,
+        cols: usize,
+        heights: Vec<f64>,
+        scale: P3,
+    },
+    Compound {
+        parts: Vec<Part3>,
+    },
+}
+
+/// A part of a 3D compound: a convex shape and its pose in the compound's frame.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Part3 {
+    shape: Convex3,
+    #[serde(default)]
+    position: P3,
+    #[serde(default)]
+    rotation: Rotation,
+}
+
+/// A validated convex 3D shape (a compound's part): composite kinds are refused.
+struct Convex3(shape_3d::Shape<f64>);
+
+impl<'de> Deserialize<'de> for Convex3 {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        match RawShape3::deserialize(d)?.build()? {
+            shape_3d::AnyShape::Convex(s) => Ok(Self(s)),
+            other => Err(not_convex_part(other.kind_name())),
+        }
+    }
 }
 
 /// A validated 3D shape.
-struct Shape3(shape_3d::Shape<f64>);
+struct Shape3(shape_3d::AnyShape<f64>);
 
 impl<'de> Deserialize<'de> for Shape3 {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
@@ -396,10 +521,11 @@ impl<'de> Deserialize<'de> for Shape3 {
 }
 
 impl RawShape3 {
-    fn build<E: Error>(self) -> Result<shape_3d::Shape<f64>, E> {
+    fn build<E: Error>(self) -> Result<shape_3d::AnyShape<f64>, E> {
+        use shape_3d::AnyShape as A;
         use shape_3d::Shape as S;
         let v = DVec3::from;
-        Ok(match self {
+        Ok(A::Convex(match self {
             Self::Ball { radius } => S::Ball(built(Ball::new(DVec3::ZERO, radius))?),
             Self::Cuboid { half_extents } => S::Cuboid(cuboid(v(half_extents))?),
             Self::RoundedCuboid {
@@ -429,7 +555,32 @@ impl RawShape3 {
                 half_height,
                 radius,
             } => S::Cone(built(Cone::new(half_height, radius))?),
-        })
+            Self::Trimesh {
+                vertices,
+                triangles,
+                solid,
+            } => {
+                let vertices = vertices.into_iter().map(v).collect();
+                let flags = TriMeshFlags { solid };
+                return Ok(A::from(built(TriMesh::new(vertices, triangles, flags))?));
+            }
+            Self::Heightfield {
+                rows,
+                cols,
+                heights,
+                scale,
+            } => {
+                let field = heightfield_3d::HeightField::new(heights, rows, cols, v(scale));
+                return Ok(A::from(built(field)?));
+            }
+            Self::Compound { parts } => {
+                let parts = parts.into_iter().map(|p| {
+                    let pose = Pose3::new(DVec3::from(p.position), p.rotation.0);
+                    (pose, p.shape.0)
+                });
+                return Ok(A::from(built(Compound::new(parts.collect()))?));
+            }
+        }))
     }
 }
 
