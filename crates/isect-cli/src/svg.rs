@@ -8,6 +8,8 @@ use std::fmt::Write;
 const WIDTH_PX: f64 = 900.0;
 /// Free border around the scene, in pixels.
 const MARGIN_PX: f64 = 20.0;
+/// A figure with more lines than this draws them as hairlines.
+const DENSE_LINES: usize = 200;
 /// Length of a drawn normal, in pixels.
 const NORMAL_PX: f64 = 18.0;
 
@@ -237,9 +239,15 @@ impl Drawing {
             );
         }
         if !f.lines.is_empty() {
+            // A dense wireframe (a terrain seen from the side) in hairlines.
+            let width = if f.lines.len() > DENSE_LINES {
+                0.4
+            } else {
+                1.5
+            };
             let _ = writeln!(
                 s,
-                "<path class=\"line\" d=\"{}\" fill=\"none\" stroke=\"{fill}\" stroke-width=\"1.5\" stroke-linejoin=\"round\" stroke-linecap=\"round\"/>",
+                "<path class=\"line\" d=\"{}\" fill=\"none\" stroke=\"{fill}\" stroke-width=\"{width}\" stroke-linejoin=\"round\" stroke-linecap=\"round\"/>",
                 path_data(frame, &f.lines, false)
             );
         }

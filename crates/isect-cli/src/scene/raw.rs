@@ -272,6 +272,7 @@ impl RawShape2 {
                 let field = heightfield_2d::HeightField::new(heights, v(scale));
                 return Ok(A::from(built(field)?));
             }
+            Self::Compound { parts } if parts.is_empty() => return Err(no_parts()),
             Self::Compound { parts } => {
                 let parts = parts.into_iter().map(|p| {
                     let pose = Pose2::new(DVec2::from(p.position), p.angle);
@@ -297,6 +298,17 @@ fn polyline<E: Error>(
             "polyline takes either `closed` or `segments`, not both",
         )),
     }
+}
+
+/// The error for a compound without parts (the library's own message speaks of
+/// points).
+fn no_parts<E: Error>() -> E {
+    E::custom("Compound: `parts` is empty, needs at least one part")
+}
+
+/// The index of the first height whose product with `scale_y` is not finite.
+fn scaled_overflow(heights: &[f64], scale_y: f64) -> Option<usize> {
+    heights.iter().position(|h| !(h * scale_y).is_finite())
 }
 
 /// The error for a composite kind given as a compound's part.
@@ -570,9 +582,21 @@ impl RawShape3 {
                 heights,
                 scale,
             } => {
-                let field = heightfield_3d::HeightField::new(heights, rows, cols, v(scale));
-                return Ok(A::from(built(field)?));
+                let overflow = scaled_overflow(&heights, scale[1]);
+                let field = built(heightfield_3d::HeightField::new(
+                    heights,
+                    rows,
+                    cols,
+                    v(scale),
+                ))?;
+                // The library checks heights and scale apart; their product can overflow.
+                if let Some(i) = overflow {
+                    let msg = format!("HeightField: heights[{i}] × scale.y is not finite");
+                    return Err(E::custom(msg));
+                }
+                return Ok(A::from(field));
             }
+            Self::Compound { parts } if parts.is_empty() => return Err(no_parts()),
             Self::Compound { parts } => {
                 let parts = parts.into_iter().map(|p| {
                     let pose = Pose3::new(DVec3::from(p.position), p.rotation.0);
