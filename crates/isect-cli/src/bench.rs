@@ -136,7 +136,8 @@ fn gjk_distance(rng: &mut Rng, budget: Duration) {
     });
 }
 
-/// Frames of the demo's moving scene (every kind, `f64`) for `budget`.
+/// Frames of the demo's moving scene (every kind, with its composites, `f64`) for
+/// `budget`.
 fn world_update<Sp: DemoSpace>(shapes: usize, budget: Duration) -> Result<(), CliError> {
     let mut rng = Rng::new(1);
     let half = crate::demo::box_half::<Sp>(shapes);
@@ -147,7 +148,11 @@ fn world_update<Sp: DemoSpace>(shapes: usize, budget: Duration) -> Result<(), Cl
         run_frame(&mut world, &mut bodies, half, &mut stats)?;
     }
     let per_s = stats.frames as f64 / start.elapsed().as_secs_f64();
-    let name = format!("world frame ({}D, {shapes} moving shapes)", Sp::DIM);
+    let composites = bodies.len() - shapes;
+    let name = format!(
+        "world frame ({}D, {shapes} + {composites} composites)",
+        Sp::DIM
+    );
     println!(
         "{name:<44} {per_s:>10.1} frames/s {:>8.3} ms/frame",
         1e3 / per_s

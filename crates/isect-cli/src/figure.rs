@@ -6,8 +6,10 @@
 
 use crate::space::{Space, D2, D3};
 use crate::svg::{Figure, P};
+use isect::algo::gjk::GjkVector;
 use isect::algo::support::SupportMap;
 use isect::math::{Isometry, Pose2, Pose3};
+use isect::query::dispatch::DispatchShape;
 use isect::shape::shape_2d::AnyShape as Any2;
 use isect::shape::shape_3d::AnyShape as Any3;
 use isect::shape::{Compound, Triangle};
@@ -39,10 +41,11 @@ pub fn xy<Sp: Space>(v: Sp::V) -> P {
 }
 
 /// A compound's parts, each outlined at its pose composed with the compound's.
-fn compound<Sp: Space, C: SupportMap<Sp::V>>(c: &Compound<Sp::V, C>, pose: &Sp::Pose) -> Figure
+fn compound<Sp, C>(c: &Compound<Sp::V, C>, pose: &Sp::Pose) -> Figure
 where
-    C: isect::query::dispatch::DispatchShape<Sp::V>,
-    Sp::V: isect::algo::gjk::GjkVector<Pose = Sp::Pose>,
+    Sp: Space,
+    C: SupportMap<Sp::V> + DispatchShape<Sp::V>,
+    Sp::V: GjkVector<Pose = Sp::Pose>,
 {
     let rings = c.parts().iter().map(|(part_pose, part)| {
         let at = pose.mul(part_pose);
