@@ -224,16 +224,22 @@ pub fn run_frame<Sp: DemoSpace>(
     let touching = world.contacts().len();
     stats.touching += touching;
     stats.touching_max = stats.touching_max.max(touching);
+    stats.touching_composites += composite_contacts(world, bodies);
+    Ok(update)
+}
+
+/// The world's contacts that involve one of the demo's composites.
+fn composite_contacts<Sp: Space>(world: &SpaceWorld<Sp>, bodies: &[Body<Sp>]) -> usize {
+    // A handful of composites: a linear search beats a set.
     let composites: Vec<Handle> = bodies
         .iter()
         .filter(|b| b.composite.is_some())
         .map(|b| b.handle)
         .collect();
-    let on_composite = |c: &isect::world::PairContact<Sp::V>| {
-        composites.contains(&c.a) || composites.contains(&c.b)
-    };
-    stats.touching_composites += world.contacts().iter().filter(|c| on_composite(c)).count();
-    Ok(update)
+    let contacts = world.contacts().iter();
+    contacts
+        .filter(|c| composites.contains(&c.a) || composites.contains(&c.b))
+        .count()
 }
 
 /// `velocity` with each component that carries the centre past `±limit` reversed.

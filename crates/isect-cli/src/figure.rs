@@ -74,10 +74,8 @@ pub fn figure_2d(shape: &Any2<f64>, pose: &Pose2<f64>) -> Figure {
             lines: Vec::new(),
         },
         Any2::Polyline(l) => {
-            let v = l.vertices();
-            let segments = l.segments().iter();
-            let lines = segments.map(|s| vec![at(&v[s[0] as usize]), at(&v[s[1] as usize])]);
-            Figure::lines(lines.collect())
+            let segments = (0..l.segments().len() as u32).filter_map(|i| l.segment(i));
+            Figure::lines(segments.map(|s| vec![at(&s.a), at(&s.b)]).collect())
         }
         Any2::HeightField(h) => Figure::lines(vec![ring(h.vertices())]),
     }
@@ -92,8 +90,9 @@ pub fn figure_3d(shape: &Any3<f64>, pose: &Pose3<f64>) -> Figure {
         Any3::TriMesh(m) => {
             let triangles = (0..m.triangle_count()).filter_map(|i| m.triangle(i));
             let vertices: Vec<P> = m.vertices().iter().map(|&v| at(v)).collect();
-            let lines = unique_edges(m.indices())
-                .map(|[a, b]| vec![vertices[a as usize], vertices[b as usize]]);
+            let corner = |i: u32| vertices.get(i as usize).copied();
+            let lines =
+                unique_edges(m.indices()).filter_map(|[a, b]| Some(vec![corner(a)?, corner(b)?]));
             Figure {
                 rings: triangles.map(|t| projected_triangle(&t, &at)).collect(),
                 lines: lines.collect(),
