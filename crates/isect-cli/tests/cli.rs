@@ -989,3 +989,115 @@ fn ray_hits_composites_in_3d() {
         &[("octahedron", 0.0, &[0.0, 0.0, 0.0])],
     );
 }
+
+/// `check --format json` on `text`: the first pair's `(a, b, depth, normal)`.
+fn first_pair(test: &str, text: &str) -> (String, String, f64, Vec<f64>) {
+    let (dir, path) = bad_file(test, "scene.json", text);
+    let out = isect(&["check", path.to_str().expect("utf-8 path")]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let _ = std::fs::remove_dir_all(dir);
+    let doc = stdout_json(&out);
+    let p = &doc["pairs"][0];
+    let normal = p["normal"].as_array().expect("a pair");
+    (
+        p["a"].as_str().expect("a").to_string(),
+        p["b"].as_str().expect("b").to_string(),
+        p["depth"].as_f64().expect("depth"),
+        normal.iter().map(|x| x.as_f64().expect("number")).collect(),
+    )
+}
+
+/// A 2D scene: a U-shaped concave polygon with a disc wedged between its arms
+/// (0.1 of overlap on each side), everything scaled by `s` and moved to `(o, o)`;
+/// the disc first when `disc_first`.
+fn wedged_disc(s: f64, o: f64, disc_first: bool) -> String {
+    let p = |x: f64, y: f64| format!("[{}, {}]", x * s, y * s);
+    let u = [
+        p(-3., 0.),
+        p(3., 0.),
+        p(3., 3.),
+        p(1., 3.),
+        p(1., 1.),
+        p(-1., 1.),
+    ];
+    let u = [&u[..], &[p(-1., 3.), p(-3., 3.)]].concat().join(", ");
+    let poly = format!(
+        "{{\"id\": \"u\", \"shape\": {{\"type\": \"concave_polygon\", \"outer\": [{u}]}}, \"position\": [{o}, {o}]}}"
+    );
+    // The gap between the arms is 2 wide: a disc of radius 1.1 centred in it.
+    let disc = format!(
+        "{{\"id\": \"disc\", \"shape\": {{\"type\": \"ball\", \"radius\": {}}}, \"position\": [{}, {}]}}",
+        1.1 * s,
+        o,
+        o + 2.5 * s
+    );
+    let (a, b) = if disc_first {
+        (disc, poly)
+    } else {
+        (poly, disc)
+    };
+    format!("{{\"dim\": 2, \"shapes\": [{a}, {b}]}}")
+}
+
+#[test]
+fn composite_contacts_scale_and_mirror() {
+    for (s, o) in [(1.0, 0.0), (1e-4, 0.0), (1e5, 0.0), (1.0, 1e5), (1e-3, 1e4)] {
+        let (a, b, depth, n) = first_pair("wedged", &wedged_disc(s, o, false));
+        assert_eq!((a.as_str(), b.as_str()), ("u", "disc"));
+        // The arms' inner faces x = ±1 each cut 0.1 into the disc (radius 1.1).
+        let tol = 1e-9 * (1.0 + o.abs() / s);
+        assert!(
+            (depth / s - 0.1).abs() < tol,
+            "scale {s}, offset {o}: depth {depth}"
+        );
+        assert!(
+            (n[0].abs() - 1.0).abs() < 1e-9 && n[1].abs() < 1e-9,
+            "{n:?}"
+        );
+        // The same pair listed the other way: same depth, opposite normal.
+        let (a2, b2, depth2, n2) = first_pair("wedged-swap", &wedged_disc(s, o, true));
+        assert_eq!((a2.as_str(), b2.as_str()), ("disc", "u"));
+        assert!((depth2 - depth).abs() <= 1e-12 * depth.abs().max(1.0));
+        assert!(
+            (n2[0] + n[0]).abs() < 1e-12 && (n2[1] + n[1]).abs() < 1e-12,
+            "{n:?} vs {n2:?}"
+        );
+    }
+}
+
+#[test]
+fn mesh_contacts_hold_at_huge_and_tiny_scales() {
+    // The octahedron of composites_3d.json scaled by `s` and moved to (o, o, o), a
+    // sphere of radius 0.5 s centred 1.2 s along x: 0.3 s deep at the vertex.
+    for (s, o) in [(1e-4, 0.0), (1e5, 0.0), (1.0, 1e5)] {
+        let v = |x: f64, y: f64, z: f64| format!("[{}, {}, {}]", x * s, y * s, z * s);
+        let vertices = [
+            v(1., 0., 0.),
+            v(-1., 0., 0.),
+            v(0., 1., 0.),
+            v(0., -1., 0.),
+            v(0., 0., 1.),
+            v(0., 0., -1.),
+        ]
+        .join(", ");
+        let text = format!(
+            r#"{{"dim": 3, "shapes": [
+              {{"id": "octahedron", "position": [{o}, {o}, {o}], "shape": {{"type": "trimesh",
+                "solid": true, "vertices": [{vertices}],
+                "triangles": [[0, 2, 4], [1, 4, 2], [0, 5, 2], [1, 2, 5],
+                              [0, 4, 3], [1, 3, 4], [0, 3, 5], [1, 5, 3]]}}}},
+              {{"id": "ball", "shape": {{"type": "ball", "radius": {r}}}, "position": [{x}, {o}, {o}]}}
+            ]}}"#,
+            r = 0.5 * s,
+            x = o + 1.2 * s
+        );
+        let (a, b, depth, n) = first_pair("octa-scale", &text);
+        assert_eq!((a.as_str(), b.as_str()), ("octahedron", "ball"));
+        let tol = 1e-9 * (1.0 + o.abs() / s);
+        assert!(
+            (depth / s - 0.3).abs() < tol,
+            "scale {s}, offset {o}: depth {depth}"
+        );
+        assert!((n[0] - 1.0).abs() < 1e-9, "{n:?}");
+    }
+}
