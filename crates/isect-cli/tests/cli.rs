@@ -1101,3 +1101,26 @@ fn mesh_contacts_hold_at_huge_and_tiny_scales() {
         assert!((n[0] - 1.0).abs() < 1e-9, "{n:?}");
     }
 }
+
+#[test]
+fn shape_whose_box_overflows_at_its_pose_is_refused_in_place() {
+    // Finite vertices and position, but the mesh's far corner lands past f64::MAX.
+    let text = "{\"dim\": 3, \"shapes\": [\n  {\"shape\": {\"type\": \"trimesh\", \"vertices\": [[0,0,0],[1e308,0,0],[0,1,0]],\n   \"triangles\": [[0,1,2]]}, \"position\": [1e308, 0, 0]}\n]}";
+    // The reader stands on the token after the entry: the list's `]` on line 4.
+    assert_bad(
+        "overflow-pose",
+        text,
+        "4:1",
+        "shapes[0]",
+        "bounding box at this pose is not finite",
+    );
+    // The same for a convex disc in 2D, second in the list.
+    let text = "{\"dim\": 2, \"shapes\": [{\"shape\": {\"type\": \"ball\", \"radius\": 1}},\n  {\"shape\": {\"type\": \"ball\", \"radius\": 1e308}, \"position\": [1e308, 0]}\n]}";
+    assert_bad(
+        "overflow-disc",
+        text,
+        "3:1",
+        "shapes[1]",
+        "bounding box at this pose is not finite",
+    );
+}

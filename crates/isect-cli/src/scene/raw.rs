@@ -7,6 +7,7 @@ use super::{Scene, SceneRay, SceneShape};
 use crate::space::{D2, D3};
 use glam::{DQuat, DVec2, DVec3};
 use isect::math::{Pose2, Pose3};
+use isect::query::dispatch::DispatchShape;
 use isect::shape::{heightfield_2d, heightfield_3d};
 use isect::shape::{shape_2d, shape_3d, Aabb, Ball, Capsule, Ray, Rounded, Segment, Triangle};
 use isect::shape::{Compound, ConcavePolygon, Polyline, TriMesh, TriMeshFlags};
@@ -68,6 +69,38 @@ impl<'de, E: Deserialize<'de> + HasId> Deserialize<'de> for Shapes<E> {
     }
 }
 
+/// An entry whose shape has a finite bounding box at its pose (the world refuses
+/// others), checked where the entry stands in the file.
+pub struct Placed<E>(E);
+
+/// An entry that can tell whether its shape's box at its pose is finite.
+pub trait HasBox {
+    /// The shape's world box has finite corners.
+    fn finite_box(&self) -> bool;
+}
+
+impl<'de, E: Deserialize<'de> + HasBox> Deserialize<'de> for Placed<E> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let e = E::deserialize(d)?;
+        if !e.finite_box() {
+            let msg = "the shape's bounding box at this pose is not finite (coordinates overflow)";
+            return Err(D::Error::custom(msg));
+        }
+        Ok(Self(e))
+    }
+}
+
+impl<E: HasId> HasId for Placed<E> {
+    fn id(&self) -> Option<&str> {
+        self.0.id()
+    }
+}
+
+/// Whether both corners of `b` are finite.
+fn finite<V: isect::math::Vector>(b: &Aabb<V>) -> bool {
+    b.min.is_finite() && b.max.is_finite()
+}
+
 /// The id of entry `i`: its own, or its index.
 fn id_or_index(id: Option<String>, i: usize) -> String {
     id.unwrap_or_else(|| i.to_string())
@@ -108,7 +141,7 @@ fn ray<V: isect::math::Vector<Scalar = f64>, E: Error>(
 pub struct Scene2 {
     #[serde(rename = "dim")]
     _dim: Dim,
-    shapes: Shapes<Entry2>,
+    shapes: Shapes<Placed<Entry2>>,
     #[serde(default)]
     rays: Vec<Ray2>,
 }
@@ -129,6 +162,18 @@ struct Entry2 {
 impl HasId for Entry2 {
     fn id(&self) -> Option<&str> {
         self.id.as_deref()
+    }
+}
+
+impl Entry2 {
+    fn pose(&self) -> Pose2<f64> {
+        Pose2::new(DVec2::from(self.position), self.angle)
+    }
+}
+
+impl HasBox for Entry2 {
+    fn finite_box(&self) -> bool {
+        finite(&self.shape.0.world_aabb(&self.pose()))
     }
 }
 
@@ -325,12 +370,17 @@ fn polygon<E: Error>(points: &[P2]) -> Result<ConvexPolygon<f64>, E> {
 
 impl From<Scene2> for Scene<D2> {
     fn from(s: Scene2) -> Self {
-        let shapes = s.shapes.0.into_iter().enumerate().map(|(i, e)| SceneShape {
-            id: id_or_index(e.id, i),
-            shape: e.shape.0,
-            pose: Pose2::new(DVec2::from(e.position), e.angle),
-            velocity: e.velocity.map(DVec2::from),
-        });
+        let shapes = s
+            .shapes
+            .0
+            .into_iter()
+            .enumerate()
+            .map(|(i, Placed(e))| SceneShape {
+                pose: e.pose(),
+                id: id_or_index(e.id, i),
+                shape: e.shape.0,
+                velocity: e.velocity.map(DVec2::from),
+            });
         let rays = s.rays.into_iter().map(|r| SceneRay {
             ray: r.0,
             max_t: r.1,
@@ -373,7 +423,7 @@ fn capsule<V: isect::math::Vector<Scalar = f64>, E: Error>(
 pub struct Scene3 {
     #[serde(rename = "dim")]
     _dim: Dim,
-    shapes: Shapes<Entry3>,
+    shapes: Shapes<Placed<Entry3>>,
     #[serde(default)]
     rays: Vec<Ray3>,
 }
@@ -394,6 +444,18 @@ struct Entry3 {
 impl HasId for Entry3 {
     fn id(&self) -> Option<&str> {
         self.id.as_deref()
+    }
+}
+
+impl Entry3 {
+    fn pose(&self) -> Pose3<f64> {
+        Pose3::new(DVec3::from(self.position), self.rotation.0)
+    }
+}
+
+impl HasBox for Entry3 {
+    fn finite_box(&self) -> bool {
+        finite(&self.shape.0.world_aabb(&self.pose()))
     }
 }
 
@@ -610,12 +672,17 @@ impl RawShape3 {
 
 impl From<Scene3> for Scene<D3> {
     fn from(s: Scene3) -> Self {
-        let shapes = s.shapes.0.into_iter().enumerate().map(|(i, e)| SceneShape {
-            id: id_or_index(e.id, i),
-            shape: e.shape.0,
-            pose: Pose3::new(DVec3::from(e.position), e.rotation.0),
-            velocity: e.velocity.map(DVec3::from),
-        });
+        let shapes = s
+            .shapes
+            .0
+            .into_iter()
+            .enumerate()
+            .map(|(i, Placed(e))| SceneShape {
+                pose: e.pose(),
+                id: id_or_index(e.id, i),
+                shape: e.shape.0,
+                velocity: e.velocity.map(DVec3::from),
+            });
         let rays = s.rays.into_iter().map(|r| SceneRay {
             ray: r.0,
             max_t: r.1,
