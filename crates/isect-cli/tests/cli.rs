@@ -1124,3 +1124,61 @@ fn shape_whose_box_overflows_at_its_pose_is_refused_in_place() {
         "bounding box at this pose is not finite",
     );
 }
+
+/// The ```json blocks of the README.
+fn readme_json_blocks() -> Vec<String> {
+    let readme = std::fs::read_to_string(repo_root().join("crates/isect-cli/README.md"))
+        .expect("README readable");
+    let mut blocks = Vec::new();
+    let mut rest = readme.as_str();
+    while let Some(start) = rest.find("```json\n") {
+        let body = &rest[start + 8..];
+        let end = body.find("```").expect("block closes");
+        blocks.push(body[..end].to_string());
+        rest = &body[end + 3..];
+    }
+    blocks
+}
+
+#[test]
+fn readme_scene_examples_are_valid_and_the_bad_one_is_refused() {
+    let dir = scratch("readme");
+    let path = dir.join("scene.json");
+    let p = path.to_str().expect("utf-8 path");
+    let run = |text: &str| {
+        std::fs::write(&path, text).expect("write");
+        isect(&["check", p])
+    };
+    let (mut entries, mut scenes) = (0, 0);
+    for block in readme_json_blocks() {
+        let block = block.trim();
+        if block.contains("\"pairs\"") || block.contains("\"hits\"") {
+            continue; // an output of `check` or `ray`
+        }
+        if block.starts_with("{\"dim\"") || block.starts_with("{\n  \"dim\"") {
+            // A whole scene: the README's bad example is the only one refused.
+            let out = run(block);
+            let bad = block.contains("[[0,1,3]]");
+            assert_eq!(out.status.code(), Some(if bad { 2 } else { 0 }), "{block}");
+            scenes += 1;
+        } else if block.starts_with("{ \"id\"") || block.starts_with("[ {") {
+            // One shape entry or a list of them: valid in 2D or in 3D.
+            let list = if block.starts_with('[') {
+                block.to_string()
+            } else {
+                format!("[{block}]")
+            };
+            let ok = ["2", "3"].iter().any(|dim| {
+                let out = run(&format!("{{\"dim\": {dim}, \"shapes\": {list}}}"));
+                out.status.code() == Some(0)
+            });
+            assert!(ok, "README example refused in 2D and in 3D: {block}");
+            entries += 1;
+        }
+    }
+    // The examples of concave_polygon, polyline, heightfield (2), trimesh, compound.
+    assert!(entries >= 6, "{entries} entry examples found");
+    // The format's first example and the bad `mesh.json`.
+    assert_eq!(scenes, 2);
+    let _ = std::fs::remove_dir_all(dir);
+}
