@@ -43,9 +43,11 @@ pub fn run(args: &BenchArgs) -> Result<(), CliError> {
     }
     let budget = Duration::from_secs_f64(args.seconds);
     let mut rng = Rng::new(7);
-    println!(
+    out!(
         "{:<44} {:>14} {:>10}",
-        "query (f32, 8192 seeded cases)", "queries/s", "ns/query"
+        "query (f32, 8192 seeded cases)",
+        "queries/s",
+        "ns/query"
     );
     ray_box(&mut rng, budget);
     ball_ball(&mut rng, budget);
@@ -73,7 +75,7 @@ fn measure<T>(name: &str, budget: Duration, mut query: impl FnMut(usize) -> T) {
 
 fn report(name: &str, count: f64, time: Duration) {
     let per_s = count / time.as_secs_f64();
-    println!("{name:<44} {per_s:>14.0} {:>10.1}", 1e9 / per_s);
+    out!("{name:<44} {per_s:>14.0} {:>10.1}", 1e9 / per_s);
 }
 
 fn v3(rng: &mut Rng, lo: f64, hi: f64) -> Vec3 {
@@ -153,7 +155,7 @@ fn world_update<Sp: DemoSpace>(shapes: usize, budget: Duration) -> Result<(), Cl
         "world frame ({}D, {shapes} + {composites} composites)",
         Sp::DIM
     );
-    println!(
+    out!(
         "{name:<44} {per_s:>10.1} frames/s {:>8.3} ms/frame",
         1e3 / per_s
     );

@@ -74,7 +74,7 @@ pub fn run(args: &DemoArgs) -> Result<(), CliError> {
     }
     if let Some(drawing) = picture {
         write_atomic(&args.output, drawing.to_svg().as_bytes())?;
-        println!("wrote {}", args.output.display());
+        out!("wrote {}", args.output.display());
     }
     Ok(())
 }
@@ -367,66 +367,74 @@ fn print_summary<Sp: DemoSpace>(
     let broad = (ms(s.sampled_update_time) / sampled - narrow).max(0.0);
     let update = ms(s.update_time) / frames;
     let kinds = Sp::KINDS;
-    println!(
+    out!(
         "{}D: {shapes} shapes of {kinds} kinds bouncing in a box {:.0} wide, {} frames",
         Sp::DIM,
         2.0 * half,
         s.frames
     );
-    println!(
+    out!(
         "  with {} composites: {}",
         composites.len(),
         composites.join(", ")
     );
-    println!(
+    out!(
         "  {:<38} {:>10.1} ms  {:>8.3} ms/frame",
         "moving shapes (set_pose, tree refit)",
         ms(s.move_time),
         ms(s.move_time) / frames
     );
-    println!(
+    out!(
         "  {:<38} {:>10.1} ms  {:>8.3} ms/frame",
         "update(): broad + narrow phase",
         ms(s.update_time),
         update
     );
-    println!(
+    out!(
         "  {:<38} {:>13}  {:>8.3} ms/frame",
-        "  broad phase (update - narrow)", "", broad
+        "  broad phase (update - narrow)",
+        "",
+        broad
     );
-    println!(
+    out!(
         "  {:<38} {:>13}  {:>8.3} ms/frame",
-        "  narrow phase (timed alone)", "", narrow
+        "  narrow phase (timed alone)",
+        "",
+        narrow
     );
-    println!(
+    out!(
         "  {:<38} {:>13}  {:>8.3} ms/frame",
         "time per frame",
         "",
         (ms(s.move_time) + ms(s.update_time)) / frames
     );
-    println!(
+    out!(
         "  {:<38} {:>10.0} per frame",
         "candidate pairs (boxes overlap)",
         s.candidates as f64 / sampled
     );
-    println!(
+    out!(
         "  {:<38} {:>10.0} per frame (max {})",
         "contacts (touching pairs)",
         s.touching as f64 / frames,
         s.touching_max
     );
-    println!(
+    out!(
         "  {:<38} {:>10.0} per frame",
         "  of which with a composite",
         s.touching_composites as f64 / frames
     );
-    println!(
+    out!(
         "  {:<38} {:>10} / {}",
-        "pairs started / stopped", s.started, s.stopped
+        "pairs started / stopped",
+        s.started,
+        s.stopped
     );
     let per_ray = rays.time.as_secs_f64() * 1e6 / rays.cast.max(1) as f64;
-    println!(
+    out!(
         "  {:<38} {:>10} cast, {} hit, {per_ray:.1} µs per ray",
-        "ray casts on the last frame", rays.cast, rays.hit
+        "ray casts on the last frame",
+        rays.cast,
+        rays.hit
     );
 }

@@ -1182,3 +1182,19 @@ fn readme_scene_examples_are_valid_and_the_bad_one_is_refused() {
     assert_eq!(scenes, 2);
     let _ = std::fs::remove_dir_all(dir);
 }
+
+#[test]
+fn a_reader_that_goes_away_is_not_a_crash() {
+    // stdout's reading end is closed before the command prints (`isect ... | head -0`).
+    let mut child = Command::new(env!("CARGO_BIN_EXE_isect"))
+        .args(["check", "examples/scenes/composites_2d.json"])
+        .current_dir(repo_root())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("the isect binary runs");
+    drop(child.stdout.take());
+    let out = child.wait_with_output().expect("waits");
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(!stderr(&out).contains("panicked"), "{}", stderr(&out));
+}
