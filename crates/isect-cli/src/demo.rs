@@ -408,6 +408,13 @@ fn print_summary<Sp: DemoSpace>(
         "",
         (ms(s.move_time) + ms(s.update_time)) / frames
     );
+    print_counts(s, rays);
+}
+
+/// The pair counts and the ray casts of the summary.
+fn print_counts(s: &Stats, rays: RayStats) {
+    let frames = s.frames.max(1) as f64;
+    let sampled = s.sampled.max(1) as f64;
     out!(
         "  {:<38} {:>10.0} per frame",
         "candidate pairs (boxes overlap)",

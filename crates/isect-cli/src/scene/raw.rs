@@ -317,16 +317,21 @@ impl RawShape2 {
                 let field = heightfield_2d::HeightField::new(heights, v(scale));
                 return Ok(A::from(built(field)?));
             }
-            Self::Compound { parts } if parts.is_empty() => return Err(no_parts()),
-            Self::Compound { parts } => {
-                let parts = parts.into_iter().map(|p| {
-                    let pose = Pose2::new(DVec2::from(p.position), p.angle);
-                    (pose, p.shape.0)
-                });
-                return Ok(A::from(built(Compound::new(parts.collect()))?));
-            }
+            Self::Compound { parts } => return compound_2d(parts).map(A::from),
         }))
     }
+}
+
+/// A 2D compound of its parts (at least one).
+fn compound_2d<E: Error>(parts: Vec<Part2>) -> Result<Compound<DVec2, shape_2d::Shape<f64>>, E> {
+    if parts.is_empty() {
+        return Err(no_parts());
+    }
+    let parts = parts.into_iter().map(|p| {
+        let pose = Pose2::new(DVec2::from(p.position), p.angle);
+        (pose, p.shape.0)
+    });
+    built(Compound::new(parts.collect()))
 }
 
 /// A polyline from its vertices and either `closed` (a chain, open by default) or
@@ -643,31 +648,40 @@ impl RawShape3 {
                 cols,
                 heights,
                 scale,
-            } => {
-                let overflow = scaled_overflow(&heights, scale[1]);
-                let field = built(heightfield_3d::HeightField::new(
-                    heights,
-                    rows,
-                    cols,
-                    v(scale),
-                ))?;
-                // The library checks heights and scale apart; their product can overflow.
-                if let Some(i) = overflow {
-                    let msg = format!("HeightField: heights[{i}] × scale.y is not finite");
-                    return Err(E::custom(msg));
-                }
-                return Ok(A::from(field));
-            }
-            Self::Compound { parts } if parts.is_empty() => return Err(no_parts()),
-            Self::Compound { parts } => {
-                let parts = parts.into_iter().map(|p| {
-                    let pose = Pose3::new(DVec3::from(p.position), p.rotation.0);
-                    (pose, p.shape.0)
-                });
-                return Ok(A::from(built(Compound::new(parts.collect()))?));
-            }
+            } => return heightfield_3d(heights, rows, cols, v(scale)).map(A::from),
+            Self::Compound { parts } => return compound_3d(parts).map(A::from),
         }))
     }
+}
+
+/// A 3D heightfield, also refusing heights whose product with `scale.y` overflows
+/// (the library checks heights and scale apart).
+fn heightfield_3d<E: Error>(
+    heights: Vec<f64>,
+    rows: usize,
+    cols: usize,
+    scale: DVec3,
+) -> Result<heightfield_3d::HeightField<f64>, E> {
+    let overflow = scaled_overflow(&heights, scale.y);
+    let field = built(heightfield_3d::HeightField::new(heights, rows, cols, scale))?;
+    match overflow {
+        Some(i) => Err(E::custom(format!(
+            "HeightField: heights[{i}] × scale.y is not finite"
+        ))),
+        None => Ok(field),
+    }
+}
+
+/// A 3D compound of its parts (at least one).
+fn compound_3d<E: Error>(parts: Vec<Part3>) -> Result<Compound<DVec3, shape_3d::Shape<f64>>, E> {
+    if parts.is_empty() {
+        return Err(no_parts());
+    }
+    let parts = parts.into_iter().map(|p| {
+        let pose = Pose3::new(DVec3::from(p.position), p.rotation.0);
+        (pose, p.shape.0)
+    });
+    built(Compound::new(parts.collect()))
 }
 
 impl From<Scene3> for Scene<D3> {
