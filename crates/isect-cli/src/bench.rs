@@ -43,9 +43,11 @@ pub fn run(args: &BenchArgs) -> Result<(), CliError> {
     }
     let budget = Duration::from_secs_f64(args.seconds);
     let mut rng = Rng::new(7);
-    println!(
+    out!(
         "{:<44} {:>14} {:>10}",
-        "query (f32, 8192 seeded cases)", "queries/s", "ns/query"
+        "query (f32, 8192 seeded cases)",
+        "queries/s",
+        "ns/query"
     );
     ray_box(&mut rng, budget);
     ball_ball(&mut rng, budget);
@@ -73,7 +75,7 @@ fn measure<T>(name: &str, budget: Duration, mut query: impl FnMut(usize) -> T) {
 
 fn report(name: &str, count: f64, time: Duration) {
     let per_s = count / time.as_secs_f64();
-    println!("{name:<44} {per_s:>14.0} {:>10.1}", 1e9 / per_s);
+    out!("{name:<44} {per_s:>14.0} {:>10.1}", 1e9 / per_s);
 }
 
 fn v3(rng: &mut Rng, lo: f64, hi: f64) -> Vec3 {
@@ -136,7 +138,8 @@ fn gjk_distance(rng: &mut Rng, budget: Duration) {
     });
 }
 
-/// Frames of the demo's moving scene (every kind, `f64`) for `budget`.
+/// Frames of the demo's moving scene (every kind, with its composites, `f64`) for
+/// `budget`.
 fn world_update<Sp: DemoSpace>(shapes: usize, budget: Duration) -> Result<(), CliError> {
     let mut rng = Rng::new(1);
     let half = crate::demo::box_half::<Sp>(shapes);
@@ -147,8 +150,12 @@ fn world_update<Sp: DemoSpace>(shapes: usize, budget: Duration) -> Result<(), Cl
         run_frame(&mut world, &mut bodies, half, &mut stats)?;
     }
     let per_s = stats.frames as f64 / start.elapsed().as_secs_f64();
-    let name = format!("world frame ({}D, {shapes} moving shapes)", Sp::DIM);
-    println!(
+    let composites = bodies.len() - shapes;
+    let name = format!(
+        "world frame ({}D, {shapes} + {composites} composites)",
+        Sp::DIM
+    );
+    out!(
         "{name:<44} {per_s:>10.1} frames/s {:>8.3} ms/frame",
         1e3 / per_s
     );

@@ -97,19 +97,19 @@ fn report<Sp: Space>(scene: &Scene<Sp>) -> Result<CheckReport, CliError> {
 fn print_json(report: &CheckReport) {
     // Serializing plain structs of strings and finite numbers cannot fail.
     if let Ok(s) = serde_json::to_string_pretty(report) {
-        println!("{s}");
+        out!("{s}");
     }
 }
 
 fn print_text(report: &CheckReport) {
-    println!(
+    out!(
         "{} intersecting pair(s) among {} shapes ({}D)",
         report.pairs.len(),
         report.shapes,
         report.dim
     );
     for p in &report.pairs {
-        println!(
+        out!(
             "{} - {}: depth {}, normal {}, points {} {}",
             p.a,
             p.b,

@@ -1,6 +1,8 @@
-//! `isect demo`: a seeded scene of thousands of shapes of every kind bouncing in a
-//! box through the collision world, one `update()` per frame, with a summary per
-//! phase and an SVG of the last frame.
+//! `isect demo`: a seeded scene of thousands of convex shapes of every kind bouncing
+//! in a box through the collision world, one `update()` per frame, over a fixed
+//! heightfield ground and among a few moving composites (a concave polygon with a
+//! hole, a polyline, a mesh, compounds), with a summary per phase and an SVG of the
+//! last frame.
 //!
 //! The world's `update()` runs the broad and the narrow phase together and does
 //! not time them apart, so on every [`SAMPLE_EVERY`]-th frame the demo also times
@@ -15,7 +17,7 @@ use crate::output::write_atomic;
 use crate::render::{contact_mark, ray_mark};
 use crate::rng::Rng;
 use crate::space::{Space, SpaceWorld, D2, D3};
-use crate::svg::{outline, Drawing, Outline};
+use crate::svg::{Drawing, Outline};
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 use isect::math::Vector;
@@ -72,7 +74,7 @@ pub fn run(args: &DemoArgs) -> Result<(), CliError> {
     }
     if let Some(drawing) = picture {
         write_atomic(&args.output, drawing.to_svg().as_bytes())?;
-        println!("wrote {}", args.output.display());
+        out!("wrote {}", args.output.display());
     }
     Ok(())
 }
@@ -85,6 +87,8 @@ pub struct Body<Sp: Space> {
     spin: f64,
     /// Half the diagonal of its box: how close to a wall its centre may come.
     reach: f64,
+    /// The name of one of the demo's composites (ground, mesh, compound...).
+    composite: Option<&'static str>,
 }
 
 /// Times and counts over the run.
@@ -100,6 +104,7 @@ pub struct Stats {
     candidates: usize,
     touching: usize,
     touching_max: usize,
+    touching_composites: usize,
     started: usize,
     stopped: usize,
 }
@@ -121,7 +126,8 @@ fn simulate<Sp: DemoSpace>(args: &DemoArgs) -> Result<Drawing, CliError> {
     }
     bar.finish_and_clear();
     let (drawing, rays) = last_frame(&world, &bodies, &mut rng, half);
-    print_summary::<Sp>(args.shapes, half, &stats, rays);
+    let composites: Vec<&str> = bodies.iter().filter_map(|b| b.composite).collect();
+    print_summary::<Sp>(args.shapes, half, &stats, rays, &composites);
     Ok(drawing)
 }
 
@@ -141,7 +147,8 @@ fn progress(frames: u64, dim: usize) -> ProgressBar {
     bar
 }
 
-/// The world of `n` random shapes (every kind in turn) in `[-half, half]^DIM`.
+/// The world of the demo's composites and `n` random convex shapes (every kind in
+/// turn) in `[-half, half]^DIM`.
 pub fn populate<Sp: DemoSpace>(
     rng: &mut Rng,
     n: usize,
@@ -149,25 +156,41 @@ pub fn populate<Sp: DemoSpace>(
 ) -> Result<(SpaceWorld<Sp>, Vec<Body<Sp>>), CliError> {
     let fail = |e: isect::ShapeError| CliError::output(format!("demo scene: {e}"));
     let mut world = World::new();
-    let mut bodies = Vec::with_capacity(n);
+    let mut bodies = Vec::with_capacity(n + 4);
+    for c in Sp::composites(half).map_err(fail)? {
+        let handle = world.insert(c.shape, c.pose, Filter::ALL).map_err(fail)?;
+        bodies.push(Body {
+            handle,
+            pose: c.pose,
+            velocity: c.velocity,
+            spin: c.spin,
+            reach: reach::<Sp>(&world, handle),
+            composite: Some(c.name),
+        });
+    }
     for i in 0..n {
         let size = rng.range(0.5, 1.5);
         let shape = Sp::random_shape(rng, i % Sp::KINDS, size).map_err(fail)?;
         let pose = Sp::random_pose(rng, half * 0.9);
         let handle = world.insert(shape, pose, Filter::ALL).map_err(fail)?;
-        let reach = world
-            .aabb(handle)
-            .map_or(0.0, |b| b.half_extents().length());
         bodies.push(Body {
             handle,
             pose,
             velocity: Sp::random_velocity(rng, half * 0.004),
             spin: rng.range(-0.03, 0.03),
-            reach,
+            reach: reach::<Sp>(&world, handle),
+            composite: None,
         });
     }
     world.update();
     Ok((world, bodies))
+}
+
+/// Half the diagonal of a shape's box in the world.
+fn reach<Sp: Space>(world: &SpaceWorld<Sp>, handle: Handle) -> f64 {
+    world
+        .aabb(handle)
+        .map_or(0.0, |b| b.half_extents().length())
 }
 
 /// Moves every body (bouncing off the walls), then updates the world; returns the
@@ -179,7 +202,11 @@ pub fn run_frame<Sp: DemoSpace>(
     stats: &mut Stats,
 ) -> Result<Duration, CliError> {
     let start = Instant::now();
-    for b in bodies.iter_mut() {
+    // Fixed bodies (the ground) keep their pose: no refit for them.
+    let moving = bodies
+        .iter_mut()
+        .filter(|b| b.spin != 0.0 || b.velocity != Sp::V::ZERO);
+    for b in moving {
         b.velocity = bounce::<Sp>(Sp::position(&b.pose), b.velocity, half - b.reach);
         b.pose = Sp::advance(&b.pose, b.velocity, b.spin);
         world
@@ -197,7 +224,22 @@ pub fn run_frame<Sp: DemoSpace>(
     let touching = world.contacts().len();
     stats.touching += touching;
     stats.touching_max = stats.touching_max.max(touching);
+    stats.touching_composites += composite_contacts(world, bodies);
     Ok(update)
+}
+
+/// The world's contacts that involve one of the demo's composites.
+fn composite_contacts<Sp: Space>(world: &SpaceWorld<Sp>, bodies: &[Body<Sp>]) -> usize {
+    // A handful of composites: a linear search beats a set.
+    let composites: Vec<Handle> = bodies
+        .iter()
+        .filter(|b| b.composite.is_some())
+        .map(|b| b.handle)
+        .collect();
+    let contacts = world.contacts().iter();
+    contacts
+        .filter(|c| composites.contains(&c.a) || composites.contains(&c.b))
+        .count()
 }
 
 /// `velocity` with each component that carries the centre past `±limit` reversed.
@@ -269,12 +311,10 @@ fn last_frame<Sp: DemoSpace>(
         .iter()
         .filter_map(|b| {
             let (shape, pose) = (world.shape(b.handle)?, world.pose(b.handle)?);
-            let kind = Sp::kind_name(shape);
-            let points = outline::<Sp>(shape, pose);
             Some(Outline {
                 id: format!("{}", b.handle.index()),
-                kind,
-                points,
+                kind: Sp::kind_name(shape),
+                figure: Sp::figure(shape, pose),
             })
         })
         .collect();
@@ -312,7 +352,13 @@ fn ms(d: Duration) -> f64 {
     d.as_secs_f64() * 1e3
 }
 
-fn print_summary<Sp: DemoSpace>(shapes: usize, half: f64, s: &Stats, rays: RayStats) {
+fn print_summary<Sp: DemoSpace>(
+    shapes: usize,
+    half: f64,
+    s: &Stats,
+    rays: RayStats,
+    composites: &[&str],
+) {
     let frames = s.frames.max(1) as f64;
     let sampled = s.sampled.max(1) as f64;
     // The phases per frame, from the sampled frames.
@@ -321,56 +367,81 @@ fn print_summary<Sp: DemoSpace>(shapes: usize, half: f64, s: &Stats, rays: RaySt
     let broad = (ms(s.sampled_update_time) / sampled - narrow).max(0.0);
     let update = ms(s.update_time) / frames;
     let kinds = Sp::KINDS;
-    println!(
+    out!(
         "{}D: {shapes} shapes of {kinds} kinds bouncing in a box {:.0} wide, {} frames",
         Sp::DIM,
         2.0 * half,
         s.frames
     );
-    println!(
+    out!(
+        "  with {} composites: {}",
+        composites.len(),
+        composites.join(", ")
+    );
+    out!(
         "  {:<38} {:>10.1} ms  {:>8.3} ms/frame",
         "moving shapes (set_pose, tree refit)",
         ms(s.move_time),
         ms(s.move_time) / frames
     );
-    println!(
+    out!(
         "  {:<38} {:>10.1} ms  {:>8.3} ms/frame",
         "update(): broad + narrow phase",
         ms(s.update_time),
         update
     );
-    println!(
+    out!(
         "  {:<38} {:>13}  {:>8.3} ms/frame",
-        "  broad phase (update - narrow)", "", broad
+        "  broad phase (update - narrow)",
+        "",
+        broad
     );
-    println!(
+    out!(
         "  {:<38} {:>13}  {:>8.3} ms/frame",
-        "  narrow phase (timed alone)", "", narrow
+        "  narrow phase (timed alone)",
+        "",
+        narrow
     );
-    println!(
+    out!(
         "  {:<38} {:>13}  {:>8.3} ms/frame",
         "time per frame",
         "",
         (ms(s.move_time) + ms(s.update_time)) / frames
     );
-    println!(
+    print_counts(s, rays);
+}
+
+/// The pair counts and the ray casts of the summary.
+fn print_counts(s: &Stats, rays: RayStats) {
+    let frames = s.frames.max(1) as f64;
+    let sampled = s.sampled.max(1) as f64;
+    out!(
         "  {:<38} {:>10.0} per frame",
         "candidate pairs (boxes overlap)",
         s.candidates as f64 / sampled
     );
-    println!(
+    out!(
         "  {:<38} {:>10.0} per frame (max {})",
         "contacts (touching pairs)",
         s.touching as f64 / frames,
         s.touching_max
     );
-    println!(
+    out!(
+        "  {:<38} {:>10.0} per frame",
+        "  of which with a composite",
+        s.touching_composites as f64 / frames
+    );
+    out!(
         "  {:<38} {:>10} / {}",
-        "pairs started / stopped", s.started, s.stopped
+        "pairs started / stopped",
+        s.started,
+        s.stopped
     );
     let per_ray = rays.time.as_secs_f64() * 1e6 / rays.cast.max(1) as f64;
-    println!(
+    out!(
         "  {:<38} {:>10} cast, {} hit, {per_ray:.1} µs per ray",
-        "ray casts on the last frame", rays.cast, rays.hit
+        "ray casts on the last frame",
+        rays.cast,
+        rays.hit
     );
 }

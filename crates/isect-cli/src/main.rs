@@ -5,11 +5,22 @@
 
 #![warn(missing_docs)]
 
+/// `println!` for results: a closed stdout (`isect check scene.json | head -1`) is
+/// not an error worth a panic, the reader has gone.
+macro_rules! out {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        let _ = writeln!(std::io::stdout(), $($arg)*);
+    }};
+}
+
 mod bench;
 mod check;
 mod demo;
+mod demo_composites;
 mod demo_shapes;
 mod error;
+mod figure;
 mod output;
 mod ray;
 mod render;

@@ -85,7 +85,7 @@ pub fn run(args: &RayArgs) -> Result<(), CliError> {
         Format::Json => {
             // Plain strings and finite numbers: serializing cannot fail.
             if let Ok(doc) = serde_json::to_string_pretty(&RayReport { hits }) {
-                println!("{doc}");
+                out!("{doc}");
             }
         }
         Format::Text => print_text(&hits),
@@ -127,9 +127,9 @@ fn hits<Sp: Space>(
 }
 
 fn print_text(hits: &[HitReport]) {
-    println!("{} hit(s)", hits.len());
+    out!("{} hit(s)", hits.len());
     for h in hits {
-        println!(
+        out!(
             "{}: t {}, point {}, normal {}",
             h.id,
             text_num(h.t),

@@ -1,10 +1,11 @@
 //! `isect render`: a scene file drawn as SVG, with its contacts and its rays' hits.
 
 use crate::error::CliError;
+use crate::figure::xy;
 use crate::output::write_atomic;
 use crate::scene::{self, AnyScene, Scene};
 use crate::space::Space;
-use crate::svg::{outline, xy, ContactMark, Drawing, Outline, RayMark};
+use crate::svg::{ContactMark, Drawing, Outline, RayMark};
 use crate::world::SceneWorld;
 use clap::Args;
 use isect::math::Isometry;
@@ -48,7 +49,7 @@ fn drawing<Sp: Space>(scene: &Scene<Sp>) -> Result<Drawing, CliError> {
     let shapes = scene.shapes.iter().map(|s| Outline {
         id: s.id.clone(),
         kind: Sp::kind_name(&s.shape),
-        points: outline::<Sp>(&s.shape, &s.pose),
+        figure: Sp::figure(&s.shape, &s.pose),
     });
     let shapes: Vec<Outline> = shapes.collect();
     let contacts = world
@@ -114,7 +115,7 @@ pub fn ray_mark<Sp: Space>(
 
 /// The diagonal of the box around every outline (at least 1).
 pub fn scene_extent(shapes: &[Outline]) -> f64 {
-    let points = shapes.iter().flat_map(|o| o.points.iter());
+    let points = shapes.iter().flat_map(|o| o.figure.points());
     let (mut lo, mut hi) = ([f64::INFINITY; 2], [f64::NEG_INFINITY; 2]);
     for p in points {
         lo = [lo[0].min(p[0]), lo[1].min(p[1])];

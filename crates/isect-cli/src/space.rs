@@ -1,9 +1,9 @@
 //! The two spaces a scene can live in, behind one trait, so that `check`, `ray`,
 //! `render` and `demo` are written once for 2D and 3D (all in `f64`).
 
+use crate::svg::Figure;
 use glam::{DQuat, DVec2, DVec3};
 use isect::algo::gjk::GjkVector;
-use isect::algo::support::SupportMap;
 use isect::math::{Isometry, Pose2, Pose3, Rot2};
 use isect::query::dispatch::DispatchShape;
 use isect::shape::{shape_2d, shape_3d};
@@ -15,8 +15,8 @@ pub trait Space: 'static {
     type V: GjkVector<Scalar = f64, Pose = Self::Pose>;
     /// The pose type.
     type Pose: Isometry<Self::V>;
-    /// The shape enum.
-    type S: DispatchShape<Self::V> + SupportMap<Self::V> + Clone + Sync;
+    /// The shape enum: any shape of the dimension, convex or composite.
+    type S: DispatchShape<Self::V> + Clone + Sync;
     /// 2 or 3.
     const DIM: usize;
 
@@ -29,8 +29,10 @@ pub trait Space: 'static {
     /// The pose moved by `offset` and turned by `spin` (radians about z in 2D; in 3D
     /// about the fixed axis `(1, 2, 3)` normalised, enough for a demo).
     fn advance(pose: &Self::Pose, offset: Self::V, spin: f64) -> Self::Pose;
-    /// The kind of a shape (`"Ball"`, ...).
+    /// The kind of a shape (`"Ball"`, `"TriMesh"`, ...).
     fn kind_name(shape: &Self::S) -> &'static str;
+    /// What the picture shows of `shape` at `pose` (projected onto x–y).
+    fn figure(shape: &Self::S, pose: &Self::Pose) -> Figure;
 }
 
 /// The collision world of a space.
@@ -44,7 +46,7 @@ pub struct D3;
 impl Space for D2 {
     type V = DVec2;
     type Pose = Pose2<f64>;
-    type S = shape_2d::Shape<f64>;
+    type S = shape_2d::AnyShape<f64>;
     const DIM: usize = 2;
 
     fn coords(v: DVec2) -> Vec<f64> {
@@ -68,12 +70,15 @@ impl Space for D2 {
     fn kind_name(shape: &Self::S) -> &'static str {
         shape.kind_name()
     }
+    fn figure(shape: &Self::S, pose: &Pose2<f64>) -> Figure {
+        crate::figure::figure_2d(shape, pose)
+    }
 }
 
 impl Space for D3 {
     type V = DVec3;
     type Pose = Pose3<f64>;
-    type S = shape_3d::Shape<f64>;
+    type S = shape_3d::AnyShape<f64>;
     const DIM: usize = 3;
 
     fn coords(v: DVec3) -> Vec<f64> {
@@ -95,5 +100,8 @@ impl Space for D3 {
     }
     fn kind_name(shape: &Self::S) -> &'static str {
         shape.kind_name()
+    }
+    fn figure(shape: &Self::S, pose: &Pose3<f64>) -> Figure {
+        crate::figure::figure_3d(shape, pose)
     }
 }

@@ -1,33 +1,69 @@
-//! SVG pictures: shapes outlined (3D shapes by their orthographic projection onto
-//! the x–y plane), contact points with their normals, and rays with their hits.
-//! Outlines come from the shapes' support maps, so every kind is drawn the same
-//! way: the projection of a convex shape onto a plane has the support function of
-//! the shape restricted to directions of that plane.
+//! SVG pictures: shapes (3D shapes by their orthographic projection onto the x–y
+//! plane, as [`crate::figure`] draws each kind), contact points with their normals,
+//! and rays with their hits.
 
-use crate::space::Space;
-use isect::algo::support::SupportMap;
 use std::fmt::Write;
 
-/// Directions sampled around an outline (curved parts become a 64-gon).
-const OUTLINE_SAMPLES: usize = 64;
 /// Width of the picture in pixels (the height follows the scene's aspect).
 const WIDTH_PX: f64 = 900.0;
 /// Free border around the scene, in pixels.
 const MARGIN_PX: f64 = 20.0;
+/// A figure with more lines than this draws them as hairlines.
+const DENSE_LINES: usize = 200;
 /// Length of a drawn normal, in pixels.
 const NORMAL_PX: f64 = 18.0;
 
 /// A point of the drawing plane.
 pub type P = [f64; 2];
 
-/// One shape's outline.
+/// One shape as drawn.
 pub struct Outline {
     /// The id shown as a tooltip.
     pub id: String,
     /// The kind, which picks the colour.
     pub kind: &'static str,
-    /// The convex outline, counter-clockwise.
-    pub points: Vec<P>,
+    /// What is drawn.
+    pub figure: Figure,
+}
+
+/// The lines and regions of one shape, in the drawing plane.
+#[derive(Default)]
+pub struct Figure {
+    /// Filled closed rings: one for a convex shape; a compound's parts or a mesh's
+    /// triangles (counter-clockwise, so the non-zero fill is their union); a
+    /// concave polygon's outer ring and holes (with [`even_odd`](Self::even_odd)).
+    pub rings: Vec<Vec<P>>,
+    /// The rings are filled by the even-odd rule (holes stay empty).
+    pub even_odd: bool,
+    /// Faint closed outlines: a concave polygon's convex pieces.
+    pub pieces: Vec<Vec<P>>,
+    /// Stroked open paths with no fill: polyline segments, heightfield chains and
+    /// wireframes, mesh edges. When present, the rings are filled but not stroked.
+    pub lines: Vec<Vec<P>>,
+}
+
+impl Figure {
+    /// One filled convex outline.
+    pub fn region(points: Vec<P>) -> Self {
+        Self {
+            rings: vec![points],
+            ..Self::default()
+        }
+    }
+
+    /// Open paths only.
+    pub fn lines(lines: Vec<Vec<P>>) -> Self {
+        Self {
+            lines,
+            ..Self::default()
+        }
+    }
+
+    /// Every point of the figure.
+    pub fn points(&self) -> impl Iterator<Item = P> + '_ {
+        let all = self.rings.iter().chain(&self.pieces).chain(&self.lines);
+        all.flatten().copied()
+    }
 }
 
 /// A contact: the point on each shape and the normal from A to B.
@@ -61,26 +97,6 @@ pub struct Drawing {
     pub rays: Vec<RayMark>,
     /// Velocities: an arrow from each moving shape's position, one time unit long.
     pub velocities: Vec<(P, P)>,
-}
-
-/// The outline of `shape` at `pose`, projected onto x–y: its support points in
-/// [`OUTLINE_SAMPLES`] directions of the plane, repeated points dropped.
-pub fn outline<Sp: Space>(shape: &Sp::S, pose: &Sp::Pose) -> Vec<P> {
-    let mut points: Vec<P> = Vec::with_capacity(OUTLINE_SAMPLES);
-    for i in 0..OUTLINE_SAMPLES {
-        let a = std::f64::consts::TAU * i as f64 / OUTLINE_SAMPLES as f64;
-        let p = xy::<Sp>(shape.support(pose, Sp::planar(a.cos(), a.sin())));
-        if points.last() != Some(&p) && points.first() != Some(&p) {
-            points.push(p);
-        }
-    }
-    points
-}
-
-/// The x and y of a point.
-pub fn xy<Sp: Space>(v: Sp::V) -> P {
-    let c = Sp::coords(v);
-    [c[0], c[1]]
 }
 
 /// The world rectangle shown and its mapping to pixels (y up in the world).
@@ -132,6 +148,9 @@ fn colour(kind: &str) -> &'static str {
         "Triangle" => "#edc948",
         "Polygon" | "RoundedPolygon" | "Polyhedron" => "#b07aa1",
         "Cylinder" => "#9c755f",
+        "ConcavePolygon" | "TriMesh" => "#e15759",
+        "Compound" => "#ff9da7",
+        "Polyline" | "HeightField" => "#2f6b3a",
         _ => "#bab0ac",
     }
 }
@@ -171,7 +190,7 @@ impl Drawing {
     }
 
     fn all_points(&self) -> impl Iterator<Item = P> + '_ {
-        let shapes = self.shapes.iter().flat_map(|o| o.points.iter().copied());
+        let shapes = self.shapes.iter().flat_map(|o| o.figure.points());
         let rays = self.rays.iter().flat_map(|r| [r.from, r.to]);
         let arrows = self
             .velocities
@@ -180,24 +199,77 @@ impl Drawing {
         shapes.chain(rays).chain(arrows)
     }
 
+    /// A lone convex ring as one `<polygon class="shape">`; anything else as a
+    /// `<g class="shape">` of paths: `fill` (the rings), `piece` (faint), `line`.
     fn write_shape(&self, s: &mut String, frame: &Frame, o: &Outline) {
-        let pts: Vec<String> = o
-            .points
-            .iter()
-            .map(|&p| {
-                let (x, y) = frame.px(p);
-                format!("{x:.2},{y:.2}")
-            })
-            .collect();
-        let _ = writeln!(
-            s,
-            "<polygon class=\"shape\" points=\"{}\" fill=\"{}\" fill-opacity=\"0.35\" stroke=\"#333\" stroke-width=\"1\" stroke-linejoin=\"round\"><title>{} ({})</title></polygon>",
-            pts.join(" "),
-            colour(o.kind),
-            escape(&o.id),
-            o.kind
-        );
+        let f = &o.figure;
+        let title = format!("<title>{} ({})</title>", escape(&o.id), o.kind);
+        let fill = colour(o.kind);
+        if let ([ring], true, true) = (f.rings.as_slice(), f.pieces.is_empty(), f.lines.is_empty())
+        {
+            let pts: Vec<String> = ring
+                .iter()
+                .map(|&p| {
+                    let (x, y) = frame.px(p);
+                    format!("{x:.2},{y:.2}")
+                })
+                .collect();
+            let _ = writeln!(
+                s,
+                "<polygon class=\"shape\" points=\"{}\" fill=\"{fill}\" fill-opacity=\"0.35\" stroke=\"#333\" stroke-width=\"1\" stroke-linejoin=\"round\">{title}</polygon>",
+                pts.join(" ")
+            );
+            return;
+        }
+        let _ = writeln!(s, "<g class=\"shape\">{title}");
+        if !f.rings.is_empty() {
+            let rule = if f.even_odd { "evenodd" } else { "nonzero" };
+            let stroke = if f.lines.is_empty() { "#333" } else { "none" };
+            let _ = writeln!(
+                s,
+                "<path class=\"fill\" d=\"{}\" fill=\"{fill}\" fill-opacity=\"0.35\" fill-rule=\"{rule}\" stroke=\"{stroke}\" stroke-width=\"1\" stroke-linejoin=\"round\"/>",
+                path_data(frame, &f.rings, true)
+            );
+        }
+        if !f.pieces.is_empty() {
+            let _ = writeln!(
+                s,
+                "<path class=\"piece\" d=\"{}\" fill=\"none\" stroke=\"#333\" stroke-opacity=\"0.25\" stroke-width=\"0.75\" stroke-dasharray=\"3 2\"/>",
+                path_data(frame, &f.pieces, true)
+            );
+        }
+        if !f.lines.is_empty() {
+            // A dense wireframe (a terrain seen from the side) in hairlines.
+            let width = if f.lines.len() > DENSE_LINES {
+                0.4
+            } else {
+                1.5
+            };
+            let _ = writeln!(
+                s,
+                "<path class=\"line\" d=\"{}\" fill=\"none\" stroke=\"{fill}\" stroke-width=\"{width}\" stroke-linejoin=\"round\" stroke-linecap=\"round\"/>",
+                path_data(frame, &f.lines, false)
+            );
+        }
+        s.push_str("</g>\n");
     }
+}
+
+/// SVG path data for `paths` (`M x,y L x,y ...`, each closed with `Z` when `closed`).
+fn path_data(frame: &Frame, paths: &[Vec<P>], closed: bool) -> String {
+    let mut d = String::new();
+    for path in paths.iter().filter(|p| !p.is_empty()) {
+        for (i, &p) in path.iter().enumerate() {
+            let (x, y) = frame.px(p);
+            let op = if i == 0 { 'M' } else { 'L' };
+            let _ = write!(d, "{op}{x:.2},{y:.2} ");
+        }
+        if closed {
+            d.push_str("Z ");
+        }
+    }
+    d.truncate(d.trim_end().len());
+    d
 }
 
 fn write_contact(s: &mut String, frame: &Frame, c: &ContactMark) {

@@ -450,12 +450,18 @@ fn demo_runs_small_and_writes_its_svg() {
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     let text = std::fs::read_to_string(&svg).expect("svg written");
     assert!(text.starts_with("<svg ") && text.trim_end().ends_with("</svg>"));
-    // The last 2D frame: every shape outlined.
+    // The last 2D frame: every convex shape outlined, and the four composites
+    // (ground, concave polygon, polyline, compound) as groups of paths.
     assert_eq!(text.matches("<polygon class=\"shape\"").count(), 200);
+    assert_eq!(text.matches("<g class=\"shape\"").count(), 4);
+    assert_eq!(text.matches("fill-rule=\"evenodd\"").count(), 1);
     let summary = String::from_utf8_lossy(&out.stdout);
     for phase in [
         "2D: 200 shapes",
         "3D: 200 shapes",
+        "with 4 composites: heightfield ground, concave polygon with a hole",
+        "with 3 composites: heightfield ground, solid octahedron mesh",
+        "of which with a composite",
         "update()",
         "broad phase",
         "narrow phase",
@@ -533,4 +539,662 @@ fn ray_normal_on_the_cone_side_faces_the_ray() {
             hit["normal"]
         );
     }
+}
+
+// ---------------------------------------------------------------- composites
+
+#[test]
+fn check_composites_2d_finds_the_designed_pairs() {
+    assert_pairs(
+        "examples/scenes/composites_2d.json",
+        &[
+            // The notch's edges lie 0.56 from the disc's centre (radius 0.6); the
+            // pebble in the hole (0.25 from its edges) is not reported.
+            ("frame", "notch_ball", Some(0.04)),
+            // The box's bottom face lies on the terrain's flat segment y = -3.5.
+            ("terrain", "crate", Some(0.0)),
+            // The disc rests on the heightfield's peak sample (14, -1.5).
+            ("hills", "rider", Some(0.0)),
+            // The dumbbell's right disc reaches x = -6, the post's left face is -6.5.
+            ("dumbbell", "post", Some(0.5)),
+        ],
+    );
+}
+
+#[test]
+fn check_composites_3d_finds_the_designed_pairs() {
+    assert_pairs(
+        "examples/scenes/composites_3d.json",
+        &[
+            // The sphere (centre x = 1.2, radius 0.5) covers the vertex (1, 0, 0).
+            ("octahedron", "ball", Some(0.3)),
+            // The box's bottom face y = 1 rests on the top vertex (0, 1, 0).
+            ("octahedron", "crate", Some(0.0)),
+            // The sphere rests on the flat cell of the ground (y = -3).
+            ("ground", "pebble", Some(0.0)),
+            // The sphere rests on the compound's second cube (top y = 0.5).
+            ("l_block", "marble", Some(0.0)),
+        ],
+    );
+}
+
+/// `check` on a scene written from `text`: the pairs `(a, b, depth)`.
+fn check_text(test: &str, text: &str) -> Vec<(String, String, f64)> {
+    let (dir, path) = bad_file(test, "scene.json", text);
+    let pairs = check_pairs(path.to_str().expect("utf-8 path"));
+    let _ = std::fs::remove_dir_all(dir);
+    pairs
+}
+
+#[test]
+fn closed_polyline_has_no_inside_and_open_mesh_is_a_surface() {
+    // A square loop around a small disc (not touching: a polyline has no
+    // interior), and a disc crossing its right side x = 2.
+    let text = r#"{"dim": 2, "shapes": [
+      {"id": "loop", "shape": {"type": "polyline", "closed": true,
+        "vertices": [[-2, -2], [2, -2], [2, 2], [-2, 2]]}},
+      {"id": "inside", "shape": {"type": "ball", "radius": 0.5}},
+      {"id": "crossing", "shape": {"type": "ball", "radius": 0.5}, "position": [2.25, 0]}
+    ]}"#;
+    let pairs = check_text("loop", text);
+    assert_eq!(pairs.len(), 1, "{pairs:?}");
+    assert_eq!(
+        (pairs[0].0.as_str(), pairs[0].1.as_str()),
+        ("loop", "crossing")
+    );
+    // The disc spans x in [1.75, 2.75]: moving it 0.25 along +x clears the side
+    // (0.75 the other way), so the depth is the shorter way out.
+    assert!((pairs[0].2 - 0.25).abs() < 1e-9, "{pairs:?}");
+
+    // An open square of two triangles in the plane y = 0: a sphere resting on it, a
+    // sphere 0.1 below it (not reported), and one crossing it from below, pushed
+    // out downwards by 0.1 (an open mesh is a two-sided surface).
+    let text = r#"{"dim": 3, "shapes": [
+      {"id": "sheet", "shape": {"type": "trimesh",
+        "vertices": [[-1, 0, -1], [1, 0, -1], [1, 0, 1], [-1, 0, 1]],
+        "triangles": [[0, 2, 1], [0, 3, 2]]}},
+      {"id": "above", "shape": {"type": "ball", "radius": 0.5}, "position": [0.5, 0.5, -0.2]},
+      {"id": "far", "shape": {"type": "ball", "radius": 0.5}, "position": [0.6, -0.6, 0.7]},
+      {"id": "below", "shape": {"type": "ball", "radius": 0.5}, "position": [-0.5, -0.4, 0.2]}
+    ]}"#;
+    let pairs = check_text("sheet", text);
+    let names: Vec<(&str, &str)> = pairs
+        .iter()
+        .map(|(a, b, _)| (a.as_str(), b.as_str()))
+        .collect();
+    assert_eq!(names, [("sheet", "above"), ("sheet", "below")]);
+    assert!(pairs[0].2.abs() < 1e-9, "touching: {pairs:?}");
+    assert!((pairs[1].2 - 0.1).abs() < 1e-9, "crossing: {pairs:?}");
+}
+
+#[test]
+fn compound_parts_take_3d_rotations_and_heightfields_take_rows() {
+    // A 3D compound of a box turned 90° about z (half extents 1 x 0.25 become
+    // 0.25 x 1) touching a ball at (0, 1.5, 0) from below; a 2 x 2 heightfield.
+    let text = r#"{"dim": 3, "shapes": [
+      {"id": "post", "shape": {"type": "compound", "parts": [
+        {"shape": {"type": "cuboid", "half_extents": [1, 0.25, 0.25]},
+         "rotation": {"axis": [0, 0, 1], "angle": 1.5707963267948966}}]}},
+      {"id": "ball", "shape": {"type": "ball", "radius": 0.5}, "position": [0, 1.5, 0]},
+      {"id": "flat", "shape": {"type": "heightfield", "rows": 2, "cols": 2,
+        "heights": [0, 0, 0, 0], "scale": [10, 1, 10]}, "position": [0, -1, 0]}
+    ]}"#;
+    let pairs = check_text("rotated-part", text);
+    let names: Vec<(&str, &str)> = pairs
+        .iter()
+        .map(|(a, b, _)| (a.as_str(), b.as_str()))
+        .collect();
+    // The post's bottom (y = -1) lies on the flat ground: touching too.
+    assert_eq!(names, [("post", "ball"), ("post", "flat")]);
+    for (a, b, depth) in &pairs {
+        assert!(depth.abs() < 1e-9, "{a}-{b}: depth {depth}");
+    }
+}
+
+/// The 1-based `line:column` just past the first `needle` on line `line`.
+fn after(text: &str, line: usize, needle: &str) -> String {
+    let l = text.lines().nth(line - 1).expect("line exists");
+    let col = l.find(needle).expect("needle on the line") + needle.len() + 1;
+    format!("{line}:{col}")
+}
+
+#[test]
+fn self_intersecting_concave_polygon_names_the_edges() {
+    // A bow tie: edge 0 ((0,0)-(2,2)) crosses edge 2 ((2,0)-(0,2)).
+    let text = "{\"dim\": 2, \"shapes\": [\n  {\"shape\": {\"type\": \"concave_polygon\", \"outer\": [[0,0],[2,2],[2,0],[0,2]]}}\n]}";
+    let at = after(text, 2, "[0,2]]}");
+    assert_bad(
+        "bowtie",
+        text,
+        &at,
+        "shapes[0].shape",
+        "ConcavePolygon: edge starting at vertex 0 crosses edge starting at vertex 2",
+    );
+    // A hole outside the outer ring names the hole's first vertex (index 4).
+    let text = "{\"dim\": 2, \"shapes\": [\n  {\"shape\": {\"type\": \"concave_polygon\", \"outer\": [[0,0],[4,0],[4,4],[0,4]],\n   \"holes\": [[[5,5],[6,5],[6,6]]]}}\n]}";
+    let at = after(text, 3, "[6,6]]]}");
+    assert_bad(
+        "hole-out",
+        text,
+        &at,
+        "shapes[0].shape",
+        "vertex 4 belongs to a hole outside",
+    );
+}
+
+#[test]
+fn mesh_index_out_of_range_names_triangle_and_vertex() {
+    let text = "{\"dim\": 3, \"shapes\": [\n  {\"shape\": {\"type\": \"trimesh\", \"vertices\": [[0,0,0],[1,0,0],[0,1,0]],\n   \"triangles\": [[0,1,2],[0,1,3]]}}\n]}";
+    let at = after(text, 3, "[0,1,3]]}");
+    assert_bad(
+        "index",
+        text,
+        &at,
+        "shapes[0].shape",
+        "TriMesh: triangle 1 uses vertex 3, but there are 3 vertices",
+    );
+    // A negative index is not a vertex index at all.
+    let text = "{\"dim\": 3, \"shapes\": [\n  {\"shape\": {\"type\": \"trimesh\", \"vertices\": [[0,0,0],[1,0,0],[0,1,0]],\n   \"triangles\": [[0,1,-1]]}}\n]}";
+    let at = after(text, 3, "[[0,1,-1]]}");
+    assert_bad(
+        "negative-index",
+        text,
+        &at,
+        "shapes[0].shape",
+        "integer `-1`, expected u32",
+    );
+}
+
+#[test]
+fn open_mesh_marked_solid_names_the_boundary_edge() {
+    // A tetrahedron missing its face (1, 2, 3): edge 2 → 1 of triangle 0 is a boundary.
+    let text = "{\"dim\": 3, \"shapes\": [\n  {\"shape\": {\"type\": \"trimesh\", \"solid\": true,\n   \"vertices\": [[0,0,0],[1,0,0],[0,1,0],[0,0,1]],\n   \"triangles\": [[0,2,1],[0,1,3],[0,3,2]]}}\n]}";
+    let at = after(text, 4, "[0,3,2]]}");
+    assert_bad(
+        "open-solid",
+        text,
+        &at,
+        "shapes[0].shape",
+        "TriMesh: not closed at edge 2 → 1 of triangle 0",
+    );
+    // The same mesh closed but wound inside out.
+    let text = "{\"dim\": 3, \"shapes\": [\n  {\"shape\": {\"type\": \"trimesh\", \"solid\": true,\n   \"vertices\": [[0,0,0],[1,0,0],[0,1,0],[0,0,1]],\n   \"triangles\": [[0,1,2],[0,3,1],[0,2,3],[1,3,2]]}}\n]}";
+    let at = after(text, 4, "[1,3,2]]}");
+    assert_bad(
+        "inside-out",
+        text,
+        &at,
+        "shapes[0].shape",
+        "negative volume",
+    );
+}
+
+#[test]
+fn non_finite_heights_are_refused_where_they_stand() {
+    // JSON has no NaN: the token is a syntax error at its first character.
+    let text = "{\"dim\": 2, \"shapes\": [\n  {\"shape\": {\"type\": \"heightfield\", \"heights\": [0, NaN, 1], \"scale\": [1, 1]}}\n]}";
+    let at = after(text, 2, "[0, ");
+    assert_bad("nan", text, &at, "shapes", "expected value");
+    // A literal beyond f64's range stops at its last digit.
+    let text = "{\"dim\": 2, \"shapes\": [\n  {\"shape\": {\"type\": \"heightfield\", \"heights\": [0, 1e999, 1], \"scale\": [1, 1]}}\n]}";
+    let at = after(text, 2, "[0, 1e99");
+    assert_bad(
+        "huge",
+        text,
+        &at,
+        "shapes[0].shape.heights[1]",
+        "number out of range",
+    );
+    // Finite heights whose scaled value overflows: the library names the sample.
+    let text = "{\"dim\": 2, \"shapes\": [\n  {\"shape\": {\"type\": \"heightfield\", \"heights\": [0, 1e300, 1], \"scale\": [1, 1e300]}}\n]}";
+    let at = after(text, 2, "1e300]}");
+    assert_bad(
+        "overflow-2d",
+        text,
+        &at,
+        "shapes[0].shape",
+        "HeightField: vertex 1 is not finite",
+    );
+    let text = "{\"dim\": 3, \"shapes\": [\n  {\"shape\": {\"type\": \"heightfield\", \"rows\": 2, \"cols\": 2,\n   \"heights\": [0, 0, -1e300, 0], \"scale\": [1, 1e300, 1]}}\n]}";
+    let at = after(text, 3, "1]}");
+    assert_bad(
+        "overflow-3d",
+        text,
+        &at,
+        "shapes[0].shape",
+        "heights[2] × scale.y is not finite",
+    );
+    // A grid whose size does not match its heights.
+    let text = "{\"dim\": 3, \"shapes\": [\n  {\"shape\": {\"type\": \"heightfield\", \"rows\": 2, \"cols\": 3,\n   \"heights\": [0, 0, 0, 0], \"scale\": [1, 1, 1]}}\n]}";
+    let at = after(text, 3, "1]}");
+    assert_bad("grid", text, &at, "shapes[0].shape", "`heights.len()` is 4");
+}
+
+#[test]
+fn bad_polylines_and_compounds_are_refused() {
+    let cases = [
+        // A segment index past the last vertex.
+        (
+            "seg",
+            r#""type": "polyline", "vertices": [[0,0],[1,0]], "segments": [[0,2]]"#,
+            "Polyline: `segments` is 2, must be in [0, vertex count)",
+        ),
+        // Both ways of giving the segments.
+        (
+            "both",
+            r#""type": "polyline", "vertices": [[0,0],[1,0],[1,1]], "closed": true, "segments": [[0,1]]"#,
+            "either `closed` or `segments`, not both",
+        ),
+        // A repeated vertex makes a zero-length segment.
+        (
+            "repeat",
+            r#""type": "polyline", "vertices": [[0,0],[1,0],[1,0]]"#,
+            "vertex 2",
+        ),
+        // A composite cannot be a compound's part.
+        (
+            "part",
+            r#""type": "compound", "parts": [{"shape": {"type": "polyline", "vertices": [[0,0],[1,0]]}}]"#,
+            "a compound part must be a convex shape, not a Polyline",
+        ),
+        (
+            "empty",
+            r#""type": "compound", "parts": []"#,
+            "`parts` is empty",
+        ),
+    ];
+    for (name, shape, what) in cases {
+        let text = format!("{{\"dim\": 2, \"shapes\": [\n  {{\"shape\": {{{shape}}}}}\n]}}");
+        let at = after(&text, 2, &format!("{shape}}}"));
+        assert_bad(name, &text, &at, "shapes[0].shape", what);
+    }
+}
+
+#[test]
+fn render_draws_composites_with_their_parts() {
+    let (out, svg, dir) = render("render-composites", "examples/scenes/composites_2d.json");
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let text = std::fs::read_to_string(&svg).expect("svg written");
+    assert!(text.starts_with("<svg ") && text.trim_end().ends_with("</svg>"));
+    assert_eq!(text.matches("<g ").count(), text.matches("</g>").count());
+    // Five convex shapes as polygons, five composites as groups.
+    assert_eq!(text.matches("<polygon class=\"shape\"").count(), 5);
+    assert_eq!(text.matches("<g class=\"shape\"").count(), 5);
+    // The concave polygon: outer ring and hole in one even-odd path (two closed
+    // subpaths), its convex pieces as faint lines.
+    let frame = group(&text, "frame (ConcavePolygon)");
+    assert!(frame.contains("fill-rule=\"evenodd\""), "{frame}");
+    assert_eq!(path_of(&frame, "fill").matches('Z').count(), 2, "{frame}");
+    assert!(
+        path_of(&frame, "piece").matches('Z').count() >= 2,
+        "{frame}"
+    );
+    // The terrain chain (6 vertices, 5 segments), the fence (2 segments), the
+    // hills (one chain of 5 samples): lines, no fill.
+    assert_eq!(
+        path_of(&group(&text, "terrain (Polyline)"), "line")
+            .matches('M')
+            .count(),
+        5
+    );
+    assert_eq!(
+        path_of(&group(&text, "fence (Polyline)"), "line")
+            .matches('M')
+            .count(),
+        2
+    );
+    let hills = path_of(&group(&text, "hills (HeightField)"), "line");
+    assert_eq!(
+        (hills.matches('M').count(), hills.matches('L').count()),
+        (1, 4)
+    );
+    // The dumbbell's three parts, filled by the non-zero rule (their union).
+    let dumbbell = group(&text, "dumbbell (Compound)");
+    assert_eq!(path_of(&dumbbell, "fill").matches('Z').count(), 3);
+    assert!(dumbbell.contains("fill-rule=\"nonzero\""));
+    // Four contacts; the three rays hit (the dumbbell, the hole's edge, the fence).
+    assert_eq!(text.matches("class=\"contact\"").count(), 4);
+    assert_eq!(text.matches("class=\"hit\"").count(), 3);
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[test]
+fn render_draws_mesh_edges_and_heightfield_wireframe() {
+    let (out, svg, dir) = render("render-mesh", "examples/scenes/composites_3d.json");
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let text = std::fs::read_to_string(&svg).expect("svg written");
+    assert_eq!(text.matches("<polygon class=\"shape\"").count(), 4);
+    assert_eq!(text.matches("<g class=\"shape\"").count(), 3);
+    // The octahedron: 12 distinct edges over the union of its 8 projected triangles.
+    let mesh = group(&text, "octahedron (TriMesh)");
+    assert_eq!(path_of(&mesh, "line").matches('M').count(), 12);
+    assert_eq!(path_of(&mesh, "fill").matches('Z').count(), 8);
+    // The 3 x 3 ground: 8 triangles, each drawn as a closed line.
+    let ground = group(&text, "ground (HeightField)");
+    assert_eq!(path_of(&ground, "line").matches('M').count(), 8);
+    assert_eq!(text.matches("class=\"contact\"").count(), 4);
+    assert_eq!(text.matches("class=\"hit\"").count(), 2);
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+/// The `<g class="shape">` group whose title is `title`.
+fn group(svg: &str, title: &str) -> String {
+    let start = svg
+        .find(&format!("<g class=\"shape\"><title>{title}</title>"))
+        .unwrap_or_else(|| panic!("no group {title}"));
+    let end = svg[start..].find("</g>").expect("group closes") + start;
+    svg[start..end].to_string()
+}
+
+/// The `d` attribute of the path of class `class` in `group`.
+fn path_of(group: &str, class: &str) -> String {
+    let tag = format!("<path class=\"{class}\" d=\"");
+    let start = group
+        .find(&tag)
+        .unwrap_or_else(|| panic!("no {class} path"))
+        + tag.len();
+    let end = group[start..].find('"').expect("attribute closes") + start;
+    group[start..end].to_string()
+}
+
+/// `(id, t, normal)` of the hits of `ray SCENE --from FROM --dir DIR --all`.
+fn ray_all(scene: &str, from: &str, dir: &str) -> Vec<(String, f64, Vec<f64>)> {
+    let out = isect(&["ray", scene, "--from", from, "--dir", dir, "--all"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let doc = stdout_json(&out);
+    let hits = doc["hits"].as_array().expect("hits");
+    hits.iter()
+        .map(|h| {
+            let normal = h["normal"].as_array().expect("normal");
+            (
+                h["id"].as_str().expect("id").to_string(),
+                h["t"].as_f64().expect("t"),
+                normal.iter().map(|x| x.as_f64().expect("number")).collect(),
+            )
+        })
+        .collect()
+}
+
+/// Asserts the hits are `(id, t, normal)` in order.
+fn assert_hits(got: &[(String, f64, Vec<f64>)], want: &[(&str, f64, &[f64])]) {
+    assert_eq!(got.len(), want.len(), "{got:?}");
+    for ((id, t, n), (wid, wt, wn)) in got.iter().zip(want) {
+        assert_eq!(id, wid);
+        assert!((t - wt).abs() < 1e-9, "{id}: t {t}, want {wt}");
+        let off: f64 = n.iter().zip(*wn).map(|(a, b)| (a - b).abs()).sum();
+        assert!(off < 1e-9, "{id}: normal {n:?}, want {wn:?}");
+    }
+}
+
+#[test]
+fn ray_hits_composites_in_2d() {
+    let scene = "examples/scenes/composites_2d.json";
+    // From inside the hole (outside the solid) to its right edge x = 1, then on to
+    // the rider's disc (centre (14, -1), radius 0.5).
+    let hits = ray_all(scene, "0.5,-1", "1,0");
+    assert_hits(
+        &hits,
+        &[("frame", 0.5, &[-1.0, 0.0]), ("rider", 13.0, &[-1.0, 0.0])],
+    );
+    // Down onto the terrain's segment (-5, -3)-(-3, -3.5) at x = -4: y = -3.25;
+    // its normal is (0.5, 2) normalised, facing the ray.
+    let n = [0.5 / 4.25f64.sqrt(), 2.0 / 4.25f64.sqrt()];
+    assert_hits(&ray_all(scene, "-4,0", "0,-1"), &[("terrain", 3.25, &n)]);
+    // Down onto the hills between samples (10, -2) and (12, -2.5): y = -2.25 at x = 11.
+    let hits = ray_all(scene, "11,5", "0,-1");
+    assert_eq!((hits.len(), hits[0].0.as_str()), (1, "hills"));
+    assert!((hits[0].1 - 7.25).abs() < 1e-9, "{hits:?}");
+    // Along y = 2: the dumbbell's left disc (x = -10), the post (x = -6.5), the
+    // frame's top-left corner (-2, 2) grazed (boundaries belong to their shapes;
+    // a vertex has no single normal, so only t is checked) and the fence's lower
+    // end (9, 2).
+    let hits = ray_all(scene, "-12,2", "1,0");
+    let got: Vec<(&str, f64)> = hits.iter().map(|(id, t, _)| (id.as_str(), *t)).collect();
+    let want = [
+        ("dumbbell", 2.0),
+        ("post", 5.5),
+        ("frame", 10.0),
+        ("fence", 21.0),
+    ];
+    assert_eq!(got.len(), want.len(), "{got:?}");
+    for ((id, t), (wid, wt)) in got.iter().zip(want) {
+        assert_eq!(*id, wid);
+        assert!((t - wt).abs() < 1e-9, "{id}: t {t}, want {wt}");
+    }
+}
+
+#[test]
+fn ray_hits_composites_in_3d() {
+    let scene = "examples/scenes/composites_3d.json";
+    // Along the x axis: the octahedron's vertex (-1, 0, 0) at t = 4 (a vertex: any
+    // normal of its cone; only t is checked), the sphere at x = 0.7, the compound's
+    // first cube at x = 3.5.
+    let hits = ray_all(scene, "-5,0,0", "1,0,0");
+    let ids: Vec<(&str, f64)> = hits.iter().map(|(id, t, _)| (id.as_str(), *t)).collect();
+    assert_eq!(ids.len(), 3, "{ids:?}");
+    for ((id, t), (wid, wt)) in
+        ids.iter()
+            .zip([("octahedron", 4.0), ("ball", 5.7), ("l_block", 8.5)])
+    {
+        assert_eq!(*id, wid);
+        assert!((t - wt).abs() < 1e-9, "{id}: t {t}, want {wt}");
+    }
+    // Down onto the ground's sloped triangle through (0, 0, 4), (4, 1, 4), (4, 0, 0)
+    // (local, scale applied): y = (x + z) / 4 - 1 = 0.5 at (3, 3), so world y = -2.5.
+    let n = [-1.0 / 18f64.sqrt(), 4.0 / 18f64.sqrt(), -1.0 / 18f64.sqrt()];
+    assert_hits(&ray_all(scene, "3,5,3", "0,-1,0"), &[("ground", 7.5, &n)]);
+    // From inside the solid octahedron: a hit at t = 0 with a zero normal.
+    assert_hits(
+        &ray_all(scene, "0,0,0.2", "0,0,1"),
+        &[("octahedron", 0.0, &[0.0, 0.0, 0.0])],
+    );
+}
+
+/// `check --format json` on `text`: the first pair's `(a, b, depth, normal)`.
+fn first_pair(test: &str, text: &str) -> (String, String, f64, Vec<f64>) {
+    let (dir, path) = bad_file(test, "scene.json", text);
+    let out = isect(&["check", path.to_str().expect("utf-8 path")]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let _ = std::fs::remove_dir_all(dir);
+    let doc = stdout_json(&out);
+    let p = &doc["pairs"][0];
+    let normal = p["normal"].as_array().expect("a pair");
+    (
+        p["a"].as_str().expect("a").to_string(),
+        p["b"].as_str().expect("b").to_string(),
+        p["depth"].as_f64().expect("depth"),
+        normal.iter().map(|x| x.as_f64().expect("number")).collect(),
+    )
+}
+
+/// A 2D scene: a U-shaped concave polygon with a disc wedged between its arms
+/// (0.1 of overlap on each side), everything scaled by `s` and moved to `(o, o)`;
+/// the disc first when `disc_first`.
+fn wedged_disc(s: f64, o: f64, disc_first: bool) -> String {
+    let p = |x: f64, y: f64| format!("[{}, {}]", x * s, y * s);
+    let u = [
+        p(-3., 0.),
+        p(3., 0.),
+        p(3., 3.),
+        p(1., 3.),
+        p(1., 1.),
+        p(-1., 1.),
+    ];
+    let u = [&u[..], &[p(-1., 3.), p(-3., 3.)]].concat().join(", ");
+    let poly = format!(
+        "{{\"id\": \"u\", \"shape\": {{\"type\": \"concave_polygon\", \"outer\": [{u}]}}, \"position\": [{o}, {o}]}}"
+    );
+    // The gap between the arms is 2 wide: a disc of radius 1.1 centred in it.
+    let disc = format!(
+        "{{\"id\": \"disc\", \"shape\": {{\"type\": \"ball\", \"radius\": {}}}, \"position\": [{}, {}]}}",
+        1.1 * s,
+        o,
+        o + 2.5 * s
+    );
+    let (a, b) = if disc_first {
+        (disc, poly)
+    } else {
+        (poly, disc)
+    };
+    format!("{{\"dim\": 2, \"shapes\": [{a}, {b}]}}")
+}
+
+#[test]
+fn composite_contacts_scale_and_mirror() {
+    for (s, o) in [(1.0, 0.0), (1e-4, 0.0), (1e5, 0.0), (1.0, 1e5), (1e-3, 1e4)] {
+        let (a, b, depth, n) = first_pair("wedged", &wedged_disc(s, o, false));
+        assert_eq!((a.as_str(), b.as_str()), ("u", "disc"));
+        // The arms' inner faces x = ±1 each cut 0.1 into the disc (radius 1.1).
+        let tol = 1e-9 * (1.0 + o.abs() / s);
+        assert!(
+            (depth / s - 0.1).abs() < tol,
+            "scale {s}, offset {o}: depth {depth}"
+        );
+        assert!(
+            (n[0].abs() - 1.0).abs() < 1e-9 && n[1].abs() < 1e-9,
+            "{n:?}"
+        );
+        // The same pair listed the other way: same depth, opposite normal.
+        let (a2, b2, depth2, n2) = first_pair("wedged-swap", &wedged_disc(s, o, true));
+        assert_eq!((a2.as_str(), b2.as_str()), ("disc", "u"));
+        assert!((depth2 - depth).abs() <= 1e-12 * depth.abs().max(1.0));
+        assert!(
+            (n2[0] + n[0]).abs() < 1e-12 && (n2[1] + n[1]).abs() < 1e-12,
+            "{n:?} vs {n2:?}"
+        );
+    }
+}
+
+#[test]
+fn mesh_contacts_hold_at_huge_and_tiny_scales() {
+    // The octahedron of composites_3d.json scaled by `s` and moved to (o, o, o), a
+    // sphere of radius 0.5 s centred 1.2 s along x: 0.3 s deep at the vertex.
+    for (s, o) in [(1e-4, 0.0), (1e5, 0.0), (1.0, 1e5)] {
+        let v = |x: f64, y: f64, z: f64| format!("[{}, {}, {}]", x * s, y * s, z * s);
+        let vertices = [
+            v(1., 0., 0.),
+            v(-1., 0., 0.),
+            v(0., 1., 0.),
+            v(0., -1., 0.),
+            v(0., 0., 1.),
+            v(0., 0., -1.),
+        ]
+        .join(", ");
+        let text = format!(
+            r#"{{"dim": 3, "shapes": [
+              {{"id": "octahedron", "position": [{o}, {o}, {o}], "shape": {{"type": "trimesh",
+                "solid": true, "vertices": [{vertices}],
+                "triangles": [[0, 2, 4], [1, 4, 2], [0, 5, 2], [1, 2, 5],
+                              [0, 4, 3], [1, 3, 4], [0, 3, 5], [1, 5, 3]]}}}},
+              {{"id": "ball", "shape": {{"type": "ball", "radius": {r}}}, "position": [{x}, {o}, {o}]}}
+            ]}}"#,
+            r = 0.5 * s,
+            x = o + 1.2 * s
+        );
+        let (a, b, depth, n) = first_pair("octa-scale", &text);
+        assert_eq!((a.as_str(), b.as_str()), ("octahedron", "ball"));
+        let tol = 1e-9 * (1.0 + o.abs() / s);
+        assert!(
+            (depth / s - 0.3).abs() < tol,
+            "scale {s}, offset {o}: depth {depth}"
+        );
+        assert!((n[0] - 1.0).abs() < 1e-9, "{n:?}");
+    }
+}
+
+#[test]
+fn shape_whose_box_overflows_at_its_pose_is_refused_in_place() {
+    // Finite vertices and position, but the mesh's far corner lands past f64::MAX.
+    let text = "{\"dim\": 3, \"shapes\": [\n  {\"shape\": {\"type\": \"trimesh\", \"vertices\": [[0,0,0],[1e308,0,0],[0,1,0]],\n   \"triangles\": [[0,1,2]]}, \"position\": [1e308, 0, 0]}\n]}";
+    // The reader stands on the token after the entry: the list's `]` on line 4.
+    assert_bad(
+        "overflow-pose",
+        text,
+        "4:1",
+        "shapes[0]",
+        "bounding box at this pose is not finite",
+    );
+    // The same for a convex disc in 2D, second in the list.
+    let text = "{\"dim\": 2, \"shapes\": [{\"shape\": {\"type\": \"ball\", \"radius\": 1}},\n  {\"shape\": {\"type\": \"ball\", \"radius\": 1e308}, \"position\": [1e308, 0]}\n]}";
+    assert_bad(
+        "overflow-disc",
+        text,
+        "3:1",
+        "shapes[1]",
+        "bounding box at this pose is not finite",
+    );
+}
+
+/// The ```json blocks of the README.
+fn readme_json_blocks() -> Vec<String> {
+    let readme = std::fs::read_to_string(repo_root().join("crates/isect-cli/README.md"))
+        .expect("README readable");
+    let mut blocks = Vec::new();
+    let mut rest = readme.as_str();
+    while let Some(start) = rest.find("```json\n") {
+        let body = &rest[start + 8..];
+        let end = body.find("```").expect("block closes");
+        blocks.push(body[..end].to_string());
+        rest = &body[end + 3..];
+    }
+    blocks
+}
+
+#[test]
+fn readme_scene_examples_are_valid_and_the_bad_one_is_refused() {
+    let dir = scratch("readme");
+    let path = dir.join("scene.json");
+    let p = path.to_str().expect("utf-8 path");
+    let run = |text: &str| {
+        std::fs::write(&path, text).expect("write");
+        isect(&["check", p])
+    };
+    let (mut entries, mut scenes) = (0, 0);
+    for block in readme_json_blocks() {
+        let block = block.trim();
+        if block.contains("\"pairs\"") || block.contains("\"hits\"") {
+            continue; // an output of `check` or `ray`
+        }
+        if block.starts_with("{\"dim\"") || block.starts_with("{\n  \"dim\"") {
+            // A whole scene: the README's bad example is the only one refused.
+            let out = run(block);
+            let bad = block.contains("[[0,1,3]]");
+            assert_eq!(out.status.code(), Some(if bad { 2 } else { 0 }), "{block}");
+            scenes += 1;
+        } else if block.starts_with("{ \"id\"") || block.starts_with("[ {") {
+            // One shape entry or a list of them: valid in 2D or in 3D.
+            let list = if block.starts_with('[') {
+                block.to_string()
+            } else {
+                format!("[{block}]")
+            };
+            let ok = ["2", "3"].iter().any(|dim| {
+                let out = run(&format!("{{\"dim\": {dim}, \"shapes\": {list}}}"));
+                out.status.code() == Some(0)
+            });
+            assert!(ok, "README example refused in 2D and in 3D: {block}");
+            entries += 1;
+        }
+    }
+    // The examples of concave_polygon, polyline, heightfield (2), trimesh, compound.
+    assert!(entries >= 6, "{entries} entry examples found");
+    // The format's first example and the bad `mesh.json`.
+    assert_eq!(scenes, 2);
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[test]
+fn a_reader_that_goes_away_is_not_a_crash() {
+    // stdout's reading end is closed before the command prints (`isect ... | head -0`).
+    let mut child = Command::new(env!("CARGO_BIN_EXE_isect"))
+        .args(["check", "examples/scenes/composites_2d.json"])
+        .current_dir(repo_root())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("the isect binary runs");
+    drop(child.stdout.take());
+    let out = child.wait_with_output().expect("waits");
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(!stderr(&out).contains("panicked"), "{}", stderr(&out));
 }

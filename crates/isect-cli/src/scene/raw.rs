@@ -7,7 +7,10 @@ use super::{Scene, SceneRay, SceneShape};
 use crate::space::{D2, D3};
 use glam::{DQuat, DVec2, DVec3};
 use isect::math::{Pose2, Pose3};
+use isect::query::dispatch::DispatchShape;
+use isect::shape::{heightfield_2d, heightfield_3d};
 use isect::shape::{shape_2d, shape_3d, Aabb, Ball, Capsule, Ray, Rounded, Segment, Triangle};
+use isect::shape::{Compound, ConcavePolygon, Polyline, TriMesh, TriMeshFlags};
 use isect::shape::{Cone, ConvexPolygon, ConvexPolyhedron, Cylinder, ShapeError};
 use serde::de::{Deserializer, Error};
 use serde::Deserialize;
@@ -66,6 +69,38 @@ impl<'de, E: Deserialize<'de> + HasId> Deserialize<'de> for Shapes<E> {
     }
 }
 
+/// An entry whose shape has a finite bounding box at its pose (the world refuses
+/// others), checked where the entry stands in the file.
+pub struct Placed<E>(E);
+
+/// An entry that can tell whether its shape's box at its pose is finite.
+pub trait HasBox {
+    /// The shape's world box has finite corners.
+    fn finite_box(&self) -> bool;
+}
+
+impl<'de, E: Deserialize<'de> + HasBox> Deserialize<'de> for Placed<E> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let e = E::deserialize(d)?;
+        if !e.finite_box() {
+            let msg = "the shape's bounding box at this pose is not finite (coordinates overflow)";
+            return Err(D::Error::custom(msg));
+        }
+        Ok(Self(e))
+    }
+}
+
+impl<E: HasId> HasId for Placed<E> {
+    fn id(&self) -> Option<&str> {
+        self.0.id()
+    }
+}
+
+/// Whether both corners of `b` are finite.
+fn finite<V: isect::math::Vector>(b: &Aabb<V>) -> bool {
+    b.min.is_finite() && b.max.is_finite()
+}
+
 /// The id of entry `i`: its own, or its index.
 fn id_or_index(id: Option<String>, i: usize) -> String {
     id.unwrap_or_else(|| i.to_string())
@@ -106,7 +141,7 @@ fn ray<V: isect::math::Vector<Scalar = f64>, E: Error>(
 pub struct Scene2 {
     #[serde(rename = "dim")]
     _dim: Dim,
-    shapes: Shapes<Entry2>,
+    shapes: Shapes<Placed<Entry2>>,
     #[serde(default)]
     rays: Vec<Ray2>,
 }
@@ -127,6 +162,18 @@ struct Entry2 {
 impl HasId for Entry2 {
     fn id(&self) -> Option<&str> {
         self.id.as_deref()
+    }
+}
+
+impl Entry2 {
+    fn pose(&self) -> Pose2<f64> {
+        Pose2::new(DVec2::from(self.position), self.angle)
+    }
+}
+
+impl HasBox for Entry2 {
+    fn finite_box(&self) -> bool {
+        finite(&self.shape.0.world_aabb(&self.pose()))
     }
 }
 
@@ -177,10 +224,50 @@ enum RawShape2 {
         points: Vec<P2>,
         border_radius: f64,
     },
+    ConcavePolygon {
+        outer: Vec<P2>,
+        #[serde(default)]
+        holes: Vec<Vec<P2>>,
+    },
+    Polyline {
+        vertices: Vec<P2>,
+        closed: Option<bool>,
+        segments: Option<Vec<[u32; 2]>>,
+    },
+    Heightfield {
+        heights: Vec<f64>,
+        scale: P2,
+    },
+    Compound {
+        parts: Vec<Part2>,
+    },
+}
+
+/// A part of a 2D compound: a convex shape and its pose in the compound's frame.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Part2 {
+    shape: Convex2,
+    #[serde(default)]
+    position: P2,
+    #[serde(default)]
+    angle: f64,
+}
+
+/// A validated convex 2D shape (a compound's part): composite kinds are refused.
+struct Convex2(shape_2d::Shape<f64>);
+
+impl<'de> Deserialize<'de> for Convex2 {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        match RawShape2::deserialize(d)?.build()? {
+            shape_2d::AnyShape::Convex(s) => Ok(Self(s)),
+            other => Err(not_convex_part(other.kind_name())),
+        }
+    }
 }
 
 /// A validated 2D shape.
-struct Shape2(shape_2d::Shape<f64>);
+struct Shape2(shape_2d::AnyShape<f64>);
 
 impl<'de> Deserialize<'de> for Shape2 {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
@@ -189,10 +276,12 @@ impl<'de> Deserialize<'de> for Shape2 {
 }
 
 impl RawShape2 {
-    fn build<E: Error>(self) -> Result<shape_2d::Shape<f64>, E> {
+    fn build<E: Error>(self) -> Result<shape_2d::AnyShape<f64>, E> {
+        use shape_2d::AnyShape as A;
         use shape_2d::Shape as S;
         let v = DVec2::from;
-        Ok(match self {
+        let vecs = |p: Vec<P2>| -> Vec<DVec2> { p.into_iter().map(v).collect() };
+        Ok(A::Convex(match self {
             Self::Ball { radius } => S::Ball(built(Ball::new(DVec2::ZERO, radius))?),
             Self::Cuboid { half_extents } => S::Cuboid(cuboid(v(half_extents))?),
             Self::RoundedCuboid {
@@ -215,8 +304,68 @@ impl RawShape2 {
                 points,
                 border_radius,
             } => S::RoundedPolygon(built(Rounded::new(polygon(&points)?, border_radius))?),
-        })
+            Self::ConcavePolygon { outer, holes } => {
+                let holes = holes.into_iter().map(vecs).collect();
+                return Ok(A::from(built(ConcavePolygon::new(vecs(outer), holes))?));
+            }
+            Self::Polyline {
+                vertices,
+                closed,
+                segments,
+            } => return polyline(vecs(vertices), closed, segments).map(A::from),
+            Self::Heightfield { heights, scale } => {
+                let field = heightfield_2d::HeightField::new(heights, v(scale));
+                return Ok(A::from(built(field)?));
+            }
+            Self::Compound { parts } => return compound_2d(parts).map(A::from),
+        }))
     }
+}
+
+/// A 2D compound of its parts (at least one).
+fn compound_2d<E: Error>(parts: Vec<Part2>) -> Result<Compound<DVec2, shape_2d::Shape<f64>>, E> {
+    if parts.is_empty() {
+        return Err(no_parts());
+    }
+    let parts = parts.into_iter().map(|p| {
+        let pose = Pose2::new(DVec2::from(p.position), p.angle);
+        (pose, p.shape.0)
+    });
+    built(Compound::new(parts.collect()))
+}
+
+/// A polyline from its vertices and either `closed` (a chain, open by default) or
+/// explicit `segments`; giving both is an error.
+fn polyline<E: Error>(
+    vertices: Vec<DVec2>,
+    closed: Option<bool>,
+    segments: Option<Vec<[u32; 2]>>,
+) -> Result<Polyline<f64>, E> {
+    match (closed, segments) {
+        (_, None) => built(Polyline::new(vertices, closed.unwrap_or(false))),
+        (None, Some(segments)) => built(Polyline::with_segments(vertices, segments)),
+        (Some(_), Some(_)) => Err(E::custom(
+            "polyline takes either `closed` or `segments`, not both",
+        )),
+    }
+}
+
+/// The error for a compound without parts (the library's own message speaks of
+/// points).
+fn no_parts<E: Error>() -> E {
+    E::custom("Compound: `parts` is empty, needs at least one part")
+}
+
+/// The index of the first height whose product with `scale_y` is not finite.
+fn scaled_overflow(heights: &[f64], scale_y: f64) -> Option<usize> {
+    heights.iter().position(|h| !(h * scale_y).is_finite())
+}
+
+/// The error for a composite kind given as a compound's part.
+fn not_convex_part<E: Error>(kind: &str) -> E {
+    E::custom(format!(
+        "a compound part must be a convex shape, not a {kind}"
+    ))
 }
 
 fn polygon<E: Error>(points: &[P2]) -> Result<ConvexPolygon<f64>, E> {
@@ -226,12 +375,17 @@ fn polygon<E: Error>(points: &[P2]) -> Result<ConvexPolygon<f64>, E> {
 
 impl From<Scene2> for Scene<D2> {
     fn from(s: Scene2) -> Self {
-        let shapes = s.shapes.0.into_iter().enumerate().map(|(i, e)| SceneShape {
-            id: id_or_index(e.id, i),
-            shape: e.shape.0,
-            pose: Pose2::new(DVec2::from(e.position), e.angle),
-            velocity: e.velocity.map(DVec2::from),
-        });
+        let shapes = s
+            .shapes
+            .0
+            .into_iter()
+            .enumerate()
+            .map(|(i, Placed(e))| SceneShape {
+                pose: e.pose(),
+                id: id_or_index(e.id, i),
+                shape: e.shape.0,
+                velocity: e.velocity.map(DVec2::from),
+            });
         let rays = s.rays.into_iter().map(|r| SceneRay {
             ray: r.0,
             max_t: r.1,
@@ -274,7 +428,7 @@ fn capsule<V: isect::math::Vector<Scalar = f64>, E: Error>(
 pub struct Scene3 {
     #[serde(rename = "dim")]
     _dim: Dim,
-    shapes: Shapes<Entry3>,
+    shapes: Shapes<Placed<Entry3>>,
     #[serde(default)]
     rays: Vec<Ray3>,
 }
@@ -295,6 +449,18 @@ struct Entry3 {
 impl HasId for Entry3 {
     fn id(&self) -> Option<&str> {
         self.id.as_deref()
+    }
+}
+
+impl Entry3 {
+    fn pose(&self) -> Pose3<f64> {
+        Pose3::new(DVec3::from(self.position), self.rotation.0)
+    }
+}
+
+impl HasBox for Entry3 {
+    fn finite_box(&self) -> bool {
+        finite(&self.shape.0.world_aabb(&self.pose()))
     }
 }
 
@@ -384,10 +550,48 @@ enum RawShape3 {
         half_height: f64,
         radius: f64,
     },
+    Trimesh {
+        vertices: Vec<P3>,
+        triangles: Vec<[u32; 3]>,
+        #[serde(default)]
+        solid: bool,
+    },
+    Heightfield {
+        rows: usize,
+        cols: usize,
+        heights: Vec<f64>,
+        scale: P3,
+    },
+    Compound {
+        parts: Vec<Part3>,
+    },
+}
+
+/// A part of a 3D compound: a convex shape and its pose in the compound's frame.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Part3 {
+    shape: Convex3,
+    #[serde(default)]
+    position: P3,
+    #[serde(default)]
+    rotation: Rotation,
+}
+
+/// A validated convex 3D shape (a compound's part): composite kinds are refused.
+struct Convex3(shape_3d::Shape<f64>);
+
+impl<'de> Deserialize<'de> for Convex3 {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        match RawShape3::deserialize(d)?.build()? {
+            shape_3d::AnyShape::Convex(s) => Ok(Self(s)),
+            other => Err(not_convex_part(other.kind_name())),
+        }
+    }
 }
 
 /// A validated 3D shape.
-struct Shape3(shape_3d::Shape<f64>);
+struct Shape3(shape_3d::AnyShape<f64>);
 
 impl<'de> Deserialize<'de> for Shape3 {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
@@ -396,10 +600,11 @@ impl<'de> Deserialize<'de> for Shape3 {
 }
 
 impl RawShape3 {
-    fn build<E: Error>(self) -> Result<shape_3d::Shape<f64>, E> {
+    fn build<E: Error>(self) -> Result<shape_3d::AnyShape<f64>, E> {
+        use shape_3d::AnyShape as A;
         use shape_3d::Shape as S;
         let v = DVec3::from;
-        Ok(match self {
+        Ok(A::Convex(match self {
             Self::Ball { radius } => S::Ball(built(Ball::new(DVec3::ZERO, radius))?),
             Self::Cuboid { half_extents } => S::Cuboid(cuboid(v(half_extents))?),
             Self::RoundedCuboid {
@@ -429,18 +634,69 @@ impl RawShape3 {
                 half_height,
                 radius,
             } => S::Cone(built(Cone::new(half_height, radius))?),
-        })
+            Self::Trimesh {
+                vertices,
+                triangles,
+                solid,
+            } => {
+                let vertices = vertices.into_iter().map(v).collect();
+                let flags = TriMeshFlags { solid };
+                return Ok(A::from(built(TriMesh::new(vertices, triangles, flags))?));
+            }
+            Self::Heightfield {
+                rows,
+                cols,
+                heights,
+                scale,
+            } => return heightfield_3d(heights, rows, cols, v(scale)).map(A::from),
+            Self::Compound { parts } => return compound_3d(parts).map(A::from),
+        }))
     }
+}
+
+/// A 3D heightfield, also refusing heights whose product with `scale.y` overflows
+/// (the library checks heights and scale apart).
+fn heightfield_3d<E: Error>(
+    heights: Vec<f64>,
+    rows: usize,
+    cols: usize,
+    scale: DVec3,
+) -> Result<heightfield_3d::HeightField<f64>, E> {
+    let overflow = scaled_overflow(&heights, scale.y);
+    let field = built(heightfield_3d::HeightField::new(heights, rows, cols, scale))?;
+    match overflow {
+        Some(i) => Err(E::custom(format!(
+            "HeightField: heights[{i}] × scale.y is not finite"
+        ))),
+        None => Ok(field),
+    }
+}
+
+/// A 3D compound of its parts (at least one).
+fn compound_3d<E: Error>(parts: Vec<Part3>) -> Result<Compound<DVec3, shape_3d::Shape<f64>>, E> {
+    if parts.is_empty() {
+        return Err(no_parts());
+    }
+    let parts = parts.into_iter().map(|p| {
+        let pose = Pose3::new(DVec3::from(p.position), p.rotation.0);
+        (pose, p.shape.0)
+    });
+    built(Compound::new(parts.collect()))
 }
 
 impl From<Scene3> for Scene<D3> {
     fn from(s: Scene3) -> Self {
-        let shapes = s.shapes.0.into_iter().enumerate().map(|(i, e)| SceneShape {
-            id: id_or_index(e.id, i),
-            shape: e.shape.0,
-            pose: Pose3::new(DVec3::from(e.position), e.rotation.0),
-            velocity: e.velocity.map(DVec3::from),
-        });
+        let shapes = s
+            .shapes
+            .0
+            .into_iter()
+            .enumerate()
+            .map(|(i, Placed(e))| SceneShape {
+                pose: e.pose(),
+                id: id_or_index(e.id, i),
+                shape: e.shape.0,
+                velocity: e.velocity.map(DVec3::from),
+            });
         let rays = s.rays.into_iter().map(|r| SceneRay {
             ray: r.0,
             max_t: r.1,
