@@ -144,14 +144,23 @@ macro_rules! impl_2d {
                 let hf = HeightField2::<$r>::new(vec![0.0; 17], <$v>::new(8.0, 1.0));
                 // A concave outline (a notch in the bottom) whose top, y = 0, has a
                 // vertex every 0.5: counter-clockwise.
-                let bottom = [(-4.0, -2.0), (-1.0, -2.0), (0.0, -1.0), (1.0, -2.0), (4.0, -2.0)];
+                let bottom = [
+                    (-4.0, -2.0),
+                    (-1.0, -2.0),
+                    (0.0, -1.0),
+                    (1.0, -2.0),
+                    (4.0, -2.0),
+                ];
                 let mut outer: Vec<$v> = bottom
                     .iter()
                     .map(|&(x, y)| <$v>::new(x as $r, y as $r))
                     .collect();
                 outer.extend(top_xs(0.5).iter().rev().map(|&x| <$v>::new(x as $r, 0.0)));
                 vec![
-                    ("Polyline chain", Polyline::new(chain, false).unwrap().into()),
+                    (
+                        "Polyline chain",
+                        Polyline::new(chain, false).unwrap().into(),
+                    ),
                     ("HeightField 2D", hf.unwrap().into()),
                     ("ConcavePolygon top", polygon::<$r>(outer).into()),
                 ]
@@ -248,14 +257,16 @@ fn check_flat<V: Slide>(
             deepest = deepest.max(d);
         }
     }
-    assert!(near(deepest, pen, tol), "{what}: deepest manifold point {deepest}");
+    assert!(
+        near(deepest, pen, tol),
+        "{what}: deepest manifold point {deepest}"
+    );
 }
 
 // A ball (radius 0.5) and a box (half extents 0.6, 0.3, 0.45; turned about the up axis
 // in 3D) slide over each flat surface at every lattice position, touching or sunk by
 // 1e-3 or 0.05: surface normal and exact depth, never a ghost normal.
-fn slides_flat<V: Slide>()
-{
+fn slides_flat<V: Slide>() {
     let ball = V::ball(0.5);
     let h = [0.6, 0.3, 0.45];
     let cuboid = V::cuboid(h);
@@ -264,11 +275,25 @@ fn slides_flat<V: Slide>()
             for (k, [x, z]) in positions::<V>().into_iter().enumerate() {
                 let centre = |half: f64| vec_of::<V>([x, half - pen, z]);
                 let what = format!("{name}, ball at ({x}, {z}), pen {pen}");
-                check_flat::<V>(&what, &surface, &ball, &V::pose(centre(0.5), 0.0), pen, true);
+                check_flat::<V>(
+                    &what,
+                    &surface,
+                    &ball,
+                    &V::pose(centre(0.5), 0.0),
+                    pen,
+                    true,
+                );
                 // Every third box turns by 30°, so its edges cross the diagonals.
                 let yaw = if k % 3 == 0 { 0.5236 } else { 0.0 };
                 let what = format!("{name}, box at ({x}, {z}) yaw {yaw}, pen {pen}");
-                check_flat::<V>(&what, &surface, &cuboid, &V::pose(centre(h[1]), yaw), pen, true);
+                check_flat::<V>(
+                    &what,
+                    &surface,
+                    &cuboid,
+                    &V::pose(centre(h[1]), yaw),
+                    pen,
+                    true,
+                );
             }
         }
     }
@@ -285,8 +310,7 @@ fn ball_and_box_slide_over_flat_surfaces() {
 /// A ball of radius 0.5 whose centre is at `centre`, outside a real convex feature at
 /// `feature`: the contact normal points from the feature to the centre (the real
 /// rounded normal, not a face's) and the depth is `0.5 − |centre − feature|`.
-fn check_convex_feature<V: Slide>(what: &str, surface: &V::Any, centre: V, feature: V)
-{
+fn check_convex_feature<V: Slide>(what: &str, surface: &V::Any, centre: V, feature: V) {
     let id = V::Pose::IDENTITY;
     let ball = V::ball(0.5);
     let pose = V::pose(centre, 0.0);
@@ -326,7 +350,12 @@ where
             v(1.0, 1.0, edge_z),
         );
     }
-    check_convex_feature("cube corner", &cube, v(1.0 + d, 1.0 + d, 1.0 + d), v(1.0, 1.0, 1.0));
+    check_convex_feature(
+        "cube corner",
+        &cube,
+        v(1.0 + d, 1.0 + d, 1.0 + d),
+        v(1.0, 1.0, 1.0),
+    );
     // Beside the side face x = 1, just below the top: the side's normal, not up.
     check_convex_feature("cube side", &cube, v(1.45, 0.9, 0.1), v(1.0, 0.9, 0.1));
 }
@@ -339,13 +368,17 @@ fn convex_edges_of_a_mesh_cube_keep_their_normals() {
 
 // The free end (4, 0) of the polyline chain and the heightfield, and the convex corner
 // (4, 0) of the concave polygon: a ball beyond them gets the rounded normal.
-fn convex_ends_2d<V: Slide>()
-{
+fn convex_ends_2d<V: Slide>() {
     for (name, surface) in V::surfaces() {
         let corner = vec_of::<V>([4.0, 0.0, 0.0]);
         for (dx, dy) in [(0.3, 0.3), (0.35, 0.1), (0.1, 0.4)] {
             let centre = vec_of::<V>([4.0 + dx, dy, 0.0]);
-            check_convex_feature(&format!("{name} end, +({dx}, {dy})"), &surface, centre, corner);
+            check_convex_feature(
+                &format!("{name} end, +({dx}, {dy})"),
+                &surface,
+                centre,
+                corner,
+            );
         }
     }
 }
