@@ -284,7 +284,11 @@ fn slides_flat<V: Slide>() {
                     true,
                 );
                 // Every third box turns by 30°, so its edges cross the diagonals.
-                let yaw = if k % 3 == 0 { std::f64::consts::FRAC_PI_6 } else { 0.0 };
+                let yaw = if k % 3 == 0 {
+                    std::f64::consts::FRAC_PI_6
+                } else {
+                    0.0
+                };
                 let what = format!("{name}, box at ({x}, {z}) yaw {yaw}, pen {pen}");
                 check_flat::<V>(
                     &what,
