@@ -299,7 +299,7 @@ where
             }
             None => EdgeInfo::OPEN,
         });
-        correct(&t, n, &edges, normal)
+        correct(&t, n, &edges, [R::V3::ZERO; 3], normal)
     }
 }
 

@@ -24,7 +24,8 @@
 //! minimum of this over all directions, so the corrected depth is never smaller
 //! than the true one (*conservative*: pushing B by it along `n` separates the pair).
 //! The witness `point_b` is B's support point along `−n` (for manifolds each point
-//! keeps its `point_b`) and `point_a = point_b + depth · n`.
+//! keeps its `point_b`) and `point_a = point_b + depth · n`. A separated contact
+//! (within the prediction) stays separated: its re-measured depth is capped at 0.
 //!
 //! **Nearest part.** [`distance`] and [`closest_points`] seed the search with one
 //! part, then walk the parts whose boxes lie within the best distance so far in the
@@ -170,7 +171,7 @@ pub(crate) fn contact_along<V: GjkVector, P: SupportMap<V>>(
     (pose_b, b): (&V::Pose, &P),
 ) -> Contact<V> {
     let point_b = b.support(pose_b, -n);
-    let depth = top_along(pose_a, a, n) - point_b.dot(n);
+    let depth = separated_stays(c.depth, top_along(pose_a, a, n) - point_b.dot(n));
     Contact {
         normal: n,
         depth,
@@ -191,16 +192,29 @@ pub(crate) fn manifold_along<V: GjkVector, P: SupportMap<V>>(
 ) -> Manifold<V> {
     let top = top_along(pose_a, a, n);
     let single = m.points().len() == 1;
+    let raw = m.max_depth();
     let mut out = *m;
     out.normal = n;
     for p in out.points_mut() {
         if single {
             p.point_b = b.support(pose_b, -n);
         }
-        p.depth = top - p.point_b.dot(n);
+        p.depth = separated_stays(raw, top - p.point_b.dot(n));
         p.point_a = p.point_b + n * p.depth;
     }
     out
+}
+
+/// A re-measured depth that never turns a separated pair (raw depth `< 0`) into a
+/// penetrating one: the extents along the corrected normal may overlap while the
+/// parts are apart along another axis.
+#[inline]
+fn separated_stays<S: Real>(raw: S, remeasured: S) -> S {
+    if raw < S::ZERO {
+        remeasured.min(S::ZERO)
+    } else {
+        remeasured
+    }
 }
 
 /// True when depth `a` beats the best so far `b`: strictly deeper (ties keep the

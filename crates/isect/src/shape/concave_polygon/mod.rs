@@ -252,6 +252,18 @@ struct Corner<V> {
     convex: bool,
 }
 
+impl<V: Vector2> Corner<V> {
+    /// `normal` mapped into this corner's normal cone: kept inside a convex corner's
+    /// cone, otherwise the nearer of the two edges' normals.
+    fn clamp(&self, normal: V, tol: V::Scalar) -> V {
+        if self.convex && in_cone(self.before, self.after, normal, tol) {
+            normal
+        } else {
+            nearer(self.before, self.after, normal)
+        }
+    }
+}
+
 /// The corner of every vertex of the (normalised) rings, by vertex index.
 fn corners<V: Vector2>(points: &[V], rings: &[Vec<u32>]) -> Vec<Corner<V>> {
     let mut out = vec![
@@ -462,21 +474,19 @@ where
             return normal;
         }
         let points = self.boundary.vertices();
-        let support = ids.iter().copied().max_by(|&a, &b| {
-            let (da, db) = (
-                points[a as usize].dot(normal),
-                points[b as usize].dot(normal),
-            );
-            da.partial_cmp(&db).unwrap_or(core::cmp::Ordering::Equal)
-        });
-        let Some(corner) = support.map(|v| self.corners[v as usize]) else {
+        let reach = |v: u32| points[v as usize].dot(normal);
+        let Some(top) = ids.iter().map(|&v| reach(v)).reduce(R::max) else {
             return normal;
         };
-        if corner.convex && in_cone(corner.before, corner.after, normal, tol) {
-            normal
-        } else {
-            nearer(corner.before, corner.after, normal)
-        }
+        // A normal off an internal edge ties that edge's two ends for the support (up
+        // to rounding): each end maps the normal into its cone and the smallest change
+        // wins, so a shape on a flat top across a seam keeps the top's normal.
+        let tie = tol * (R::ONE + top.abs());
+        ids.iter()
+            .filter(|&&v| reach(v) >= top - tie)
+            .map(|&v| self.corners[v as usize].clamp(normal, tol))
+            .reduce(|a, b| if b.dot(normal) > a.dot(normal) { b } else { a })
+            .unwrap_or(normal)
     }
 
     fn contains_local_point(&self, p: R::V2) -> bool {

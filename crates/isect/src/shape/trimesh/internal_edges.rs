@@ -15,7 +15,8 @@
 //!   GJK/EPA) sends near-perpendicular leans to the edge, never to a vertex.
 //! - A vertex is active when one of the triangle's two edges at it is active, or the
 //!   normal comes from behind the triangle and points in front of a neighbour across
-//!   them.
+//!   them or (solid meshes) in front of the vertex's pseudo-normal: the shape is round
+//!   a convex corner whose faces there need not share an edge with this triangle.
 //! - At an active edge the normal is kept, except that one leaning past the
 //!   neighbour's face normal (outside the edge's normal wedge) becomes that normal.
 //! - At an inactive edge it becomes the face normal, unless it comes from behind the
@@ -131,9 +132,16 @@ fn outward_normal<V: Vector3>(t: &[V; 3], n: V, k: usize) -> V {
 }
 
 /// The corrected contact normal (see the module docs) for triangle `t` with unit face
-/// normal `n` (zero for a flat triangle, which keeps every normal) and edges `edges`;
+/// normal `n` (zero for a flat triangle, which keeps every normal), edges `edges` and
+/// the pseudo-normals of its corners when the mesh is solid (zero otherwise);
 /// `normal` is the unit direction from the triangle toward the other shape.
-pub(crate) fn correct<V: Vector3>(t: &[V; 3], n: V, edges: &[EdgeInfo<V>; 3], normal: V) -> V {
+pub(crate) fn correct<V: Vector3>(
+    t: &[V; 3],
+    n: V,
+    edges: &[EdgeInfo<V>; 3],
+    corner_normals: [V; 3],
+    normal: V,
+) -> V {
     if n == V::ZERO || !normal.is_finite() {
         return normal;
     }
@@ -154,7 +162,10 @@ pub(crate) fn correct<V: Vector3>(t: &[V; 3], n: V, edges: &[EdgeInfo<V>; 3], no
             let passive = pair
                 .iter()
                 .all(|e| !active(e.bend, side.front) && !side.behind_neighbour(e));
-            if passive {
+            // Behind this triangle but in front of a solid's corner: the shape is
+            // outside, round the corner (its other faces need not be edge neighbours).
+            let round_corner = !side.front && normal.dot(corner_normals[k]) > V::Scalar::ZERO;
+            if passive && !round_corner {
                 face
             } else {
                 normal

@@ -441,7 +441,12 @@ where
                 },
             }
         });
-        correct(t, self.normals[i], &edges, normal)
+        // A solid mesh's corner pseudo-normals tell a shape round a convex corner.
+        let corner_normals = match self.vertex_normals.is_empty() {
+            true => [R::V3::ZERO; 3],
+            false => self.indices[i].map(|v| self.vertex_normals[v as usize]),
+        };
+        correct(t, self.normals[i], &edges, corner_normals, normal)
     }
 
     /// Solid meshes: the pseudo-normal test (points on the surface are inside). Open
