@@ -16,6 +16,8 @@
 //! along the normal and `point_b = point_a − depth · normal` (on B's supporting
 //! plane), which keeps `point_a − point_b = depth · normal` as EPA's contacts do.
 
+mod ball_flat;
+pub use ball_flat::ON_PART_ULPS;
 mod shape_2d;
 mod shape_3d;
 

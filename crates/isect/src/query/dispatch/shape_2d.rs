@@ -3,6 +3,7 @@
 //! support map (one support `match` per call: one compiled copy of GJK / EPA per
 //! dimension instead of one per pair of kinds).
 
+use super::ball_flat::{contact_ball_flat, distance_ball_flat, intersects_ball_flat};
 use super::*;
 use crate::algo::sat_2d::{self, SatResult};
 use crate::math::Pose2;
@@ -70,6 +71,10 @@ where
             (Capsule(x), Capsule(y)) => intersects_capsule_capsule(pa, x, pb, y),
             (Ball(x), Cuboid(y)) => intersects_ball_cuboid(pa, x, pb, y),
             (Cuboid(x), Ball(y)) => intersects_ball_cuboid(pb, y, pa, x),
+            (Ball(x), Triangle(y)) => intersects_ball_flat(pa, x, pb, y),
+            (Triangle(x), Ball(y)) => intersects_ball_flat(pb, y, pa, x),
+            (Ball(x), Segment(y)) => intersects_ball_flat(pa, x, pb, y),
+            (Segment(x), Ball(y)) => intersects_ball_flat(pb, y, pa, x),
             (Cuboid(x), Cuboid(y)) => {
                 obb_pair(pa, x, pb, y).is_some_and(|(p, q)| sat_2d::intersects_obb_obb(&p, &q))
             }
@@ -99,6 +104,10 @@ where
             (Capsule(x), Capsule(y)) => contact_capsule_capsule(pa, x, pb, y, prediction),
             (Ball(x), Cuboid(y)) => contact_ball_cuboid(pa, x, pb, y, prediction),
             (Cuboid(x), Ball(y)) => flip_contact(contact_ball_cuboid(pb, y, pa, x, prediction)),
+            (Ball(x), Triangle(y)) => contact_ball_flat(pa, x, pb, y, prediction),
+            (Triangle(x), Ball(y)) => flip_contact(contact_ball_flat(pb, y, pa, x, prediction)),
+            (Ball(x), Segment(y)) => contact_ball_flat(pa, x, pb, y, prediction),
+            (Segment(x), Ball(y)) => flip_contact(contact_ball_flat(pb, y, pa, x, prediction)),
             (Cuboid(x), Cuboid(y)) => match obb_pair(pa, x, pb, y) {
                 Some((p, q)) => match sat_2d::obb_obb_mtv(&p, &q) {
                     Some(mtv) if -mtv.depth <= prediction => Some(contact_from_mtv(pa, x, mtv)),
@@ -153,6 +162,10 @@ where
             (Capsule(x), Capsule(y)) => gd::distance_capsule_capsule(pa, x, pb, y),
             (Ball(x), Cuboid(y)) => distance_ball_cuboid(pa, x, pb, y),
             (Cuboid(x), Ball(y)) => distance_ball_cuboid(pb, y, pa, x),
+            (Ball(x), Triangle(y)) => distance_ball_flat(pa, x, pb, y),
+            (Triangle(x), Ball(y)) => distance_ball_flat(pb, y, pa, x),
+            (Ball(x), Segment(y)) => distance_ball_flat(pa, x, pb, y),
+            (Segment(x), Ball(y)) => distance_ball_flat(pb, y, pa, x),
             (Polygon(x), Polygon(y)) => match sat_2d::polygon_polygon(pa, x, pb, y) {
                 SatResult::Separated { distance, .. } => distance,
                 SatResult::Overlapping { .. } => R::ZERO,
