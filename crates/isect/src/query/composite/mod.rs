@@ -229,7 +229,7 @@ where
     let mut seed = None;
     if !(best < V::Scalar::INFINITY) {
         let mut first = 0;
-        c.bvh().query(region, |i| {
+        c.bvh().overlapping(region, |i| {
             first = i;
             false
         });
@@ -242,7 +242,7 @@ where
         return found;
     }
     let mut candidates = Vec::new();
-    c.bvh().query(&region.loosened(best), |i| {
+    c.bvh().overlapping(&region.loosened(best), |i| {
         if Some(i) != seed {
             let lower = c.with_part(i, |pp, part| aabb_distance(&part.world_aabb(pp), region));
             if lower < best {
