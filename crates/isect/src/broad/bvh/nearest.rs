@@ -123,19 +123,22 @@ fn distances4<V: Vector>(boxes: &Boxes4<V::Scalar>, p: V) -> [V::Scalar; LANES] 
     d2
 }
 
-/// The four lanes of a node as `(squared distance, slot code)`, nearest first (a
-/// stable insertion sort: equal distances keep the lane order).
+/// The four lanes of a node as `(squared distance, slot code)`, nearest first: a
+/// five-exchange sorting network whose exchanges compile to conditional moves (the
+/// order of the distances is unpredictable, a branchy sort mispredicts).
 #[inline(always)]
 fn sorted_lanes<S: Real>(d2: [S; LANES], child: &[u32; LANES]) -> [(S, u32); LANES] {
-    let mut out = [(d2[0], child[0]); LANES];
-    for lane in 1..LANES {
-        let entry = (d2[lane], child[lane]);
-        let mut k = lane;
-        while k > 0 && entry.0 < out[k - 1].0 {
-            out[k] = out[k - 1];
-            k -= 1;
-        }
-        out[k] = entry;
+    let mut out = [
+        (d2[0], child[0]),
+        (d2[1], child[1]),
+        (d2[2], child[2]),
+        (d2[3], child[3]),
+    ];
+    for (i, j) in [(0, 1), (2, 3), (0, 2), (1, 3), (1, 2)] {
+        let (a, b) = (out[i], out[j]);
+        let swap = b.0 < a.0;
+        out[i] = if swap { b } else { a };
+        out[j] = if swap { a } else { b };
     }
     out
 }
