@@ -6,6 +6,8 @@
 //!   and prunes every box farther than the best item found so far (branch and bound,
 //!   as in Ericson, *Real-Time Collision Detection*, 6.5.2; the closest-point search
 //!   of parry's `TriMesh` works the same way).
+//! - [`Bvh::nearest_to_aabb`]: the same walk for the item nearest to a box (lower
+//!   bounds: box-to-box distances), for the composite distance queries.
 //! - [`Bvh::overlapping`]: every item whose box overlaps a box, in exactly the order
 //!   of [`Bvh::query`], but branch-light — the four box tests combine flags instead
 //!   of branching per comparison, lanes come from bit masks — and with a small
@@ -143,6 +145,24 @@ fn sorted_lanes<S: Real>(d2: [S; LANES], child: &[u32; LANES]) -> [(S, u32); LAN
     out
 }
 
+/// Distances from `region` to the four boxes (`+∞` for empty lanes), per lane the
+/// length of the gap vector `max(a.min − b.max, b.min − a.max, 0)`.
+#[inline(always)]
+fn box_distances4<V: Vector>(boxes: &Boxes4<V::Scalar>, region: &Aabb<V>) -> [V::Scalar; LANES] {
+    let zero = V::Scalar::ZERO;
+    let mut d2 = [zero; LANES];
+    for axis in 0..V::DIM {
+        let (lo, hi) = (region.min.get(axis), region.max.get(axis));
+        for (lane, d2) in d2.iter_mut().enumerate() {
+            let gap = (lo - boxes.max[axis][lane])
+                .max(boxes.min[axis][lane] - hi)
+                .max(zero);
+            *d2 += gap * gap;
+        }
+    }
+    d2.map(|d| d.sqrt())
+}
+
 impl<V: Vector> Bvh<V> {
     /// The item nearest to `p`: `leaf(item, best)` returns the exact squared distance
     /// from `p` to the item (or `None` to skip it), given the best squared distance so
@@ -152,21 +172,52 @@ impl<V: Vector> Bvh<V> {
     pub fn nearest(
         &self,
         p: V,
+        leaf: impl FnMut(u32, V::Scalar) -> Option<V::Scalar>,
+    ) -> Option<(u32, V::Scalar)> {
+        if !p.is_finite() {
+            return None;
+        }
+        self.branch_and_bound(|b| distances4(b, p), V::Scalar::INFINITY, leaf)
+    }
+
+    /// The item nearest to the box `region` closer than `upper` (`∞` for no bound):
+    /// as [`nearest`](Self::nearest), with distances (not squared) between `region`
+    /// and the items' boxes as the lower bounds; `leaf(item, best)` returns the exact
+    /// distance to the item. Overlapping boxes are at distance 0, so a leaf answering
+    /// 0 ends the search. A NaN box or `upper` finds nothing.
+    pub fn nearest_to_aabb(
+        &self,
+        region: &Aabb<V>,
+        upper: V::Scalar,
+        leaf: impl FnMut(u32, V::Scalar) -> Option<V::Scalar>,
+    ) -> Option<(u32, V::Scalar)> {
+        if region.min.is_nan() || region.max.is_nan() || upper.is_nan() {
+            return None;
+        }
+        self.branch_and_bound(|b| box_distances4(b, region), upper, leaf)
+    }
+
+    /// The walk of [`nearest`](Self::nearest): `keys(boxes)` gives the lower bounds of
+    /// a node's four lanes, `bound` the initial bound (exclusive).
+    #[inline(always)]
+    fn branch_and_bound(
+        &self,
+        keys: impl Fn(&Boxes4<V::Scalar>) -> [V::Scalar; LANES],
+        mut bound: V::Scalar,
         mut leaf: impl FnMut(u32, V::Scalar) -> Option<V::Scalar>,
     ) -> Option<(u32, V::Scalar)> {
-        if self.nodes.is_empty() || !p.is_finite() {
+        if self.nodes.is_empty() {
             return None;
         }
         let mut best: Option<(u32, V::Scalar)> = None;
-        let mut bound = V::Scalar::INFINITY;
         let mut stack = NodeStack::new((0u32, V::Scalar::ZERO));
         let mut current = 0u32;
         loop {
             let node = &self.nodes[current as usize];
-            let sorted = sorted_lanes(distances4(&node.boxes, p), &node.child);
+            let sorted = sorted_lanes(keys(&node.boxes), &node.child);
             // Items nearest first (each may shrink the bound).
-            for &(d2, code) in &sorted {
-                if code != EMPTY_SLOT && code & LEAF_BIT != 0 && d2 < bound {
+            for &(d, code) in &sorted {
+                if code != EMPTY_SLOT && code & LEAF_BIT != 0 && d < bound {
                     let item = code & !LEAF_BIT;
                     if let Some(exact) = leaf(item, bound).filter(|&e| e < bound) {
                         bound = exact;
@@ -176,9 +227,9 @@ impl<V: Vector> Bvh<V> {
             }
             // Inner children: the nearest is next, the others wait farthest first.
             let mut next = None;
-            for &(d2, code) in sorted.iter().rev() {
-                if code & LEAF_BIT == 0 && d2 < bound {
-                    if let Some(pending) = next.replace((code, d2)) {
+            for &(d, code) in sorted.iter().rev() {
+                if code & LEAF_BIT == 0 && d < bound {
+                    if let Some(pending) = next.replace((code, d)) {
                         stack.push(pending);
                     }
                 }
@@ -187,7 +238,7 @@ impl<V: Vector> Bvh<V> {
                 Some((code, _)) => code,
                 None => loop {
                     match stack.pop() {
-                        Some((i, d2)) if d2 < bound => break i,
+                        Some((i, d)) if d < bound => break i,
                         Some(_) => continue,
                         None => return best,
                     }
@@ -270,6 +321,47 @@ mod tests {
             .nearest(Vec3::ZERO, |_, _| Some(0.0))
             .is_none());
         assert!(bvh.nearest(Vec3::NAN, |_, _| Some(0.0)).is_none());
+    }
+
+    // 300 seeded boxes and 300 query boxes (some overlapping items, some far): the
+    // nearest item by `nearest_to_aabb` is at the brute-force smallest box-to-box
+    // distance; an `upper` below it finds nothing; a NaN box finds nothing.
+    #[test]
+    fn nearest_to_aabb_matches_brute_force() {
+        let mut state = 0x5555_1234_u64;
+        let mut unit = move || {
+            state = state
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            (state >> 40) as f32 / (1u64 << 24) as f32
+        };
+        let mut v = |k: f32| Vec3::new(unit() * k, unit() * k, unit() * k);
+        let boxes: Vec<Aabb<Vec3>> = (0..300)
+            .map(|_| Aabb::from_center(v(100.0), v(2.0)).unwrap())
+            .collect();
+        let bvh = Bvh::build(&boxes);
+        let gap = |a: &Aabb<Vec3>, b: &Aabb<Vec3>| {
+            (a.min - b.max).max(b.min - a.max).max(Vec3::ZERO).length()
+        };
+        for _ in 0..300 {
+            let q = Aabb::from_center(v(140.0) - Vec3::splat(20.0), v(5.0)).unwrap();
+            let d = |i: u32| gap(&boxes[i as usize], &q);
+            let brute = (0..300).map(d).fold(f32::INFINITY, f32::min);
+            let (_, found) = bvh
+                .nearest_to_aabb(&q, f32::INFINITY, |i, _| Some(d(i)))
+                .unwrap();
+            assert_eq!(found, brute);
+            if brute > 0.0 {
+                assert!(bvh.nearest_to_aabb(&q, brute, |i, _| Some(d(i))).is_none());
+            }
+        }
+        let nan = Aabb {
+            min: Vec3::NAN,
+            max: Vec3::NAN,
+        };
+        assert!(bvh
+            .nearest_to_aabb(&nan, f32::INFINITY, |_, _| Some(0.0))
+            .is_none());
     }
 
     // `overlapping` reports exactly the items of `query`, in the same order, for
