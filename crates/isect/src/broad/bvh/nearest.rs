@@ -145,8 +145,8 @@ fn sorted_lanes<S: Real>(d2: [S; LANES], child: &[u32; LANES]) -> [(S, u32); LAN
     out
 }
 
-/// Distances from `region` to the four boxes (`+∞` for empty lanes), per lane the
-/// length of the gap vector `max(a.min − b.max, b.min − a.max, 0)`.
+/// Squared distances from `region` to the four boxes (`+∞` for empty lanes), per
+/// lane the squared length of the gap vector `max(a.min − b.max, b.min − a.max, 0)`.
 #[inline(always)]
 fn box_distances4<V: Vector>(boxes: &Boxes4<V::Scalar>, region: &Aabb<V>) -> [V::Scalar; LANES] {
     let zero = V::Scalar::ZERO;
@@ -160,7 +160,7 @@ fn box_distances4<V: Vector>(boxes: &Boxes4<V::Scalar>, region: &Aabb<V>) -> [V:
             *d2 += gap * gap;
         }
     }
-    d2.map(|d| d.sqrt())
+    d2
 }
 
 impl<V: Vector> Bvh<V> {
@@ -189,12 +189,26 @@ impl<V: Vector> Bvh<V> {
         &self,
         region: &Aabb<V>,
         upper: V::Scalar,
-        leaf: impl FnMut(u32, V::Scalar) -> Option<V::Scalar>,
+        mut leaf: impl FnMut(u32, V::Scalar) -> Option<V::Scalar>,
     ) -> Option<(u32, V::Scalar)> {
         if region.min.is_nan() || region.max.is_nan() || upper.is_nan() {
             return None;
         }
-        self.branch_and_bound(|b| box_distances4(b, region), upper, leaf)
+        // The walk compares squared box distances (no square root per lane) with the
+        // square of the best exact distance, which is kept here unsquared.
+        let mut found: Option<(u32, V::Scalar)> = None;
+        let mut best = upper;
+        self.branch_and_bound(
+            |b| box_distances4(b, region),
+            upper * upper,
+            |i, _| {
+                let d = leaf(i, best).filter(|&d| d < best)?;
+                best = d;
+                found = Some((i, d));
+                Some(d * d)
+            },
+        );
+        found
     }
 
     /// The walk of [`nearest`](Self::nearest): `keys(boxes)` gives the lower bounds of
