@@ -1,5 +1,5 @@
-//! Compounds beside parry3d's `Compound`: compound–ball contact and compound–compound
-//! distance in 3D (`f32`), through each library's public pair query
+//! Compounds beside parry3d's `Compound`: compound–ball contact and distance, and
+//! compound–compound distance in 3D (`f32`), through each library's public pair query
 //! (`dispatch::contact` / `dispatch::distance` on `AnyShape`, parry's
 //! `query::contact` / `query::distance` on `SharedShape`), on 8,192 seeded
 //! placements cycled. The compounds hold 8 balls and boxes with random poses.
@@ -127,6 +127,21 @@ fn bench_composite(c: &mut Criterion) {
         b.iter(cycle(&balls, |k| {
             let a = &*compounds[k.a].1 .0;
             parry3d::query::contact(&k.pa.1, a, &k.pb.1, &*k.b.1 .0, 0.0)
+        }))
+    });
+    g.finish();
+
+    let mut g = c.benchmark_group("composite_compound_ball_distance_3d");
+    g.bench_function("isect_dispatch_distance", |b| {
+        b.iter(cycle(&balls, |k| {
+            let a = &compounds[k.a].0;
+            dispatch::distance(&k.pa.0, a, &k.pb.0, &k.b.0)
+        }))
+    });
+    g.bench_function("parry_query_distance", |b| {
+        b.iter(cycle(&balls, |k| {
+            let a = &*compounds[k.a].1 .0;
+            parry3d::query::distance(&k.pa.1, a, &k.pb.1, &*k.b.1 .0)
         }))
     });
     g.finish();

@@ -122,7 +122,7 @@ impl<V: GjkVector, S: DispatchShape<V>> Composite<V> for Compound<V, S> {
     /// True when some part contains `p` (boundary included); `false` for NaN.
     fn contains_local_point(&self, p: V) -> bool {
         let mut inside = false;
-        self.bvh.query(&Aabb { min: p, max: p }, |i| {
+        self.bvh.overlapping(&Aabb { min: p, max: p }, |i| {
             let (pose, shape) = &self.parts[i as usize];
             inside = shape.contains_point(pose, p);
             !inside

@@ -31,9 +31,6 @@ pub const FLAT_VERTEX_ULPS: f64 = 64.0;
 /// A point within this many epsilons of the coordinates' magnitude from a segment lies
 /// on it (point projection's `is_inside`, the boundary of concave polygons).
 pub const ON_SEGMENT_ULPS: f64 = 8.0;
-/// The nearest-segment search widens an empty box (rounding) at most this many times,
-/// then scans all segments.
-const MAX_WIDENINGS: usize = 64;
 
 /// Segments over shared vertices, each with its unit left normal and the normals of
 /// its neighbours, under a [`Bvh`]. Input is validated by the owning shape.
@@ -50,10 +47,6 @@ pub(crate) struct SegmentSet<R: Real> {
     bvh: Bvh<R::V2>,
     /// Largest absolute coordinate (the tolerances' scale).
     scale: R,
-    /// Mean segment length (widens a search that rounding made empty).
-    mean_length: R,
-    /// The start of every `⌈√n⌉`-th segment: [`Self::nearest`]'s first bound.
-    samples: Vec<R::V2>,
 }
 
 impl<R: Real> SegmentSet<R> {
@@ -77,29 +70,17 @@ impl<R: Real> SegmentSet<R> {
                 }
             })
             .collect();
-        let total: R = segments
-            .iter()
-            .fold(R::ZERO, |acc, s| acc + seg(s).0.distance(seg(s).1));
-        let mean_length = total / R::from_f64(segments.len().max(1) as f64);
         let scale = vertices
             .iter()
             .fold(R::ZERO, |m, v| m.max(v.abs().max_element()));
         let neighbours = neighbour_normals(vertices.len(), &segments, &normals);
-        let stride = (segments.len() as f64).sqrt().ceil().max(1.0) as usize;
-        let samples = segments
-            .iter()
-            .step_by(stride)
-            .map(|s| vertices[s[0] as usize])
-            .collect();
         Self {
-            samples,
             bvh: Bvh::build(&boxes),
             vertices,
             segments,
             normals,
             neighbours,
             scale,
-            mean_length,
         }
     }
 
@@ -174,58 +155,14 @@ impl<R: Real> SegmentSet<R> {
     }
 
     /// The segment nearest to `p`, its closest point and the squared distance; `None`
-    /// for a non-finite `p` or an empty set. One box query around `p`, of half-side the
-    /// distance to the nearest of the `√n` samples.
+    /// for a non-finite `p` or an empty set. The tree's branch-and-bound walk
+    /// ([`Bvh::nearest`]) on squared distances; among equally near segments the
+    /// first the walk reaches wins (they share the distance).
     pub(crate) fn nearest(&self, p: R::V2) -> Option<(u32, R::V2, R)> {
-        if !p.is_finite() || self.samples.is_empty() {
-            return None;
-        }
-        // A sample lies on a segment, so the nearest segment is no farther than the
-        // nearest sample, and every segment that near overlaps the box of that half-side.
-        let bound = self
-            .samples
-            .iter()
-            .fold(R::INFINITY, |m, s| m.min(s.distance_squared(p)))
-            .sqrt();
-        let mut r = bound;
-        for _ in 0..MAX_WIDENINGS {
-            match self.nearest_within(p, r) {
-                Some(found) => return Some(found),
-                // Only rounding of the box can miss the sample's segment: widen.
-                None => r = r * R::TWO + self.mean_length,
-            }
-        }
-        self.nearest_of(0..self.segments.len() as u32, p)
-    }
-
-    /// Nearest among the segments whose boxes overlap the square of half-side `r` at `p`.
-    fn nearest_within(&self, p: R::V2, r: R) -> Option<(u32, R::V2, R)> {
-        let region = Aabb {
-            min: p - R::V2::splat(r),
-            max: p + R::V2::splat(r),
-        };
-        let mut best: Option<(u32, R::V2, R)> = None;
-        self.query(&region, |i| {
-            let q = self.segment(i).closest_point(p).0;
-            let d2 = q.distance_squared(p);
-            if best.is_none_or(|b| d2 < b.2 || (d2 == b.2 && i < b.0)) {
-                best = Some((i, q, d2));
-            }
-        });
-        best
-    }
-
-    fn nearest_of(&self, items: impl Iterator<Item = u32>, p: R::V2) -> Option<(u32, R::V2, R)> {
-        items
-            .map(|i| {
-                let q = self.segment(i).closest_point(p).0;
-                (i, q, q.distance_squared(p))
-            })
-            .min_by(|a, b| {
-                a.2.partial_cmp(&b.2)
-                    .unwrap_or(core::cmp::Ordering::Equal)
-                    .then(a.0.cmp(&b.0))
-            })
+        let (i, d2) = self.bvh.nearest(p, |i, _| {
+            Some(self.segment(i).closest_point(p).0.distance_squared(p))
+        })?;
+        Some((i, self.segment(i).closest_point(p).0, d2))
     }
 
     /// Distance below which a point counts as on a segment near `p`.

@@ -46,11 +46,11 @@ fn for_each_part_pair<V, A, B>(
         return;
     };
     let mut go_on = true;
-    a.bvh().query(&region, |i| {
+    a.bvh().overlapping(&region, |i| {
         a.with_part(i, |ppa, part_a| {
             let pwa = pose_a.mul(ppa);
             let box_in_b = part_a.world_aabb(&pose_b.inv_mul(&pwa)).loosened(margin);
-            b.bvh().query(&box_in_b, |j| {
+            b.bvh().overlapping(&box_in_b, |j| {
                 go_on = b.with_part(j, |ppb, part_b| {
                     f(i, &pwa, part_a, j, &pose_b.mul(ppb), part_b)
                 });

@@ -32,7 +32,7 @@ where
         return false;
     };
     let mut hit = false;
-    a.bvh().query(&region, |i| {
+    a.bvh().overlapping(&region, |i| {
         hit = a.with_part(i, |pp, part| {
             C::Part::intersects_pair(&pose_a.mul(pp), part, pose_b, b)
         });
@@ -59,7 +59,7 @@ where
 {
     let region = region_of(pose_a, pose_b, b, prediction.max(V::Scalar::ZERO))?;
     let mut best: Option<(u32, Contact<V>)> = None;
-    a.bvh().query(&region, |i| {
+    a.bvh().overlapping(&region, |i| {
         let c = a.with_part(i, |pp, part| {
             let pw = pose_a.mul(pp);
             let c = C::Part::contact_pair(&pw, part, pose_b, b, prediction)?;
@@ -100,7 +100,7 @@ where
     let Some(region) = region_of(pose_a, pose_b, b, prediction.max(V::Scalar::ZERO)) else {
         return out;
     };
-    a.bvh().query(&region, |i| {
+    a.bvh().overlapping(&region, |i| {
         let m = a.with_part(i, |pp, part| {
             let pw = pose_a.mul(pp);
             let m = C::Part::contact_manifold_pair(&pw, part, pose_b, b, prediction)?;
@@ -288,7 +288,7 @@ where
         dir: rel,
     };
     let mut out = Vec::new();
-    c.bvh().query(&region.merged(&end), |i| {
+    c.bvh().overlapping(&region.merged(&end), |i| {
         let part_box = c.with_part(i, |pp, part| part.world_aabb(pp));
         let grown = Aabb {
             min: part_box.min - half,

@@ -27,10 +27,11 @@
 //! keeps its `point_b`) and `point_a = point_b + depth · n`. A separated contact
 //! (within the prediction) stays separated: its re-measured depth is capped at 0.
 //!
-//! **Nearest part.** [`distance`] and [`closest_points`] seed the search with one
-//! part, then walk the parts whose boxes lie within the best distance so far in the
-//! increasing order of their box distance, stopping at the first box farther than
-//! the best (best-first with early exit); overlap (distance 0) stops at once.
+//! **Nearest part.** [`distance`] and [`closest_points`] walk the part tree nearest
+//! box first (branch and bound on box-to-box distances), measuring a part only when
+//! its box is nearer than the best part so far; overlap (distance 0) ends the walk.
+//! Two composites nest the walks: B's walk runs per part of A, bounded by the best
+//! distance so far.
 //!
 //! Edge behaviour: non-finite poses give `false`, `None`, an empty list or a NaN
 //! distance, as on the convex queries. No tolerances of its own.
@@ -107,13 +108,6 @@ pub(crate) fn flip_hit<V: Vector>(h: ShapeCastHit<V>) -> ShapeCastHit<V> {
         point_b: h.point_a,
         ..h
     }
-}
-
-/// Distance between two boxes (0 when they touch or overlap; NaN for NaN boxes).
-#[inline]
-pub(crate) fn aabb_distance<V: Vector>(a: &Aabb<V>, b: &Aabb<V>) -> V::Scalar {
-    let gap = (a.min - b.max).max(b.min - a.max).max(V::ZERO);
-    gap.length()
 }
 
 /// Part `i`'s pose in the world, the composite being at `pose`.
@@ -224,10 +218,11 @@ pub(crate) fn deeper<V: Vector>(a: V::Scalar, b: Option<V::Scalar>) -> bool {
     b.is_none_or(|b| a > b)
 }
 
-/// Best-first search for the nearest part of `c` to `region` (a box in `c`'s
-/// frame): `eval(i, best)` measures part `i` (`None` when it cannot beat `best`).
-/// Parts are tried in increasing box distance; the search stops at the first box
-/// farther than the best found, or at 0. `upper` bounds the answer (∞ for none).
+/// Branch-and-bound search for the nearest part of `c` to `region` (a box in `c`'s
+/// frame) closer than `upper` (∞ for no bound): `eval(i, best)` measures part `i`
+/// (`None` when it cannot beat `best`). The tree is walked nearest box first
+/// ([`Bvh::nearest_to_aabb`](crate::broad::Bvh::nearest_to_aabb)), pruning every box
+/// farther than the best part found; an overlap (distance 0) ends it.
 pub(crate) fn nearest_part<V, C, T>(
     c: &C,
     region: &Aabb<V>,
@@ -238,47 +233,14 @@ where
     V: GjkVector,
     C: Composite<V>,
 {
-    let mut best = upper;
     let mut found = None;
-    let mut seed = None;
-    if !(best < V::Scalar::INFINITY) {
-        let mut first = 0;
-        c.bvh().query(region, |i| {
-            first = i;
-            false
-        });
-        found = eval(first, V::Scalar::INFINITY);
-        let Some((d, _)) = &found else { return None };
-        best = *d;
-        seed = Some(first);
-    }
-    if !(best > V::Scalar::ZERO) {
-        return found;
-    }
-    let mut candidates = Vec::new();
-    c.bvh().query(&region.loosened(best), |i| {
-        if Some(i) != seed {
-            let lower = c.with_part(i, |pp, part| aabb_distance(&part.world_aabb(pp), region));
-            if lower < best {
-                candidates.push((lower, i));
-            }
+    c.bvh().nearest_to_aabb(region, upper, |i, best| {
+        let (d, t) = eval(i, best)?;
+        if !(d < best) {
+            return None;
         }
-        true
+        found = Some((d, t));
+        Some(d)
     });
-    candidates.sort_unstable_by(|x, y| x.partial_cmp(y).unwrap_or(core::cmp::Ordering::Equal));
-    for (lower, i) in candidates {
-        if !(lower < best) {
-            break;
-        }
-        if let Some((d, t)) = eval(i, best) {
-            if d < best {
-                best = d;
-                found = Some((d, t));
-                if !(best > V::Scalar::ZERO) {
-                    break;
-                }
-            }
-        }
-    }
     found
 }

@@ -61,7 +61,7 @@ where
     }
     let local = transformed_aabb(region, &pose.inverse());
     let mut hit = false;
-    c.bvh().query(&local, |i| {
+    c.bvh().overlapping(&local, |i| {
         hit = c.with_part(i, |pp, part| part.intersects_aabb(&pose.mul(pp), region));
         !hit
     });
