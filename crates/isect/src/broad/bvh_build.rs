@@ -2,7 +2,8 @@
 //! construction of SAH-based bounding volume hierarchies", 2007; the wide-node
 //! collapse as in Wald et al., "Embree", 2014).
 //!
-//! A binary split sorts the primitives' centroids into [`BINS`] equal bins along the
+//! A binary split sorts the primitives' centroids into [`BINS`] equal bins
+//! ([`LARGE_RANGE_BINS`] for ranges of [`LARGE_RANGE`] items or more) along the
 //! longest axis of their bounds, sweeps the bins to evaluate the surface area heuristic
 //! `area(L)·|L| + area(R)·|R|` at every bin boundary, and partitions at the cheapest (two
 //! passes per split; the bins span the range's bounds, and give both sides' bounds). The
@@ -20,6 +21,10 @@ use crate::shape::Aabb;
 
 /// Bins per binned SAH split.
 pub(super) const BINS: usize = 12;
+/// Ranges of at least this many items are binned into [`LARGE_RANGE_BINS`] bins.
+pub(super) const LARGE_RANGE: usize = 4096;
+/// Bins per split of a range of [`LARGE_RANGE`] items or more.
+pub(super) const LARGE_RANGE_BINS: usize = 8;
 /// Binary split depth from which splits fall back to the object median.
 pub(super) const SAH_DEPTH_LIMIT: u32 = 64;
 /// Child slot holding nothing.
@@ -226,8 +231,13 @@ fn split2<V: Vector>(bufs: &mut Buffers<V>, range: Range<V>, depth: u32) -> (Ran
         return median_split(src, range, axis);
     }
     let items = &src[range.start..range.end];
-    // Fewer bins for small ranges: the fixed cost of the sweep dominates there.
-    let bins_used = BINS.min(items.len());
+    // Fewer bins for small ranges (the fixed cost of the sweep dominates there) and for
+    // large ones (binning dominates, and a coarse split near the root is refined below).
+    let bins_used = if items.len() >= LARGE_RANGE {
+        LARGE_RANGE_BINS
+    } else {
+        BINS.min(items.len())
+    };
     // The largest centroid maps to `bins_used` at most; the clamp puts it in the last bin.
     let scale = V::Scalar::from_f64(bins_used as f64) / extent;
     let bin_of = |p: &Prim<V>| -> usize {

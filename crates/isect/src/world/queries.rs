@@ -91,6 +91,10 @@ impl<V: GjkVector, S: DispatchShape<V> + Sync> World<V, S> {
 
     /// [`cast_ray`](Self::cast_ray) for each ray of a batch, answers in the order of
     /// `rays`; in parallel with the `parallel` feature (same answers, same order).
+    /// Each ray walks the world's binary [`DynamicTree`](crate::broad::DynamicTree),
+    /// which shapes update in place as they move; the 4-wide SIMD walk of
+    /// [`Bvh::cast_rays`](crate::broad::Bvh::cast_rays) would need a second structure
+    /// rebuilt after every change, so the batch shares the single-ray path.
     pub fn cast_rays(
         &self,
         rays: &[Ray<V>],
