@@ -4,8 +4,9 @@
 //!
 //! Like is paired with like by the id's last part, which `scripts/bench_table.py`
 //! matches: `…/bool` answers hit-or-miss, `…/t` the entry parameter only, `…/hit` the
-//! entry with its normal. Parry's `…/t` casts are kept for reference where we have no
-//! `t`-only query (the table then shows no ratio for them).
+//! entry with its normal. Our `…/t` entries are the t-only casts (`Ball::ray_toi`,
+//! `HalfSpace::ray_toi`, `Plane::ray_toi`, `PreparedRay::interval`), beside parry's
+//! `cast_local_ray` / `cast_ray` (solid).
 //!
 //! Our `cast_ray` does more than parry's `…/hit` entries: it also returns the hit
 //! point (`origin + t·dir`). It is a world-space query (the shape stores its
@@ -247,6 +248,16 @@ fn ray_ball(c: &mut Criterion) {
         &cases,
         |(r, _, pb, pose, _)| pb.cast_ray_and_get_normal(pose, &pray(r), inf, true),
     );
+    cycle(&mut g, "isect Ball::ray_toi", "t", &cases, |(r, b, ..)| {
+        b.ray_toi(r, inf)
+    });
+    cycle(
+        &mut g,
+        "isect Ball::ray_toi (local inputs)",
+        "t",
+        &local,
+        |(r, b)| b.ray_toi(r, inf),
+    );
     cycle(
         &mut g,
         "parry Ball::cast_local_ray",
@@ -325,6 +336,23 @@ fn ray_plane(c: &mut Criterion) {
         "hit",
         &cases,
         |(r, _, h, pose, _)| h.cast_ray_and_get_normal(pose, &pray(r), inf, true),
+    );
+    cycle(&mut g, "isect Plane::ray_toi", "t", &cases, |(r, p, ..)| {
+        p.ray_toi(r, inf)
+    });
+    cycle(
+        &mut g,
+        "isect HalfSpace::ray_toi",
+        "t",
+        &cases,
+        |(r, p, ..)| HalfSpace::new(*p).ray_toi(r, inf),
+    );
+    cycle(
+        &mut g,
+        "isect HalfSpace::ray_toi (local inputs)",
+        "t",
+        &local,
+        |(r, h)| h.ray_toi(r, inf),
     );
     cycle(
         &mut g,

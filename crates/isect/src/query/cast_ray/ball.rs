@@ -84,6 +84,23 @@ impl<V: Vector> RayCast<V> for Ball<V> {
 }
 
 impl<V: Vector> Ball<V> {
+    /// The entry parameter only: the `t` of [`RayCast::cast_ray`] without the hit
+    /// point or normal (no normalisation, no extra multiply-adds), for callers that
+    /// need only the time of impact, like parry's local `cast_local_ray`.
+    ///
+    /// Edge behaviour, the same as `cast_ray`'s: an origin inside or on the sphere
+    /// gives `Some(0)`; a tangent ray hits at its touching point; a ball behind the
+    /// origin, a line passing beyond `r`, or an entry after `max_t` is `None` (an entry
+    /// exactly at `max_t` hits); a zero direction is `None` unless the origin is inside;
+    /// NaN or infinite rays and NaN or negative `max_t` give `None`.
+    #[inline]
+    pub fn ray_toi(&self, ray: &Ray<V>, max_t: V::Scalar) -> Option<V::Scalar> {
+        match entry(self, ray)? {
+            Entry::Inside => inside_is_valid(ray, max_t).then_some(V::Scalar::ZERO),
+            Entry::At { t, .. } => (t <= max_t).then_some(t),
+        }
+    }
+
     /// The unit normal at the surface point `center + offset`, facing `dir`:
     /// `offset / r` when that is unit within [`NORMAL_UNIT_ULPS`], else the normalised
     /// offset, else (a zero offset) `−dir` normalised.
@@ -250,6 +267,73 @@ mod tests {
             for max_t in [s::<V>(2.0), s::<V>(3.5), inf] {
                 assert_eq!(b.intersects_ray(&r, max_t), b.cast_ray(&r, max_t).is_some());
             }
+        }
+    }
+
+    /// `ray_toi` at its edges, at scale `k`.
+    fn check_toi<V: Vector>(k: f64) {
+        let inf = V::Scalar::INFINITY;
+        let c = v::<V>(3.0 * k, -2.0 * k, k);
+        let b = ball(c, k);
+        // Head-on from 4k away, direction 2k: enters at t = 1.5; max_t exactly there hits.
+        let head_on = ray(c - v(4.0 * k, 0.0, 0.0), v(2.0 * k, 0.0, 0.0));
+        let t = b.ray_toi(&head_on, inf).unwrap();
+        assert!(close(t, s::<V>(1.5), 1e-5), "{t:?}");
+        assert_eq!(b.ray_toi(&head_on, t), Some(t));
+        assert!(b.ray_toi(&head_on, s::<V>(1.49)).is_none());
+        // Tangent line (offset exactly r) hits at the touching point; just outside misses.
+        let tangent = ray(c - v(4.0 * k, -k, 0.0), v(1.0, 0.0, 0.0));
+        assert!(close(
+            b.ray_toi(&tangent, inf).unwrap(),
+            s::<V>(4.0 * k),
+            1e-5
+        ));
+        let outside = ray(c - v(4.0 * k, -1.001 * k, 0.0), v(1.0, 0.0, 0.0));
+        assert!(b.ray_toi(&outside, inf).is_none());
+        // Inside and on the surface: Some(0), even with a zero direction.
+        assert_eq!(b.ray_toi(&ray(c, V::ZERO), inf), Some(s::<V>(0.0)));
+        let on = ray(c + v(k, 0.0, 0.0), v(1.0, 0.0, 0.0));
+        assert_eq!(b.ray_toi(&on, s::<V>(0.0)), Some(s::<V>(0.0)));
+        // Behind (pointing away) and a zero direction outside: None.
+        let away = ray(c - v(4.0 * k, 0.0, 0.0), v(-1.0, 0.0, 0.0));
+        assert!(b.ray_toi(&away, inf).is_none());
+        assert!(b.ray_toi(&ray(head_on.origin, V::ZERO), inf).is_none());
+        // NaN / negative max_t, NaN origin, infinite direction: None, inside or out.
+        for max_t in [s::<V>(f64::NAN), s::<V>(-1.0)] {
+            assert!(b.ray_toi(&head_on, max_t).is_none());
+            assert!(b.ray_toi(&ray(c, v(1.0, 0.0, 0.0)), max_t).is_none());
+        }
+        let nan = Ray {
+            origin: V::splat(s::<V>(f64::NAN)),
+            dir: v(1.0, 0.0, 0.0),
+        };
+        assert!(b.ray_toi(&nan, inf).is_none());
+        for origin in [head_on.origin, c] {
+            let infinite = Ray {
+                origin,
+                dir: v(f64::INFINITY, 0.0, 0.0),
+            };
+            assert!(b.ray_toi(&infinite, inf).is_none());
+        }
+        // The same t as cast_ray on a fan of rays through and around the ball.
+        for i in 0..200 {
+            let angle = i as f64 * 0.013;
+            let dir = v::<V>(angle.cos(), angle.sin(), 0.5 * angle.sin()) * s::<V>(k);
+            let r = ray(c - v(4.0 * k, 0.3 * k, 0.0), dir);
+            for max_t in [s::<V>(2.0), s::<V>(3.5), inf] {
+                assert_eq!(b.ray_toi(&r, max_t), b.cast_ray(&r, max_t).map(|h| h.t));
+            }
+        }
+    }
+
+    // ray_toi, every type, scales 1e-5, 1, 1e6.
+    #[test]
+    fn ray_toi_edges_every_type_and_scale() {
+        for k in [1e-5, 1.0, 1e6] {
+            check_toi::<Vec2>(k);
+            check_toi::<Vec3>(k);
+            check_toi::<DVec2>(k);
+            check_toi::<DVec3>(k);
         }
     }
 

@@ -36,6 +36,50 @@ fn finite_if_zero<V: Vector>(t: V::Scalar, ray: &Ray<V>) -> bool {
     t != V::Scalar::ZERO || ray.dir.is_finite()
 }
 
+impl<V: Vector> Plane<V> {
+    /// The parameter where the ray meets the plane, from either side: the `t` of
+    /// [`RayCast::cast_ray`] without the hit point or normal, like parry's local
+    /// `cast_local_ray`.
+    ///
+    /// Edge behaviour, the same as `cast_ray`'s: an origin exactly on the plane gives
+    /// `Some(0)` (any direction, even zero or along the plane); a ray parallel to the
+    /// plane and off it, a plane behind the origin, or a crossing after `max_t` is
+    /// `None` (a crossing exactly at `max_t` hits; a `t` overflowing to infinity
+    /// misses); NaN or infinite rays and NaN or negative `max_t` give `None`.
+    #[inline]
+    pub fn ray_toi(&self, ray: &Ray<V>, max_t: V::Scalar) -> Option<V::Scalar> {
+        let s = self.signed_distance(ray.origin);
+        let t = if s == V::Scalar::ZERO {
+            // On the plane: a finite origin; t = 0 needs max_t ≥ 0 (false for NaN).
+            (max_t >= V::Scalar::ZERO).then_some(V::Scalar::ZERO)?
+        } else {
+            crossing_t(s, self.normal().dot(ray.dir), max_t)?
+        };
+        finite_if_zero(t, ray).then_some(t)
+    }
+}
+
+impl<V: Vector> HalfSpace<V> {
+    /// The entry parameter into the closed solid half-space: the `t` of
+    /// [`RayCast::cast_ray`] without the hit point or normal, like parry's local
+    /// `cast_local_ray` with `solid = true`.
+    ///
+    /// Edge behaviour, the same as `cast_ray`'s: an origin behind or on the plane gives
+    /// `Some(0)`; an origin in front moving toward the plane gives the crossing (a
+    /// crossing exactly at `max_t` hits), moving parallel or away gives `None`; NaN or
+    /// infinite rays and NaN or negative `max_t` give `None`.
+    #[inline]
+    pub fn ray_toi(&self, ray: &Ray<V>, max_t: V::Scalar) -> Option<V::Scalar> {
+        let s = self.plane.signed_distance(ray.origin);
+        if s <= V::Scalar::ZERO {
+            // Behind: `s = −∞` may come from an infinite origin, so check the whole ray.
+            return is_valid_query(ray, max_t).then_some(V::Scalar::ZERO);
+        }
+        let t = crossing_t(s, self.plane.normal().dot(ray.dir), max_t)?;
+        finite_if_zero(t, ray).then_some(t)
+    }
+}
+
 impl<V: Vector> RayCast<V> for Plane<V> {
     /// Where the ray meets the plane, from either side.
     ///
@@ -139,6 +183,82 @@ mod tests {
         assert!(h
             .cast_ray(&ray(v::<V>(0.0, 3.0 * k, 0.0), v(1.0, 0.0, 0.0)), inf)
             .is_none());
+    }
+
+    /// `Plane::ray_toi` and `HalfSpace::ray_toi` at their edges, at scale `k`.
+    fn check_toi<V: Vector>(k: f64) {
+        let inf = V::Scalar::INFINITY;
+        // The plane y = k (normal +y); its solid half-space y ≤ k.
+        let p = Plane::new(v::<V>(0.0, 1.0, 0.0), s::<V>(k)).unwrap();
+        let h = HalfSpace::new(p);
+        // From above, moving down at speed k: crosses at t = 2; max_t exactly there hits.
+        let down = ray(v::<V>(k, 3.0 * k, 0.0), v(0.0, -k, 0.0));
+        for t in [p.ray_toi(&down, inf), h.ray_toi(&down, inf)] {
+            assert!(close(t.unwrap(), s::<V>(2.0), 1e-6));
+        }
+        let t = p.ray_toi(&down, inf).unwrap();
+        assert_eq!(
+            (p.ray_toi(&down, t), h.ray_toi(&down, t)),
+            (Some(t), Some(t))
+        );
+        assert!(
+            p.ray_toi(&down, s::<V>(1.99)).is_none() && h.ray_toi(&down, s::<V>(1.99)).is_none()
+        );
+        // From below moving up: the plane is crossed at 2k, the solid entered at 0.
+        let up = ray(v::<V>(0.0, -k, 0.0), v(0.0, 1.0, 0.0));
+        assert!(close(p.ray_toi(&up, inf).unwrap(), s::<V>(2.0 * k), 1e-6));
+        assert_eq!(h.ray_toi(&up, inf), Some(s::<V>(0.0)));
+        // In front, moving away or parallel (or not at all): both miss.
+        for dir in [v::<V>(0.0, 1.0, 0.0), v(1.0, 0.0, 0.0), V::ZERO] {
+            let r = ray(v::<V>(0.0, 3.0 * k, 0.0), dir);
+            assert!(p.ray_toi(&r, inf).is_none() && h.ray_toi(&r, inf).is_none());
+        }
+        // On the plane, along it or with a zero direction: Some(0) for both.
+        for dir in [v::<V>(1.0, 0.0, 0.0), V::ZERO] {
+            let r = ray(v::<V>(2.0 * k, k, 0.0), dir);
+            assert_eq!(p.ray_toi(&r, s::<V>(0.0)), Some(s::<V>(0.0)));
+            assert_eq!(h.ray_toi(&r, s::<V>(0.0)), Some(s::<V>(0.0)));
+        }
+        // NaN / negative max_t, NaN origin, infinite direction: None.
+        for max_t in [s::<V>(f64::NAN), s::<V>(-1.0)] {
+            assert!(p.ray_toi(&down, max_t).is_none() && h.ray_toi(&down, max_t).is_none());
+            assert!(h.ray_toi(&up, max_t).is_none());
+        }
+        let nan = Ray {
+            origin: V::splat(s::<V>(f64::NAN)),
+            dir: v(0.0, -1.0, 0.0),
+        };
+        assert!(p.ray_toi(&nan, inf).is_none() && h.ray_toi(&nan, inf).is_none());
+        for origin in [down.origin, up.origin] {
+            let infinite = Ray {
+                origin,
+                dir: v(0.0, f64::INFINITY, 0.0),
+            };
+            assert!(p.ray_toi(&infinite, inf).is_none() && h.ray_toi(&infinite, inf).is_none());
+        }
+        // The same t as cast_ray on a fan of directions from above and below.
+        for i in 0..200 {
+            let angle = i as f64 * 0.031;
+            let dir = v::<V>(angle.cos(), angle.sin(), 0.3) * s::<V>(k);
+            for o in [v::<V>(0.0, 3.0 * k, 0.0), v(k, -2.0 * k, k)] {
+                let r = ray(o, dir);
+                for max_t in [s::<V>(2.0), inf] {
+                    assert_eq!(p.ray_toi(&r, max_t), p.cast_ray(&r, max_t).map(|x| x.t));
+                    assert_eq!(h.ray_toi(&r, max_t), h.cast_ray(&r, max_t).map(|x| x.t));
+                }
+            }
+        }
+    }
+
+    // ray_toi, every type, scales 1e-5, 1, 1e6.
+    #[test]
+    fn ray_toi_edges_every_type_and_scale() {
+        for k in [1e-5, 1.0, 1e6] {
+            check_toi::<Vec2>(k);
+            check_toi::<Vec3>(k);
+            check_toi::<DVec2>(k);
+            check_toi::<DVec3>(k);
+        }
     }
 
     // Every type at scales 1e-5, 1, 1e6.
