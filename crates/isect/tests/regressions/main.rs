@@ -4,6 +4,7 @@
 
 mod bvh_subnormal_bounds;
 mod compound_empty_message;
+mod concave_polygon_no_pieces;
 mod dispatch_non_finite_pose;
 mod epa_blow_up_recursion;
 mod epa_face_explosion;
