@@ -72,6 +72,13 @@ impl<R: Real> HeightField<R> {
         scale: R::V3,
     ) -> Result<Self, ShapeError> {
         check_grid(heights.len(), nrows, ncols)?;
+        if let Some(index) = heights.iter().position(|h| !h.is_finite()) {
+            return Err(ShapeError::NotFiniteAt {
+                shape: SHAPE,
+                field: "heights",
+                index,
+            });
+        }
         check_scale(scale)?;
         // The scaled height must be finite too: a finite height times a finite
         // `scale.y` can overflow to infinity.
