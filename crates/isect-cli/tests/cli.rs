@@ -762,7 +762,7 @@ fn non_finite_heights_are_refused_where_they_stand() {
         text,
         &at,
         "shapes[0].shape",
-        "heights[2] × scale.y is not finite",
+        "`heights[2]` is NaN or infinite",
     );
     // A grid whose size does not match its heights.
     let text = "{\"dim\": 3, \"shapes\": [\n  {\"shape\": {\"type\": \"heightfield\", \"rows\": 2, \"cols\": 3,\n   \"heights\": [0, 0, 0, 0], \"scale\": [1, 1, 1]}}\n]}";

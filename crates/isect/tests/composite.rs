@@ -600,9 +600,8 @@ where
     let ball = V::S::from(Ball::new(V::ZERO, s::<V>(0.5)).unwrap());
     assert!(matches!(
         Compound::<V, V::S>::new(Vec::new()),
-        Err(ShapeError::TooFewPoints {
-            needed: 1,
-            got: 0,
+        Err(ShapeError::Degenerate {
+            shape: "Compound",
             ..
         })
     ));

@@ -54,14 +54,13 @@ impl<V: GjkVector, S: DispatchShape<V>> Compound<V, S> {
     /// A compound of `parts`, each a pose in the compound's frame and a convex shape.
     ///
     /// # Errors
-    /// [`ShapeError::TooFewPoints`] for an empty list; [`ShapeError::BadPart`] naming
+    /// [`ShapeError::Degenerate`] for an empty list ("has no parts"); [`ShapeError::BadPart`] naming
     /// the first part whose pose is not finite or whose box overflows to infinity.
     pub fn new(parts: Vec<(V::Pose, S)>) -> Result<Self, ShapeError> {
         if parts.is_empty() {
-            return Err(ShapeError::TooFewPoints {
+            return Err(ShapeError::Degenerate {
                 shape: "Compound",
-                needed: 1,
-                got: 0,
+                reason: "has no parts; it needs at least one",
             });
         }
         let mut aabbs = Vec::with_capacity(parts.len());

@@ -60,7 +60,8 @@ impl<R: Real> HeightField<R> {
     /// # Errors
     /// - [`ShapeError::OutOfRange`]: `nrows` or `ncols` below 2, `heights.len()` not
     ///   `nrows·ncols`, or 2³⁰ cells or more.
-    /// - [`ShapeError::NotFiniteAt`]: `heights[i]` is NaN or infinite.
+    /// - [`ShapeError::NotFiniteAt`]: `heights[i]` is NaN or infinite, or
+    ///   `heights[i] · scale.y` overflows to infinity.
     /// - [`ShapeError::NotFinite`] / [`ShapeError::Negative`] /
     ///   [`ShapeError::OutOfRange`]: a component of `scale` is not finite, negative, or
     ///   zero.
@@ -79,6 +80,16 @@ impl<R: Real> HeightField<R> {
             });
         }
         check_scale(scale)?;
+        // The scaled height must be finite too: a finite height times a finite
+        // `scale.y` can overflow to infinity.
+        let sy = scale.get(1);
+        if let Some(index) = heights.iter().position(|&h| !(h * sy).is_finite()) {
+            return Err(ShapeError::NotFiniteAt {
+                shape: SHAPE,
+                field: "heights",
+                index,
+            });
+        }
         let coords = |n: usize, s: R| -> Vec<R> {
             (0..n)
                 .map(|k| R::from_f64(k as f64 / (n - 1) as f64 - 0.5) * s)

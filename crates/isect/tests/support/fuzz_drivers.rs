@@ -23,13 +23,15 @@ use isect::algo::hull_2d::convex_hull_2d;
 use isect::algo::hull_3d::convex_hull_3d;
 use isect::algo::support::SupportMap;
 use isect::broad::{Bvh, DynamicTree, SweepAndPrune};
-use isect::math::{Isometry, Pose2, Pose3, Real, Rot2, Rotation3, Vector};
+use isect::math::{Isometry, Pose2, Pose3, Real, Rot2, Rotation3, Vector, Vector2};
 use isect::query::cast_shapes::{CAST_MAX_ITERATIONS, TOI_MAX_ITERATIONS};
 use isect::query::dispatch::{self, DispatchShape};
 use isect::query::manifold::MAX_MANIFOLD_POINTS;
 use isect::query::{self, Contact, Manifold, RayCast, ShapeCastHit, Sweep};
+use isect::shape::{heightfield_2d, heightfield_3d};
 use isect::shape::{obb_2d, obb_3d, shape_2d, shape_3d, Plane, RayHit};
 use isect::shape::{Aabb, Ball, Capsule, Cone, ConvexPolygon, ConvexPolyhedron, Cylinder};
+use isect::shape::{Compound, ConcavePolygon, Polyline, TriMesh, TriMeshFlags};
 use isect::shape::{HalfSpace, Ray, Rounded, Sector, Segment, Triangle};
 use isect::world::{Filter, World};
 use std::cell::Cell;
@@ -85,10 +87,13 @@ pub enum Target {
     Broad,
     /// `World` operations: insert, set_pose, remove, update, scene queries.
     World,
+    /// Composite constructors (TriMesh, ConcavePolygon, Polyline, both HeightFields,
+    /// Compound) and every pair query and ray cast on them through `AnyShape`.
+    Composite,
 }
 
 /// Every family, in order.
-pub const TARGETS: [Target; 8] = [
+pub const TARGETS: [Target; 9] = [
     Target::Constructors,
     Target::Ray,
     Target::Pair,
@@ -97,6 +102,7 @@ pub const TARGETS: [Target; 8] = [
     Target::Hull,
     Target::Broad,
     Target::World,
+    Target::Composite,
 ];
 
 /// A stream of random words: fuzzer bytes or a seeded generator.
@@ -258,6 +264,11 @@ pub trait Dim: GjkVector {
     fn manifolds(g: &mut Gen);
     /// The hull constructors of this dimension.
     fn hulls(g: &mut Gen);
+    /// The `AnyShape` enum of this dimension (convex or composite).
+    type A: DispatchShape<Self> + RayCast<Self> + From<Self::S> + Debug;
+    /// A composite shape of any kind of this dimension through its constructor,
+    /// checking the constructor's contract (`None` when refused).
+    fn composite(g: &mut Gen) -> Option<Self::A>;
 }
 
 /// Runs `target` on the words of `src`: the first word picks the vector type.
@@ -283,6 +294,7 @@ pub fn drive_in<V: Dim>(target: Target, g: &mut Gen) {
         Target::Hull => V::hulls(g),
         Target::Broad => broad::<V>(g),
         Target::World => world::<V>(g),
+        Target::Composite => composite::<V>(g),
     }
 }
 
@@ -1075,6 +1087,179 @@ fn pose_3d<R: Real>(g: &mut Gen) -> Pose3<R> {
     Pose3::new(g.vec(), quat::<R>(g))
 }
 
+/// Largest number of vertices, heights or parts of one composite.
+pub const MAX_COMPOSITE_ITEMS: usize = 12;
+
+/// A composite (or, one time in four, a convex shape) as `A`, then a pair of it with
+/// another such shape: every dispatch query and ray casts, with the pair contracts.
+fn composite<V: Dim>(g: &mut Gen) {
+    let Some(a) = any_shape::<V>(g) else { return };
+    let Some(b) = any_shape::<V>(g) else { return };
+    let (pa, pb) = (V::pose(g), V::pose(g));
+    let prediction = g.real::<V::Scalar>().abs();
+    let (va, vb): (V, V) = (g.vec(), g.vec());
+    let t = max_t::<V::Scalar>(g);
+    let ray = g.ray::<V>();
+    let tame = !g.wild;
+    let finite = pa.is_finite() && pb.is_finite();
+    let what = format!("{}: {a:?} at {pa:?} / {b:?} at {pb:?}", V::NAME);
+    reached();
+    check_ray_hit(&what, &ray, t, a.cast_ray(&ray, t), tame);
+    let hit = dispatch::intersects(&pa, &a, &pb, &b);
+    assert!(finite || !hit, "intersects with non-finite pose: {what}");
+    let d = dispatch::distance(&pa, &a, &pb, &b);
+    assert!(!(d < V::Scalar::ZERO), "negative distance {d:?}: {what}");
+    assert!(
+        finite || d.is_nan(),
+        "distance {d:?}, non-finite pose: {what}"
+    );
+    let cp = dispatch::closest_points(&pa, &a, &pb, &b);
+    assert!(!(cp.distance < V::Scalar::ZERO), "closest {cp:?}: {what}");
+    let c = dispatch::contact(&pa, &a, &pb, &b, prediction);
+    check_contact(&what, finite && !prediction.is_nan(), tame, c);
+    let m = dispatch::contact_manifold(&pa, &a, &pb, &b, prediction);
+    check_manifold(&what, finite && !prediction.is_nan(), tame, m);
+    let valid = finite && va.is_finite() && vb.is_finite() && t >= V::Scalar::ZERO;
+    let h = dispatch::cast_shapes(&pa, va, &a, &pb, vb, &b, t);
+    check_cast(&what, valid, t, tame, h);
+}
+
+/// A composite of `V`'s dimension, or one time in four a convex shape of the enum.
+fn any_shape<V: Dim>(g: &mut Gen) -> Option<V::A> {
+    if g.below(4) == 0 {
+        V::shape(g).map(V::A::from)
+    } else {
+        V::composite(g)
+    }
+}
+
+/// Up to [`MAX_COMPOSITE_ITEMS`] random vectors (duplicates included).
+fn vecs<V: Vector>(g: &mut Gen) -> Vec<V> {
+    let n = g.below(MAX_COMPOSITE_ITEMS + 1);
+    (0..n).map(|_| g.vec()).collect()
+}
+
+/// Up to [`MAX_COMPOSITE_ITEMS`] random scalars.
+fn reals<R: Real>(g: &mut Gen) -> Vec<R> {
+    let n = g.below(MAX_COMPOSITE_ITEMS + 1);
+    (0..n).map(|_| g.real()).collect()
+}
+
+/// A star-shaped ring around the origin scaled by `s`: radii in `[lo, lo + 0.4)`
+/// (`lo = 0.5` for an outer ring, 0 for a hole, which then lies inside), random
+/// radii make reflex vertices; repeated radii make collinear and duplicate vertices.
+fn star_ring<V: Vector2>(g: &mut Gen, s: V::Scalar, lo: f64) -> Vec<V> {
+    let n = 3 + g.below(MAX_COMPOSITE_ITEMS - 2);
+    (0..n)
+        .map(|k| {
+            let a = std::f64::consts::TAU * k as f64 / n as f64;
+            let r = if g.below(8) == 0 {
+                lo + 0.2
+            } else {
+                lo + 0.4 * g.unit()
+            };
+            let c = V::Scalar::from_f64;
+            V::new(c(r * a.cos()) * s, c(r * a.sin()) * s)
+        })
+        .collect()
+}
+
+/// A compound of up to four enum shapes with poses.
+fn compound<V: Dim>(g: &mut Gen) -> Option<Compound<V, V::S>> {
+    let n = g.below(5);
+    let mut parts = Vec::with_capacity(n);
+    for _ in 0..n {
+        parts.push((V::pose(g), V::shape(g)?));
+    }
+    let finite = parts.iter().all(|(p, _)| p.is_finite());
+    let r = Compound::new(parts);
+    check_ctor("Compound", finite && n > 0, &r.as_ref().map(|_| ()));
+    if n == 0 {
+        assert!(r.is_err(), "empty compound accepted");
+    }
+    r.ok()
+}
+
+/// The 2D composites: concave polygon (rings with holes), polyline, heightfield, compound.
+fn composite_2d<R: Real>(g: &mut Gen) -> Option<shape_2d::AnyShape<R>>
+where
+    R::V2: Dim<S = shape_2d::Shape<R>>,
+{
+    match g.below(4) {
+        0 => {
+            let (outer, holes): (Vec<R::V2>, Vec<Vec<R::V2>>) = if g.below(2) == 0 {
+                (vecs(g), (0..g.below(3)).map(|_| vecs(g)).collect())
+            } else {
+                let s = g.real::<R>();
+                (
+                    star_ring(g, s, 0.5),
+                    (0..g.below(2)).map(|_| star_ring(g, s, 0.0)).collect(),
+                )
+            };
+            let finite = outer
+                .iter()
+                .chain(holes.iter().flatten())
+                .all(|v| v.is_finite());
+            let r = ConcavePolygon::new(outer, holes);
+            check_ctor("ConcavePolygon", finite, &r.as_ref().map(|_| ()));
+            r.ok().map(Into::into)
+        }
+        1 => {
+            let v: Vec<R::V2> = vecs(g);
+            let finite = v.iter().all(|v| v.is_finite());
+            let r = Polyline::new(v, g.below(2) == 0);
+            check_ctor("Polyline", finite, &r.as_ref().map(|_| ()));
+            r.ok().map(Into::into)
+        }
+        2 => {
+            let (h, scale): (Vec<R>, R::V2) = (reals(g), g.vec::<R::V2>().abs());
+            let finite = h.iter().all(|x| x.is_finite()) && scale.is_finite();
+            let r = heightfield_2d::HeightField::new(h, scale);
+            check_ctor("HeightField 2D", finite, &r.as_ref().map(|_| ()));
+            r.ok().map(Into::into)
+        }
+        _ => compound::<R::V2>(g).map(Into::into),
+    }
+}
+
+/// The 3D composites: triangle mesh (out-of-range indices, open meshes asked to be
+/// solid), heightfield, compound.
+fn composite_3d<R: Real>(g: &mut Gen) -> Option<shape_3d::AnyShape<R>>
+where
+    R::V3: Dim<S = shape_3d::Shape<R>>,
+{
+    match g.below(3) {
+        0 => {
+            let v: Vec<R::V3> = vecs(g);
+            // One case in four may index past the vertices.
+            let n = v.len() as u32 + if g.below(4) == 0 { 2 } else { 0 };
+            let n = n.max(1);
+            let count = g.below(MAX_COMPOSITE_ITEMS + 1);
+            let idx: Vec<[u32; 3]> = (0..count)
+                .map(|_| [0; 3].map(|_| (g.u64() % u64::from(n)) as u32))
+                .collect();
+            let finite = v.iter().all(|v| v.is_finite());
+            let flags = TriMeshFlags {
+                solid: g.below(2) == 0,
+            };
+            let r = TriMesh::new(v, idx, flags);
+            check_ctor("TriMesh", finite, &r.as_ref().map(|_| ()));
+            r.ok().map(Into::into)
+        }
+        1 => {
+            let dims = |g: &mut Gen| if g.below(8) == 0 { 1 } else { 2 + g.below(3) };
+            let (rows, cols) = (dims(g), dims(g));
+            let h: Vec<R> = (0..rows * cols).map(|_| g.real()).collect();
+            let scale = g.vec::<R::V3>().abs();
+            let finite = h.iter().all(|x| x.is_finite()) && scale.is_finite();
+            let r = heightfield_3d::HeightField::new(h, rows, cols, scale);
+            check_ctor("HeightField 3D", finite, &r.as_ref().map(|_| ()));
+            r.ok().map(Into::into)
+        }
+        _ => compound::<R::V3>(g).map(Into::into),
+    }
+}
+
 macro_rules! impl_dim {
     ($v:ty, $r:ty, 2) => {
         impl Dim for $v {
@@ -1094,6 +1279,10 @@ macro_rules! impl_dim {
             }
             fn hulls(g: &mut Gen) {
                 hulls_2d::<$r>(g)
+            }
+            type A = shape_2d::AnyShape<$r>;
+            fn composite(g: &mut Gen) -> Option<Self::A> {
+                composite_2d::<$r>(g)
             }
         }
     };
@@ -1115,6 +1304,10 @@ macro_rules! impl_dim {
             }
             fn hulls(g: &mut Gen) {
                 hulls_3d::<$r>(g)
+            }
+            type A = shape_3d::AnyShape<$r>;
+            fn composite(g: &mut Gen) -> Option<Self::A> {
+                composite_3d::<$r>(g)
             }
         }
     };

@@ -68,7 +68,8 @@ impl<R: Real> ConcavePolygon<R> {
     ///   before it (or a last vertex equal to the first), a hole outside the outer ring
     ///   or inside another hole (naming the hole's first vertex);
     /// - [`ShapeError::Degenerate`]: a ring of zero area (all points on one line,
-    ///   within [`ZERO_AREA_ULPS`]);
+    ///   within [`ZERO_AREA_ULPS`]), or a sliver so thin that no convex piece of its
+    ///   decomposition can be built;
     /// - [`ShapeError::SelfIntersecting`]: two edges that cross or touch (also across
     ///   rings), naming each edge's first vertex; neighbour edges that fold back onto
     ///   each other count too.
@@ -87,6 +88,13 @@ impl<R: Real> ConcavePolygon<R> {
         let merged = merge::merge_triangles(&points, &triangles);
         let boundary = SegmentSet::new(points.clone(), ring_edges(&index_rings));
         let (pieces, piece_ids) = build_pieces::<R>(&points, &merged);
+        if pieces.is_empty() {
+            // Every piece too thin for `ConvexPolygon::new`: no part to query.
+            return Err(ShapeError::Degenerate {
+                shape: "ConcavePolygon",
+                reason: "no convex piece could be built (the polygon is too thin)",
+            });
+        }
         let piece_normals = piece_edge_normals(&points, &index_rings, &piece_ids);
         let corners = corners(&points, &index_rings);
         let parts: Vec<Shape<R>> = pieces.iter().cloned().map(Shape::Polygon).collect();
