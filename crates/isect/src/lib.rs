@@ -30,8 +30,8 @@
 //! | [`shape::Ball`] | 2D, 3D | ✓ | ✓ | ✓ | ball (static, moving, contact), AABB, capsule |
 //! | [`shape::Capsule`] | 2D, 3D | ✓ | – | ✓ | ball, capsule (distance, contact) |
 //! | [`shape::Plane`], [`shape::HalfSpace`] | 2D, 3D | ✓ | ✓ | – | AABB, three planes |
-//! | [`shape::Segment`] | 2D, 3D | – | ✓ (2D) | ✓ | AABB (seed 000), segment closest points |
-//! | [`shape::Triangle`] | 2D, 3D | – | ✓ (3D) | ✓ | – |
+//! | [`shape::Segment`] | 2D, 3D | – | ✓ (2D) | ✓ | AABB (seed 000), segment closest points, ball |
+//! | [`shape::Triangle`] | 2D, 3D | – | ✓ (3D) | ✓ | ball (closest point, Ericson 5.1.5) |
 //! | `Obb` ([`shape::obb_2d`], [`shape::obb_3d`]) | 2D, 3D | ✓ | ✓ | ✓ | OBB (SAT, MTV) |
 //! | [`shape::ConvexPolygon`] | 2D | ✓ | ✓ | ✓ | polygon (SAT, MTV, distance), pipeline |
 //! | [`shape::ConvexPolyhedron`] | 3D | ✓ | ✓ | ✓ | – |

@@ -4,7 +4,7 @@
 //! [`ON_SEGMENT_ULPS`](super::polyline::ON_SEGMENT_ULPS)); the layout of the samples is
 //! parry's `HeightField` in 2D (samples across `x ∈ [−scale.x / 2, scale.x / 2]`).
 
-use super::polyline::{check_vertices_finite, SegmentSet};
+use super::polyline::{check_vertices_finite, segment_set_shape, SegmentSet};
 use crate::algo::gjk::GjkVector;
 use crate::broad::Bvh;
 use crate::math::{Isometry, Pose2, Real, Vector, Vector2};
@@ -123,51 +123,16 @@ impl<R: Real> HeightField<R> {
     }
 }
 
-impl<R: Real> RayCast<R::V2> for HeightField<R> {
-    /// The nearest hit on either side of the surface, with the segment's normal facing
-    /// the ray (see [`Segment`]'s cast for rays along a segment). Non-finite rays and NaN
-    /// or negative `max_t` miss.
-    fn cast_ray(&self, ray: &Ray<R::V2>, max_t: R) -> Option<RayHit<R::V2>> {
-        self.set.cast_ray_indexed(ray, max_t).map(|(_, hit)| hit)
-    }
-}
-
-impl<R: Real> ProjectPoint<R::V2> for HeightField<R> {
-    /// The nearest point of the surface (`solid` does not matter: no interior);
-    /// `is_inside` only for a point on the surface. A non-finite `p` gives
-    /// [`PointProjection::nan`].
-    fn project_local_point(&self, p: R::V2, _solid: bool) -> PointProjection<R::V2> {
-        self.set.project(p)
-    }
-}
-
-impl<R: Real> Composite<R::V2> for HeightField<R>
-where
-    R::V2: GjkVector<Pose = Pose2<R>>,
-{
-    type Part = Shape<R>;
-
-    fn bvh(&self) -> &Bvh<R::V2> {
-        self.set.bvh()
-    }
-
-    fn part_count(&self) -> usize {
-        self.set.segments().len()
-    }
-
-    fn with_part<T>(&self, i: u32, f: impl FnOnce(&Pose2<R>, &Shape<R>) -> T) -> T {
-        f(
-            &<Pose2<R> as Isometry<R::V2>>::IDENTITY,
-            &Shape::Segment(self.set.segment(i)),
-        )
-    }
-
-    /// The two-sided internal-vertex correction of [`Polyline`](super::Polyline)'s
-    /// `correct_normal`:
-    /// a normal leaning over a flat or concave sample becomes the segment's normal; at a
-    /// convex sample it stays within the cone of the two segments' normals; the two end
-    /// samples are free.
-    fn correct_normal(&self, i: u32, normal: R::V2) -> R::V2 {
-        self.set.correct_normal(i, normal)
-    }
-}
+segment_set_shape!(
+    HeightField,
+    cast: "The nearest hit on either side of the surface, with the segment's normal facing \
+        the ray (see [`Segment`]'s cast for rays along a segment). Non-finite rays and NaN \
+        or negative `max_t` miss.",
+    project: "The nearest point of the surface (`solid` does not matter: no interior); \
+        `is_inside` only for a point on the surface. A non-finite `p` gives \
+        [`PointProjection::nan`].",
+    correct: "The two-sided internal-vertex correction of [`Polyline`](super::Polyline)'s \
+        `correct_normal`: a normal leaning over a flat or concave sample becomes the \
+        segment's normal; at a convex sample it stays within the cone of the two \
+        segments' normals; the two end samples are free."
+);

@@ -411,53 +411,67 @@ fn check_segment_lengths<V: Vector>(
     }
 }
 
-impl<R: Real> RayCast<R::V2> for Polyline<R> {
-    /// The nearest segment hit, both sides, with that segment's normal facing the ray
-    /// (the conventions of [`Segment`]'s cast: a ray along a segment hits its near end
-    /// with `−dir / |dir|`). Non-finite rays and NaN or negative `max_t` miss.
-    fn cast_ray(&self, ray: &Ray<R::V2>, max_t: R) -> Option<RayHit<R::V2>> {
-        self.set.cast_ray_indexed(ray, max_t).map(|(_, hit)| hit)
-    }
+/// `RayCast`, `ProjectPoint` and `Composite` for a 2D shape that is a [`SegmentSet`]
+/// in a field `set` (the polyline and the 2D heightfield), each with its own docs.
+macro_rules! segment_set_shape {
+    ($ty:ident, cast: $cast:literal, project: $project:literal, correct: $correct:literal) => {
+        impl<R: Real> RayCast<R::V2> for $ty<R> {
+            #[doc = $cast]
+            fn cast_ray(&self, ray: &Ray<R::V2>, max_t: R) -> Option<RayHit<R::V2>> {
+                self.set.cast_ray_indexed(ray, max_t).map(|(_, hit)| hit)
+            }
+        }
+
+        impl<R: Real> ProjectPoint<R::V2> for $ty<R> {
+            #[doc = $project]
+            fn project_local_point(&self, p: R::V2, _solid: bool) -> PointProjection<R::V2> {
+                self.set.project(p)
+            }
+        }
+
+        impl<R: Real> Composite<R::V2> for $ty<R>
+        where
+            R::V2: GjkVector<Pose = Pose2<R>>,
+        {
+            type Part = Shape<R>;
+
+            fn bvh(&self) -> &Bvh<R::V2> {
+                self.set.bvh()
+            }
+
+            fn part_count(&self) -> usize {
+                self.set.segments().len()
+            }
+
+            fn with_part<T>(&self, i: u32, f: impl FnOnce(&Pose2<R>, &Shape<R>) -> T) -> T {
+                f(
+                    &<Pose2<R> as Isometry<R::V2>>::IDENTITY,
+                    &Shape::Segment(self.set.segment(i)),
+                )
+            }
+
+            #[doc = $correct]
+            fn correct_normal(&self, i: u32, normal: R::V2) -> R::V2 {
+                self.set.correct_normal(i, normal)
+            }
+        }
+    };
 }
+pub(crate) use segment_set_shape;
 
-impl<R: Real> ProjectPoint<R::V2> for Polyline<R> {
-    /// The nearest point on a segment (`solid` does not matter: a polyline has no
-    /// interior); `is_inside` when `p` lies on a segment within [`ON_SEGMENT_ULPS`].
-    /// A non-finite `p` gives [`PointProjection::nan`].
-    fn project_local_point(&self, p: R::V2, _solid: bool) -> PointProjection<R::V2> {
-        self.set.project(p)
-    }
-}
-
-impl<R: Real> Composite<R::V2> for Polyline<R>
-where
-    R::V2: GjkVector<Pose = Pose2<R>>,
-{
-    type Part = Shape<R>;
-
-    fn bvh(&self) -> &Bvh<R::V2> {
-        self.set.bvh()
-    }
-
-    fn part_count(&self) -> usize {
-        self.set.segments().len()
-    }
-
-    fn with_part<T>(&self, i: u32, f: impl FnOnce(&Pose2<R>, &Shape<R>) -> T) -> T {
-        f(
-            &<Pose2<R> as Isometry<R::V2>>::IDENTITY,
-            &Shape::Segment(self.set.segment(i)),
-        )
-    }
-
-    /// Two-sided internal-vertex correction. The side of segment `i` is the one `normal`
-    /// points to; a normal leaning toward an end of the segment (beyond
-    /// [`FLAT_VERTEX_ULPS`]) is kept at a free end; at a vertex shared with one other
-    /// segment it becomes the segment's normal when the vertex is flat or concave on that
-    /// side (the neighbour's surface continues there: no ghost collision), is kept
-    /// inside the convex corner's cone and is clamped to the neighbour's normal beyond
-    /// it. Non-finite normals and indices out of range come back unchanged.
-    fn correct_normal(&self, i: u32, normal: R::V2) -> R::V2 {
-        self.set.correct_normal(i, normal)
-    }
-}
+segment_set_shape!(
+    Polyline,
+    cast: "The nearest segment hit, both sides, with that segment's normal facing the ray \
+        (the conventions of [`Segment`]'s cast: a ray along a segment hits its near end \
+        with `−dir / |dir|`). Non-finite rays and NaN or negative `max_t` miss.",
+    project: "The nearest point on a segment (`solid` does not matter: a polyline has no \
+        interior); `is_inside` when `p` lies on a segment within [`ON_SEGMENT_ULPS`]. \
+        A non-finite `p` gives [`PointProjection::nan`].",
+    correct: "Two-sided internal-vertex correction. The side of segment `i` is the one \
+        `normal` points to; a normal leaning toward an end of the segment (beyond \
+        [`FLAT_VERTEX_ULPS`]) is kept at a free end; at a vertex shared with one other \
+        segment it becomes the segment's normal when the vertex is flat or concave on \
+        that side (the neighbour's surface continues there: no ghost collision), is kept \
+        inside the convex corner's cone and is clamped to the neighbour's normal beyond \
+        it. Non-finite normals and indices out of range come back unchanged."
+);
