@@ -1,12 +1,13 @@
 //! Pair queries on the shape enums ([`shape_2d::Shape`](crate::shape::shape_2d::Shape),
 //! [`shape_3d::Shape`](crate::shape::shape_3d::Shape)): every pair of kinds answers
 //! every query. Each query is one exhaustive `match` over the pair of kinds (in
-//! `dispatch/shape_2d.rs` and `dispatch/shape_3d.rs`): analytic kernels where they
+//! `dispatch/table.rs`, shared by both dimensions; `dispatch/shape_2d.rs` and
+//! `dispatch/shape_3d.rs` add each dimension's own kinds): analytic kernels where they
 //! exist — ball–ball, ball–capsule, capsule–capsule (Ericson 5.1.9, in
 //! [`contact`](mod@crate::query::contact) and [`distance`](mod@crate::query::distance)),
 //! ball–box (Ericson 5.2.5, [`ball_tests`](crate::query::ball_tests)), box–box and
 //! polygon–polygon SAT ([`sat_2d`](crate::algo::sat_2d), [`sat_3d`](crate::algo::sat_3d))
-//! — and GJK / EPA / the GJK shape cast, compiled per concrete pair, for the rest.
+//! — and GJK / EPA / the GJK shape cast, compiled once per dimension, for the rest.
 //!
 //! Conventions are those of the generic queries: poses per shape, answers in world
 //! space, normals from A to B; a non-finite pose gives `false` / `None` / a NaN
@@ -20,6 +21,7 @@ mod ball_flat;
 pub use ball_flat::ON_PART_ULPS;
 mod shape_2d;
 mod shape_3d;
+mod table;
 
 use crate::algo::gjk::{GjkVector, Status};
 use crate::algo::sat_2d::Mtv;

@@ -28,7 +28,7 @@ mod rounded;
 mod sector;
 pub mod shape_2d;
 pub mod shape_3d;
-mod shape_common;
+pub(crate) mod shape_common;
 mod triangle;
 pub mod trimesh;
 

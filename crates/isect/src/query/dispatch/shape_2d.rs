@@ -1,13 +1,11 @@
-//! The 2D dispatch table: one `match` per query over the pair of kinds. Pairs
-//! without an analytic kernel take the generic path with the enum itself as the
-//! support map (one support `match` per call: one compiled copy of GJK / EPA per
-//! dimension instead of one per pair of kinds).
+//! The 2D convex enum in the shared dispatch table ([`super::table`]): its kinds,
+//! box–box SAT on oriented rectangles and the polygon–polygon SAT kernels.
 
-use super::ball_flat::{contact_ball_flat, distance_ball_flat, intersects_ball_flat};
+use super::table::{self, dispatch_by_table, ConvexEnum, Kind};
 use super::*;
 use crate::algo::sat_2d::{self, SatResult};
 use crate::math::Pose2;
-use crate::query::{cast_shapes as generic_cast, contact as generic_contact, distance as gd};
+use crate::query::manifold::{contact_manifold_obb_2d, contact_manifold_polygons};
 use crate::shape::obb_2d::Obb;
 use crate::shape::shape_2d::Shape;
 
@@ -22,177 +20,106 @@ fn world_obb<R: Real>(pose: &Pose2<R>, b: &Aabb<R::V2>) -> Option<Obb<R>> {
     .ok()
 }
 
-/// Box–box SAT, or `None` when a pose is not finite.
-#[inline]
-fn obb_pair<R: Real>(
-    pa: &Pose2<R>,
-    a: &Aabb<R::V2>,
-    pb: &Pose2<R>,
-    b: &Aabb<R::V2>,
-) -> Option<(Obb<R>, Obb<R>)> {
-    Some((world_obb(pa, a)?, world_obb(pb, b)?))
-}
-
-impl<R: Real> DispatchShape<R::V2> for Shape<R>
+impl<R: Real> ConvexEnum<R::V2> for Shape<R>
 where
     R::V2: GjkVector<Pose = Pose2<R>>,
 {
     #[inline]
-    fn world_aabb(&self, pose: &Pose2<R>) -> Aabb<R::V2> {
-        let analytic = match self {
-            Shape::Ball(b) => analytic_world_aabb(Some(b), None, pose),
-            Shape::Cuboid(b) => analytic_world_aabb(None, Some(b), pose),
-            _ => None,
-        };
-        analytic.unwrap_or_else(|| self.aabb(pose))
+    fn kind(&self) -> Kind<'_, R::V2> {
+        match self {
+            Shape::Ball(s) => Kind::Ball(s),
+            Shape::Capsule(s) => Kind::Capsule(s),
+            Shape::Cuboid(s) => Kind::Cuboid(s),
+            Shape::Triangle(s) => Kind::Triangle(s),
+            Shape::Segment(s) => Kind::Segment(s),
+            _ => Kind::Other,
+        }
     }
 
     #[inline]
-    fn contains_point(&self, pose: &Pose2<R>, p: R::V2) -> bool {
-        support_contains_point(self, pose, p)
+    fn boxes_intersect(pa: &Pose2<R>, a: &Aabb<R::V2>, pb: &Pose2<R>, b: &Aabb<R::V2>) -> bool {
+        match (world_obb(pa, a), world_obb(pb, b)) {
+            (Some(p), Some(q)) => sat_2d::intersects_obb_obb(&p, &q),
+            _ => false,
+        }
     }
 
     #[inline]
-    fn intersects_aabb(&self, pose: &Pose2<R>, region: &Aabb<R::V2>) -> bool {
-        support_intersects_aabb(self, pose, region)
-    }
-
-    fn intersects_pair(pa: &Pose2<R>, a: &Self, pb: &Pose2<R>, b: &Self) -> bool {
-        use Shape::*;
-        // Huge radii square to ∞, which the analytic kernels would compare with an
-        // infinite offset: refuse non-finite poses first.
-        if !(pa.is_finite() && pb.is_finite()) {
-            return false;
-        }
-        match (a, b) {
-            (Ball(x), Ball(y)) => intersects_ball_ball(pa, x, pb, y),
-            (Ball(x), Capsule(y)) => intersects_ball_capsule(pa, x, pb, y),
-            (Capsule(x), Ball(y)) => intersects_ball_capsule(pb, y, pa, x),
-            (Capsule(x), Capsule(y)) => intersects_capsule_capsule(pa, x, pb, y),
-            (Ball(x), Cuboid(y)) => intersects_ball_cuboid(pa, x, pb, y),
-            (Cuboid(x), Ball(y)) => intersects_ball_cuboid(pb, y, pa, x),
-            (Ball(x), Triangle(y)) => intersects_ball_flat(pa, x, pb, y),
-            (Triangle(x), Ball(y)) => intersects_ball_flat(pb, y, pa, x),
-            (Ball(x), Segment(y)) => intersects_ball_flat(pa, x, pb, y),
-            (Segment(x), Ball(y)) => intersects_ball_flat(pb, y, pa, x),
-            (Cuboid(x), Cuboid(y)) => {
-                obb_pair(pa, x, pb, y).is_some_and(|(p, q)| sat_2d::intersects_obb_obb(&p, &q))
-            }
-            (Polygon(x), Polygon(y)) => sat_2d::intersects_polygon_polygon(pa, x, pb, y),
-            _ => gd::intersects(pa, a, pb, b),
-        }
-    }
-
-    fn contact_pair(
+    fn boxes_mtv(
         pa: &Pose2<R>,
-        a: &Self,
+        a: &Aabb<R::V2>,
         pb: &Pose2<R>,
-        b: &Self,
-        prediction: R,
-    ) -> Option<Contact<R::V2>> {
-        use crate::query::contact::{
-            contact_ball_ball, contact_ball_capsule, contact_capsule_capsule,
-        };
-        use Shape::*;
-        if !(pa.is_finite() && pb.is_finite()) {
-            return None;
-        }
-        match (a, b) {
-            (Ball(x), Ball(y)) => contact_ball_ball(pa, x, pb, y, prediction),
-            (Ball(x), Capsule(y)) => contact_ball_capsule(pa, x, pb, y, prediction),
-            (Capsule(x), Ball(y)) => flip_contact(contact_ball_capsule(pb, y, pa, x, prediction)),
-            (Capsule(x), Capsule(y)) => contact_capsule_capsule(pa, x, pb, y, prediction),
-            (Ball(x), Cuboid(y)) => contact_ball_cuboid(pa, x, pb, y, prediction),
-            (Cuboid(x), Ball(y)) => flip_contact(contact_ball_cuboid(pb, y, pa, x, prediction)),
-            (Ball(x), Triangle(y)) => contact_ball_flat(pa, x, pb, y, prediction),
-            (Triangle(x), Ball(y)) => flip_contact(contact_ball_flat(pb, y, pa, x, prediction)),
-            (Ball(x), Segment(y)) => contact_ball_flat(pa, x, pb, y, prediction),
-            (Segment(x), Ball(y)) => flip_contact(contact_ball_flat(pb, y, pa, x, prediction)),
-            (Cuboid(x), Cuboid(y)) => match obb_pair(pa, x, pb, y) {
-                Some((p, q)) => match sat_2d::obb_obb_mtv(&p, &q) {
-                    Some(mtv) if -mtv.depth <= prediction => Some(contact_from_mtv(pa, x, mtv)),
-                    _ if prediction > R::ZERO => generic_contact(pa, x, pb, y, prediction),
-                    _ => None,
-                },
-                None => None,
-            },
-            (Polygon(x), Polygon(y)) => match sat_2d::polygon_polygon(pa, x, pb, y) {
-                SatResult::Overlapping { depth, axis } if -depth <= prediction => {
-                    Some(contact_from_mtv(pa, x, Mtv { axis, depth }))
-                }
-                SatResult::Separated { distance, .. } if distance <= prediction => {
-                    generic_contact(pa, x, pb, y, prediction)
-                }
-                _ => None,
-            },
-            _ => generic_contact(pa, a, pb, b, prediction),
-        }
+        b: &Aabb<R::V2>,
+    ) -> Option<Mtv<R::V2>> {
+        sat_2d::obb_obb_mtv(&world_obb(pa, a)?, &world_obb(pb, b)?)
     }
 
-    fn contact_manifold_pair(
+    fn boxes_manifold(
         pa: &Pose2<R>,
-        a: &Self,
+        a: &Aabb<R::V2>,
         pb: &Pose2<R>,
-        b: &Self,
+        b: &Aabb<R::V2>,
         prediction: R,
     ) -> Option<Manifold<R::V2>> {
-        use crate::query::manifold::{contact_manifold_obb_2d, contact_manifold_polygons};
-        use Shape::*;
-        let single = |c: Contact<R::V2>| Manifold::single(&c, FeatureId::SINGLE);
+        let id = Pose2::default();
+        let (p, q) = (world_obb(pa, a)?, world_obb(pb, b)?);
+        contact_manifold_obb_2d(&id, &p, &id, &q, prediction)
+    }
+
+    fn own_intersects(pa: &Pose2<R>, a: &Self, pb: &Pose2<R>, b: &Self) -> Option<bool> {
         match (a, b) {
-            (Cuboid(x), Cuboid(y)) => {
-                let (p, q) = obb_pair(pa, x, pb, y)?;
-                let id = Pose2::default();
-                contact_manifold_obb_2d(&id, &p, &id, &q, prediction)
+            (Shape::Polygon(x), Shape::Polygon(y)) => {
+                Some(sat_2d::intersects_polygon_polygon(pa, x, pb, y))
             }
-            (Polygon(x), Polygon(y)) => contact_manifold_polygons(pa, x, pb, y, prediction),
-            _ => Self::contact_pair(pa, a, pb, b, prediction).map(single),
+            _ => None,
         }
     }
 
-    fn distance_pair(pa: &Pose2<R>, a: &Self, pb: &Pose2<R>, b: &Self) -> R {
-        use Shape::*;
-        if !(pa.is_finite() && pb.is_finite()) {
-            return R::from_f64(f64::NAN);
-        }
+    fn own_contact(
+        pa: &Pose2<R>,
+        a: &Self,
+        pb: &Pose2<R>,
+        b: &Self,
+        prediction: R,
+    ) -> Option<Option<Contact<R::V2>>> {
+        let (Shape::Polygon(x), Shape::Polygon(y)) = (a, b) else {
+            return None;
+        };
+        Some(match sat_2d::polygon_polygon(pa, x, pb, y) {
+            SatResult::Overlapping { depth, axis } if -depth <= prediction => {
+                Some(contact_from_mtv(pa, x, Mtv { axis, depth }))
+            }
+            SatResult::Separated { distance, .. } if distance <= prediction => {
+                crate::query::contact(pa, x, pb, y, prediction)
+            }
+            _ => None,
+        })
+    }
+
+    fn own_manifold(
+        pa: &Pose2<R>,
+        a: &Self,
+        pb: &Pose2<R>,
+        b: &Self,
+        prediction: R,
+    ) -> Option<Option<Manifold<R::V2>>> {
         match (a, b) {
-            (Ball(x), Ball(y)) => gd::distance_ball_ball(pa, x, pb, y),
-            (Ball(x), Capsule(y)) => distance_ball_capsule(pa, x, pb, y),
-            (Capsule(x), Ball(y)) => distance_ball_capsule(pb, y, pa, x),
-            (Capsule(x), Capsule(y)) => gd::distance_capsule_capsule(pa, x, pb, y),
-            (Ball(x), Cuboid(y)) => distance_ball_cuboid(pa, x, pb, y),
-            (Cuboid(x), Ball(y)) => distance_ball_cuboid(pb, y, pa, x),
-            (Ball(x), Triangle(y)) => distance_ball_flat(pa, x, pb, y),
-            (Triangle(x), Ball(y)) => distance_ball_flat(pb, y, pa, x),
-            (Ball(x), Segment(y)) => distance_ball_flat(pa, x, pb, y),
-            (Segment(x), Ball(y)) => distance_ball_flat(pb, y, pa, x),
-            (Polygon(x), Polygon(y)) => match sat_2d::polygon_polygon(pa, x, pb, y) {
-                SatResult::Separated { distance, .. } => distance,
-                SatResult::Overlapping { .. } => R::ZERO,
-            },
-            _ => gd::distance(pa, a, pb, b),
+            (Shape::Polygon(x), Shape::Polygon(y)) => {
+                Some(contact_manifold_polygons(pa, x, pb, y, prediction))
+            }
+            _ => None,
         }
     }
 
-    fn closest_points_pair(
-        pa: &Pose2<R>,
-        a: &Self,
-        pb: &Pose2<R>,
-        b: &Self,
-    ) -> ClosestPoints<R::V2> {
-        // No analytic kernel gives witness points cheaper than GJK does here.
-        gd::closest_points(pa, a, pb, b)
-    }
-
-    fn cast_pair(
-        pa: &Pose2<R>,
-        vel_a: R::V2,
-        a: &Self,
-        pb: &Pose2<R>,
-        vel_b: R::V2,
-        b: &Self,
-        max_t: R,
-    ) -> Option<ShapeCastHit<R::V2>> {
-        generic_cast(pa, vel_a, a, pb, vel_b, b, max_t)
+    fn own_distance(pa: &Pose2<R>, a: &Self, pb: &Pose2<R>, b: &Self) -> Option<R> {
+        let (Shape::Polygon(x), Shape::Polygon(y)) = (a, b) else {
+            return None;
+        };
+        Some(match sat_2d::polygon_polygon(pa, x, pb, y) {
+            SatResult::Separated { distance, .. } => distance,
+            SatResult::Overlapping { .. } => R::ZERO,
+        })
     }
 }
+
+dispatch_by_table!(V2, Pose2);

@@ -1,0 +1,273 @@
+//! The dispatch table both dimensions share. The kinds with analytic kernels
+//! (ball, capsule, box, triangle, segment) exist in 2D and 3D alike, so one generic
+//! `match` over a [`Kind`] view of each shape answers them; a dimension adds its box
+//! SAT and its own pairs (polygon–polygon in 2D, polyhedron manifolds in 3D) through
+//! [`ConvexEnum`], and every other pair takes GJK / EPA with the enum itself as the
+//! support map (one compiled copy of GJK / EPA per dimension, not one per pair).
+
+use super::ball_flat::{contact_ball_flat, distance_ball_flat, intersects_ball_flat};
+use super::*;
+use crate::query::contact::{contact_ball_ball, contact_ball_capsule, contact_capsule_capsule};
+use crate::query::{contact as generic_contact, distance as gd};
+use crate::shape::shape_common::aabb_by_support;
+use crate::shape::{Segment, Triangle};
+
+/// A convex enum's value seen through the kinds both dimensions share.
+pub(crate) enum Kind<'a, V: Vector> {
+    Ball(&'a Ball<V>),
+    Capsule(&'a Capsule<V>),
+    /// A box of the shape's local frame.
+    Cuboid(&'a Aabb<V>),
+    Triangle(&'a Triangle<V>),
+    Segment(&'a Segment<V>),
+    /// A kind of one dimension only (polygon, polyhedron, cylinder, rounded, ...).
+    Other,
+}
+
+/// What a dimension's convex enum gives the shared table. The `own_*` hooks answer
+/// the pairs only that dimension has a kernel for and return `None` for the rest,
+/// which then take the generic path.
+pub(crate) trait ConvexEnum<V: GjkVector>: SupportMap<V> + Sized {
+    /// The shared-kind view of the shape.
+    fn kind(&self) -> Kind<'_, V>;
+
+    /// Box–box SAT on the boxes placed at their poses.
+    fn boxes_intersect(pa: &V::Pose, a: &Aabb<V>, pb: &V::Pose, b: &Aabb<V>) -> bool;
+
+    /// The boxes' minimum translation vector, `None` when they are apart.
+    fn boxes_mtv(pa: &V::Pose, a: &Aabb<V>, pb: &V::Pose, b: &Aabb<V>) -> Option<Mtv<V>>;
+
+    /// The boxes' clipped contact manifold within `prediction`.
+    fn boxes_manifold(
+        pa: &V::Pose,
+        a: &Aabb<V>,
+        pb: &V::Pose,
+        b: &Aabb<V>,
+        prediction: V::Scalar,
+    ) -> Option<Manifold<V>>;
+
+    /// This dimension's own boolean kernels.
+    fn own_intersects(_: &V::Pose, _: &Self, _: &V::Pose, _: &Self) -> Option<bool> {
+        None
+    }
+
+    /// This dimension's own contact kernels (outer `None`: no kernel for the pair).
+    fn own_contact(
+        _: &V::Pose,
+        _: &Self,
+        _: &V::Pose,
+        _: &Self,
+        _: V::Scalar,
+    ) -> Option<Option<Contact<V>>> {
+        None
+    }
+
+    /// This dimension's own manifold kernels (outer `None`: no kernel for the pair).
+    fn own_manifold(
+        _: &V::Pose,
+        _: &Self,
+        _: &V::Pose,
+        _: &Self,
+        _: V::Scalar,
+    ) -> Option<Option<Manifold<V>>> {
+        None
+    }
+
+    /// This dimension's own distance kernels.
+    fn own_distance(_: &V::Pose, _: &Self, _: &V::Pose, _: &Self) -> Option<V::Scalar> {
+        None
+    }
+}
+
+/// [`DispatchShape::world_aabb`]: closed forms for the ball and the box.
+#[inline]
+pub(crate) fn world_aabb<V: GjkVector, S: ConvexEnum<V>>(s: &S, pose: &V::Pose) -> Aabb<V> {
+    let analytic = match s.kind() {
+        Kind::Ball(b) => analytic_world_aabb(Some(b), None, pose),
+        Kind::Cuboid(b) => analytic_world_aabb(None, Some(b), pose),
+        _ => None,
+    };
+    analytic.unwrap_or_else(|| aabb_by_support(s, pose))
+}
+
+/// [`DispatchShape::intersects_pair`].
+pub(crate) fn intersects<V: GjkVector, S: ConvexEnum<V>>(
+    pa: &V::Pose,
+    a: &S,
+    pb: &V::Pose,
+    b: &S,
+) -> bool {
+    use Kind::*;
+    // Huge radii square to ∞, which the analytic kernels would compare with an
+    // infinite offset: refuse non-finite poses first.
+    if !(pa.is_finite() && pb.is_finite()) {
+        return false;
+    }
+    match (a.kind(), b.kind()) {
+        (Ball(x), Ball(y)) => intersects_ball_ball(pa, x, pb, y),
+        (Ball(x), Capsule(y)) => intersects_ball_capsule(pa, x, pb, y),
+        (Capsule(x), Ball(y)) => intersects_ball_capsule(pb, y, pa, x),
+        (Capsule(x), Capsule(y)) => intersects_capsule_capsule(pa, x, pb, y),
+        (Ball(x), Cuboid(y)) => intersects_ball_cuboid(pa, x, pb, y),
+        (Cuboid(x), Ball(y)) => intersects_ball_cuboid(pb, y, pa, x),
+        (Ball(x), Triangle(y)) => intersects_ball_flat(pa, x, pb, y),
+        (Triangle(x), Ball(y)) => intersects_ball_flat(pb, y, pa, x),
+        (Ball(x), Segment(y)) => intersects_ball_flat(pa, x, pb, y),
+        (Segment(x), Ball(y)) => intersects_ball_flat(pb, y, pa, x),
+        (Cuboid(x), Cuboid(y)) => S::boxes_intersect(pa, x, pb, y),
+        _ => S::own_intersects(pa, a, pb, b).unwrap_or_else(|| gd::intersects(pa, a, pb, b)),
+    }
+}
+
+/// [`DispatchShape::contact_pair`].
+pub(crate) fn contact<V: GjkVector, S: ConvexEnum<V>>(
+    pa: &V::Pose,
+    a: &S,
+    pb: &V::Pose,
+    b: &S,
+    prediction: V::Scalar,
+) -> Option<Contact<V>> {
+    use Kind::*;
+    if !(pa.is_finite() && pb.is_finite()) {
+        return None;
+    }
+    match (a.kind(), b.kind()) {
+        (Ball(x), Ball(y)) => contact_ball_ball(pa, x, pb, y, prediction),
+        (Ball(x), Capsule(y)) => contact_ball_capsule(pa, x, pb, y, prediction),
+        (Capsule(x), Ball(y)) => flip_contact(contact_ball_capsule(pb, y, pa, x, prediction)),
+        (Capsule(x), Capsule(y)) => contact_capsule_capsule(pa, x, pb, y, prediction),
+        (Ball(x), Cuboid(y)) => contact_ball_cuboid(pa, x, pb, y, prediction),
+        (Cuboid(x), Ball(y)) => flip_contact(contact_ball_cuboid(pb, y, pa, x, prediction)),
+        (Ball(x), Triangle(y)) => contact_ball_flat(pa, x, pb, y, prediction),
+        (Triangle(x), Ball(y)) => flip_contact(contact_ball_flat(pb, y, pa, x, prediction)),
+        (Ball(x), Segment(y)) => contact_ball_flat(pa, x, pb, y, prediction),
+        (Segment(x), Ball(y)) => flip_contact(contact_ball_flat(pb, y, pa, x, prediction)),
+        (Cuboid(x), Cuboid(y)) => match S::boxes_mtv(pa, x, pb, y) {
+            Some(mtv) if -mtv.depth <= prediction => Some(contact_from_mtv(pa, x, mtv)),
+            // Apart but maybe within the prediction: the distance comes from GJK.
+            _ if prediction > V::Scalar::ZERO => generic_contact(pa, x, pb, y, prediction),
+            _ => None,
+        },
+        _ => S::own_contact(pa, a, pb, b, prediction)
+            .unwrap_or_else(|| generic_contact(pa, a, pb, b, prediction)),
+    }
+}
+
+/// [`DispatchShape::contact_manifold_pair`].
+pub(crate) fn contact_manifold<V: GjkVector, S: ConvexEnum<V>>(
+    pa: &V::Pose,
+    a: &S,
+    pb: &V::Pose,
+    b: &S,
+    prediction: V::Scalar,
+) -> Option<Manifold<V>> {
+    if let (Kind::Cuboid(x), Kind::Cuboid(y)) = (a.kind(), b.kind()) {
+        return S::boxes_manifold(pa, x, pb, y, prediction);
+    }
+    S::own_manifold(pa, a, pb, b, prediction).unwrap_or_else(|| {
+        contact(pa, a, pb, b, prediction).map(|c| Manifold::single(&c, FeatureId::SINGLE))
+    })
+}
+
+/// [`DispatchShape::distance_pair`].
+pub(crate) fn distance<V: GjkVector, S: ConvexEnum<V>>(
+    pa: &V::Pose,
+    a: &S,
+    pb: &V::Pose,
+    b: &S,
+) -> V::Scalar {
+    use Kind::*;
+    if !(pa.is_finite() && pb.is_finite()) {
+        return V::Scalar::from_f64(f64::NAN);
+    }
+    match (a.kind(), b.kind()) {
+        (Ball(x), Ball(y)) => gd::distance_ball_ball(pa, x, pb, y),
+        (Ball(x), Capsule(y)) => distance_ball_capsule(pa, x, pb, y),
+        (Capsule(x), Ball(y)) => distance_ball_capsule(pb, y, pa, x),
+        (Capsule(x), Capsule(y)) => gd::distance_capsule_capsule(pa, x, pb, y),
+        (Ball(x), Cuboid(y)) => distance_ball_cuboid(pa, x, pb, y),
+        (Cuboid(x), Ball(y)) => distance_ball_cuboid(pb, y, pa, x),
+        (Ball(x), Triangle(y)) => distance_ball_flat(pa, x, pb, y),
+        (Triangle(x), Ball(y)) => distance_ball_flat(pb, y, pa, x),
+        (Ball(x), Segment(y)) => distance_ball_flat(pa, x, pb, y),
+        (Segment(x), Ball(y)) => distance_ball_flat(pb, y, pa, x),
+        _ => S::own_distance(pa, a, pb, b).unwrap_or_else(|| gd::distance(pa, a, pb, b)),
+    }
+}
+
+/// The [`DispatchShape`] impl of a convex enum: every query answered by the shared
+/// table above, so the two dimensions cannot drift apart.
+macro_rules! dispatch_by_table {
+    ($V:ident, $Pose:ident) => {
+        impl<R: Real> DispatchShape<R::$V> for Shape<R>
+        where
+            R::$V: GjkVector<Pose = $Pose<R>>,
+        {
+            #[inline]
+            fn world_aabb(&self, pose: &$Pose<R>) -> Aabb<R::$V> {
+                table::world_aabb(self, pose)
+            }
+
+            #[inline]
+            fn contains_point(&self, pose: &$Pose<R>, p: R::$V) -> bool {
+                support_contains_point(self, pose, p)
+            }
+
+            #[inline]
+            fn intersects_aabb(&self, pose: &$Pose<R>, region: &Aabb<R::$V>) -> bool {
+                support_intersects_aabb(self, pose, region)
+            }
+
+            fn intersects_pair(pa: &$Pose<R>, a: &Self, pb: &$Pose<R>, b: &Self) -> bool {
+                table::intersects(pa, a, pb, b)
+            }
+
+            fn contact_pair(
+                pa: &$Pose<R>,
+                a: &Self,
+                pb: &$Pose<R>,
+                b: &Self,
+                prediction: R,
+            ) -> Option<Contact<R::$V>> {
+                table::contact(pa, a, pb, b, prediction)
+            }
+
+            fn contact_manifold_pair(
+                pa: &$Pose<R>,
+                a: &Self,
+                pb: &$Pose<R>,
+                b: &Self,
+                prediction: R,
+            ) -> Option<Manifold<R::$V>> {
+                table::contact_manifold(pa, a, pb, b, prediction)
+            }
+
+            fn distance_pair(pa: &$Pose<R>, a: &Self, pb: &$Pose<R>, b: &Self) -> R {
+                table::distance(pa, a, pb, b)
+            }
+
+            fn closest_points_pair(
+                pa: &$Pose<R>,
+                a: &Self,
+                pb: &$Pose<R>,
+                b: &Self,
+            ) -> ClosestPoints<R::$V> {
+                // No analytic kernel gives witness points cheaper than GJK does here.
+                crate::query::distance::closest_points(pa, a, pb, b)
+            }
+
+            fn cast_pair(
+                pa: &$Pose<R>,
+                vel_a: R::$V,
+                a: &Self,
+                pb: &$Pose<R>,
+                vel_b: R::$V,
+                b: &Self,
+                max_t: R,
+            ) -> Option<ShapeCastHit<R::$V>> {
+                crate::query::cast_shapes(pa, vel_a, a, pb, vel_b, b, max_t)
+            }
+        }
+    };
+}
+pub(crate) use dispatch_by_table;
