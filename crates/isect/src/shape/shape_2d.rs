@@ -8,7 +8,7 @@ use crate::algo::gjk::GjkVector;
 use crate::algo::support::SupportMap;
 use crate::math::{Real, Vector};
 use crate::query::RayCast;
-use crate::shape::shape_common::{aabb_by_support, ray_cast_by_support};
+use crate::shape::shape_common::{aabb_by_support, convex_enum_impls, ray_cast_by_support};
 use crate::shape::{Aabb, Ball, Capsule, ConvexPolygon, Ray, RayHit, Rounded, Segment, Triangle};
 
 /// A convex 2D shape of any kind, in its local frame (a pose places it in the world).
@@ -38,61 +38,6 @@ pub enum Shape<R: Real> {
     RoundedPolygon(Rounded<ConvexPolygon<R>, R>),
 }
 
-/// `match $shape { Shape::K($s) => $body, ... }` over every 2D kind: the body is
-/// compiled once per concrete shape type (monomorphic support calls).
-macro_rules! each_shape_2d {
-    ($shape:expr, $s:ident => $body:expr) => {
-        match $shape {
-            $crate::shape::shape_2d::Shape::Ball($s) => $body,
-            $crate::shape::shape_2d::Shape::Cuboid($s) => $body,
-            $crate::shape::shape_2d::Shape::Capsule($s) => $body,
-            $crate::shape::shape_2d::Shape::Segment($s) => $body,
-            $crate::shape::shape_2d::Shape::Triangle($s) => $body,
-            $crate::shape::shape_2d::Shape::Polygon($s) => $body,
-            $crate::shape::shape_2d::Shape::RoundedCuboid($s) => $body,
-            $crate::shape::shape_2d::Shape::RoundedPolygon($s) => $body,
-        }
-    };
-}
-
-impl<R: Real> Shape<R> {
-    /// The kind's name (`"Ball"`, `"Cuboid"`, ...), for messages and test reports.
-    pub fn kind_name(&self) -> &'static str {
-        match self {
-            Self::Ball(_) => "Ball",
-            Self::Cuboid(_) => "Cuboid",
-            Self::Capsule(_) => "Capsule",
-            Self::Segment(_) => "Segment",
-            Self::Triangle(_) => "Triangle",
-            Self::Polygon(_) => "Polygon",
-            Self::RoundedCuboid(_) => "RoundedCuboid",
-            Self::RoundedPolygon(_) => "RoundedPolygon",
-        }
-    }
-
-    /// The world bounding box of the shape placed at `pose` (tight for every kind:
-    /// from the support points along `±x, ±y`). A non-finite pose gives a box with
-    /// non-finite bounds.
-    pub fn aabb(&self, pose: &<R::V2 as Vector>::Pose) -> Aabb<R::V2> {
-        each_shape_2d!(self, s => aabb_by_support(s, pose))
-    }
-}
-
-impl<R: Real> SupportMap<R::V2> for Shape<R> {
-    #[inline]
-    fn local_support(&self, dir: R::V2) -> R::V2 {
-        each_shape_2d!(self, s => s.local_support(dir))
-    }
-    #[inline]
-    fn margin(&self) -> R {
-        each_shape_2d!(self, s => s.margin())
-    }
-    #[inline]
-    fn local_core_support(&self, dir: R::V2) -> R::V2 {
-        each_shape_2d!(self, s => s.local_core_support(dir))
-    }
-}
-
 /// Analytic kernels for the disc, box, segment and polygon; the GJK point cast for
 /// the capsule, triangle and rounded kinds. Conventions of [`RayCast`]: solid kinds
 /// hit at `t = 0` with a zero normal when the origin is inside; the segment is hit
@@ -115,17 +60,8 @@ where
     }
 }
 
-macro_rules! from_kind {
-    ($($kind:ident($ty:ty)),*) => {$(
-        impl<R: Real> From<$ty> for Shape<R> {
-            #[inline]
-            fn from(s: $ty) -> Self {
-                Self::$kind(s)
-            }
-        }
-    )*};
-}
-from_kind!(
+convex_enum_impls!(
+    V2;
     Ball(Ball<R::V2>),
     Cuboid(Aabb<R::V2>),
     Capsule(Capsule<R::V2>),

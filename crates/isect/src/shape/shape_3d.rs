@@ -8,7 +8,7 @@ use crate::algo::gjk::GjkVector;
 use crate::algo::support::SupportMap;
 use crate::math::{Real, Vector};
 use crate::query::RayCast;
-use crate::shape::shape_common::{aabb_by_support, ray_cast_by_support};
+use crate::shape::shape_common::{aabb_by_support, convex_enum_impls, ray_cast_by_support};
 use crate::shape::{
     Aabb, Ball, Capsule, Cone, ConvexPolyhedron, Cylinder, Ray, RayHit, Rounded, Segment, Triangle,
 };
@@ -43,63 +43,6 @@ pub enum Shape<R: Real> {
     RoundedCuboid(Rounded<Aabb<R::V3>, R>),
 }
 
-/// `match $shape { Shape::K($s) => $body, ... }` over every 3D kind: the body is
-/// compiled once per concrete shape type (monomorphic support calls).
-macro_rules! each_shape_3d {
-    ($shape:expr, $s:ident => $body:expr) => {
-        match $shape {
-            $crate::shape::shape_3d::Shape::Ball($s) => $body,
-            $crate::shape::shape_3d::Shape::Cuboid($s) => $body,
-            $crate::shape::shape_3d::Shape::Capsule($s) => $body,
-            $crate::shape::shape_3d::Shape::Segment($s) => $body,
-            $crate::shape::shape_3d::Shape::Triangle($s) => $body,
-            $crate::shape::shape_3d::Shape::Polyhedron($s) => $body,
-            $crate::shape::shape_3d::Shape::Cylinder($s) => $body,
-            $crate::shape::shape_3d::Shape::Cone($s) => $body,
-            $crate::shape::shape_3d::Shape::RoundedCuboid($s) => $body,
-        }
-    };
-}
-
-impl<R: Real> Shape<R> {
-    /// The kind's name (`"Ball"`, `"Cuboid"`, ...), for messages and test reports.
-    pub fn kind_name(&self) -> &'static str {
-        match self {
-            Self::Ball(_) => "Ball",
-            Self::Cuboid(_) => "Cuboid",
-            Self::Capsule(_) => "Capsule",
-            Self::Segment(_) => "Segment",
-            Self::Triangle(_) => "Triangle",
-            Self::Polyhedron(_) => "Polyhedron",
-            Self::Cylinder(_) => "Cylinder",
-            Self::Cone(_) => "Cone",
-            Self::RoundedCuboid(_) => "RoundedCuboid",
-        }
-    }
-
-    /// The world bounding box of the shape placed at `pose` (tight for every kind:
-    /// from the support points along `±x, ±y, ±z`). A non-finite pose gives a box with
-    /// non-finite bounds.
-    pub fn aabb(&self, pose: &<R::V3 as Vector>::Pose) -> Aabb<R::V3> {
-        each_shape_3d!(self, s => aabb_by_support(s, pose))
-    }
-}
-
-impl<R: Real> SupportMap<R::V3> for Shape<R> {
-    #[inline]
-    fn local_support(&self, dir: R::V3) -> R::V3 {
-        each_shape_3d!(self, s => s.local_support(dir))
-    }
-    #[inline]
-    fn margin(&self) -> R {
-        each_shape_3d!(self, s => s.margin())
-    }
-    #[inline]
-    fn local_core_support(&self, dir: R::V3) -> R::V3 {
-        each_shape_3d!(self, s => s.local_core_support(dir))
-    }
-}
-
 /// Analytic kernels for the ball, box, triangle and polyhedron; the GJK point cast
 /// for the capsule, segment, cylinder, cone and rounded box. Conventions of
 /// [`RayCast`]: solid kinds hit at `t = 0` with a zero normal when the origin is
@@ -124,17 +67,8 @@ where
     }
 }
 
-macro_rules! from_kind {
-    ($($kind:ident($ty:ty)),*) => {$(
-        impl<R: Real> From<$ty> for Shape<R> {
-            #[inline]
-            fn from(s: $ty) -> Self {
-                Self::$kind(s)
-            }
-        }
-    )*};
-}
-from_kind!(
+convex_enum_impls!(
+    V3;
     Ball(Ball<R::V3>),
     Cuboid(Aabb<R::V3>),
     Capsule(Capsule<R::V3>),

@@ -63,3 +63,58 @@ pub(crate) fn ray_cast_by_support<V: GjkVector, S: SupportMap<V> + ?Sized>(
         normal: hit.normal,
     })
 }
+
+/// The impls every convex enum shares, generated from its list of kinds: the kind's
+/// name, the support-point bounding box, the [`SupportMap`] forwarding one `match`
+/// per call to the concrete shape (monomorphic support calls), and `From` for each
+/// kind.
+macro_rules! convex_enum_impls {
+    ($V:ident; $($kind:ident($ty:ty)),* $(,)?) => {
+        impl<R: Real> Shape<R> {
+            /// The kind's name (`"Ball"`, `"Cuboid"`, ...), for messages and test reports.
+            pub fn kind_name(&self) -> &'static str {
+                match self {
+                    $(Self::$kind(_) => stringify!($kind),)*
+                }
+            }
+
+            /// The world bounding box of the shape placed at `pose` (tight for every
+            /// kind: from the support points along `±` each axis). A non-finite pose
+            /// gives a box with non-finite bounds.
+            pub fn aabb(&self, pose: &<R::$V as Vector>::Pose) -> Aabb<R::$V> {
+                match self {
+                    $(Self::$kind(s) => aabb_by_support(s, pose),)*
+                }
+            }
+        }
+
+        impl<R: Real> SupportMap<R::$V> for Shape<R> {
+            #[inline]
+            fn local_support(&self, dir: R::$V) -> R::$V {
+                match self {
+                    $(Self::$kind(s) => s.local_support(dir),)*
+                }
+            }
+            #[inline]
+            fn margin(&self) -> R {
+                match self {
+                    $(Self::$kind(s) => s.margin(),)*
+                }
+            }
+            #[inline]
+            fn local_core_support(&self, dir: R::$V) -> R::$V {
+                match self {
+                    $(Self::$kind(s) => s.local_core_support(dir),)*
+                }
+            }
+        }
+
+        $(impl<R: Real> From<$ty> for Shape<R> {
+            #[inline]
+            fn from(s: $ty) -> Self {
+                Self::$kind(s)
+            }
+        })*
+    };
+}
+pub(crate) use convex_enum_impls;
