@@ -8,8 +8,10 @@
 //! [`update`](SweepAndPrune::update) refreshes the endpoint values and re-sorts them by
 //! insertion sort, which is linear when objects moved little since the last frame (at
 //! most [`INSERTION_SHIFTS_PER_ENDPOINT`] shifts per endpoint on average, else it falls
-//! back to a full sort). A sweep over the sorted endpoints with an active list then
-//! tests only boxes whose intervals overlap on the axis, and the new pair list is
+//! back to a full sort). The sweep then copies the boxes, in the order of their min
+//! endpoints, into one contiguous array and tests each box only against the boxes that
+//! follow it while their min is at most its max on the axis (Terdiman's "box pruning":
+//! a linear scan without the indirections of an active list); the new pair list is
 //! compared with the previous one to report the pairs that started and stopped
 //! overlapping. No tolerances.
 
@@ -55,8 +57,9 @@ pub struct SweepAndPrune<V: Vector> {
     pairs: Vec<(ProxyId, ProxyId)>,
     started: Vec<(ProxyId, ProxyId)>,
     stopped: Vec<(ProxyId, ProxyId)>,
-    active: Vec<u32>,
-    active_pos: Vec<u32>,
+    /// Sweep scratch: live boxes in the order of their min endpoints, and their handles.
+    sweep_boxes: Vec<Aabb<V>>,
+    sweep_ids: Vec<u32>,
 }
 
 impl<V: Vector> Default for SweepAndPrune<V> {
@@ -71,8 +74,8 @@ impl<V: Vector> Default for SweepAndPrune<V> {
             pairs: Vec::new(),
             started: Vec::new(),
             stopped: Vec::new(),
-            active: Vec::new(),
-            active_pos: Vec::new(),
+            sweep_boxes: Vec::new(),
+            sweep_ids: Vec::new(),
         }
     }
 }
@@ -116,7 +119,8 @@ impl<V: Vector> SweepAndPrune<V> {
             + (self.free.capacity() + self.removed.capacity()) * 4
             + self.endpoints.capacity() * size_of::<Endpoint<V::Scalar>>()
             + (self.pairs.capacity() + self.started.capacity() + self.stopped.capacity()) * pair
-            + (self.active.capacity() + self.active_pos.capacity()) * 4
+            + self.sweep_boxes.capacity() * size_of::<Aabb<V>>()
+            + self.sweep_ids.capacity() * 4
     }
 
     /// The box of a live handle.
@@ -274,33 +278,35 @@ impl<V: Vector> SweepAndPrune<V> {
         }
     }
 
-    /// One pass over the sorted endpoints with an active list of open intervals.
+    /// Every pair whose intervals overlap on the axis, tested on the other axes too.
     fn sweep(&mut self, pairs: &mut Vec<(ProxyId, ProxyId)>) {
-        self.active.clear();
-        self.active_pos.resize(self.boxes.len(), 0);
-        for e in &self.endpoints {
-            let p = e.code >> 1;
-            let Some(bp) = &self.boxes[p as usize] else {
-                continue;
-            };
-            if e.code & 1 == 1 {
-                let pos = self.active_pos[p as usize] as usize;
-                self.active.swap_remove(pos);
-                if let Some(&moved) = self.active.get(pos) {
-                    self.active_pos[moved as usize] = pos as u32;
+        self.collect_in_min_order();
+        let (boxes, ids) = (&self.sweep_boxes, &self.sweep_ids);
+        for (k, bk) in boxes.iter().enumerate() {
+            let hi = bk.max.get(self.axis);
+            for (j, bj) in boxes.iter().enumerate().skip(k + 1) {
+                // Sorted by min, min before max on ties: touching intervals are scanned.
+                if bj.min.get(self.axis) > hi {
+                    break;
                 }
-                continue;
-            }
-            for &q in &self.active {
-                if self.boxes[q as usize]
-                    .as_ref()
-                    .is_some_and(|bq| bq.intersects(bp))
-                {
+                if bk.intersects(bj) {
+                    let (p, q) = (ids[k], ids[j]);
                     pairs.push((ProxyId(p.min(q)), ProxyId(p.max(q))));
                 }
             }
-            self.active_pos[p as usize] = self.active.len() as u32;
-            self.active.push(p);
+        }
+    }
+
+    /// Fills the sweep scratch with the live boxes in the order of their min endpoints.
+    fn collect_in_min_order(&mut self) {
+        self.sweep_boxes.clear();
+        self.sweep_ids.clear();
+        for e in self.endpoints.iter().filter(|e| e.code & 1 == 0) {
+            let p = e.code >> 1;
+            if let Some(b) = &self.boxes[p as usize] {
+                self.sweep_boxes.push(*b);
+                self.sweep_ids.push(p);
+            }
         }
     }
 
