@@ -340,3 +340,38 @@ fn rounded_box_matches_grown_box() {
     let c = contact(&id, &rounded, &id, &ball, 0.0).unwrap();
     assert!((c.depth - 1.75).abs() < 1e-5, "{c:?}");
 }
+
+// Boxes overlapping at random poses: the faces of `A − B` are split into coplanar
+// triangles, and the nearest one EPA pops may be a neighbour of the one holding the
+// origin's projection. The witness points must still satisfy
+// `point_a − point_b = depth · normal` and lie on their boxes' surfaces.
+fn box_witnesses_on_coplanar_faces<V: TestVector>() {
+    let mut rng = gjk_common::Rng(41);
+    let half = |rng: &mut gjk_common::Rng| {
+        (0..V::DIM).fold(V::ZERO, |v, i| v.with(i, r::<V>(rng.range(0.2, 0.6))))
+    };
+    let (mut deep, tol) = (0, gjk_common::tol::<V>());
+    for _ in 0..400 {
+        let a = Aabb::from_center(V::ZERO, half(&mut rng)).unwrap();
+        let b = Aabb::from_center(V::ZERO, half(&mut rng)).unwrap();
+        let (pa, pb) = (V::pose_in(&mut rng, 0.4), V::pose_in(&mut rng, 0.4));
+        let Some(c) = contact(&pa, &a, &pb, &b, r::<V>(0.0)) else {
+            continue;
+        };
+        deep += usize::from(f(c.depth) > 0.05);
+        let gap = f((c.point_a - c.point_b - c.normal * c.depth).length());
+        assert!(gap <= tol, "gap {gap}: {c:?}");
+        // On the surfaces: inside each box (in its frame) within tol.
+        for (p, pose, bx) in [(c.point_a, &pa, &a), (c.point_b, &pb, &b)] {
+            let local = pose.inverse_transform_point(p);
+            let outside = (local.abs() - bx.max).max_element();
+            assert!(
+                f(outside) <= tol,
+                "witness off its box by {}: {c:?}",
+                f(outside)
+            );
+        }
+    }
+    assert!(deep > 100, "only {deep} deep contacts");
+}
+for_each_vector!(box_witnesses_on_coplanar_faces);

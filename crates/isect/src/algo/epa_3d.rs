@@ -245,11 +245,14 @@ impl<V: Vector3> Polytope<V> {
         }
     }
 
-    /// The answer from the converged face: the origin's projection on it, split into
-    /// the witness points of A and B.
+    /// The answer from the converged face: the origin's projection `q` on its plane,
+    /// split into the witness points of A and B by its barycentric coordinates in the
+    /// face of the polytope that holds `q` (see [`Polytope::face_holding`]), so that
+    /// `point_a − point_b = q = depth · normal`.
     fn answer(&self, face: &Face<V>, iterations: u32) -> Penetration<V> {
-        let [i, j, k] = face.vertices.map(|v| self.vertices[v as usize]);
         let q = face.normal * face.dist;
+        let holder = self.face_holding(face, q);
+        let [i, j, k] = holder.vertices.map(|v| self.vertices[v as usize]);
         let (l, _) = triangle_weights(i.w - q, j.w - q, k.w - q);
         Penetration {
             depth: face.dist,
@@ -259,6 +262,37 @@ impl<V: Vector3> Polytope<V> {
             status: Status::Converged,
             iterations,
         }
+    }
+}
+
+impl<V: Vector3> Polytope<V> {
+    /// The face whose triangle holds `q`, the origin's projection on the nearest
+    /// face's plane. Faces of `A − B` are often split into coplanar triangles (boxes,
+    /// polyhedra), and the nearest one popped may be a neighbour of the one holding
+    /// `q` (all share one distance): walk across the edge where `q`'s barycentric
+    /// coordinate is most negative until none is, at most once per face.
+    fn face_holding<'p>(&'p self, nearest: &'p Face<V>, q: V) -> &'p Face<V> {
+        let mut face = nearest;
+        for _ in 0..self.faces.len() {
+            let [a, b, c] = face.vertices.map(|v| self.vertices[v as usize].w - q);
+            // Twice the signed areas of q's sub-triangles opposite each vertex.
+            let areas = [
+                face.normal.dot(b.cross(c)),
+                face.normal.dot(c.cross(a)),
+                face.normal.dot(a.cross(b)),
+            ];
+            let worst = (1..3).fold(0, |w, i| if areas[i] < areas[w] { i } else { w });
+            if !(areas[worst] < V::Scalar::ZERO) {
+                break;
+            }
+            // The edge opposite vertex `worst` is edge `worst + 1`.
+            let (g, _) = unpack(face.adjacent[(worst + 1) % 3]);
+            match self.faces.get(g) {
+                Some(next) if next.alive && next.dist.is_finite() => face = next,
+                _ => break,
+            }
+        }
+        face
     }
 }
 
