@@ -276,6 +276,7 @@ impl<V: Vector> GjkCache<V> {
 /// The first simplex: the cached directions' support points, or one support point
 /// along the offset of B from A (any direction is valid; this one starts near the
 /// closest features).
+#[inline]
 fn initial_simplex<V, A, B>(
     diff: &MinkowskiDiff<'_, V, A, B>,
     cache: Option<&GjkCache<V>>,
@@ -313,6 +314,7 @@ where
 /// directions back. Never panics; NaN poses give `Status::Degenerate` with a NaN
 /// distance. At the cap the result is the best simplex found (`MaxIterations`): its
 /// distance is an upper bound on the true one.
+#[inline]
 pub fn closest_points<V, A, B>(
     diff: &MinkowskiDiff<'_, V, A, B>,
     cache: Option<&mut GjkCache<V>>,
