@@ -7,6 +7,7 @@
 //! that of the removed region, not of the whole polytope. See [`super::epa`] for the
 //! reference, tolerances and the fallback.
 
+use std::cell::RefCell;
 use std::cmp::Ordering;
 use std::collections::BinaryHeap;
 
@@ -97,7 +98,7 @@ fn vertex<V: Vector>(face: &Face<V>, i: usize) -> usize {
 }
 
 /// The expanding polytope.
-struct Polytope<V: Vector> {
+pub(crate) struct Polytope<V: Vector> {
     vertices: Vec<SupportPoint<V>>,
     faces: Vec<Face<V>>,
     heap: BinaryHeap<Nearest<V::Scalar>>,
@@ -106,27 +107,35 @@ struct Polytope<V: Vector> {
 }
 
 impl<V: Vector3> Polytope<V> {
-    /// The tetrahedron `points`, faces oriented outward and linked to each other.
-    fn from_tetrahedron(points: [SupportPoint<V>; 4]) -> Self {
+    /// An empty polytope with room for a typical expansion.
+    fn with_capacity() -> Self {
         let capacity = 4 + EPA_MAX_ITERATIONS as usize;
-        let mut polytope = Self {
+        Self {
             vertices: Vec::with_capacity(capacity),
             faces: Vec::with_capacity(2 * capacity),
             heap: BinaryHeap::with_capacity(2 * capacity),
             horizon: Vec::with_capacity(16),
-        };
-        polytope.vertices.extend_from_slice(&points);
+        }
+    }
+
+    /// Restarts from the tetrahedron `points`, faces oriented outward and linked to
+    /// each other (the buffers keep their capacity).
+    fn reset(&mut self, points: [SupportPoint<V>; 4]) {
+        self.vertices.clear();
+        self.faces.clear();
+        self.heap.clear();
+        self.horizon.clear();
+        self.vertices.extend_from_slice(&points);
         for [i, j, k, opposite] in [[0, 1, 2, 3], [0, 3, 1, 2], [0, 2, 3, 1], [1, 3, 2, 0]] {
-            let w = |v: usize| polytope.vertices[v].w;
+            let w = |v: usize| self.vertices[v].w;
             let n = (w(j) - w(i)).cross(w(k) - w(i));
             if n.dot(w(opposite) - w(i)) > V::Scalar::ZERO {
-                polytope.add_face(i, k, j);
+                self.add_face(i, k, j);
             } else {
-                polytope.add_face(i, j, k);
+                self.add_face(i, j, k);
             }
         }
-        polytope.link_by_vertices(0);
-        polytope
+        self.link_by_vertices(0);
     }
 
     /// Adds the face `i j k`, unlinked; a zero-area face (no normal) is kept for the
@@ -213,10 +222,19 @@ impl<V: Vector3> Polytope<V> {
 
     /// Links the fan of new faces `b → a → new` (from `first` on) around the new
     /// vertex: face `i`'s edge `a → new` is face `j`'s edge `new → b` when `b_j = a_i`.
+    /// The silhouette walk lists the horizon in order around the hole, so the match
+    /// is usually the next face of the fan; the search is the fallback.
     fn link_fan(&mut self, first: usize) {
-        for i in first..self.faces.len() {
+        let end = self.faces.len();
+        for i in first..end {
             let a = self.faces[i].vertices[1];
-            if let Some(j) = (first..self.faces.len()).find(|&j| self.faces[j].vertices[0] == a) {
+            let next = if i + 1 < end { i + 1 } else { first };
+            let j = if self.faces[next].vertices[0] == a {
+                Some(next)
+            } else {
+                (first..end).find(|&j| self.faces[j].vertices[0] == a)
+            };
+            if let Some(j) = j {
                 self.faces[i].adjacent[1] = pack(j, 2);
                 self.faces[j].adjacent[2] = pack(i, 1);
             }
@@ -296,6 +314,37 @@ impl<V: Vector3> Polytope<V> {
     }
 }
 
+/// Per-thread polytope buffers, reused from one EPA call to the next so that a
+/// call allocates nothing once the buffers have grown (they keep the capacity of the
+/// largest expansion, at most [`EPA_MAX_FACES`] faces). A re-entrant call (a support
+/// map that itself runs EPA) finds the buffers in use and takes fresh ones.
+pub(crate) trait PolytopeBuffers: Vector3 {
+    /// Runs `f` on this thread's polytope (or a fresh one when it is in use).
+    fn with_polytope<T>(f: impl FnMut(&mut Polytope<Self>) -> T) -> T;
+}
+
+macro_rules! impl_polytope_buffers {
+    ($v:ty) => {
+        impl PolytopeBuffers for $v {
+            #[inline]
+            fn with_polytope<T>(mut f: impl FnMut(&mut Polytope<Self>) -> T) -> T {
+                thread_local! {
+                    static BUFFERS: RefCell<Polytope<$v>> = RefCell::new(Polytope::with_capacity());
+                }
+                // Fresh buffers when this thread's are in use or already destroyed.
+                BUFFERS
+                    .try_with(|cell| cell.try_borrow_mut().ok().map(|mut p| f(&mut p)))
+                    .ok()
+                    .flatten()
+                    .unwrap_or_else(|| f(&mut Polytope::with_capacity()))
+            }
+        }
+    };
+}
+
+impl_polytope_buffers!(glam::Vec3);
+impl_polytope_buffers!(glam::DVec3);
+
 /// Penetration of the cores, from a GJK simplex that encloses or touches the origin.
 pub(crate) fn penetration<R, A, B>(
     diff: &MinkowskiDiff<'_, R::V3, A, B>,
@@ -303,6 +352,7 @@ pub(crate) fn penetration<R, A, B>(
 ) -> Penetration<R::V3>
 where
     R: Real,
+    R::V3: PolytopeBuffers,
     A: SupportMap<R::V3> + ?Sized,
     B: SupportMap<R::V3> + ?Sized,
 {
@@ -310,8 +360,22 @@ where
         Ok(t) => t,
         Err(answer) => return answer,
     };
+    R::V3::with_polytope(|polytope| expand_to_boundary::<R, A, B>(diff, polytope, tetrahedron))
+}
+
+/// The EPA loop on `polytope`, restarted from `tetrahedron`.
+fn expand_to_boundary<R, A, B>(
+    diff: &MinkowskiDiff<'_, R::V3, A, B>,
+    polytope: &mut Polytope<R::V3>,
+    tetrahedron: [SupportPoint<R::V3>; 4],
+) -> Penetration<R::V3>
+where
+    R: Real,
+    A: SupportMap<R::V3> + ?Sized,
+    B: SupportMap<R::V3> + ?Sized,
+{
     let mut size = tetrahedron.iter().fold(R::ZERO, |m, p| m.max(p.w.length()));
-    let mut polytope = Polytope::from_tetrahedron(tetrahedron);
+    polytope.reset(tetrahedron);
     let mut fallback: Option<Fallback<R::V3>> = None;
     for iteration in 1..=EPA_MAX_ITERATIONS {
         let Some((index, face)) = polytope.pop_nearest() else {
