@@ -104,6 +104,8 @@ pub(crate) struct Polytope<V: Vector> {
     heap: BinaryHeap<Nearest<V::Scalar>>,
     /// Horizon edges of the current expansion, as `(face, edge)` of the faces kept.
     horizon: Vec<(usize, usize)>,
+    /// The silhouette walk's stack of `(face, edge)` to enter.
+    stack: Vec<(usize, usize)>,
 }
 
 impl<V: Vector3> Polytope<V> {
@@ -115,6 +117,7 @@ impl<V: Vector3> Polytope<V> {
             faces: Vec::with_capacity(2 * capacity),
             heap: BinaryHeap::with_capacity(2 * capacity),
             horizon: Vec::with_capacity(16),
+            stack: Vec::with_capacity(32),
         }
     }
 
@@ -140,12 +143,13 @@ impl<V: Vector3> Polytope<V> {
 
     /// Adds the face `i j k`, unlinked; a zero-area face (no normal) is kept for the
     /// topology but never queued.
+    #[inline(always)]
     fn add_face(&mut self, i: usize, j: usize, k: usize) -> usize {
-        let w = |v: usize| self.vertices[v].w;
+        let [wi, wj, wk] = [i, j, k].map(|v| self.vertices[v].w);
         let index = self.faces.len();
-        let (normal, dist) = match (w(j) - w(i)).cross(w(k) - w(i)).try_normalize() {
+        let (normal, dist) = match (wj - wi).cross(wk - wi).try_normalize() {
             Some(n) => {
-                let dist = n.dot(w(i));
+                let dist = n.dot(wi);
                 self.heap.push(Nearest { dist, face: index });
                 (n, dist)
             }
@@ -201,12 +205,7 @@ impl<V: Vector3> Polytope<V> {
     fn expand(&mut self, seen: usize, p: SupportPoint<V>) {
         let new = self.vertices.len();
         self.vertices.push(p);
-        self.horizon.clear();
-        self.faces[seen].alive = false;
-        for e in 0..3 {
-            let (g, k) = unpack(self.faces[seen].adjacent[e]);
-            self.silhouette(g, k, p.w);
-        }
+        self.silhouette(seen, p.w);
         let first = self.faces.len();
         for h in 0..self.horizon.len() {
             let (g, k) = self.horizon[h];
@@ -241,25 +240,35 @@ impl<V: Vector3> Polytope<V> {
         }
     }
 
-    /// The depth-first walk: entering face `f` across its edge `edge`, either records
-    /// that edge as horizon (`f` does not see `w`) or removes `f` and walks on across
-    /// its two other edges. Each face is removed at most once, so the walk ends.
-    fn silhouette(&mut self, f: usize, edge: usize, w: V) {
-        let Some(face) = self.faces.get_mut(f) else {
-            return;
-        };
-        if !face.alive {
-            return;
-        }
-        if !face.sees(w) {
-            self.horizon.push((f, edge));
-            return;
-        }
-        face.alive = false;
-        let adjacent = face.adjacent;
-        for step in 1..3 {
-            let (g, k) = unpack(adjacent[(edge + step) % 3]);
-            self.silhouette(g, k, w);
+    /// The depth-first walk over the faces that see `w`, from `seen` (which does):
+    /// entering face `f` across its edge `edge`, either records that edge as horizon
+    /// (`f` does not see `w`) or removes `f` and walks on across its two other edges.
+    /// The walk keeps its own stack (children pushed in reverse, so the order is the
+    /// recursive one and the horizon comes out in order around the hole). Each face
+    /// is removed at most once, so the walk ends.
+    fn silhouette(&mut self, seen: usize, w: V) {
+        self.horizon.clear();
+        self.stack.clear();
+        self.faces[seen].alive = false;
+        let adjacent = self.faces[seen].adjacent;
+        self.stack
+            .extend(adjacent.iter().rev().map(|&link| unpack(link)));
+        while let Some((f, edge)) = self.stack.pop() {
+            let Some(face) = self.faces.get_mut(f) else {
+                continue;
+            };
+            if !face.alive {
+                continue;
+            }
+            if !face.sees(w) {
+                self.horizon.push((f, edge));
+                continue;
+            }
+            face.alive = false;
+            let adjacent = face.adjacent;
+            for step in [2, 1] {
+                self.stack.push(unpack(adjacent[(edge + step) % 3]));
+            }
         }
     }
 

@@ -182,8 +182,10 @@ impl<V: Vector> Simplex<V> {
         let mut kept = 0;
         for i in 0..self.len {
             if self.weights[i] > V::Scalar::ZERO {
-                self.points[kept] = self.points[i];
-                self.weights[kept] = self.weights[i];
+                if kept != i {
+                    self.points[kept] = self.points[i];
+                    self.weights[kept] = self.weights[i];
+                }
                 kept += 1;
             }
         }
@@ -526,7 +528,7 @@ pub(crate) fn reduce_up_to_triangle<V: Vector>(simplex: &mut Simplex<V>) -> bool
         _ => {
             simplex.weights[0] = V::Scalar::ONE;
             simplex.len = 1;
-            false
+            return false;
         }
     };
     simplex.compact();

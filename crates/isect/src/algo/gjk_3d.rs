@@ -52,11 +52,9 @@ fn reduce_tetrahedron<R: Real>(simplex: &mut Simplex<R::V3>) -> bool {
             true
         }
         Some((_, face, weights)) => {
-            let points = simplex.points;
-            for (slot, &i) in face.iter().enumerate() {
-                simplex.points[slot] = points[i];
-                simplex.weights[slot] = weights[slot];
-            }
+            let points = face.map(|i| simplex.points[i]);
+            simplex.points[..3].copy_from_slice(&points);
+            simplex.weights[..3].copy_from_slice(&weights);
             simplex.len = 3;
             simplex.compact();
             false
