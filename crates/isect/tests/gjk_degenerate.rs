@@ -375,3 +375,43 @@ fn box_witnesses_on_coplanar_faces<V: TestVector>() {
     assert!(deep > 100, "only {deep} deep contacts");
 }
 for_each_vector!(box_witnesses_on_coplanar_faces);
+
+// Tiny (1e-11 to 1e-5) and huge (1e5) scales: a box and a rotated box, centres 3
+// and 1.5 half-widths apart (B reaches between 1 and √3 half-widths towards A, so
+// they are apart by at most 1, and overlap). The simplex solver's products
+// of up to six coordinates underflow in f32 below ~1e-7 unless it rescales; the
+// answers must stay finite and scale with the shapes.
+fn tiny_and_huge_boxes<V: TestVector>() {
+    let mut rng = gjk_common::Rng(5);
+    for scale in [1e-11, 1e-9, 1e-7, 1e-5, 1e5] {
+        let s = r::<V>(scale);
+        let a = Aabb::from_center(V::ZERO, V::splat(s)).unwrap();
+        for (offset, apart) in [(3.0, true), (1.5, false)] {
+            let t = V::ZERO.with(0, r::<V>(offset * scale));
+            let pb = V::random_pose(&mut rng, t);
+            let pa = V::Pose::IDENTITY;
+            let cp = closest_points(&pa, &a, &pb, &a);
+            assert!(
+                cp.point_a.is_finite() && cp.point_b.is_finite(),
+                "{scale}: {cp:?}"
+            );
+            let d = f(cp.distance) / scale;
+            let expected = if apart {
+                d > 0.0 && d <= 1.0 + 1e-3
+            } else {
+                d == 0.0
+            };
+            assert!(expected, "{scale}: distance {d} half-widths");
+            if !apart {
+                let c = contact(&pa, &a, &pb, &a, r::<V>(0.0)).unwrap();
+                let depth = f(c.depth) / scale;
+                assert!(
+                    c.point_a.is_finite() && c.point_b.is_finite(),
+                    "{scale}: {c:?}"
+                );
+                assert!(depth > 0.0 && depth <= 2.0, "{scale}: depth {depth}");
+            }
+        }
+    }
+}
+for_each_vector!(tiny_and_huge_boxes);

@@ -12,7 +12,7 @@ use std::cmp::Ordering;
 use std::collections::BinaryHeap;
 
 use super::epa::{epa_rel_tolerance, Fallback, Penetration, EPA_BLOW_UP_ULPS, EPA_MAX_ITERATIONS};
-use super::gjk::{triangle_weights, MinkowskiDiff, Simplex, Status, SupportPoint};
+use super::gjk::{triangle_weights, unit_scaled, MinkowskiDiff, Simplex, Status, SupportPoint};
 use super::support::SupportMap;
 use crate::math::tolerance::eps;
 use crate::math::{Real, Vector, Vector3};
@@ -280,7 +280,8 @@ impl<V: Vector3> Polytope<V> {
         let q = face.normal * face.dist;
         let holder = self.face_holding(face, q);
         let [i, j, k] = holder.vertices.map(|v| self.vertices[v as usize]);
-        let (l, _) = triangle_weights(i.w - q, j.w - q, k.w - q);
+        let [a, b, c] = unit_scaled([i.w - q, j.w - q, k.w - q]);
+        let (l, _) = triangle_weights(a, b, c);
         Penetration {
             depth: face.dist,
             normal: face.normal,
