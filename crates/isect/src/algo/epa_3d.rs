@@ -310,7 +310,8 @@ impl<V: Vector3> Polytope<V> {
                 face.normal.dot(a.cross(b)),
             ];
             let worst = (1..3).fold(0, |w, i| if areas[i] < areas[w] { i } else { w });
-            if !(areas[worst] < V::Scalar::ZERO) {
+            // Inside (or NaN): stop here.
+            if areas[worst] >= V::Scalar::ZERO || areas[worst].is_nan() {
                 break;
             }
             // The edge opposite vertex `worst` is edge `worst + 1`.

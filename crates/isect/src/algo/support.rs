@@ -195,8 +195,8 @@ impl<V: Vector> PointBlocks<V> {
             best[0],
             |m, lane| if best[lane] > m { best[lane] } else { m },
         );
-        // No lane above −∞: every product was NaN.
-        if !(top > V::Scalar::NEG_INFINITY) {
+        // No lane above −∞: every product was NaN (which never wins, so `top` is not).
+        if top == V::Scalar::NEG_INFINITY {
             return 0;
         }
         for (k, block) in blocks.enumerate() {
