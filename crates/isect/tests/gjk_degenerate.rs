@@ -415,3 +415,35 @@ fn tiny_and_huge_boxes<V: TestVector>() {
     }
 }
 for_each_vector!(tiny_and_huge_boxes);
+
+/// A box whose support function itself runs EPA on two overlapping boxes (and
+/// checks that inner answer): EPA's per-thread buffers are then in use, and the
+/// inner call must take fresh ones without disturbing the outer expansion.
+struct ReentrantBox(Aabb<glam::DVec3>);
+
+impl isect::algo::support::SupportMap<glam::DVec3> for ReentrantBox {
+    fn local_support(&self, dir: glam::DVec3) -> glam::DVec3 {
+        use glam::DVec3;
+        let unit = Aabb::from_center(DVec3::ZERO, DVec3::ONE).unwrap();
+        let shifted = Pose3::from_translation(DVec3::new(1.5, 0.0, 0.0));
+        let inner = contact(&Pose3::IDENTITY, &unit, &shifted, &unit, 0.0);
+        assert!(
+            inner.is_some_and(|c| (c.depth - 0.5).abs() < 1e-9),
+            "{inner:?}"
+        );
+        self.0.local_support(dir)
+    }
+}
+
+// Re-entrant EPA (a support map that runs EPA): same answer as the plain box.
+#[test]
+fn reentrant_epa_matches_plain() {
+    use glam::{DQuat, DVec3};
+    let bx = Aabb::from_center(DVec3::ZERO, DVec3::new(1.0, 0.5, 0.75)).unwrap();
+    let pose_b = Pose3::new(DVec3::new(0.8, 0.3, 0.1), DQuat::from_rotation_z(0.3));
+    let id = Pose3::<f64>::IDENTITY;
+    let plain = contact(&id, &bx, &pose_b, &bx, 0.0).unwrap();
+    let nested = contact(&id, &ReentrantBox(bx), &pose_b, &bx, 0.0).unwrap();
+    assert_eq!(plain, nested);
+    assert!(plain.depth > 0.1, "{plain:?}");
+}
