@@ -17,7 +17,9 @@
 //! distance), [`GJK_OVERLAP_ULPS`] (the origin counts as inside the simplex when
 //! its distance is below this times the simplex's size) and
 //! [`SIMPLEX_DEGENERATE_ULPS`] (a flat triangle or tetrahedron). The loop stops
-//! after [`GJK_MAX_ITERATIONS`].
+//! after [`GJK_MAX_ITERATIONS`]. The triangle and tetrahedron solvers work on
+//! coordinates rescaled by a power of two (exact) to within `2^±`[`SOLVER_SCALE_EXP`],
+//! so that tiny (1e-11) or huge shapes neither underflow nor overflow their products.
 
 // `!(x > y)` is deliberate: it is also true for NaN, which must take the safe branch.
 #![allow(clippy::neg_cmp_op_on_partial_ord)]
