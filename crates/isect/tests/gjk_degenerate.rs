@@ -340,3 +340,110 @@ fn rounded_box_matches_grown_box() {
     let c = contact(&id, &rounded, &id, &ball, 0.0).unwrap();
     assert!((c.depth - 1.75).abs() < 1e-5, "{c:?}");
 }
+
+// Boxes overlapping at random poses: the faces of `A − B` are split into coplanar
+// triangles, and the nearest one EPA pops may be a neighbour of the one holding the
+// origin's projection. The witness points must still satisfy
+// `point_a − point_b = depth · normal` and lie on their boxes' surfaces.
+fn box_witnesses_on_coplanar_faces<V: TestVector>() {
+    let mut rng = gjk_common::Rng(41);
+    let half = |rng: &mut gjk_common::Rng| {
+        (0..V::DIM).fold(V::ZERO, |v, i| v.with(i, r::<V>(rng.range(0.2, 0.6))))
+    };
+    let (mut deep, tol) = (0, gjk_common::tol::<V>());
+    for _ in 0..400 {
+        let a = Aabb::from_center(V::ZERO, half(&mut rng)).unwrap();
+        let b = Aabb::from_center(V::ZERO, half(&mut rng)).unwrap();
+        let (pa, pb) = (V::pose_in(&mut rng, 0.4), V::pose_in(&mut rng, 0.4));
+        let Some(c) = contact(&pa, &a, &pb, &b, r::<V>(0.0)) else {
+            continue;
+        };
+        deep += usize::from(f(c.depth) > 0.05);
+        let gap = f((c.point_a - c.point_b - c.normal * c.depth).length());
+        assert!(gap <= tol, "gap {gap}: {c:?}");
+        // On the surfaces: inside each box (in its frame) within tol.
+        for (p, pose, bx) in [(c.point_a, &pa, &a), (c.point_b, &pb, &b)] {
+            let local = pose.inverse_transform_point(p);
+            let outside = (local.abs() - bx.max).max_element();
+            assert!(
+                f(outside) <= tol,
+                "witness off its box by {}: {c:?}",
+                f(outside)
+            );
+        }
+    }
+    assert!(deep > 100, "only {deep} deep contacts");
+}
+for_each_vector!(box_witnesses_on_coplanar_faces);
+
+// Tiny (1e-11 to 1e-5) and huge (1e5) scales: a box and a rotated box, centres 3
+// and 1.5 half-widths apart (B reaches between 1 and √3 half-widths towards A, so
+// they are apart by at most 1, and overlap). The simplex solver's products
+// of up to six coordinates underflow in f32 below ~1e-7 unless it rescales; the
+// answers must stay finite and scale with the shapes.
+fn tiny_and_huge_boxes<V: TestVector>() {
+    let mut rng = gjk_common::Rng(5);
+    for scale in [1e-11, 1e-9, 1e-7, 1e-5, 1e5] {
+        let s = r::<V>(scale);
+        let a = Aabb::from_center(V::ZERO, V::splat(s)).unwrap();
+        for (offset, apart) in [(3.0, true), (1.5, false)] {
+            let t = V::ZERO.with(0, r::<V>(offset * scale));
+            let pb = V::random_pose(&mut rng, t);
+            let pa = V::Pose::IDENTITY;
+            let cp = closest_points(&pa, &a, &pb, &a);
+            assert!(
+                cp.point_a.is_finite() && cp.point_b.is_finite(),
+                "{scale}: {cp:?}"
+            );
+            let d = f(cp.distance) / scale;
+            let expected = if apart {
+                d > 0.0 && d <= 1.0 + 1e-3
+            } else {
+                d == 0.0
+            };
+            assert!(expected, "{scale}: distance {d} half-widths");
+            if !apart {
+                let c = contact(&pa, &a, &pb, &a, r::<V>(0.0)).unwrap();
+                let depth = f(c.depth) / scale;
+                assert!(
+                    c.point_a.is_finite() && c.point_b.is_finite(),
+                    "{scale}: {c:?}"
+                );
+                assert!(depth > 0.0 && depth <= 2.0, "{scale}: depth {depth}");
+            }
+        }
+    }
+}
+for_each_vector!(tiny_and_huge_boxes);
+
+/// A box whose support function itself runs EPA on two overlapping boxes (and
+/// checks that inner answer): EPA's per-thread buffers are then in use, and the
+/// inner call must take fresh ones without disturbing the outer expansion.
+struct ReentrantBox(Aabb<glam::DVec3>);
+
+impl isect::algo::support::SupportMap<glam::DVec3> for ReentrantBox {
+    fn local_support(&self, dir: glam::DVec3) -> glam::DVec3 {
+        use glam::DVec3;
+        let unit = Aabb::from_center(DVec3::ZERO, DVec3::ONE).unwrap();
+        let shifted = Pose3::from_translation(DVec3::new(1.5, 0.0, 0.0));
+        let inner = contact(&Pose3::IDENTITY, &unit, &shifted, &unit, 0.0);
+        assert!(
+            inner.is_some_and(|c| (c.depth - 0.5).abs() < 1e-9),
+            "{inner:?}"
+        );
+        self.0.local_support(dir)
+    }
+}
+
+// Re-entrant EPA (a support map that runs EPA): same answer as the plain box.
+#[test]
+fn reentrant_epa_matches_plain() {
+    use glam::{DQuat, DVec3};
+    let bx = Aabb::from_center(DVec3::ZERO, DVec3::new(1.0, 0.5, 0.75)).unwrap();
+    let pose_b = Pose3::new(DVec3::new(0.8, 0.3, 0.1), DQuat::from_rotation_z(0.3));
+    let id = Pose3::<f64>::IDENTITY;
+    let plain = contact(&id, &bx, &pose_b, &bx, 0.0).unwrap();
+    let nested = contact(&id, &ReentrantBox(bx), &pose_b, &bx, 0.0).unwrap();
+    assert_eq!(plain, nested);
+    assert!(plain.depth > 0.1, "{plain:?}");
+}

@@ -7,11 +7,12 @@
 //! that of the removed region, not of the whole polytope. See [`super::epa`] for the
 //! reference, tolerances and the fallback.
 
+use std::cell::RefCell;
 use std::cmp::Ordering;
 use std::collections::BinaryHeap;
 
 use super::epa::{epa_rel_tolerance, Fallback, Penetration, EPA_BLOW_UP_ULPS, EPA_MAX_ITERATIONS};
-use super::gjk::{triangle_weights, MinkowskiDiff, Simplex, Status, SupportPoint};
+use super::gjk::{triangle_weights, unit_scaled, MinkowskiDiff, Simplex, Status, SupportPoint};
 use super::support::SupportMap;
 use crate::math::tolerance::eps;
 use crate::math::{Real, Vector, Vector3};
@@ -97,46 +98,58 @@ fn vertex<V: Vector>(face: &Face<V>, i: usize) -> usize {
 }
 
 /// The expanding polytope.
-struct Polytope<V: Vector> {
+pub(crate) struct Polytope<V: Vector> {
     vertices: Vec<SupportPoint<V>>,
     faces: Vec<Face<V>>,
     heap: BinaryHeap<Nearest<V::Scalar>>,
     /// Horizon edges of the current expansion, as `(face, edge)` of the faces kept.
     horizon: Vec<(usize, usize)>,
+    /// The silhouette walk's stack of `(face, edge)` to enter.
+    stack: Vec<(usize, usize)>,
 }
 
 impl<V: Vector3> Polytope<V> {
-    /// The tetrahedron `points`, faces oriented outward and linked to each other.
-    fn from_tetrahedron(points: [SupportPoint<V>; 4]) -> Self {
+    /// An empty polytope with room for a typical expansion.
+    fn with_capacity() -> Self {
         let capacity = 4 + EPA_MAX_ITERATIONS as usize;
-        let mut polytope = Self {
+        Self {
             vertices: Vec::with_capacity(capacity),
             faces: Vec::with_capacity(2 * capacity),
             heap: BinaryHeap::with_capacity(2 * capacity),
             horizon: Vec::with_capacity(16),
-        };
-        polytope.vertices.extend_from_slice(&points);
+            stack: Vec::with_capacity(32),
+        }
+    }
+
+    /// Restarts from the tetrahedron `points`, faces oriented outward and linked to
+    /// each other (the buffers keep their capacity).
+    fn reset(&mut self, points: [SupportPoint<V>; 4]) {
+        self.vertices.clear();
+        self.faces.clear();
+        self.heap.clear();
+        self.horizon.clear();
+        self.vertices.extend_from_slice(&points);
         for [i, j, k, opposite] in [[0, 1, 2, 3], [0, 3, 1, 2], [0, 2, 3, 1], [1, 3, 2, 0]] {
-            let w = |v: usize| polytope.vertices[v].w;
+            let w = |v: usize| self.vertices[v].w;
             let n = (w(j) - w(i)).cross(w(k) - w(i));
             if n.dot(w(opposite) - w(i)) > V::Scalar::ZERO {
-                polytope.add_face(i, k, j);
+                self.add_face(i, k, j);
             } else {
-                polytope.add_face(i, j, k);
+                self.add_face(i, j, k);
             }
         }
-        polytope.link_by_vertices(0);
-        polytope
+        self.link_by_vertices(0);
     }
 
     /// Adds the face `i j k`, unlinked; a zero-area face (no normal) is kept for the
     /// topology but never queued.
+    #[inline(always)]
     fn add_face(&mut self, i: usize, j: usize, k: usize) -> usize {
-        let w = |v: usize| self.vertices[v].w;
+        let [wi, wj, wk] = [i, j, k].map(|v| self.vertices[v].w);
         let index = self.faces.len();
-        let (normal, dist) = match (w(j) - w(i)).cross(w(k) - w(i)).try_normalize() {
+        let (normal, dist) = match (wj - wi).cross(wk - wi).try_normalize() {
             Some(n) => {
-                let dist = n.dot(w(i));
+                let dist = n.dot(wi);
                 self.heap.push(Nearest { dist, face: index });
                 (n, dist)
             }
@@ -192,12 +205,7 @@ impl<V: Vector3> Polytope<V> {
     fn expand(&mut self, seen: usize, p: SupportPoint<V>) {
         let new = self.vertices.len();
         self.vertices.push(p);
-        self.horizon.clear();
-        self.faces[seen].alive = false;
-        for e in 0..3 {
-            let (g, k) = unpack(self.faces[seen].adjacent[e]);
-            self.silhouette(g, k, p.w);
-        }
+        self.silhouette(seen, p.w);
         let first = self.faces.len();
         for h in 0..self.horizon.len() {
             let (g, k) = self.horizon[h];
@@ -213,44 +221,67 @@ impl<V: Vector3> Polytope<V> {
 
     /// Links the fan of new faces `b → a → new` (from `first` on) around the new
     /// vertex: face `i`'s edge `a → new` is face `j`'s edge `new → b` when `b_j = a_i`.
+    /// The silhouette walk lists the horizon in order around the hole, so the match
+    /// is usually the next face of the fan; the search is the fallback.
     fn link_fan(&mut self, first: usize) {
-        for i in first..self.faces.len() {
+        let end = self.faces.len();
+        for i in first..end {
             let a = self.faces[i].vertices[1];
-            if let Some(j) = (first..self.faces.len()).find(|&j| self.faces[j].vertices[0] == a) {
+            let next = if i + 1 < end { i + 1 } else { first };
+            let j = if self.faces[next].vertices[0] == a {
+                Some(next)
+            } else {
+                (first..end).find(|&j| self.faces[j].vertices[0] == a)
+            };
+            if let Some(j) = j {
                 self.faces[i].adjacent[1] = pack(j, 2);
                 self.faces[j].adjacent[2] = pack(i, 1);
             }
         }
     }
 
-    /// The depth-first walk: entering face `f` across its edge `edge`, either records
-    /// that edge as horizon (`f` does not see `w`) or removes `f` and walks on across
-    /// its two other edges. Each face is removed at most once, so the walk ends.
-    fn silhouette(&mut self, f: usize, edge: usize, w: V) {
-        let Some(face) = self.faces.get_mut(f) else {
-            return;
-        };
-        if !face.alive {
-            return;
-        }
-        if !face.sees(w) {
-            self.horizon.push((f, edge));
-            return;
-        }
-        face.alive = false;
-        let adjacent = face.adjacent;
-        for step in 1..3 {
-            let (g, k) = unpack(adjacent[(edge + step) % 3]);
-            self.silhouette(g, k, w);
+    /// The depth-first walk over the faces that see `w`, from `seen` (which does):
+    /// entering face `f` across its edge `edge`, either records that edge as horizon
+    /// (`f` does not see `w`) or removes `f` and walks on across its two other edges.
+    /// The walk keeps its own stack (children pushed in reverse, so the order is the
+    /// recursive one and the horizon comes out in order around the hole). Each face
+    /// is removed at most once, so the walk ends.
+    fn silhouette(&mut self, seen: usize, w: V) {
+        self.horizon.clear();
+        self.stack.clear();
+        self.faces[seen].alive = false;
+        let adjacent = self.faces[seen].adjacent;
+        self.stack
+            .extend(adjacent.iter().rev().map(|&link| unpack(link)));
+        while let Some((f, edge)) = self.stack.pop() {
+            let Some(face) = self.faces.get_mut(f) else {
+                continue;
+            };
+            if !face.alive {
+                continue;
+            }
+            if !face.sees(w) {
+                self.horizon.push((f, edge));
+                continue;
+            }
+            face.alive = false;
+            let adjacent = face.adjacent;
+            for step in [2, 1] {
+                self.stack.push(unpack(adjacent[(edge + step) % 3]));
+            }
         }
     }
 
-    /// The answer from the converged face: the origin's projection on it, split into
-    /// the witness points of A and B.
+    /// The answer from the converged face: the origin's projection `q` on its plane,
+    /// split into the witness points of A and B by its barycentric coordinates in the
+    /// face of the polytope that holds `q` (see [`Polytope::face_holding`]), so that
+    /// `point_a − point_b = q = depth · normal`.
     fn answer(&self, face: &Face<V>, iterations: u32) -> Penetration<V> {
-        let [i, j, k] = face.vertices.map(|v| self.vertices[v as usize]);
         let q = face.normal * face.dist;
-        let (l, _) = triangle_weights(i.w - q, j.w - q, k.w - q);
+        let holder = self.face_holding(face, q);
+        let [i, j, k] = holder.vertices.map(|v| self.vertices[v as usize]);
+        let [a, b, c] = unit_scaled([i.w - q, j.w - q, k.w - q]);
+        let (l, _) = triangle_weights(a, b, c);
         Penetration {
             depth: face.dist,
             normal: face.normal,
@@ -262,6 +293,69 @@ impl<V: Vector3> Polytope<V> {
     }
 }
 
+impl<V: Vector3> Polytope<V> {
+    /// The face whose triangle holds `q`, the origin's projection on the nearest
+    /// face's plane. Faces of `A − B` are often split into coplanar triangles (boxes,
+    /// polyhedra), and the nearest one popped may be a neighbour of the one holding
+    /// `q` (all share one distance): walk across the edge where `q`'s barycentric
+    /// coordinate is most negative until none is, at most once per face.
+    fn face_holding<'p>(&'p self, nearest: &'p Face<V>, q: V) -> &'p Face<V> {
+        let mut face = nearest;
+        for _ in 0..self.faces.len() {
+            let [a, b, c] = face.vertices.map(|v| self.vertices[v as usize].w - q);
+            // Twice the signed areas of q's sub-triangles opposite each vertex.
+            let areas = [
+                face.normal.dot(b.cross(c)),
+                face.normal.dot(c.cross(a)),
+                face.normal.dot(a.cross(b)),
+            ];
+            let worst = (1..3).fold(0, |w, i| if areas[i] < areas[w] { i } else { w });
+            // Inside (or NaN): stop here.
+            if areas[worst] >= V::Scalar::ZERO || areas[worst].is_nan() {
+                break;
+            }
+            // The edge opposite vertex `worst` is edge `worst + 1`.
+            let (g, _) = unpack(face.adjacent[(worst + 1) % 3]);
+            match self.faces.get(g) {
+                Some(next) if next.alive && next.dist.is_finite() => face = next,
+                _ => break,
+            }
+        }
+        face
+    }
+}
+
+/// Per-thread polytope buffers, reused from one EPA call to the next so that a
+/// call allocates nothing once the buffers have grown (they keep the capacity of the
+/// largest expansion, at most [`EPA_MAX_FACES`] faces). A re-entrant call (a support
+/// map that itself runs EPA) finds the buffers in use and takes fresh ones.
+pub(crate) trait PolytopeBuffers: Vector3 {
+    /// Runs `f` on this thread's polytope (or a fresh one when it is in use).
+    fn with_polytope<T>(f: impl FnMut(&mut Polytope<Self>) -> T) -> T;
+}
+
+macro_rules! impl_polytope_buffers {
+    ($v:ty) => {
+        impl PolytopeBuffers for $v {
+            #[inline]
+            fn with_polytope<T>(mut f: impl FnMut(&mut Polytope<Self>) -> T) -> T {
+                thread_local! {
+                    static BUFFERS: RefCell<Polytope<$v>> = RefCell::new(Polytope::with_capacity());
+                }
+                // Fresh buffers when this thread's are in use or already destroyed.
+                BUFFERS
+                    .try_with(|cell| cell.try_borrow_mut().ok().map(|mut p| f(&mut p)))
+                    .ok()
+                    .flatten()
+                    .unwrap_or_else(|| f(&mut Polytope::with_capacity()))
+            }
+        }
+    };
+}
+
+impl_polytope_buffers!(glam::Vec3);
+impl_polytope_buffers!(glam::DVec3);
+
 /// Penetration of the cores, from a GJK simplex that encloses or touches the origin.
 pub(crate) fn penetration<R, A, B>(
     diff: &MinkowskiDiff<'_, R::V3, A, B>,
@@ -269,6 +363,7 @@ pub(crate) fn penetration<R, A, B>(
 ) -> Penetration<R::V3>
 where
     R: Real,
+    R::V3: PolytopeBuffers,
     A: SupportMap<R::V3> + ?Sized,
     B: SupportMap<R::V3> + ?Sized,
 {
@@ -276,8 +371,22 @@ where
         Ok(t) => t,
         Err(answer) => return answer,
     };
+    R::V3::with_polytope(|polytope| expand_to_boundary::<R, A, B>(diff, polytope, tetrahedron))
+}
+
+/// The EPA loop on `polytope`, restarted from `tetrahedron`.
+fn expand_to_boundary<R, A, B>(
+    diff: &MinkowskiDiff<'_, R::V3, A, B>,
+    polytope: &mut Polytope<R::V3>,
+    tetrahedron: [SupportPoint<R::V3>; 4],
+) -> Penetration<R::V3>
+where
+    R: Real,
+    A: SupportMap<R::V3> + ?Sized,
+    B: SupportMap<R::V3> + ?Sized,
+{
     let mut size = tetrahedron.iter().fold(R::ZERO, |m, p| m.max(p.w.length()));
-    let mut polytope = Polytope::from_tetrahedron(tetrahedron);
+    polytope.reset(tetrahedron);
     let mut fallback: Option<Fallback<R::V3>> = None;
     for iteration in 1..=EPA_MAX_ITERATIONS {
         let Some((index, face)) = polytope.pop_nearest() else {

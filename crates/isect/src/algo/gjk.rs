@@ -17,7 +17,9 @@
 //! distance), [`GJK_OVERLAP_ULPS`] (the origin counts as inside the simplex when
 //! its distance is below this times the simplex's size) and
 //! [`SIMPLEX_DEGENERATE_ULPS`] (a flat triangle or tetrahedron). The loop stops
-//! after [`GJK_MAX_ITERATIONS`].
+//! after [`GJK_MAX_ITERATIONS`]. The triangle and tetrahedron solvers work on
+//! coordinates rescaled by a power of two (exact) to within `2^±`[`SOLVER_SCALE_EXP`],
+//! so that tiny (1e-11) or huge shapes neither underflow nor overflow their products.
 
 // `!(x > y)` is deliberate: it is also true for NaN, which must take the safe branch.
 #![allow(clippy::neg_cmp_op_on_partial_ord)]
@@ -41,6 +43,10 @@ pub const GJK_OVERLAP_ULPS: f64 = 64.0;
 /// `SIMPLEX_DEGENERATE_ULPS · ε` times the cube (volume) or square (area) of its
 /// size counts as flat.
 pub const SIMPLEX_DEGENERATE_ULPS: f64 = 16.0;
+/// The simplex solver works on coordinates rescaled (by a power of two) to at most
+/// `2^SOLVER_SCALE_EXP` and at least `2^-SOLVER_SCALE_EXP` in magnitude, so that its
+/// products of up to six coordinates neither underflow nor overflow in `f32`.
+pub const SOLVER_SCALE_EXP: f64 = 16.0;
 
 /// How an iterative algorithm (GJK, EPA, shape casts) ended.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -182,8 +188,10 @@ impl<V: Vector> Simplex<V> {
         let mut kept = 0;
         for i in 0..self.len {
             if self.weights[i] > V::Scalar::ZERO {
-                self.points[kept] = self.points[i];
-                self.weights[kept] = self.weights[i];
+                if kept != i {
+                    self.points[kept] = self.points[i];
+                    self.weights[kept] = self.weights[i];
+                }
                 kept += 1;
             }
         }
@@ -276,6 +284,7 @@ impl<V: Vector> GjkCache<V> {
 /// The first simplex: the cached directions' support points, or one support point
 /// along the offset of B from A (any direction is valid; this one starts near the
 /// closest features).
+#[inline(always)]
 fn initial_simplex<V, A, B>(
     diff: &MinkowskiDiff<'_, V, A, B>,
     cache: Option<&GjkCache<V>>,
@@ -313,6 +322,7 @@ where
 /// directions back. Never panics; NaN poses give `Status::Degenerate` with a NaN
 /// distance. At the cap the result is the best simplex found (`MaxIterations`): its
 /// distance is an upper bound on the true one.
+#[inline(always)]
 pub fn closest_points<V, A, B>(
     diff: &MinkowskiDiff<'_, V, A, B>,
     cache: Option<&mut GjkCache<V>>,
@@ -506,25 +516,65 @@ fn best_edge_weights<V: Vector>(a: V, b: V, c: V) -> [V::Scalar; 3] {
     best.0
 }
 
+/// The vertices `w` of `points` as the simplex solver sees them: rescaled by a power
+/// of two (exact, so every weight and comparison is unchanged) when their largest
+/// coordinate is outside `[2^-SOLVER_SCALE_EXP, 2^SOLVER_SCALE_EXP]`. The solver's
+/// products reach the sixth power of the coordinates (a tetrahedron's signed
+/// volumes times each other), which underflows in `f32` for shapes ~1e-7 across
+/// and gave NaN weights (0/0) for shapes ~1e-11 across; at unit scale they cannot.
+#[inline]
+pub(crate) fn solver_points<V: Vector, const N: usize>(points: &[SupportPoint<V>]) -> [V; N] {
+    unit_scaled(std::array::from_fn(|i| points[i].w))
+}
+
+/// `w` rescaled as in [`solver_points`].
+#[inline]
+pub(crate) fn unit_scaled<V: Vector, const N: usize>(w: [V; N]) -> [V; N] {
+    let mut size = V::Scalar::ZERO;
+    for p in &w {
+        size = size.max(p.abs().max_element());
+    }
+    let limit = V::Scalar::from_f64(SOLVER_SCALE_EXP.exp2());
+    // In range, all zero, NaN or infinite (the last two left to the callers' checks).
+    if size <= limit && size * limit >= V::Scalar::ONE || !(size > V::Scalar::ZERO) {
+        w
+    } else {
+        rescaled(w, size)
+    }
+}
+
+/// `w` times the power of two nearest `1 / size` (kept out of line: rare).
+#[cold]
+#[inline(never)]
+fn rescaled<V: Vector, const N: usize>(w: [V; N], size: V::Scalar) -> [V; N] {
+    if !size.is_finite() {
+        return w;
+    }
+    let factor = V::Scalar::from_f64((-size.to_f64().log2().round()).exp2());
+    w.map(|p| p * factor)
+}
+
 /// Reduces a 1-, 2- or 3-vertex simplex (any dimension); returns true when the
 /// closest point is interior to a triangle.
 pub(crate) fn reduce_up_to_triangle<V: Vector>(simplex: &mut Simplex<V>) -> bool {
-    let p = &simplex.points;
     let interior = match simplex.len {
         2 => {
-            let [s, t] = segment_weights(p[0].w, p[1].w);
+            // Products of two coordinates only, and a zero or subnormal length is
+            // handled: no rescale.
+            let [s, t] = segment_weights(simplex.points[0].w, simplex.points[1].w);
             simplex.weights[..2].copy_from_slice(&[s, t]);
             false
         }
         3 => {
-            let (w, interior) = triangle_weights(p[0].w, p[1].w, p[2].w);
+            let [a, b, c] = solver_points(&simplex.points[..3]);
+            let (w, interior) = triangle_weights(a, b, c);
             simplex.weights[..3].copy_from_slice(&w);
             interior
         }
         _ => {
             simplex.weights[0] = V::Scalar::ONE;
             simplex.len = 1;
-            false
+            return false;
         }
     };
     simplex.compact();

@@ -3,7 +3,9 @@
 
 // `!(x > y)` is deliberate: it is also true for NaN, which must take the safe branch.
 #![allow(clippy::neg_cmp_op_on_partial_ord)]
-use super::gjk::{reduce_up_to_triangle, triangle_weights, Simplex, SIMPLEX_DEGENERATE_ULPS};
+use super::gjk::{
+    reduce_up_to_triangle, solver_points, triangle_weights, Simplex, SIMPLEX_DEGENERATE_ULPS,
+};
 use crate::math::tolerance::eps;
 use crate::math::{Pose3, Real, Vector, Vector3};
 
@@ -25,7 +27,7 @@ const FACES: [[usize; 4]; 4] = [[0, 1, 2, 3], [0, 3, 1, 2], [0, 2, 3, 1], [1, 3,
 /// the face's plane from the opposite vertex; the closest point is on the nearest
 /// such face. A flat tetrahedron tests every face and never encloses the origin.
 fn reduce_tetrahedron<R: Real>(simplex: &mut Simplex<R::V3>) -> bool {
-    let w = [0, 1, 2, 3].map(|i| simplex.points[i].w);
+    let w: [R::V3; 4] = solver_points(&simplex.points);
     let size2 = (1..4).fold(R::ZERO, |m, i| m.max(w[i].distance_squared(w[0])));
     let volume = (w[1] - w[0]).dot((w[2] - w[0]).cross(w[3] - w[0]));
     let flat = !(volume.abs() > eps::<R>(SIMPLEX_DEGENERATE_ULPS) * size2 * size2.sqrt());
@@ -52,11 +54,9 @@ fn reduce_tetrahedron<R: Real>(simplex: &mut Simplex<R::V3>) -> bool {
             true
         }
         Some((_, face, weights)) => {
-            let points = simplex.points;
-            for (slot, &i) in face.iter().enumerate() {
-                simplex.points[slot] = points[i];
-                simplex.weights[slot] = weights[slot];
-            }
+            let points = face.map(|i| simplex.points[i]);
+            simplex.points[..3].copy_from_slice(&points);
+            simplex.weights[..3].copy_from_slice(&weights);
             simplex.len = 3;
             simplex.compact();
             false

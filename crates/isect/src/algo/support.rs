@@ -172,54 +172,59 @@ impl<V: Vector> PointBlocks<V> {
 
     /// The index of the point farthest along `dir`, the same point as
     /// [`support_of_points`] (first of ties; 0 when every product is NaN).
+    ///
+    /// Two passes: the first keeps only the four lanes' maxima (no index
+    /// bookkeeping in the loop), the second recomputes the same products in the same
+    /// order (so they are bit-identical) and stops at the first equal to the maximum.
     #[inline]
     pub fn support_index(&self, dir: V) -> usize {
-        let zero = V::Scalar::ZERO;
+        let blocks = self.coords.chunks_exact(4 * V::DIM);
         let mut best = [V::Scalar::NEG_INFINITY; 4];
-        // Block numbers as scalars, so that every lane operation has one width.
-        let mut best_block = [zero; 4];
-        let mut block_number = zero;
-        for block in self.coords.chunks_exact(4 * V::DIM) {
-            // Summed in the order of `Vector::dot`, so the products equal it exactly.
-            let mut d = [zero; 4];
-            for axis in 0..V::DIM {
-                let c = dir.get(axis);
-                for lane in 0..4 {
-                    d[lane] += block[4 * axis + lane] * c;
-                }
-            }
+        for block in blocks.clone() {
+            let d = block_dots(block, dir);
             for lane in 0..4 {
-                let better = d[lane] > best[lane];
-                best[lane] = if better { d[lane] } else { best[lane] };
-                best_block[lane] = if better {
-                    block_number
+                // NaN products never win.
+                best[lane] = if d[lane] > best[lane] {
+                    d[lane]
                 } else {
-                    best_block[lane]
+                    best[lane]
                 };
             }
-            block_number += V::Scalar::ONE;
         }
-        // Merge the lanes on the scalars (point index 4·block + lane: on a tie the
-        // lower block, then the lower lane wins); one conversion to an index at the end.
-        let mut w = 0;
-        for lane in 1..4 {
-            let tie = best[lane] == best[w] && best_block[lane] < best_block[w];
-            if best[lane] > best[w] || tie {
-                w = lane;
+        let top = (1..4).fold(
+            best[0],
+            |m, lane| if best[lane] > m { best[lane] } else { m },
+        );
+        // No lane above −∞: every product was NaN (which never wins, so `top` is not).
+        if top == V::Scalar::NEG_INFINITY {
+            return 0;
+        }
+        for (k, block) in blocks.enumerate() {
+            let d = block_dots(block, dir);
+            // All four lanes compared at once (a mask), not one by one.
+            let hits = (0..4).fold(0u32, |m, lane| m | (u32::from(d[lane] == top) << lane));
+            if hits != 0 {
+                let index = 4 * k + hits.trailing_zeros() as usize;
+                // Padding copies point 0, which comes first: never reached.
+                return if index < self.len { index } else { 0 };
             }
         }
-        // No lane above −∞: every product was NaN.
-        let index = if best[w] > V::Scalar::NEG_INFINITY {
-            4 * best_block[w].to_f64() as usize + w
-        } else {
-            0
-        };
-        if index < self.len {
-            index
-        } else {
-            0
+        0
+    }
+}
+
+/// The four dot products of one block with `dir`, summed in the order of
+/// `Vector::dot`, so that they equal it exactly.
+#[inline(always)]
+fn block_dots<V: Vector>(block: &[V::Scalar], dir: V) -> [V::Scalar; 4] {
+    let mut d = [V::Scalar::ZERO; 4];
+    for axis in 0..V::DIM {
+        let c = dir.get(axis);
+        for lane in 0..4 {
+            d[lane] += block[4 * axis + lane] * c;
         }
     }
+    d
 }
 
 /// A convex shape given by a point cloud: the convex hull of its points, without
