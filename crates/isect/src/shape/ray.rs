@@ -38,7 +38,10 @@ impl<V: Vector> Ray<V> {
     /// may not be; queries answer "no hit" for those).
     #[inline]
     pub fn is_finite(&self) -> bool {
-        self.origin.is_finite() && self.dir.is_finite()
+        // One test for every component: `x · 0` is `±0` for a finite `x` and NaN for
+        // an infinite or NaN one, so the sum is zero exactly when all are finite (a few
+        // multiply-adds instead of a compare and branch per component).
+        self.origin.dot(V::ZERO) + self.dir.dot(V::ZERO) == V::Scalar::ZERO
     }
 }
 

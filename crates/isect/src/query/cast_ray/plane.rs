@@ -8,32 +8,57 @@
 //! No tolerances: the seed's `|dir · n| < ε` parallel test is replaced by the exact
 //! sign test; a nearly parallel ray gets a large but correct `t`, checked against
 //! `max_t` (a `t` that overflows to infinity misses).
+//!
+//! Bad input costs no test of its own: a non-finite origin or direction makes `s` or
+//! `dir · n` non-finite (an infinite component times a non-zero normal component is
+//! infinite, times a zero one NaN), so the ray is checked through those two numbers.
 
-use super::{is_valid_query, RayCast};
+use super::RayCast;
 use crate::math::{Real, Vector};
 use crate::shape::{HalfSpace, Plane, Ray, RayHit};
 
-/// `t = −s / (dir · n)` where a ray at signed distance `s ≠ 0` meets the plane, if it
-/// moves toward it and arrives by `max_t`. The sign tests are non-short-circuit (the
-/// side of a random ray is unpredictable); a NaN `s`, `along_normal` or `max_t` fails
-/// them, and a `t` that overflows to infinity misses.
-#[inline]
-fn crossing_t<S: Real>(s: S, along_normal: S, max_t: S) -> Option<S> {
-    let toward =
-        (s > S::ZERO) & (along_normal < S::ZERO) | (s < S::ZERO) & (along_normal > S::ZERO);
-    let t = -s / along_normal;
-    (toward & (t <= max_t) & (t < S::INFINITY)).then_some(t)
+/// A ray against a plane: the signed distance of its origin and its speed along the
+/// normal.
+struct Crossing<S> {
+    /// `s = n · origin − d`.
+    s: S,
+    /// `dir · n`.
+    along_normal: S,
 }
 
-/// The validity test left for a candidate hit at `t`: its `t` came from a finite
-/// signed distance (so a finite origin: an infinite or NaN coordinate makes `s`
-/// infinite or NaN) and passed `t ≤ max_t` (so `max_t` is neither NaN nor negative).
-/// An infinite or NaN direction makes `dir · n` infinite or NaN: NaN fails the sign
-/// tests and `±∞` gives `t = −s / ±∞ = 0`. So only `t = 0` needs the direction
-/// checked, which keeps the test off the common path.
-#[inline]
-fn finite_if_zero<V: Vector>(t: V::Scalar, ray: &Ray<V>) -> bool {
-    t != V::Scalar::ZERO || ray.dir.is_finite()
+impl<S: Real> Crossing<S> {
+    #[inline(always)]
+    fn new<V: Vector<Scalar = S>>(plane: &Plane<V>, ray: &Ray<V>) -> Self {
+        Self {
+            s: plane.signed_distance(ray.origin),
+            along_normal: plane.normal().dot(ray.dir),
+        }
+    }
+
+    /// True when a ray starting on the surface (or in the solid) may hit at `t = 0`:
+    /// a finite ray (`s` and `dir · n` finite, so `x · 0 = 0` for both) and `max_t ≥ 0`
+    /// (false for NaN).
+    #[inline(always)]
+    fn zero_t_is_valid(&self, max_t: S) -> bool {
+        (self.s * S::ZERO + self.along_normal * S::ZERO == S::ZERO) & (max_t >= S::ZERO)
+    }
+
+    /// `t = −s / (dir · n)` for a ray off the plane moving toward it, if it arrives by
+    /// `max_t`. The sign tests are exact (no `s · (dir · n)` product to underflow) and
+    /// come before the division; a NaN `s`, `dir · n` or `max_t` fails them. An
+    /// infinite `s` gives an infinite `t`, which misses, and an infinite `dir · n` is
+    /// refused by its own test (it would give `t = 0`).
+    #[inline(always)]
+    fn crossing(&self, max_t: S) -> Option<S> {
+        let toward = (self.s > S::ZERO) & (self.along_normal < S::ZERO)
+            | (self.s < S::ZERO) & (self.along_normal > S::ZERO);
+        if !toward {
+            return None;
+        }
+        let t = -self.s / self.along_normal;
+        let finite = (t < S::INFINITY) & (self.along_normal.abs() < S::INFINITY);
+        (finite & (t <= max_t)).then_some(t)
+    }
 }
 
 impl<V: Vector> Plane<V> {
@@ -45,17 +70,15 @@ impl<V: Vector> Plane<V> {
     /// `Some(0)` (any direction, even zero or along the plane); a ray parallel to the
     /// plane and off it, a plane behind the origin, or a crossing after `max_t` is
     /// `None` (a crossing exactly at `max_t` hits; a `t` overflowing to infinity
-    /// misses); NaN or infinite rays and NaN or negative `max_t` give `None`.
+    /// misses); NaN or infinite rays (or rays so large that `n · origin` or `n · dir`
+    /// overflows) and NaN or negative `max_t` give `None`.
     #[inline]
     pub fn ray_toi(&self, ray: &Ray<V>, max_t: V::Scalar) -> Option<V::Scalar> {
-        let s = self.signed_distance(ray.origin);
-        let t = if s == V::Scalar::ZERO {
-            // On the plane: a finite origin; t = 0 needs max_t ≥ 0 (false for NaN).
-            (max_t >= V::Scalar::ZERO).then_some(V::Scalar::ZERO)?
-        } else {
-            crossing_t(s, self.normal().dot(ray.dir), max_t)?
-        };
-        finite_if_zero(t, ray).then_some(t)
+        let x = Crossing::new(self, ray);
+        if x.s == V::Scalar::ZERO {
+            return x.zero_t_is_valid(max_t).then_some(V::Scalar::ZERO);
+        }
+        x.crossing(max_t)
     }
 }
 
@@ -67,16 +90,15 @@ impl<V: Vector> HalfSpace<V> {
     /// Edge behaviour, the same as `cast_ray`'s: an origin behind or on the plane gives
     /// `Some(0)`; an origin in front moving toward the plane gives the crossing (a
     /// crossing exactly at `max_t` hits), moving parallel or away gives `None`; NaN or
-    /// infinite rays and NaN or negative `max_t` give `None`.
+    /// infinite rays (or rays so large that `n · origin` or `n · dir` overflows) and
+    /// NaN or negative `max_t` give `None`.
     #[inline]
     pub fn ray_toi(&self, ray: &Ray<V>, max_t: V::Scalar) -> Option<V::Scalar> {
-        let s = self.plane.signed_distance(ray.origin);
-        if s <= V::Scalar::ZERO {
-            // Behind: `s = −∞` may come from an infinite origin, so check the whole ray.
-            return is_valid_query(ray, max_t).then_some(V::Scalar::ZERO);
+        let x = Crossing::new(&self.plane, ray);
+        if x.s <= V::Scalar::ZERO {
+            return x.zero_t_is_valid(max_t).then_some(V::Scalar::ZERO);
         }
-        let t = crossing_t(s, self.plane.normal().dot(ray.dir), max_t)?;
-        finite_if_zero(t, ray).then_some(t)
+        x.crossing(max_t)
     }
 }
 
@@ -86,31 +108,26 @@ impl<V: Vector> RayCast<V> for Plane<V> {
     /// Edge behaviour: an origin exactly on the plane hits at `t = 0` (any direction,
     /// even zero or along the plane), with the normal facing the ray (`normal()` when
     /// `dir · normal ≤ 0`); a ray parallel to the plane and off it misses, as does a
-    /// plane behind the origin or beyond `max_t`; NaN or infinite rays and NaN or
-    /// negative `max_t` miss.
+    /// plane behind the origin or beyond `max_t`; NaN or infinite rays (or rays so
+    /// large that `n · origin` or `n · dir` overflows) and NaN or negative `max_t` miss.
     #[inline]
     fn cast_ray(&self, ray: &Ray<V>, max_t: V::Scalar) -> Option<RayHit<V>> {
-        let s = self.signed_distance(ray.origin);
-        let along_normal = self.normal().dot(ray.dir);
-        let t = if s == V::Scalar::ZERO {
-            // On the plane: a finite origin; t = 0 needs max_t ≥ 0 (false for NaN).
-            (max_t >= V::Scalar::ZERO).then_some(V::Scalar::ZERO)?
+        let x = Crossing::new(self, ray);
+        let t = if x.s == V::Scalar::ZERO {
+            x.zero_t_is_valid(max_t).then_some(V::Scalar::ZERO)?
         } else {
-            crossing_t(s, along_normal, max_t)?
+            x.crossing(max_t)?
         };
-        if !finite_if_zero(t, ray) {
-            return None;
-        }
         // The normal facing the ray, from the dot product already at hand.
-        let normal = if along_normal > V::Scalar::ZERO {
-            -self.normal()
+        let facing = if x.along_normal > V::Scalar::ZERO {
+            -V::Scalar::ONE
         } else {
-            self.normal()
+            V::Scalar::ONE
         };
         Some(RayHit {
             t,
             point: ray.point_at(t),
-            normal,
+            normal: self.normal() * facing,
         })
     }
 }
@@ -120,21 +137,20 @@ impl<V: Vector> RayCast<V> for HalfSpace<V> {
     ///
     /// Edge behaviour: an origin behind or on the plane hits at `t = 0` with a zero
     /// normal; a ray in front moving toward the plane hits it with the plane's normal;
-    /// a ray in front moving parallel or away misses; NaN or infinite rays and NaN or
-    /// negative `max_t` miss.
+    /// a ray in front moving parallel or away misses; NaN or infinite rays (or rays so
+    /// large that `n · origin` or `n · dir` overflows) and NaN or negative `max_t` miss.
     #[inline]
     fn cast_ray(&self, ray: &Ray<V>, max_t: V::Scalar) -> Option<RayHit<V>> {
-        let s = self.plane.signed_distance(ray.origin);
-        if s <= V::Scalar::ZERO {
-            // Behind: `s = −∞` may come from an infinite origin, so check the whole ray.
-            return is_valid_query(ray, max_t).then_some(RayHit {
+        let x = Crossing::new(&self.plane, ray);
+        if x.s <= V::Scalar::ZERO {
+            return x.zero_t_is_valid(max_t).then_some(RayHit {
                 t: V::Scalar::ZERO,
                 point: ray.origin,
                 normal: V::ZERO,
             });
         }
-        let t = crossing_t(s, self.plane.normal().dot(ray.dir), max_t)?;
-        finite_if_zero(t, ray).then(|| RayHit {
+        let t = x.crossing(max_t)?;
+        Some(RayHit {
             t,
             point: ray.point_at(t),
             normal: self.plane.normal(),
