@@ -24,13 +24,39 @@ pub fn ball_ball_intersects<V: Vector>(a: &Ball<V>, b: &Ball<V>) -> bool {
 /// [`ball_ball_intersects`], so touching counts). Concentric balls have no preferred
 /// direction: they report the first coordinate axis as normal, as parry does, with
 /// [`Status::Degenerate`].
+#[inline]
 pub fn ball_ball_contact<V: Vector>(a: &Ball<V>, b: &Ball<V>) -> Option<Contact<V>> {
-    if !ball_ball_intersects(a, b) {
+    let (ca, cb) = (a.center(), b.center());
+    let offset = cb - ca;
+    let dist_sq = offset.length_squared();
+    let r = a.radius() + b.radius();
+    if !(dist_sq <= r * r) {
         return None;
     }
-    let (ca, cb) = (a.center(), b.center());
-    let any_depth = V::Scalar::INFINITY;
-    contact_points(ca, a.radius(), cb, b.radius(), any_depth, V::unit_axis(0))
+    let eps = V::Scalar::EPSILON;
+    if !(dist_sq > eps * eps) {
+        // Coincident centres, or a distance whose square underflows: the general
+        // helper rescales the offset before normalising it (and falls back to +x).
+        return contact_points(
+            ca,
+            a.radius(),
+            cb,
+            b.radius(),
+            V::Scalar::INFINITY,
+            V::unit_axis(0),
+        );
+    }
+    // One square root for both the distance and the unit normal (the same values as
+    // `length()` and `try_normalize()` give, without computing them twice).
+    let dist = dist_sq.sqrt();
+    let normal = offset * dist.recip();
+    Some(Contact {
+        normal,
+        depth: r - dist,
+        point_a: ca + normal * a.radius(),
+        point_b: cb - normal * b.radius(),
+        status: Status::Converged,
+    })
 }
 
 /// First contact time of two moving balls (seed 002, dynamic): ball `a` moves by

@@ -216,17 +216,15 @@ fn cross_length_squared<V: Vector>(f: V, d: V) -> V::Scalar {
 
 #[cfg(test)]
 mod tests {
-    use super::super::test_util::{close, close_v, s, v};
+    use super::super::test_util::{
+        close, close_v, every_type_and_scale, non_finite_rays, ray, s, v,
+    };
     use super::*;
     use crate::math::tolerance::eps;
     use glam::{DVec2, DVec3, Vec2, Vec3};
 
     fn ball<V: Vector>(c: V, r: f64) -> Ball<V> {
         Ball::new(c, s::<V>(r)).unwrap()
-    }
-
-    fn ray<V: Vector>(o: V, d: V) -> Ray<V> {
-        Ray::new(o, d).unwrap()
     }
 
     fn check_scale<V: Vector>(k: f64) {
@@ -284,16 +282,9 @@ mod tests {
             assert!(!b.intersects_ray(&ray(c, v(1.0, 0.0, 0.0)), max_t));
         }
         // Non-finite rays miss.
-        let nan = Ray {
-            origin: V::splat(s::<V>(f64::NAN)),
-            dir: v(1.0, 0.0, 0.0),
-        };
-        assert!(!b.intersects_ray(&nan, inf));
-        let infinite = Ray {
-            origin: head_on.origin,
-            dir: v(f64::INFINITY, 0.0, 0.0),
-        };
-        assert!(!b.intersects_ray(&infinite, inf));
+        for bad in non_finite_rays(head_on.origin, v(1.0, 0.0, 0.0), 0) {
+            assert!(!b.intersects_ray(&bad, inf));
+        }
         // Agrees with cast_ray on a fan of rays through and around the ball.
         for i in 0..200 {
             let angle = i as f64 * 0.013;
@@ -338,17 +329,10 @@ mod tests {
             assert!(b.ray_toi(&head_on, max_t).is_none());
             assert!(b.ray_toi(&ray(c, v(1.0, 0.0, 0.0)), max_t).is_none());
         }
-        let nan = Ray {
-            origin: V::splat(s::<V>(f64::NAN)),
-            dir: v(1.0, 0.0, 0.0),
-        };
-        assert!(b.ray_toi(&nan, inf).is_none());
         for origin in [head_on.origin, c] {
-            let infinite = Ray {
-                origin,
-                dir: v(f64::INFINITY, 0.0, 0.0),
-            };
-            assert!(b.ray_toi(&infinite, inf).is_none());
+            for bad in non_finite_rays(origin, v(1.0, 0.0, 0.0), 0) {
+                assert!(b.ray_toi(&bad, inf).is_none());
+            }
         }
         // The same t as cast_ray on a fan of rays through and around the ball.
         for i in 0..200 {
@@ -364,34 +348,19 @@ mod tests {
     // ray_toi, every type, scales 1e-5, 1, 1e6.
     #[test]
     fn ray_toi_edges_every_type_and_scale() {
-        for k in [1e-5, 1.0, 1e6] {
-            check_toi::<Vec2>(k);
-            check_toi::<Vec3>(k);
-            check_toi::<DVec2>(k);
-            check_toi::<DVec3>(k);
-        }
+        every_type_and_scale!(check_toi);
     }
 
     // The boolean query, every type, scales 1e-5, 1, 1e6.
     #[test]
     fn intersects_edges_every_type_and_scale() {
-        for k in [1e-5, 1.0, 1e6] {
-            check_intersects::<Vec2>(k);
-            check_intersects::<Vec3>(k);
-            check_intersects::<DVec2>(k);
-            check_intersects::<DVec3>(k);
-        }
+        every_type_and_scale!(check_intersects);
     }
 
     // Every type at scales 1e-5, 1, 1e6 (f32 at 1e6 still keeps 5 digits of t).
     #[test]
     fn edges_every_type_and_scale() {
-        for k in [1e-5, 1.0, 1e6] {
-            check_scale::<Vec2>(k);
-            check_scale::<Vec3>(k);
-            check_scale::<DVec2>(k);
-            check_scale::<DVec3>(k);
-        }
+        every_type_and_scale!(check_scale);
     }
 
     // A tiny ball far away: the naive b² − ac loses every digit in f32, this does not.
@@ -453,12 +422,7 @@ mod tests {
     // Random entries at scales 1e-5, 1, 1e6: unit normals for every type.
     #[test]
     fn normals_are_unit_within_tolerance() {
-        for k in [1e-5, 1.0, 1e6] {
-            check_normals_unit::<Vec2>(k);
-            check_normals_unit::<Vec3>(k);
-            check_normals_unit::<DVec2>(k);
-            check_normals_unit::<DVec3>(k);
-        }
+        every_type_and_scale!(check_normals_unit);
     }
 
     // A tiny ball far from the origin (p − c loses digits): still a unit normal, facing
@@ -472,6 +436,49 @@ mod tests {
             assert_unit_facing(&hit, ray.dir);
             assert!(hit.normal.x < -0.9, "{:?}", hit.normal);
         }
+    }
+
+    // A direction so short that 1/|dir|² overflows misses from outside (and hits from
+    // inside); a short one whose |dir|² is still normal hits with the right t.
+    #[test]
+    fn tiny_directions() {
+        let b = ball(Vec3::new(4.0, 0.0, 0.0), 1.0);
+        let underflowing = ray(Vec3::ZERO, Vec3::new(1e-30, 0.0, 0.0));
+        assert!(b.ray_toi(&underflowing, f32::INFINITY).is_none());
+        assert!(b.cast_ray(&underflowing, f32::INFINITY).is_none());
+        assert!(!b.intersects_ray(&underflowing, f32::INFINITY));
+        let from_inside = ray(Vec3::new(4.5, 0.0, 0.0), Vec3::new(1e-30, 0.0, 0.0));
+        assert_eq!(b.ray_toi(&from_inside, f32::INFINITY), Some(0.0));
+        // |dir|² = 1e-30: entry at x = 3, t = 3e15.
+        let short = ray(Vec3::ZERO, Vec3::new(1e-15, 0.0, 0.0));
+        let t = b.ray_toi(&short, f32::INFINITY).unwrap();
+        assert!((t / 3e15 - 1.0).abs() < 1e-6, "{t}");
+        assert!(b.intersects_ray(&short, f32::INFINITY));
+        assert_eq!(b.cast_ray(&short, f32::INFINITY).unwrap().t, t);
+    }
+
+    // The discriminant from |f × d|²: lines passing 0.999 r and 1.001 r from the
+    // centre of a small ball far away (|f| / r ≈ 1.7e8 in f64, 1.7e3 in f32, where
+    // b² − a·c would keep no digit of r² − l²) are still told apart, in 2D and 3D.
+    #[test]
+    fn far_small_ball_grazing_lines_every_type() {
+        fn check<V: Vector>(far: f64, r: f64) {
+            let c = v::<V>(far, far, far);
+            let b = ball(c, r);
+            // A unit vector perpendicular to c (in 2D and 3D).
+            let side = v::<V>(1.0, -1.0, 0.0) * s::<V>(std::f64::consts::FRAC_1_SQRT_2);
+            for (offset, hits) in [(0.999, true), (1.001, false)] {
+                let aim = ray(V::ZERO, c + side * s::<V>(offset * r));
+                let inf = V::Scalar::INFINITY;
+                assert_eq!(b.ray_toi(&aim, inf).is_some(), hits, "{offset}");
+                assert_eq!(b.intersects_ray(&aim, inf), hits, "{offset}");
+                assert_eq!(b.cast_ray(&aim, inf).is_some(), hits, "{offset}");
+            }
+        }
+        check::<DVec2>(1e3, 1e-5);
+        check::<DVec3>(1e3, 1e-5);
+        check::<Vec2>(1e3, 1.0);
+        check::<Vec3>(1e3, 1.0);
     }
 
     // Zero-radius ball: hit only through the centre; zero direction outside misses.

@@ -55,6 +55,22 @@ impl<S: Real> Crossing<S> {
         if !toward {
             return None;
         }
+        self.arrival(max_t)
+    }
+
+    /// [`Crossing::crossing`] for an origin known to be in front (`s > 0`), where
+    /// moving toward the plane is `dir · n < 0`.
+    #[inline(always)]
+    fn crossing_from_front(&self, max_t: S) -> Option<S> {
+        if !(self.along_normal < S::ZERO) {
+            return None;
+        }
+        self.arrival(max_t)
+    }
+
+    /// `t = −s / (dir · n)` of a ray moving toward the plane, if finite and by `max_t`.
+    #[inline(always)]
+    fn arrival(&self, max_t: S) -> Option<S> {
         let t = -self.s / self.along_normal;
         let finite = (t < S::INFINITY) & (self.along_normal.abs() < S::INFINITY);
         (finite & (t <= max_t)).then_some(t)
@@ -98,7 +114,7 @@ impl<V: Vector> HalfSpace<V> {
         if x.s <= V::Scalar::ZERO {
             return x.zero_t_is_valid(max_t).then_some(V::Scalar::ZERO);
         }
-        x.crossing(max_t)
+        x.crossing_from_front(max_t)
     }
 }
 
@@ -149,7 +165,7 @@ impl<V: Vector> RayCast<V> for HalfSpace<V> {
                 normal: V::ZERO,
             });
         }
-        let t = x.crossing(max_t)?;
+        let t = x.crossing_from_front(max_t)?;
         Some(RayHit {
             t,
             point: ray.point_at(t),
@@ -160,13 +176,11 @@ impl<V: Vector> RayCast<V> for HalfSpace<V> {
 
 #[cfg(test)]
 mod tests {
-    use super::super::test_util::{close, close_v, s, v};
+    use super::super::test_util::{
+        close, close_v, every_type_and_scale, non_finite_rays, ray, s, v,
+    };
     use super::*;
-    use glam::{DVec2, DVec3, Vec2, Vec3};
-
-    fn ray<V: Vector>(o: V, d: V) -> Ray<V> {
-        Ray::new(o, d).unwrap()
-    }
+    use glam::{DVec2, Vec2, Vec3};
 
     fn check_scale<V: Vector>(k: f64) {
         let inf = V::Scalar::INFINITY;
@@ -240,17 +254,10 @@ mod tests {
             assert!(p.ray_toi(&down, max_t).is_none() && h.ray_toi(&down, max_t).is_none());
             assert!(h.ray_toi(&up, max_t).is_none());
         }
-        let nan = Ray {
-            origin: V::splat(s::<V>(f64::NAN)),
-            dir: v(0.0, -1.0, 0.0),
-        };
-        assert!(p.ray_toi(&nan, inf).is_none() && h.ray_toi(&nan, inf).is_none());
         for origin in [down.origin, up.origin] {
-            let infinite = Ray {
-                origin,
-                dir: v(0.0, f64::INFINITY, 0.0),
-            };
-            assert!(p.ray_toi(&infinite, inf).is_none() && h.ray_toi(&infinite, inf).is_none());
+            for bad in non_finite_rays(origin, v(0.0, -1.0, 0.0), 1) {
+                assert!(p.ray_toi(&bad, inf).is_none() && h.ray_toi(&bad, inf).is_none());
+            }
         }
         // The same t as cast_ray on a fan of directions from above and below.
         for i in 0..200 {
@@ -269,23 +276,13 @@ mod tests {
     // ray_toi, every type, scales 1e-5, 1, 1e6.
     #[test]
     fn ray_toi_edges_every_type_and_scale() {
-        for k in [1e-5, 1.0, 1e6] {
-            check_toi::<Vec2>(k);
-            check_toi::<Vec3>(k);
-            check_toi::<DVec2>(k);
-            check_toi::<DVec3>(k);
-        }
+        every_type_and_scale!(check_toi);
     }
 
     // Every type at scales 1e-5, 1, 1e6.
     #[test]
     fn edges_every_type_and_scale() {
-        for k in [1e-5, 1.0, 1e6] {
-            check_scale::<Vec2>(k);
-            check_scale::<Vec3>(k);
-            check_scale::<DVec2>(k);
-            check_scale::<DVec3>(k);
-        }
+        every_type_and_scale!(check_scale);
     }
 
     // Origin on the plane: t = 0 for the plane (any direction) and the half-space.
@@ -313,6 +310,36 @@ mod tests {
         let p32 = Plane::new(Vec2::Y, 0.0).unwrap();
         let r32 = ray(Vec2::new(0.0, 1e30), Vec2::new(1.0, -1e-30));
         assert!(p32.cast_ray(&r32, f32::INFINITY).is_none());
+    }
+
+    // Non-finite components the normal does not see (n = +y, infinite x) still miss,
+    // behind, on and in front of the plane, for every query: the ray is checked
+    // through n · origin and n · dir, where 0 · ∞ is NaN.
+    #[test]
+    fn infinite_component_across_the_normal_misses() {
+        let p = Plane::new(Vec3::Y, 0.0).unwrap();
+        let h = HalfSpace::new(p);
+        for y in [-1.0, 0.0, 1.0] {
+            let inf_origin = Ray {
+                origin: Vec3::new(f32::INFINITY, y, 0.0),
+                dir: -Vec3::Y,
+            };
+            let inf_dir = Ray {
+                origin: Vec3::new(0.0, y, 0.0),
+                dir: Vec3::new(f32::NEG_INFINITY, -1.0, 0.0),
+            };
+            for r in [inf_origin, inf_dir] {
+                assert!(p.ray_toi(&r, 10.0).is_none() && h.ray_toi(&r, 10.0).is_none());
+                assert!(p.cast_ray(&r, 10.0).is_none() && h.cast_ray(&r, 10.0).is_none());
+            }
+        }
+        // A direction so large that n · dir overflows is refused like an infinite one.
+        let huge = ray(Vec3::new(0.0, 1.0, 0.0), Vec3::new(0.0, -3e38, -3e38));
+        let tilted = Plane::new(Vec3::new(0.0, 1.0, 1.0), 0.0).unwrap();
+        assert!(tilted.ray_toi(&huge, f32::INFINITY).is_none());
+        // A large but representable one still hits, at a tiny t.
+        let large = ray(Vec3::new(0.0, 1.0, 0.0), Vec3::new(0.0, -1e30, 0.0));
+        assert_eq!(p.ray_toi(&large, f32::INFINITY), Some(1e-30));
     }
 
     // NaN rays and NaN or negative max_t miss.
