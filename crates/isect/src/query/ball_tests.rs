@@ -222,6 +222,21 @@ mod tests {
         assert!(ball_ball_contact(&a, &apart).is_none());
         let concentric = ball_ball_contact(&a, &ball(V::ZERO, k)).unwrap();
         assert_eq!((concentric.normal, concentric.depth), (x, s(2.0)));
+        assert_eq!(concentric.status, Status::Degenerate);
+        // Centres ε²·k apart (squared distance below ε²): still a unit normal along
+        // the offset, by the rescaling fallback.
+        let eps = V::Scalar::EPSILON;
+        let near = ball_ball_contact(&a, &ball(x * (eps * eps * s(1.0)), k)).unwrap();
+        assert_eq!((near.normal, near.status), (x, Status::Converged));
+        // Overlapping off-axis: unit normal along the offset, points on the surfaces.
+        let off = V::splat(s(0.5));
+        let c = ball_ball_contact(&a, &ball(off, k)).unwrap();
+        let tol = eps * s(4.0);
+        assert!((c.normal.length() - V::Scalar::ONE).abs() <= eps * V::Scalar::TWO);
+        assert!(c.normal.dot(off) > V::Scalar::ZERO);
+        assert!((c.depth - (s(2.0) - off.length())).abs() <= tol);
+        assert!((c.point_a - c.normal * s(1.0)).length() <= tol);
+        assert!((c.point_b - (off - c.normal * s(1.0))).length() <= tol);
     }
 
     /// Moving: head-on time, already touching, grazing, receding, too far, NaN.
