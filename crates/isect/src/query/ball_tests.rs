@@ -30,11 +30,12 @@ pub fn ball_ball_contact<V: Vector>(a: &Ball<V>, b: &Ball<V>) -> Option<Contact<
     let offset = cb - ca;
     let dist_sq = offset.length_squared();
     let r = a.radius() + b.radius();
-    if !(dist_sq <= r * r) {
+    // Validated balls have finite centres: `dist_sq` is never NaN (at worst `+∞`).
+    if dist_sq > r * r {
         return None;
     }
     let eps = V::Scalar::EPSILON;
-    if !(dist_sq > eps * eps) {
+    if dist_sq <= eps * eps {
         // Coincident centres, or a distance whose square underflows: the general
         // helper rescales the offset before normalising it (and falls back to +x).
         return contact_points(

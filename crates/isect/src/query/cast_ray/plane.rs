@@ -62,7 +62,8 @@ impl<S: Real> Crossing<S> {
     /// moving toward the plane is `dir · n < 0`.
     #[inline(always)]
     fn crossing_from_front(&self, max_t: S) -> Option<S> {
-        if !(self.along_normal < S::ZERO) {
+        let toward = self.along_normal < S::ZERO;
+        if !toward {
             return None;
         }
         self.arrival(max_t)
