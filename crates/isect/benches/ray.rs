@@ -18,6 +18,12 @@
 //! kernel (ball at the origin, plane through it, ray in that frame), so that kernel
 //! meets kernel on identical data.
 //!
+//! Caveat on branches: with 8,192 cases cycled, the CPU's branch predictor learns the
+//! whole sequence of hit/miss outcomes (measured: parry's branchy half-space cast goes
+//! from 1.4 ns here to about 10 ns over 1M cases, ours, branch-free on the data, from
+//! 1.9 to 3 ns), so early-out branches cost nothing here that they cost on real,
+//! unpredictable rays.
+//!
 //! Run: `cargo bench -p isect --bench ray -- --warm-up-time 1 --measurement-time 2`.
 
 use std::hint::black_box;
