@@ -18,11 +18,11 @@
 //! kernel (ball at the origin, plane through it, ray in that frame), so that kernel
 //! meets kernel on identical data.
 //!
-//! Caveat on branches: with 8,192 cases cycled, the CPU's branch predictor learns the
-//! whole sequence of hit/miss outcomes (measured: parry's branchy half-space cast goes
-//! from 1.4 ns here to about 10 ns over 1M cases, ours, branch-free on the data, from
-//! 1.9 to 3 ns), so early-out branches cost nothing here that they cost on real,
-//! unpredictable rays.
+//! Caveat on branches: with 8,192 cases cycled, the branch predictor can learn the
+//! whole sequence of hit/miss outcomes (parry's branchy local half-space cast takes
+//! about 1.6 ns here on the 2-core test box, and several times that over 1M cases,
+//! where cache misses also enter), so early-out branches cost less here than on
+//! real, unpredictable rays.
 //!
 //! Run: `cargo bench -p isect --bench ray -- --warm-up-time 1 --measurement-time 2`.
 
