@@ -98,7 +98,7 @@ impl<V: Vector> Ball<V> {
     /// exactly at `max_t` hits); a zero direction, or one so short that `1 / |dir|²`
     /// overflows, is `None` unless the origin is inside; NaN or infinite rays and NaN
     /// or negative `max_t` give `None`.
-    #[inline]
+    #[inline(always)]
     pub fn ray_toi(&self, ray: &Ray<V>, max_t: V::Scalar) -> Option<V::Scalar> {
         let q = Quadratic::new(self, ray);
         if q.inside() {
