@@ -10,12 +10,11 @@
 //! this avoids): the inverse direction is IEEE's, so a zero component gives `±∞` and
 //! that slab either holds the whole line or none of it. The one NaN, `0·∞`, arises
 //! only when the origin lies exactly on a slab plane of an axis the ray does not move
-//! along; that slab then does not constrain `t`. A `−0.0` direction component is
-//! made `+0.0` (so `1/dir` is never `−∞`), the entry/exit of each slab are ordered by
-//! comparisons that keep such a NaN where it is harmless (see `axis_interval`), and
-//! the running `max`/`min` are written as `if near > t_enter` / `if far < t_exit`, so
-//! a NaN never replaces the running bound: it is neutral with no extra test, and no
-//! step branches on the data. Boxes are closed: a ray grazing a face or edge hits.
+//! along; that slab then holds the line, so the NaN is replaced by the infinity it
+//! stands for (IEEE `maxNum`/`minNum` against `∓∞`, see `axis_interval`). A `−0.0`
+//! direction component is made `+0.0` (so `1/dir` is never `−∞`). Every step is a
+//! min or max instruction: no step branches on the data. Boxes are closed: a ray
+//! grazing a face or edge hits.
 
 use crate::math::{Real, Vector};
 use crate::shape::{Aabb, Ray, Segment};
@@ -59,9 +58,8 @@ impl<V: Vector> PreparedRay<V> {
         let mut t_exit = self.max_t;
         for i in 0..V::DIM {
             let (near, far) = self.axis_interval(aabb, i);
-            // Written so that a NaN `near` / `far` (an unconstraining slab) is ignored.
-            t_enter = if near > t_enter { near } else { t_enter };
-            t_exit = if far < t_exit { far } else { t_exit };
+            t_enter = t_enter.max(near);
+            t_exit = t_exit.min(far);
         }
         // An entry at t = ∞ (a still ray outside a slab, with `max_t = ∞`) is a miss.
         (t_enter <= t_exit && t_enter < V::Scalar::INFINITY).then_some((t_enter, t_exit))
@@ -73,24 +71,23 @@ impl<V: Vector> PreparedRay<V> {
         self.interval(aabb).is_some()
     }
 
-    /// The entry and exit `t` of axis `i`'s slab. Either may be NaN (`0·∞`: origin
-    /// on that slab plane, direction zero on that axis), which means "this slab does
-    /// not constrain `t`"; callers compare so that NaN is ignored.
+    /// The entry and exit `t` of axis `i`'s slab (`±∞` for a slab that holds the
+    /// whole line; never NaN for a finite origin and box).
     #[inline(always)]
     fn axis_interval(&self, aabb: &Aabb<V>, i: usize) -> (V::Scalar, V::Scalar) {
         let o = self.origin.get(i);
         let inv = self.inv_dir.get(i);
         let t_min = (aabb.min.get(i) - o) * inv;
         let t_max = (aabb.max.get(i) - o) * inv;
-        // Ordered by comparing, which compiles to min/max instructions (a select on
-        // the sign of `inv` becomes a branch that a random ray mispredicts half the
-        // time). With `inv` never −∞ a NaN comes out where it must be ignored: `t_min`
-        // is NaN only for an origin on the min plane with `inv = +∞`, and then `t_max`
-        // is `+∞` or NaN (harmless as `far`); `t_max` is NaN only on the max plane,
-        // and then `t_min` is `−∞` or NaN (harmless as `near`).
-        let near = if t_max < t_min { t_max } else { t_min };
-        let far = if t_min > t_max { t_min } else { t_max };
-        (near, far)
+        // With `inv` never −∞, `t_min` is NaN (`0·∞`) only for an origin on the min plane
+        // with `inv = +∞`, and `t_max` only on the max plane: the slab holds the line,
+        // so the NaN stands for −∞ (resp. +∞). IEEE maxNum/minNum against those put
+        // them in (one maxss/minss each); with no NaN left, the ordering is two plain
+        // min/max instructions. (Ordering by one compare, or by the sign of `inv`,
+        // compiles to a branch that a random ray mispredicts half the time.)
+        let t_min = t_min.max(V::Scalar::NEG_INFINITY);
+        let t_max = t_max.min(V::Scalar::INFINITY);
+        (t_min.min(t_max), t_min.max(t_max))
     }
 }
 

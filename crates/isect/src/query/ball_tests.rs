@@ -24,13 +24,40 @@ pub fn ball_ball_intersects<V: Vector>(a: &Ball<V>, b: &Ball<V>) -> bool {
 /// [`ball_ball_intersects`], so touching counts). Concentric balls have no preferred
 /// direction: they report the first coordinate axis as normal, as parry does, with
 /// [`Status::Degenerate`].
+#[inline]
 pub fn ball_ball_contact<V: Vector>(a: &Ball<V>, b: &Ball<V>) -> Option<Contact<V>> {
-    if !ball_ball_intersects(a, b) {
+    let (ca, cb) = (a.center(), b.center());
+    let offset = cb - ca;
+    let dist_sq = offset.length_squared();
+    let r = a.radius() + b.radius();
+    // Validated balls have finite centres: `dist_sq` is never NaN (at worst `+∞`).
+    if dist_sq > r * r {
         return None;
     }
-    let (ca, cb) = (a.center(), b.center());
-    let any_depth = V::Scalar::INFINITY;
-    contact_points(ca, a.radius(), cb, b.radius(), any_depth, V::unit_axis(0))
+    let eps = V::Scalar::EPSILON;
+    if dist_sq <= eps * eps {
+        // Coincident centres, or a distance whose square underflows: the general
+        // helper rescales the offset before normalising it (and falls back to +x).
+        return contact_points(
+            ca,
+            a.radius(),
+            cb,
+            b.radius(),
+            V::Scalar::INFINITY,
+            V::unit_axis(0),
+        );
+    }
+    // One square root for both the distance and the unit normal (the same values as
+    // `length()` and `try_normalize()` give, without computing them twice).
+    let dist = dist_sq.sqrt();
+    let normal = offset * dist.recip();
+    Some(Contact {
+        normal,
+        depth: r - dist,
+        point_a: ca + normal * a.radius(),
+        point_b: cb - normal * b.radius(),
+        status: Status::Converged,
+    })
 }
 
 /// First contact time of two moving balls (seed 002, dynamic): ball `a` moves by
@@ -196,6 +223,21 @@ mod tests {
         assert!(ball_ball_contact(&a, &apart).is_none());
         let concentric = ball_ball_contact(&a, &ball(V::ZERO, k)).unwrap();
         assert_eq!((concentric.normal, concentric.depth), (x, s(2.0)));
+        assert_eq!(concentric.status, Status::Degenerate);
+        // Centres ε²·k apart (squared distance below ε²): still a unit normal along
+        // the offset, by the rescaling fallback.
+        let eps = V::Scalar::EPSILON;
+        let near = ball_ball_contact(&a, &ball(x * (eps * eps * s(1.0)), k)).unwrap();
+        assert_eq!((near.normal, near.status), (x, Status::Converged));
+        // Overlapping off-axis: unit normal along the offset, points on the surfaces.
+        let off = V::splat(s(0.5));
+        let c = ball_ball_contact(&a, &ball(off, k)).unwrap();
+        let tol = eps * s(4.0);
+        assert!((c.normal.length() - V::Scalar::ONE).abs() <= eps * V::Scalar::TWO);
+        assert!(c.normal.dot(off) > V::Scalar::ZERO);
+        assert!((c.depth - (s(2.0) - off.length())).abs() <= tol);
+        assert!((c.point_a - c.normal * s(1.0)).length() <= tol);
+        assert!((c.point_b - (off - c.normal * s(1.0))).length() <= tol);
     }
 
     /// Moving: head-on time, already touching, grazing, receding, too far, NaN.

@@ -76,6 +76,41 @@ fn face_the_ray<V: Vector>(normal: V, dir: V) -> V {
 #[cfg(test)]
 pub(crate) mod test_util {
     use crate::math::{Real, Vector};
+    use crate::shape::Ray;
+
+    /// Runs the generic `check::<V>(k)` for `Vec2`, `Vec3`, `DVec2` and `DVec3` at the
+    /// scales `k` = 1e-5, 1 and 1e6.
+    macro_rules! every_type_and_scale {
+        ($check:ident) => {
+            for k in [1e-5, 1.0, 1e6] {
+                $check::<glam::Vec2>(k);
+                $check::<glam::Vec3>(k);
+                $check::<glam::DVec2>(k);
+                $check::<glam::DVec3>(k);
+            }
+        };
+    }
+    pub(crate) use every_type_and_scale;
+
+    /// A ray from finite test input.
+    pub fn ray<V: Vector>(o: V, d: V) -> Ray<V> {
+        Ray::new(o, d).unwrap()
+    }
+
+    /// Rays the constructor refuses, built through the public fields: a NaN origin
+    /// moving along `dir`, and from `origin` an infinite direction along axis `axis`.
+    pub fn non_finite_rays<V: Vector>(origin: V, dir: V, axis: usize) -> [Ray<V>; 2] {
+        [
+            Ray {
+                origin: V::splat(s::<V>(f64::NAN)),
+                dir,
+            },
+            Ray {
+                origin,
+                dir: V::ZERO.with(axis, V::Scalar::INFINITY),
+            },
+        ]
+    }
 
     /// `|a − b| ≤ tol · max(1, |a|, |b|)`.
     pub fn close<R: Real>(a: R, b: R, tol: f64) -> bool {

@@ -38,7 +38,10 @@ impl<V: Vector> Ray<V> {
     /// may not be; queries answer "no hit" for those).
     #[inline]
     pub fn is_finite(&self) -> bool {
-        self.origin.is_finite() && self.dir.is_finite()
+        // One test for every component: `x · 0` is `±0` for a finite `x` and NaN for
+        // an infinite or NaN one, so the sum is zero exactly when all are finite (a few
+        // multiply-adds instead of a compare and branch per component).
+        self.origin.dot(V::ZERO) + self.dir.dot(V::ZERO) == V::Scalar::ZERO
     }
 }
 
@@ -122,6 +125,38 @@ mod tests {
         let err = Ray::new(Vec3::new(f32::NAN, 0.0, 0.0), Vec3::X).unwrap_err();
         assert!(err.to_string().contains("origin"));
         assert!(Segment::new(Vec3::ZERO, Vec3::splat(f32::INFINITY)).is_err());
+    }
+
+    // is_finite: every component of origin and direction, in 2D and 3D, f32 and f64,
+    // for +∞, −∞ and NaN; ±0, huge and tiny finite values are finite.
+    #[test]
+    fn is_finite_sees_every_component() {
+        fn check<V: Vector>() {
+            let ok = Ray {
+                origin: V::splat(V::Scalar::MAX),
+                dir: V::splat(-V::Scalar::ZERO).with(0, V::Scalar::EPSILON),
+            };
+            assert!(ok.is_finite());
+            let bad = [
+                V::Scalar::INFINITY,
+                V::Scalar::NEG_INFINITY,
+                V::Scalar::ZERO / V::Scalar::ZERO,
+            ];
+            for i in 0..V::DIM {
+                for x in bad {
+                    let mut r = ok;
+                    r.origin = r.origin.with(i, x);
+                    assert!(!r.is_finite());
+                    let mut r = ok;
+                    r.dir = r.dir.with(i, x);
+                    assert!(!r.is_finite());
+                }
+            }
+        }
+        check::<glam::Vec2>();
+        check::<Vec3>();
+        check::<glam::DVec2>();
+        check::<glam::DVec3>();
     }
 
     // Closest point clamps to the ends and survives a zero-length segment.

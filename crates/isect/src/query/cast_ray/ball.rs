@@ -2,11 +2,15 @@
 //! rewritten to avoid catastrophic cancellation as in Ericson 5.3.2 and Haines et al.,
 //! "Precision Improvements for Ray/Sphere Intersection" (*Ray Tracing Gems*, ch. 7):
 //!
-//! - the discriminant comes from the perpendicular vector from the centre to the
-//!   ray's line, `Δ = r² − |f + t_c·d|²`, instead of `b² − a·c` (which loses every
-//!   digit when the ball is small against its distance);
-//! - the near root is `c / q` with `q = b + sqrt(a·Δ)` (both terms positive), not
-//!   `(b − sqrt(…)) / a`, which cancels for a ray starting near the surface;
+//! - with `f = p₀ − c`, `a = d·d`, `b = −f·d` and `c = |f|² − r²`, the discriminant
+//!   `b² − a·c` (which loses every digit when the ball is small against its distance)
+//!   is computed as `a·r² − |f × d|²` (Lagrange's identity `|f|²|d|² − (f·d)² = |f × d|²`):
+//!   `|f × d| = l·|d|` with `l` the centre's distance to the line, so this is Haines'
+//!   `r² − l²` from the perpendicular itself, scaled by `a`, without the division
+//!   that finds the closest point (2D: `f × d` is the scalar `perp_dot`);
+//! - the near root is `c / q` with `q = b + sqrt(a·r² − |f × d|²)` (both terms
+//!   positive), not `(b − sqrt(…)) / a`, which cancels for a ray starting near the
+//!   surface; so the entry costs one square root and one division;
 //! - `c = |f|² − r²` is then only as inexact as the origin's own coordinates.
 //!
 //! `dir` need not be unit. The inside test is the closed `|p₀ − c| ≤ r`, and a
@@ -14,6 +18,10 @@
 //! computed from the offset `p₀ − c + t·d`; its length is checked against
 //! [`NORMAL_UNIT_ULPS`] and, outside it (a tiny ball far from the origin, a zero
 //! radius), the offset is normalised instead.
+//!
+//! The tests after the inside one are combined into one boolean (no branch for a
+//! random ray to mispredict): a miss comes out as a NaN root (a negative
+//! discriminant), a ball behind (`b ≤ 0`), a root past `max_t` or an infinite one.
 
 use super::{face_the_ray, facing_dir, RayCast};
 use crate::math::tolerance::eps;
@@ -31,55 +39,51 @@ impl<V: Vector> RayCast<V> for Ball<V> {
     ///
     /// Edge behaviour: an origin inside or on the sphere hits at `t = 0` with a zero
     /// normal; a tangent ray hits; a zero-radius ball is hit only by rays through its
-    /// centre (normal `−dir`, normalised); a zero direction (or one whose squared length
-    /// underflows) misses unless the origin is inside; NaN or infinite rays and NaN or
-    /// negative `max_t` miss. The normal is unit within [`NORMAL_UNIT_ULPS`].
-    #[inline]
+    /// centre (normal `−dir`, normalised); a zero direction, or one so short that
+    /// `1 / |dir|²` overflows, misses unless the origin is inside; NaN or infinite rays
+    /// and NaN or negative `max_t` miss. The normal is unit within [`NORMAL_UNIT_ULPS`].
+    #[inline(always)]
     fn cast_ray(&self, ray: &Ray<V>, max_t: V::Scalar) -> Option<RayHit<V>> {
-        match entry(self, ray)? {
-            Entry::Inside => inside_is_valid(ray, max_t).then_some(RayHit {
+        let q = Quadratic::new(self, ray);
+        if q.inside() {
+            return inside_is_valid(ray, max_t).then_some(RayHit {
                 t: V::Scalar::ZERO,
                 point: ray.origin,
                 normal: V::ZERO,
-            }),
-            Entry::At { t, from_center } => (t <= max_t).then(|| {
-                let step = ray.dir * t;
-                RayHit {
-                    t,
-                    point: ray.origin + step,
-                    normal: self.surface_normal(from_center + step, ray.dir),
-                }
-            }),
+            });
         }
+        let t = q.entry_by(max_t)?;
+        let step = ray.dir * t;
+        Some(RayHit {
+            t,
+            point: ray.origin + step,
+            normal: self.surface_normal(q.from_center + step, ray.dir),
+        })
     }
 
     /// True when the ray meets the closed ball for some `t ∈ [0, max_t]`, without a
-    /// square root or the entry's division: the line meets the ball when the centre
-    /// is within `r` of it (the same cancellation-free perpendicular as
-    /// [`RayCast::cast_ray`]), and the entry comes by `max_t` when the closest
-    /// approach does, or else when the point at `max_t` is in the ball.
+    /// square root or a division: the line meets the ball when the discriminant of
+    /// [`RayCast::cast_ray`] is non-negative, and the entry comes by `max_t` when the
+    /// closest approach `t = b / a` does (`b ≤ max_t · a`), or else when the point at
+    /// `max_t` is in the ball.
     ///
     /// Edge behaviour as [`RayCast::cast_ray`]; a ray whose entry is within rounding
     /// of `max_t` may be answered either way.
-    #[inline]
+    #[inline(always)]
     fn intersects_ray(&self, ray: &Ray<V>, max_t: V::Scalar) -> bool {
-        let r2 = self.radius() * self.radius();
-        let f = ray.origin - self.center();
-        if f.length_squared() <= r2 {
+        let q = Quadratic::new(self, ray);
+        if q.inside() {
             return inside_is_valid(ray, max_t);
         }
-        // b > 0 when the ray moves toward the centre; otherwise the ball is behind.
-        let b = -f.dot(ray.dir);
-        let t_closest = b / ray.dir.length_squared();
-        // No branch on t_closest: an infinite or NaN one (a zero, underflowing or
-        // non-finite direction, a NaN origin) makes the perpendicular infinite or NaN,
-        // which fails `≤ r²`; so does every comparison with a NaN `max_t`.
-        let line_meets = (b > V::Scalar::ZERO) & ((f + ray.dir * t_closest).length_squared() <= r2);
-        if t_closest <= max_t {
-            // The usual case (an unbounded or long ray): the entry precedes max_t.
+        // NaN anywhere (a non-finite ray, a NaN `max_t`) fails a comparison here.
+        let line_meets = q.moves_toward() & (q.disc >= V::Scalar::ZERO);
+        if q.b <= max_t * q.a {
+            // The usual case (an unbounded or long ray): the closest approach, and so
+            // the entry, precede max_t.
             return line_meets;
         }
-        line_meets & ((f + ray.dir * max_t).length_squared() <= r2) & (max_t >= V::Scalar::ZERO)
+        let at_max_t = q.from_center + ray.dir * max_t;
+        line_meets & (at_max_t.length_squared() <= q.r2) & (max_t >= V::Scalar::ZERO)
     }
 }
 
@@ -91,14 +95,16 @@ impl<V: Vector> Ball<V> {
     /// Edge behaviour, the same as `cast_ray`'s: an origin inside or on the sphere
     /// gives `Some(0)`; a tangent ray hits at its touching point; a ball behind the
     /// origin, a line passing beyond `r`, or an entry after `max_t` is `None` (an entry
-    /// exactly at `max_t` hits); a zero direction is `None` unless the origin is inside;
-    /// NaN or infinite rays and NaN or negative `max_t` give `None`.
-    #[inline]
+    /// exactly at `max_t` hits); a zero direction, or one so short that `1 / |dir|²`
+    /// overflows, is `None` unless the origin is inside; NaN or infinite rays and NaN
+    /// or negative `max_t` give `None`.
+    #[inline(always)]
     pub fn ray_toi(&self, ray: &Ray<V>, max_t: V::Scalar) -> Option<V::Scalar> {
-        match entry(self, ray)? {
-            Entry::Inside => inside_is_valid(ray, max_t).then_some(V::Scalar::ZERO),
-            Entry::At { t, .. } => (t <= max_t).then_some(t),
+        let q = Quadratic::new(self, ray);
+        if q.inside() {
+            return inside_is_valid(ray, max_t).then_some(V::Scalar::ZERO);
         }
+        q.entry_by(max_t)
     }
 
     /// The unit normal at the surface point `center + offset`, facing `dir`:
@@ -112,10 +118,19 @@ impl<V: Vector> Ball<V> {
         if unit_enough {
             return face_the_ray(n, dir);
         }
-        offset
-            .try_normalize()
-            .map_or_else(|| facing_dir(dir), |n| face_the_ray(n, dir))
+        normalized_normal(offset, dir)
     }
+}
+
+/// The rare fallback of [`Ball::surface_normal`]: the offset normalised, or `−dir`
+/// normalised for a zero offset. Kept out of line so that the kernels stay small
+/// enough to inline.
+#[cold]
+#[inline(never)]
+fn normalized_normal<V: Vector>(offset: V, dir: V) -> V {
+    offset
+        .try_normalize()
+        .map_or_else(|| facing_dir(dir), |n| face_the_ray(n, dir))
 }
 
 /// The validity checks an inside origin still needs: `c ≤ 0` already implies a
@@ -125,73 +140,91 @@ fn inside_is_valid<V: Vector>(ray: &Ray<V>, max_t: V::Scalar) -> bool {
     ray.dir.is_finite() && max_t >= V::Scalar::ZERO
 }
 
-/// Where the ray enters the ball.
-enum Entry<V: Vector> {
-    /// The origin is in the closed ball.
-    Inside,
-    /// The ray enters from outside at this `t > 0`; `from_center = p₀ − c`.
-    At {
-        /// The entry parameter.
-        t: V::Scalar,
-        /// The origin relative to the centre.
-        from_center: V,
-    },
+/// The terms of the ray–ball quadratic `a·t² − 2b·t + c = 0`.
+struct Quadratic<V: Vector> {
+    /// The origin relative to the centre, `f = p₀ − c`.
+    from_center: V,
+    /// `r²`.
+    r2: V::Scalar,
+    /// `a = d·d`.
+    a: V::Scalar,
+    /// `b = −f·d`, positive when the ray moves toward the centre.
+    b: V::Scalar,
+    /// `c = |f|² − r²`, positive when the origin is outside.
+    c: V::Scalar,
+    /// `b² − a·c`, as `a·r² − |f × d|²`.
+    disc: V::Scalar,
 }
 
-/// The robust near root, or `None` when the line misses or the ball is behind.
-///
-/// Non-finite rays never reach [`Entry::At`]: a NaN or infinite origin or direction
-/// makes `b` or `t_closest` NaN or infinite, and those return `None`. A NaN origin
-/// also fails `c ≤ 0`, so [`Entry::Inside`] implies a finite origin.
-#[inline]
-fn entry<V: Vector>(ball: &Ball<V>, ray: &Ray<V>) -> Option<Entry<V>> {
-    let r2 = ball.radius() * ball.radius();
-    let f = ray.origin - ball.center();
-    // c = |f|² − r²: its rounding error is that of the origin's own coordinates.
-    let c = f.length_squared() - r2;
-    if c <= V::Scalar::ZERO {
-        return Some(Entry::Inside);
+impl<V: Vector> Quadratic<V> {
+    #[inline(always)]
+    fn new(ball: &Ball<V>, ray: &Ray<V>) -> Self {
+        let r2 = ball.radius() * ball.radius();
+        let f = ray.origin - ball.center();
+        let a = ray.dir.length_squared();
+        Self {
+            from_center: f,
+            r2,
+            a,
+            b: -f.dot(ray.dir),
+            c: f.length_squared() - r2,
+            disc: a * r2 - cross_length_squared(f, ray.dir),
+        }
     }
-    // b > 0 when the ray moves toward the centre; otherwise the ball is behind.
-    let b = -f.dot(ray.dir);
-    if b <= V::Scalar::ZERO {
-        return None;
+
+    /// The origin is in the closed ball. False for a NaN origin; true only for a
+    /// finite one.
+    #[inline(always)]
+    fn inside(&self) -> bool {
+        self.c <= V::Scalar::ZERO
     }
-    let a = ray.dir.length_squared();
-    // 1/a depends on the direction only, so the division runs beside the dot
-    // products instead of after them.
-    let t_closest = b * a.recip();
-    if !t_closest.is_finite() {
-        return None;
+
+    /// The ray moves toward the centre along a direction whose `1 / |dir|²` does not
+    /// overflow (a zero one included). False when either is NaN.
+    #[inline(always)]
+    fn moves_toward(&self) -> bool {
+        (self.b > V::Scalar::ZERO) & (self.a * V::Scalar::MAX >= V::Scalar::ONE)
     }
-    // Δ = r² − l², with l the centre's distance to the line, from the perpendicular
-    // vector itself (no b² − a·c cancellation); then q = b + sqrt(a·Δ) adds two
-    // non-negative terms.
-    let perp = f + ray.dir * t_closest;
-    let delta = r2 - perp.length_squared();
-    if delta < V::Scalar::ZERO {
-        return None;
+
+    /// The entry `t ∈ (0, max_t]` of a ray from outside: the near root
+    /// `c / (b + sqrt(disc))` when the ray moves toward the ball and its line meets
+    /// it; `None` before the square root and the division otherwise (a NaN `disc`
+    /// fails the test), and for a root past `max_t` (a NaN `max_t` fails) or infinite.
+    #[inline(always)]
+    fn entry_by(&self, max_t: V::Scalar) -> Option<V::Scalar> {
+        if !(self.moves_toward() & (self.disc >= V::Scalar::ZERO)) {
+            return None;
+        }
+        let t = self.c / (self.b + self.disc.sqrt());
+        ((t <= max_t) & (t < V::Scalar::INFINITY)).then_some(t)
     }
-    let q = b + (a * delta).sqrt();
-    Some(Entry::At {
-        t: c / q,
-        from_center: f,
-    })
+}
+
+/// `|f × d|²`, from the components of the cross product (in 2D the scalar
+/// `f.x·d.y − f.y·d.x`), so that it keeps its digits when `f` and `d` are nearly
+/// parallel.
+#[inline(always)]
+fn cross_length_squared<V: Vector>(f: V, d: V) -> V::Scalar {
+    if V::DIM == 2 {
+        let z = f.get(0) * d.get(1) - f.get(1) * d.get(0);
+        z * z
+    } else {
+        let rot = |v: V| v.with(0, v.get(1)).with(1, v.get(2)).with(2, v.get(0));
+        (f * rot(d) - rot(f) * d).length_squared()
+    }
 }
 
 #[cfg(test)]
 mod tests {
-    use super::super::test_util::{close, close_v, s, v};
+    use super::super::test_util::{
+        close, close_v, every_type_and_scale, non_finite_rays, ray, s, v,
+    };
     use super::*;
     use crate::math::tolerance::eps;
     use glam::{DVec2, DVec3, Vec2, Vec3};
 
     fn ball<V: Vector>(c: V, r: f64) -> Ball<V> {
         Ball::new(c, s::<V>(r)).unwrap()
-    }
-
-    fn ray<V: Vector>(o: V, d: V) -> Ray<V> {
-        Ray::new(o, d).unwrap()
     }
 
     fn check_scale<V: Vector>(k: f64) {
@@ -249,16 +282,9 @@ mod tests {
             assert!(!b.intersects_ray(&ray(c, v(1.0, 0.0, 0.0)), max_t));
         }
         // Non-finite rays miss.
-        let nan = Ray {
-            origin: V::splat(s::<V>(f64::NAN)),
-            dir: v(1.0, 0.0, 0.0),
-        };
-        assert!(!b.intersects_ray(&nan, inf));
-        let infinite = Ray {
-            origin: head_on.origin,
-            dir: v(f64::INFINITY, 0.0, 0.0),
-        };
-        assert!(!b.intersects_ray(&infinite, inf));
+        for bad in non_finite_rays(head_on.origin, v(1.0, 0.0, 0.0), 0) {
+            assert!(!b.intersects_ray(&bad, inf));
+        }
         // Agrees with cast_ray on a fan of rays through and around the ball.
         for i in 0..200 {
             let angle = i as f64 * 0.013;
@@ -303,17 +329,10 @@ mod tests {
             assert!(b.ray_toi(&head_on, max_t).is_none());
             assert!(b.ray_toi(&ray(c, v(1.0, 0.0, 0.0)), max_t).is_none());
         }
-        let nan = Ray {
-            origin: V::splat(s::<V>(f64::NAN)),
-            dir: v(1.0, 0.0, 0.0),
-        };
-        assert!(b.ray_toi(&nan, inf).is_none());
         for origin in [head_on.origin, c] {
-            let infinite = Ray {
-                origin,
-                dir: v(f64::INFINITY, 0.0, 0.0),
-            };
-            assert!(b.ray_toi(&infinite, inf).is_none());
+            for bad in non_finite_rays(origin, v(1.0, 0.0, 0.0), 0) {
+                assert!(b.ray_toi(&bad, inf).is_none());
+            }
         }
         // The same t as cast_ray on a fan of rays through and around the ball.
         for i in 0..200 {
@@ -329,34 +348,19 @@ mod tests {
     // ray_toi, every type, scales 1e-5, 1, 1e6.
     #[test]
     fn ray_toi_edges_every_type_and_scale() {
-        for k in [1e-5, 1.0, 1e6] {
-            check_toi::<Vec2>(k);
-            check_toi::<Vec3>(k);
-            check_toi::<DVec2>(k);
-            check_toi::<DVec3>(k);
-        }
+        every_type_and_scale!(check_toi);
     }
 
     // The boolean query, every type, scales 1e-5, 1, 1e6.
     #[test]
     fn intersects_edges_every_type_and_scale() {
-        for k in [1e-5, 1.0, 1e6] {
-            check_intersects::<Vec2>(k);
-            check_intersects::<Vec3>(k);
-            check_intersects::<DVec2>(k);
-            check_intersects::<DVec3>(k);
-        }
+        every_type_and_scale!(check_intersects);
     }
 
     // Every type at scales 1e-5, 1, 1e6 (f32 at 1e6 still keeps 5 digits of t).
     #[test]
     fn edges_every_type_and_scale() {
-        for k in [1e-5, 1.0, 1e6] {
-            check_scale::<Vec2>(k);
-            check_scale::<Vec3>(k);
-            check_scale::<DVec2>(k);
-            check_scale::<DVec3>(k);
-        }
+        every_type_and_scale!(check_scale);
     }
 
     // A tiny ball far away: the naive b² − ac loses every digit in f32, this does not.
@@ -418,12 +422,7 @@ mod tests {
     // Random entries at scales 1e-5, 1, 1e6: unit normals for every type.
     #[test]
     fn normals_are_unit_within_tolerance() {
-        for k in [1e-5, 1.0, 1e6] {
-            check_normals_unit::<Vec2>(k);
-            check_normals_unit::<Vec3>(k);
-            check_normals_unit::<DVec2>(k);
-            check_normals_unit::<DVec3>(k);
-        }
+        every_type_and_scale!(check_normals_unit);
     }
 
     // A tiny ball far from the origin (p − c loses digits): still a unit normal, facing
@@ -437,6 +436,49 @@ mod tests {
             assert_unit_facing(&hit, ray.dir);
             assert!(hit.normal.x < -0.9, "{:?}", hit.normal);
         }
+    }
+
+    // A direction so short that 1/|dir|² overflows misses from outside (and hits from
+    // inside); a short one whose |dir|² is still normal hits with the right t.
+    #[test]
+    fn tiny_directions() {
+        let b = ball(Vec3::new(4.0, 0.0, 0.0), 1.0);
+        let underflowing = ray(Vec3::ZERO, Vec3::new(1e-30, 0.0, 0.0));
+        assert!(b.ray_toi(&underflowing, f32::INFINITY).is_none());
+        assert!(b.cast_ray(&underflowing, f32::INFINITY).is_none());
+        assert!(!b.intersects_ray(&underflowing, f32::INFINITY));
+        let from_inside = ray(Vec3::new(4.5, 0.0, 0.0), Vec3::new(1e-30, 0.0, 0.0));
+        assert_eq!(b.ray_toi(&from_inside, f32::INFINITY), Some(0.0));
+        // |dir|² = 1e-30: entry at x = 3, t = 3e15.
+        let short = ray(Vec3::ZERO, Vec3::new(1e-15, 0.0, 0.0));
+        let t = b.ray_toi(&short, f32::INFINITY).unwrap();
+        assert!((t / 3e15 - 1.0).abs() < 1e-6, "{t}");
+        assert!(b.intersects_ray(&short, f32::INFINITY));
+        assert_eq!(b.cast_ray(&short, f32::INFINITY).unwrap().t, t);
+    }
+
+    // The discriminant from |f × d|²: lines passing 0.999 r and 1.001 r from the
+    // centre of a small ball far away (|f| / r ≈ 1.7e8 in f64, 1.7e3 in f32, where
+    // b² − a·c would keep no digit of r² − l²) are still told apart, in 2D and 3D.
+    #[test]
+    fn far_small_ball_grazing_lines_every_type() {
+        fn check<V: Vector>(far: f64, r: f64) {
+            let c = v::<V>(far, far, far);
+            let b = ball(c, r);
+            // A unit vector perpendicular to c (in 2D and 3D).
+            let side = v::<V>(1.0, -1.0, 0.0) * s::<V>(std::f64::consts::FRAC_1_SQRT_2);
+            for (offset, hits) in [(0.999, true), (1.001, false)] {
+                let aim = ray(V::ZERO, c + side * s::<V>(offset * r));
+                let inf = V::Scalar::INFINITY;
+                assert_eq!(b.ray_toi(&aim, inf).is_some(), hits, "{offset}");
+                assert_eq!(b.intersects_ray(&aim, inf), hits, "{offset}");
+                assert_eq!(b.cast_ray(&aim, inf).is_some(), hits, "{offset}");
+            }
+        }
+        check::<DVec2>(1e3, 1e-5);
+        check::<DVec3>(1e3, 1e-5);
+        check::<Vec2>(1e3, 1.0);
+        check::<Vec3>(1e3, 1.0);
     }
 
     // Zero-radius ball: hit only through the centre; zero direction outside misses.

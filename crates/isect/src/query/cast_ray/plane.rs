@@ -8,32 +8,74 @@
 //! No tolerances: the seed's `|dir · n| < ε` parallel test is replaced by the exact
 //! sign test; a nearly parallel ray gets a large but correct `t`, checked against
 //! `max_t` (a `t` that overflows to infinity misses).
+//!
+//! Bad input costs no test of its own: a non-finite origin or direction makes `s` or
+//! `dir · n` non-finite (an infinite component times a non-zero normal component is
+//! infinite, times a zero one NaN), so the ray is checked through those two numbers.
 
-use super::{is_valid_query, RayCast};
+use super::RayCast;
 use crate::math::{Real, Vector};
 use crate::shape::{HalfSpace, Plane, Ray, RayHit};
 
-/// `t = −s / (dir · n)` where a ray at signed distance `s ≠ 0` meets the plane, if it
-/// moves toward it and arrives by `max_t`. The sign tests are non-short-circuit (the
-/// side of a random ray is unpredictable); a NaN `s`, `along_normal` or `max_t` fails
-/// them, and a `t` that overflows to infinity misses.
-#[inline]
-fn crossing_t<S: Real>(s: S, along_normal: S, max_t: S) -> Option<S> {
-    let toward =
-        (s > S::ZERO) & (along_normal < S::ZERO) | (s < S::ZERO) & (along_normal > S::ZERO);
-    let t = -s / along_normal;
-    (toward & (t <= max_t) & (t < S::INFINITY)).then_some(t)
+/// A ray against a plane: the signed distance of its origin and its speed along the
+/// normal.
+struct Crossing<S> {
+    /// `s = n · origin − d`.
+    s: S,
+    /// `dir · n`.
+    along_normal: S,
 }
 
-/// The validity test left for a candidate hit at `t`: its `t` came from a finite
-/// signed distance (so a finite origin: an infinite or NaN coordinate makes `s`
-/// infinite or NaN) and passed `t ≤ max_t` (so `max_t` is neither NaN nor negative).
-/// An infinite or NaN direction makes `dir · n` infinite or NaN: NaN fails the sign
-/// tests and `±∞` gives `t = −s / ±∞ = 0`. So only `t = 0` needs the direction
-/// checked, which keeps the test off the common path.
-#[inline]
-fn finite_if_zero<V: Vector>(t: V::Scalar, ray: &Ray<V>) -> bool {
-    t != V::Scalar::ZERO || ray.dir.is_finite()
+impl<S: Real> Crossing<S> {
+    #[inline(always)]
+    fn new<V: Vector<Scalar = S>>(plane: &Plane<V>, ray: &Ray<V>) -> Self {
+        Self {
+            s: plane.signed_distance(ray.origin),
+            along_normal: plane.normal().dot(ray.dir),
+        }
+    }
+
+    /// True when a ray starting on the surface (or in the solid) may hit at `t = 0`:
+    /// a finite ray (`s` and `dir · n` finite, so `x · 0 = 0` for both) and `max_t ≥ 0`
+    /// (false for NaN).
+    #[inline(always)]
+    fn zero_t_is_valid(&self, max_t: S) -> bool {
+        (self.s * S::ZERO + self.along_normal * S::ZERO == S::ZERO) & (max_t >= S::ZERO)
+    }
+
+    /// `t = −s / (dir · n)` for a ray off the plane moving toward it, if it arrives by
+    /// `max_t`. The sign tests are exact (no `s · (dir · n)` product to underflow) and
+    /// come before the division; a NaN `s`, `dir · n` or `max_t` fails them. An
+    /// infinite `s` gives an infinite `t`, which misses, and an infinite `dir · n` is
+    /// refused by its own test (it would give `t = 0`).
+    #[inline(always)]
+    fn crossing(&self, max_t: S) -> Option<S> {
+        let toward = (self.s > S::ZERO) & (self.along_normal < S::ZERO)
+            | (self.s < S::ZERO) & (self.along_normal > S::ZERO);
+        if !toward {
+            return None;
+        }
+        self.arrival(max_t)
+    }
+
+    /// [`Crossing::crossing`] for an origin known to be in front (`s > 0`), where
+    /// moving toward the plane is `dir · n < 0`.
+    #[inline(always)]
+    fn crossing_from_front(&self, max_t: S) -> Option<S> {
+        let toward = self.along_normal < S::ZERO;
+        if !toward {
+            return None;
+        }
+        self.arrival(max_t)
+    }
+
+    /// `t = −s / (dir · n)` of a ray moving toward the plane, if finite and by `max_t`.
+    #[inline(always)]
+    fn arrival(&self, max_t: S) -> Option<S> {
+        let t = -self.s / self.along_normal;
+        let finite = (t < S::INFINITY) & (self.along_normal.abs() < S::INFINITY);
+        (finite & (t <= max_t)).then_some(t)
+    }
 }
 
 impl<V: Vector> Plane<V> {
@@ -45,17 +87,15 @@ impl<V: Vector> Plane<V> {
     /// `Some(0)` (any direction, even zero or along the plane); a ray parallel to the
     /// plane and off it, a plane behind the origin, or a crossing after `max_t` is
     /// `None` (a crossing exactly at `max_t` hits; a `t` overflowing to infinity
-    /// misses); NaN or infinite rays and NaN or negative `max_t` give `None`.
+    /// misses); NaN or infinite rays (or rays so large that `n · origin` or `n · dir`
+    /// overflows) and NaN or negative `max_t` give `None`.
     #[inline]
     pub fn ray_toi(&self, ray: &Ray<V>, max_t: V::Scalar) -> Option<V::Scalar> {
-        let s = self.signed_distance(ray.origin);
-        let t = if s == V::Scalar::ZERO {
-            // On the plane: a finite origin; t = 0 needs max_t ≥ 0 (false for NaN).
-            (max_t >= V::Scalar::ZERO).then_some(V::Scalar::ZERO)?
-        } else {
-            crossing_t(s, self.normal().dot(ray.dir), max_t)?
-        };
-        finite_if_zero(t, ray).then_some(t)
+        let x = Crossing::new(self, ray);
+        if x.s == V::Scalar::ZERO {
+            return x.zero_t_is_valid(max_t).then_some(V::Scalar::ZERO);
+        }
+        x.crossing(max_t)
     }
 }
 
@@ -67,16 +107,15 @@ impl<V: Vector> HalfSpace<V> {
     /// Edge behaviour, the same as `cast_ray`'s: an origin behind or on the plane gives
     /// `Some(0)`; an origin in front moving toward the plane gives the crossing (a
     /// crossing exactly at `max_t` hits), moving parallel or away gives `None`; NaN or
-    /// infinite rays and NaN or negative `max_t` give `None`.
+    /// infinite rays (or rays so large that `n · origin` or `n · dir` overflows) and
+    /// NaN or negative `max_t` give `None`.
     #[inline]
     pub fn ray_toi(&self, ray: &Ray<V>, max_t: V::Scalar) -> Option<V::Scalar> {
-        let s = self.plane.signed_distance(ray.origin);
-        if s <= V::Scalar::ZERO {
-            // Behind: `s = −∞` may come from an infinite origin, so check the whole ray.
-            return is_valid_query(ray, max_t).then_some(V::Scalar::ZERO);
+        let x = Crossing::new(&self.plane, ray);
+        if x.s <= V::Scalar::ZERO {
+            return x.zero_t_is_valid(max_t).then_some(V::Scalar::ZERO);
         }
-        let t = crossing_t(s, self.plane.normal().dot(ray.dir), max_t)?;
-        finite_if_zero(t, ray).then_some(t)
+        x.crossing_from_front(max_t)
     }
 }
 
@@ -86,31 +125,26 @@ impl<V: Vector> RayCast<V> for Plane<V> {
     /// Edge behaviour: an origin exactly on the plane hits at `t = 0` (any direction,
     /// even zero or along the plane), with the normal facing the ray (`normal()` when
     /// `dir · normal ≤ 0`); a ray parallel to the plane and off it misses, as does a
-    /// plane behind the origin or beyond `max_t`; NaN or infinite rays and NaN or
-    /// negative `max_t` miss.
+    /// plane behind the origin or beyond `max_t`; NaN or infinite rays (or rays so
+    /// large that `n · origin` or `n · dir` overflows) and NaN or negative `max_t` miss.
     #[inline]
     fn cast_ray(&self, ray: &Ray<V>, max_t: V::Scalar) -> Option<RayHit<V>> {
-        let s = self.signed_distance(ray.origin);
-        let along_normal = self.normal().dot(ray.dir);
-        let t = if s == V::Scalar::ZERO {
-            // On the plane: a finite origin; t = 0 needs max_t ≥ 0 (false for NaN).
-            (max_t >= V::Scalar::ZERO).then_some(V::Scalar::ZERO)?
+        let x = Crossing::new(self, ray);
+        let t = if x.s == V::Scalar::ZERO {
+            x.zero_t_is_valid(max_t).then_some(V::Scalar::ZERO)?
         } else {
-            crossing_t(s, along_normal, max_t)?
+            x.crossing(max_t)?
         };
-        if !finite_if_zero(t, ray) {
-            return None;
-        }
         // The normal facing the ray, from the dot product already at hand.
-        let normal = if along_normal > V::Scalar::ZERO {
-            -self.normal()
+        let facing = if x.along_normal > V::Scalar::ZERO {
+            -V::Scalar::ONE
         } else {
-            self.normal()
+            V::Scalar::ONE
         };
         Some(RayHit {
             t,
             point: ray.point_at(t),
-            normal,
+            normal: self.normal() * facing,
         })
     }
 }
@@ -120,21 +154,20 @@ impl<V: Vector> RayCast<V> for HalfSpace<V> {
     ///
     /// Edge behaviour: an origin behind or on the plane hits at `t = 0` with a zero
     /// normal; a ray in front moving toward the plane hits it with the plane's normal;
-    /// a ray in front moving parallel or away misses; NaN or infinite rays and NaN or
-    /// negative `max_t` miss.
+    /// a ray in front moving parallel or away misses; NaN or infinite rays (or rays so
+    /// large that `n · origin` or `n · dir` overflows) and NaN or negative `max_t` miss.
     #[inline]
     fn cast_ray(&self, ray: &Ray<V>, max_t: V::Scalar) -> Option<RayHit<V>> {
-        let s = self.plane.signed_distance(ray.origin);
-        if s <= V::Scalar::ZERO {
-            // Behind: `s = −∞` may come from an infinite origin, so check the whole ray.
-            return is_valid_query(ray, max_t).then_some(RayHit {
+        let x = Crossing::new(&self.plane, ray);
+        if x.s <= V::Scalar::ZERO {
+            return x.zero_t_is_valid(max_t).then_some(RayHit {
                 t: V::Scalar::ZERO,
                 point: ray.origin,
                 normal: V::ZERO,
             });
         }
-        let t = crossing_t(s, self.plane.normal().dot(ray.dir), max_t)?;
-        finite_if_zero(t, ray).then(|| RayHit {
+        let t = x.crossing_from_front(max_t)?;
+        Some(RayHit {
             t,
             point: ray.point_at(t),
             normal: self.plane.normal(),
@@ -144,13 +177,11 @@ impl<V: Vector> RayCast<V> for HalfSpace<V> {
 
 #[cfg(test)]
 mod tests {
-    use super::super::test_util::{close, close_v, s, v};
+    use super::super::test_util::{
+        close, close_v, every_type_and_scale, non_finite_rays, ray, s, v,
+    };
     use super::*;
-    use glam::{DVec2, DVec3, Vec2, Vec3};
-
-    fn ray<V: Vector>(o: V, d: V) -> Ray<V> {
-        Ray::new(o, d).unwrap()
-    }
+    use glam::{DVec2, Vec2, Vec3};
 
     fn check_scale<V: Vector>(k: f64) {
         let inf = V::Scalar::INFINITY;
@@ -224,17 +255,10 @@ mod tests {
             assert!(p.ray_toi(&down, max_t).is_none() && h.ray_toi(&down, max_t).is_none());
             assert!(h.ray_toi(&up, max_t).is_none());
         }
-        let nan = Ray {
-            origin: V::splat(s::<V>(f64::NAN)),
-            dir: v(0.0, -1.0, 0.0),
-        };
-        assert!(p.ray_toi(&nan, inf).is_none() && h.ray_toi(&nan, inf).is_none());
         for origin in [down.origin, up.origin] {
-            let infinite = Ray {
-                origin,
-                dir: v(0.0, f64::INFINITY, 0.0),
-            };
-            assert!(p.ray_toi(&infinite, inf).is_none() && h.ray_toi(&infinite, inf).is_none());
+            for bad in non_finite_rays(origin, v(0.0, -1.0, 0.0), 1) {
+                assert!(p.ray_toi(&bad, inf).is_none() && h.ray_toi(&bad, inf).is_none());
+            }
         }
         // The same t as cast_ray on a fan of directions from above and below.
         for i in 0..200 {
@@ -253,23 +277,13 @@ mod tests {
     // ray_toi, every type, scales 1e-5, 1, 1e6.
     #[test]
     fn ray_toi_edges_every_type_and_scale() {
-        for k in [1e-5, 1.0, 1e6] {
-            check_toi::<Vec2>(k);
-            check_toi::<Vec3>(k);
-            check_toi::<DVec2>(k);
-            check_toi::<DVec3>(k);
-        }
+        every_type_and_scale!(check_toi);
     }
 
     // Every type at scales 1e-5, 1, 1e6.
     #[test]
     fn edges_every_type_and_scale() {
-        for k in [1e-5, 1.0, 1e6] {
-            check_scale::<Vec2>(k);
-            check_scale::<Vec3>(k);
-            check_scale::<DVec2>(k);
-            check_scale::<DVec3>(k);
-        }
+        every_type_and_scale!(check_scale);
     }
 
     // Origin on the plane: t = 0 for the plane (any direction) and the half-space.
@@ -297,6 +311,36 @@ mod tests {
         let p32 = Plane::new(Vec2::Y, 0.0).unwrap();
         let r32 = ray(Vec2::new(0.0, 1e30), Vec2::new(1.0, -1e-30));
         assert!(p32.cast_ray(&r32, f32::INFINITY).is_none());
+    }
+
+    // Non-finite components the normal does not see (n = +y, infinite x) still miss,
+    // behind, on and in front of the plane, for every query: the ray is checked
+    // through n · origin and n · dir, where 0 · ∞ is NaN.
+    #[test]
+    fn infinite_component_across_the_normal_misses() {
+        let p = Plane::new(Vec3::Y, 0.0).unwrap();
+        let h = HalfSpace::new(p);
+        for y in [-1.0, 0.0, 1.0] {
+            let inf_origin = Ray {
+                origin: Vec3::new(f32::INFINITY, y, 0.0),
+                dir: -Vec3::Y,
+            };
+            let inf_dir = Ray {
+                origin: Vec3::new(0.0, y, 0.0),
+                dir: Vec3::new(f32::NEG_INFINITY, -1.0, 0.0),
+            };
+            for r in [inf_origin, inf_dir] {
+                assert!(p.ray_toi(&r, 10.0).is_none() && h.ray_toi(&r, 10.0).is_none());
+                assert!(p.cast_ray(&r, 10.0).is_none() && h.cast_ray(&r, 10.0).is_none());
+            }
+        }
+        // A direction so large that n · dir overflows is refused like an infinite one.
+        let huge = ray(Vec3::new(0.0, 1.0, 0.0), Vec3::new(0.0, -3e38, -3e38));
+        let tilted = Plane::new(Vec3::new(0.0, 1.0, 1.0), 0.0).unwrap();
+        assert!(tilted.ray_toi(&huge, f32::INFINITY).is_none());
+        // A large but representable one still hits, at a tiny t.
+        let large = ray(Vec3::new(0.0, 1.0, 0.0), Vec3::new(0.0, -1e30, 0.0));
+        assert_eq!(p.ray_toi(&large, f32::INFINITY), Some(1e-30));
     }
 
     // NaN rays and NaN or negative max_t miss.
