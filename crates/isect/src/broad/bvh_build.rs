@@ -54,12 +54,16 @@ pub(super) struct Node4<S: Real> {
     /// [`EMPTY_SLOT`], `LEAF_BIT | item`, or a node index (always larger than this
     /// node's own index).
     pub(super) child: [u32; LANES],
+    /// Bit `l` set when slot `l` holds an item (kept in the padding of the cache
+    /// line, so that a walk tests items without decoding the codes).
+    pub(super) items: u32,
 }
 
 impl<S: Real> Node4<S> {
     pub(super) const EMPTY: Self = Self {
         boxes: Boxes4::EMPTY,
         child: [EMPTY_SLOT; LANES],
+        items: 0,
     };
 }
 
@@ -317,6 +321,7 @@ impl<V: Vector> Builder<V> {
                 if child.len() == 1 {
                     let item = self.items[child.buf][child.start];
                     self.nodes[node].child[slot] = LEAF_BIT | item;
+                    self.nodes[node].items |= 1 << slot;
                 } else {
                     tasks.push((Some((node, slot)), *child, depth + 2));
                 }

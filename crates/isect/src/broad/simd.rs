@@ -117,6 +117,26 @@ impl<S: Real> SoaRay<S> {
 /// misses everything.
 #[inline(always)]
 pub fn ray_boxes4<S: Real>(ray: &SoaRay<S>, boxes: &Boxes4<S>, dim: usize, max_t: S) -> [S; LANES] {
+    let (enter, hit) = ray_boxes4_mask(ray, boxes, dim, max_t);
+    let mut out = [S::INFINITY; LANES];
+    for lane in 0..LANES {
+        if hit & (1 << lane) != 0 {
+            out[lane] = enter[lane];
+        }
+    }
+    out
+}
+
+/// [`ray_boxes4`] for traversals: the per-lane entry parameters (meaningful only in hit
+/// lanes) and the bit mask of the lanes hit within `[0, max_t]` (bit `l` for lane `l`),
+/// which the compiler forms with one vector comparison.
+#[inline(always)]
+pub fn ray_boxes4_mask<S: Real>(
+    ray: &SoaRay<S>,
+    boxes: &Boxes4<S>,
+    dim: usize,
+    max_t: S,
+) -> ([S; LANES], u32) {
     let mut enter = [S::ZERO; LANES];
     let mut exit = [max_t; LANES];
     for axis in 0..dim {
@@ -143,15 +163,11 @@ pub fn ray_boxes4<S: Real>(ray: &SoaRay<S>, boxes: &Boxes4<S>, dim: usize, max_t
             };
         }
     }
-    let mut out = [S::INFINITY; LANES];
+    let mut hit = 0;
     for lane in 0..LANES {
-        out[lane] = if enter[lane] <= exit[lane] {
-            enter[lane]
-        } else {
-            S::INFINITY
-        };
+        hit |= u32::from(enter[lane] <= exit[lane]) << lane;
     }
-    out
+    (enter, hit)
 }
 
 /// Box against four boxes: per lane, whether the closed boxes share a point. False for
