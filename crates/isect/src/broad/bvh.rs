@@ -302,7 +302,10 @@ impl<V: Vector> Bvh<V> {
                     }
                 }
             } else if inner.count_ones() == 2 {
-                let (a, b) = (inner.trailing_zeros() as usize, 31 - inner.leading_zeros() as usize);
+                let (a, b) = (
+                    inner.trailing_zeros() as usize,
+                    31 - inner.leading_zeros() as usize,
+                );
                 let (near, far) = if t[b] < t[a] { (b, a) } else { (a, b) };
                 if t[far] <= max_t {
                     stack.push((node.child[far], t[far]));

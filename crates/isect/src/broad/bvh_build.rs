@@ -96,14 +96,34 @@ impl<S: Real> Rows<S> {
         rows
     }
 
+    /// Finite with `lo ≤ hi` in every lane (`x − x = 0` fails for infinities and NaN);
+    /// `&`, not `&&`, so that the lanes are tested by a few vector instructions.
+    #[inline(always)]
+    fn is_valid(&self) -> bool {
+        let mut ok = true;
+        for lane in 0..LANES {
+            let (lo, hi) = (self.lo[lane], self.hi[lane]);
+            ok &= (lo - lo == S::ZERO) & (hi - hi == S::ZERO) & (lo <= hi);
+        }
+        ok
+    }
+
     /// Grows `self` to hold `other`: lane-wise, written as comparisons so that each
     /// row is one SIMD min / max.
     #[inline(always)]
     fn merge(&mut self, other: &Self) {
         for lane in 0..LANES {
             let (lo, hi) = (other.lo[lane], other.hi[lane]);
-            self.lo[lane] = if lo < self.lo[lane] { lo } else { self.lo[lane] };
-            self.hi[lane] = if hi > self.hi[lane] { hi } else { self.hi[lane] };
+            self.lo[lane] = if lo < self.lo[lane] {
+                lo
+            } else {
+                self.lo[lane]
+            };
+            self.hi[lane] = if hi > self.hi[lane] {
+                hi
+            } else {
+                self.hi[lane]
+            };
         }
     }
 
@@ -162,8 +182,8 @@ pub(super) fn build<V: Vector>(boxes: &[Aabb<V>]) -> (Vec<Node4<V::Scalar>>, usi
     let mut items = Vec::with_capacity(boxes.len());
     let mut bounds = Rows::EMPTY;
     for (i, b) in boxes.iter().take(MAX_ITEMS).enumerate() {
-        if b.min.is_finite() && b.max.is_finite() && b.min.all_le(b.max) {
-            let rows = Rows::from_aabb(b);
+        let rows = Rows::from_aabb(b);
+        if rows.is_valid() {
             bounds.merge(&rows);
             prims.push(rows);
             items.push(i as u32);
@@ -265,8 +285,16 @@ impl<S: Real> Bins<S> {
     fn add(&mut self, bin: usize, p: &Rows<S>) {
         let (lo, hi) = (&mut self.lo[bin], &mut self.hi[bin]);
         for lane in 0..LANES {
-            lo[lane] = if p.lo[lane] < lo[lane] { p.lo[lane] } else { lo[lane] };
-            hi[lane] = if p.hi[lane] > hi[lane] { p.hi[lane] } else { hi[lane] };
+            lo[lane] = if p.lo[lane] < lo[lane] {
+                p.lo[lane]
+            } else {
+                lo[lane]
+            };
+            hi[lane] = if p.hi[lane] > hi[lane] {
+                p.hi[lane]
+            } else {
+                hi[lane]
+            };
         }
         self.count[bin] += 1;
     }
@@ -460,9 +488,19 @@ impl<V: Vector> Builder<V> {
         let [p0, p1] = &mut self.prims;
         let [i0, i1] = &mut self.items;
         let (src, dst, src_items, dst_items) = if range.buf == 0 {
-            (&p0[r.clone()], &mut p1[r.clone()], &i0[r.clone()], &mut i1[r])
+            (
+                &p0[r.clone()],
+                &mut p1[r.clone()],
+                &i0[r.clone()],
+                &mut i1[r],
+            )
         } else {
-            (&p1[r.clone()], &mut p0[r.clone()], &i1[r.clone()], &mut i0[r])
+            (
+                &p1[r.clone()],
+                &mut p0[r.clone()],
+                &i1[r.clone()],
+                &mut i0[r],
+            )
         };
         // `left` holds for exactly `left_count` items (the bins counted them with the
         // same arithmetic), so neither cursor passes its side's end.
@@ -505,35 +543,43 @@ impl<V: Vector> Builder<V> {
             keys[at] = key;
             order[at] = k as u8;
         }
-        let mut sorted = [Rows::EMPTY; SMALL_RANGE];
-        for (slot, &at) in sorted.iter_mut().zip(&order[..n]) {
-            *slot = prims[usize::from(at)];
+        // Written in sorted order to the other buffer, and costed there.
+        {
+            let [p0, p1] = &mut self.prims;
+            let (from, to) = if src == 0 { (&*p0, p1) } else { (&*p1, p0) };
+            let (from, to) = (&from[r.clone()], &mut to[r.clone()]);
+            for (slot, &at) in to.iter_mut().zip(&order[..n]) {
+                *slot = from[usize::from(at)];
+            }
+            let [i0, i1] = &mut self.items;
+            let (from, to) = if src == 0 { (&*i0, i1) } else { (&*i1, i0) };
+            let (from, to) = (&from[r.clone()], &mut to[r.clone()]);
+            for (slot, &at) in to.iter_mut().zip(&order[..n]) {
+                *slot = from[usize::from(at)];
+            }
         }
-        let sorted = &sorted[..n];
-        // Right sides by a backward sweep: right[k] holds items [k, n).
-        let mut right = [(Rows::EMPTY, V::Scalar::ZERO); SMALL_RANGE];
+        let sorted = &self.prims[dst][r][..n];
+        // Right-side costs by a backward sweep: right_cost[k] for items [k, n).
+        let mut right_cost = [V::Scalar::ZERO; SMALL_RANGE];
         let mut acc = Rows::EMPTY;
         for k in (1..n).rev() {
             acc.merge(&sorted[k]);
-            right[k] = (acc, side_cost(&acc, (n - k) as u32, V::DIM));
+            right_cost[k] = side_cost(&acc, (n - k) as u32, V::DIM);
         }
         let mut left = Rows::EMPTY;
         let mut best = (V::Scalar::ZERO, 0, Rows::EMPTY);
         for k in 1..n {
             left.merge(&sorted[k - 1]);
-            let cost = side_cost(&left, k as u32, V::DIM) + right[k].1;
+            let cost = side_cost(&left, k as u32, V::DIM) + right_cost[k];
             if best.1 == 0 || cost < best.0 {
                 best = (cost, k, left);
             }
         }
         let (_, split, left) = best;
-        self.prims[dst][r.clone()][..n].copy_from_slice(sorted);
-        let mut items = [0u32; SMALL_RANGE];
-        let src_items = &self.items[src][r.clone()];
-        for (item, &at) in items.iter_mut().zip(&order[..n]) {
-            *item = src_items[usize::from(at)];
+        let mut right = Rows::EMPTY;
+        for p in &sorted[split..] {
+            right.merge(p);
         }
-        self.items[dst][r][..n].copy_from_slice(&items[..n]);
         let mid = range.start + split;
         (
             Range {
@@ -546,7 +592,7 @@ impl<V: Vector> Builder<V> {
                 start: mid,
                 end: range.end,
                 buf: dst,
-                bounds: right[split].0,
+                bounds: right,
             },
         )
     }

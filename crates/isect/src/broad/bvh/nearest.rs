@@ -20,8 +20,8 @@
 
 use super::{lanes, Bvh};
 use crate::broad::bvh_build::{EMPTY_SLOT, LEAF_BIT};
-use crate::broad::stack::Stack;
 use crate::broad::simd::{Boxes4, LANES};
+use crate::broad::stack::Stack;
 use crate::math::{Real, Vector};
 use crate::shape::Aabb;
 
