@@ -374,8 +374,8 @@ fn memory_per_object_is_plausible<V: Vector>() {
         }
         per_size.push(bytes);
     }
-    for k in 0..3 {
-        let growth = per_size[1][k] as f64 / per_size[0][k] as f64;
+    for (k, (small, large)) in per_size[0].iter().zip(&per_size[1]).enumerate() {
+        let growth = *large as f64 / *small as f64;
         assert!((5.0..20.0).contains(&growth), "structure {k}: x{growth}");
     }
     assert_eq!(Bvh::<V>::build(&[]).heap_bytes(), 0);

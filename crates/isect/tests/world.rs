@@ -393,12 +393,18 @@ fn batch_snapshot_matches_serial<V: TestDim>() {
     check(&fresh, &rays[..2], Filter::ALL, "small batch");
     // The empty world and non-finite rays find nothing.
     let empty = World::<V, V::S>::new();
-    assert!(empty.cast_rays(&rays, max_t, Filter::ALL).iter().all(Option::is_none));
+    assert!(empty
+        .cast_rays(&rays, max_t, Filter::ALL)
+        .iter()
+        .all(Option::is_none));
     let bad = Ray {
         origin: rays[0].origin,
         dir: rays[0].dir * s::<V>(f64::NAN),
     };
-    assert_eq!(world.cast_rays(&[bad; 40], max_t, Filter::ALL), vec![None; 40]);
+    assert_eq!(
+        world.cast_rays(&[bad; 40], max_t, Filter::ALL),
+        vec![None; 40]
+    );
 }
 
 /// Point, box and shape overlap queries and shape casts equal brute force.

@@ -96,14 +96,14 @@ impl<S: Real> Rows<S> {
         rows
     }
 
-    /// Finite with `lo ≤ hi` in every lane (`x − x = 0` fails for infinities and NaN);
-    /// `&`, not `&&`, so that the lanes are tested by a few vector instructions.
+    /// Finite with `lo ≤ hi` in every lane; `&`, not `&&`, so that the lanes are
+    /// tested by a few vector instructions.
     #[inline(always)]
     fn is_valid(&self) -> bool {
         let mut ok = true;
         for lane in 0..LANES {
             let (lo, hi) = (self.lo[lane], self.hi[lane]);
-            ok &= (lo - lo == S::ZERO) & (hi - hi == S::ZERO) & (lo <= hi);
+            ok &= lo.is_finite() & hi.is_finite() & (lo <= hi);
         }
         ok
     }
@@ -251,6 +251,8 @@ impl<S: Real> BinMap<S> {
     /// `self.bin(p) < split` for `1 ≤ split ≤ last`, without the conversion: for
     /// `x ≥ 0` truncation below an integer `split` means `x < split`, a negative `x`
     /// is in bin 0 and so is NaN, which `!(x ≥ split)` sends left too.
+    // `!(x >= split)` is deliberate: it is also true for NaN, as the binning's bin 0.
+    #[allow(clippy::neg_cmp_op_on_partial_ord)]
     #[inline(always)]
     fn left_of(&self, p: &Rows<S>, split: usize) -> bool {
         let x = (p.centroid2(self.axis) - self.origin) * self.scale;
@@ -662,18 +664,18 @@ fn best_bin_split<S: Real>(bins: &Bins<S>, n: usize, dim: usize) -> Option<BinSp
     let mut left = Rows::<S>::EMPTY;
     let mut left_count = 0u32;
     let mut best: Option<(S, BinSplit<S>)> = None;
-    for k in 1..n {
+    for (k, &(right_bounds, right_cost)) in right.iter().enumerate().take(n).skip(1) {
         left.merge(&bins.rows(k - 1));
         left_count += bins.count[k - 1];
         if left_count == 0 || left_count == total {
             continue;
         }
-        let cost = side_cost(&left, left_count, dim) + right[k].1;
+        let cost = side_cost(&left, left_count, dim) + right_cost;
         if best.as_ref().is_none_or(|b| cost < b.0) {
             let split = BinSplit {
                 split: k,
                 left,
-                right: right[k].0,
+                right: right_bounds,
                 left_count: left_count as usize,
             };
             best = Some((cost, split));
