@@ -1,7 +1,8 @@
 //! Scene queries of the world: ray casts (closest, any, all, batches), shape casts,
-//! point, box and shape overlap queries. Each walks the tree's fat boxes and confirms
-//! with the exact shape test; every list is sorted, so answers do not depend on the
-//! tree's layout.
+//! point, box and shape overlap queries. Each walks the tree's fat boxes (large ray
+//! batches: a cached static SIMD [`Bvh`] of the tight boxes) and confirms with the
+//! exact shape test; every list is sorted and ties go to the smaller handle, so answers
+//! do not depend on the structure walked.
 
 // `!(x >= y)` is deliberate: it is also true for NaN, which must take the safe branch.
 #![allow(clippy::neg_cmp_op_on_partial_ord)]
