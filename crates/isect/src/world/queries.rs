@@ -96,7 +96,7 @@ impl<V: GjkVector, S: DispatchShape<V> + Sync> World<V, S> {
     /// (same answers, same order).
     ///
     /// A batch of at least a quarter as many rays as shapes (or any batch once one
-    /// did) walks a static 4-wide [`Bvh`](crate::broad::Bvh) snapshot of the tight
+    /// did) walks a static 4-wide [`Bvh`] snapshot of the tight
     /// boxes with the SIMD ray kernel instead of the binary tree; the snapshot is kept
     /// until a shape is inserted, removed or moved, so repeated batches on a static
     /// scene build it once. The snapshot holds about 64 bytes per shape.
