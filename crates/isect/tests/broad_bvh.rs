@@ -343,3 +343,41 @@ mod property {
         }
     }
 }
+
+// Memory per object of the three broad-phase structures over random scenes of 1,000 and
+// 10,000 boxes: non-zero, between a box's own size and a few hundred bytes, and growing
+// linearly (ten times the boxes, five to twenty times the bytes); empty structures hold
+// no node memory.
+fn memory_per_object_is_plausible<V: Vector>() {
+    use isect::broad::{DynamicTree, SweepAndPrune};
+    let mut rng = Rng(0x3e3_0b1e);
+    let box_bytes = core::mem::size_of::<Aabb<V>>();
+    let mut per_size = Vec::new();
+    for n in [1_000usize, 10_000] {
+        let world = world_side::<V>(n, 2.0);
+        let boxes: Vec<Aabb<V>> = (0..n).map(|_| rng.aabb(0.0, world, 2.0)).collect();
+        let bvh = Bvh::build(&boxes);
+        let mut tree = DynamicTree::new();
+        let mut sap = SweepAndPrune::new(0).unwrap();
+        for (k, b) in boxes.iter().enumerate() {
+            tree.insert(*b, k as u32).unwrap();
+            sap.insert(*b).unwrap();
+        }
+        sap.update();
+        let bytes = [bvh.heap_bytes(), tree.heap_bytes(), sap.heap_bytes()];
+        for (what, b) in ["bvh", "tree", "sap"].iter().zip(bytes) {
+            let per = b / n;
+            assert!(
+                (box_bytes..=16 * box_bytes + 256).contains(&per),
+                "{what}: {per} bytes per object for {n} boxes of {box_bytes} bytes"
+            );
+        }
+        per_size.push(bytes);
+    }
+    for (k, (small, large)) in per_size[0].iter().zip(&per_size[1]).enumerate() {
+        let growth = *large as f64 / *small as f64;
+        assert!((5.0..20.0).contains(&growth), "structure {k}: x{growth}");
+    }
+    assert_eq!(Bvh::<V>::build(&[]).heap_bytes(), 0);
+}
+for_each_vector!(memory_per_object_is_plausible);

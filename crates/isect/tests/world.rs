@@ -345,6 +345,68 @@ fn rays_match_brute_force<V: TestDim>() {
     assert_eq!(batch, serial, "batch equals one-by-one, in order");
 }
 
+/// Batch ray casts through the cached SIMD snapshot equal one-by-one casts and brute
+/// force, with and without filters, on a static scene (built once, then reused), after
+/// moves, removals and inserts (each of which must drop the snapshot), and for a batch
+/// too small to build one.
+fn batch_snapshot_matches_serial<V: TestDim>() {
+    let (mut world, mut rng) = scene::<V>(21);
+    let max_t = V::Scalar::ONE;
+    let rays: Vec<Ray<V>> = (0..120).map(|_| random_ray::<V>(&mut rng)).collect();
+    let filter = random_filter(&mut rng);
+    let check = |world: &World<V, V::S>, rays: &[Ray<V>], filter: Filter, what: &str| {
+        let batch = world.cast_rays(rays, max_t, filter);
+        let mut hits = 0;
+        for (ray, got) in rays.iter().zip(&batch) {
+            assert_eq!(*got, world.cast_ray(ray, max_t, filter), "{what}: serial");
+            let brute = brute_ray(world, ray, max_t, filter);
+            assert_eq!(got.is_some(), !brute.is_empty(), "{what}: brute hit");
+            if let (Some(g), Some(&(t, _))) = (got, brute.first()) {
+                assert!((g.hit.t.to_f64() - t).abs() <= tol::<V>(), "{what}: t");
+                hits += 1;
+            }
+        }
+        hits
+    };
+    let hits = check(&world, &rays, Filter::ALL, "static");
+    assert_hit_rate(hits, rays.len(), "snapshot rays");
+    check(&world, &rays, Filter::ALL, "static, cached");
+    check(&world, &rays, filter, "filtered");
+    let handles: Vec<Handle> = world.handles().collect();
+    for &h in handles.iter().step_by(3) {
+        let pose = V::pose(&mut rng, HALF);
+        world.set_pose(h, pose).unwrap();
+    }
+    check(&world, &rays, Filter::ALL, "after moves");
+    for &h in handles.iter().step_by(4) {
+        world.remove(h);
+    }
+    check(&world, &rays, Filter::ALL, "after removals");
+    for _ in 0..10 {
+        insert_random::<V>(&mut world, &mut rng);
+    }
+    check(&world, &rays, filter, "after inserts");
+    // Two rays for 55 shapes: below the snapshot threshold, the tree answers.
+    let mut fresh = world.clone();
+    let moved = fresh.handles().next().unwrap();
+    fresh.set_pose(moved, V::pose(&mut rng, HALF)).unwrap();
+    check(&fresh, &rays[..2], Filter::ALL, "small batch");
+    // The empty world and non-finite rays find nothing.
+    let empty = World::<V, V::S>::new();
+    assert!(empty
+        .cast_rays(&rays, max_t, Filter::ALL)
+        .iter()
+        .all(Option::is_none));
+    let bad = Ray {
+        origin: rays[0].origin,
+        dir: rays[0].dir * s::<V>(f64::NAN),
+    };
+    assert_eq!(
+        world.cast_rays(&[bad; 40], max_t, Filter::ALL),
+        vec![None; 40]
+    );
+}
+
 /// Point, box and shape overlap queries and shape casts equal brute force.
 fn region_queries_match_brute_force<V: TestDim>() {
     let (world, mut rng) = scene::<V>(13);
@@ -544,6 +606,7 @@ for_each_vector!(pairs_with_broad_margin_match_brute_force);
 for_each_vector!(update_stats_and_unmoved_updates);
 for_each_vector!(predicted_pairs_match_brute_force);
 for_each_vector!(rays_match_brute_force);
+for_each_vector!(batch_snapshot_matches_serial);
 for_each_vector!(region_queries_match_brute_force);
 for_each_vector!(bad_input);
 for_each_vector!(touching_queries);

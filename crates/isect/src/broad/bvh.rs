@@ -20,7 +20,7 @@ use core::marker::PhantomData;
 mod nearest;
 
 use super::bvh_build::{build, empty_box, Node4, EMPTY_SLOT, LEAF_BIT};
-use super::simd::{aabb_boxes4, lane_boxes4, ray_boxes4, Boxes4, SoaRay, LANES};
+use super::simd::{aabb_boxes4, lane_boxes4, ray_boxes4_mask, Boxes4, SoaRay, LANES};
 use super::stack::Stack;
 use super::{finite_max_t, Defect};
 use crate::algo::slab::PreparedRay;
@@ -259,8 +259,10 @@ impl<V: Vector> Bvh<V> {
     }
 
     /// Near-first walk. `visit(item, t_enter, max_t)` may return a new, smaller `max_t`
-    /// (`−∞` ends the walk). The nearest inner child is visited next without a round
-    /// trip through the stack; the others are pushed with their entry parameter, which
+    /// (`−∞` ends the walk). At each node one kernel call gives the entry parameters and
+    /// the hit mask of the four slots; hit items are visited, and of the hit inner
+    /// children the nearest is visited next without a round trip through the stack
+    /// while the others are pushed farthest first with their entry parameter, which
     /// prunes them when popped after `max_t` shrank.
     fn ray_walk(
         &self,
@@ -276,20 +278,11 @@ impl<V: Vector> Bvh<V> {
         }
         let soa = SoaRay::new(&prepared);
         let mut stack = Stack::new((0u32, V::Scalar::ZERO));
-        let mut current = Some(0u32);
-        loop {
-            let i = match current.take() {
-                Some(i) => i,
-                None => match stack.pop() {
-                    Some((i, t)) if t <= max_t => i,
-                    Some(_) => continue,
-                    None => return,
-                },
-            };
-            let node = &self.nodes[i as usize];
-            let t = ray_boxes4(&soa, &node.boxes, V::DIM, max_t);
-            let (leaves, inner) = hit_masks(&t, &node.child, max_t);
-            for lane in lanes(leaves) {
+        let mut current = 0u32;
+        'walk: loop {
+            let node = &self.nodes[current as usize];
+            let (t, hit) = ray_boxes4_mask(&soa, &node.boxes, V::DIM, max_t);
+            for lane in lanes(hit & node.items) {
                 // max_t may have shrunk since the kernel ran.
                 if t[lane] <= max_t {
                     if let Some(new_max) = visit(node.child[lane] & !LEAF_BIT, t[lane], max_t) {
@@ -297,41 +290,77 @@ impl<V: Vector> Bvh<V> {
                     }
                 }
             }
-            // The nearest inner child is next; the others wait on the stack with their
-            // entry parameter (at most three, so their order matters little).
-            let nearest = lanes(inner).min_by(|&a, &b| {
-                t[a].partial_cmp(&t[b])
-                    .unwrap_or(core::cmp::Ordering::Equal)
-            });
-            for lane in lanes(inner) {
-                if Some(lane) != nearest && t[lane] <= max_t {
-                    stack.push((node.child[lane], t[lane]));
+            // Empty slots are never hit: the other hit slots are inner nodes.
+            let inner = hit & !node.items;
+            if inner & inner.wrapping_sub(1) == 0 {
+                // At most one inner child: nothing to order.
+                if inner != 0 {
+                    let lane = inner.trailing_zeros() as usize;
+                    if t[lane] <= max_t {
+                        current = node.child[lane];
+                        continue;
+                    }
+                }
+            } else if inner.count_ones() == 2 {
+                let (a, b) = (
+                    inner.trailing_zeros() as usize,
+                    31 - inner.leading_zeros() as usize,
+                );
+                let (near, far) = if t[b] < t[a] { (b, a) } else { (a, b) };
+                if t[far] <= max_t {
+                    stack.push((node.child[far], t[far]));
+                }
+                if t[near] <= max_t {
+                    current = node.child[near];
+                    continue;
+                }
+            } else {
+                let sorted = nearest_first(&t, &node.child, inner);
+                for &(t_enter, code) in sorted[1..].iter().rev() {
+                    if t_enter <= max_t {
+                        stack.push((code, t_enter));
+                    }
+                }
+                if sorted[0].0 <= max_t {
+                    current = sorted[0].1;
+                    continue;
                 }
             }
-            current = nearest
-                .filter(|&lane| t[lane] <= max_t)
-                .map(|lane| node.child[lane]);
+            while let Some((code, t_enter)) = stack.pop() {
+                if t_enter <= max_t {
+                    current = code;
+                    continue 'walk;
+                }
+            }
+            return;
         }
     }
 }
 
-/// Bit masks of the lanes hit within `max_t` (misses are `+∞`; empty lanes are never
-/// hit) that hold an item, and that hold an inner node.
+/// The slots of `inner` (a mask of three or four lanes) as `(t_enter, code)`, nearest
+/// first; lanes outside the mask sort last with `t = +∞` (never `≤ max_t`). A
+/// five-exchange sorting network of conditional moves: the order is unpredictable, a
+/// branchy sort would mispredict.
 #[inline(always)]
-fn hit_masks<S: Real>(t: &[S; LANES], child: &[u32; LANES], max_t: S) -> (u32, u32) {
-    let (mut leaves, mut inner) = (0, 0);
+fn nearest_first<S: Real>(t: &[S; LANES], child: &[u32; LANES], inner: u32) -> [(S, u32); LANES] {
+    let mut out = [(S::INFINITY, EMPTY_SLOT); LANES];
     for lane in 0..LANES {
-        let hit = u32::from(t[lane] <= max_t);
-        let is_leaf = u32::from(child[lane] & LEAF_BIT != 0);
-        leaves |= (hit & is_leaf) << lane;
-        inner |= (hit & (1 - is_leaf)) << lane;
+        if inner & (1 << lane) != 0 {
+            out[lane] = (t[lane], child[lane]);
+        }
     }
-    (leaves, inner)
+    for (i, j) in [(0, 1), (2, 3), (0, 2), (1, 3), (1, 2)] {
+        let (a, b) = (out[i], out[j]);
+        let swap = b.0 < a.0;
+        out[i] = if swap { b } else { a };
+        out[j] = if swap { a } else { b };
+    }
+    out
 }
 
 /// The set bits of `mask`, lowest first.
 #[inline(always)]
-fn lanes(mut mask: u32) -> impl Iterator<Item = usize> {
+pub(super) fn lanes(mut mask: u32) -> impl Iterator<Item = usize> {
     core::iter::from_fn(move || {
         (mask != 0).then(|| {
             let lane = mask.trailing_zeros() as usize;
@@ -464,7 +493,7 @@ impl<V: Vector, F: FnMut(u32, u32)> PairWalk<'_, V, F> {
 impl<V: Vector> Bvh<V> {
     /// Checks the structure: every node reached once from the root, children after
     /// parents, every inner slot's box equal to the union of its child's slots, every
-    /// item stored once, and the item count.
+    /// item stored once and flagged as an item, and the item count.
     ///
     /// # Errors
     /// A [`Defect`] describing the first broken invariant.
@@ -473,6 +502,10 @@ impl<V: Vector> Bvh<V> {
         let mut items = std::collections::HashSet::new();
         for (i, node) in self.nodes.iter().enumerate() {
             for lane in 0..LANES {
+                let is_item = matches!(slot(node.child[lane]), Slot::Item(_));
+                if is_item != (node.items & (1 << lane) != 0) {
+                    return Err(Defect(format!("node {i} slot {lane}: wrong item flag")));
+                }
                 match slot(node.child[lane]) {
                     Slot::Item(item) if !items.insert(item) => {
                         return Err(Defect(format!("item {item} stored twice")));

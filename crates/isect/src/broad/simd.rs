@@ -6,13 +6,18 @@
 //! that LLVM turns each lane loop into SIMD instructions (`f32`: one SSE/NEON register
 //! per row; `f64`: two), with no `unsafe` and no target-specific intrinsics.
 //!
-//! Robustness follows [`PreparedRay`] exactly, without its
-//! NaN fix-up step: the near plane of each axis is picked by the sign of `1/dir`, and the
-//! running interval is updated with `if t > enter { t } else { enter }` (and the mirror
-//! for exit). The only NaN, `0·∞` for an origin on a slab plane of an axis the ray does
-//! not move along, then fails the comparison and leaves the interval unchanged: the
+//! Robustness follows [`PreparedRay`] exactly, without its NaN fix-up step. Per axis
+//! the ray crosses the two slab planes at `t0` (min) and `t1` (max); the near one is
+//! `if t1 < t0 { t1 } else { t0 }` and the far one `if t0 > t1 { t0 } else { t1 }` (one
+//! SIMD min and max, no per-node choice of rows by the direction's sign). For a valid
+//! box and a finite inverse direction the comparison orders them as the sign of `1/dir`
+//! does (rounding is monotonic), and `PreparedRay` never makes `1/dir = −∞`; the only
+//! NaN, `0·∞` for an origin on a slab plane of an axis the ray does not move along (where
+//! `1/dir = +∞`), lands in both picks so that the running interval, updated with
+//! `if t > enter { t } else { enter }` (and the mirror for exit), stays unchanged: the
 //! neutral value `PreparedRay` substitutes. Boxes are closed; an empty lane (min `+∞`,
-//! max `−∞`) is missed by every ray and overlaps no box. No tolerances.
+//! max `−∞`) is missed by every ray (its inverted first axis is tested) and overlaps no
+//! box. No tolerances.
 
 use crate::algo::slab::PreparedRay;
 use crate::math::{Real, Vector};
@@ -81,13 +86,11 @@ impl<S: Real> Boxes4<S> {
     }
 }
 
-/// A ray prepared for [`ray_boxes4`]: origin, inverse direction and, per axis, whether
-/// the direction is negative (so the near plane is the box's `max`).
+/// A ray prepared for [`ray_boxes4`]: origin and inverse direction, axis by axis.
 #[derive(Copy, Clone, Debug, PartialEq)]
 pub struct SoaRay<S: Real> {
     origin: [S; 3],
     inv_dir: [S; 3],
-    negative: [bool; 3],
 }
 
 impl<S: Real> SoaRay<S> {
@@ -98,13 +101,10 @@ impl<S: Real> SoaRay<S> {
         let mut soa = Self {
             origin: [S::ZERO; 3],
             inv_dir: [S::ZERO; 3],
-            negative: [false; 3],
         };
         for axis in 0..V::DIM {
             soa.origin[axis] = ray.origin.get(axis);
             soa.inv_dir[axis] = ray.inv_dir.get(axis);
-            // 1/(−0) = −∞ < 0: a negative zero direction takes `max` as its near plane.
-            soa.negative[axis] = ray.inv_dir.get(axis) < S::ZERO;
         }
         soa
     }
@@ -117,20 +117,39 @@ impl<S: Real> SoaRay<S> {
 /// misses everything.
 #[inline(always)]
 pub fn ray_boxes4<S: Real>(ray: &SoaRay<S>, boxes: &Boxes4<S>, dim: usize, max_t: S) -> [S; LANES] {
+    let (enter, hit) = ray_boxes4_mask(ray, boxes, dim, max_t);
+    let mut out = [S::INFINITY; LANES];
+    for lane in 0..LANES {
+        if hit & (1 << lane) != 0 {
+            out[lane] = enter[lane];
+        }
+    }
+    out
+}
+
+/// [`ray_boxes4`] for traversals: the per-lane entry parameters (meaningful only in hit
+/// lanes) and the bit mask of the lanes hit within `[0, max_t]` (bit `l` for lane `l`),
+/// which the compiler forms with one vector comparison.
+#[inline(always)]
+pub fn ray_boxes4_mask<S: Real>(
+    ray: &SoaRay<S>,
+    boxes: &Boxes4<S>,
+    dim: usize,
+    max_t: S,
+) -> ([S; LANES], u32) {
     let mut enter = [S::ZERO; LANES];
     let mut exit = [max_t; LANES];
     for axis in 0..dim {
-        let (near, far) = if ray.negative[axis] {
-            (&boxes.max[axis], &boxes.min[axis])
-        } else {
-            (&boxes.min[axis], &boxes.max[axis])
-        };
+        let (lo, hi) = (&boxes.min[axis], &boxes.max[axis]);
         let o = ray.origin[axis];
         let inv = ray.inv_dir[axis];
         for lane in 0..LANES {
-            let t_near = (near[lane] - o) * inv;
-            let t_far = (far[lane] - o) * inv;
-            // NaN (0·∞) fails both comparisons and leaves the interval as it was.
+            let t0 = (lo[lane] - o) * inv;
+            let t1 = (hi[lane] - o) * inv;
+            // Where a NaN (0·∞) is picked, the other plane is at ±∞ or NaN too: both
+            // updates below fail and leave the interval as it was (module docs).
+            let t_near = if t1 < t0 { t1 } else { t0 };
+            let t_far = if t0 > t1 { t0 } else { t1 };
             enter[lane] = if t_near > enter[lane] {
                 t_near
             } else {
@@ -143,15 +162,13 @@ pub fn ray_boxes4<S: Real>(ray: &SoaRay<S>, boxes: &Boxes4<S>, dim: usize, max_t
             };
         }
     }
-    let mut out = [S::INFINITY; LANES];
+    let mut hit = 0;
     for lane in 0..LANES {
-        out[lane] = if enter[lane] <= exit[lane] {
-            enter[lane]
-        } else {
-            S::INFINITY
-        };
+        // Valid boxes have min ≤ max on every axis; empty lanes are inverted on all.
+        let valid = boxes.min[0][lane] <= boxes.max[0][lane];
+        hit |= u32::from(valid & (enter[lane] <= exit[lane])) << lane;
     }
-    out
+    (enter, hit)
 }
 
 /// Box against four boxes: per lane, whether the closed boxes share a point. False for

@@ -1,8 +1,12 @@
 //! A traversal stack: a fixed inline array that spills to the heap only when a tree is
 //! deeper than expected, so queries neither allocate nor recurse in the common case.
+//! Every walk of the broad phase (the [`Bvh`](super::Bvh) walks, its nearest-item and
+//! overlap walks, the [`DynamicTree`](super::DynamicTree)) uses this one type.
 
-/// Entries kept inline before spilling.
-const INLINE: usize = 64;
+/// Entries kept inline before spilling: a depth-first walk of a 4-wide tree holds at
+/// most three pending siblings per level, so 16 levels (over four billion items in a
+/// balanced tree) fit; a binary tree's walk holds one per level.
+const INLINE: usize = 48;
 
 /// LIFO stack of `T`, inline up to [`INLINE`] entries.
 pub(crate) struct Stack<T: Copy> {
@@ -13,7 +17,7 @@ pub(crate) struct Stack<T: Copy> {
 
 impl<T: Copy> Stack<T> {
     /// An empty stack; `fill` only initialises the inline storage.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn new(fill: T) -> Self {
         Self {
             inline: [fill; INLINE],
@@ -23,7 +27,7 @@ impl<T: Copy> Stack<T> {
     }
 
     /// Pushes `v`; the newest entries live in `spill` once the inline part is full.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn push(&mut self, v: T) {
         if self.len < INLINE {
             self.inline[self.len] = v;
@@ -34,15 +38,12 @@ impl<T: Copy> Stack<T> {
     }
 
     /// Pops the newest entry.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn pop(&mut self) -> Option<T> {
         if let Some(v) = self.spill.pop() {
             return Some(v);
         }
-        if self.len == 0 {
-            return None;
-        }
-        self.len -= 1;
+        self.len = self.len.checked_sub(1)?;
         Some(self.inline[self.len])
     }
 }

@@ -47,11 +47,12 @@ pub use queries::WorldRayHit;
 pub use update::{PairContact, UpdateEvents, UpdateStats};
 
 use crate::algo::gjk::GjkVector;
-use crate::broad::{DynamicTree, ProxyId};
+use crate::broad::{Bvh, DynamicTree, ProxyId};
 use crate::math::Real;
 use crate::query::dispatch::DispatchShape;
 use crate::shape::{Aabb, ShapeError};
 use std::collections::BTreeSet;
+use std::sync::OnceLock;
 
 /// A shape's handle in a [`World`]: a slot index and the generation of that slot, so
 /// that a handle of a removed shape never names the shape that reuses its slot.
@@ -138,6 +139,10 @@ pub struct World<V: GjkVector, S> {
     broad_pairs: Vec<(Handle, Handle)>,
     /// What the last `update` did.
     stats: UpdateStats,
+    /// A static 4-wide [`Bvh`] over the tight boxes (items: slot indices), built by a
+    /// large [`cast_rays`](Self::cast_rays) batch and kept until a shape is inserted,
+    /// removed or moved.
+    ray_snapshot: OnceLock<Bvh<V>>,
 }
 
 impl<V: GjkVector, S: DispatchShape<V>> Default for World<V, S> {
@@ -159,6 +164,7 @@ impl<V: GjkVector, S: DispatchShape<V>> World<V, S> {
             removed_pairs: BTreeSet::new(),
             broad_pairs: Vec::new(),
             stats: UpdateStats::default(),
+            ray_snapshot: OnceLock::new(),
         }
     }
 
@@ -232,6 +238,7 @@ impl<V: GjkVector, S: DispatchShape<V>> World<V, S> {
             None => u32::try_from(self.slots.len()).map_err(|_| too_many())?,
         };
         let proxy = self.tree.insert(self.pair_box(&aabb), index)?;
+        self.ray_snapshot = OnceLock::new();
         if self.free.pop().is_none() {
             self.slots.push(Slot {
                 generation: 0,
@@ -260,6 +267,7 @@ impl<V: GjkVector, S: DispatchShape<V>> World<V, S> {
         slot.generation = slot.generation.wrapping_add(1);
         self.free.push(handle.index);
         self.tree.remove(entry.proxy);
+        self.ray_snapshot = OnceLock::new();
         let gone = self
             .contacts
             .iter()
@@ -281,6 +289,7 @@ impl<V: GjkVector, S: DispatchShape<V>> World<V, S> {
         let aabb = entry.shape.world_aabb(&pose);
         let proxy = entry.proxy;
         self.tree.move_proxy(proxy, self.pair_box(&aabb), V::ZERO)?;
+        self.ray_snapshot = OnceLock::new();
         if let Some(e) = self.slot_mut(handle).and_then(|s| s.entry.as_mut()) {
             e.pose = pose;
             e.aabb = aabb;

@@ -1,13 +1,15 @@
 //! Scene queries of the world: ray casts (closest, any, all, batches), shape casts,
-//! point, box and shape overlap queries. Each walks the tree's fat boxes and confirms
-//! with the exact shape test; every list is sorted, so answers do not depend on the
-//! tree's layout.
+//! point, box and shape overlap queries. Each walks the tree's fat boxes (large ray
+//! batches: a cached static SIMD [`Bvh`] of the tight boxes) and confirms with the
+//! exact shape test; every list is sorted and ties go to the smaller handle, so answers
+//! do not depend on the structure walked.
 
 // `!(x >= y)` is deliberate: it is also true for NaN, which must take the safe branch.
 #![allow(clippy::neg_cmp_op_on_partial_ord)]
 
 use super::{Entry, Filter, Handle, World};
 use crate::algo::gjk::GjkVector;
+use crate::broad::Bvh;
 use crate::math::{Real, Vector};
 use crate::query::dispatch::{self, DispatchShape};
 use crate::query::ShapeCastHit;
@@ -90,18 +92,31 @@ impl<V: GjkVector, S: DispatchShape<V> + Sync> World<V, S> {
     }
 
     /// [`cast_ray`](Self::cast_ray) for each ray of a batch, answers in the order of
-    /// `rays`; in parallel with the `parallel` feature (same answers, same order).
-    /// Each ray walks the world's binary [`DynamicTree`](crate::broad::DynamicTree),
-    /// which shapes update in place as they move; the 4-wide SIMD walk of
-    /// [`Bvh::cast_rays`](crate::broad::Bvh::cast_rays) would need a second structure
-    /// rebuilt after every change, so the batch shares the single-ray path.
+    /// `rays` and equal to one-by-one calls; in parallel with the `parallel` feature
+    /// (same answers, same order).
+    ///
+    /// A batch of at least a quarter as many rays as shapes (or any batch once one
+    /// did) walks a static 4-wide [`Bvh`] snapshot of the tight
+    /// boxes with the SIMD ray kernel instead of the binary tree; the snapshot is kept
+    /// until a shape is inserted, removed or moved, so repeated batches on a static
+    /// scene build it once. The snapshot holds about 64 bytes per shape.
     pub fn cast_rays(
         &self,
         rays: &[Ray<V>],
         max_t: V::Scalar,
         filter: Filter,
     ) -> Vec<Option<WorldRayHit<V>>> {
-        let one = |ray: &Ray<V>| self.cast_ray(ray, max_t, filter);
+        let snapshot = match self.ray_snapshot.get() {
+            Some(bvh) => Some(bvh),
+            None if 4 * rays.len() >= self.len() => {
+                Some(self.ray_snapshot.get_or_init(|| self.build_ray_snapshot()))
+            }
+            None => None,
+        };
+        let one = |ray: &Ray<V>| match snapshot {
+            Some(bvh) => self.cast_ray_in(bvh, ray, max_t, filter),
+            None => self.cast_ray(ray, max_t, filter),
+        };
         #[cfg(feature = "parallel")]
         {
             use rayon::prelude::*;
@@ -111,6 +126,43 @@ impl<V: GjkVector, S: DispatchShape<V> + Sync> World<V, S> {
         {
             rays.iter().map(one).collect()
         }
+    }
+
+    /// The snapshot of [`cast_rays`](Self::cast_rays): one box per slot, free slots
+    /// given an inverted box that the build leaves out.
+    fn build_ray_snapshot(&self) -> Bvh<V> {
+        let free = Aabb {
+            min: V::splat(V::Scalar::ONE),
+            max: V::splat(V::Scalar::ZERO),
+        };
+        let boxes: Vec<Aabb<V>> = self
+            .slots
+            .iter()
+            .map(|slot| slot.entry.as_ref().map_or(free, |e| e.aabb))
+            .collect();
+        Bvh::build(&boxes)
+    }
+
+    /// [`cast_ray`](Self::cast_ray) through the snapshot `bvh`: the same exact tests,
+    /// the same tie rule (smaller handle), so the same answer.
+    fn cast_ray_in(
+        &self,
+        bvh: &Bvh<V>,
+        ray: &Ray<V>,
+        max_t: V::Scalar,
+        filter: Filter,
+    ) -> Option<WorldRayHit<V>> {
+        let mut best: Option<WorldRayHit<V>> = None;
+        bvh.cast_ray(ray, max_t, |slot, t_max| {
+            let (handle, e) = self.allowed(slot, &filter)?;
+            let hit = e.shape.cast_ray_posed(&e.pose, ray, t_max)?;
+            if best.is_none_or(|b| (hit.t, handle) < (b.hit.t, b.handle)) {
+                best = Some(WorldRayHit { handle, hit });
+            }
+            // Keep equal-t hits reachable so that ties resolve by handle.
+            Some(hit.t)
+        });
+        best
     }
 
     /// The first shape (allowed by `filter`) that `shape`, starting at `pose` and

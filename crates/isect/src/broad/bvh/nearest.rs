@@ -18,65 +18,12 @@
 //! Both keep the next node to visit in a register instead of a round trip through
 //! the stack. No tolerances.
 
-use super::Bvh;
+use super::{lanes, Bvh};
 use crate::broad::bvh_build::{EMPTY_SLOT, LEAF_BIT};
 use crate::broad::simd::{Boxes4, LANES};
+use crate::broad::stack::Stack;
 use crate::math::{Real, Vector};
 use crate::shape::Aabb;
-
-/// Entries of [`NodeStack`] kept inline: a depth-first walk of a 4-wide tree holds
-/// at most three pending siblings per level.
-const INLINE: usize = 48;
-
-/// A LIFO stack of pending nodes, inline up to [`INLINE`] entries, spilling to the
-/// heap only for trees deeper than 16 levels.
-struct NodeStack<T: Copy> {
-    inline: [T; INLINE],
-    len: usize,
-    spill: Vec<T>,
-}
-
-impl<T: Copy> NodeStack<T> {
-    #[inline(always)]
-    fn new(fill: T) -> Self {
-        Self {
-            inline: [fill; INLINE],
-            len: 0,
-            spill: Vec::new(),
-        }
-    }
-
-    #[inline(always)]
-    fn push(&mut self, v: T) {
-        if self.len < INLINE {
-            self.inline[self.len] = v;
-            self.len += 1;
-        } else {
-            self.spill.push(v);
-        }
-    }
-
-    #[inline(always)]
-    fn pop(&mut self) -> Option<T> {
-        if let Some(v) = self.spill.pop() {
-            return Some(v);
-        }
-        self.len = self.len.checked_sub(1)?;
-        Some(self.inline[self.len])
-    }
-}
-
-/// The set bits of `mask`, lowest first.
-#[inline(always)]
-fn lanes(mut mask: u32) -> impl Iterator<Item = usize> {
-    core::iter::from_fn(move || {
-        (mask != 0).then(|| {
-            let lane = mask.trailing_zeros() as usize;
-            mask &= mask - 1;
-            lane
-        })
-    })
-}
 
 /// Per lane, whether the closed boxes `aabb` and lane's share a point (false for
 /// NaN): the test of [`aabb_boxes4`](crate::broad::simd::aabb_boxes4) with
@@ -224,7 +171,7 @@ impl<V: Vector> Bvh<V> {
             return None;
         }
         let mut best: Option<(u32, V::Scalar)> = None;
-        let mut stack = NodeStack::new((0u32, V::Scalar::ZERO));
+        let mut stack = Stack::new((0u32, V::Scalar::ZERO));
         let mut current = 0u32;
         loop {
             let node = &self.nodes[current as usize];
@@ -268,7 +215,7 @@ impl<V: Vector> Bvh<V> {
         if self.nodes.is_empty() {
             return;
         }
-        let mut stack = NodeStack::new(0u32);
+        let mut stack = Stack::new(0u32);
         let mut current = 0u32;
         loop {
             let node = &self.nodes[current as usize];
