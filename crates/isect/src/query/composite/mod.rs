@@ -117,15 +117,17 @@ pub(crate) fn part_pose<V: GjkVector, C: Composite<V>>(c: &C, i: u32, pose: &V::
 }
 
 /// The world normal `n` (from part `i` toward the other shape) after
-/// [`Composite::correct_normal`], or `None` when the correction keeps it.
+/// [`Composite::correct_normal_at`] at the world contact point `at` on the part, or
+/// `None` when the correction keeps it.
 fn corrected_normal<V: GjkVector, C: Composite<V>>(
     c: &C,
     i: u32,
     pose: &V::Pose,
     n: V,
+    at: V,
 ) -> Option<V> {
     let local = pose.inverse_transform_vector(n);
-    let fixed = c.correct_normal(i, local);
+    let fixed = c.correct_normal_at(i, pose.inverse_transform_point(at), local);
     if fixed == local {
         return None;
     }
@@ -133,22 +135,68 @@ fn corrected_normal<V: GjkVector, C: Composite<V>>(
 }
 
 /// The final normal of a contact between part `i` of `a` (when A is a composite) and
-/// part `j` of `b` (when B is one): A's correction, then B's (seen from B, the normal
-/// is reversed). `None` when neither changes it.
+/// part `j` of `b` (when B is one), whose witnesses are `at = (point_a, point_b)`;
+/// `None` when no correction changes `n`. With one composite, its correction. With
+/// two, A's correction then B's (seen from B the normal is reversed) and B's then
+/// A's, keeping the one nearer `n` (the first on a tie): the rule does not depend on
+/// which shape is A, so swapping the shapes mirrors the answer.
 pub(crate) fn pair_normal<V, A, B>(
     a: Option<(&A, u32, &V::Pose)>,
     b: Option<(&B, u32, &V::Pose)>,
     n: V,
+    (at_a, at_b): (V, V),
 ) -> Option<V>
 where
     V: GjkVector,
     A: Composite<V>,
     B: Composite<V>,
 {
-    let after_a = a.and_then(|(c, i, pose)| corrected_normal(c, i, pose, n));
-    let current = after_a.unwrap_or(n);
-    let after_b = b.and_then(|(c, j, pose)| corrected_normal(c, j, pose, -current).map(|m| -m));
-    after_b.or(after_a)
+    let fix_a = |m: V| a.and_then(|(c, i, pose)| corrected_normal(c, i, pose, m, at_a));
+    let fix_b =
+        |m: V| b.and_then(|(c, j, pose)| corrected_normal(c, j, pose, -m, at_b).map(|x| -x));
+    if a.is_none() || b.is_none() {
+        return fix_a(n).or_else(|| fix_b(n));
+    }
+    let then_b = |x: Option<V>| x.and_then(|x| fix_b(x).or(Some(x)));
+    let then_a = |x: Option<V>| x.and_then(|x| fix_a(x).or(Some(x)));
+    let a_first = then_b(fix_a(n)).or_else(|| fix_b(n));
+    let b_first = then_a(fix_b(n)).or_else(|| fix_a(n));
+    match (a_first, b_first) {
+        (Some(x), Some(y)) if y.dot(n) > x.dot(n) => Some(y),
+        (x, y) => x.or(y),
+    }
+}
+
+/// A contact found in a composite's frame, mapped to the world by its `pose`.
+#[inline]
+pub(crate) fn contact_to_world<V: Vector>(c: &Contact<V>, pose: &V::Pose) -> Contact<V> {
+    Contact {
+        normal: pose.transform_vector(c.normal),
+        point_a: pose.transform_point(c.point_a),
+        point_b: pose.transform_point(c.point_b),
+        ..*c
+    }
+}
+
+/// A manifold found in a composite's frame, mapped to the world by its `pose`.
+pub(crate) fn manifold_to_world<V: Vector>(mut m: Manifold<V>, pose: &V::Pose) -> Manifold<V> {
+    m.normal = pose.transform_vector(m.normal);
+    for p in m.points_mut() {
+        p.point_a = pose.transform_point(p.point_a);
+        p.point_b = pose.transform_point(p.point_b);
+    }
+    m
+}
+
+/// The witnesses of a manifold's deepest point (the contact the correction sees).
+pub(crate) fn deepest_witnesses<V: Vector>(m: &Manifold<V>) -> (V, V) {
+    let mut best = (V::Scalar::NEG_INFINITY, (V::ZERO, V::ZERO));
+    for p in m.points() {
+        if p.depth > best.0 || best.0 == V::Scalar::NEG_INFINITY {
+            best = (p.depth, (p.point_a, p.point_b));
+        }
+    }
+    best.1
 }
 
 /// The top of A's part along `n` (`h_A(n)`, a scalar in world units).
