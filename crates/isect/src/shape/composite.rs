@@ -39,6 +39,22 @@ pub trait Composite<V: GjkVector> {
         self.bvh().overlapping(region, f);
     }
 
+    /// The part nearest to `region` (a box in the composite's frame) closer than
+    /// `upper`, by branch and bound: parts are visited nearest box first, and
+    /// `leaf(i, best)` gives part `i`'s exact distance (`None` when it cannot beat
+    /// `best`); a part at distance 0 ends the search. The default is
+    /// [`Bvh::nearest_to_aabb`]; compounds of a few parts scan their boxes. A NaN
+    /// region or `upper` finds nothing.
+    #[inline]
+    fn nearest_part_to(
+        &self,
+        region: &Aabb<V>,
+        upper: V::Scalar,
+        leaf: impl FnMut(u32, V::Scalar) -> Option<V::Scalar>,
+    ) -> Option<(u32, V::Scalar)> {
+        self.bvh().nearest_to_aabb(region, upper, leaf)
+    }
+
     /// Calls `f` with part `i`'s pose relative to the composite's frame and the part.
     /// Meshes build the part (a triangle or segment) on the stack and pass the
     /// identity pose; compounds pass the stored pose and a reference.

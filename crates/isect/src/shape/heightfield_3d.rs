@@ -326,6 +326,7 @@ where
     /// The triangles of the grid cells under `region` (its x and z ranges, grown by
     /// the tree's padding) whose height range meets the region's: found by index
     /// arithmetic on the grid, without the tree. Nothing for a NaN region.
+    /// (`scale.y > 0`, checked at construction, keeps `min · scale.y` the minimum.)
     fn for_each_part_in(&self, region: &Aabb<R::V3>, mut f: impl FnMut(u32) -> bool) {
         let pad = R::V3::splat(self.pad);
         let (lo, hi) = (region.min - pad, region.max + pad);
@@ -335,20 +336,24 @@ where
         ) else {
             return;
         };
-        let width = self.ncols - 1;
+        let (width, k) = (self.ncols - 1, self.scale.get(1));
         for i in rows {
             for j in cols.clone() {
-                for s in 0..2 {
-                    let t = 2 * (i * width + j) + s;
-                    let c = self.corners(t);
-                    let (y0, y1) = (c[0].get(1), c[1].get(1));
-                    let (below, above) = (y0.min(y1).min(c[2].get(1)), y0.max(y1).max(c[2].get(1)));
-                    if above < lo.get(1) || below > hi.get(1) {
-                        continue;
-                    }
-                    if !f(t as u32) {
-                        return;
-                    }
+                // The cell's height range (both triangles share its four corners).
+                let at = i * self.ncols + j;
+                let (a, b) = (self.heights[at], self.heights[at + 1]);
+                let (c, d) = (
+                    self.heights[at + self.ncols],
+                    self.heights[at + self.ncols + 1],
+                );
+                let below = a.min(b).min(c.min(d)) * k;
+                let above = a.max(b).max(c.max(d)) * k;
+                if above < lo.get(1) || below > hi.get(1) {
+                    continue;
+                }
+                let t = (2 * (i * width + j)) as u32;
+                if !(f(t) && f(t + 1)) {
+                    return;
                 }
             }
         }

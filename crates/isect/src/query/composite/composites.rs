@@ -109,8 +109,8 @@ where
     for_each_part_pair(pose_a, a, pose_b, b, margin, |i, pa, x, j, pb, y| {
         if let Some(c) = A::Part::contact_pair(pa, x, pb, y, prediction) {
             let c = match pair_normal(
-                Some((a, i, pose_a)),
-                Some((b, j, pose_b)),
+                (a, i, pose_a),
+                (b, j, pose_b),
                 c.normal,
                 (c.point_a, c.point_b),
             ) {
@@ -150,8 +150,8 @@ where
     for_each_part_pair(pose_a, a, pose_b, b, margin, |i, pa, x, j, pb, y| {
         if let Some(m) = A::Part::contact_manifold_pair(pa, x, pb, y, prediction) {
             let manifold = match pair_normal(
-                Some((a, i, pose_a)),
-                Some((b, j, pose_b)),
+                (a, i, pose_a),
+                (b, j, pose_b),
                 m.normal,
                 deepest_witnesses(&m),
             ) {

@@ -28,31 +28,17 @@ where
     C: Composite<V>,
     C::Part: ConvexPart<V>,
 {
-    let Some((rel, region)) = local_region(pose_a, pose_b, b, V::Scalar::ZERO) else {
+    let Some(region) = region_of(pose_a, pose_b, b, V::Scalar::ZERO) else {
         return false;
     };
     let mut hit = false;
     a.for_each_part_in(&region, |i| {
-        hit = a.with_part(i, |pp, part| C::Part::intersects_pair(pp, part, &rel, b));
+        hit = a.with_part(i, |pp, part| {
+            C::Part::intersects_pair(&pose_a.mul(pp), part, pose_b, b)
+        });
         !hit
     });
     hit
-}
-
-/// B's pose in A's frame and B's box there grown by `margin`; `None` for
-/// non-finite poses or a NaN margin.
-pub(super) fn local_region<V: GjkVector, S: DispatchShape<V>>(
-    pose_a: &V::Pose,
-    pose_b: &V::Pose,
-    b: &S,
-    margin: V::Scalar,
-) -> Option<(V::Pose, Aabb<V>)> {
-    if !(pose_a.is_finite() && pose_b.is_finite()) || margin.is_nan() {
-        return None;
-    }
-    let rel = pose_a.inv_mul(pose_b);
-    let region = b.world_aabb(&rel).loosened(margin);
-    Some((rel, region))
 }
 
 /// The deepest contact over the parts of `a` within `prediction` of `b`, with the
@@ -60,12 +46,9 @@ pub(super) fn local_region<V: GjkVector, S: DispatchShape<V>>(
 /// `None` when no part is that close, for non-finite poses or a NaN `prediction`.
 /// Among equally deep contacts, the part visited first wins.
 ///
-/// The search runs in A's frame (B is placed there once): the deepest uncorrected
-/// part contact wins, and only its normal is corrected and its depth re-measured,
+/// The deepest uncorrected part contact wins, and only its normal is corrected and its depth re-measured,
 /// which never lowers it (a re-measured depth is at least the part's own), so the
-/// answer is at least as deep as every part's. A part whose box overlaps B's box by
-/// no more than the best depth on some axis is skipped unmeasured: the overlap of
-/// the boxes along an axis bounds the depth of the pair.
+/// answer is at least as deep as every part's.
 pub fn contact<V, C>(
     pose_a: &V::Pose,
     a: &C,
@@ -81,45 +64,27 @@ where
     if !(pose_a.is_finite() && pose_b.is_finite()) || prediction.is_nan() {
         return None;
     }
-    let rel = pose_a.inv_mul(pose_b);
-    let b_box = b.world_aabb(&rel);
-    let region = b_box.loosened(prediction.max(V::Scalar::ZERO));
+    let region = region_of(pose_a, pose_b, b, prediction.max(V::Scalar::ZERO))?;
     let mut best: Option<(u32, Contact<V>)> = None;
     a.for_each_part_in(&region, |i| {
-        a.with_part(i, |pp, part| {
-            if let Some((_, c)) = &best {
-                if !(depth_bound(&part.world_aabb(pp), &b_box) > c.depth) {
-                    return;
-                }
-            }
-            if let Some(c) = C::Part::contact_pair(pp, part, &rel, b, prediction) {
-                if deeper::<V>(c.depth, best.map(|(_, b)| b.depth)) {
-                    best = Some((i, c));
-                }
-            }
+        let c = a.with_part(i, |pp, part| {
+            C::Part::contact_pair(&pose_a.mul(pp), part, pose_b, b, prediction)
         });
+        if let Some(c) = c {
+            if deeper::<V>(c.depth, best.map(|(_, b)| b.depth)) {
+                best = Some((i, c));
+            }
+        }
         true
     });
     let (i, c) = best?;
-    let id = V::Pose::IDENTITY;
-    let c = match pair_normal(
-        Some((a, i, &id)),
-        None::<(&C, _, _)>,
-        c.normal,
-        (c.point_a, c.point_b),
-    ) {
-        Some(n) => a.with_part(i, |pp, part| contact_along(&c, n, (pp, part), (&rel, b))),
+    let c = match corrected_normal(a, i, pose_a, c.normal, c.point_a) {
+        Some(n) => a.with_part(i, |pp, part| {
+            contact_along(&c, n, (&pose_a.mul(pp), part), (pose_b, b))
+        }),
         None => c,
     };
-    Some((i, contact_to_world(&c, pose_a)))
-}
-
-/// An upper bound on the depth of two shapes in boxes `x` and `y`: the smallest
-/// overlap of the boxes along a coordinate axis (negative when apart). NaN boxes
-/// give NaN.
-#[inline]
-pub(super) fn depth_bound<V: Vector>(x: &Aabb<V>, y: &Aabb<V>) -> V::Scalar {
-    (x.max.min(y.max) - x.min.max(y.min)).min_element()
+    Some((i, c))
 }
 
 /// One manifold per part of `a` within `prediction` of `b` (the convex dispatch's
@@ -139,27 +104,23 @@ where
     C::Part: ConvexPart<V>,
 {
     let mut out = Vec::new();
-    let Some((rel, region)) = local_region(pose_a, pose_b, b, prediction.max(V::Scalar::ZERO))
-    else {
+    let Some(region) = region_of(pose_a, pose_b, b, prediction.max(V::Scalar::ZERO)) else {
         return out;
     };
-    let id = V::Pose::IDENTITY;
     a.for_each_part_in(&region, |i| {
         let m = a.with_part(i, |pp, part| {
-            let m = C::Part::contact_manifold_pair(pp, part, &rel, b, prediction)?;
-            let at = deepest_witnesses(&m);
-            Some(
-                match pair_normal(Some((a, i, &id)), None::<(&C, _, _)>, m.normal, at) {
-                    Some(n) => manifold_along(&m, n, (pp, part), (&rel, b)),
-                    None => m,
-                },
-            )
+            let m = C::Part::contact_manifold_pair(&pose_a.mul(pp), part, pose_b, b, prediction)?;
+            let (at, _) = deepest_witnesses(&m);
+            Some(match corrected_normal(a, i, pose_a, m.normal, at) {
+                Some(n) => manifold_along(&m, n, (&pose_a.mul(pp), part), (pose_b, b)),
+                None => m,
+            })
         });
         if let Some(m) = m {
             out.push(PartManifold {
                 part_a: Some(i),
                 part_b: None,
-                manifold: manifold_to_world(m, pose_a),
+                manifold: m,
             });
         }
         true
@@ -193,9 +154,11 @@ where
     C: Composite<V>,
     C::Part: ConvexPart<V>,
 {
-    let (rel, region) = local_region(pose_a, pose_b, b, V::Scalar::ZERO)?;
+    let region = region_of(pose_a, pose_b, b, V::Scalar::ZERO)?;
     let best = nearest_part(a, &region, upper, |i, _| {
-        let d = a.with_part(i, |pp, part| C::Part::distance_pair(pp, part, &rel, b));
+        let d = a.with_part(i, |pp, part| {
+            C::Part::distance_pair(&pose_a.mul(pp), part, pose_b, b)
+        });
         Some((d, ()))
     });
     best.map(|(d, ())| d)
@@ -230,18 +193,14 @@ where
     C: Composite<V>,
     C::Part: ConvexPart<V>,
 {
-    let (rel, region) = local_region(pose_a, pose_b, b, V::Scalar::ZERO)?;
+    let region = region_of(pose_a, pose_b, b, V::Scalar::ZERO)?;
     let best = nearest_part(a, &region, upper, |i, _| {
         let cp = a.with_part(i, |pp, part| {
-            C::Part::closest_points_pair(pp, part, &rel, b)
+            C::Part::closest_points_pair(&pose_a.mul(pp), part, pose_b, b)
         });
         Some((cp.distance, cp))
     });
-    best.map(|(_, cp)| ClosestPoints {
-        point_a: pose_a.transform_point(cp.point_a),
-        point_b: pose_a.transform_point(cp.point_b),
-        ..cp
-    })
+    best.map(|(_, cp)| cp)
 }
 
 /// The answer of the closest-point queries for NaN input.

@@ -17,8 +17,12 @@
 //!   [`RayCast`](crate::query::RayCast) and [`ProjectPoint`] with faster specialised code).
 //!
 //! **Internal edges.** Every contact and manifold normal is passed through
-//! [`Composite::correct_normal`] of the part it came from (both parts for two
-//! composites). When a normal changes, the depth is recomputed along the corrected
+//! [`Composite::correct_normal_at`] of the part it came from, with the contact's
+//! witness on that part (a manifold's deepest point), so the correction knows the
+//! face, edge or vertex in contact (both parts for two composites, in both orders,
+//! see `pair_normal`). A composite against a convex shape corrects only the deepest
+//! part contact (re-measuring never lowers a depth, so it stays the deepest); two
+//! composites correct every pair of parts. When a normal changes, the depth is recomputed along the corrected
 //! normal `n` as the overlap of the two parts' extents along `n`,
 //! `h_A(n) + h_B(−n)` (support functions): the true penetration depth is the
 //! minimum of this over all directions, so the corrected depth is never smaller
@@ -119,7 +123,7 @@ pub(crate) fn part_pose<V: GjkVector, C: Composite<V>>(c: &C, i: u32, pose: &V::
 /// The world normal `n` (from part `i` toward the other shape) after
 /// [`Composite::correct_normal_at`] at the world contact point `at` on the part, or
 /// `None` when the correction keeps it.
-fn corrected_normal<V: GjkVector, C: Composite<V>>(
+pub(crate) fn corrected_normal<V: GjkVector, C: Composite<V>>(
     c: &C,
     i: u32,
     pose: &V::Pose,
@@ -127,22 +131,30 @@ fn corrected_normal<V: GjkVector, C: Composite<V>>(
     at: V,
 ) -> Option<V> {
     let local = pose.inverse_transform_vector(n);
-    let fixed = c.correct_normal_at(i, pose.inverse_transform_point(at), local);
-    if fixed == local {
-        return None;
-    }
+    let fixed = local_fix(c, i, local, pose.inverse_transform_point(at))?;
     pose.transform_vector(fixed).try_normalize()
 }
 
-/// The final normal of a contact between part `i` of `a` (when A is a composite) and
-/// part `j` of `b` (when B is one), whose witnesses are `at = (point_a, point_b)`;
-/// `None` when no correction changes `n`. With one composite, its correction. With
-/// two, A's correction then B's (seen from B the normal is reversed) and B's then
-/// A's, keeping the one nearer `n` (the first on a tie): the rule does not depend on
-/// which shape is A, so swapping the shapes mirrors the answer.
+/// [`Composite::correct_normal_at`] in the composite's frame (normal `n`, witness
+/// `at`), or `None` when it keeps `n` (or gives no direction).
+#[inline]
+fn local_fix<V: GjkVector, C: Composite<V>>(c: &C, i: u32, n: V, at: V) -> Option<V> {
+    let fixed = c.correct_normal_at(i, at, n);
+    if fixed == n {
+        return None;
+    }
+    fixed.try_normalize()
+}
+
+/// The final normal of a contact between part `i` of composite `a` and part `j` of
+/// composite `b`, whose witnesses are `at = (point_a, point_b)`; `None` when no
+/// correction changes `n`. A's correction then B's (seen from B the normal is
+/// reversed), and B's then A's, keeping the one nearer `n` (the first on a tie): the
+/// rule does not depend on which shape is A, so swapping the shapes mirrors the
+/// answer.
 pub(crate) fn pair_normal<V, A, B>(
-    a: Option<(&A, u32, &V::Pose)>,
-    b: Option<(&B, u32, &V::Pose)>,
+    (a, i, pose_a): (&A, u32, &V::Pose),
+    (b, j, pose_b): (&B, u32, &V::Pose),
     n: V,
     (at_a, at_b): (V, V),
 ) -> Option<V>
@@ -151,41 +163,16 @@ where
     A: Composite<V>,
     B: Composite<V>,
 {
-    let fix_a = |m: V| a.and_then(|(c, i, pose)| corrected_normal(c, i, pose, m, at_a));
-    let fix_b =
-        |m: V| b.and_then(|(c, j, pose)| corrected_normal(c, j, pose, -m, at_b).map(|x| -x));
-    if a.is_none() || b.is_none() {
-        return fix_a(n).or_else(|| fix_b(n));
-    }
-    let then_b = |x: Option<V>| x.and_then(|x| fix_b(x).or(Some(x)));
-    let then_a = |x: Option<V>| x.and_then(|x| fix_a(x).or(Some(x)));
+    let fix_a = |m: V| corrected_normal(a, i, pose_a, m, at_a);
+    let fix_b = |m: V| corrected_normal(b, j, pose_b, -m, at_b).map(|x| -x);
+    let then_b = |x: Option<V>| x.map(|x| fix_b(x).unwrap_or(x));
+    let then_a = |x: Option<V>| x.map(|x| fix_a(x).unwrap_or(x));
     let a_first = then_b(fix_a(n)).or_else(|| fix_b(n));
     let b_first = then_a(fix_b(n)).or_else(|| fix_a(n));
     match (a_first, b_first) {
         (Some(x), Some(y)) if y.dot(n) > x.dot(n) => Some(y),
         (x, y) => x.or(y),
     }
-}
-
-/// A contact found in a composite's frame, mapped to the world by its `pose`.
-#[inline]
-pub(crate) fn contact_to_world<V: Vector>(c: &Contact<V>, pose: &V::Pose) -> Contact<V> {
-    Contact {
-        normal: pose.transform_vector(c.normal),
-        point_a: pose.transform_point(c.point_a),
-        point_b: pose.transform_point(c.point_b),
-        ..*c
-    }
-}
-
-/// A manifold found in a composite's frame, mapped to the world by its `pose`.
-pub(crate) fn manifold_to_world<V: Vector>(mut m: Manifold<V>, pose: &V::Pose) -> Manifold<V> {
-    m.normal = pose.transform_vector(m.normal);
-    for p in m.points_mut() {
-        p.point_a = pose.transform_point(p.point_a);
-        p.point_b = pose.transform_point(p.point_b);
-    }
-    m
 }
 
 /// The witnesses of a manifold's deepest point (the contact the correction sees).
@@ -268,9 +255,9 @@ pub(crate) fn deeper<V: Vector>(a: V::Scalar, b: Option<V::Scalar>) -> bool {
 
 /// Branch-and-bound search for the nearest part of `c` to `region` (a box in `c`'s
 /// frame) closer than `upper` (∞ for no bound): `eval(i, best)` measures part `i`
-/// (`None` when it cannot beat `best`). The tree is walked nearest box first
-/// ([`Bvh::nearest_to_aabb`](crate::broad::Bvh::nearest_to_aabb)), pruning every box
-/// farther than the best part found; an overlap (distance 0) ends it.
+/// (`None` when it cannot beat `best`). The parts are visited nearest box first
+/// ([`Composite::nearest_part_to`]), pruning every box farther than the best part
+/// found; an overlap (distance 0) ends it.
 pub(crate) fn nearest_part<V, C, T>(
     c: &C,
     region: &Aabb<V>,
@@ -282,7 +269,7 @@ where
     C: Composite<V>,
 {
     let mut found = None;
-    c.bvh().nearest_to_aabb(region, upper, |i, best| {
+    c.nearest_part_to(region, upper, |i, best| {
         let (d, t) = eval(i, best)?;
         if !(d < best) {
             return None;

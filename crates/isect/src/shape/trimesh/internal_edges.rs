@@ -26,7 +26,15 @@
 //!   over a concave fold is the face normal even when it points behind the neighbour
 //!   (a shape sunk into a valley's far slope is pushed out of the near one).
 //!
-//! Tolerances: [`FLAT_EDGE_ANGLE`] (a modelling angle, radians) and `√ε` (above).
+//! - With the contact point known ([`correct_at`], what the queries use) the feature
+//!   is the one the point lies on: inside the face the face normal; on an edge the
+//!   edge rules above; on a vertex its one-ring (every triangle using it) decides, so
+//!   a corner whose faces share no edge with this triangle (a cube's top seen from a
+//!   side triangle) is handled too.
+//!
+//! Tolerances: [`FLAT_EDGE_ANGLE`] (a modelling angle, radians) and `√ε` (above; also
+//! the distance, relative to the triangle's longest edge, within which a contact
+//! point lies on a vertex or edge).
 
 use crate::math::{Real, Vector, Vector3};
 
