@@ -155,7 +155,7 @@ impl<V: GjkVector, S: DispatchShape<V>> Composite<V> for Compound<V, S> {
         let mut found = None;
         let mut best = upper;
         for &(lower, i) in order.iter() {
-            if !(lower < best) {
+            if lower >= best {
                 break;
             }
             if let Some(d) = leaf(i, best).filter(|&d| d < best) {

@@ -20,7 +20,7 @@ use crate::shape::composite::Composite;
 use crate::shape::error::{check_finite, check_non_negative};
 use crate::shape::shape_3d::Shape;
 use crate::shape::trimesh::closest::{closest_on_triangle, nearest_item, on_surface};
-use crate::shape::trimesh::internal_edges::{classify, correct, correct_at, EdgeInfo};
+use crate::shape::trimesh::internal_edges::{classify, correct, correct_at, EdgeInfo, RingVisitor};
 use crate::shape::trimesh::ray::ShearedRay;
 use crate::shape::trimesh::{box_padding, triangle_box, unit_normal};
 use crate::shape::{Aabb, Ray, RayHit, ShapeError, Triangle};
@@ -392,7 +392,7 @@ where
         }
         let t = self.corners(i);
         let edges = self.edge_infos(i, &t);
-        let ring = |k: usize, f: &mut dyn FnMut(&[R::V3; 3], R::V3)| {
+        let ring = |k: usize, f: RingVisitor<'_, R::V3>| {
             let (vi, vj) = self.grid_point_of(i, k);
             self.for_each_triangle_at(vi, vj, |tri| f(&tri, unit_normal(&tri)));
         };

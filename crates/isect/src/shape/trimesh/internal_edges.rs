@@ -103,6 +103,10 @@ fn active(bend: Bend, front: bool) -> bool {
     }
 }
 
+/// The callback a vertex's one-ring is handed to: called with the corners and the
+/// unit normal of each triangle using the vertex.
+pub(crate) type RingVisitor<'a, V> = &'a mut dyn FnMut(&[V; 3], V);
+
 /// What a lean points at: edge `k` (from vertex `k` to `k + 1`) or vertex `k`.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 enum Lean {
@@ -204,7 +208,7 @@ pub(crate) fn correct_at<V: Vector3>(
     edges: &[EdgeInfo<V>; 3],
     point: V,
     normal: V,
-    ring: impl FnOnce(usize, &mut dyn FnMut(&[V; 3], V)),
+    ring: impl FnOnce(usize, RingVisitor<'_, V>),
 ) -> V {
     if !point.is_finite() {
         return correct(t, n, edges, [V::ZERO; 3], normal);
@@ -253,7 +257,7 @@ fn at_vertex<V: Vector3>(
     v: V,
     normal: V,
     margin: V::Scalar,
-    ring: impl FnOnce(&mut dyn FnMut(&[V; 3], V)),
+    ring: impl FnOnce(RingVisitor<'_, V>),
 ) -> V {
     let mut extremal = true;
     let mut pseudo = V::ZERO;
@@ -268,7 +272,7 @@ fn at_vertex<V: Vector3>(
         if face == V::ZERO {
             return;
         }
-        pseudo = pseudo + face * u.cross(w).length().atan2(u.dot(w));
+        pseudo += face * u.cross(w).length().atan2(u.dot(w));
         let s = face.dot(normal);
         if s > front.0 {
             front = (s, face);

@@ -21,7 +21,7 @@ pub(crate) mod ray;
 mod topology;
 
 use self::closest::{closest_on_triangle, nearest_item, on_surface, Feature};
-use self::internal_edges::{classify, correct, correct_at, Bend, EdgeInfo};
+use self::internal_edges::{classify, correct, correct_at, Bend, EdgeInfo, RingVisitor};
 use self::ray::ShearedRay;
 use self::topology::{check_closed, neighbours, NO_NEIGHBOUR};
 use crate::algo::gjk::GjkVector;
@@ -492,7 +492,7 @@ where
             return normal;
         };
         let edges = self.edge_infos(i as usize);
-        let ring = |k: usize, f: &mut dyn FnMut(&[R::V3; 3], R::V3)| {
+        let ring = |k: usize, f: RingVisitor<'_, R::V3>| {
             let v = self.indices[i as usize][k] as usize;
             let (lo, hi) = (self.ring_start[v] as usize, self.ring_start[v + 1] as usize);
             for &j in &self.ring[lo..hi] {
