@@ -26,7 +26,7 @@
 //!   over a concave fold is the face normal even when it points behind the neighbour
 //!   (a shape sunk into a valley's far slope is pushed out of the near one).
 //!
-//! - With the contact point known ([`correct_at`], what the queries use) the feature
+//! - With the contact point known (`correct_at`, what the queries use) the feature
 //!   is the one the point lies on: inside the face the face normal; on an edge the
 //!   edge rules above; on a vertex its one-ring (every triangle using it) decides, so
 //!   a corner whose faces share no edge with this triangle (a cube's top seen from a
