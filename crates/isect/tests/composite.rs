@@ -15,7 +15,7 @@ use isect::math::{Isometry, Real, Vector};
 use isect::query::composite::{self as cq, ConvexPart};
 use isect::query::dispatch::{self, DispatchShape};
 use isect::query::{ProjectPoint, RayCast};
-use isect::shape::{Aabb, Ball, Compound, Ray, ShapeError};
+use isect::shape::{Aabb, Ball, Compound, Ray, ShapeError, SCAN_PARTS};
 use isect::world::{Filter, World};
 use world_common::{assert_hit_rate, rand_unit, rand_vec, s, tol, Rng};
 
@@ -195,10 +195,23 @@ fn compound_vs_convex_equals_brute_force<V: CompositeDim>()
 where
     V::S: ConvexPart<V>,
 {
+    compound_vs_convex_cases::<V>(None);
+}
+
+/// The cases of [`compound_vs_convex_equals_brute_force`]; with `large = Some(k)`
+/// every `k`-th compound is larger than `SCAN_PARTS` (its queries walk the tree;
+/// smaller ones scan their boxes).
+fn compound_vs_convex_cases<V: CompositeDim>(large: Option<usize>)
+where
+    V::S: ConvexPart<V>,
+{
     let mut rng = Rng(10 + V::DIM as u64);
     let mut hits = 0;
-    for _ in 0..CASES {
-        let n = 2 + rng.below(5);
+    for k in 0..CASES {
+        let n = match large {
+            Some(every) if k % every == 0 => SCAN_PARTS + 1 + rng.below(16),
+            _ => 2 + rng.below(5),
+        };
         let c = random_compound::<V>(&mut rng, n, 0.8, 1.0);
         let pa = V::pose(&mut rng, 0.5);
         let b = V::shape(rng.below(V::KINDS), &mut rng, 0.8);
@@ -282,6 +295,16 @@ where
     assert_hit_rate(hits, CASES, "compound vs convex");
 }
 for_each_vector!(compound_vs_convex_equals_brute_force);
+
+// The same cases with every eighth compound of 17–32 parts (their queries walk the
+// tree; smaller compounds scan their boxes).
+#[test]
+fn large_compounds_vs_convex_equal_brute_force() {
+    compound_vs_convex_cases::<glam::Vec2>(Some(8));
+    compound_vs_convex_cases::<glam::DVec2>(Some(8));
+    compound_vs_convex_cases::<glam::Vec3>(Some(8));
+    compound_vs_convex_cases::<glam::DVec3>(Some(8));
+}
 
 /// Two compounds equal the brute force over all pairs of parts (intersects,
 /// distance, closest points, contact depth, manifold pairs, shape cast).

@@ -308,7 +308,8 @@ for_each_real!(internal_edges);
 
 // The heightfield reads its neighbours off the grid; the welded TriMesh of the same
 // triangles finds them by edge adjacency: on a bumpy terrain (ridges, valleys, flat
-// spots) both correct 2,000 random normals identically, in the same part order.
+// spots) both correct 2,000 random normals identically, in the same part order, with
+// and without a contact point.
 fn correction_matches_welded_mesh<R: Real>()
 where
     R::V3: GjkVector<Pose = Pose3<R>>,
@@ -329,7 +330,7 @@ where
     let hf = HeightField::<R>::new(heights, k, k, v::<R>(2.0, 1.0, 2.0)).unwrap();
     assert_eq!(hf.triangle_count(), mesh.triangle_count());
     let mut rng = Rng(8);
-    let mut changed = 0;
+    let (mut changed, mut changed_at) = (0, 0);
     for _ in 0..2000 {
         let i = rng.below(hf.triangle_count());
         let (a, b) = (hf.triangle(i).unwrap(), mesh.triangle(i).unwrap());
@@ -345,8 +346,28 @@ where
         );
         assert!(x.distance(y).to_f64() <= 1e-5, "part {i}: {x:?} vs {y:?}");
         changed += usize::from(x != d);
+        // At a contact point on a corner, an edge or inside: the grid's one-ring
+        // (found by cell arithmetic) and the mesh's (by shared indices) agree.
+        let at = match rng.below(3) {
+            0 => [a.a, a.b, a.c][rng.below(3)],
+            1 => (a.a + a.b) * R::HALF,
+            _ => (a.a + a.b + a.c) * R::from_f64(1.0 / 3.0),
+        };
+        let (x, y) = (
+            hf.correct_normal_at(i as u32, at, d),
+            mesh.correct_normal_at(i as u32, at, d),
+        );
+        assert!(
+            x.distance(y).to_f64() <= 1e-5,
+            "part {i} at {at:?}: {x:?} vs {y:?}"
+        );
+        changed_at += usize::from(x != d);
     }
     assert!(changed > 200, "only {changed} normals corrected");
+    assert!(
+        changed_at > 200,
+        "only {changed_at} normals corrected at points"
+    );
 }
 for_each_real!(correction_matches_welded_mesh);
 

@@ -422,14 +422,14 @@ fn ball_slides_over_the_top_of_a_mesh_cube() {
     slides_over_cube_top::<f64>(false);
 }
 
-// Repro: ball (radius 0.5) at (0.875, 1.45, 0.875) on the solid cube [−1, 1]³, sunk
+// Regression: ball (radius 0.5) at (0.875, 1.45, 0.875) on the solid cube [−1, 1]³, sunk
 // 0.05 into the top face: the side triangle (1, −1, −1), (1, 1, 1), (1, −1, 1) touches
 // the ball at the corner (1, 1, 1) from behind and its manifold keeps the raw normal
 // (−0.26, 0.93, −0.26), depth 0.017. The corner's faces in front of that normal (the
 // top) share no edge with the triangle, so the correction cannot clamp it into the
-// corner's normal cone (up) without the vertex's one-ring.
+// corner's normal cone (up) without the vertex's one-ring, which it now uses (the
+// contact point lies on the corner).
 #[test]
-#[ignore = "corner manifold of a solid mesh's side triangle keeps a leaning normal: the correction has no vertex one-ring"]
 fn ball_slides_over_the_top_of_a_mesh_cube_strict_manifolds() {
     slides_over_cube_top::<f32>(true);
     slides_over_cube_top::<f64>(true);

@@ -762,3 +762,76 @@ where
     assert!(close(hit.t, 1.0, tol::<R>()) && hit.normal != R::V3::ZERO);
 }
 for_each_real!(solid_with_flat_triangle);
+
+/// The triangles of `m` with unit normal `n` and a corner at `p`.
+fn triangles_at<R: Real>(m: &TriMesh<R>, p: R::V3, n: R::V3) -> Vec<u32> {
+    (0..m.triangle_count() as u32)
+        .filter(|&i| {
+            let t = m.triangle(i as usize).unwrap();
+            let normal = (t.b - t.a).cross(t.c - t.a).try_normalize().unwrap();
+            [t.a, t.b, t.c].contains(&p) && normal.distance(n).to_f64() <= 1e-6
+        })
+        .collect()
+}
+
+// The correction given the contact point (`correct_normal_at`), at scales 1e-3, 1 and
+// 1e4: at a solid cube's corner, a normal from a side triangle leaning up (the shape
+// is above the top face, behind the side's plane) becomes the top's normal, one along
+// the corner's diagonal (the corner is extremal) is kept; at an inner vertex of a flat
+// grid any lean becomes the face normal (either side); at the grid's corner a lean
+// outward is kept; inside a face the face normal answers; a NaN point falls back to
+// `correct_normal`; an index past the end keeps the normal.
+fn correction_at_contact_point<R: Real>()
+where
+    R::V3: GjkVector<Pose = Pose3<R>>,
+{
+    let up = v::<R>(0.0, 1.0, 0.0);
+    for k in [1e-3, 1.0, 1e4] {
+        let cube = build::<R>(&cube().scaled(k), TriMeshFlags::SOLID);
+        let corner = v::<R>(k, k, k);
+        let sides = triangles_at::<R>(&cube, corner, v::<R>(1.0, 0.0, 0.0));
+        assert!(!sides.is_empty());
+        let lean = unit::<R>(-0.26, 0.93, -0.26);
+        let diagonal = unit::<R>(1.0, 1.0, 1.0);
+        for &i in &sides {
+            let got = cube.correct_normal_at(i, corner, lean);
+            assert!(close_v::<R>(got, up), "scale {k}, side {i}: {got:?}");
+            assert_eq!(cube.correct_normal_at(i, corner, diagonal), diagonal);
+            // Inside the side face: its normal.
+            let t = cube.triangle(i as usize).unwrap();
+            let mid = (t.a + t.b + t.c) * R::from_f64(1.0 / 3.0);
+            let got = cube.correct_normal_at(i, mid, unit::<R>(0.8, 0.6, 0.0));
+            assert!(close_v::<R>(got, v::<R>(1.0, 0.0, 0.0)), "{got:?}");
+        }
+        let flat = build::<R>(&grid(4, |_, _| 0.0).scaled(k), TriMeshFlags::OPEN);
+        let centre = v::<R>(0.0, 0.0, 0.0);
+        let mut rng = Rng(11);
+        for i in triangles_at::<R>(&flat, centre, up) {
+            for _ in 0..20 {
+                let lean = unit::<R>(
+                    rng.range(-1.0, 1.0),
+                    rng.range(0.05, 1.0),
+                    rng.range(-1.0, 1.0),
+                );
+                let got = flat.correct_normal_at(i, centre, lean);
+                assert!(close_v::<R>(got, up), "scale {k}, tri {i}: {got:?}");
+                let got = flat.correct_normal_at(i, centre, -lean);
+                assert!(close_v::<R>(got, -up), "below, scale {k}, tri {i}: {got:?}");
+            }
+        }
+        let far = v::<R>(-k, 0.0, -k);
+        let out = unit::<R>(-1.0, 1.0, -1.0);
+        for i in triangles_at::<R>(&flat, far, up) {
+            assert_eq!(flat.correct_normal_at(i, far, out), out);
+        }
+    }
+    let cube = build::<R>(&cube(), TriMeshFlags::SOLID);
+    let lean = unit::<R>(0.3, 0.9, 0.3);
+    let nan = v::<R>(f64::NAN, 0.0, 0.0);
+    assert_eq!(
+        cube.correct_normal_at(3, nan, lean),
+        cube.correct_normal(3, lean)
+    );
+    assert_eq!(cube.correct_normal_at(99, up, lean), lean);
+}
+for_each_real!(correction_at_contact_point);

@@ -12,6 +12,7 @@
 use crate::algo::gjk::GjkVector;
 use crate::broad::Bvh;
 use crate::query::dispatch::DispatchShape;
+use crate::shape::Aabb;
 
 /// A shape made of convex parts with a [`Bvh`] over their local bounding boxes.
 ///
@@ -28,6 +29,31 @@ pub trait Composite<V: GjkVector> {
 
     /// Number of parts.
     fn part_count(&self) -> usize;
+
+    /// Calls `f` with every part whose box (in the composite's frame) may overlap
+    /// `region`, until `f` returns `false`; it may report parts whose boxes do not
+    /// overlap (the queries test each part). The default walks [`bvh`](Self::bvh);
+    /// a heightfield visits the grid cells under the region directly.
+    #[inline]
+    fn for_each_part_in(&self, region: &Aabb<V>, f: impl FnMut(u32) -> bool) {
+        self.bvh().overlapping(region, f);
+    }
+
+    /// The part nearest to `region` (a box in the composite's frame) closer than
+    /// `upper`, by branch and bound: parts are visited nearest box first, and
+    /// `leaf(i, best)` gives part `i`'s exact distance (`None` when it cannot beat
+    /// `best`); a part at distance 0 ends the search. The default is
+    /// [`Bvh::nearest_to_aabb`]; compounds of a few parts scan their boxes. A NaN
+    /// region or `upper` finds nothing.
+    #[inline]
+    fn nearest_part_to(
+        &self,
+        region: &Aabb<V>,
+        upper: V::Scalar,
+        leaf: impl FnMut(u32, V::Scalar) -> Option<V::Scalar>,
+    ) -> Option<(u32, V::Scalar)> {
+        self.bvh().nearest_to_aabb(region, upper, leaf)
+    }
 
     /// Calls `f` with part `i`'s pose relative to the composite's frame and the part.
     /// Meshes build the part (a triangle or segment) on the stack and pass the
@@ -47,6 +73,21 @@ pub trait Composite<V: GjkVector> {
     fn correct_normal(&self, i: u32, normal: V) -> V {
         let _ = i;
         normal
+    }
+
+    /// [`correct_normal`](Self::correct_normal) knowing where the contact is: `point`
+    /// is the contact's witness on part `i`, in the composite's frame. Knowing the
+    /// feature the point lies on (a face, an edge, a vertex) the correction maps the
+    /// normal into that feature's normal cone instead of guessing the feature from
+    /// the normal's lean: meshes and heightfields use the vertex's one-ring there,
+    /// concave polygons the boundary vertex at the point. The queries of
+    /// `query::composite` call this one. The default ignores the point; a non-finite
+    /// point falls back to [`correct_normal`](Self::correct_normal) in every
+    /// implementation.
+    #[inline]
+    fn correct_normal_at(&self, i: u32, point: V, normal: V) -> V {
+        let _ = point;
+        self.correct_normal(i, normal)
     }
 
     /// True when the composite encloses volume (a solid closed mesh, a concave polygon,

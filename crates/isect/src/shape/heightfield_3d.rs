@@ -20,7 +20,7 @@ use crate::shape::composite::Composite;
 use crate::shape::error::{check_finite, check_non_negative};
 use crate::shape::shape_3d::Shape;
 use crate::shape::trimesh::closest::{closest_on_triangle, nearest_item, on_surface};
-use crate::shape::trimesh::internal_edges::{classify, correct, EdgeInfo};
+use crate::shape::trimesh::internal_edges::{classify, correct, correct_at, EdgeInfo, RingVisitor};
 use crate::shape::trimesh::ray::ShearedRay;
 use crate::shape::trimesh::{box_padding, triangle_box, unit_normal};
 use crate::shape::{Aabb, Ray, RayHit, ShapeError, Triangle};
@@ -208,6 +208,50 @@ impl<R: Real> HeightField<R> {
         Some((self.corners(2 * (ci * cols + cj) + cs), self.point(ai, aj)))
     }
 
+    /// The three edges of triangle `t` (in range, corners `c`) as the normal
+    /// correction needs them.
+    fn edge_infos(&self, t: usize, c: &[R::V3; 3]) -> [EdgeInfo<R::V3>; 3] {
+        let n = unit_normal(c);
+        core::array::from_fn(|k| match self.across(t, k) {
+            Some((other, apex)) => {
+                let nn = unit_normal(&other);
+                EdgeInfo {
+                    bend: classify(n, c[k], nn, apex),
+                    neighbour_normal: nn,
+                    neighbour_apex: apex,
+                }
+            }
+            None => EdgeInfo::OPEN,
+        })
+    }
+
+    /// The grid point (row, column) of corner `k` of triangle `t` (in range).
+    fn grid_point_of(&self, t: usize, k: usize) -> (usize, usize) {
+        let (i, j, s) = self.cell(t);
+        match (s, k) {
+            (0, 0) => (i, j),
+            (0, 1) | (1, 0) => (i + 1, j),
+            (1, 1) => (i + 1, j + 1),
+            _ => (i, j + 1),
+        }
+    }
+
+    /// Calls `f` with the corners of every triangle using grid point `(vi, vj)`.
+    fn for_each_triangle_at(&self, vi: usize, vj: usize, mut f: impl FnMut([R::V3; 3])) {
+        let cols = self.ncols - 1;
+        let p = self.point(vi, vj);
+        for ci in vi.saturating_sub(1)..(vi + 1).min(self.nrows - 1) {
+            for cj in vj.saturating_sub(1)..(vj + 1).min(cols) {
+                for s in 0..2 {
+                    let tri = self.corners(2 * (ci * cols + cj) + s);
+                    if tri.contains(&p) {
+                        f(tri);
+                    }
+                }
+            }
+        }
+    }
+
     /// The nearest triangle, its closest point and the squared distance.
     fn nearest(&self, p: R::V3) -> Option<(R::V3, R)> {
         let (i, d2) = nearest_item(&self.bvh, p, |item| {
@@ -279,6 +323,42 @@ where
         self.part_count_inner()
     }
 
+    /// The triangles of the grid cells under `region` (its x and z ranges, grown by
+    /// the tree's padding) whose height range meets the region's: found by index
+    /// arithmetic on the grid, without the tree. Nothing for a NaN region.
+    /// (`scale.y > 0`, checked at construction, keeps `min · scale.y` the minimum.)
+    fn for_each_part_in(&self, region: &Aabb<R::V3>, mut f: impl FnMut(u32) -> bool) {
+        let pad = R::V3::splat(self.pad);
+        let (lo, hi) = (region.min - pad, region.max + pad);
+        let (Some(rows), Some(cols)) = (
+            cell_span(&self.zs, lo.get(2), hi.get(2)),
+            cell_span(&self.xs, lo.get(0), hi.get(0)),
+        ) else {
+            return;
+        };
+        let (width, k) = (self.ncols - 1, self.scale.get(1));
+        for i in rows {
+            for j in cols.clone() {
+                // The cell's height range (both triangles share its four corners).
+                let at = i * self.ncols + j;
+                let (a, b) = (self.heights[at], self.heights[at + 1]);
+                let (c, d) = (
+                    self.heights[at + self.ncols],
+                    self.heights[at + self.ncols + 1],
+                );
+                let below = a.min(b).min(c.min(d)) * k;
+                let above = a.max(b).max(c.max(d)) * k;
+                if above < lo.get(1) || below > hi.get(1) {
+                    continue;
+                }
+                let t = (2 * (i * width + j)) as u32;
+                if !(f(t) && f(t + 1)) {
+                    return;
+                }
+            }
+        }
+    }
+
     /// # Panics
     /// When `i` is not below [`part_count`](Composite::part_count).
     fn with_part<T>(&self, i: u32, f: impl FnOnce(&Pose3<R>, &Shape<R>) -> T) -> T {
@@ -298,19 +378,25 @@ where
             return normal;
         }
         let t = self.corners(i);
-        let n = unit_normal(&t);
-        let edges = core::array::from_fn(|k| match self.across(i, k) {
-            Some((other, apex)) => {
-                let nn = unit_normal(&other);
-                EdgeInfo {
-                    bend: classify(n, t[k], nn, apex),
-                    neighbour_normal: nn,
-                    neighbour_apex: apex,
-                }
-            }
-            None => EdgeInfo::OPEN,
-        });
-        correct(&t, n, &edges, [R::V3::ZERO; 3], normal)
+        let edges = self.edge_infos(i, &t);
+        correct(&t, unit_normal(&t), &edges, [R::V3::ZERO; 3], normal)
+    }
+
+    /// The correction at a known contact point (see
+    /// [`correct_at`](crate::shape::trimesh::internal_edges)): at a grid point, the
+    /// (up to six) triangles using it decide. `i` past the end keeps the normal.
+    fn correct_normal_at(&self, i: u32, point: R::V3, normal: R::V3) -> R::V3 {
+        let i = i as usize;
+        if i >= self.part_count_inner() {
+            return normal;
+        }
+        let t = self.corners(i);
+        let edges = self.edge_infos(i, &t);
+        let ring = |k: usize, f: RingVisitor<'_, R::V3>| {
+            let (vi, vj) = self.grid_point_of(i, k);
+            self.for_each_triangle_at(vi, vj, |tri| f(&tri, unit_normal(&tri)));
+        };
+        correct_at(&t, unit_normal(&t), &edges, point, normal, ring)
     }
 }
 
@@ -383,6 +469,36 @@ impl<R: Real> Walk<R> {
         self.t_next = self.next_crossing(lines, o, d);
         true
     }
+}
+
+/// The cells of `lines` that meet `[lo, hi]` (closed: a cell touching it counts),
+/// placed exactly against the stored lines after a rounded division; `None` when
+/// the range misses the grid or holds NaN.
+fn cell_span<R: Real>(lines: &[R], lo: R, hi: R) -> Option<core::ops::Range<usize>> {
+    let cells = lines.len() - 1;
+    if !(lo <= lines[cells] && hi >= lines[0] && lo <= hi) {
+        return None;
+    }
+    let width = (lines[cells] - lines[0]) / R::from_f64(cells as f64);
+    let guess = |x: R| {
+        let at = ((x - lines[0]) / width).to_f64().floor();
+        at.clamp(0.0, (cells - 1) as f64) as usize
+    };
+    let mut first = guess(lo);
+    while first > 0 && lo <= lines[first] {
+        first -= 1;
+    }
+    while first + 1 < cells && lo > lines[first + 1] {
+        first += 1;
+    }
+    let mut last = guess(hi).max(first);
+    while last + 1 < cells && hi >= lines[last + 1] {
+        last += 1;
+    }
+    while last > first && hi < lines[last] {
+        last -= 1;
+    }
+    Some(first..last + 1)
 }
 
 /// The cell of `lines` holding `start`. The division rounds, so the cell is then

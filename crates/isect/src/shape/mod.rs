@@ -36,7 +36,7 @@ pub use aabb::Aabb;
 pub use ball::Ball;
 pub use capsule::Capsule;
 pub use composite::Composite;
-pub use compound::Compound;
+pub use compound::{Compound, SCAN_PARTS};
 pub use concave_polygon::ConcavePolygon;
 pub use cone_3d::Cone;
 pub use convex_polygon::ConvexPolygon;

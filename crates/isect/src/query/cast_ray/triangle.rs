@@ -7,9 +7,13 @@
 //!
 //! No tolerances. A flat (degenerate) triangle, or a ray lying in the triangle's
 //! plane, always misses (the projected area is zero).
+//!
+//! The kernel is the meshes' [`ShearedRay`] (one implementation): a mesh prepares
+//! the ray once for its whole traversal, a lone triangle prepares it per call.
 
 use super::{face_the_ray, RayCast};
-use crate::math::{Real, Vector, Vector3};
+use crate::math::Vector3;
+use crate::shape::trimesh::ray::ShearedRay;
 use crate::shape::{Ray, RayHit, Triangle};
 
 impl<V: Vector3> RayCast<V> for Triangle<V> {
@@ -20,7 +24,7 @@ impl<V: Vector3> RayCast<V> for Triangle<V> {
     /// infinite rays and NaN or negative `max_t` miss.
     #[inline]
     fn cast_ray(&self, ray: &Ray<V>, max_t: V::Scalar) -> Option<RayHit<V>> {
-        let t = watertight_t(self, ray)?;
+        let t = ShearedRay::new(ray)?.hit(&self.vertices())?;
         // `t ≤ max_t` also rejects a NaN or negative `max_t` (t ≥ 0); the finite-ray
         // test runs only on the hit path, where it is a small share of the cost.
         let in_range_and_valid = t <= max_t && ray.is_finite();
@@ -36,95 +40,11 @@ impl<V: Vector3> RayCast<V> for Triangle<V> {
     }
 }
 
-/// The shear that maps the ray direction onto the last axis of a permutation.
-struct Shear<S> {
-    kz: usize,
-    sx: S,
-    sy: S,
-    sz: S,
-}
-
-/// `p`'s components rotated so that axis `kz` comes last (constant indices, so the
-/// loads stay direct).
-#[inline(always)]
-fn permute<V: Vector>(p: V, kz: usize) -> [V::Scalar; 3] {
-    match kz {
-        0 => [p.get(1), p.get(2), p.get(0)],
-        1 => [p.get(2), p.get(0), p.get(1)],
-        _ => [p.get(0), p.get(1), p.get(2)],
-    }
-}
-
-impl<S: Real> Shear<S> {
-    /// The shear for `dir`, or `None` for a zero direction.
-    #[inline]
-    fn new<V: Vector<Scalar = S>>(dir: V) -> Option<Self> {
-        let kz = dir.abs().max_axis();
-        let [dx, dy, dz] = permute(dir, kz);
-        if dz == S::ZERO {
-            return None;
-        }
-        // One division: the shear is the same for every triangle this ray meets, so
-        // rounding `dx · (1/dz)` instead of `dx / dz` keeps the test watertight.
-        let sz = dz.recip();
-        Some(Self {
-            kz,
-            sx: dx * sz,
-            sy: dy * sz,
-            sz,
-        })
-    }
-
-    /// A vertex relative to the ray origin, sheared: `(x, y, z)` with the ray along `z`.
-    #[inline]
-    fn apply<V: Vector<Scalar = S>>(&self, p: V) -> [S; 3] {
-        let [x, y, z] = permute(p, self.kz);
-        [x - self.sx * z, y - self.sy * z, self.sz * z]
-    }
-}
-
-/// The three edge functions `(u, v, w)` of the sheared vertices `a, b, c`.
-#[inline]
-fn edge_functions<S: Real>(a: [S; 3], b: [S; 3], c: [S; 3]) -> [S; 3] {
-    [
-        c[0] * b[1] - c[1] * b[0],
-        a[0] * c[1] - a[1] * c[0],
-        b[0] * a[1] - b[1] * a[0],
-    ]
-}
-
-/// `t` of the hit from the edge functions and the sheared depths, or `None` when the
-/// ray passes outside (mixed signs) or the projected triangle is flat.
-#[inline]
-fn finish<S: Real>(e: [S; 3], z: [S; 3]) -> Option<S> {
-    let lowest = e[0].min(e[1]).min(e[2]);
-    let highest = e[0].max(e[1]).max(e[2]);
-    let det = e[0] + e[1] + e[2];
-    if (lowest < S::ZERO && highest > S::ZERO) || det == S::ZERO {
-        return None;
-    }
-    let t = (e[0] * z[0] + e[1] * z[1] + e[2] * z[2]) / det;
-    (t >= S::ZERO).then_some(t)
-}
-
-/// The watertight hit parameter, before the `max_t` check.
-fn watertight_t<V: Vector3>(tri: &Triangle<V>, ray: &Ray<V>) -> Option<V::Scalar> {
-    let shear = Shear::new(ray.dir)?;
-    let [a, b, c] = tri.vertices().map(|p| shear.apply(p - ray.origin));
-    let e = edge_functions(a, b, c);
-    if e.iter().all(|&x| x != V::Scalar::ZERO) {
-        return finish(e, [a[2], b[2], c[2]]);
-    }
-    // An edge function rounded to zero: its sign is decided in f64 (watertightness).
-    let wide = |p: [V::Scalar; 3]| p.map(Real::to_f64);
-    let (a, b, c) = (wide(a), wide(b), wide(c));
-    finish(edge_functions(a, b, c), [a[2], b[2], c[2]]).map(V::Scalar::from_f64)
-}
-
 #[cfg(test)]
 mod tests {
     use super::super::test_util::{close, close_v, s};
     use super::*;
+    use crate::math::{Real, Vector};
     use glam::{DVec3, Vec3};
 
     fn v3<V: Vector3>(x: f64, y: f64, z: f64) -> V {

@@ -108,7 +108,12 @@ where
     let mut best: Option<(u32, u32, Contact<V>)> = None;
     for_each_part_pair(pose_a, a, pose_b, b, margin, |i, pa, x, j, pb, y| {
         if let Some(c) = A::Part::contact_pair(pa, x, pb, y, prediction) {
-            let c = match pair_normal(Some((a, i, pose_a)), Some((b, j, pose_b)), c.normal) {
+            let c = match pair_normal(
+                (a, i, pose_a),
+                (b, j, pose_b),
+                c.normal,
+                (c.point_a, c.point_b),
+            ) {
                 Some(n) => contact_along(&c, n, (pa, x), (pb, y)),
                 None => c,
             };
@@ -144,7 +149,12 @@ where
     let margin = prediction.max(V::Scalar::ZERO);
     for_each_part_pair(pose_a, a, pose_b, b, margin, |i, pa, x, j, pb, y| {
         if let Some(m) = A::Part::contact_manifold_pair(pa, x, pb, y, prediction) {
-            let manifold = match pair_normal(Some((a, i, pose_a)), Some((b, j, pose_b)), m.normal) {
+            let manifold = match pair_normal(
+                (a, i, pose_a),
+                (b, j, pose_b),
+                m.normal,
+                deepest_witnesses(&m),
+            ) {
                 Some(n) => manifold_along(&m, n, (pa, x), (pb, y)),
                 None => m,
             };

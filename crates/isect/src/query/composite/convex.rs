@@ -32,7 +32,7 @@ where
         return false;
     };
     let mut hit = false;
-    a.bvh().overlapping(&region, |i| {
+    a.for_each_part_in(&region, |i| {
         hit = a.with_part(i, |pp, part| {
             C::Part::intersects_pair(&pose_a.mul(pp), part, pose_b, b)
         });
@@ -42,9 +42,13 @@ where
 }
 
 /// The deepest contact over the parts of `a` within `prediction` of `b`, with the
-/// part's index, after [`Composite::correct_normal`] (see the module docs).
+/// part's index, after [`Composite::correct_normal_at`] (see the module docs).
 /// `None` when no part is that close, for non-finite poses or a NaN `prediction`.
-/// Among equally deep contacts, the part the tree reports first wins.
+/// Among equally deep contacts, the part visited first wins.
+///
+/// The deepest uncorrected part contact wins, and only its normal is corrected and its depth re-measured,
+/// which never lowers it (a re-measured depth is at least the part's own), so the
+/// answer is at least as deep as every part's.
 pub fn contact<V, C>(
     pose_a: &V::Pose,
     a: &C,
@@ -57,18 +61,14 @@ where
     C: Composite<V>,
     C::Part: ConvexPart<V>,
 {
+    if !(pose_a.is_finite() && pose_b.is_finite()) || prediction.is_nan() {
+        return None;
+    }
     let region = region_of(pose_a, pose_b, b, prediction.max(V::Scalar::ZERO))?;
     let mut best: Option<(u32, Contact<V>)> = None;
-    a.bvh().overlapping(&region, |i| {
+    a.for_each_part_in(&region, |i| {
         let c = a.with_part(i, |pp, part| {
-            let pw = pose_a.mul(pp);
-            let c = C::Part::contact_pair(&pw, part, pose_b, b, prediction)?;
-            Some(
-                match pair_normal(Some((a, i, pose_a)), None::<(&C, _, _)>, c.normal) {
-                    Some(n) => contact_along(&c, n, (&pw, part), (pose_b, b)),
-                    None => c,
-                },
-            )
+            C::Part::contact_pair(&pose_a.mul(pp), part, pose_b, b, prediction)
         });
         if let Some(c) = c {
             if deeper::<V>(c.depth, best.map(|(_, b)| b.depth)) {
@@ -77,7 +77,14 @@ where
         }
         true
     });
-    best
+    let (i, c) = best?;
+    let c = match corrected_normal(a, i, pose_a, c.normal, c.point_a) {
+        Some(n) => a.with_part(i, |pp, part| {
+            contact_along(&c, n, (&pose_a.mul(pp), part), (pose_b, b))
+        }),
+        None => c,
+    };
+    Some((i, c))
 }
 
 /// One manifold per part of `a` within `prediction` of `b` (the convex dispatch's
@@ -100,22 +107,20 @@ where
     let Some(region) = region_of(pose_a, pose_b, b, prediction.max(V::Scalar::ZERO)) else {
         return out;
     };
-    a.bvh().overlapping(&region, |i| {
+    a.for_each_part_in(&region, |i| {
         let m = a.with_part(i, |pp, part| {
-            let pw = pose_a.mul(pp);
-            let m = C::Part::contact_manifold_pair(&pw, part, pose_b, b, prediction)?;
-            Some(
-                match pair_normal(Some((a, i, pose_a)), None::<(&C, _, _)>, m.normal) {
-                    Some(n) => manifold_along(&m, n, (&pw, part), (pose_b, b)),
-                    None => m,
-                },
-            )
+            let m = C::Part::contact_manifold_pair(&pose_a.mul(pp), part, pose_b, b, prediction)?;
+            let (at, _) = deepest_witnesses(&m);
+            Some(match corrected_normal(a, i, pose_a, m.normal, at) {
+                Some(n) => manifold_along(&m, n, (&pose_a.mul(pp), part), (pose_b, b)),
+                None => m,
+            })
         });
-        if let Some(manifold) = m {
+        if let Some(m) = m {
             out.push(PartManifold {
                 part_a: Some(i),
                 part_b: None,
-                manifold,
+                manifold: m,
             });
         }
         true

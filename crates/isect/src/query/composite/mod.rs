@@ -17,8 +17,12 @@
 //!   [`RayCast`](crate::query::RayCast) and [`ProjectPoint`] with faster specialised code).
 //!
 //! **Internal edges.** Every contact and manifold normal is passed through
-//! [`Composite::correct_normal`] of the part it came from (both parts for two
-//! composites). When a normal changes, the depth is recomputed along the corrected
+//! [`Composite::correct_normal_at`] of the part it came from, with the contact's
+//! witness on that part (a manifold's deepest point), so the correction knows the
+//! face, edge or vertex in contact (both parts for two composites, in both orders,
+//! see `pair_normal`). A composite against a convex shape corrects only the deepest
+//! part contact (re-measuring never lowers a depth, so it stays the deepest); two
+//! composites correct every pair of parts. When a normal changes, the depth is recomputed along the corrected
 //! normal `n` as the overlap of the two parts' extents along `n`,
 //! `h_A(n) + h_B(−n)` (support functions): the true penetration depth is the
 //! minimum of this over all directions, so the corrected depth is never smaller
@@ -117,38 +121,69 @@ pub(crate) fn part_pose<V: GjkVector, C: Composite<V>>(c: &C, i: u32, pose: &V::
 }
 
 /// The world normal `n` (from part `i` toward the other shape) after
-/// [`Composite::correct_normal`], or `None` when the correction keeps it.
-fn corrected_normal<V: GjkVector, C: Composite<V>>(
+/// [`Composite::correct_normal_at`] at the world contact point `at` on the part, or
+/// `None` when the correction keeps it.
+pub(crate) fn corrected_normal<V: GjkVector, C: Composite<V>>(
     c: &C,
     i: u32,
     pose: &V::Pose,
     n: V,
+    at: V,
 ) -> Option<V> {
     let local = pose.inverse_transform_vector(n);
-    let fixed = c.correct_normal(i, local);
-    if fixed == local {
-        return None;
-    }
+    let fixed = local_fix(c, i, local, pose.inverse_transform_point(at))?;
     pose.transform_vector(fixed).try_normalize()
 }
 
-/// The final normal of a contact between part `i` of `a` (when A is a composite) and
-/// part `j` of `b` (when B is one): A's correction, then B's (seen from B, the normal
-/// is reversed). `None` when neither changes it.
+/// [`Composite::correct_normal_at`] in the composite's frame (normal `n`, witness
+/// `at`), or `None` when it keeps `n` (or gives no direction).
+#[inline]
+fn local_fix<V: GjkVector, C: Composite<V>>(c: &C, i: u32, n: V, at: V) -> Option<V> {
+    let fixed = c.correct_normal_at(i, at, n);
+    if fixed == n {
+        return None;
+    }
+    fixed.try_normalize()
+}
+
+/// The final normal of a contact between part `i` of composite `a` and part `j` of
+/// composite `b`, whose witnesses are `at = (point_a, point_b)`; `None` when no
+/// correction changes `n`. A's correction then B's (seen from B the normal is
+/// reversed), and B's then A's, keeping the one nearer `n` (the first on a tie): the
+/// rule does not depend on which shape is A, so swapping the shapes mirrors the
+/// answer.
 pub(crate) fn pair_normal<V, A, B>(
-    a: Option<(&A, u32, &V::Pose)>,
-    b: Option<(&B, u32, &V::Pose)>,
+    (a, i, pose_a): (&A, u32, &V::Pose),
+    (b, j, pose_b): (&B, u32, &V::Pose),
     n: V,
+    (at_a, at_b): (V, V),
 ) -> Option<V>
 where
     V: GjkVector,
     A: Composite<V>,
     B: Composite<V>,
 {
-    let after_a = a.and_then(|(c, i, pose)| corrected_normal(c, i, pose, n));
-    let current = after_a.unwrap_or(n);
-    let after_b = b.and_then(|(c, j, pose)| corrected_normal(c, j, pose, -current).map(|m| -m));
-    after_b.or(after_a)
+    let fix_a = |m: V| corrected_normal(a, i, pose_a, m, at_a);
+    let fix_b = |m: V| corrected_normal(b, j, pose_b, -m, at_b).map(|x| -x);
+    let then_b = |x: Option<V>| x.map(|x| fix_b(x).unwrap_or(x));
+    let then_a = |x: Option<V>| x.map(|x| fix_a(x).unwrap_or(x));
+    let a_first = then_b(fix_a(n)).or_else(|| fix_b(n));
+    let b_first = then_a(fix_b(n)).or_else(|| fix_a(n));
+    match (a_first, b_first) {
+        (Some(x), Some(y)) if y.dot(n) > x.dot(n) => Some(y),
+        (x, y) => x.or(y),
+    }
+}
+
+/// The witnesses of a manifold's deepest point (the contact the correction sees).
+pub(crate) fn deepest_witnesses<V: Vector>(m: &Manifold<V>) -> (V, V) {
+    let mut best = (V::Scalar::NEG_INFINITY, (V::ZERO, V::ZERO));
+    for p in m.points() {
+        if p.depth > best.0 || best.0 == V::Scalar::NEG_INFINITY {
+            best = (p.depth, (p.point_a, p.point_b));
+        }
+    }
+    best.1
 }
 
 /// The top of A's part along `n` (`h_A(n)`, a scalar in world units).
@@ -220,9 +255,9 @@ pub(crate) fn deeper<V: Vector>(a: V::Scalar, b: Option<V::Scalar>) -> bool {
 
 /// Branch-and-bound search for the nearest part of `c` to `region` (a box in `c`'s
 /// frame) closer than `upper` (∞ for no bound): `eval(i, best)` measures part `i`
-/// (`None` when it cannot beat `best`). The tree is walked nearest box first
-/// ([`Bvh::nearest_to_aabb`](crate::broad::Bvh::nearest_to_aabb)), pruning every box
-/// farther than the best part found; an overlap (distance 0) ends it.
+/// (`None` when it cannot beat `best`). The parts are visited nearest box first
+/// ([`Composite::nearest_part_to`]), pruning every box farther than the best part
+/// found; an overlap (distance 0) ends it.
 pub(crate) fn nearest_part<V, C, T>(
     c: &C,
     region: &Aabb<V>,
@@ -234,7 +269,7 @@ where
     C: Composite<V>,
 {
     let mut found = None;
-    c.bvh().nearest_to_aabb(region, upper, |i, best| {
+    c.nearest_part_to(region, upper, |i, best| {
         let (d, t) = eval(i, best)?;
         if !(d < best) {
             return None;

@@ -497,6 +497,28 @@ where
             .unwrap_or(normal)
     }
 
+    /// [`correct_normal`](Self::correct_normal) knowing the contact point: a point
+    /// on one of the piece's boundary vertices (within the boundary's on-segment
+    /// tolerance) maps the normal into that vertex's normal cone; elsewhere, or for a
+    /// non-finite point, the support-vertex rule of `correct_normal` answers.
+    fn correct_normal_at(&self, i: u32, point: R::V2, normal: R::V2) -> R::V2 {
+        let Some(ids) = self.piece_ids.get(i as usize) else {
+            return normal;
+        };
+        if !(point.is_finite() && normal.is_finite()) {
+            return self.correct_normal(i, normal);
+        }
+        let reach = self.boundary.on_segment_tolerance(point);
+        let points = self.boundary.vertices();
+        match ids
+            .iter()
+            .find(|&&v| points[v as usize].distance(point) <= reach)
+        {
+            Some(&v) => self.corners[v as usize].clamp(normal, eps::<R>(FLAT_VERTEX_ULPS)),
+            None => self.correct_normal(i, normal),
+        }
+    }
+
     fn contains_local_point(&self, p: R::V2) -> bool {
         self.contains_point(p)
     }

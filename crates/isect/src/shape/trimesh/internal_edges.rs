@@ -26,7 +26,15 @@
 //!   over a concave fold is the face normal even when it points behind the neighbour
 //!   (a shape sunk into a valley's far slope is pushed out of the near one).
 //!
-//! Tolerances: [`FLAT_EDGE_ANGLE`] (a modelling angle, radians) and `√ε` (above).
+//! - With the contact point known (`correct_at`, what the queries use) the feature
+//!   is the one the point lies on: inside the face the face normal; on an edge the
+//!   edge rules above; on a vertex its one-ring (every triangle using it) decides, so
+//!   a corner whose faces share no edge with this triangle (a cube's top seen from a
+//!   side triangle) is handled too.
+//!
+//! Tolerances: [`FLAT_EDGE_ANGLE`] (a modelling angle, radians) and `√ε` (above; also
+//! the distance, relative to the triangle's longest edge, within which a contact
+//! point lies on a vertex or edge).
 
 use crate::math::{Real, Vector, Vector3};
 
@@ -94,6 +102,10 @@ fn active(bend: Bend, front: bool) -> bool {
         Bend::Concave => !front,
     }
 }
+
+/// The callback a vertex's one-ring is handed to: called with the corners and the
+/// unit normal of each triangle using the vertex.
+pub(crate) type RingVisitor<'a, V> = &'a mut dyn FnMut(&[V; 3], V);
 
 /// What a lean points at: edge `k` (from vertex `k` to `k + 1`) or vertex `k`.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -172,6 +184,112 @@ pub(crate) fn correct<V: Vector3>(
             }
         }
         Lean::Edge(k) => side.at_edge(t, k, &edges[k], face),
+    }
+}
+
+/// The corrected contact normal when the contact's witness `point` on triangle `t`
+/// is known (see the module docs for `n`, `edges`, `normal`): the feature the point
+/// lies on (within `√ε` of the triangle's size) decides, not the normal's lean.
+///
+/// - Inside the face: the face normal on the normal's side.
+/// - On edge `k`: the edge rules of [`correct`].
+/// - On vertex `k`: the vertex's one-ring decides. `ring(k, f)` calls `f(corners,
+///   unit normal)` for every triangle using that vertex (this one included). A normal
+///   along which the vertex is extremal among its ring (a real convex corner, or the
+///   end of an open surface) is kept; otherwise it becomes the ring face normal
+///   nearest to it, facing the side of the ring's angle-weighted pseudo-normal the
+///   normal points to (so a shape round a convex corner, behind this triangle's
+///   plane, gets the outward face normal).
+///
+/// A non-finite `point` falls back to [`correct`] (without corner normals).
+pub(crate) fn correct_at<V: Vector3>(
+    t: &[V; 3],
+    n: V,
+    edges: &[EdgeInfo<V>; 3],
+    point: V,
+    normal: V,
+    ring: impl FnOnce(usize, RingVisitor<'_, V>),
+) -> V {
+    if !point.is_finite() {
+        return correct(t, n, edges, [V::ZERO; 3], normal);
+    }
+    if n == V::ZERO || !normal.is_finite() {
+        return normal;
+    }
+    let along = normal.dot(n);
+    let side = Side {
+        front: along >= V::Scalar::ZERO,
+        normal,
+    };
+    let margin = V::Scalar::EPSILON.sqrt();
+    if (normal - n * along).length() <= margin {
+        return normal;
+    }
+    match feature_at(t, point, margin) {
+        Some(Lean::Vertex(k)) => at_vertex(t[k], normal, margin, |f| ring(k, f)),
+        Some(Lean::Edge(k)) => side.at_edge(t, k, &edges[k], side.face(n)),
+        None => side.face(n),
+    }
+}
+
+/// The vertex or edge of `t` that `p` lies on, within `margin` times the longest
+/// edge; `None` inside the face.
+fn feature_at<V: Vector3>(t: &[V; 3], p: V, margin: V::Scalar) -> Option<Lean> {
+    let size = (0..3)
+        .map(|k| (t[(k + 1) % 3] - t[k]).length())
+        .fold(V::Scalar::ZERO, V::Scalar::max);
+    let tol = margin * size;
+    if let Some(k) = (0..3).find(|&k| p.distance(t[k]) <= tol) {
+        return Some(Lean::Vertex(k));
+    }
+    (0..3)
+        .find(|&k| {
+            let (a, b) = (t[k], t[(k + 1) % 3]);
+            let e = b - a;
+            let u = ((p - a).dot(e) / e.length_squared()).clamp_to(V::Scalar::ZERO, V::Scalar::ONE);
+            p.distance(a + e * u) <= tol
+        })
+        .map(Lean::Edge)
+}
+
+/// The normal at vertex `v` given its one-ring (see [`correct_at`]).
+fn at_vertex<V: Vector3>(
+    v: V,
+    normal: V,
+    margin: V::Scalar,
+    ring: impl FnOnce(RingVisitor<'_, V>),
+) -> V {
+    let mut extremal = true;
+    let mut pseudo = V::ZERO;
+    let none = (V::Scalar::NEG_INFINITY, V::ZERO);
+    let (mut front, mut back) = (none, none);
+    ring(&mut |tri, face| {
+        let Some(k) = tri.iter().position(|&w| w == v) else {
+            return;
+        };
+        let (u, w) = (tri[(k + 1) % 3] - v, tri[(k + 2) % 3] - v);
+        extremal &= [u, w].iter().all(|d| d.dot(normal) <= margin * d.length());
+        if face == V::ZERO {
+            return;
+        }
+        pseudo += face * u.cross(w).length().atan2(u.dot(w));
+        let s = face.dot(normal);
+        if s > front.0 {
+            front = (s, face);
+        }
+        if -s > back.0 {
+            back = (-s, -face);
+        }
+    });
+    let pick = if normal.dot(pseudo) >= V::Scalar::ZERO {
+        front
+    } else {
+        back
+    };
+    if extremal || pick.1 == V::ZERO {
+        normal
+    } else {
+        pick.1
     }
 }
 

@@ -21,7 +21,7 @@ pub(crate) mod ray;
 mod topology;
 
 use self::closest::{closest_on_triangle, nearest_item, on_surface, Feature};
-use self::internal_edges::{classify, correct, Bend, EdgeInfo};
+use self::internal_edges::{classify, correct, correct_at, Bend, EdgeInfo, RingVisitor};
 use self::ray::ShearedRay;
 use self::topology::{check_closed, neighbours, NO_NEIGHBOUR};
 use crate::algo::gjk::GjkVector;
@@ -74,6 +74,10 @@ pub struct TriMesh<R: Real> {
     bends: Vec<[Bend; 3]>,
     /// Angle-weighted vertex pseudo-normals (solid meshes only).
     vertex_normals: Vec<R::V3>,
+    /// The triangles using each vertex `v`: `ring[ring_start[v]..ring_start[v + 1]]`
+    /// (the one-ring of the contact-normal correction).
+    ring_start: Vec<u32>,
+    ring: Vec<u32>,
     bvh: Bvh<R::V3>,
     aabb: Aabb<R::V3>,
     solid: bool,
@@ -123,6 +127,7 @@ impl<R: Real> TriMesh<R> {
         } else {
             Vec::new()
         };
+        let (ring_start, ring) = vertex_rings(vertices.len(), &indices);
         let boxes: Vec<Aabb<R::V3>> = corners.iter().map(triangle_box).collect();
         let aabb = boxes.iter().skip(1).fold(boxes[0], |a, b| a.merged(b));
         Ok(Self {
@@ -137,6 +142,8 @@ impl<R: Real> TriMesh<R> {
             neighbours,
             bends,
             vertex_normals,
+            ring_start,
+            ring,
             aabb,
             solid: flags.solid,
         })
@@ -379,6 +386,27 @@ fn apex<V: Vector>(t: &[V; 3], a: V, b: V) -> V {
     t.iter().copied().find(|&p| p != a && p != b).unwrap_or(a)
 }
 
+/// The triangles using each vertex, as offsets into one list (compressed rows):
+/// vertex `v`'s are `ring[start[v]..start[v + 1]]`, in triangle order.
+fn vertex_rings(count: usize, indices: &[[u32; 3]]) -> (Vec<u32>, Vec<u32>) {
+    let mut start = vec![0u32; count + 1];
+    for &v in indices.iter().flatten() {
+        start[v as usize + 1] += 1;
+    }
+    for v in 0..count {
+        start[v + 1] += start[v];
+    }
+    let mut fill = start.clone();
+    let mut ring = vec![0u32; indices.len() * 3];
+    for (t, tri) in indices.iter().enumerate() {
+        for &v in tri {
+            ring[fill[v as usize] as usize] = t as u32;
+            fill[v as usize] += 1;
+        }
+    }
+    (start, ring)
+}
+
 /// Angle-weighted vertex normals (Bærentzen and Aanæs 2005).
 fn vertex_pseudo_normals<V: Vector3>(
     count: usize,
@@ -397,6 +425,24 @@ fn vertex_pseudo_normals<V: Vector3>(
     out.iter()
         .map(|v| v.try_normalize().unwrap_or(V::ZERO))
         .collect()
+}
+
+impl<R: Real> TriMesh<R> {
+    /// The three edges of triangle `i` (in range) as the correction needs them.
+    fn edge_infos(&self, i: usize) -> [EdgeInfo<R::V3>; 3] {
+        let (t, across) = (&self.corners[i], &self.neighbours[i]);
+        core::array::from_fn(|k| {
+            let j = across[k] as usize;
+            match self.bends[i][k] {
+                Bend::Open => EdgeInfo::OPEN,
+                bend => EdgeInfo {
+                    bend,
+                    neighbour_normal: self.normals[j],
+                    neighbour_apex: apex(&self.corners[j], t[k], t[(k + 1) % 3]),
+                },
+            }
+        })
+    }
 }
 
 impl<R: Real> Composite<R::V3> for TriMesh<R>
@@ -427,26 +473,33 @@ where
     /// normal.
     fn correct_normal(&self, i: u32, normal: R::V3) -> R::V3 {
         let i = i as usize;
-        let (Some(t), Some(across)) = (self.corners.get(i), self.neighbours.get(i)) else {
+        let Some(t) = self.corners.get(i) else {
             return normal;
         };
-        let edges = core::array::from_fn(|k| {
-            let j = across[k] as usize;
-            match self.bends[i][k] {
-                Bend::Open => EdgeInfo::OPEN,
-                bend => EdgeInfo {
-                    bend,
-                    neighbour_normal: self.normals[j],
-                    neighbour_apex: apex(&self.corners[j], t[k], t[(k + 1) % 3]),
-                },
-            }
-        });
+        let edges = self.edge_infos(i);
         // A solid mesh's corner pseudo-normals tell a shape round a convex corner.
         let corner_normals = match self.vertex_normals.is_empty() {
             true => [R::V3::ZERO; 3],
             false => self.indices[i].map(|v| self.vertex_normals[v as usize]),
         };
         correct(t, self.normals[i], &edges, corner_normals, normal)
+    }
+
+    /// Internal-edge correction at a known contact point (see
+    /// [`internal_edges`]): at a vertex, the triangles using it decide.
+    fn correct_normal_at(&self, i: u32, point: R::V3, normal: R::V3) -> R::V3 {
+        let Some(t) = self.corners.get(i as usize) else {
+            return normal;
+        };
+        let edges = self.edge_infos(i as usize);
+        let ring = |k: usize, f: RingVisitor<'_, R::V3>| {
+            let v = self.indices[i as usize][k] as usize;
+            let (lo, hi) = (self.ring_start[v] as usize, self.ring_start[v + 1] as usize);
+            for &j in &self.ring[lo..hi] {
+                f(&self.corners[j as usize], self.normals[j as usize]);
+            }
+        };
+        correct_at(t, self.normals[i as usize], &edges, point, normal, ring)
     }
 
     /// Solid meshes: the pseudo-normal test (points on the surface are inside). Open

@@ -1,7 +1,9 @@
-//! The ray–triangle kernel of the meshes: the watertight test of Woop, Benthin and
-//! Wald, "Watertight Ray/Triangle Intersection" (JCGT 2013), as in
-//! `query::cast_ray::triangle`, with the per-ray shear computed once for the whole
-//! traversal instead of once per triangle. Two triangles sharing an edge leave no gap
+//! The ray–triangle kernel: the watertight test of Woop, Benthin and Wald,
+//! "Watertight Ray/Triangle Intersection" (JCGT 2013), the one implementation used by
+//! `Triangle`'s ray cast (`query::cast_ray::triangle`), the meshes and the 3D
+//! heightfield. A mesh computes the per-ray shear once for the whole traversal
+//! instead of once per triangle. The shear uses one division (`1/dz`) so that it is
+//! the same for every triangle the ray meets. Two triangles sharing an edge leave no gap
 //! (an edge function that rounds to zero is recomputed in `f64`); edges and vertices
 //! hit. No tolerances. A flat triangle, a ray in a triangle's plane and a zero
 //! direction miss.
