@@ -26,6 +26,9 @@ const CASES: u64 = 20000;
 /// 0x6f7fecd40a0d1600: a polyhedron built from a flat cloud leaves one of its input
 /// points outside); raise it to `CASES` once that is fixed.
 const HULL_CASES: u64 = 4000;
+/// Cases of the `World<V, AnyShape>` family: each runs up to a dozen world
+/// operations over composites and brute-force scans, about 8 times a pair case.
+const WORLD_ANY_CASES: u64 = 8000;
 /// At least this fraction of the cases must reach their query (the rest are refused
 /// by a constructor, which is checked too): the sweep must test the queries.
 const MIN_REACHED: f64 = 0.2;
@@ -52,10 +55,10 @@ fn sweep(target: Target) {
     let seeds: Vec<u64> = match std::env::var("SWEEP_SEED") {
         Ok(s) => vec![u64::from_str_radix(s.trim_start_matches("0x"), 16).expect("hex seed")],
         Err(_) => {
-            let n = if target == Target::Hull {
-                HULL_CASES
-            } else {
-                CASES
+            let n = match target {
+                Target::Hull => HULL_CASES,
+                Target::WorldAny => WORLD_ANY_CASES,
+                _ => CASES,
             };
             (0..n).map(|i| seed(target, i)).collect()
         }
@@ -140,4 +143,19 @@ fn sweep_world() {
 #[test]
 fn sweep_composite() {
     sweep(Target::Composite);
+}
+
+#[test]
+fn sweep_decomposition() {
+    sweep(Target::Decomposition);
+}
+
+#[test]
+fn sweep_composite_queries() {
+    sweep(Target::CompositeQueries);
+}
+
+#[test]
+fn sweep_world_any() {
+    sweep(Target::WorldAny);
 }
