@@ -21,11 +21,6 @@ use std::time::Duration;
 
 /// Cases per family in the regular test run.
 const CASES: u64 = 20000;
-/// Cases of the hull family: beyond these the sweep meets the open issue of
-/// `regressions/polyhedron_sliver_loses_point.rs` again (first at seed
-/// 0x6f7fecd40a0d1600: a polyhedron built from a flat cloud leaves one of its input
-/// points outside); raise it to `CASES` once that is fixed.
-const HULL_CASES: u64 = 4000;
 /// Cases of the `World<V, AnyShape>` family: each runs up to a dozen world
 /// operations over composites and brute-force scans, about 8 times a pair case.
 const WORLD_ANY_CASES: u64 = 8000;
@@ -56,7 +51,6 @@ fn sweep(target: Target) {
         Ok(s) => vec![u64::from_str_radix(s.trim_start_matches("0x"), 16).expect("hex seed")],
         Err(_) => {
             let n = match target {
-                Target::Hull => HULL_CASES,
                 Target::WorldAny => WORLD_ANY_CASES,
                 _ => CASES,
             };
