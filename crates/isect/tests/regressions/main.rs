@@ -3,6 +3,7 @@
 //! RELIABILITY.md lists them with the family that found them.
 
 mod bvh_subnormal_bounds;
+mod capsule_crossing_depth;
 mod compound_empty_message;
 mod concave_polygon_no_pieces;
 mod dispatch_non_finite_pose;
@@ -11,6 +12,7 @@ mod epa_face_explosion;
 mod gjk_tiny_scale_nan;
 mod heightfield_scale_overflow;
 mod hull_drops_thick_plane_point;
+mod polygon_sat_touching_gap;
 mod polygon_tiny_edge_normal;
 mod polyhedron_contains_vertices;
 mod polyhedron_sliver_loses_point;
