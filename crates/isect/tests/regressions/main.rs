@@ -6,6 +6,7 @@ mod bvh_subnormal_bounds;
 mod capsule_crossing_depth;
 mod compound_empty_message;
 mod concave_polygon_no_pieces;
+mod concave_polygon_piece_in_hole;
 mod dispatch_non_finite_pose;
 mod epa_blow_up_recursion;
 mod epa_face_explosion;
