@@ -2,7 +2,8 @@
 //! on seeded random words: a bounded number of cases per query family, so every
 //! change is checked against the same contracts the fuzzer checks (no panic, no hang,
 //! finite or documented answers). A failing case prints its seed; rerun it with
-//! `SWEEP_SEED=<seed> cargo test --test sweep`.
+//! `SWEEP_SEED=<seed> cargo test --test sweep`; replay a fuzz artifact with
+//! `SWEEP_ARTIFACT=<path> cargo test --test sweep sweep_<family>`.
 //!
 //! Hangs: each family runs on a worker thread watched by the test thread; a case that
 //! makes no progress for [`HANG_SECONDS`] fails the test with its seed. This bound is a
@@ -13,7 +14,7 @@ mod fuzz_drivers;
 #[path = "support/rng.rs"]
 mod rng;
 
-use fuzz_drivers::{drive, reached_count, Source, Target};
+use fuzz_drivers::{drive, reached_count, ByteSource, Source, Target};
 use rng::Rng;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{mpsc, Arc};
@@ -47,6 +48,11 @@ fn seed(target: Target, i: u64) -> u64 {
 /// Runs `CASES` cases of `target` (or the one of `SWEEP_SEED`) on a worker thread;
 /// fails with the seed of a case that panics or hangs.
 fn sweep(target: Target) {
+    if let Ok(path) = std::env::var("SWEEP_ARTIFACT") {
+        let bytes = std::fs::read(&path).expect("a readable fuzz artifact");
+        drive(target, &mut ByteSource::new(&bytes));
+        return;
+    }
     let seeds: Vec<u64> = match std::env::var("SWEEP_SEED") {
         Ok(s) => vec![u64::from_str_radix(s.trim_start_matches("0x"), 16).expect("hex seed")],
         Err(_) => {
