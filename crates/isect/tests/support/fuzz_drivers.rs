@@ -1844,9 +1844,18 @@ fn boxes_touch_roughly<V: Vector>(a: &Aabb<V>, b: &Aabb<V>) -> bool {
     a.loosened(cull_slack(&[*a, *b])).intersects(b)
 }
 
-/// True when the ray reaches the box grown by [`cull_slack`].
+/// True when the ray reaches the box grown by [`cull_slack`] of the box and the ray's
+/// origin (a ray cast is a shape cast of a point, whose tolerance is relative to
+/// the size of `A − B`, the origin's offset included: a ray from 100 away "hits" a
+/// point it passes 0.009 from, in `f32`).
 fn ray_reaches_roughly<V: Vector>(a: &Aabb<V>, ray: &Ray<V>, t: V::Scalar) -> bool {
-    a.loosened(cull_slack(&[*a])).cast_ray(ray, t).is_some()
+    let origin = Aabb {
+        min: ray.origin,
+        max: ray.origin,
+    };
+    a.loosened(cull_slack(&[*a, origin]))
+        .cast_ray(ray, t)
+        .is_some()
 }
 
 /// The world's ray, point, box, overlap and shape-cast queries against the scan.
