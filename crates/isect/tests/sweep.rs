@@ -2,7 +2,8 @@
 //! on seeded random words: a bounded number of cases per query family, so every
 //! change is checked against the same contracts the fuzzer checks (no panic, no hang,
 //! finite or documented answers). A failing case prints its seed; rerun it with
-//! `SWEEP_SEED=<seed> cargo test --test sweep`.
+//! `SWEEP_SEED=<seed> cargo test --test sweep`; replay a fuzz artifact with
+//! `SWEEP_ARTIFACT=<path> cargo test --test sweep sweep_<family>`.
 //!
 //! Hangs: each family runs on a worker thread watched by the test thread; a case that
 //! makes no progress for [`HANG_SECONDS`] fails the test with its seed. This bound is a
@@ -13,7 +14,7 @@ mod fuzz_drivers;
 #[path = "support/rng.rs"]
 mod rng;
 
-use fuzz_drivers::{drive, reached_count, Source, Target};
+use fuzz_drivers::{drive, reached_count, ByteSource, Source, Target};
 use rng::Rng;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{mpsc, Arc};
@@ -21,11 +22,9 @@ use std::time::Duration;
 
 /// Cases per family in the regular test run.
 const CASES: u64 = 20000;
-/// Cases of the hull family: beyond these the sweep meets the open issue of
-/// `regressions/polyhedron_sliver_loses_point.rs` again (first at seed
-/// 0x6f7fecd40a0d1600: a polyhedron built from a flat cloud leaves one of its input
-/// points outside); raise it to `CASES` once that is fixed.
-const HULL_CASES: u64 = 4000;
+/// Cases of the `World<V, AnyShape>` family: each runs up to a dozen world
+/// operations over composites and brute-force scans, about 8 times a pair case.
+const WORLD_ANY_CASES: u64 = 8000;
 /// At least this fraction of the cases must reach their query (the rest are refused
 /// by a constructor, which is checked too): the sweep must test the queries.
 const MIN_REACHED: f64 = 0.2;
@@ -49,13 +48,17 @@ fn seed(target: Target, i: u64) -> u64 {
 /// Runs `CASES` cases of `target` (or the one of `SWEEP_SEED`) on a worker thread;
 /// fails with the seed of a case that panics or hangs.
 fn sweep(target: Target) {
+    if let Ok(path) = std::env::var("SWEEP_ARTIFACT") {
+        let bytes = std::fs::read(&path).expect("a readable fuzz artifact");
+        drive(target, &mut ByteSource::new(&bytes));
+        return;
+    }
     let seeds: Vec<u64> = match std::env::var("SWEEP_SEED") {
         Ok(s) => vec![u64::from_str_radix(s.trim_start_matches("0x"), 16).expect("hex seed")],
         Err(_) => {
-            let n = if target == Target::Hull {
-                HULL_CASES
-            } else {
-                CASES
+            let n = match target {
+                Target::WorldAny => WORLD_ANY_CASES,
+                _ => CASES,
             };
             (0..n).map(|i| seed(target, i)).collect()
         }
@@ -140,4 +143,19 @@ fn sweep_world() {
 #[test]
 fn sweep_composite() {
     sweep(Target::Composite);
+}
+
+#[test]
+fn sweep_decomposition() {
+    sweep(Target::Decomposition);
+}
+
+#[test]
+fn sweep_composite_queries() {
+    sweep(Target::CompositeQueries);
+}
+
+#[test]
+fn sweep_world_any() {
+    sweep(Target::WorldAny);
 }

@@ -5,12 +5,14 @@
 //! 5.1.9), which the benchmarks show are faster.
 //!
 //! Work is done in A's frame (`pose_ab = pose_a⁻¹ · pose_b`); answers are in world
-//! space. No tolerances of its own beyond GJK's and EPA's.
+//! space. Tolerance: [`CAPSULE_CORE_ULPS`] (when two capsule cores count as touching,
+//! so that the general path answers); otherwise GJK's and EPA's.
 
 // `!(x > y)` is deliberate: it is also true for NaN, which must take the safe branch.
 #![allow(clippy::neg_cmp_op_on_partial_ord)]
 use crate::algo::gjk::{self, GjkVector, MinkowskiDiff, Status};
 use crate::algo::support::SupportMap;
+use crate::math::tolerance::eps;
 use crate::math::{Isometry, Real, Vector};
 use crate::query::distance::{closest_points_segment_segment, world_segment};
 use crate::shape::{Ball, Capsule};
@@ -196,8 +198,16 @@ pub fn contact_ball_capsule<V: GjkVector>(
     contact_points(ca, a.radius(), cb, b.radius(), prediction, V::ZERO)
 }
 
-/// Contact of two capsules (Ericson 5.1.9 on their segments). When the segments
-/// touch or cross, the general GJK/EPA path answers.
+/// Two capsule cores closer than this many machine epsilons of their largest
+/// coordinate count as touching: the segment closest points of crossing segments
+/// come out a rounding error apart, along an arbitrary direction.
+pub const CAPSULE_CORE_ULPS: f64 = 64.0;
+
+/// Contact of two capsules (Ericson 5.1.9 on their segments): the depth
+/// `r_a + r_b − |p_a − p_b|` is exact while the segments are apart. When they touch
+/// or cross (closer than [`CAPSULE_CORE_ULPS`] epsilons of their coordinates), the
+/// general GJK/EPA path answers: crossing segments in 2D overlap deeper than
+/// `r_a + r_b`, by how far one must move to uncross them.
 pub fn contact_capsule_capsule<V: GjkVector>(
     pose_a: &V::Pose,
     a: &Capsule<V>,
@@ -205,9 +215,14 @@ pub fn contact_capsule_capsule<V: GjkVector>(
     b: &Capsule<V>,
     prediction: V::Scalar,
 ) -> Option<Contact<V>> {
-    let (_, _, pa, pb) =
-        closest_points_segment_segment(&world_segment(pose_a, a), &world_segment(pose_b, b));
-    if (pb - pa).try_normalize().is_none() {
+    let (sa, sb) = (world_segment(pose_a, a), world_segment(pose_b, b));
+    let (_, _, pa, pb) = closest_points_segment_segment(&sa, &sb);
+    let scale = [sa.a, sa.b, sb.a, sb.b]
+        .iter()
+        .fold(V::Scalar::ZERO, |m, p| m.max(p.abs().max_element()));
+    if pa.distance(pb) <= eps::<V::Scalar>(CAPSULE_CORE_ULPS) * scale
+        || (pb - pa).try_normalize().is_none()
+    {
         return contact(pose_a, a, pose_b, b, prediction);
     }
     contact_points(pa, a.radius(), pb, b.radius(), prediction, V::ZERO)

@@ -250,8 +250,7 @@ fn coplanar_patches<V: Vector3>(
     let mut assigned = vec![false; triangles.len()];
     let mut patches = Vec::new();
     for seed in order {
-        let [a, b, c] = corners(seed);
-        let Ok(plane) = Plane::from_points(a, b, c) else {
+        let Ok(plane) = triangle_plane(corners(seed)) else {
             continue; // a sliver: its neighbours' patches cover its corners
         };
         if assigned[seed] {
@@ -280,6 +279,23 @@ fn coplanar_patches<V: Vector3>(
         patches.push((plane, on));
     }
     patches
+}
+
+/// The plane of a triangle, its normal the cross product of the two edges at the
+/// corner opposite the longest edge: for a sliver with one very short edge, the two
+/// long edges are almost parallel and their cross product would cancel (a 2.7e-11
+/// edge beside two 100 long edges put a hull vertex 3e-5 outside the plane,
+/// `tests/regressions/polyhedron_sliver_loses_point.rs`). The cyclic rotation keeps
+/// the orientation.
+fn triangle_plane<V: Vector3>([a, b, c]: [V; 3]) -> Result<Plane<V>, ShapeError> {
+    let opposite = [b.distance(c), c.distance(a), a.distance(b)];
+    if opposite[1] > opposite[0] && opposite[1] >= opposite[2] {
+        Plane::from_points(b, c, a)
+    } else if opposite[2] > opposite[0] && opposite[2] > opposite[1] {
+        Plane::from_points(c, a, b)
+    } else {
+        Plane::from_points(a, b, c)
+    }
 }
 
 /// The largest absolute coordinate of the points: the scale of their rounding errors.

@@ -3,16 +3,20 @@
 //! RELIABILITY.md lists them with the family that found them.
 
 mod bvh_subnormal_bounds;
+mod capsule_crossing_depth;
 mod compound_empty_message;
 mod concave_polygon_no_pieces;
+mod concave_polygon_piece_in_hole;
 mod dispatch_non_finite_pose;
 mod epa_blow_up_recursion;
 mod epa_face_explosion;
 mod gjk_tiny_scale_nan;
 mod heightfield_scale_overflow;
 mod hull_drops_thick_plane_point;
+mod polygon_sat_touching_gap;
 mod polygon_tiny_edge_normal;
 mod polyhedron_contains_vertices;
 mod polyhedron_sliver_loses_point;
 mod ray_zero_dir_infinite_t;
 mod tiny_and_huge_normals;
+mod triangle_sliver_projection;

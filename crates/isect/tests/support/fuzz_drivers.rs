@@ -25,15 +25,16 @@ use isect::algo::support::SupportMap;
 use isect::broad::{Bvh, DynamicTree, SweepAndPrune};
 use isect::math::{Isometry, Pose2, Pose3, Real, Rot2, Rotation3, Vector, Vector2};
 use isect::query::cast_shapes::{CAST_MAX_ITERATIONS, TOI_MAX_ITERATIONS};
+use isect::query::composite as composite_q;
 use isect::query::dispatch::{self, DispatchShape};
 use isect::query::manifold::MAX_MANIFOLD_POINTS;
-use isect::query::{self, Contact, Manifold, RayCast, ShapeCastHit, Sweep};
+use isect::query::{self, Contact, Manifold, ProjectPoint, RayCast, ShapeCastHit, Sweep};
 use isect::shape::{heightfield_2d, heightfield_3d};
 use isect::shape::{obb_2d, obb_3d, shape_2d, shape_3d, Plane, RayHit};
 use isect::shape::{Aabb, Ball, Capsule, Cone, ConvexPolygon, ConvexPolyhedron, Cylinder};
+use isect::shape::{Composite, HalfSpace, Ray, Rounded, Sector, Segment, Triangle};
 use isect::shape::{Compound, ConcavePolygon, Polyline, TriMesh, TriMeshFlags};
-use isect::shape::{HalfSpace, Ray, Rounded, Sector, Segment, Triangle};
-use isect::world::{Filter, World};
+use isect::world::{Filter, Handle, World};
 use std::cell::Cell;
 use std::fmt::Debug;
 
@@ -90,10 +91,18 @@ pub enum Target {
     /// Composite constructors (TriMesh, ConcavePolygon, Polyline, both HeightFields,
     /// Compound) and every pair query and ray cast on them through `AnyShape`.
     Composite,
+    /// `ConcavePolygon` construction from random rings: convex pieces covering the
+    /// polygon (areas, sampled points).
+    Decomposition,
+    /// The single-shape queries of each composite (`cast_ray_all`, `project_point`,
+    /// `contains_point`) against a brute-force pass over its parts.
+    CompositeQueries,
+    /// `World<V, AnyShape>` operations and queries against a brute-force scan.
+    WorldAny,
 }
 
 /// Every family, in order.
-pub const TARGETS: [Target; 9] = [
+pub const TARGETS: [Target; 12] = [
     Target::Constructors,
     Target::Ray,
     Target::Pair,
@@ -103,6 +112,9 @@ pub const TARGETS: [Target; 9] = [
     Target::Broad,
     Target::World,
     Target::Composite,
+    Target::Decomposition,
+    Target::CompositeQueries,
+    Target::WorldAny,
 ];
 
 /// A stream of random words: fuzzer bytes or a seeded generator.
@@ -250,7 +262,7 @@ fn tame_v<V: Vector>(v: V) -> bool {
 /// A vector type with its shape enum and its dimension-specific drivers.
 pub trait Dim: GjkVector {
     /// The shape enum.
-    type S: DispatchShape<Self> + SupportMap<Self> + Debug + Send + Sync;
+    type S: DispatchShape<Self> + SupportMap<Self> + ProjectPoint<Self> + Debug + Send + Sync;
     /// `"2D f32"`, ...
     const NAME: &'static str;
     /// A shape of any kind of the enum, through its constructor (`None` when the
@@ -265,10 +277,25 @@ pub trait Dim: GjkVector {
     /// The hull constructors of this dimension.
     fn hulls(g: &mut Gen);
     /// The `AnyShape` enum of this dimension (convex or composite).
-    type A: DispatchShape<Self> + RayCast<Self> + From<Self::S> + Debug;
+    type A: DispatchShape<Self> + RayCast<Self> + From<Self::S> + Clone + Debug + Sync;
     /// A composite shape of any kind of this dimension through its constructor,
     /// checking the constructor's contract (`None` when refused).
     fn composite(g: &mut Gen) -> Option<Self::A>;
+    /// The point of `part` at `pose` nearest to `p` (`solid`: a point inside is its
+    /// own answer): for segments in closed form, for 3D triangles the nearer of
+    /// `project_point`'s answer and Ericson's Voronoi-region answer (5.1.5: an oracle
+    /// independent of GJK), by `project_point` for the other kinds.
+    fn closest_on_part(pose: &Self::Pose, part: &Self::S, p: Self, solid: bool) -> Self;
+    /// How badly conditioned the closest point of `part` is: `L² / 2A` (longest edge
+    /// squared over twice the area, about length over width) for a 3D triangle of
+    /// non-zero area, else the ratio of its box's longest to shortest non-zero side
+    /// ([`box_aspect`]: GJK projects a point inside a cylinder 54.7 long and 3.6e-4
+    /// wide 7.3e-5 away).
+    fn part_aspect(part: &Self::S) -> f64;
+    /// One composite of this dimension through [`check_composite`].
+    fn composite_queries(g: &mut Gen);
+    /// The concave polygon decomposition ([`decomposition`]) in this scalar type.
+    fn decomposition(g: &mut Gen);
 }
 
 /// Runs `target` on the words of `src`: the first word picks the vector type.
@@ -295,6 +322,9 @@ pub fn drive_in<V: Dim>(target: Target, g: &mut Gen) {
         Target::Broad => broad::<V>(g),
         Target::World => world::<V>(g),
         Target::Composite => composite::<V>(g),
+        Target::Decomposition => V::decomposition(g),
+        Target::CompositeQueries => V::composite_queries(g),
+        Target::WorldAny => world_any::<V>(g),
     }
 }
 
@@ -1180,84 +1210,748 @@ fn compound<V: Dim>(g: &mut Gen) -> Option<Compound<V, V::S>> {
     r.ok()
 }
 
+/// A concave polygon from random rings with holes, or from star-shaped rings (reflex,
+/// collinear and duplicate vertices, scales over eleven decades), through its
+/// constructor's contract.
+fn concave_polygon<R: Real>(g: &mut Gen) -> Option<ConcavePolygon<R>> {
+    let (outer, holes): (Vec<R::V2>, Vec<Vec<R::V2>>) = if g.below(2) == 0 {
+        (vecs(g), (0..g.below(3)).map(|_| vecs(g)).collect())
+    } else {
+        let s = g.real::<R>();
+        (
+            star_ring(g, s, 0.5),
+            (0..g.below(2)).map(|_| star_ring(g, s, 0.0)).collect(),
+        )
+    };
+    let finite = outer
+        .iter()
+        .chain(holes.iter().flatten())
+        .all(|v| v.is_finite());
+    let r = ConcavePolygon::new(outer, holes);
+    check_ctor("ConcavePolygon", finite, &r.as_ref().map(|_| ()));
+    r.ok()
+}
+
+/// A polyline, open or closed, through its constructor's contract.
+fn polyline<R: Real>(g: &mut Gen) -> Option<Polyline<R>> {
+    let v: Vec<R::V2> = vecs(g);
+    let finite = v.iter().all(|v| v.is_finite());
+    let r = Polyline::new(v, g.below(2) == 0);
+    check_ctor("Polyline", finite, &r.as_ref().map(|_| ()));
+    r.ok()
+}
+
+/// A 2D heightfield, through its constructor's contract.
+fn height_field_2d<R: Real>(g: &mut Gen) -> Option<heightfield_2d::HeightField<R>> {
+    let (h, scale): (Vec<R>, R::V2) = (reals(g), g.vec::<R::V2>().abs());
+    let finite = h.iter().all(|x| x.is_finite()) && scale.is_finite();
+    let r = heightfield_2d::HeightField::new(h, scale);
+    check_ctor("HeightField 2D", finite, &r.as_ref().map(|_| ()));
+    r.ok()
+}
+
+/// A triangle mesh (out-of-range indices, open meshes asked to be solid), through its
+/// constructor's contract.
+fn trimesh<R: Real>(g: &mut Gen) -> Option<TriMesh<R>> {
+    let v: Vec<R::V3> = vecs(g);
+    // One case in four may index past the vertices.
+    let n = v.len() as u32 + if g.below(4) == 0 { 2 } else { 0 };
+    let n = n.max(1);
+    let count = g.below(MAX_COMPOSITE_ITEMS + 1);
+    let idx: Vec<[u32; 3]> = (0..count)
+        .map(|_| [0; 3].map(|_| (g.u64() % u64::from(n)) as u32))
+        .collect();
+    let finite = v.iter().all(|v| v.is_finite());
+    let flags = TriMeshFlags {
+        solid: g.below(2) == 0,
+    };
+    let r = TriMesh::new(v, idx, flags);
+    check_ctor("TriMesh", finite, &r.as_ref().map(|_| ()));
+    r.ok()
+}
+
+/// A 3D heightfield (1 to 4 rows and columns), through its constructor's contract.
+fn height_field_3d<R: Real>(g: &mut Gen) -> Option<heightfield_3d::HeightField<R>> {
+    let dims = |g: &mut Gen| if g.below(8) == 0 { 1 } else { 2 + g.below(3) };
+    let (rows, cols) = (dims(g), dims(g));
+    let h: Vec<R> = (0..rows * cols).map(|_| g.real()).collect();
+    let scale = g.vec::<R::V3>().abs();
+    let finite = h.iter().all(|x| x.is_finite()) && scale.is_finite();
+    let r = heightfield_3d::HeightField::new(h, rows, cols, scale);
+    check_ctor("HeightField 3D", finite, &r.as_ref().map(|_| ()));
+    r.ok()
+}
+
 /// The 2D composites: concave polygon (rings with holes), polyline, heightfield, compound.
 fn composite_2d<R: Real>(g: &mut Gen) -> Option<shape_2d::AnyShape<R>>
 where
     R::V2: Dim<S = shape_2d::Shape<R>>,
 {
     match g.below(4) {
-        0 => {
-            let (outer, holes): (Vec<R::V2>, Vec<Vec<R::V2>>) = if g.below(2) == 0 {
-                (vecs(g), (0..g.below(3)).map(|_| vecs(g)).collect())
-            } else {
-                let s = g.real::<R>();
-                (
-                    star_ring(g, s, 0.5),
-                    (0..g.below(2)).map(|_| star_ring(g, s, 0.0)).collect(),
-                )
-            };
-            let finite = outer
-                .iter()
-                .chain(holes.iter().flatten())
-                .all(|v| v.is_finite());
-            let r = ConcavePolygon::new(outer, holes);
-            check_ctor("ConcavePolygon", finite, &r.as_ref().map(|_| ()));
-            r.ok().map(Into::into)
-        }
-        1 => {
-            let v: Vec<R::V2> = vecs(g);
-            let finite = v.iter().all(|v| v.is_finite());
-            let r = Polyline::new(v, g.below(2) == 0);
-            check_ctor("Polyline", finite, &r.as_ref().map(|_| ()));
-            r.ok().map(Into::into)
-        }
-        2 => {
-            let (h, scale): (Vec<R>, R::V2) = (reals(g), g.vec::<R::V2>().abs());
-            let finite = h.iter().all(|x| x.is_finite()) && scale.is_finite();
-            let r = heightfield_2d::HeightField::new(h, scale);
-            check_ctor("HeightField 2D", finite, &r.as_ref().map(|_| ()));
-            r.ok().map(Into::into)
-        }
+        0 => concave_polygon::<R>(g).map(Into::into),
+        1 => polyline::<R>(g).map(Into::into),
+        2 => height_field_2d::<R>(g).map(Into::into),
         _ => compound::<R::V2>(g).map(Into::into),
     }
 }
 
-/// The 3D composites: triangle mesh (out-of-range indices, open meshes asked to be
-/// solid), heightfield, compound.
+/// The 3D composites: triangle mesh, heightfield, compound.
 fn composite_3d<R: Real>(g: &mut Gen) -> Option<shape_3d::AnyShape<R>>
 where
     R::V3: Dim<S = shape_3d::Shape<R>>,
 {
     match g.below(3) {
-        0 => {
-            let v: Vec<R::V3> = vecs(g);
-            // One case in four may index past the vertices.
-            let n = v.len() as u32 + if g.below(4) == 0 { 2 } else { 0 };
-            let n = n.max(1);
-            let count = g.below(MAX_COMPOSITE_ITEMS + 1);
-            let idx: Vec<[u32; 3]> = (0..count)
-                .map(|_| [0; 3].map(|_| (g.u64() % u64::from(n)) as u32))
-                .collect();
-            let finite = v.iter().all(|v| v.is_finite());
-            let flags = TriMeshFlags {
-                solid: g.below(2) == 0,
-            };
-            let r = TriMesh::new(v, idx, flags);
-            check_ctor("TriMesh", finite, &r.as_ref().map(|_| ()));
-            r.ok().map(Into::into)
-        }
-        1 => {
-            let dims = |g: &mut Gen| if g.below(8) == 0 { 1 } else { 2 + g.below(3) };
-            let (rows, cols) = (dims(g), dims(g));
-            let h: Vec<R> = (0..rows * cols).map(|_| g.real()).collect();
-            let scale = g.vec::<R::V3>().abs();
-            let finite = h.iter().all(|x| x.is_finite()) && scale.is_finite();
-            let r = heightfield_3d::HeightField::new(h, rows, cols, scale);
-            check_ctor("HeightField 3D", finite, &r.as_ref().map(|_| ()));
-            r.ok().map(Into::into)
-        }
+        0 => trimesh::<R>(g).map(Into::into),
+        1 => height_field_3d::<R>(g).map(Into::into),
         _ => compound::<R::V3>(g).map(Into::into),
     }
+}
+
+/// The single-shape queries of one 2D composite of each kind ([`check_composite`]).
+fn composite_queries_2d<R: Real>(g: &mut Gen)
+where
+    R::V2: Dim<S = shape_2d::Shape<R>, Pose = Pose2<R>>,
+{
+    match g.below(4) {
+        0 => {
+            if let Some(c) = concave_polygon::<R>(g) {
+                check_composite(g, &c, true);
+            }
+        }
+        1 => {
+            if let Some(c) = polyline::<R>(g) {
+                check_composite(g, &c, false);
+            }
+        }
+        2 => {
+            if let Some(c) = height_field_2d::<R>(g) {
+                check_composite(g, &c, false);
+            }
+        }
+        _ => {
+            if let Some(c) = compound::<R::V2>(g) {
+                check_composite(g, &c, true);
+            }
+        }
+    };
+}
+
+/// The single-shape queries of one 3D composite of each kind ([`check_composite`]).
+fn composite_queries_3d<R: Real>(g: &mut Gen)
+where
+    R::V3: Dim<S = shape_3d::Shape<R>, Pose = Pose3<R>>,
+{
+    match g.below(3) {
+        0 => {
+            if let Some(c) = trimesh::<R>(g) {
+                check_composite(g, &c, false);
+            }
+        }
+        1 => {
+            if let Some(c) = height_field_3d::<R>(g) {
+                check_composite(g, &c, false);
+            }
+        }
+        _ => {
+            if let Some(c) = compound::<R::V3>(g) {
+                check_composite(g, &c, true);
+            }
+        }
+    };
+}
+
+/// Relative tolerance of the consistency checks between two ways of answering one
+/// question (a composite against its parts, a polygon against its pieces): lengths
+/// agree within `8 √ε` of the coordinates' scale (2.8e-3 in `f32`, 1.2e-7 in
+/// `f64`): `√ε` is GJK's documented floor on curved shapes. Checks through the
+/// closest points of sliver triangles multiply it by their aspect.
+fn rel_tol<R: Real>() -> f64 {
+    8.0 * R::EPSILON.to_f64().sqrt()
+}
+
+/// The point of the triangle `abc` nearest to `p`, computed in `f64` by Voronoi
+/// regions (Ericson 5.1.5); for a flat triangle (collinear or coincident corners)
+/// the nearest point of its three edges.
+fn closest_on_triangle<V: Vector>(p: V, a: V, b: V, c: V) -> V {
+    let q = closest_on_triangle_f64(f64s(p), f64s(a), f64s(b), f64s(c));
+    let q: V = from_f64s(q);
+    if q.is_finite() {
+        return q;
+    }
+    [(a, b), (b, c), (c, a)]
+        .map(|(u, v)| Segment { a: u, b: v }.closest_point(p).0)
+        .into_iter()
+        .fold(a, |best, x| {
+            if x.distance(p) < best.distance(p) {
+                x
+            } else {
+                best
+            }
+        })
+}
+
+/// The components of `v` in `f64` (zero beyond its dimension).
+fn f64s<V: Vector>(v: V) -> [f64; 3] {
+    [0, 1, 2].map(|i| if i < V::DIM { v.get(i).to_f64() } else { 0.0 })
+}
+
+fn closest_on_triangle_f64(p: [f64; 3], a: [f64; 3], b: [f64; 3], c: [f64; 3]) -> [f64; 3] {
+    let sub = |x: [f64; 3], y: [f64; 3]| [x[0] - y[0], x[1] - y[1], x[2] - y[2]];
+    let dot = |x: [f64; 3], y: [f64; 3]| x[0] * y[0] + x[1] * y[1] + x[2] * y[2];
+    let along =
+        |o: [f64; 3], d: [f64; 3], t: f64| [o[0] + d[0] * t, o[1] + d[1] * t, o[2] + d[2] * t];
+    let (ab, ac, ap) = (sub(b, a), sub(c, a), sub(p, a));
+    let (d1, d2) = (dot(ab, ap), dot(ac, ap));
+    if d1 <= 0.0 && d2 <= 0.0 {
+        return a;
+    }
+    let bp = sub(p, b);
+    let (d3, d4) = (dot(ab, bp), dot(ac, bp));
+    if d3 >= 0.0 && d4 <= d3 {
+        return b;
+    }
+    let vc = d1 * d4 - d3 * d2;
+    if vc <= 0.0 && d1 >= 0.0 && d3 <= 0.0 {
+        return along(a, ab, d1 / (d1 - d3));
+    }
+    let cp = sub(p, c);
+    let (d5, d6) = (dot(ab, cp), dot(ac, cp));
+    if d6 >= 0.0 && d5 <= d6 {
+        return c;
+    }
+    let vb = d5 * d2 - d1 * d6;
+    if vb <= 0.0 && d2 >= 0.0 && d6 <= 0.0 {
+        return along(a, ac, d2 / (d2 - d6));
+    }
+    let va = d3 * d6 - d5 * d4;
+    if va <= 0.0 && d4 - d3 >= 0.0 && d5 - d6 >= 0.0 {
+        return along(b, sub(c, b), (d4 - d3) / ((d4 - d3) + (d5 - d6)));
+    }
+    let denom = 1.0 / (va + vb + vc);
+    along(along(a, ab, vb * denom), ac, vc * denom)
+}
+
+/// The ratio of the longest to the shortest non-zero side of `part`'s own box (1
+/// when it has no non-zero side).
+fn box_aspect<V: Dim>(part: &V::S) -> f64 {
+    let b = part.world_aabb(&<V::Pose as Isometry<V>>::IDENTITY);
+    let sides: Vec<f64> = (0..V::DIM)
+        .map(|i| (b.max.get(i) - b.min.get(i)).to_f64())
+        .filter(|&x| x > 0.0)
+        .collect();
+    let lo = sides.iter().copied().fold(f64::INFINITY, f64::min);
+    let hi = sides.iter().copied().fold(0.0, f64::max);
+    if lo.is_finite() && lo > 0.0 {
+        (hi / lo).max(1.0)
+    } else {
+        1.0
+    }
+}
+
+/// The largest absolute coordinate of `vs`.
+fn coord_scale<V: Vector>(vs: &[V]) -> f64 {
+    vs.iter()
+        .fold(0.0, |m: f64, v| m.max(v.abs().max_element().to_f64()))
+}
+
+/// A point in the box `b` grown by a quarter of its size on each side.
+fn point_near<V: Vector>(g: &mut Gen, b: &Aabb<V>) -> V {
+    (0..V::DIM).fold(V::ZERO, |v, i| {
+        let (lo, hi) = (b.min.get(i).to_f64(), b.max.get(i).to_f64());
+        let u = g.unit() * 1.5 - 0.25;
+        v.with(i, V::Scalar::from_f64(lo + (hi - lo) * u))
+    })
+}
+
+/// The single-shape queries of a composite, checked against its parts:
+/// `cast_ray_all` sorted by `t`, each hit on the ray and on its part's surface (or,
+/// at `t = 0` with a zero normal, its origin inside the part); the composite's own
+/// first hit no later than any part's, and equal to the first part hit when it has a
+/// normal; `project_point` no farther than the nearest part's projection (and, for a
+/// point outside, as far); `contains_point` true only where the projection says
+/// inside. `parts_fill`: the parts cover the composite's solid (a concave polygon, a
+/// compound), so a point inside is inside some part.
+fn check_composite<V, C>(g: &mut Gen, c: &C, parts_fill: bool)
+where
+    V: Dim,
+    C: Composite<V, Part = V::S> + RayCast<V> + ProjectPoint<V> + Debug,
+{
+    reached();
+    let identity = <V::Pose as Isometry<V>>::IDENTITY;
+    let bb = composite_q::world_aabb(c, &identity);
+    let tame_shape = !g.wild && tame_v(bb.min) && tame_v(bb.max);
+    // Closest points on sliver triangles lose precision in proportion to their
+    // aspect (cancellation in Ericson's formulas, GJK's stopping rule): the
+    // tolerances of the projection checks grow with the worst part's.
+    let aspect = (0..c.part_count() as u32)
+        .map(|i| c.with_part(i, |_, part| V::part_aspect(part)))
+        .fold(1.0, f64::max);
+    let scale = coord_scale(&[bb.min, bb.max]);
+    let what = format!("{}: {c:?}", V::NAME);
+    for _ in 0..3 {
+        let ray = Ray {
+            origin: point_near(g, &bb),
+            dir: g.vec::<V>(),
+        };
+        let t = max_t::<V::Scalar>(g);
+        let tame = tame_shape && !g.wild && tame_v(ray.dir) && t.is_finite();
+        composite_ray(&what, c, &ray, t, tame, (scale, aspect));
+    }
+    for _ in 0..3 {
+        let p = point_near(g, &bb);
+        if tame_shape && tame_v(p) {
+            composite_projection(&what, c, p, parts_fill, scale, aspect);
+        }
+    }
+}
+
+/// The ray checks of [`check_composite`].
+fn composite_ray<V, C>(
+    what: &str,
+    c: &C,
+    ray: &Ray<V>,
+    t: V::Scalar,
+    tame: bool,
+    (scale, aspect): (f64, f64),
+) where
+    V: Dim,
+    C: Composite<V, Part = V::S> + RayCast<V>,
+{
+    let all = composite_q::cast_ray_all(c, ray, t);
+    let first = c.cast_ray(ray, t);
+    let sorted = all
+        .windows(2)
+        .all(|w| (w[0].1.t, w[0].0) <= (w[1].1.t, w[1].0));
+    assert!(sorted, "cast_ray_all unsorted {all:?} ray {ray:?}: {what}");
+    for &(_, h) in &all {
+        check_ray_hit(what, ray, t, Some(h), tame);
+    }
+    check_ray_hit(what, ray, t, first, tame);
+    if !tame {
+        return;
+    }
+    let reach = ray.dir.length().to_f64() * t.to_f64();
+    let tol = rel_tol::<V::Scalar>() * scale.max(reach).max(coord_scale(&[ray.origin]));
+    let surface_tol = tol * aspect;
+    for &(i, h) in &all {
+        let on_ray = ray.origin + ray.dir * h.t;
+        let off_ray = h.point.distance(on_ray).to_f64();
+        assert!(
+            off_ray <= tol,
+            "hit {h:?} off the ray {ray:?} by {off_ray}: {what}"
+        );
+        let solid = h.normal == V::ZERO;
+        let q = c.with_part(i, |pp, part| V::closest_on_part(pp, part, h.point, solid));
+        let off = q.distance(h.point).to_f64();
+        assert!(
+            off <= surface_tol,
+            "hit {h:?} {off} off part {i}, ray {ray:?}: {what}"
+        );
+    }
+    let dir_len = ray.dir.length().to_f64();
+    if dir_len == 0.0 {
+        return;
+    }
+    let tol_t = tol / dir_len;
+    if let Some(&(_, h)) = all.first() {
+        let f = first.unwrap_or_else(|| panic!("part hit {h:?}, no hit: {ray:?} {what}"));
+        let late = f.t.to_f64() - h.t.to_f64();
+        assert!(
+            late <= tol_t,
+            "first hit {f:?} after part hit {h:?}: {ray:?} {what}"
+        );
+    }
+    if let Some(f) = first.filter(|f| f.normal != V::ZERO) {
+        let h = all.first().map(|&(_, h)| h);
+        let h = h.unwrap_or_else(|| panic!("hit {f:?}, no part hit: {ray:?} {what}"));
+        let gap = (f.t.to_f64() - h.t.to_f64()).abs();
+        assert!(gap <= tol_t, "hit {f:?}, part hit {h:?}: {ray:?} {what}");
+    }
+}
+
+/// The projection and containment checks of [`check_composite`].
+fn composite_projection<V, C>(what: &str, c: &C, p: V, parts_fill: bool, scale: f64, aspect: f64)
+where
+    V: Dim,
+    C: Composite<V, Part = V::S> + ProjectPoint<V>,
+{
+    let tol = rel_tol::<V::Scalar>() * scale.max(coord_scale(&[p])) * aspect;
+    let proj = c.project_local_point(p, true);
+    let d = proj.point.distance(p).to_f64();
+    let brute = (0..c.part_count() as u32)
+        .map(|i| c.with_part(i, |pp, part| V::closest_on_part(pp, part, p, true)))
+        .map(|q| q.distance(p).to_f64())
+        .fold(f64::INFINITY, f64::min);
+    assert!(
+        d <= brute + tol,
+        "projection {proj:?} of {p:?} at {d}, a part at {brute}: {what}"
+    );
+    if !proj.is_inside {
+        assert!(
+            d >= brute - tol,
+            "projection {proj:?} of {p:?} at {d}, parts at {brute}: {what}"
+        );
+    }
+    let identity = <V::Pose as Isometry<V>>::IDENTITY;
+    let inside = composite_q::contains_point(c, &identity, p);
+    assert!(
+        !inside || proj.is_inside,
+        "{p:?} contained, projection {proj:?}: {what}"
+    );
+    if proj.is_inside && !inside {
+        assert!(d <= tol, "{p:?} not contained, projection {proj:?}: {what}");
+    }
+    if parts_fill && inside {
+        assert!(
+            brute <= tol,
+            "{p:?} inside, {brute} from every part: {what}"
+        );
+    }
+}
+
+/// Decomposition: a concave polygon from random rings (with holes) has convex pieces
+/// whose areas add up to the polygon's, and sampled points (random ones near the
+/// polygon and each piece's centroid) away from the boundary are inside the polygon
+/// exactly when inside a piece.
+fn decomposition<R: Real>(g: &mut Gen)
+where
+    R::V2: Dim,
+{
+    let Some(poly) = concave_polygon::<R>(g) else {
+        return;
+    };
+    reached();
+    let what = format!("{}: {poly:?}", <R::V2 as Dim>::NAME);
+    let bb = poly.local_aabb();
+    let (scale, eps) = (coord_scale(&[bb.min, bb.max]), R::EPSILON.to_f64());
+    let tame = !g.wild && tame_v(bb.min) && tame_v(bb.max);
+    for piece in poly.pieces() {
+        check_convex(&what, piece.vertices(), eps);
+    }
+    let pieces_area: f64 = poly.pieces().iter().map(|p| ring_area(p.vertices())).sum();
+    let area = poly.area().to_f64();
+    let n = poly.outer().len() + poly.holes().iter().map(Vec::len).sum::<usize>();
+    let slack = 1e-4 * area.abs() + 64.0 * n as f64 * eps * scale * scale;
+    assert!(
+        !tame || (pieces_area - area).abs() <= slack,
+        "pieces' area {pieces_area} vs {area}: {what}"
+    );
+    let centroids = poly.pieces().iter().map(|p| centroid(p.vertices()));
+    let samples: Vec<R::V2> = (0..8)
+        .map(|_| point_near(g, &bb))
+        .chain(centroids)
+        .collect();
+    let near = 1024.0 * eps * scale;
+    for p in samples {
+        let edge = poly
+            .closest_boundary_point(p)
+            .map(|q| q.distance(p).to_f64());
+        if !tame || edge.is_none_or(|e| e <= near) {
+            continue;
+        }
+        let in_poly = poly.contains_point(p);
+        let in_pieces = poly.pieces().iter().any(|q| q.contains_point(p));
+        assert_eq!(
+            in_poly, in_pieces,
+            "{p:?} ({edge:?} from the boundary): {what}"
+        );
+    }
+}
+
+/// Every turn of the ring `v` is left or straight (within `64 ε` of the edges'
+/// lengths' product).
+fn check_convex<V: Vector2>(what: &str, v: &[V], eps: f64) {
+    assert!(v.len() >= 3, "piece of {} vertices: {what}", v.len());
+    for i in 0..v.len() {
+        let (a, b, c) = (v[i], v[(i + 1) % v.len()], v[(i + 2) % v.len()]);
+        let (e1, e2) = (b - a, c - b);
+        let turn = e1.perp_dot(e2).to_f64();
+        let slack = 64.0 * eps * e1.length().to_f64() * e2.length().to_f64();
+        assert!(turn >= -slack, "reflex piece vertex {b:?}: {v:?}: {what}");
+    }
+}
+
+/// The signed area of a ring (shoelace, in `f64`).
+fn ring_area<V: Vector2>(v: &[V]) -> f64 {
+    let twice: f64 = (0..v.len())
+        .map(|i| {
+            let (a, b) = (v[i], v[(i + 1) % v.len()]);
+            a.x().to_f64() * b.y().to_f64() - b.x().to_f64() * a.y().to_f64()
+        })
+        .sum();
+    twice / 2.0
+}
+
+/// The mean of the vertices (inside a convex piece).
+fn centroid<V: Vector>(v: &[V]) -> V {
+    let n = V::Scalar::from_f64(v.len() as f64);
+    v.iter().fold(V::ZERO, |s, &p| s + p) * (V::Scalar::ONE / n)
+}
+
+/// One live shape of a world under test, as the brute-force scan sees it.
+#[derive(Debug)]
+struct Live<V: Dim> {
+    handle: Handle,
+    shape: V::A,
+    pose: V::Pose,
+    filter: Filter,
+}
+
+/// A random filter (each shape in category 1 at least, so `Filter::ALL` sees it).
+fn filter(g: &mut Gen) -> Filter {
+    Filter {
+        group: g.u64() as u32 | 1,
+        mask: g.u64() as u32 | 1,
+    }
+}
+
+/// `World<V, AnyShape>`: random inserts, moves (non-finite poses refused, the old
+/// pose kept), removes (a stale handle finds nothing), updates and scene queries,
+/// every answer equal to a brute-force scan over the live shapes.
+fn world_any<V: Dim>(g: &mut Gen) {
+    let prediction = g.real::<V::Scalar>().abs();
+    let mut w = World::<V, V::A>::with_prediction(prediction).unwrap_or_default();
+    let prediction = if prediction.is_finite() {
+        prediction
+    } else {
+        V::Scalar::ZERO
+    };
+    let mut live: Vec<Live<V>> = Vec::new();
+    reached();
+    for _ in 0..g.below(MAX_OPS / 2) {
+        match g.below(6) {
+            0 | 1 => world_insert(g, &mut w, &mut live),
+            2 if !live.is_empty() => {
+                let k = g.below(live.len());
+                let pose = V::pose(g);
+                let r = w.set_pose(live[k].handle, pose);
+                check_ctor("World::set_pose", pose.is_finite(), &r);
+                if r.is_ok() {
+                    live[k].pose = pose;
+                }
+                let kept = w.pose(live[k].handle).map(|p| format!("{p:?}"));
+                assert_eq!(
+                    kept,
+                    Some(format!("{:?}", live[k].pose)),
+                    "pose after set_pose"
+                );
+            }
+            3 if !live.is_empty() => {
+                let gone = live.swap_remove(g.below(live.len())).handle;
+                assert!(w.remove(gone).is_some(), "remove of a live handle failed");
+                assert!(w.remove(gone).is_none(), "second remove found the shape");
+            }
+            4 => world_contacts(&mut w, &live, prediction),
+            _ => world_scan(g, &w, &live),
+        }
+        assert_eq!(w.len(), live.len(), "world size");
+    }
+    world_scan(g, &w, &live);
+}
+
+/// Inserts a random shape (composite or convex) at a random pose.
+fn world_insert<V: Dim>(g: &mut Gen, w: &mut World<V, V::A>, live: &mut Vec<Live<V>>) {
+    let Some(shape) = any_shape::<V>(g) else {
+        return;
+    };
+    let (pose, filter) = (V::pose(g), filter(g));
+    let r = w.insert(shape.clone(), pose, filter);
+    check_ctor("World::insert", pose.is_finite(), &r);
+    if let Ok(handle) = r {
+        live.push(Live {
+            handle,
+            shape,
+            pose,
+            filter,
+        });
+    }
+}
+
+/// `update`'s contacts are exactly the pairs (allowed by their filters) that
+/// `dispatch::contact` finds within the world's prediction.
+fn world_contacts<V: Dim>(w: &mut World<V, V::A>, live: &[Live<V>], prediction: V::Scalar) {
+    w.update();
+    let got: Vec<(Handle, Handle)> = w.contacts().iter().map(|c| (c.a, c.b)).collect();
+    let mut want = Vec::new();
+    for x in live {
+        for y in live.iter().filter(|y| x.handle < y.handle) {
+            let allowed = x.filter.allows(&y.filter);
+            if allowed
+                && dispatch::contact(&x.pose, &x.shape, &y.pose, &y.shape, prediction).is_some()
+            {
+                want.push((x.handle, y.handle));
+            }
+        }
+    }
+    want.sort_unstable();
+    assert_eq!(got, want, "update's contacts vs scan");
+}
+
+/// The sorted handles of the live shapes allowed by `f` that pass `test`.
+fn scan<V: Dim>(live: &[Live<V>], f: &Filter, test: impl Fn(&Live<V>) -> bool) -> Vec<Handle> {
+    let mut found: Vec<Handle> = live
+        .iter()
+        .filter(|e| e.filter.allows(f) && test(e))
+        .map(|e| e.handle)
+        .collect();
+    found.sort_unstable();
+    found
+}
+
+/// Asserts that a world query's answer agrees with the scan's: the world answers
+/// nothing the scan does not; with tame input it misses nothing either, except
+/// answers `borderline` accepts (shapes whose bounding box is a rounding error away
+/// from the query's box: the world culls by boxes first, and an exact test may say
+/// "touching" within its own relative tolerance). With wild values (huge
+/// coordinates) misses are allowed. `first`: the world answers the earliest scan
+/// answer only (a closest hit), so only earlier scan answers count as misses.
+fn agree<T: PartialOrd + Debug>(
+    what: &str,
+    (tame, first): (bool, bool),
+    got: &[T],
+    want: &[T],
+    borderline: &dyn Fn(&T) -> bool,
+) {
+    let extra: Vec<&T> = got.iter().filter(|x| !want.contains(x)).collect();
+    assert!(
+        extra.is_empty(),
+        "{what}: world found {extra:?}, scan {want:?}"
+    );
+    if !tame {
+        return;
+    }
+    let missed = want
+        .iter()
+        .filter(|x| !got.contains(x) && (!first || got.first().is_none_or(|g| *x < g)));
+    let missed: Vec<&T> = missed.filter(|x| !borderline(x)).collect();
+    assert!(
+        missed.is_empty(),
+        "{what}: world missed {missed:?}, found {got:?}"
+    );
+}
+
+/// Slack of a world query against its scan: `4 √ε` times the coordinates' scale,
+/// the floor of GJK's relative tolerance on curved shapes (`query::cast_shapes`).
+fn cull_slack<V: Vector>(boxes: &[Aabb<V>]) -> V::Scalar {
+    let corners: Vec<V> = boxes.iter().flat_map(|b| [b.min, b.max]).collect();
+    let scale = coord_scale(&corners);
+    V::Scalar::from_f64(4.0 * V::Scalar::EPSILON.to_f64().sqrt() * scale)
+}
+
+/// True when the boxes touch once grown by [`cull_slack`]: a shape the world culled
+/// by its box while the exact test says "touching" within its tolerance.
+fn boxes_touch_roughly<V: Vector>(a: &Aabb<V>, b: &Aabb<V>) -> bool {
+    a.loosened(cull_slack(&[*a, *b])).intersects(b)
+}
+
+/// True when the ray reaches the box grown by [`cull_slack`] of the box and the ray's
+/// origin (a ray cast is a shape cast of a point, whose tolerance is relative to
+/// the size of `A − B`, the origin's offset included: a ray from 100 away "hits" a
+/// point it passes 0.009 from, in `f32`).
+fn ray_reaches_roughly<V: Vector>(a: &Aabb<V>, ray: &Ray<V>, t: V::Scalar) -> bool {
+    let origin = Aabb {
+        min: ray.origin,
+        max: ray.origin,
+    };
+    a.loosened(cull_slack(&[*a, origin]))
+        .cast_ray(ray, t)
+        .is_some()
+}
+
+/// The world's ray, point, box, overlap and shape-cast queries against the scan.
+fn world_scan<V: Dim>(g: &mut Gen, w: &World<V, V::A>, live: &[Live<V>]) {
+    let qf = Filter {
+        group: g.u64() as u32,
+        mask: g.u64() as u32,
+    };
+    let (ray, t, p, region) = (
+        g.ray::<V>(),
+        max_t::<V::Scalar>(g),
+        g.vec::<V>(),
+        g.raw_aabb::<V>(),
+    );
+    let tame = !g.wild;
+    let near = |h: &Handle, b: &Aabb<V>| w.aabb(*h).is_some_and(|a| boxes_touch_roughly(a, b));
+    let mut hits: Vec<(V::Scalar, Handle)> = live
+        .iter()
+        .filter(|e| e.filter.allows(&qf))
+        .filter_map(|e| Some((e.shape.cast_ray_posed(&e.pose, &ray, t)?.t, e.handle)))
+        .collect();
+    hits.sort_by(|x, y| x.partial_cmp(y).unwrap_or(std::cmp::Ordering::Equal));
+    let all: Vec<_> = w
+        .cast_ray_all(&ray, t, qf)
+        .iter()
+        .map(|h| (h.hit.t, h.handle))
+        .collect();
+    let what = format!("cast_ray_all {ray:?} max_t {t:?} over {live:?}");
+    let reach =
+        |x: &(V::Scalar, Handle)| w.aabb(x.1).is_some_and(|a| ray_reaches_roughly(a, &ray, t));
+    agree(&what, (tame, false), &all, &hits, &reach);
+    let best: Vec<_> = w
+        .cast_ray(&ray, t, qf)
+        .map(|h| (h.hit.t, h.handle))
+        .into_iter()
+        .collect();
+    agree(
+        &format!("cast_ray {what}"),
+        (tame, true),
+        &best,
+        &hits,
+        &reach,
+    );
+    let at = scan(live, &qf, |e| e.shape.contains_point(&e.pose, p));
+    let what = format!("shapes_at_point {p:?} over {live:?}");
+    let point = Aabb { min: p, max: p };
+    agree(&what, (tame, false), &w.shapes_at_point(p, qf), &at, &|h| {
+        near(h, &point)
+    });
+    let inside = scan(live, &qf, |e| e.shape.intersects_aabb(&e.pose, &region));
+    let what = format!("shapes_in_aabb {region:?} over {live:?}");
+    let got = w.shapes_in_aabb(&region, qf);
+    agree(&what, (tame, false), &got, &inside, &|h| near(h, &region));
+    let Some(s) = any_shape::<V>(g) else { return };
+    let (pose, vel) = (V::pose(g), g.vec::<V>());
+    let tame = !g.wild;
+    let touching = scan(live, &qf, |e| {
+        dispatch::intersects(&e.pose, &e.shape, &pose, &s)
+    });
+    let got = w.intersecting_shapes(&pose, &s, qf);
+    let what = format!("intersecting_shapes {s:?} at {pose:?} over {live:?}");
+    let sb = s.world_aabb(&pose);
+    agree(&what, (tame, false), &got, &touching, &|h| near(h, &sb));
+    world_cast_scan(w, live, &qf, (&pose, vel, &s), t, tame);
+}
+
+/// `World::cast_shape` against the earliest `dispatch::cast_shapes` over the scan.
+fn world_cast_scan<V: Dim>(
+    w: &World<V, V::A>,
+    live: &[Live<V>],
+    qf: &Filter,
+    (pose, vel, s): (&V::Pose, V, &V::A),
+    t: V::Scalar,
+    tame: bool,
+) {
+    let got = w.cast_shape(pose, vel, s, t, *qf).map(|(h, c)| (c.time, h));
+    let valid = t.is_finite() && t >= V::Scalar::ZERO && vel.is_finite();
+    let mut want: Vec<(V::Scalar, Handle)> = live
+        .iter()
+        .filter(|e| valid && e.filter.allows(qf))
+        .filter_map(|e| {
+            let c = dispatch::cast_shapes(&e.pose, V::ZERO, &e.shape, pose, vel, s, t)?;
+            Some((c.time, e.handle))
+        })
+        .collect();
+    want.sort_by(|x, y| x.partial_cmp(y).unwrap_or(std::cmp::Ordering::Equal));
+    let what = format!("cast_shape {s:?} at {pose:?} vel {vel:?} over {live:?}");
+    let start = s.world_aabb(pose);
+    let swept = start.merged(&Aabb {
+        min: start.min + vel * t,
+        max: start.max + vel * t,
+    });
+    let near =
+        |x: &(V::Scalar, Handle)| w.aabb(x.1).is_some_and(|a| boxes_touch_roughly(a, &swept));
+    let got: Vec<_> = got.into_iter().collect();
+    agree(&what, (tame, true), &got, &want, &near);
 }
 
 macro_rules! impl_dim {
@@ -1284,6 +1978,24 @@ macro_rules! impl_dim {
             fn composite(g: &mut Gen) -> Option<Self::A> {
                 composite_2d::<$r>(g)
             }
+            fn composite_queries(g: &mut Gen) {
+                composite_queries_2d::<$r>(g)
+            }
+            fn part_aspect(part: &Self::S) -> f64 {
+                box_aspect::<Self>(part)
+            }
+            fn closest_on_part(pose: &Self::Pose, part: &Self::S, p: Self, solid: bool) -> Self {
+                match part {
+                    shape_2d::Shape::Segment(s) => {
+                        let local = s.closest_point(pose.inverse_transform_point(p)).0;
+                        pose.transform_point(local)
+                    }
+                    _ => part.project_point(pose, p, solid).point,
+                }
+            }
+            fn decomposition(g: &mut Gen) {
+                decomposition::<$r>(g)
+            }
         }
     };
     ($v:ty, $r:ty, 3) => {
@@ -1308,6 +2020,53 @@ macro_rules! impl_dim {
             type A = shape_3d::AnyShape<$r>;
             fn composite(g: &mut Gen) -> Option<Self::A> {
                 composite_3d::<$r>(g)
+            }
+            fn composite_queries(g: &mut Gen) {
+                composite_queries_3d::<$r>(g)
+            }
+            fn part_aspect(part: &Self::S) -> f64 {
+                let shape_3d::Shape::Triangle(t) = part else {
+                    return box_aspect::<Self>(part);
+                };
+                let [a, b, c] = [t.a, t.b, t.c].map(f64s);
+                let e = |x: [f64; 3], y: [f64; 3]| [y[0] - x[0], y[1] - x[1], y[2] - x[2]];
+                let (u, v) = (e(a, b), e(a, c));
+                let n = [
+                    u[1] * v[2] - u[2] * v[1],
+                    u[2] * v[0] - u[0] * v[2],
+                    u[0] * v[1] - u[1] * v[0],
+                ];
+                let twice_area = (n[0] * n[0] + n[1] * n[1] + n[2] * n[2]).sqrt();
+                let len2 = |d: [f64; 3]| d[0] * d[0] + d[1] * d[1] + d[2] * d[2];
+                let longest = len2(u).max(len2(v)).max(len2(e(b, c)));
+                if twice_area > 0.0 {
+                    (longest / twice_area).max(1.0)
+                } else {
+                    1.0
+                }
+            }
+            fn closest_on_part(pose: &Self::Pose, part: &Self::S, p: Self, solid: bool) -> Self {
+                let local = pose.inverse_transform_point(p);
+                match part {
+                    shape_3d::Shape::Segment(s) => pose.transform_point(s.closest_point(local).0),
+                    shape_3d::Shape::Triangle(t) => {
+                        // Each method errs on slivers (GJK: the open issue of
+                        // `regressions/triangle_sliver_projection.rs`; Voronoi regions:
+                        // cancellation): both give points of the triangle, so the
+                        // nearer one is the better answer.
+                        let exact = pose.transform_point(closest_on_triangle(local, t.a, t.b, t.c));
+                        let gjk = part.project_point(pose, p, solid).point;
+                        if gjk.distance(p) < exact.distance(p) {
+                            gjk
+                        } else {
+                            exact
+                        }
+                    }
+                    _ => part.project_point(pose, p, solid).point,
+                }
+            }
+            fn decomposition(g: &mut Gen) {
+                decomposition::<$r>(g)
             }
         }
     };
