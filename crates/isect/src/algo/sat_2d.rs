@@ -368,9 +368,12 @@ fn extreme<V: Vector>(points: &[V], dir: V) -> (V::Scalar, usize) {
 /// of `e_poly`, if nearer than `best`: squared distance, the vertex, and the nearest
 /// point of the edge. `bound = (dir, offset)` gives the lower bound `dir·p + offset` of
 /// a vertex's distance, to skip vertices that cannot win; starting at the vertex
-/// `first` nearest to the other polygon along the axis makes the skips frequent. Only edges that face the
-/// vertex (vertex on the outer side of the edge's line) can hold the nearest point of
-/// a disjoint polygon, so the others are skipped.
+/// `first` nearest to the other polygon along the axis makes the skips frequent. An
+/// edge whose line is farther from the vertex than the best distance so far is
+/// skipped. Edges the vertex lies just behind are kept: for polygons touching within
+/// rounding the nearest edge can have a height of `−ε`
+/// (`regressions/polygon_sat_touching_gap.rs`), and every vertex–edge pair is a true
+/// pair of points, so extra candidates never overstate the distance.
 fn closest_vertex_edge<R: Real>(
     v_poly: &ConvexPolygon<R>,
     v_pose: &Pose2<R>,
@@ -390,7 +393,7 @@ fn closest_vertex_edge<R: Real>(
         }
         for i in 0..n {
             let height = normals[i].dot(p - edges[i]);
-            if height < R::ZERO || height * height >= best.0 {
+            if height * height >= best.0 {
                 continue;
             }
             let next = if i + 1 == n { 0 } else { i + 1 };
