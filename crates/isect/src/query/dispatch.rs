@@ -18,6 +18,7 @@
 //! plane), which keeps `point_a − point_b = depth · normal` as EPA's contacts do.
 
 mod ball_flat;
+pub(crate) use ball_flat::FlatPart;
 pub use ball_flat::ON_PART_ULPS;
 mod shape_2d;
 mod shape_3d;

@@ -3,10 +3,9 @@
 //! 6e-25 thick. A ray hits one of them at a point of the triangle, and projecting
 //! that point back onto the triangle (`ProjectPoint` for `Triangle`, by GJK through
 //! `project_by_support`) lands 1.4e-4 away: 1.8e-6 of the triangle's size, a hundred
-//! times GJK's documented `√ε` floor. Open: the fix belongs to `query/project_convex.rs`
-//! or `algo/gjk` (another helper's files). Further cases below: an `f32` triangle and a thin
-//! cylinder (`ProjectPoint` by `project_by_support` for every convex kind but balls and
-//! boxes).
+//! times GJK's documented `√ε` floor. Fixed in session 3 for triangles and segments,
+//! which now project by their closed-form closest point (Ericson 5.1.5, 5.1.2). Still
+//! open: the thin cylinder below (`ProjectPoint` by `project_by_support`, GJK / EPA).
 
 use isect::d3_f64::DVec3;
 use isect::math::{Isometry, Pose3};
@@ -14,7 +13,6 @@ use isect::query::ProjectPoint;
 use isect::shape::Triangle;
 
 #[test]
-#[ignore = "open: GJK projects a point of a 6e-25-thin triangle 1.4e-4 (1.8e-6 of its size) away"]
 fn point_on_sliver_triangle_projects_onto_itself() {
     let tri = Triangle {
         a: DVec3::new(
@@ -51,7 +49,6 @@ fn point_on_sliver_triangle_projects_onto_itself() {
 /// within 1.4e-6) projects 1,178 away: 1.2e-3 of the triangle's size, where
 /// `√ε · size` is 345.
 #[test]
-#[ignore = "open: in f32, GJK projects a point of a 1e6 x 1.5 triangle 1,178 away"]
 fn point_on_tall_f32_triangle_projects_onto_itself() {
     use glam::Vec3;
     let tri = Triangle {
