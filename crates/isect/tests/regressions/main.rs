@@ -10,6 +10,7 @@ mod concave_polygon_piece_in_hole;
 mod dispatch_non_finite_pose;
 mod epa_blow_up_recursion;
 mod epa_face_explosion;
+mod fuzz_artifacts;
 mod gjk_tiny_scale_nan;
 mod heightfield_scale_overflow;
 mod hull_drops_thick_plane_point;

@@ -9,7 +9,8 @@
 //! on the boundary rings (a [`Polyline`](super::Polyline)-style segment set with its own
 //! tree), pair queries run through the pieces ([`Composite`]).
 //!
-//! Tolerances: [`ZERO_AREA_ULPS`] (a flat ring), [`FLAT_VERTEX_ULPS`] (when a normal lies
+//! Tolerances: [`ZERO_AREA_ULPS`] (a flat ring), [`PIECES_AREA_ULPS`] (pieces that do
+//! not cover the polygon), [`FLAT_VERTEX_ULPS`] (when a normal lies
 //! in a normal cone, when a ray crossing is away from an edge's ends) and
 //! [`ON_SEGMENT_ULPS`](super::polyline::ON_SEGMENT_ULPS) (when a point lies on the
 //! boundary). Triangulation and merging use exact sign tests.
@@ -20,6 +21,11 @@ mod triangulate;
 mod validate;
 
 pub use validate::ZERO_AREA_ULPS;
+
+/// The convex pieces' total area may differ from the polygon's by this many machine
+/// epsilons of it (2^16: 0.8 % in `f32`, 1.5e-11 in `f64`) before the polygon is
+/// refused (see [`ConcavePolygon::new`]).
+pub const PIECES_AREA_ULPS: f64 = 65536.0;
 
 use super::polyline::{SegmentSet, FLAT_VERTEX_ULPS};
 use crate::algo::gjk::GjkVector;
@@ -68,8 +74,10 @@ impl<R: Real> ConcavePolygon<R> {
     ///   before it (or a last vertex equal to the first), a hole outside the outer ring
     ///   or inside another hole (naming the hole's first vertex);
     /// - [`ShapeError::Degenerate`]: a ring of zero area (all points on one line,
-    ///   within [`ZERO_AREA_ULPS`]), or a sliver so thin that no convex piece of its
-    ///   decomposition can be built;
+    ///   within [`ZERO_AREA_ULPS`]), a sliver so thin that no convex piece of its
+    ///   decomposition can be built, or a decomposition whose pieces' areas do not add
+    ///   up to the polygon's within [`PIECES_AREA_ULPS`] (part of it too thin for a
+    ///   convex piece, or rounding that led the triangulation across a hole);
     /// - [`ShapeError::SelfIntersecting`]: two edges that cross or touch (also across
     ///   rings), naming each edge's first vertex; neighbour edges that fold back onto
     ///   each other count too.
@@ -88,6 +96,12 @@ impl<R: Real> ConcavePolygon<R> {
         let merged = merge::merge_triangles(&points, &triangles);
         let boundary = SegmentSet::new(points.clone(), ring_edges(&index_rings));
         let (pieces, piece_ids) = build_pieces::<R>(&points, &merged);
+        let area = rings
+            .iter()
+            .map(|r| ring_twice_area(r))
+            .fold(R::ZERO, |a, b| a + b)
+            * R::HALF;
+        check_pieces_cover(&pieces, area)?;
         if pieces.is_empty() {
             // Every piece too thin for `ConvexPolygon::new`: no part to query.
             return Err(ShapeError::Degenerate {
@@ -100,11 +114,6 @@ impl<R: Real> ConcavePolygon<R> {
         let parts: Vec<Shape<R>> = pieces.iter().cloned().map(Shape::Polygon).collect();
         let identity = <Pose2<R> as Isometry<R::V2>>::IDENTITY;
         let boxes: Vec<Aabb<R::V2>> = pieces.iter().map(|p| p.aabb(&identity)).collect();
-        let area = rings
-            .iter()
-            .map(|r| ring_twice_area(r))
-            .fold(R::ZERO, |a, b| a + b)
-            * R::HALF;
         Ok(Self {
             rings,
             boundary,
@@ -244,6 +253,25 @@ fn build_pieces<R: Real>(
         }
     }
     (pieces, ids_of)
+}
+
+/// The pieces' areas must add up to the polygon's within [`PIECES_AREA_ULPS`]: a piece
+/// too thin for [`ConvexPolygon::new`] yet holding area (a long sliver in `f32`), or a
+/// triangulation that rounding led across a hole, would leave queries answering for
+/// another shape. Such input is refused rather than answered wrongly.
+fn check_pieces_cover<R: Real>(pieces: &[ConvexPolygon<R>], area: R) -> Result<(), ShapeError> {
+    let covered = pieces
+        .iter()
+        .map(|p| ring_twice_area(p.vertices()))
+        .fold(R::ZERO, |a, b| a + b)
+        * R::HALF;
+    if (covered - area).abs() <= area.abs() * eps::<R>(PIECES_AREA_ULPS) {
+        return Ok(());
+    }
+    Err(ShapeError::Degenerate {
+        shape: "ConcavePolygon",
+        reason: "its convex pieces do not add up to its area (a part too thin to build, or a hole crossed by rounding)",
+    })
 }
 
 fn convex_of<R: Real>(points: &[R::V2], ids: &[u32]) -> Option<ConvexPolygon<R>> {
