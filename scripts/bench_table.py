@@ -41,6 +41,10 @@ def fmt_time(ns):
     return f"{ns:.2f} ns"
 
 
+def is_batch(name):
+    return "_batch" in name.split("/")[0]
+
+
 def table(root):
     rows = [
         "| group | isect | competitor | competitor time | ratio (competitor / isect) |",
@@ -49,11 +53,15 @@ def table(root):
     for group, funcs in groups(root):
         ours = {k: v for k, v in funcs.items() if k.split("/")[0].startswith("isect")}
         theirs = {k: v for k, v in funcs.items() if k not in ours}
+        their_batches = any(is_batch(k) for k in theirs)
         for our_name, our_ns in ours.items():
             suffix = our_name.split("/", 1)[1] if "/" in our_name else None
             for their_name, their_ns in theirs.items():
                 their_suffix = their_name.split("/", 1)[1] if "/" in their_name else None
-                if suffix != their_suffix:
+                # Where the competitor has a batch variant (all cases in one
+                # iteration), a batch pairs only with a batch and a call with a call.
+                mixed = is_batch(our_name) != is_batch(their_name)
+                if suffix != their_suffix or (their_batches and mixed):
                     continue
                 ratio = their_ns / our_ns
                 rows.append(
