@@ -349,13 +349,20 @@ fn nearest_first<S: Real>(t: &[S; LANES], child: &[u32; LANES], inner: u32) -> [
             out[lane] = (t[lane], child[lane]);
         }
     }
+    sort_lanes(&mut out);
+    out
+}
+
+/// Sorts four `(key, child)` lanes by key with a five-compare sorting network
+/// (branch-free selects: the order of the lanes is data the predictor cannot learn).
+#[inline(always)]
+pub(super) fn sort_lanes<S: PartialOrd + Copy>(out: &mut [(S, u32); LANES]) {
     for (i, j) in [(0, 1), (2, 3), (0, 2), (1, 3), (1, 2)] {
         let (a, b) = (out[i], out[j]);
         let swap = b.0 < a.0;
         out[i] = if swap { b } else { a };
         out[j] = if swap { a } else { b };
     }
-    out
 }
 
 /// The set bits of `mask`, lowest first.

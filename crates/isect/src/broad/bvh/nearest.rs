@@ -83,12 +83,7 @@ fn sorted_lanes<S: Real>(d2: [S; LANES], child: &[u32; LANES]) -> [(S, u32); LAN
         (d2[2], child[2]),
         (d2[3], child[3]),
     ];
-    for (i, j) in [(0, 1), (2, 3), (0, 2), (1, 3), (1, 2)] {
-        let (a, b) = (out[i], out[j]);
-        let swap = b.0 < a.0;
-        out[i] = if swap { b } else { a };
-        out[j] = if swap { a } else { b };
-    }
+    super::sort_lanes(&mut out);
     out
 }
 

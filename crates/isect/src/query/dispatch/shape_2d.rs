@@ -1,7 +1,7 @@
 //! The 2D convex enum in the shared dispatch table ([`super::table`]): its kinds,
 //! box–box SAT on oriented rectangles and the polygon–polygon SAT kernels.
 
-use super::table::{self, dispatch_by_table, ConvexEnum, Kind};
+use super::table::{self, dispatch_by_table, shared_convex_hooks, ConvexEnum, Kind};
 use super::*;
 use crate::algo::sat_2d::{self, SatResult};
 use crate::math::Pose2;
@@ -24,47 +24,7 @@ impl<R: Real> ConvexEnum<R::V2> for Shape<R>
 where
     R::V2: GjkVector<Pose = Pose2<R>>,
 {
-    #[inline]
-    fn kind(&self) -> Kind<'_, R::V2> {
-        match self {
-            Shape::Ball(s) => Kind::Ball(s),
-            Shape::Capsule(s) => Kind::Capsule(s),
-            Shape::Cuboid(s) => Kind::Cuboid(s),
-            Shape::Triangle(s) => Kind::Triangle(s),
-            Shape::Segment(s) => Kind::Segment(s),
-            _ => Kind::Other,
-        }
-    }
-
-    #[inline]
-    fn boxes_intersect(pa: &Pose2<R>, a: &Aabb<R::V2>, pb: &Pose2<R>, b: &Aabb<R::V2>) -> bool {
-        match (world_obb(pa, a), world_obb(pb, b)) {
-            (Some(p), Some(q)) => sat_2d::intersects_obb_obb(&p, &q),
-            _ => false,
-        }
-    }
-
-    #[inline]
-    fn boxes_mtv(
-        pa: &Pose2<R>,
-        a: &Aabb<R::V2>,
-        pb: &Pose2<R>,
-        b: &Aabb<R::V2>,
-    ) -> Option<Mtv<R::V2>> {
-        sat_2d::obb_obb_mtv(&world_obb(pa, a)?, &world_obb(pb, b)?)
-    }
-
-    fn boxes_manifold(
-        pa: &Pose2<R>,
-        a: &Aabb<R::V2>,
-        pb: &Pose2<R>,
-        b: &Aabb<R::V2>,
-        prediction: R,
-    ) -> Option<Manifold<R::V2>> {
-        let id = Pose2::default();
-        let (p, q) = (world_obb(pa, a)?, world_obb(pb, b)?);
-        contact_manifold_obb_2d(&id, &p, &id, &q, prediction)
-    }
+    shared_convex_hooks!(V2, Pose2, sat_2d, contact_manifold_obb_2d);
 
     fn own_intersects(pa: &Pose2<R>, a: &Self, pb: &Pose2<R>, b: &Self) -> Option<bool> {
         match (a, b) {

@@ -1,7 +1,7 @@
 //! The 3D convex enum in the shared dispatch table ([`super::table`]): its kinds,
 //! box–box SAT on oriented boxes (15 axes) and the polyhedron manifold.
 
-use super::table::{self, dispatch_by_table, ConvexEnum, Kind};
+use super::table::{self, dispatch_by_table, shared_convex_hooks, ConvexEnum, Kind};
 use super::*;
 use crate::algo::sat_3d;
 use crate::math::Pose3;
@@ -24,47 +24,7 @@ impl<R: Real> ConvexEnum<R::V3> for Shape<R>
 where
     R::V3: GjkVector<Pose = Pose3<R>>,
 {
-    #[inline]
-    fn kind(&self) -> Kind<'_, R::V3> {
-        match self {
-            Shape::Ball(s) => Kind::Ball(s),
-            Shape::Capsule(s) => Kind::Capsule(s),
-            Shape::Cuboid(s) => Kind::Cuboid(s),
-            Shape::Triangle(s) => Kind::Triangle(s),
-            Shape::Segment(s) => Kind::Segment(s),
-            _ => Kind::Other,
-        }
-    }
-
-    #[inline]
-    fn boxes_intersect(pa: &Pose3<R>, a: &Aabb<R::V3>, pb: &Pose3<R>, b: &Aabb<R::V3>) -> bool {
-        match (world_obb(pa, a), world_obb(pb, b)) {
-            (Some(p), Some(q)) => sat_3d::intersects_obb_obb(&p, &q),
-            _ => false,
-        }
-    }
-
-    #[inline]
-    fn boxes_mtv(
-        pa: &Pose3<R>,
-        a: &Aabb<R::V3>,
-        pb: &Pose3<R>,
-        b: &Aabb<R::V3>,
-    ) -> Option<Mtv<R::V3>> {
-        sat_3d::obb_obb_mtv(&world_obb(pa, a)?, &world_obb(pb, b)?)
-    }
-
-    fn boxes_manifold(
-        pa: &Pose3<R>,
-        a: &Aabb<R::V3>,
-        pb: &Pose3<R>,
-        b: &Aabb<R::V3>,
-        prediction: R,
-    ) -> Option<Manifold<R::V3>> {
-        let id = Pose3::default();
-        let (p, q) = (world_obb(pa, a)?, world_obb(pb, b)?);
-        contact_manifold_obb_3d(&id, &p, &id, &q, prediction)
-    }
+    shared_convex_hooks!(V3, Pose3, sat_3d, contact_manifold_obb_3d);
 
     fn own_manifold(
         pa: &Pose3<R>,

@@ -195,6 +195,57 @@ pub(crate) fn distance<V: GjkVector, S: ConvexEnum<V>>(
     }
 }
 
+/// [`ConvexEnum`]'s shared hooks for one dimension's `Shape`: the kind view of the
+/// variants both dimensions have, and the box hooks, where both local boxes become
+/// world OBBs (by the `world_obb` function in scope where this is used) for that
+/// dimension's SAT module `$sat` and OBB manifold `$manifold`.
+macro_rules! shared_convex_hooks {
+    ($V:ident, $Pose:ident, $sat:ident, $manifold:ident) => {
+        #[inline]
+        fn kind(&self) -> Kind<'_, R::$V> {
+            match self {
+                Shape::Ball(s) => Kind::Ball(s),
+                Shape::Capsule(s) => Kind::Capsule(s),
+                Shape::Cuboid(s) => Kind::Cuboid(s),
+                Shape::Triangle(s) => Kind::Triangle(s),
+                Shape::Segment(s) => Kind::Segment(s),
+                _ => Kind::Other,
+            }
+        }
+
+        #[inline]
+        fn boxes_intersect(pa: &$Pose<R>, a: &Aabb<R::$V>, pb: &$Pose<R>, b: &Aabb<R::$V>) -> bool {
+            match (world_obb(pa, a), world_obb(pb, b)) {
+                (Some(p), Some(q)) => $sat::intersects_obb_obb(&p, &q),
+                _ => false,
+            }
+        }
+
+        #[inline]
+        fn boxes_mtv(
+            pa: &$Pose<R>,
+            a: &Aabb<R::$V>,
+            pb: &$Pose<R>,
+            b: &Aabb<R::$V>,
+        ) -> Option<Mtv<R::$V>> {
+            $sat::obb_obb_mtv(&world_obb(pa, a)?, &world_obb(pb, b)?)
+        }
+
+        fn boxes_manifold(
+            pa: &$Pose<R>,
+            a: &Aabb<R::$V>,
+            pb: &$Pose<R>,
+            b: &Aabb<R::$V>,
+            prediction: R,
+        ) -> Option<Manifold<R::$V>> {
+            let id = $Pose::default();
+            let (p, q) = (world_obb(pa, a)?, world_obb(pb, b)?);
+            $manifold(&id, &p, &id, &q, prediction)
+        }
+    };
+}
+pub(crate) use shared_convex_hooks;
+
 /// The [`DispatchShape`] impl of a convex enum: every query answered by the shared
 /// table above, so the two dimensions cannot drift apart.
 macro_rules! dispatch_by_table {
