@@ -102,7 +102,8 @@ fn in_triangle_2d<V: Vector>(t: &Triangle<V>, p: V) -> Option<bool> {
     Some(s.iter().all(|&x| x >= zero) || s.iter().all(|&x| x <= zero))
 }
 
-/// Closed-form projection ([`project_flat`]).
+/// Closed-form projection (Ericson 5.1.5); a 2D triangle's interior by exact orientation
+/// signs, its hollow projection by EPA.
 impl<V: GjkVector> ProjectPoint<V> for Triangle<V>
 where
     Triangle<V>: SupportMap<V>,
@@ -114,7 +115,7 @@ where
     }
 }
 
-/// Closed-form projection ([`project_flat`]); a segment has no interior.
+/// Closed-form projection (Ericson 5.1.2); a segment has no interior.
 impl<V: GjkVector> ProjectPoint<V> for Segment<V>
 where
     Segment<V>: SupportMap<V>,
