@@ -113,9 +113,15 @@ impl<R: Real> ConvexPolygon<R> {
     }
 
     /// True when `p` is inside or on the boundary (within [`BOUNDARY_ULPS`]); false
-    /// for a NaN point.
+    /// for a NaN point. The bounding circle is tested first: at a vertex a few
+    /// millionths of a radian sharp, the edge lines' slack alone would accept points
+    /// far beyond the vertex (`regressions/fuzz_artifacts.rs`, `decomposition_2651cb86`).
     pub fn contains_point(&self, p: R::V2) -> bool {
         let slack = self.scale.max(p.abs().max_element()) * eps::<R>(BOUNDARY_ULPS);
+        let reach = self.radius + slack;
+        if p.distance_squared(self.center) > reach * reach {
+            return false;
+        }
         self.vertices
             .iter()
             .zip(&self.normals)

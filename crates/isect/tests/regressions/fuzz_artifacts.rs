@@ -61,3 +61,15 @@ fn world_any_071f6352() {
         include_bytes!("artifacts/world_any-071f6352.bin"),
     );
 }
+
+/// An `f32` triangle 63,529 long and 173 wide (a vertex 4e-6 rad sharp): a point 15,882
+/// beyond that vertex, on the extension of its edges, was inside the piece
+/// (`ConvexPolygon::contains_point`: every edge line within its slack) but outside the
+/// polygon. The bounding circle now bounds the slack.
+#[test]
+fn decomposition_2651cb86() {
+    replay(
+        Target::Decomposition,
+        include_bytes!("artifacts/decomposition-2651cb86.bin"),
+    );
+}
