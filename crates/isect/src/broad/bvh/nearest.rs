@@ -246,19 +246,23 @@ mod tests {
     use crate::shape::Aabb;
     use glam::Vec3;
 
-    // 500 seeded boxes and 500 query points: the nearest box by the walk equals the
-    // brute-force nearest (distance to the box itself as the exact distance); an
-    // empty tree and NaN find nothing.
-    #[test]
-    fn matches_brute_force() {
-        let mut state = 0x1234_5678_u64;
+    /// A seeded generator of points in `[0, k)³` (a small LCG: the tests need no crate).
+    fn seeded_points(mut state: u64) -> impl FnMut(f32) -> Vec3 {
         let mut unit = move || {
             state = state
                 .wrapping_mul(6364136223846793005)
                 .wrapping_add(1442695040888963407);
             (state >> 40) as f32 / (1u64 << 24) as f32
         };
-        let mut v = |k: f32| Vec3::new(unit() * k, unit() * k, unit() * k);
+        move |k: f32| Vec3::new(unit() * k, unit() * k, unit() * k)
+    }
+
+    // 500 seeded boxes and 500 query points: the nearest box by the walk equals the
+    // brute-force nearest (distance to the box itself as the exact distance); an
+    // empty tree and NaN find nothing.
+    #[test]
+    fn matches_brute_force() {
+        let mut v = seeded_points(0x1234_5678_u64);
         let boxes: Vec<Aabb<Vec3>> = (0..500)
             .map(|_| {
                 let c = v(100.0);
@@ -284,14 +288,7 @@ mod tests {
     // distance; an `upper` below it finds nothing; a NaN box finds nothing.
     #[test]
     fn nearest_to_aabb_matches_brute_force() {
-        let mut state = 0x5555_1234_u64;
-        let mut unit = move || {
-            state = state
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
-            (state >> 40) as f32 / (1u64 << 24) as f32
-        };
-        let mut v = |k: f32| Vec3::new(unit() * k, unit() * k, unit() * k);
+        let mut v = seeded_points(0x5555_1234_u64);
         let boxes: Vec<Aabb<Vec3>> = (0..300)
             .map(|_| Aabb::from_center(v(100.0), v(2.0)).unwrap())
             .collect();
