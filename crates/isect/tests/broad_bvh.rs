@@ -106,6 +106,57 @@ fn rays_match_brute_force<V: Vector>() {
 }
 for_each_vector!(rays_match_brute_force);
 
+// The batch walks several rays at once: for batches smaller and larger than the number
+// in flight, with non-finite rays (nothing to walk) mixed in, each ray's answer and its
+// own sequence of leaf calls equal those of `cast_ray`.
+fn batch_interleaves_rays_like_single_casts<V: Vector>() {
+    let mut rng = Rng(0x5eed_0109);
+    let world = if V::DIM == 2 { 40.0 } else { 10.0 };
+    let boxes: Vec<Aabb<V>> = (0..300).map(|_| rng.aabb(0.0, world, 2.0)).collect();
+    let bvh = Bvh::build(&boxes);
+    let max_t = V::Scalar::from_f64(0.5);
+    let nan_ray = Ray {
+        origin: V::splat(V::Scalar::from_f64(f64::NAN)),
+        dir: V::splat(V::Scalar::ONE),
+    };
+    let leaf = |ray: &Ray<V>, i: u32| {
+        PreparedRay::new(ray, max_t)
+            .interval(&boxes[i as usize])
+            .map(|h| h.0)
+    };
+    for n in [0, 1, 3, 7, 8, 9, 17, 200] {
+        let rays: Vec<Ray<V>> = (0..n)
+            .map(|k| match k % 5 {
+                2 => nan_ray,
+                _ => rng.ray(0.0, world),
+            })
+            .collect();
+        let mut calls = vec![Vec::new(); n];
+        let batch = bvh.cast_rays(&rays, max_t, |k, i, best| {
+            calls[k].push((i, best));
+            leaf(&rays[k], i)
+        });
+        for (k, ray) in rays.iter().enumerate() {
+            let mut single_calls = Vec::new();
+            let single = bvh.cast_ray(ray, max_t, |i, best| {
+                single_calls.push((i, best));
+                leaf(ray, i)
+            });
+            assert_eq!(batch[k], single, "ray {k} of {n}");
+            assert_eq!(calls[k], single_calls, "ray {k} of {n}");
+            if k % 5 == 2 {
+                assert!(single_calls.is_empty() && single.is_none());
+            }
+        }
+    }
+    // A NaN max_t walks nothing for any ray.
+    let rays: Vec<Ray<V>> = (0..20).map(|_| rng.ray(0.0, world)).collect();
+    let nan_t = V::Scalar::from_f64(f64::NAN);
+    let none = bvh.cast_rays(&rays, nan_t, |_, _, _| panic!("no leaf test"));
+    assert_eq!(none, vec![None; 20]);
+}
+for_each_vector!(batch_interleaves_rays_like_single_casts);
+
 // Region queries equal brute force; returning false stops at the first report.
 fn region_queries<V: Vector>() {
     let mut rng = Rng(0x5eed_0103);

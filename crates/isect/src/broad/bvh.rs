@@ -208,14 +208,18 @@ impl<V: Vector> Bvh<V> {
         });
     }
 
-    /// Batch closest hits: one [`cast_ray`](Self::cast_ray) per ray, each with the 4-wide
-    /// kernel; `leaf(ray_index, item, best_t)` is the per-item exact test. Result `k` is
-    /// the hit of `rays[k]`, exactly as `cast_ray` would find it.
+    /// Batch closest hits: `leaf(ray_index, item, best_t)` is the per-item exact test.
+    /// Result `k` is the hit of `rays[k]`, exactly as [`cast_ray`](Self::cast_ray) would
+    /// find it.
     ///
-    /// The rays are traced in the Morton order of their origins (10 bits per axis over the
-    /// tree's bounds), so that consecutive rays walk the same nodes while they are still
-    /// in cache (ray reordering, as in Pharr et al., "Rendering complex scenes with
-    /// memory-coherent ray tracing", 1997); `leaf` sees the rays in that order.
+    /// The rays are walked eight at a time, one node step each in turn: a walk
+    /// is a chain of dependent memory reads, and the next node of one ray is read ahead
+    /// (`touch`) while the others take their steps, so the reads of several rays overlap
+    /// instead of waiting one after another (interleaved traversal, as in Kocberber et
+    /// al., "Asynchronous memory access chaining", VLDB 2015). Rays start in the order
+    /// given (sorting them by origin measured slower: the caller's per-ray data is then
+    /// read out of order). `leaf` sees the rays interleaved; each ray's own calls come
+    /// in the order `cast_ray` makes them.
     pub fn cast_rays(
         &self,
         rays: &[Ray<V>],
@@ -223,118 +227,171 @@ impl<V: Vector> Bvh<V> {
         mut leaf: impl FnMut(usize, u32, V::Scalar) -> Option<V::Scalar>,
     ) -> Vec<Option<(u32, V::Scalar)>> {
         let mut out = vec![None; rays.len()];
-        for k in self.coherent_order(rays) {
-            out[k] = self.cast_ray(&rays[k], max_t, |item, t| leaf(k, item, t));
+        let mut queue = 0..rays.len();
+        let mut flight: Vec<(usize, RayWalk<V::Scalar>)> = Vec::with_capacity(IN_FLIGHT);
+        // Starts the next ray that has anything to walk in `walk`.
+        let mut start =
+            |walk: &mut RayWalk<V::Scalar>| queue.find(|&k| walk.start(self, &rays[k], max_t));
+        while flight.len() < IN_FLIGHT {
+            let mut walk = RayWalk::new();
+            let Some(k) = start(&mut walk) else { break };
+            flight.push((k, walk));
+        }
+        let mut i = 0;
+        while !flight.is_empty() {
+            i = if i >= flight.len() { 0 } else { i };
+            let (k, walk) = &mut flight[i];
+            let ray = *k;
+            let best = &mut out[ray];
+            let mut visit = |item, _, best_t| {
+                let hit = leaf(ray, item, best_t).filter(|&t| t <= best_t)?;
+                *best = Some((item, hit));
+                Some(hit)
+            };
+            if walk.step(&self.nodes, V::DIM, &mut visit) {
+                touch(&self.nodes[walk.current as usize]);
+                i += 1;
+            } else if let Some(next) = start(walk) {
+                *k = next;
+            } else {
+                flight.swap_remove(i);
+            }
         }
         out
     }
 
-    /// Ray indices sorted by the Morton code of their origin within the root box (origins
-    /// outside are clamped to it; NaN origins sort first).
-    fn coherent_order(&self, rays: &[Ray<V>]) -> Vec<usize> {
-        const BITS: u32 = 10;
-        let Some(bounds) = self.root_aabb() else {
-            return (0..rays.len()).collect();
-        };
-        let cells = V::Scalar::from_f64(f64::from((1u32 << BITS) - 1));
-        let scale = cells / bounds.extents().max_element();
-        let mut keys: Vec<(u64, usize)> = rays
-            .iter()
-            .enumerate()
-            .map(|(k, ray)| {
-                let mut code = 0u64;
-                for axis in 0..V::DIM {
-                    let x = (ray.origin.get(axis) - bounds.min.get(axis)) * scale;
-                    // NaN, and a degenerate (zero-size) root box, land in cell 0.
-                    let cell = x.clamp_to(V::Scalar::ZERO, cells).to_f64() as u64;
-                    for bit in 0..BITS {
-                        code |= ((cell >> bit) & 1) << (bit as usize * V::DIM + axis);
-                    }
-                }
-                (code, k)
-            })
-            .collect();
-        keys.sort_unstable();
-        keys.into_iter().map(|(_, k)| k).collect()
-    }
-
-    /// Near-first walk. `visit(item, t_enter, max_t)` may return a new, smaller `max_t`
-    /// (`−∞` ends the walk). At each node one kernel call gives the entry parameters and
-    /// the hit mask of the four slots; hit items are visited, and of the hit inner
-    /// children the nearest is visited next without a round trip through the stack
-    /// while the others are pushed farthest first with their entry parameter, which
-    /// prunes them when popped after `max_t` shrank.
+    /// Near-first walk of one ray (see [`RayWalk`]). `visit(item, t_enter, max_t)` may
+    /// return a new, smaller `max_t` (`−∞` ends the walk).
     fn ray_walk(
         &self,
         ray: &Ray<V>,
         max_t: V::Scalar,
         mut visit: impl FnMut(u32, V::Scalar, V::Scalar) -> Option<V::Scalar>,
     ) {
-        let prepared = PreparedRay::new(ray, finite_max_t(max_t));
-        let mut max_t = prepared.max_t;
-        // PreparedRay made a NaN or negative max_t (or a non-finite ray) −∞.
-        if self.nodes.is_empty() || max_t < V::Scalar::ZERO {
-            return;
-        }
-        let soa = SoaRay::new(&prepared);
-        let mut stack = Stack::new((0u32, V::Scalar::ZERO));
-        let mut current = 0u32;
-        'walk: loop {
-            let node = &self.nodes[current as usize];
-            let (t, hit) = ray_boxes4_mask(&soa, &node.boxes, V::DIM, max_t);
-            for lane in lanes(hit & node.items) {
-                // max_t may have shrunk since the kernel ran.
-                if t[lane] <= max_t {
-                    if let Some(new_max) = visit(node.child[lane] & !LEAF_BIT, t[lane], max_t) {
-                        max_t = new_max;
-                    }
-                }
-            }
-            // Empty slots are never hit: the other hit slots are inner nodes.
-            let inner = hit & !node.items;
-            if inner & inner.wrapping_sub(1) == 0 {
-                // At most one inner child: nothing to order.
-                if inner != 0 {
-                    let lane = inner.trailing_zeros() as usize;
-                    if t[lane] <= max_t {
-                        current = node.child[lane];
-                        continue;
-                    }
-                }
-            } else if inner.count_ones() == 2 {
-                let (a, b) = (
-                    inner.trailing_zeros() as usize,
-                    31 - inner.leading_zeros() as usize,
-                );
-                let (near, far) = if t[b] < t[a] { (b, a) } else { (a, b) };
-                if t[far] <= max_t {
-                    stack.push((node.child[far], t[far]));
-                }
-                if t[near] <= max_t {
-                    current = node.child[near];
-                    continue;
-                }
-            } else {
-                let sorted = nearest_first(&t, &node.child, inner);
-                for &(t_enter, code) in sorted[1..].iter().rev() {
-                    if t_enter <= max_t {
-                        stack.push((code, t_enter));
-                    }
-                }
-                if sorted[0].0 <= max_t {
-                    current = sorted[0].1;
-                    continue;
-                }
-            }
-            while let Some((code, t_enter)) = stack.pop() {
-                if t_enter <= max_t {
-                    current = code;
-                    continue 'walk;
-                }
-            }
-            return;
+        let mut walk = RayWalk::new();
+        if walk.start(self, ray, max_t) {
+            while walk.step(&self.nodes, V::DIM, &mut visit) {}
         }
     }
+}
+
+/// The state of one ray's near-first walk: the ray, the current clip `max_t`, the node
+/// to visit next and the stack of pending nodes with their entry parameters.
+///
+/// At each node one kernel call gives the entry parameters and the hit mask of the four
+/// slots; hit items are visited, and of the hit inner children the nearest is visited
+/// next without a round trip through the stack while the others are pushed farthest
+/// first with their entry parameter, which prunes them when popped after `max_t` shrank.
+struct RayWalk<S: Real> {
+    ray: SoaRay<S>,
+    max_t: S,
+    current: u32,
+    stack: Stack<(u32, S)>,
+}
+
+impl<S: Real> RayWalk<S> {
+    #[inline(always)]
+    fn new() -> Self {
+        Self {
+            ray: SoaRay::default(),
+            max_t: S::NEG_INFINITY,
+            current: 0,
+            stack: Stack::new((0, S::ZERO)),
+        }
+    }
+
+    /// Starts a walk of `ray` from the root; false when there is nothing to walk (an
+    /// empty tree, a non-finite ray, a NaN or negative `max_t`).
+    #[inline(always)]
+    fn start<V: Vector<Scalar = S>>(&mut self, bvh: &Bvh<V>, ray: &Ray<V>, max_t: S) -> bool {
+        let prepared = PreparedRay::new(ray, finite_max_t(max_t));
+        // PreparedRay made a NaN or negative max_t (or a non-finite ray) −∞.
+        self.max_t = prepared.max_t;
+        self.ray = SoaRay::new(&prepared);
+        self.current = 0;
+        self.stack.clear();
+        !bvh.nodes.is_empty() && self.max_t >= S::ZERO
+    }
+
+    /// Visits the current node and moves to the next one; false when the walk is over.
+    #[inline(always)]
+    fn step(
+        &mut self,
+        nodes: &[Node4<S>],
+        dim: usize,
+        visit: &mut impl FnMut(u32, S, S) -> Option<S>,
+    ) -> bool {
+        let node = &nodes[self.current as usize];
+        let (t, hit) = ray_boxes4_mask(&self.ray, &node.boxes, dim, self.max_t);
+        for lane in lanes(hit & node.items) {
+            // max_t may have shrunk since the kernel ran.
+            if t[lane] <= self.max_t {
+                if let Some(new_max) = visit(node.child[lane] & !LEAF_BIT, t[lane], self.max_t) {
+                    self.max_t = new_max;
+                }
+            }
+        }
+        // Empty slots are never hit: the other hit slots are inner nodes.
+        let inner = hit & !node.items;
+        let next = if inner & inner.wrapping_sub(1) == 0 {
+            // At most one inner child: nothing to order.
+            let lane = inner.trailing_zeros() as usize;
+            (inner != 0).then(|| (t[lane], node.child[lane]))
+        } else if inner.count_ones() == 2 {
+            let (a, b) = (
+                inner.trailing_zeros() as usize,
+                31 - inner.leading_zeros() as usize,
+            );
+            let (near, far) = if t[b] < t[a] { (b, a) } else { (a, b) };
+            self.push(t[far], node.child[far]);
+            Some((t[near], node.child[near]))
+        } else {
+            let sorted = nearest_first(&t, &node.child, inner);
+            for &(t_enter, code) in sorted[1..].iter().rev() {
+                self.push(t_enter, code);
+            }
+            Some(sorted[0])
+        };
+        match next {
+            Some((t_enter, code)) if t_enter <= self.max_t => {
+                self.current = code;
+                true
+            }
+            _ => self.pop(),
+        }
+    }
+
+    /// Pushes a pending child (pruned at once when it starts beyond `max_t`).
+    #[inline(always)]
+    fn push(&mut self, t_enter: S, code: u32) {
+        if t_enter <= self.max_t {
+            self.stack.push((code, t_enter));
+        }
+    }
+
+    /// Makes the nearest pending node that still starts within `max_t` current; false
+    /// when none is left.
+    #[inline(always)]
+    fn pop(&mut self) -> bool {
+        while let Some((code, t_enter)) = self.stack.pop() {
+            if t_enter <= self.max_t {
+                self.current = code;
+                return true;
+            }
+        }
+        false
+    }
+}
+
+/// Rays walked at once by [`Bvh::cast_rays`]: enough to overlap the node reads of a few
+/// rays, few enough that the walks' states stay in the first-level cache.
+const IN_FLIGHT: usize = 8;
+
+/// Reads one word of each cache line of `node` and discards it: the read starts the
+/// node's fetch now, so the walk that visits it next finds it in cache.
+#[inline(always)]
+fn touch<S: Real>(node: &Node4<S>) {
+    core::hint::black_box((node.boxes.min[0][0], node.child[0]));
 }
 
 /// The slots of `inner` (a mask of three or four lanes) as `(t_enter, code)`, nearest

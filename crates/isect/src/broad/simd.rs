@@ -93,15 +93,22 @@ pub struct SoaRay<S: Real> {
     inv_dir: [S; 3],
 }
 
+impl<S: Real> Default for SoaRay<S> {
+    /// A ray at the origin with a zero inverse direction (a placeholder to overwrite).
+    fn default() -> Self {
+        Self {
+            origin: [S::ZERO; 3],
+            inv_dir: [S::ZERO; 3],
+        }
+    }
+}
+
 impl<S: Real> SoaRay<S> {
     /// From a [`PreparedRay`] (same origin and inverse direction; its `max_t` is passed
     /// to [`ray_boxes4`] separately so traversals can shrink it).
     #[inline]
     pub fn new<V: Vector<Scalar = S>>(ray: &PreparedRay<V>) -> Self {
-        let mut soa = Self {
-            origin: [S::ZERO; 3],
-            inv_dir: [S::ZERO; 3],
-        };
+        let mut soa = Self::default();
         for axis in 0..V::DIM {
             soa.origin[axis] = ray.origin.get(axis);
             soa.inv_dir[axis] = ray.inv_dir.get(axis);

@@ -26,6 +26,13 @@ impl<T: Copy> Stack<T> {
         }
     }
 
+    /// Removes every entry (keeps the spill buffer's allocation).
+    #[inline(always)]
+    pub(crate) fn clear(&mut self) {
+        self.len = 0;
+        self.spill.clear();
+    }
+
     /// Pushes `v`; the newest entries live in `spill` once the inline part is full.
     #[inline(always)]
     pub(crate) fn push(&mut self, v: T) {

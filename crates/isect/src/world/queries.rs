@@ -15,6 +15,11 @@ use crate::query::dispatch::{self, DispatchShape};
 use crate::query::ShapeCastHit;
 use crate::shape::{Aabb, Ray, RayHit};
 
+/// Rays per task of the parallel [`World::cast_rays`]: enough for the batch walk to
+/// keep several rays in flight and to pay for a task, small enough to balance cores.
+#[cfg(feature = "parallel")]
+const PARALLEL_RAY_CHUNK: usize = 64;
+
 /// A ray hit on a world shape.
 #[derive(Copy, Clone, Debug, PartialEq)]
 pub struct WorldRayHit<V: Vector> {
@@ -113,18 +118,23 @@ impl<V: GjkVector, S: DispatchShape<V> + Sync> World<V, S> {
             }
             None => None,
         };
-        let one = |ray: &Ray<V>| match snapshot {
-            Some(bvh) => self.cast_ray_in(bvh, ray, max_t, filter),
-            None => self.cast_ray(ray, max_t, filter),
+        let batch = |rays: &[Ray<V>]| match snapshot {
+            Some(bvh) => self.cast_rays_in(bvh, rays, max_t, filter),
+            None => rays
+                .iter()
+                .map(|ray| self.cast_ray(ray, max_t, filter))
+                .collect(),
         };
         #[cfg(feature = "parallel")]
         {
             use rayon::prelude::*;
-            rays.par_iter().map(one).collect()
+            rays.par_chunks(PARALLEL_RAY_CHUNK)
+                .flat_map_iter(batch)
+                .collect()
         }
         #[cfg(not(feature = "parallel"))]
         {
-            rays.iter().map(one).collect()
+            batch(rays)
         }
     }
 
@@ -143,21 +153,22 @@ impl<V: GjkVector, S: DispatchShape<V> + Sync> World<V, S> {
         Bvh::build(&boxes)
     }
 
-    /// [`cast_ray`](Self::cast_ray) through the snapshot `bvh`: the same exact tests,
-    /// the same tie rule (smaller handle), so the same answer.
-    fn cast_ray_in(
+    /// [`cast_ray`](Self::cast_ray) of each ray through the snapshot `bvh`, with the
+    /// tree's interleaved batch walk: the same exact tests, the same tie rule (smaller
+    /// handle), so the same answers.
+    fn cast_rays_in(
         &self,
         bvh: &Bvh<V>,
-        ray: &Ray<V>,
+        rays: &[Ray<V>],
         max_t: V::Scalar,
         filter: Filter,
-    ) -> Option<WorldRayHit<V>> {
-        let mut best: Option<WorldRayHit<V>> = None;
-        bvh.cast_ray(ray, max_t, |slot, t_max| {
+    ) -> Vec<Option<WorldRayHit<V>>> {
+        let mut best: Vec<Option<WorldRayHit<V>>> = vec![None; rays.len()];
+        bvh.cast_rays(rays, max_t, |k, slot, t_max| {
             let (handle, e) = self.allowed(slot, &filter)?;
-            let hit = e.shape.cast_ray_posed(&e.pose, ray, t_max)?;
-            if best.is_none_or(|b| (hit.t, handle) < (b.hit.t, b.handle)) {
-                best = Some(WorldRayHit { handle, hit });
+            let hit = e.shape.cast_ray_posed(&e.pose, &rays[k], t_max)?;
+            if best[k].is_none_or(|b| (hit.t, handle) < (b.hit.t, b.handle)) {
+                best[k] = Some(WorldRayHit { handle, hit });
             }
             // Keep equal-t hits reachable so that ties resolve by handle.
             Some(hit.t)
