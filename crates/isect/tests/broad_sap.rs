@@ -99,6 +99,66 @@ fn degenerate_scenes<V: Vector>() {
 }
 for_each_vector!(degenerate_scenes);
 
+// Scenes that stress the grid of cells the sweep deals boxes into: a lattice of unit
+// boxes touching face to face (touching faces fall on cell boundaries), long thin boxes
+// crossing many cells among small ones, points (zero extents: the most cells), boxes
+// spread to ±1e30 (an f32 range that overflows), and a huge box over small ones. Each
+// pair is reported once and the set equals brute force.
+fn cell_edge_scenes<V: Vector>() {
+    let mut rng = Rng(0x5eed_0204);
+    let s = V::Scalar::from_f64;
+    let side: usize = if V::DIM == 2 { 20 } else { 7 };
+    let lattice: Vec<Aabb<V>> = (0..side.pow(V::DIM as u32))
+        .map(|k| {
+            let p = (0..V::DIM).fold(V::ZERO, |v, i| {
+                v.with(i, s(((k / side.pow(i as u32)) % side) as f64))
+            });
+            Aabb::new(p, p + V::splat(V::Scalar::ONE)).unwrap()
+        })
+        .collect();
+    let mut crossing: Vec<Aabb<V>> = (0..300).map(|_| rng.aabb(0.0, 30.0, 1.0)).collect();
+    for axis in 0..V::DIM {
+        let b = rng.aabb::<V>(0.0, 30.0, 0.5);
+        crossing.push(Aabb {
+            min: b.min.with(axis, V::Scalar::ZERO),
+            max: b.max.with(axis, s(30.0)),
+        });
+    }
+    let points: Vec<Aabb<V>> = (0..300)
+        .map(|_| {
+            let p: V = rng.vector(0.0, 10.0);
+            let p = (0..V::DIM).fold(p, |v, i| v.with(i, s(v.get(i).to_f64().round())));
+            Aabb::new(p, p).unwrap()
+        })
+        .collect();
+    let huge_range: Vec<Aabb<V>> = (0..200)
+        .map(|k| {
+            let c = if k % 2 == 0 { -1e30 } else { 1e30 };
+            rng.aabb(c, 1e29, 3e28)
+        })
+        .collect();
+    let mut huge_box: Vec<Aabb<V>> = (0..300).map(|_| rng.aabb(0.0, 30.0, 1.0)).collect();
+    huge_box.push(Aabb::new(V::splat(s(-1e6)), V::splat(s(1e6))).unwrap());
+    for (name, boxes) in [
+        ("lattice", lattice),
+        ("crossing", crossing),
+        ("points", points),
+        ("huge range", huge_range),
+        ("huge box", huge_box),
+    ] {
+        for axis in 0..V::DIM {
+            let mut sap = SweepAndPrune::<V>::new(axis).unwrap();
+            let ids: Vec<_> = boxes.iter().map(|b| sap.insert(*b).unwrap()).collect();
+            sap.update();
+            sap.validate().unwrap();
+            let brute = brute_pairs(&live(&sap, &ids));
+            assert!(!brute.is_empty(), "{name}: the scene has pairs");
+            assert_eq!(pair_set(sap.pairs()), brute, "{name}, axis {axis}");
+        }
+    }
+}
+for_each_vector!(cell_edge_scenes);
+
 // Bad axis, NaN / infinite / inverted boxes and stale handles are refused.
 fn bad_input_is_refused<V: Vector>() {
     assert!(SweepAndPrune::<V>::new(V::DIM).is_err());

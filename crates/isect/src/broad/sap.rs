@@ -3,17 +3,18 @@
 //! References: Baraff, "Dynamic simulation of non-penetrating rigid bodies" (1992), the
 //! coherence argument; Ericson, *Real-Time Collision Detection*, 7.5.2.
 //!
-//! The two endpoints (min and max) of every box on the chosen axis are kept in one array
-//! sorted by `(value, min before max)`, so touching intervals count as overlapping. Each
-//! [`update`](SweepAndPrune::update) refreshes the endpoint values and re-sorts them by
-//! insertion sort, which is linear when objects moved little since the last frame (at
-//! most [`INSERTION_SHIFTS_PER_ENDPOINT`] shifts per endpoint on average, else it falls
-//! back to a full sort). The sweep then copies the boxes, in the order of their min
-//! endpoints, into one contiguous array and tests each box only against the boxes that
+//! The min endpoint of every box on the chosen axis is kept in one array sorted by value
+//! (the sweep needs no max endpoints). Each [`update`](SweepAndPrune::update) refreshes
+//! the values and re-sorts them by insertion sort, which is linear when objects moved
+//! little since the last frame (at most [`INSERTION_SHIFTS_PER_ENDPOINT`] shifts per
+//! endpoint on average, else it falls back to a full sort on integer keys). The sweep
+//! then copies the boxes, in that order, into contiguous arrays, one per cell of a grid
+//! across the other axes ([`Cells`]), and in each cell tests each box only against the
+//! boxes that
 //! follow it while their min is at most its max on the axis (Terdiman's "box pruning":
-//! a linear scan without the indirections of an active list); the new pair list is
-//! compared with the previous one to report the pairs that started and stopped
-//! overlapping. No tolerances.
+//! a linear scan without the indirections of an active list; touching intervals are
+//! scanned, so touching boxes overlap); the new pair list is compared with the previous
+//! one to report the pairs that started and stopped overlapping. No tolerances.
 
 use super::{check_aabb, Defect, ProxyId};
 use crate::math::{Real, Vector};
@@ -21,21 +22,24 @@ use crate::shape::{Aabb, ShapeError};
 
 /// Average number of shifts per endpoint the insertion sort may make before the update
 /// switches to a full sort (a scene that changed too much for coherence to pay).
-pub const INSERTION_SHIFTS_PER_ENDPOINT: usize = 8;
+pub const INSERTION_SHIFTS_PER_ENDPOINT: usize = 32;
 
+/// The min endpoint of a box on the sweep axis.
 #[derive(Copy, Clone, Debug)]
 struct Endpoint<S> {
     value: S,
-    /// `proxy << 1 | is_max`.
-    code: u32,
+    proxy: u32,
 }
 
-impl<S: PartialOrd> Endpoint<S> {
-    /// Strict order: by value, then min endpoints before max endpoints.
-    #[inline]
-    fn before(&self, other: &Self) -> bool {
-        self.value < other.value
-            || (self.value == other.value && (self.code & 1) < (other.code & 1))
+/// A `u64` ordered as the finite value `v` (the IEEE bits of `v` as `f64`, negatives
+/// flipped), for the fallback sort.
+#[inline]
+fn order_key<S: Real>(v: S) -> u64 {
+    let bits = v.to_f64().to_bits();
+    if bits >> 63 == 1 {
+        !bits
+    } else {
+        bits | 1 << 63
     }
 }
 
@@ -60,6 +64,8 @@ pub struct SweepAndPrune<V: Vector> {
     /// Sweep scratch: live boxes in the order of their min endpoints, and their handles.
     sweep_boxes: Vec<Aabb<V>>,
     sweep_ids: Vec<u32>,
+    /// Sweep scratch: the same boxes dealt into cells (see [`Cells`]).
+    dealt: Dealt<V>,
 }
 
 impl<V: Vector> Default for SweepAndPrune<V> {
@@ -76,6 +82,7 @@ impl<V: Vector> Default for SweepAndPrune<V> {
             stopped: Vec::new(),
             sweep_boxes: Vec::new(),
             sweep_ids: Vec::new(),
+            dealt: Dealt::default(),
         }
     }
 }
@@ -121,6 +128,7 @@ impl<V: Vector> SweepAndPrune<V> {
             + (self.pairs.capacity() + self.started.capacity() + self.stopped.capacity()) * pair
             + self.sweep_boxes.capacity() * size_of::<Aabb<V>>()
             + self.sweep_ids.capacity() * 4
+            + self.dealt.heap_bytes()
     }
 
     /// The box of a live handle.
@@ -153,14 +161,9 @@ impl<V: Vector> SweepAndPrune<V> {
         };
         self.boxes[id as usize] = Some(aabb);
         self.live += 1;
-        let value = V::Scalar::ZERO; // refreshed by update
         self.endpoints.push(Endpoint {
-            value,
-            code: id << 1,
-        });
-        self.endpoints.push(Endpoint {
-            value,
-            code: id << 1 | 1,
+            value: aabb.min.get(self.axis),
+            proxy: id,
         });
         Ok(ProxyId(id))
     }
@@ -234,20 +237,15 @@ impl<V: Vector> SweepAndPrune<V> {
             return;
         }
         let boxes = &self.boxes;
-        self.endpoints
-            .retain(|e| boxes[(e.code >> 1) as usize].is_some());
+        self.endpoints.retain(|e| boxes[e.proxy as usize].is_some());
         // Handles become reusable only now, once their old endpoints are gone.
         self.free.append(&mut self.removed);
     }
 
     fn refresh_endpoints(&mut self) {
         for e in &mut self.endpoints {
-            if let Some(b) = &self.boxes[(e.code >> 1) as usize] {
-                e.value = if e.code & 1 == 0 {
-                    b.min.get(self.axis)
-                } else {
-                    b.max.get(self.axis)
-                };
+            if let Some(b) = &self.boxes[e.proxy as usize] {
+                e.value = b.min.get(self.axis);
             }
         }
     }
@@ -260,38 +258,41 @@ impl<V: Vector> SweepAndPrune<V> {
         for i in 1..e.len() {
             let key = e[i];
             let mut j = i;
-            while j > 0 && key.before(&e[j - 1]) {
+            while j > 0 && key.value < e[j - 1].value {
                 e[j] = e[j - 1];
                 j -= 1;
                 shifts += 1;
             }
             e[j] = key;
             if shifts > cap {
-                e.sort_unstable_by(|a, b| {
-                    let order = a.value.partial_cmp(&b.value);
-                    order
-                        .unwrap_or(core::cmp::Ordering::Equal)
-                        .then((a.code & 1).cmp(&(b.code & 1)))
-                });
+                e.sort_unstable_by_key(|e| order_key(e.value));
                 return;
             }
         }
     }
 
-    /// Every pair whose intervals overlap on the axis, tested on the other axes too.
+    /// Every pair whose intervals overlap on the axis, tested on the other axes too:
+    /// the boxes (in min order) are dealt into the cells of a grid across the other axes
+    /// and each cell is swept on its own (see [`Cells`]).
     fn sweep(&mut self, pairs: &mut Vec<(ProxyId, ProxyId)>) {
         self.collect_in_min_order();
-        let (boxes, ids) = (&self.sweep_boxes, &self.sweep_ids);
-        for (k, bk) in boxes.iter().enumerate() {
-            let hi = bk.max.get(self.axis);
-            for (j, bj) in boxes.iter().enumerate().skip(k + 1) {
-                // Sorted by min, min before max on ties: touching intervals are scanned.
-                if bj.min.get(self.axis) > hi {
-                    break;
-                }
-                if bk.intersects(bj) {
-                    let (p, q) = (ids[k], ids[j]);
-                    pairs.push((ProxyId(p.min(q)), ProxyId(p.max(q))));
+        let cells = Cells::fit(&self.sweep_boxes, self.axis);
+        cells.deal(&self.sweep_boxes, &self.sweep_ids, &mut self.dealt);
+        let (boxes, ids) = (&self.dealt.boxes, &self.dealt.ids);
+        for (cell, range) in self.dealt.ranges().enumerate() {
+            let (boxes, ids) = (&boxes[range.clone()], &ids[range]);
+            for (k, bk) in boxes.iter().enumerate() {
+                let hi = bk.max.get(self.axis);
+                for (j, bj) in boxes.iter().enumerate().skip(k + 1) {
+                    // Sorted by min: a box whose min equals this max (touching) is
+                    // still scanned.
+                    if bj.min.get(self.axis) > hi {
+                        break;
+                    }
+                    if bk.intersects(bj) && cells.owns(cell, bk, bj) {
+                        let (p, q) = (ids[k], ids[j]);
+                        pairs.push((ProxyId(p.min(q)), ProxyId(p.max(q))));
+                    }
                 }
             }
         }
@@ -301,35 +302,35 @@ impl<V: Vector> SweepAndPrune<V> {
     fn collect_in_min_order(&mut self) {
         self.sweep_boxes.clear();
         self.sweep_ids.clear();
-        for e in self.endpoints.iter().filter(|e| e.code & 1 == 0) {
-            let p = e.code >> 1;
-            if let Some(b) = &self.boxes[p as usize] {
+        for e in &self.endpoints {
+            if let Some(b) = &self.boxes[e.proxy as usize] {
                 self.sweep_boxes.push(*b);
-                self.sweep_ids.push(p);
+                self.sweep_ids.push(e.proxy);
             }
         }
     }
 
-    /// Checks that every live box has exactly its two endpoints, in sorted order, with
-    /// the current values (valid right after [`update`](Self::update)), and that the
-    /// pair list is sorted without repeats.
+    /// Checks that every live box has exactly one endpoint, in sorted order, with the
+    /// current value (valid right after [`update`](Self::update)), and that the pair list
+    /// is sorted without repeats.
     ///
     /// # Errors
     /// A [`Defect`] describing the first broken invariant.
     pub fn validate(&self) -> Result<(), Defect> {
-        let mut seen = vec![0u8; self.boxes.len()];
+        let mut seen = vec![false; self.boxes.len()];
         for (k, e) in self.endpoints.iter().enumerate() {
-            let p = (e.code >> 1) as usize;
+            let p = e.proxy as usize;
             let b = self.boxes.get(p).and_then(|b| b.as_ref());
             let b = b.ok_or_else(|| Defect(format!("endpoint {k} of a dead box {p}")))?;
-            let want = if e.code & 1 == 0 { b.min } else { b.max }.get(self.axis);
-            if e.value != want || k > 0 && e.before(&self.endpoints[k - 1]) {
+            if e.value != b.min.get(self.axis) || k > 0 && e.value < self.endpoints[k - 1].value {
                 return Err(Defect(format!("endpoint {k} stale or out of order")));
             }
-            seen[p] |= 1 << (e.code & 1);
+            if core::mem::replace(&mut seen[p], true) {
+                return Err(Defect(format!("box {p} has two endpoints")));
+            }
         }
         for (p, b) in self.boxes.iter().enumerate() {
-            if b.is_some() != (seen[p] == 3) {
+            if b.is_some() != seen[p] {
                 return Err(Defect(format!("box {p} lacks an endpoint")));
             }
         }
@@ -337,6 +338,193 @@ impl<V: Vector> SweepAndPrune<V> {
             return Err(Defect("pair list not strictly sorted".into()));
         }
         Ok(())
+    }
+}
+
+/// A grid of cells across the axes other than the sweep axis (one in 2D, two in 3D),
+/// each cell about [`CELL_EXTENTS`] mean box extents wide on each of them: every box
+/// is dealt into each cell its box meets and every cell is swept on its own, so a box is
+/// tested only against the boxes near it on every axis instead of one (as PhysX's
+/// multi-box pruning splits a scene into regions, each pruned on its own). A pair that
+/// meets several cells is reported only by the cell holding the low corner of their
+/// overlap (the largest min on each grid axis), which lies in both boxes' cells. The
+/// cell row of a value is monotonic in the value (one rounding of a multiplication, then
+/// a clamp), so the boxes of a cell keep their min order and no overlap is lost to
+/// rounding.
+#[derive(Copy, Clone, Debug)]
+struct Cells<S> {
+    rows: [GridAxis<S>; 2],
+}
+
+/// One axis of [`Cells`]: `count` rows of equal width from `origin`.
+#[derive(Copy, Clone, Debug)]
+struct GridAxis<S> {
+    axis: usize,
+    origin: S,
+    per_unit: S,
+    count: usize,
+}
+
+/// Cell width, in mean box extents along the grid axis: narrower cells cut the tests
+/// of each cell but deal more boxes into several cells.
+const CELL_EXTENTS: f64 = 2.0;
+
+/// Fewest boxes per cell on average (sparse scenes sweep in fewer cells).
+const MIN_BOXES_PER_CELL: usize = 8;
+
+/// Most rows along one grid axis.
+const MAX_ROWS: usize = 1024;
+
+impl<S: Real> GridAxis<S> {
+    /// A single row: everything in cell row 0.
+    const ONE: Self = Self {
+        axis: 0,
+        origin: S::ZERO,
+        per_unit: S::ZERO,
+        count: 1,
+    };
+
+    /// Rows along `axis` for `boxes` (finite), at most `most`.
+    fn fit<V: Vector<Scalar = S>>(boxes: &[Aabb<V>], axis: usize, most: usize) -> Self {
+        let origin = boxes
+            .iter()
+            .fold(S::INFINITY, |m, b| m.min(b.min.get(axis)));
+        let top = boxes
+            .iter()
+            .fold(S::NEG_INFINITY, |m, b| m.max(b.max.get(axis)));
+        let range = top - origin;
+        let extents = boxes.iter().fold(0.0, |sum, b| {
+            sum + (b.max.get(axis) - b.min.get(axis)).to_f64()
+        });
+        let mean = extents / boxes.len().max(1) as f64;
+        let wanted = range.to_f64() / (CELL_EXTENTS * mean);
+        // NaN (no boxes, or zero extents over a zero range) takes one row; ∞ the most.
+        let count = if wanted >= 2.0 {
+            (wanted as usize).min(most)
+        } else {
+            1
+        };
+        if count == 1 {
+            return Self::ONE;
+        }
+        Self {
+            axis,
+            origin,
+            // A range that overflowed to ∞ gives 0: every value in row 0.
+            per_unit: S::from_f64(count as f64) / range,
+            count,
+        }
+    }
+
+    /// The row of coordinate `v`.
+    #[inline]
+    fn row(&self, v: S) -> usize {
+        let last = S::from_f64((self.count - 1) as f64);
+        ((v - self.origin) * self.per_unit)
+            .clamp_to(S::ZERO, last)
+            .to_f64() as usize
+    }
+
+    /// The rows `aabb` meets.
+    #[inline]
+    fn span<V: Vector<Scalar = S>>(&self, aabb: &Aabb<V>) -> core::ops::RangeInclusive<usize> {
+        self.row(aabb.min.get(self.axis))..=self.row(aabb.max.get(self.axis))
+    }
+}
+
+impl<S: Real> Cells<S> {
+    /// Cells for `boxes` (finite) swept along `sweep_axis`.
+    fn fit<V: Vector<Scalar = S>>(boxes: &[Aabb<V>], sweep_axis: usize) -> Self {
+        let mut rows = [GridAxis::ONE; 2];
+        let grid_axes = (0..V::DIM).filter(|&a| a != sweep_axis);
+        let dims = V::DIM - 1;
+        // Rows per axis so that the cells average at least MIN_BOXES_PER_CELL boxes.
+        let cells = (boxes.len() / MIN_BOXES_PER_CELL).max(1) as f64;
+        let most = (cells.powf(1.0 / dims as f64) as usize).clamp(1, MAX_ROWS);
+        for (row, axis) in rows.iter_mut().zip(grid_axes) {
+            *row = GridAxis::fit(boxes, axis, most);
+        }
+        Self { rows }
+    }
+
+    /// Number of cells.
+    fn count(&self) -> usize {
+        self.rows[0].count * self.rows[1].count
+    }
+
+    /// Calls `f(cell)` for every cell `aabb` meets.
+    #[inline]
+    fn for_each_cell<V: Vector<Scalar = S>>(&self, aabb: &Aabb<V>, mut f: impl FnMut(usize)) {
+        let width = self.rows[0].count;
+        for r1 in self.rows[1].span(aabb) {
+            for r0 in self.rows[0].span(aabb) {
+                f(r0 + width * r1);
+            }
+        }
+    }
+
+    /// Whether `cell` reports the pair `a`, `b` (overlapping boxes).
+    #[inline]
+    fn owns<V: Vector<Scalar = S>>(&self, cell: usize, a: &Aabb<V>, b: &Aabb<V>) -> bool {
+        let row = |g: &GridAxis<S>| g.row(a.min.get(g.axis).max(b.min.get(g.axis)));
+        row(&self.rows[0]) + self.rows[0].count * row(&self.rows[1]) == cell
+    }
+
+    /// Deals `boxes` (with their `ids`) into `out`, cell by cell, keeping their order.
+    fn deal<V: Vector<Scalar = S>>(&self, boxes: &[Aabb<V>], ids: &[u32], out: &mut Dealt<V>) {
+        out.starts.clear();
+        out.starts.resize(self.count() + 1, 0);
+        for b in boxes {
+            self.for_each_cell(b, |cell| out.starts[cell + 1] += 1);
+        }
+        for cell in 0..self.count() {
+            out.starts[cell + 1] += out.starts[cell];
+        }
+        let total = out.starts[self.count()];
+        out.boxes.clear();
+        out.ids.clear();
+        let Some(first) = boxes.first() else { return };
+        out.boxes.resize(total, *first);
+        out.ids.resize(total, 0);
+        let mut next = out.starts.clone();
+        for (b, &id) in boxes.iter().zip(ids) {
+            self.for_each_cell(b, |cell| {
+                out.boxes[next[cell]] = *b;
+                out.ids[next[cell]] = id;
+                next[cell] += 1;
+            });
+        }
+    }
+}
+
+/// Boxes dealt into cells: cell `i` holds `boxes[starts[i]..starts[i + 1]]`.
+#[derive(Clone, Debug)]
+struct Dealt<V: Vector> {
+    boxes: Vec<Aabb<V>>,
+    ids: Vec<u32>,
+    starts: Vec<usize>,
+}
+
+impl<V: Vector> Default for Dealt<V> {
+    fn default() -> Self {
+        Self {
+            boxes: Vec::new(),
+            ids: Vec::new(),
+            starts: Vec::new(),
+        }
+    }
+}
+
+impl<V: Vector> Dealt<V> {
+    /// The index range of each cell.
+    fn ranges(&self) -> impl Iterator<Item = core::ops::Range<usize>> + '_ {
+        self.starts.windows(2).map(|w| w[0]..w[1])
+    }
+
+    fn heap_bytes(&self) -> usize {
+        self.boxes.capacity() * core::mem::size_of::<Aabb<V>>()
+            + self.ids.capacity() * 4
+            + self.starts.capacity() * core::mem::size_of::<usize>()
     }
 }
 
