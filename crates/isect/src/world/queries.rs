@@ -33,25 +33,48 @@ impl<V: GjkVector, S: DispatchShape<V> + Sync> World<V, S> {
     /// The closest hit of `ray` over `t ∈ [0, max_t]` on a shape whose filter allows
     /// `filter`; ties in `t` go to the smaller handle. A ray starting inside a solid
     /// shape hits it at `t = 0` (zero normal). A non-finite ray, or a NaN or negative
-    /// `max_t`, hits nothing.
+    /// `max_t`, hits nothing. Walks the snapshot of [`cast_rays`](Self::cast_rays) while
+    /// one is kept (a static scene), else the tree.
     pub fn cast_ray(
         &self,
         ray: &Ray<V>,
         max_t: V::Scalar,
         filter: Filter,
     ) -> Option<WorldRayHit<V>> {
-        let mut best: Option<WorldRayHit<V>> = None;
-        self.tree.cast_ray(ray, max_t, |_, user, t_max| {
-            let (handle, e) = self.allowed(user, &filter)?;
-            let hit = e.shape.cast_ray_posed(&e.pose, ray, t_max)?;
-            let better = best.is_none_or(|b| (hit.t, handle) < (b.hit.t, b.handle));
-            if better {
-                best = Some(WorldRayHit { handle, hit });
+        let mut best = None;
+        match self.ray_snapshot.get() {
+            Some(bvh) => {
+                bvh.cast_ray(ray, max_t, |slot, t_max| {
+                    self.keep_closest(&mut best, slot, ray, t_max, &filter)
+                });
             }
-            // Keep equal-t hits reachable so that ties resolve by handle.
-            Some(hit.t)
-        });
+            None => {
+                self.tree.cast_ray(ray, max_t, |_, slot, t_max| {
+                    self.keep_closest(&mut best, slot, ray, t_max, &filter)
+                });
+            }
+        }
         best
+    }
+
+    /// The exact test of `ray` within `t_max` against the shape in `slot` (if `filter`
+    /// allows it), kept in `best` when closer (ties: the smaller handle). Returns the
+    /// hit's `t` to clip the walk to; equal-`t` hits stay reachable, so that ties
+    /// resolve by handle whatever the order of the walk.
+    fn keep_closest(
+        &self,
+        best: &mut Option<WorldRayHit<V>>,
+        slot: u32,
+        ray: &Ray<V>,
+        t_max: V::Scalar,
+        filter: &Filter,
+    ) -> Option<V::Scalar> {
+        let (handle, e) = self.allowed(slot, filter)?;
+        let hit = e.shape.cast_ray_posed(&e.pose, ray, t_max)?;
+        if best.is_none_or(|b| (hit.t, handle) < (b.hit.t, b.handle)) {
+            *best = Some(WorldRayHit { handle, hit });
+        }
+        Some(hit.t)
     }
 
     /// Any shape (allowed by `filter`) that `ray` hits within `max_t`: cheaper than
@@ -163,15 +186,9 @@ impl<V: GjkVector, S: DispatchShape<V> + Sync> World<V, S> {
         max_t: V::Scalar,
         filter: Filter,
     ) -> Vec<Option<WorldRayHit<V>>> {
-        let mut best: Vec<Option<WorldRayHit<V>>> = vec![None; rays.len()];
+        let mut best = vec![None; rays.len()];
         bvh.cast_rays(rays, max_t, |k, slot, t_max| {
-            let (handle, e) = self.allowed(slot, &filter)?;
-            let hit = e.shape.cast_ray_posed(&e.pose, &rays[k], t_max)?;
-            if best[k].is_none_or(|b| (hit.t, handle) < (b.hit.t, b.handle)) {
-                best[k] = Some(WorldRayHit { handle, hit });
-            }
-            // Keep equal-t hits reachable so that ties resolve by handle.
-            Some(hit.t)
+            self.keep_closest(&mut best[k], slot, &rays[k], t_max, &filter)
         });
         best
     }
