@@ -26,6 +26,12 @@ use crate::algo::slab::PreparedRay;
 use crate::math::{Real, Vector};
 use crate::shape::{Aabb, Ray, ShapeError};
 
+/// Bins of a binned SAH split in [`DynamicTree::rebuild`].
+const REBUILD_BINS: usize = 16;
+/// Split depth from which [`DynamicTree::rebuild`] halves ranges at the median (bounds
+/// the depth of the tree and of the recursion whatever the boxes).
+const REBUILD_SAH_DEPTH: u32 = 48;
+
 /// Index of no node.
 const NULL: u32 = u32::MAX;
 /// Height marking a node on the free list.
@@ -74,6 +80,8 @@ pub struct DynamicTree<V: Vector> {
     proxy_count: usize,
     margin: V::Scalar,
     moved: Vec<ProxyId>,
+    /// Leaves inserted or reinserted since the last rebuild (or since creation).
+    insertions: usize,
 }
 
 impl<V: Vector> Default for DynamicTree<V> {
@@ -92,6 +100,7 @@ impl<V: Vector> DynamicTree<V> {
             proxy_count: 0,
             margin: V::Scalar::ZERO,
             moved: Vec::new(),
+            insertions: 0,
         }
     }
 
@@ -146,6 +155,14 @@ impl<V: Vector> DynamicTree<V> {
             .map(|n| n.aabb.surface_measure().to_f64())
             .sum();
         inner / root.aabb.surface_measure().to_f64()
+    }
+
+    /// Leaves inserted, or reinserted by [`move_proxy`](Self::move_proxy), since the last
+    /// [`rebuild`](Self::rebuild): each one placed by the greedy insertion, so a figure
+    /// near [`len`](Self::len) or above says most of the tree was grown incrementally
+    /// and a rebuild may pay.
+    pub fn insertions_since_rebuild(&self) -> usize {
+        self.insertions
     }
 
     /// The fat box of a live proxy.
@@ -272,6 +289,74 @@ impl<V: Vector> DynamicTree<V> {
         Ok(true)
     }
 
+    /// Rebuilds the inner nodes from the leaves, top down: each range of leaves is split
+    /// where the surface area heuristic is cheapest among 16 bins of their
+    /// box centres along the axis where the centres spread most (binned SAH, Wald 2007),
+    /// or at the median of the centres when they all fall in one bin. Proxies keep
+    /// their handles, fat boxes and moved marks; only the shape of the tree changes.
+    /// Incremental insertion keeps a tree good for objects that come and go one at a
+    /// time, but a tree loaded in bulk in a spatial order (a level, a grid) grows deep: a
+    /// rebuild after a bulk load gives a shallower tree of smaller SAH cost. O(n log n)
+    /// for balanced splits; from split depth 48 on, ranges are halved at the median,
+    /// which bounds the depth of the tree and of the recursion whatever the boxes.
+    pub fn rebuild(&mut self) {
+        self.insertions = 0;
+        let mut leaves = Vec::with_capacity(self.proxy_count);
+        let mut inner = Vec::with_capacity(self.proxy_count);
+        for (i, node) in self.nodes.iter().enumerate() {
+            match node.height {
+                FREE => {}
+                0 => leaves.push(RebuildLeaf {
+                    centre: node.aabb.min + node.aabb.max,
+                    aabb: node.aabb,
+                    index: i as u32,
+                }),
+                _ => inner.push(i as u32),
+            }
+        }
+        self.root = match leaves.len() {
+            0 => NULL,
+            _ => self.build_subtree(&mut leaves, &mut inner, 0),
+        };
+        if let Some(root) = self.nodes.get_mut(self.root as usize) {
+            root.parent = NULL;
+        }
+    }
+
+    /// The subtree over `leaves` (non-empty), its inner nodes taken from `spare` (a tree
+    /// over `n` leaves has `n − 1` of them, so `spare` never runs out); returns its root.
+    fn build_subtree(
+        &mut self,
+        leaves: &mut [RebuildLeaf<V>],
+        spare: &mut Vec<u32>,
+        depth: u32,
+    ) -> u32 {
+        let (Some(parent), true) = (spare.last().copied(), leaves.len() > 1) else {
+            return leaves[0].index;
+        };
+        spare.pop();
+        let mid = split(leaves, depth);
+        let (left, right) = leaves.split_at_mut(mid);
+        let c1 = self.build_subtree(left, spare, depth + 1);
+        let c2 = self.build_subtree(right, spare, depth + 1);
+        self.nodes[parent as usize] = Node {
+            aabb: Aabb {
+                min: V::ZERO,
+                max: V::ZERO,
+            },
+            parent: NULL,
+            child1: c1,
+            child2: c2,
+            user: 0,
+            height: 0,
+            moved: false,
+        };
+        self.nodes[c1 as usize].parent = parent;
+        self.nodes[c2 as usize].parent = parent;
+        self.refit_node(parent);
+        parent
+    }
+
     /// True when the leaf has a grandparent whose box holds `fat`: refitting the leaf in
     /// place then changes no box above the grandparent except by shrinking, and the tree
     /// keeps its shape (Bullet's `btDbvt::update` with a look-ahead of two levels).
@@ -347,6 +432,7 @@ impl<V: Vector> DynamicTree<V> {
     }
 
     fn insert_leaf(&mut self, leaf: u32) {
+        self.insertions += 1;
         if self.root == NULL {
             self.root = leaf;
             self.nodes[leaf as usize].parent = NULL;
@@ -552,6 +638,101 @@ impl<V: Vector> DynamicTree<V> {
         self.nodes[x as usize].parent = py;
         self.nodes[y as usize].parent = px;
     }
+}
+
+/// A leaf of [`DynamicTree::rebuild`]: its box, the box's centre (doubled) and its node.
+struct RebuildLeaf<V: Vector> {
+    centre: V,
+    aabb: Aabb<V>,
+    index: u32,
+}
+
+/// Reorders `leaves` (two or more) into the two sides of the cheapest binned SAH
+/// split and returns the size of the first side (in `1..len`).
+fn split<V: Vector>(leaves: &mut [RebuildLeaf<V>], depth: u32) -> usize {
+    let (lo, hi) = leaves.iter().fold(
+        (
+            V::splat(V::Scalar::INFINITY),
+            V::splat(V::Scalar::NEG_INFINITY),
+        ),
+        |(lo, hi), l| (lo.min(l.centre), hi.max(l.centre)),
+    );
+    let axis = (hi - lo).max_axis();
+    let (lo, width) = (lo.get(axis), hi.get(axis) - lo.get(axis));
+    let scale = V::Scalar::from_f64(REBUILD_BINS as f64) / width;
+    let bin = |l: &RebuildLeaf<V>| {
+        let last = V::Scalar::from_f64((REBUILD_BINS - 1) as f64);
+        ((l.centre.get(axis) - lo) * scale)
+            .clamp_to(V::Scalar::ZERO, last)
+            .to_f64() as usize
+    };
+    let cut = match depth < REBUILD_SAH_DEPTH && scale.is_finite() {
+        true => cheapest_cut(leaves, &bin),
+        false => None,
+    };
+    match cut {
+        Some(cut) => partition(leaves, |l| bin(l) < cut),
+        None => {
+            let mid = leaves.len() / 2;
+            leaves.select_nth_unstable_by(mid, |a, b| {
+                let (ca, cb) = (a.centre.get(axis), b.centre.get(axis));
+                ca.partial_cmp(&cb).unwrap_or(core::cmp::Ordering::Equal)
+            });
+            mid
+        }
+    }
+}
+
+/// The bin boundary (in `1..REBUILD_BINS`) of least SAH cost `area(L)·|L| +
+/// area(R)·|R|` with both sides non-empty, or `None` when no boundary splits.
+fn cheapest_cut<V: Vector>(
+    leaves: &[RebuildLeaf<V>],
+    bin: &impl Fn(&RebuildLeaf<V>) -> usize,
+) -> Option<usize> {
+    let empty = Aabb {
+        min: V::splat(V::Scalar::INFINITY),
+        max: V::splat(V::Scalar::NEG_INFINITY),
+    };
+    let mut bins = [(0usize, empty); REBUILD_BINS];
+    for l in leaves {
+        let b = &mut bins[bin(l)];
+        b.0 += 1;
+        b.1 = b.1.merged(&l.aabb);
+    }
+    // Costs of the right sides, swept from the right.
+    let mut right = [V::Scalar::INFINITY; REBUILD_BINS];
+    let (mut count, mut aabb) = (0usize, empty);
+    for cut in (1..REBUILD_BINS).rev() {
+        count += bins[cut].0;
+        aabb = aabb.merged(&bins[cut].1);
+        right[cut] = aabb.surface_measure() * V::Scalar::from_f64(count as f64);
+    }
+    let (mut count, mut aabb) = (0usize, empty);
+    let mut best: Option<(V::Scalar, usize)> = None;
+    for cut in 1..REBUILD_BINS {
+        count += bins[cut - 1].0;
+        aabb = aabb.merged(&bins[cut - 1].1);
+        if count == 0 || count == leaves.len() {
+            continue;
+        }
+        let cost = aabb.surface_measure() * V::Scalar::from_f64(count as f64) + right[cut];
+        if best.is_none_or(|(c, _)| cost < c) {
+            best = Some((cost, cut));
+        }
+    }
+    best.map(|(_, cut)| cut)
+}
+
+/// Moves the items for which `left` holds to the front and returns their count.
+fn partition<T>(items: &mut [T], left: impl Fn(&T) -> bool) -> usize {
+    let mut split = 0;
+    for k in 0..items.len() {
+        if left(&items[k]) {
+            items.swap(split, k);
+            split += 1;
+        }
+    }
+    split
 }
 
 /// `fat` stretched along `displacement`: the side the proxy moves towards moves out.

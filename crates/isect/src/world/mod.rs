@@ -44,7 +44,7 @@ mod queries;
 mod update;
 
 pub use queries::WorldRayHit;
-pub use update::{PairContact, UpdateEvents, UpdateStats};
+pub use update::{PairContact, UpdateEvents, UpdateStats, REBUILD_MIN_INSERTIONS};
 
 use crate::algo::gjk::GjkVector;
 use crate::broad::{Bvh, DynamicTree, ProxyId};

@@ -7,7 +7,11 @@
 //! their overlap. When more than half the proxies moved, one traversal of the tree
 //! against itself replaces the queries (same pairs, less work). With a broad-phase margin
 //! ([`set_broad_margin`](World::set_broad_margin)) a shape that moves less than the
-//! margin does not move its fat box at all.
+//! margin does not move its fat box at all. Once as many leaves were inserted or
+//! reinserted into the tree since its last rebuild as it holds (a bulk load, or a
+//! scene that churned through it), the update first rebuilds the tree top down
+//! ([`DynamicTree::rebuild`](crate::broad::DynamicTree::rebuild)): handles, fat boxes
+//! and pairs stay, the tree gets shallower, at O(log n) per insertion amortised.
 
 use super::{Entry, Handle, World};
 use crate::algo::gjk::GjkVector;
@@ -15,6 +19,10 @@ use crate::query::dispatch::{self, DispatchShape};
 use crate::query::Contact;
 use std::collections::BTreeSet;
 use std::time::{Duration, Instant};
+
+/// Fewest (re)insertions since the last rebuild for [`World::update`] to rebuild the
+/// tree: small worlds keep their incremental tree.
+pub const REBUILD_MIN_INSERTIONS: usize = 64;
 
 /// What the last [`update`](World::update) did, and how long its phases took.
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
@@ -66,6 +74,7 @@ impl<V: GjkVector, S: DispatchShape<V> + Sync> World<V, S> {
     /// started and stopped touching; the contacts are in [`contacts`](Self::contacts).
     pub fn update(&mut self) -> UpdateEvents {
         let start = Instant::now();
+        self.rebuild_tree_if_grown();
         let moved = self.tree.moved().len();
         self.refresh_broad_pairs();
         let candidates = self.candidate_pairs();
@@ -104,6 +113,15 @@ impl<V: GjkVector, S: DispatchShape<V> + Sync> World<V, S> {
     /// first).
     pub fn update_stats(&self) -> UpdateStats {
         self.stats
+    }
+
+    /// Rebuilds the tree when at least as many leaves were (re)inserted since its last
+    /// rebuild as it holds, and at least [`REBUILD_MIN_INSERTIONS`].
+    fn rebuild_tree_if_grown(&mut self) {
+        let grown = self.tree.insertions_since_rebuild();
+        if grown >= self.tree.len().max(REBUILD_MIN_INSERTIONS) {
+            self.tree.rebuild();
+        }
     }
 
     /// Brings the fat-box pairs up to date: pairs with a moved or removed shape are
