@@ -71,9 +71,9 @@ fn point_on_tall_f32_triangle_projects_onto_itself() {
 /// 1.8e-4, half height 27.3, turned about its own axis (y) by the part pose of a
 /// compound. The point (3.2e-6, 0.48, −5e-5) is 5e-5 from the axis, inside (the ray
 /// cast agrees: a still ray there hits at `t = 0`), yet `project_point` with
-/// `solid = true` moves it 7.3e-5. Unposed, the same point projects onto itself.
+/// `solid = true` moved it 7.3e-5 when GJK answered; the cylinder now projects in
+/// closed form.
 #[test]
-#[ignore = "open: GJK projects a point inside a 54.7 x 3.6e-4 cylinder 7.3e-5 away"]
 fn point_in_thin_cylinder_projects_onto_itself() {
     use isect::shape::Cylinder;
     let cyl = Cylinder::<f64>::new(27.34375, 0.00018039215686258125).expect("valid");
