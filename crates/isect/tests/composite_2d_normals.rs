@@ -899,3 +899,66 @@ fn bad_input_is_passed_through() {
     bad_input::<f32>();
     bad_input::<f64>();
 }
+
+// The chain (0,0) → (1,0) → (2,−1), convex from above at (1,0), free at both ends. The
+// feature comes from the point: a lean toward the free end (0,0) or toward the convex
+// vertex gives the face normal when the point is inside the segment (the direction-only
+// rule kept both leans), the vertex's cone at (1,0), any normal at (0,0).
+fn point_decides<R: Real>()
+where
+    R::V2: GjkVector<Pose = Pose2<R>>,
+{
+    for s in SCALES {
+        let roof = chain::<R>(&[(0.0, 0.0), (1.0, 0.0), (2.0, -1.0)], s);
+        let up = v::<R>(0.0, 1.0);
+        let (to_free, to_vertex) = (dir::<R>(100f64.to_radians()), dir::<R>(70f64.to_radians()));
+        let inside = v::<R>(0.5 * s, 0.0);
+        let close = |a: R::V2, b: R::V2| angle::<R>(a, b).abs() <= tol::<R>();
+        assert_eq!(roof.correct_normal(0, to_free), to_free);
+        assert_eq!(roof.correct_normal(0, to_vertex), to_vertex);
+        assert!(
+            close(roof.correct_normal_at(0, inside, to_free), up),
+            "s {s}"
+        );
+        assert!(
+            close(roof.correct_normal_at(0, inside, to_vertex), up),
+            "s {s}"
+        );
+        // From below the same point: the face normal below.
+        let below = dir::<R>(-80f64.to_radians());
+        assert!(
+            close(roof.correct_normal_at(0, inside, below), -up),
+            "s {s}"
+        );
+        // At the convex vertex: 70° is inside its cone (45° to 90°), 30° is clamped to
+        // the next segment's normal, a lean back over the segment to the face normal.
+        let vertex = v::<R>(s, 0.0);
+        assert_eq!(roof.correct_normal_at(0, vertex, to_vertex), to_vertex);
+        let past = roof.correct_normal_at(0, vertex, dir::<R>(30f64.to_radians()));
+        assert!(close(past, dir::<R>(45f64.to_radians())), "s {s}: {past:?}");
+        assert!(
+            close(roof.correct_normal_at(0, vertex, to_free), up),
+            "s {s}"
+        );
+        // A witness a few ulps off the vertex, or beyond it, is at the vertex.
+        let nudged = v::<R>(s * (1.0 - 4.0 * R::EPSILON.to_f64()), 0.0);
+        assert_eq!(roof.correct_normal_at(0, nudged, to_vertex), to_vertex);
+        let beyond = v::<R>(1.1 * s, 0.0);
+        assert_eq!(roof.correct_normal_at(0, beyond, to_vertex), to_vertex);
+        // At the free end (0,0): any normal, from either side.
+        for deg in [100.0, 170.0, -100.0, -170.0] {
+            let n = dir::<R>(f64::to_radians(deg));
+            assert_eq!(
+                roof.correct_normal_at(0, v::<R>(0.0, 0.0), n),
+                n,
+                "s {s}, {deg}°"
+            );
+        }
+    }
+}
+
+#[test]
+fn the_witness_point_decides_the_feature() {
+    point_decides::<f32>();
+    point_decides::<f64>();
+}
