@@ -468,7 +468,7 @@ where
         // surface is two-sided): the rounded normal from the end to the centre.
         for (end, base) in [(2.0, 0.0), (-2.0, 180.0)] {
             for deg in [-80.0, -45.0, -10.0, 0.0, 10.0, 45.0, 80.0] {
-                let phi = (base + deg as f64).to_radians();
+                let phi = f64::to_radians(base + deg);
                 let c = v::<R>(end * s, 0.0) + dir::<R>(phi) * R::from_f64(r - pen);
                 let what = format!("{name} end {end} s {s}: ball at {}°, pen {pen}", base + deg);
                 check_contact(
