@@ -725,12 +725,40 @@ fn check_cone<R: Real>(
     }
 }
 
+/// How far below the segment's top along `n` the point `p` lies, relative to the
+/// larger of the segment's length and `p`'s coordinates: `Some(true)` when `p` is
+/// clearly a deepest point (a witness of a contact with normal `n`), `Some(false)`
+/// when clearly not (a witness found for another normal), `None` between.
+fn witness_fits<R: Real>(seg: [R::V2; 2], p: R::V2, n: R::V2) -> Option<bool> {
+    let below = (seg[0].dot(n).max(seg[1].dot(n)) - p.dot(n)).to_f64();
+    let [x, y] = to64::<R>(p);
+    let size = (seg[1] - seg[0])
+        .length()
+        .to_f64()
+        .max(x.abs())
+        .max(y.abs());
+    let (sure, clear) = if R::EPSILON.to_f64() > 1e-10 {
+        (1e-5, 1e-2)
+    } else {
+        (1e-10, 1e-6)
+    };
+    if below <= sure * size {
+        Some(true)
+    } else if below >= clear * size {
+        Some(false)
+    } else {
+        None
+    }
+}
+
 fn direct_properties<R: Real>(seed: u64)
 where
     R::V2: GjkVector<Pose = Pose2<R>>,
 {
     let mut rng = Rng(seed);
-    let mut vertex_cases = 0;
+    let (mut fitting, mut stale) = (0, 0);
+    // A lean of the precision of a GJK/EPA normal: above the flat tolerance, below √ε.
+    let noise = 0.25 * R::EPSILON.to_f64().sqrt();
     for case in 0..3000 {
         let s = SCALES[case % 3];
         let sf = random_surface::<R>(&mut rng, s);
@@ -744,32 +772,64 @@ where
             2 => (seg[1], Some(1)),
             _ => (seg[1] + e * R::from_f64(rng.range(0.0, 0.2)), Some(1)),
         };
-        let n = dir::<R>(rng.range(-3.2, 3.2));
-        let got = sf.correct_at(i as u32, p, n);
-        let what = format!("case {case} (seed {seed}), segment {i}, n {n:?}");
-        check_cone(&what, &sf, i, at, n, got);
-        if let Some(end) = at {
-            vertex_cases += 1;
-            // Leaning toward the end the point is at, the direction-only correction was
-            // already right: the same answer.
-            let out = if end == 1 { e } else { -e };
-            if n.dot(out).to_f64() > 1e-3 * out.length().to_f64() {
-                assert_eq!(
-                    got,
-                    sf.correct(i as u32, n),
-                    "{what}: differs from correct_normal"
-                );
+        // The normal: any direction, a face normal off by noise, or leaning toward the
+        // end the point is at.
+        let face_angle = angle::<R>(v::<R>(1.0, 0.0), e.perp().try_normalize().unwrap());
+        let e_angle = angle::<R>(v::<R>(1.0, 0.0), e.try_normalize().unwrap());
+        let n = match (rng.below(3), at) {
+            (0, _) => dir::<R>(rng.range(-3.2, 3.2)),
+            (1, _) => {
+                let flip = if rng.below(2) == 0 {
+                    0.0
+                } else {
+                    std::f64::consts::PI
+                };
+                let lean = if rng.below(2) == 0 { noise } else { -noise };
+                dir::<R>(face_angle + flip + lean)
             }
+            (_, end) => {
+                let out = if end == Some(0) {
+                    e_angle + std::f64::consts::PI
+                } else {
+                    e_angle
+                };
+                dir::<R>(out + rng.range(-1.5, 1.5))
+            }
+        };
+        let got = sf.correct_at(i as u32, p, n);
+        let what = format!("case {case} (seed {seed}), segment {i}, n {n:?}, at {at:?}");
+        match witness_fits::<R>(seg, p, n) {
+            Some(true) => {
+                fitting += 1;
+                check_cone(&what, &sf, i, at, n, got);
+                // At an end the normal leans toward (or lies on the face normal), the
+                // direction-only correction sees the same vertex: the same answer.
+                let out = if at == Some(0) { -e } else { e };
+                if at.is_some() && n.dot(out).to_f64() > 1e-3 * e.length().to_f64() {
+                    assert_eq!(got, sf.correct(i as u32, n), "{what}: not correct_normal");
+                }
+            }
+            // A witness of another normal: the direction-only correction answers.
+            Some(false) => {
+                stale += 1;
+                assert_eq!(got, sf.correct(i as u32, n), "{what}: stale witness");
+            }
+            None => {}
         }
     }
-    assert!(vertex_cases > 1000, "only {vertex_cases} vertex cases");
+    assert!(
+        fitting > 1000 && stale > 500,
+        "{fitting} fitting, {stale} stale witnesses"
+    );
 }
 
-// Random chains and heightfields (flat, convex and concave vertices, free ends), random
-// normals at points inside segments, on their ends and beyond them: the corrected
-// normal lies in the real normals there (the face normal inside, the cone at a convex
-// vertex, a face normal at a flat or concave one, unchanged at a free end), and equals
-// the direction-only correction where that one already saw the right vertex.
+// Random chains and heightfields (flat, convex and concave vertices, free ends), points
+// inside segments, on their ends and beyond them, and normals that fit them (a face
+// normal off by a GJK-sized lean, a lean toward the point's end) or not: for a fitting
+// witness the corrected normal lies in the real normals there (the face normal inside,
+// the cone at a convex vertex, a face normal at a flat or concave one, unchanged at a
+// free end) and equals the direction-only correction at an end the normal leans to;
+// for a witness of another normal it is the direction-only correction.
 #[test]
 fn corrected_normals_lie_in_the_vertex_cone() {
     direct_properties::<f32>(11);
@@ -901,45 +961,50 @@ fn bad_input_is_passed_through() {
 }
 
 // The chain (0,0) → (1,0) → (2,−1), convex from above at (1,0), free at both ends. The
-// feature comes from the point: a lean toward the free end (0,0) or toward the convex
-// vertex gives the face normal when the point is inside the segment (the direction-only
-// rule kept both leans), the vertex's cone at (1,0), any normal at (0,0).
+// feature comes from the point: inside the segment a normal off the face normal by a
+// GJK-sized lean toward the free end or the convex vertex becomes the face normal (the
+// direction-only rule keeps both leans); at (1,0) the vertex's cone; at (0,0) any
+// normal. A point that cannot be the witness of its normal (not a deepest point of the
+// segment along it) leaves the decision to the normal's lean.
 fn point_decides<R: Real>()
 where
     R::V2: GjkVector<Pose = Pose2<R>>,
 {
+    let noise = 0.25 * R::EPSILON.to_f64().sqrt();
+    let deg = f64::to_radians;
     for s in SCALES {
         let roof = chain::<R>(&[(0.0, 0.0), (1.0, 0.0), (2.0, -1.0)], s);
         let up = v::<R>(0.0, 1.0);
-        let (to_free, to_vertex) = (dir::<R>(100f64.to_radians()), dir::<R>(70f64.to_radians()));
         let inside = v::<R>(0.5 * s, 0.0);
         let close = |a: R::V2, b: R::V2| angle::<R>(a, b).abs() <= tol::<R>();
-        assert_eq!(roof.correct_normal(0, to_free), to_free);
-        assert_eq!(roof.correct_normal(0, to_vertex), to_vertex);
-        assert!(
-            close(roof.correct_normal_at(0, inside, to_free), up),
-            "s {s}"
-        );
-        assert!(
-            close(roof.correct_normal_at(0, inside, to_vertex), up),
-            "s {s}"
-        );
-        // From below the same point: the face normal below.
-        let below = dir::<R>(-80f64.to_radians());
-        assert!(
-            close(roof.correct_normal_at(0, inside, below), -up),
-            "s {s}"
-        );
+        for lean in [noise, -noise] {
+            let n = dir::<R>(deg(90.0) + lean);
+            assert_eq!(roof.correct_normal(0, n), n, "s {s}: the old rule keeps it");
+            assert_eq!(
+                roof.correct_normal_at(0, inside, n),
+                up,
+                "s {s}, lean {lean}"
+            );
+            // From below the same point: the face normal below.
+            let n = dir::<R>(deg(-90.0) + lean);
+            assert_eq!(
+                roof.correct_normal_at(0, inside, n),
+                -up,
+                "s {s}, lean {lean}"
+            );
+        }
+        // Clear leans from a point inside: the witness of another normal.
+        let (to_free, to_vertex) = (dir::<R>(deg(100.0)), dir::<R>(deg(70.0)));
+        assert_eq!(roof.correct_normal_at(0, inside, to_free), to_free);
+        assert_eq!(roof.correct_normal_at(0, inside, to_vertex), to_vertex);
         // At the convex vertex: 70° is inside its cone (45° to 90°), 30° is clamped to
-        // the next segment's normal, a lean back over the segment to the face normal.
+        // the next segment's normal, the face normal off by noise is kept or snapped.
         let vertex = v::<R>(s, 0.0);
         assert_eq!(roof.correct_normal_at(0, vertex, to_vertex), to_vertex);
-        let past = roof.correct_normal_at(0, vertex, dir::<R>(30f64.to_radians()));
-        assert!(close(past, dir::<R>(45f64.to_radians())), "s {s}: {past:?}");
-        assert!(
-            close(roof.correct_normal_at(0, vertex, to_free), up),
-            "s {s}"
-        );
+        let past = roof.correct_normal_at(0, vertex, dir::<R>(deg(30.0)));
+        assert!(close(past, dir::<R>(deg(45.0))), "s {s}: {past:?}");
+        let back = roof.correct_normal_at(0, vertex, dir::<R>(deg(90.0) + noise));
+        assert_eq!(back, up, "s {s}: a lean back over the segment");
         // A witness a few ulps off the vertex, or beyond it, is at the vertex.
         let nudged = v::<R>(s * (1.0 - 4.0 * R::EPSILON.to_f64()), 0.0);
         assert_eq!(roof.correct_normal_at(0, nudged, to_vertex), to_vertex);
@@ -961,4 +1026,74 @@ where
 fn the_witness_point_decides_the_feature() {
     point_decides::<f32>();
     point_decides::<f64>();
+}
+
+/// The normal and depth of the composite pair `a`–`b` (both at their poses).
+fn pair_contact<R, A, B>(pa: &Pose2<R>, a: &A, pb: &Pose2<R>, b: &B, s: f64) -> Option<(R::V2, f64)>
+where
+    R: Real,
+    R::V2: GjkVector<Pose = Pose2<R>>,
+    A: Composite<R::V2, Part = Shape<R>>,
+    B: Composite<R::V2, Part = Shape<R>>,
+{
+    let (_, _, c) = composite::contact_composites(pa, a, pb, b, prediction::<R>(s))?;
+    Some((c.normal, c.depth.to_f64()))
+}
+
+fn wedge_slides_over<R, C>(name: &str, surface: &C, s: f64)
+where
+    R: Real,
+    R::V2: GjkVector<Pose = Pose2<R>>,
+    C: Composite<R::V2, Part = Shape<R>>,
+{
+    // A wedge: two arms rising at 45° from its tip, a convex vertex pointing down.
+    let wedge = chain::<R>(&[(-0.3, 0.3), (0.0, 0.0), (0.3, 0.3)], s);
+    let id = pose::<R>(0.0, 0.0, 0.0);
+    let up = v::<R>(0.0, 1.0);
+    let t = (FLAT_VERTEX_ULPS + 8.0) * R::EPSILON.to_f64();
+    for &p in &PENETRATIONS {
+        let pen = p * s;
+        for x in slide_xs::<R>(s) {
+            let what = format!("{name} s {s}: wedge tip at x {x}, pen {pen}");
+            let at = pose::<R>(x, -pen, 0.0);
+            // Both orders: the surface's normal, from the surface to the wedge.
+            let ab = pair_contact(&id, surface, &at, &wedge, s);
+            let ba = pair_contact(&at, &wedge, &id, surface, s);
+            for (got, want) in [(ab, up), (ba, -up)] {
+                let (n, depth) = got.unwrap_or_else(|| panic!("{what}: no contact"));
+                assert!(
+                    angle::<R>(want, n).abs() <= t && (depth - pen).abs() <= tol::<R>() * s,
+                    "{what}: normal {n:?} depth {depth}, want {want:?} {pen}"
+                );
+            }
+        }
+    }
+}
+
+fn wedge_slides<R: Real>()
+where
+    R::V2: GjkVector<Pose = Pose2<R>>,
+{
+    for s in SCALES {
+        let (line, hf) = flat_surfaces::<R>(s);
+        wedge_slides_over("polyline", &line, s);
+        wedge_slides_over("heightfield", &hf, s);
+    }
+}
+
+// Two composites: a polyline wedge (its tip a convex vertex) slides tip down along the
+// flat chains, touching or sunk, across every vertex: the surface normal both ways
+// (the tip's cone holds it, the flat vertices and segment interiors give it).
+// Known failing (a third of the cases, e.g. polyline, s 1, tip at x = 0.03125, pen
+// 0.05: normal down, depth 0.25): a wedge arm crossing a surface segment has its own
+// minimum translation along the arm's normal, below the surface; the correction turns
+// it into the face normal on that side (the surface is two-sided) and re-measures the
+// depth there (the arm's top, 0.25), and between two composites the deepest corrected
+// pair wins. The direction-only correction fails the same cases; the fix belongs to
+// the pair selection in `query/composite/composites.rs` (shared with 3D).
+#[test]
+#[ignore = "two composites: a pair corrected to the far side of a two-sided surface is re-measured deeper and wins (query/composite pair selection, not the 2D correction)"]
+fn a_wedge_slides_along_a_flat_chain() {
+    wedge_slides::<f32>();
+    wedge_slides::<f64>();
 }

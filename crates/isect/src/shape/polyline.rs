@@ -10,7 +10,10 @@
 //! normal is the segment's own, while a convex vertex owns the cone between the normals
 //! of its two segments. With the contact's witness point known (`correct_normal_at`,
 //! what the composite queries use) the feature is read from the point, as the 3D
-//! meshes do: inside a segment its own normal, at a vertex that vertex's cone.
+//! meshes do: inside a segment its own normal, at a vertex that vertex's cone. A point
+//! that is not a deepest point of its segment along the normal was found for another
+//! normal (the second correction of a pair of composites) and leaves the decision to
+//! the normal's lean.
 //!
 //! Tolerances: [`FLAT_VERTEX_ULPS`] (sine of the turn below which a vertex is flat, and
 //! of the lean below which a normal is the segment's own), [`ON_SEGMENT_ULPS`]
@@ -250,7 +253,15 @@ impl<R: Real> SegmentSet<R> {
             -R::ONE
         };
         let face = left * side;
-        let Some(end) = self.end_at(i, point) else {
+        let seg = self.segment(i);
+        let reach = self.witness_reach(&seg, point);
+        // A witness is a deepest point of the segment along `n`. One that is not (by
+        // more than its precision) was found for another normal, e.g. before the other
+        // composite of a pair corrected it: the normal's lean tells the feature then.
+        if seg.a.dot(n).max(seg.b.dot(n)) - point.dot(n) > reach {
+            return self.correct_normal(i, n);
+        }
+        let Some(end) = end_at(&seg, point, reach) else {
             return face; // Inside the segment: only its own normal is real.
         };
         let out = if end == 1 { dir } else { -dir };
@@ -260,25 +271,28 @@ impl<R: Real> SegmentSet<R> {
         }
     }
 
-    /// The end of segment `i` (0 for `a`, 1 for `b`) that `p` lies at, or `None` when
-    /// `p` is inside the segment. Only `p`'s position along the segment counts (a
-    /// witness lies on its part); an end claims the points within `√ε` of the
-    /// segment's length plus the coordinates' rounding
-    /// ([`on_segment_tolerance`](Self::on_segment_tolerance)) of it, and every point
-    /// beyond it.
-    fn end_at(&self, i: u32, p: R::V2) -> Option<usize> {
-        let s = self.segment(i);
-        let e = s.b - s.a;
-        let length = e.length();
-        let from_a = (p - s.a).dot(e) / length;
-        let reach = length * R::EPSILON.sqrt() + self.on_segment_tolerance(p);
-        if from_a <= reach {
-            Some(0)
-        } else if length - from_a <= reach {
-            Some(1)
-        } else {
-            None
-        }
+    /// The precision of a contact's witness `p` on segment `s`: `√ε` of the segment's
+    /// length (GJK/EPA witnesses) plus the coordinates' rounding
+    /// ([`on_segment_tolerance`](Self::on_segment_tolerance)).
+    fn witness_reach(&self, s: &Segment<R::V2>, p: R::V2) -> R {
+        s.a.distance(s.b) * R::EPSILON.sqrt() + self.on_segment_tolerance(p)
+    }
+}
+
+/// The end of segment `s` (0 for `a`, 1 for `b`) that `p` lies at, or `None` when `p`
+/// is inside the segment. Only `p`'s position along the segment counts (a witness lies
+/// on its part); an end claims the points within `reach` of it and every point beyond
+/// it.
+fn end_at<V: Vector2>(s: &Segment<V>, p: V, reach: V::Scalar) -> Option<usize> {
+    let e = s.b - s.a;
+    let length = e.length();
+    let from_a = (p - s.a).dot(e) / length;
+    if from_a <= reach {
+        Some(0)
+    } else if length - from_a <= reach {
+        Some(1)
+    } else {
+        None
     }
 }
 
@@ -575,7 +589,11 @@ segment_set_shape!(
     correct_at: "The internal-vertex correction knowing the contact's witness `point` on \
         segment `i` (what the composite queries use): the feature the point lies on \
         decides, not the normal's lean. A normal within [`FLAT_VERTEX_ULPS`] of the \
-        segment's own is kept. Inside the segment the normal becomes the segment's \
+        segment's own is kept. A `point` that is not a deepest point of the segment \
+        along `normal` (within the witness precision below) was found for another \
+        normal (a pair of composites corrects the pair's normal once per side): the \
+        normal's lean decides then, as in [`correct_normal`](Composite::correct_normal). \
+        Inside the segment the normal becomes the segment's \
         normal on the side `normal` points to (a shape sliding along a chain of \
         collinear segments gets the surface normal everywhere: no ghost bumps). At an \
         end (within `√ε` of the segment's length plus the coordinates' rounding, \
