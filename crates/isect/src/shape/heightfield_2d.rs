@@ -134,5 +134,13 @@ segment_set_shape!(
     correct: "The two-sided internal-vertex correction of [`Polyline`](super::Polyline)'s \
         `correct_normal`: a normal leaning over a flat or concave sample becomes the \
         segment's normal; at a convex sample it stays within the cone of the two \
-        segments' normals; the two end samples are free."
+        segments' normals; the two end samples are free.",
+    correct_at: "The point-aware correction of [`Polyline`](super::Polyline)'s \
+        `correct_normal_at`: a witness `point` inside a segment gives the segment's \
+        normal (a shape sliding over flat ground made of many samples gets the ground's \
+        normal everywhere); at an interior sample the normal is kept inside a convex \
+        sample's cone (clamped to the nearer bound outside it), becomes the segment's \
+        normal at a flat sample and the nearer of the two segments' normals at a \
+        concave one; the two end samples are free (any normal is kept). A non-finite \
+        `point` falls back to `correct_normal`; `i` past the end keeps the normal."
 );

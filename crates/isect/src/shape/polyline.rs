@@ -8,11 +8,18 @@
 //! correction follows the idea of Box2D's chain shapes (ghost vertices, Catto 2010,
 //! "Ghost vertices"): at a vertex where the surface is flat or concave the only real
 //! normal is the segment's own, while a convex vertex owns the cone between the normals
-//! of its two segments.
+//! of its two segments. With the contact's witness point known (`correct_normal_at`,
+//! what the composite queries use) the feature is read from the point, as the 3D
+//! meshes do: inside a segment its own normal, at a vertex that vertex's cone. A point
+//! that is not a deepest point of its segment along the normal was found for another
+//! normal (the second correction of a pair of composites) and leaves the decision to
+//! the normal's lean.
 //!
 //! Tolerances: [`FLAT_VERTEX_ULPS`] (sine of the turn below which a vertex is flat, and
-//! of the lean below which a normal is the segment's own) and [`ON_SEGMENT_ULPS`]
-//! (distance, relative to the coordinates, within which a point lies on a segment).
+//! of the lean below which a normal is the segment's own), [`ON_SEGMENT_ULPS`]
+//! (distance, relative to the coordinates, within which a point lies on a segment) and
+//! `√ε` of a segment's length (plus that rounding: the distance from an end within
+//! which a witness lies at the vertex, the precision of a witness from GJK/EPA).
 
 use crate::algo::gjk::GjkVector;
 use crate::broad::Bvh;
@@ -220,6 +227,100 @@ impl<R: Real> SegmentSet<R> {
             face // Flat or concave: only the segment's own normal is real.
         }
     }
+
+    /// The point-aware correction (see [`Polyline::correct_normal_at`]): the end of
+    /// segment `i` that `point` lies at decides, not the normal's lean.
+    pub(crate) fn correct_normal_at(&self, i: u32, point: R::V2, n: R::V2) -> R::V2 {
+        let Some(&left) = self.normals.get(i as usize) else {
+            return n;
+        };
+        if !n.is_finite() {
+            return n;
+        }
+        if !point.is_finite() {
+            return self.correct_normal(i, n);
+        }
+        let dir = R::V2::new(left.y(), -left.x());
+        let tol = eps::<R>(FLAT_VERTEX_ULPS);
+        // The segment's own normal (on either side, or a degenerate segment's zero
+        // normal): nothing to correct.
+        if n.dot(dir).abs() <= tol {
+            return n;
+        }
+        let side = if n.dot(left) >= R::ZERO {
+            R::ONE
+        } else {
+            -R::ONE
+        };
+        let face = left * side;
+        let seg = self.segment(i);
+        let reach = self.witness_reach(&seg, point);
+        // A witness is a deepest point of the segment along `n`. One that is not (by
+        // more than its precision) was found for another normal, e.g. before the other
+        // composite of a pair corrected it: the normal's lean tells the feature then.
+        if seg.a.dot(n).max(seg.b.dot(n)) - point.dot(n) > reach {
+            return self.correct_normal(i, n);
+        }
+        let Some(end) = end_at(&seg, point, reach) else {
+            return face; // Inside the segment: only its own normal is real.
+        };
+        let out = if end == 1 { dir } else { -dir };
+        match self.neighbours[i as usize][end] {
+            Some(other) => vertex_cone(face, other * side, out, n, tol),
+            None => n, // A free end: its whole half-disc of normals is real.
+        }
+    }
+
+    /// The precision of a contact's witness `p` on segment `s`: `√ε` of the segment's
+    /// length (GJK/EPA witnesses) plus the coordinates' rounding
+    /// ([`on_segment_tolerance`](Self::on_segment_tolerance)).
+    fn witness_reach(&self, s: &Segment<R::V2>, p: R::V2) -> R {
+        s.a.distance(s.b) * R::EPSILON.sqrt() + self.on_segment_tolerance(p)
+    }
+}
+
+/// The end of segment `s` (0 for `a`, 1 for `b`) that `p` lies at, or `None` when `p`
+/// is inside the segment. Only `p`'s position along the segment counts (a witness lies
+/// on its part); an end claims the points within `reach` of it and every point beyond
+/// it.
+fn end_at<V: Vector2>(s: &Segment<V>, p: V, reach: V::Scalar) -> Option<usize> {
+    let e = s.b - s.a;
+    let length = e.length();
+    let from_a = (p - s.a).dot(e) / length;
+    if from_a <= reach {
+        Some(0)
+    } else if length - from_a <= reach {
+        Some(1)
+    } else {
+        None
+    }
+}
+
+/// `n` mapped into the normals of a vertex shared by two segments, seen from the
+/// side of `face` (this segment's unit normal on that side): `other` is the other
+/// segment's unit normal on the same side, `out` the unit direction leaving this
+/// segment through the vertex. At a convex vertex (`other` leans toward `out` beyond
+/// `tol`) `n` is kept inside the cone from `face` to `other` and clamped to the nearer
+/// bound outside it; at a flat vertex it becomes `face`; at a concave vertex the nearer
+/// of `face` and `other` (`face` on a tie).
+fn vertex_cone<V: Vector2>(face: V, other: V, out: V, n: V, tol: V::Scalar) -> V {
+    let turn = other.dot(out);
+    if turn > tol {
+        // The cone spans the angles 0 (`face`) to θ (`other`), θ in (0, π), in the
+        // frame (`face`, `out`): a lean back over the segment is nearer `face`, one
+        // past `other` nearer `other`.
+        if n.dot(out) < V::Scalar::ZERO {
+            face
+        } else if n.dot(face) >= other.dot(face) {
+            n
+        } else {
+            other
+        }
+    } else if turn >= -tol || n.dot(face) >= n.dot(other) {
+        face
+    } else {
+        other
+    }
 }
 
 /// Per segment end, the oriented left normal of the single other segment there.
@@ -414,7 +515,13 @@ fn check_segment_lengths<V: Vector>(
 /// `RayCast`, `ProjectPoint` and `Composite` for a 2D shape that is a [`SegmentSet`]
 /// in a field `set` (the polyline and the 2D heightfield), each with its own docs.
 macro_rules! segment_set_shape {
-    ($ty:ident, cast: $cast:literal, project: $project:literal, correct: $correct:literal) => {
+    (
+        $ty:ident,
+        cast: $cast:literal,
+        project: $project:literal,
+        correct: $correct:literal,
+        correct_at: $correct_at:literal
+    ) => {
         impl<R: Real> RayCast<R::V2> for $ty<R> {
             #[doc = $cast]
             fn cast_ray(&self, ray: &Ray<R::V2>, max_t: R) -> Option<RayHit<R::V2>> {
@@ -454,6 +561,11 @@ macro_rules! segment_set_shape {
             fn correct_normal(&self, i: u32, normal: R::V2) -> R::V2 {
                 self.set.correct_normal(i, normal)
             }
+
+            #[doc = $correct_at]
+            fn correct_normal_at(&self, i: u32, point: R::V2, normal: R::V2) -> R::V2 {
+                self.set.correct_normal_at(i, point, normal)
+            }
         }
     };
 }
@@ -473,5 +585,25 @@ segment_set_shape!(
         segment it becomes the segment's normal when the vertex is flat or concave on \
         that side (the neighbour's surface continues there: no ghost collision), is kept \
         inside the convex corner's cone and is clamped to the neighbour's normal beyond \
-        it. Non-finite normals and indices out of range come back unchanged."
+        it. Non-finite normals and indices out of range come back unchanged.",
+    correct_at: "The internal-vertex correction knowing the contact's witness `point` on \
+        segment `i` (what the composite queries use): the feature the point lies on \
+        decides, not the normal's lean. A normal within [`FLAT_VERTEX_ULPS`] of the \
+        segment's own is kept. A `point` that is not a deepest point of the segment \
+        along `normal` (within the witness precision below) was found for another \
+        normal (a pair of composites corrects the pair's normal once per side): the \
+        normal's lean decides then, as in [`correct_normal`](Composite::correct_normal). \
+        Inside the segment the normal becomes the segment's \
+        normal on the side `normal` points to (a shape sliding along a chain of \
+        collinear segments gets the surface normal everywhere: no ghost bumps). At an \
+        end (within `√ε` of the segment's length plus the coordinates' rounding, \
+        [`ON_SEGMENT_ULPS`]; a point beyond an end counts as at it) the vertex decides: \
+        a free end (an open chain's end, or a vertex of three or more segments) keeps \
+        any normal; a vertex shared with one other segment that is convex on that side \
+        keeps the normal inside the cone between the two segments' normals and clamps \
+        it to the nearer bound outside it; a flat vertex gives the segment's normal; a \
+        concave one the nearer of the two segments' normals. Only the normal changes \
+        (the queries re-measure the depth along it). A non-finite `point` falls back \
+        to [`correct_normal`](Composite::correct_normal); non-finite normals and \
+        indices out of range come back unchanged."
 );
