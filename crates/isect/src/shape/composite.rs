@@ -79,8 +79,9 @@ pub trait Composite<V: GjkVector> {
     /// is the contact's witness on part `i`, in the composite's frame. Knowing the
     /// feature the point lies on (a face, an edge, a vertex) the correction maps the
     /// normal into that feature's normal cone instead of guessing the feature from
-    /// the normal's lean: meshes and heightfields use the vertex's one-ring there,
-    /// concave polygons the boundary vertex at the point. The queries of
+    /// the normal's lean: meshes and 3D heightfields use the vertex's one-ring there,
+    /// 2D polylines and heightfields the two segments at the vertex, concave polygons
+    /// the boundary vertex at the point. The queries of
     /// `query::composite` call this one. The default ignores the point; a non-finite
     /// point falls back to [`correct_normal`](Self::correct_normal) in every
     /// implementation.
