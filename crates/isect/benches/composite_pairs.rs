@@ -23,7 +23,6 @@ use glam::{Quat, Vec2, Vec3};
 use isect::math::{Pose2, Pose3};
 use isect::query::dispatch;
 use isect::query::RayCast;
-use isect::shape::heightfield_3d::HeightField;
 use isect::shape::{shape_2d, shape_3d, ConcavePolygon, Ray, TriMesh, TriMeshFlags};
 use parry3d::shape::SharedShape;
 
@@ -140,13 +139,8 @@ fn trimesh(c: &mut Criterion) {
 }
 
 fn heightfield(c: &mut Criterion) {
-    let n = 256;
     let mut rng = Rng(0x4F1);
-    let (heights, column_major) = terrain(&mut rng, n);
-    let scale = Vec3::new(10.0, 10.0, 10.0);
-    let field = HeightField::<f32>::new(heights, n, n, scale).unwrap();
-    let theirs =
-        parry3d::shape::HeightField::new(parry3d::utils::Array2::new(n, n, column_major), scale);
+    let (field, theirs) = terrain(&mut rng);
     let cases: Vec<Case3> = (0..CASES)
         .map(|_| {
             // The surface point below a random (x, z), found by a ray straight down.

@@ -17,11 +17,9 @@
 use criterion::{criterion_group, criterion_main, Criterion};
 use glam::Vec3;
 use isect::query::{ProjectPoint, RayCast};
-use isect::shape::heightfield_3d::HeightField;
 use isect::shape::{Ray, TriMesh, TriMeshFlags};
 use parry3d::query::{PointQuery, RayCast as PRayCast};
-use parry3d::shape::{HeightField as PHeightField, TriMesh as PTriMesh};
-use parry3d::utils::Array2;
+use parry3d::shape::TriMesh as PTriMesh;
 
 mod support;
 use support::{cycle, parry_ray, terrain, Rng, CASES};
@@ -125,12 +123,8 @@ fn mesh_project(c: &mut Criterion) {
 }
 
 fn heightfield_ray(c: &mut Criterion) {
-    let n = 256;
     let mut rng = Rng(0x4EF);
-    let (heights, column_major) = terrain(&mut rng, n);
-    let scale = Vec3::new(10.0, 10.0, 10.0);
-    let ours = HeightField::<f32>::new(heights, n, n, scale).unwrap();
-    let theirs = PHeightField::new(Array2::new(n, n, column_major), scale);
+    let (ours, theirs) = terrain(&mut rng);
     let rays: Vec<Ray<Vec3>> = (0..CASES)
         .map(|_| {
             let origin = Vec3::new(

@@ -19,15 +19,35 @@ use isect::shape::{obb_2d, obb_3d, ConvexPolygon};
 mod support;
 use support::{cycle, Rng, CASES};
 
-struct Boxes2 {
-    a: obb_2d::Obb<f32>,
-    b: obb_2d::Obb<f32>,
-    pa: parry2d::math::Pose,
-    pb: parry2d::math::Pose,
-    pos12: parry2d::math::Pose,
-    ca: parry2d::shape::Cuboid,
-    cb: parry2d::shape::Cuboid,
+/// Two oriented boxes: ours (`O`), parry's poses (`P`) and cuboids (`C`).
+struct Boxes<O, P, C> {
+    a: O,
+    b: O,
+    pa: P,
+    pb: P,
+    /// B's pose relative to A's, for parry's kernels.
+    pos12: P,
+    ca: C,
+    cb: C,
 }
+
+impl<O, P, C> Boxes<O, P, C> {
+    fn new((a, pa, ca): (O, P, C), (b, pb, cb): (O, P, C), inv_mul: fn(&P, &P) -> P) -> Self {
+        let pos12 = inv_mul(&pa, &pb);
+        Self {
+            a,
+            b,
+            pa,
+            pb,
+            pos12,
+            ca,
+            cb,
+        }
+    }
+}
+
+type Boxes2 = Boxes<obb_2d::Obb<f32>, parry2d::math::Pose, parry2d::shape::Cuboid>;
+type Boxes3 = Boxes<obb_3d::Obb<f32>, parry3d::math::Pose, parry3d::shape::Cuboid>;
 
 fn boxes_2d() -> Vec<Boxes2> {
     let mut rng = Rng(11);
@@ -45,60 +65,49 @@ fn boxes_2d() -> Vec<Boxes2> {
                     parry2d::shape::Cuboid::new(h),
                 )
             };
-            let ((a, pa, ca), (b, pb, cb)) = (one(), one());
-            Boxes2 {
-                a,
-                b,
-                pa,
-                pb,
-                pos12: pa.inv_mul(&pb),
-                ca,
-                cb,
-            }
+            Boxes::new(one(), one(), |pa, pb| pa.inv_mul(pb))
         })
         .collect()
 }
 
-fn bench_obb_2d(c: &mut Criterion) {
-    let cases = boxes_2d();
-    let mut g = c.benchmark_group("obb_obb_2d");
-    cycle(&mut g, "isect_intersects", "bool", &cases, |k| {
-        sat_2d::intersects_obb_obb(&k.a, &k.b)
-    });
-    cycle(&mut g, "isect_mtv", "contact", &cases, |k| {
-        sat_2d::obb_obb_mtv(&k.a, &k.b)
-    });
-    cycle(&mut g, "parry_intersection_test", "bool", &cases, |k| {
-        parry2d::query::intersection_test(&k.pa, &k.ca, &k.pb, &k.cb).unwrap()
-    });
-    cycle(&mut g, "parry_contact", "contact", &cases, |k| {
-        parry2d::query::contact(&k.pa, &k.ca, &k.pb, &k.cb, 0.0).unwrap()
-    });
-    cycle(
-        &mut g,
-        "parry_kernel_intersection_test_cuboid_cuboid",
-        "bool",
-        &cases,
-        |k| parry2d::query::details::intersection_test_cuboid_cuboid(&k.pos12, &k.ca, &k.cb),
-    );
-    cycle(
-        &mut g,
-        "parry_kernel_contact_cuboid_cuboid",
-        "contact",
-        &cases,
-        |k| parry2d::query::details::contact_cuboid_cuboid(&k.pos12, &k.ca, &k.cb, 0.0),
-    );
-    g.finish();
+/// The OBB–OBB group `$group` on `$cases`: our `$sat` kernels beside parry's
+/// (`$parry`: parry2d or parry3d) public queries and direct cuboid kernels.
+macro_rules! obb_group {
+    ($c:expr, $group:literal, $cases:expr, $sat:ident, $parry:ident) => {{
+        let cases = $cases;
+        let mut g = $c.benchmark_group($group);
+        cycle(&mut g, "isect_intersects", "bool", &cases, |k| {
+            $sat::intersects_obb_obb(&k.a, &k.b)
+        });
+        cycle(&mut g, "isect_mtv", "contact", &cases, |k| {
+            $sat::obb_obb_mtv(&k.a, &k.b)
+        });
+        cycle(&mut g, "parry_intersection_test", "bool", &cases, |k| {
+            $parry::query::intersection_test(&k.pa, &k.ca, &k.pb, &k.cb).unwrap()
+        });
+        cycle(&mut g, "parry_contact", "contact", &cases, |k| {
+            $parry::query::contact(&k.pa, &k.ca, &k.pb, &k.cb, 0.0).unwrap()
+        });
+        cycle(
+            &mut g,
+            "parry_kernel_intersection_test_cuboid_cuboid",
+            "bool",
+            &cases,
+            |k| $parry::query::details::intersection_test_cuboid_cuboid(&k.pos12, &k.ca, &k.cb),
+        );
+        cycle(
+            &mut g,
+            "parry_kernel_contact_cuboid_cuboid",
+            "contact",
+            &cases,
+            |k| $parry::query::details::contact_cuboid_cuboid(&k.pos12, &k.ca, &k.cb, 0.0),
+        );
+        g.finish();
+    }};
 }
 
-struct Boxes3 {
-    a: obb_3d::Obb<f32>,
-    b: obb_3d::Obb<f32>,
-    pa: parry3d::math::Pose,
-    pb: parry3d::math::Pose,
-    pos12: parry3d::math::Pose,
-    ca: parry3d::shape::Cuboid,
-    cb: parry3d::shape::Cuboid,
+fn bench_obb_2d(c: &mut Criterion) {
+    obb_group!(c, "obb_obb_2d", boxes_2d(), sat_2d, parry2d);
 }
 
 fn boxes_3d() -> Vec<Boxes3> {
@@ -118,50 +127,13 @@ fn boxes_3d() -> Vec<Boxes3> {
                     parry3d::shape::Cuboid::new(h),
                 )
             };
-            let ((a, pa, ca), (b, pb, cb)) = (one(), one());
-            Boxes3 {
-                a,
-                b,
-                pa,
-                pb,
-                pos12: pa.inv_mul(&pb),
-                ca,
-                cb,
-            }
+            Boxes::new(one(), one(), |pa, pb| pa.inv_mul(pb))
         })
         .collect()
 }
 
 fn bench_obb_3d(c: &mut Criterion) {
-    let cases = boxes_3d();
-    let mut g = c.benchmark_group("obb_obb_3d");
-    cycle(&mut g, "isect_intersects", "bool", &cases, |k| {
-        sat_3d::intersects_obb_obb(&k.a, &k.b)
-    });
-    cycle(&mut g, "isect_mtv", "contact", &cases, |k| {
-        sat_3d::obb_obb_mtv(&k.a, &k.b)
-    });
-    cycle(&mut g, "parry_intersection_test", "bool", &cases, |k| {
-        parry3d::query::intersection_test(&k.pa, &k.ca, &k.pb, &k.cb).unwrap()
-    });
-    cycle(&mut g, "parry_contact", "contact", &cases, |k| {
-        parry3d::query::contact(&k.pa, &k.ca, &k.pb, &k.cb, 0.0).unwrap()
-    });
-    cycle(
-        &mut g,
-        "parry_kernel_intersection_test_cuboid_cuboid",
-        "bool",
-        &cases,
-        |k| parry3d::query::details::intersection_test_cuboid_cuboid(&k.pos12, &k.ca, &k.cb),
-    );
-    cycle(
-        &mut g,
-        "parry_kernel_contact_cuboid_cuboid",
-        "contact",
-        &cases,
-        |k| parry3d::query::details::contact_cuboid_cuboid(&k.pos12, &k.ca, &k.cb, 0.0),
-    );
-    g.finish();
+    obb_group!(c, "obb_obb_3d", boxes_3d(), sat_3d, parry3d);
 }
 
 struct Polygons {

@@ -10,6 +10,7 @@ use criterion::measurement::{Measurement, ValueFormatter};
 use criterion::{BenchmarkGroup, BenchmarkId, Criterion, Throughput};
 use glam::{Quat, Vec3};
 use isect::math::Pose3;
+use isect::shape::heightfield_3d::HeightField;
 use isect::shape::{Aabb, Ray};
 
 #[path = "../../tests/support/rng.rs"]
@@ -121,17 +122,23 @@ pub fn parry_aabb(b: &Aabb<Vec3>) -> parry3d::bounding_volume::Aabb {
     parry3d::bounding_volume::Aabb::new(b.min, b.max)
 }
 
-/// Heights of an `n × n` terrain (row-major, gentle waves plus seeded noise of ±0.01)
-/// and the same heights column-major, as parry's `HeightField` reads them.
-pub fn terrain(rng: &mut Rng, n: usize) -> (Vec<f32>, Vec<f32>) {
+/// A 256 × 256 terrain 10 units across (130,050 triangles): gentle waves plus seeded
+/// noise of ±0.01, ours and parry's.
+pub fn terrain(rng: &mut Rng) -> (HeightField<f32>, parry3d::shape::HeightField) {
+    let n = 256;
     let heights: Vec<f32> = (0..n * n)
         .map(|k| {
             let (i, j) = ((k / n) as f32, (k % n) as f32);
             0.05 * (0.1 * i).sin() * (0.13 * j).cos() + rng.uniform(-0.01, 0.01)
         })
         .collect();
+    // Parry reads the heights column-major.
     let column_major = (0..n * n).map(|k| heights[(k % n) * n + k / n]).collect();
-    (heights, column_major)
+    let scale = Vec3::new(10.0, 10.0, 10.0);
+    let ours = HeightField::new(heights, n, n, scale).unwrap();
+    let theirs =
+        parry3d::shape::HeightField::new(parry3d::utils::Array2::new(n, n, column_major), scale);
+    (ours, theirs)
 }
 
 /// Criterion measuring the thread's CPU time: the benchmark machines are shared by
