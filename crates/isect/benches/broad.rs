@@ -18,8 +18,7 @@
 
 use std::hint::black_box;
 
-use criterion::measurement::{Measurement, ValueFormatter};
-use criterion::{criterion_group, criterion_main, BatchSize, BenchmarkId, Criterion, Throughput};
+use criterion::{criterion_group, criterion_main, BatchSize, BenchmarkId, Criterion};
 use glam::Vec3;
 use isect::algo::slab::PreparedRay;
 use isect::broad::{Bvh, DynamicTree, ProxyId, SweepAndPrune};
@@ -28,19 +27,8 @@ use parry3d::bounding_volume::Aabb as PAabb;
 use parry3d::partitioning::{Bvh as PBvh, BvhBuildStrategy, BvhWorkspace};
 use parry3d::query::{Ray as PRay, RayCast};
 
-#[path = "../tests/support/rng.rs"]
-mod rng;
-use rng::Rng;
-
-impl Rng {
-    fn vec3(&mut self, scale: f32) -> Vec3 {
-        Vec3::new(
-            self.uniform(0.0, 1.0),
-            self.uniform(0.0, 1.0),
-            self.uniform(0.0, 1.0),
-        ) * scale
-    }
-}
+mod support;
+use support::{cpu_time_config, parry_aabb, CpuTime, Rng};
 
 /// N boxes of sides 0.5..1.5 in a cube sized for about one overlap per box, each with an
 /// oscillation phase.
@@ -55,9 +43,13 @@ impl Scene {
         let mut rng = Rng(seed);
         let side = 2.0 * (n as f32).cbrt();
         Self {
-            base: (0..n).map(|_| rng.vec3(side)).collect(),
-            half: (0..n).map(|_| Vec3::splat(0.25) + rng.vec3(0.5)).collect(),
-            phase: (0..n).map(|_| rng.vec3(std::f32::consts::TAU)).collect(),
+            base: (0..n).map(|_| rng.vec3(0.0, side)).collect(),
+            half: (0..n)
+                .map(|_| Vec3::splat(0.25) + rng.vec3(0.0, 0.5))
+                .collect(),
+            phase: (0..n)
+                .map(|_| rng.vec3(0.0, std::f32::consts::TAU))
+                .collect(),
         }
     }
 
@@ -75,10 +67,6 @@ impl Scene {
     }
 }
 
-fn to_parry(b: &Aabb<Vec3>) -> PAabb {
-    PAabb::new(b.min, b.max)
-}
-
 /// Margin of the fat boxes (dynamic tree, parry's incremental update).
 const MARGIN: f32 = 0.1;
 
@@ -88,7 +76,7 @@ fn next_frame(scene: &Scene, frame: &mut u32) -> (Vec<Aabb<Vec3>>, Vec<PAabb>) {
     *frame += 1;
     let mut boxes = Vec::new();
     scene.boxes(*frame, &mut boxes);
-    let pboxes = boxes.iter().map(to_parry).collect();
+    let pboxes = boxes.iter().map(parry_aabb).collect();
     (boxes, pboxes)
 }
 
@@ -249,7 +237,7 @@ fn build(c: &mut Criterion<CpuTime>) {
     let mut random = Vec::new();
     Scene::new(100_000, 5).boxes(0, &mut random);
     for (name, boxes) in [("random_100k", random), ("grid_100k", grid_boxes())] {
-        let pboxes: Vec<PAabb> = boxes.iter().map(to_parry).collect();
+        let pboxes: Vec<PAabb> = boxes.iter().map(parry_aabb).collect();
         group.bench_function(BenchmarkId::new("parry", name), |b| {
             b.iter(|| black_box(PBvh::from_leaves(BvhBuildStrategy::Binned, &pboxes)))
         });
@@ -263,7 +251,7 @@ fn build(c: &mut Criterion<CpuTime>) {
 fn ray_grid(c: &mut Criterion<CpuTime>) {
     let boxes = grid_boxes();
     let rays = grid_rays();
-    let pboxes: Vec<PAabb> = boxes.iter().map(to_parry).collect();
+    let pboxes: Vec<PAabb> = boxes.iter().map(parry_aabb).collect();
     let prays: Vec<PRay> = rays.iter().map(|r| PRay::new(r.origin, r.dir)).collect();
     let pbvh = PBvh::from_leaves(BvhBuildStrategy::Binned, &pboxes);
     let bvh = Bvh::build(&boxes);
@@ -331,90 +319,9 @@ fn ray_grid(c: &mut Criterion<CpuTime>) {
     group.finish();
 }
 
-/// Thread CPU time in nanoseconds, as a criterion measurement.
-struct CpuTime;
-
-/// `clock_gettime(CLOCK_THREAD_CPUTIME_ID)` on Linux (nanosecond resolution; the
-/// `/proc` counters only move at scheduler ticks), wall time elsewhere.
-#[cfg(target_os = "linux")]
-fn cpu_nanos() -> u64 {
-    #[repr(C)]
-    struct Timespec {
-        sec: i64,
-        nsec: i64,
-    }
-    extern "C" {
-        fn clock_gettime(clock: i32, ts: *mut Timespec) -> i32;
-    }
-    const CLOCK_THREAD_CPUTIME_ID: i32 = 3;
-    let mut ts = Timespec { sec: 0, nsec: 0 };
-    // SAFETY: `ts` is a valid, writable timespec; libc is linked by std on Linux.
-    let rc = unsafe { clock_gettime(CLOCK_THREAD_CPUTIME_ID, &mut ts) };
-    assert_eq!(rc, 0, "clock_gettime failed");
-    ts.sec as u64 * 1_000_000_000 + ts.nsec as u64
-}
-
-#[cfg(not(target_os = "linux"))]
-fn cpu_nanos() -> u64 {
-    use std::sync::OnceLock;
-    static START: OnceLock<std::time::Instant> = OnceLock::new();
-    START
-        .get_or_init(std::time::Instant::now)
-        .elapsed()
-        .as_nanos() as u64
-}
-
-impl Measurement for CpuTime {
-    type Intermediate = u64;
-    type Value = u64;
-    fn start(&self) -> u64 {
-        cpu_nanos()
-    }
-    fn end(&self, start: u64) -> u64 {
-        cpu_nanos().saturating_sub(start)
-    }
-    fn add(&self, a: &u64, b: &u64) -> u64 {
-        a + b
-    }
-    fn zero(&self) -> u64 {
-        0
-    }
-    fn to_f64(&self, v: &u64) -> f64 {
-        *v as f64
-    }
-    fn formatter(&self) -> &dyn ValueFormatter {
-        &NanosFormatter
-    }
-}
-
-struct NanosFormatter;
-
-impl ValueFormatter for NanosFormatter {
-    fn scale_values(&self, ns: f64, values: &mut [f64]) -> &'static str {
-        let (factor, unit) = match ns {
-            x if x < 1e3 => (1.0, "ns"),
-            x if x < 1e6 => (1e-3, "µs"),
-            x if x < 1e9 => (1e-6, "ms"),
-            _ => (1e-9, "s"),
-        };
-        values.iter_mut().for_each(|v| *v *= factor);
-        unit
-    }
-    fn scale_throughputs(&self, _: f64, _: &Throughput, _: &mut [f64]) -> &'static str {
-        "ns"
-    }
-    fn scale_for_machines(&self, _: &mut [f64]) -> &'static str {
-        "ns"
-    }
-}
-
-fn config() -> Criterion<CpuTime> {
-    Criterion::default().with_measurement(CpuTime)
-}
-
 criterion_group! {
     name = benches;
-    config = config();
+    config = cpu_time_config();
     targets = pairs, build, ray_grid
 }
 criterion_main!(benches);

@@ -6,39 +6,25 @@
 //!
 //! Run: `cargo bench -p isect --bench composite -- --warm-up-time 1 --measurement-time 2`
 
-use std::hint::black_box;
-
 use criterion::{criterion_group, criterion_main, Criterion};
-use glam::{Quat, Vec3};
+use glam::Vec3;
 use isect::math::Pose3;
 use isect::query::dispatch;
 use isect::shape::shape_3d::{AnyShape, Shape};
 use isect::shape::{Aabb, Ball, Compound};
 use parry3d::shape::SharedShape;
 
-const CASES: usize = 8192;
 /// Distinct compounds the cases draw from.
 const COMPOUNDS: usize = 64;
 /// Parts per compound.
 const PARTS: usize = 8;
 
-#[path = "../tests/support/rng.rs"]
-mod rng;
-use rng::Rng;
+mod support;
+use support::{cycle_named, Rng, CASES};
 
 impl Rng {
-    fn v3(&mut self, lo: f32, hi: f32) -> Vec3 {
-        Vec3::new(
-            self.uniform(lo, hi),
-            self.uniform(lo, hi),
-            self.uniform(lo, hi),
-        )
-    }
-
     fn pose(&mut self, half: f32) -> (Pose3<f32>, parry3d::math::Pose) {
-        let t = self.v3(-half, half);
-        let axis = self.v3(-1.0, 1.0).try_normalize().unwrap_or(Vec3::Z);
-        let q = Quat::from_axis_angle(axis, self.uniform(0.0, 6.3));
+        let (t, q) = (self.vec3(-half, half), self.turn());
         (Pose3::new(t, q), parry3d::math::Pose::from_parts(t, q))
     }
 
@@ -51,7 +37,7 @@ impl Rng {
                 SharedShape::ball(r),
             )
         } else {
-            let h = self.v3(0.15, 0.45);
+            let h = self.vec3(0.15, 0.45);
             let ours = Aabb::from_center(Vec3::ZERO, h).unwrap().into();
             (ours, SharedShape::cuboid(h.x, h.y, h.z))
         }
@@ -68,15 +54,6 @@ impl Rng {
             Compound::new(ours).unwrap().into(),
             SharedShape::compound(theirs),
         )
-    }
-}
-
-/// Runs `f` on case `i`, then the next, cycling through all of them.
-fn cycle<'a, T, R, F: FnMut(&T) -> R + 'a>(cases: &'a [T], mut f: F) -> impl FnMut() -> R + 'a {
-    let mut i = 0;
-    move || {
-        i = (i + 1) % cases.len();
-        f(black_box(&cases[i]))
     }
 }
 
@@ -117,48 +94,36 @@ fn bench_composite(c: &mut Criterion) {
 
     let balls = cases(&mut rng, false, 2.2);
     let mut g = c.benchmark_group("composite_compound_ball_contact_3d");
-    g.bench_function("isect_dispatch_contact", |b| {
-        b.iter(cycle(&balls, |k| {
-            let a = &compounds[k.a].0;
-            dispatch::contact(&k.pa.0, a, &k.pb.0, &k.b.0, 0.0)
-        }))
+    cycle_named(&mut g, "isect_dispatch_contact", &balls, |k| {
+        let a = &compounds[k.a].0;
+        dispatch::contact(&k.pa.0, a, &k.pb.0, &k.b.0, 0.0)
     });
-    g.bench_function("parry_query_contact", |b| {
-        b.iter(cycle(&balls, |k| {
-            let a = &*compounds[k.a].1 .0;
-            parry3d::query::contact(&k.pa.1, a, &k.pb.1, &*k.b.1 .0, 0.0)
-        }))
+    cycle_named(&mut g, "parry_query_contact", &balls, |k| {
+        let a = &*compounds[k.a].1 .0;
+        parry3d::query::contact(&k.pa.1, a, &k.pb.1, &*k.b.1 .0, 0.0)
     });
     g.finish();
 
     let mut g = c.benchmark_group("composite_compound_ball_distance_3d");
-    g.bench_function("isect_dispatch_distance", |b| {
-        b.iter(cycle(&balls, |k| {
-            let a = &compounds[k.a].0;
-            dispatch::distance(&k.pa.0, a, &k.pb.0, &k.b.0)
-        }))
+    cycle_named(&mut g, "isect_dispatch_distance", &balls, |k| {
+        let a = &compounds[k.a].0;
+        dispatch::distance(&k.pa.0, a, &k.pb.0, &k.b.0)
     });
-    g.bench_function("parry_query_distance", |b| {
-        b.iter(cycle(&balls, |k| {
-            let a = &*compounds[k.a].1 .0;
-            parry3d::query::distance(&k.pa.1, a, &k.pb.1, &*k.b.1 .0)
-        }))
+    cycle_named(&mut g, "parry_query_distance", &balls, |k| {
+        let a = &*compounds[k.a].1 .0;
+        parry3d::query::distance(&k.pa.1, a, &k.pb.1, &*k.b.1 .0)
     });
     g.finish();
 
     let pairs = cases(&mut Rng(78), true, 3.5);
     let mut g = c.benchmark_group("composite_compound_compound_distance_3d");
-    g.bench_function("isect_dispatch_distance", |b| {
-        b.iter(cycle(&pairs, |k| {
-            let a = &compounds[k.a].0;
-            dispatch::distance(&k.pa.0, a, &k.pb.0, &k.b.0)
-        }))
+    cycle_named(&mut g, "isect_dispatch_distance", &pairs, |k| {
+        let a = &compounds[k.a].0;
+        dispatch::distance(&k.pa.0, a, &k.pb.0, &k.b.0)
     });
-    g.bench_function("parry_query_distance", |b| {
-        b.iter(cycle(&pairs, |k| {
-            let a = &*compounds[k.a].1 .0;
-            parry3d::query::distance(&k.pa.1, a, &k.pb.1, &*k.b.1 .0)
-        }))
+    cycle_named(&mut g, "parry_query_distance", &pairs, |k| {
+        let a = &*compounds[k.a].1 .0;
+        parry3d::query::distance(&k.pa.1, a, &k.pb.1, &*k.b.1 .0)
     });
     g.finish();
 }

@@ -18,42 +18,22 @@
 //!
 //! Run: `cargo bench -p isect --bench composite_pairs -- --warm-up-time 1 --measurement-time 2`.
 
-use std::hint::black_box;
-
-use criterion::measurement::WallTime;
-use criterion::{criterion_group, criterion_main, BenchmarkGroup, BenchmarkId, Criterion};
+use criterion::{criterion_group, criterion_main, Criterion};
 use glam::{Quat, Vec2, Vec3};
 use isect::math::{Pose2, Pose3};
 use isect::query::dispatch;
 use isect::query::RayCast;
-use isect::shape::heightfield_3d::HeightField;
-use isect::shape::{shape_2d, shape_3d, Aabb, Ball, ConcavePolygon, Ray, TriMesh, TriMeshFlags};
+use isect::shape::{shape_2d, shape_3d, ConcavePolygon, Ray, TriMesh, TriMeshFlags};
 use parry3d::shape::SharedShape;
 
-const CASES: usize = 8192;
-
-#[path = "../tests/support/rng.rs"]
-mod rng;
-use rng::Rng;
+mod support;
+use support::{cycle, terrain, Rng, CASES};
 
 #[path = "../tests/support/meshes.rs"]
 mod meshes;
-
-fn cycle<T, R>(
-    g: &mut BenchmarkGroup<'_, WallTime>,
-    name: &str,
-    answer: &str,
-    cases: &[T],
-    f: impl Fn(&T) -> R,
-) {
-    g.bench_function(BenchmarkId::new(name, answer), |b| {
-        let mut i = 0;
-        b.iter(|| {
-            i = (i + 1) & (CASES - 1);
-            black_box(f(black_box(&cases[i])))
-        })
-    });
-}
+#[path = "../tests/support/parry_pairs.rs"]
+mod parry_pairs;
+use parry_pairs::{ball_3d, cuboid_3d, parry_pieces};
 
 fn unit(rng: &mut Rng) -> Vec3 {
     loop {
@@ -85,17 +65,14 @@ fn case_near(rng: &mut Rng, p: Vec3, n: Vec3, size: (f32, f32), boxes: bool) -> 
     } else {
         Quat::IDENTITY
     };
-    let (ours, theirs): (shape_3d::Shape<f32>, _) = if boxes {
-        let h = Vec3::new(k, rng.uniform(0.5, 1.0) * k, rng.uniform(0.5, 1.0) * k);
-        (
-            Aabb::from_center(Vec3::ZERO, h).unwrap().into(),
-            SharedShape::cuboid(h.x, h.y, h.z),
-        )
+    let (ours, theirs) = if boxes {
+        cuboid_3d(Vec3::new(
+            k,
+            rng.uniform(0.5, 1.0) * k,
+            rng.uniform(0.5, 1.0) * k,
+        ))
     } else {
-        (
-            Ball::new(Vec3::ZERO, k).unwrap().into(),
-            SharedShape::ball(k),
-        )
+        ball_3d(k)
     };
     Case3 {
         ours: (Pose3::new(centre, q), ours.into()),
@@ -109,10 +86,7 @@ fn mesh_cases(data: &meshes::MeshData, rng: &mut Rng, boxes: bool) -> Vec<Case3>
     (0..CASES)
         .map(|_| {
             let t = data.indices[rng.below(data.indices.len())];
-            let [a, b, c] = t.map(|i| {
-                let p = data.vertices[i as usize];
-                Vec3::new(p[0] as f32, p[1] as f32, p[2] as f32)
-            });
+            let [a, b, c] = data.triangle_f32(t);
             let (u, v) = (rng.uniform(0.0, 1.0), rng.uniform(0.0, 1.0));
             let (u, v) = if u + v > 1.0 {
                 (1.0 - u, 1.0 - v)
@@ -151,7 +125,7 @@ fn contact_group(
 
 fn trimesh(c: &mut Criterion) {
     let data = meshes::bumpy_sphere(320, 157, 0.1);
-    let verts = data.map(|p| Vec3::new(p[0] as f32, p[1] as f32, p[2] as f32));
+    let verts = data.vertices_f32();
     let ours: shape_3d::AnyShape<f32> =
         TriMesh::<f32>::new(verts.clone(), data.indices.clone(), TriMeshFlags::SOLID)
             .unwrap()
@@ -165,19 +139,8 @@ fn trimesh(c: &mut Criterion) {
 }
 
 fn heightfield(c: &mut Criterion) {
-    let n = 256;
     let mut rng = Rng(0x4F1);
-    let heights: Vec<f32> = (0..n * n)
-        .map(|k| {
-            let (i, j) = ((k / n) as f32, (k % n) as f32);
-            0.05 * (0.1 * i).sin() * (0.13 * j).cos() + rng.uniform(-0.01, 0.01)
-        })
-        .collect();
-    let scale = Vec3::new(10.0, 10.0, 10.0);
-    let field = HeightField::<f32>::new(heights.clone(), n, n, scale).unwrap();
-    let column_major = (0..n * n).map(|k| heights[(k % n) * n + k / n]).collect();
-    let theirs =
-        parry3d::shape::HeightField::new(parry3d::utils::Array2::new(n, n, column_major), scale);
+    let (field, theirs) = terrain(&mut rng);
     let cases: Vec<Case3> = (0..CASES)
         .map(|_| {
             // The surface point below a random (x, z), found by a ray straight down.
@@ -204,14 +167,7 @@ fn star(rng: &mut Rng) -> (shape_2d::AnyShape<f32>, parry2d::shape::SharedShape)
         })
         .collect();
     let polygon = ConcavePolygon::<f32>::new(outer, Vec::new()).unwrap();
-    let pieces = polygon
-        .pieces()
-        .iter()
-        .map(|p| {
-            let hull = parry2d::shape::SharedShape::convex_polyline(p.vertices().to_vec());
-            (parry2d::math::Pose::IDENTITY, hull.expect("a convex piece"))
-        })
-        .collect();
+    let pieces = parry_pieces(&polygon);
     (
         polygon.into(),
         parry2d::shape::SharedShape::compound(pieces),

@@ -14,8 +14,7 @@
 
 use std::hint::black_box;
 
-use criterion::measurement::WallTime;
-use criterion::{criterion_group, criterion_main, BenchmarkGroup, BenchmarkId, Criterion};
+use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
 use glam::Vec2;
 use isect::query::project_point::ProjectPoint;
 use isect::query::RayCast;
@@ -23,28 +22,10 @@ use isect::shape::heightfield_2d::HeightField;
 use isect::shape::{ConcavePolygon, Polyline, Ray};
 use parry2d::query::{PointQuery, Ray as PRay, RayCast as PRayCast};
 
-const CASES: usize = 8192;
 const VERTICES: usize = 1024;
 
-#[path = "../tests/support/rng.rs"]
-mod rng;
-use rng::Rng;
-
-fn cycle<T, R>(
-    g: &mut BenchmarkGroup<'_, WallTime>,
-    name: &str,
-    answer: &str,
-    cases: &[T],
-    f: impl Fn(&T) -> R,
-) {
-    g.bench_function(BenchmarkId::new(name, answer), |b| {
-        let mut i = 0;
-        b.iter(|| {
-            i = (i + 1) & (CASES - 1);
-            black_box(f(black_box(&cases[i])))
-        })
-    });
-}
+mod support;
+use support::{cycle, Rng, CASES};
 
 /// A random walk along `x` of `VERTICES` vertices.
 fn walk(rng: &mut Rng) -> Vec<Vec2> {

@@ -3,10 +3,8 @@
 //! cycled per benchmark. Run with
 //! `cargo bench --bench gjk -- --warm-up-time 1 --measurement-time 2`.
 
-use std::hint::black_box;
-
 use criterion::{criterion_group, criterion_main, Criterion};
-use glam::{Quat, Vec3};
+use glam::Vec3;
 use isect::algo::support::ConvexPoints;
 use isect::math::Pose3;
 use isect::query::cast_shapes::cast_shapes;
@@ -17,31 +15,10 @@ use parry3d::math::Pose as PPose;
 use parry3d::query as pq;
 use parry3d::shape as ps;
 
-const CASES: usize = 8192;
 const SHAPES: usize = 64;
 
-#[path = "../tests/support/rng.rs"]
-mod rng;
-use rng::Rng;
-
-impl Rng {
-    fn unit_vec3(&mut self) -> Vec3 {
-        loop {
-            let v = Vec3::new(
-                self.uniform(-1.0, 1.0),
-                self.uniform(-1.0, 1.0),
-                self.uniform(-1.0, 1.0),
-            );
-            if let Some(u) = v.try_normalize() {
-                return u;
-            }
-        }
-    }
-    fn rotation(&mut self) -> Quat {
-        let axis = self.unit_vec3();
-        Quat::from_axis_angle(axis, self.uniform(-3.1, 3.1))
-    }
-}
+mod support;
+use support::{cycle_named, Rng, CASES};
 
 /// A pose pair for both libraries: A near the origin, B at `offset` distance.
 struct Case {
@@ -54,12 +31,10 @@ struct Case {
 fn cases(rng: &mut Rng, offset: f32) -> Vec<Case> {
     (0..CASES)
         .map(|_| {
-            let (ra, rb) = (rng.rotation(), rng.rotation());
-            let ta = rng.unit_vec3() * 0.1;
-            let tb = ta + rng.unit_vec3() * offset;
+            let (ours, parry) = rng.pose_pair(offset);
             Case {
-                ours: (Pose3::new(ta, ra), Pose3::new(tb, rb)),
-                parry: (PPose::from_parts(ta, ra), PPose::from_parts(tb, rb)),
+                ours,
+                parry,
                 shape_a: (rng.uniform(0.0, 1.0) * SHAPES as f32) as usize % SHAPES,
                 shape_b: (rng.uniform(0.0, 1.0) * SHAPES as f32) as usize % SHAPES,
             }
@@ -72,11 +47,7 @@ fn cases(rng: &mut Rng, offset: f32) -> Vec<Case> {
 fn hulls(rng: &mut Rng, n: usize) -> (Vec<ConvexPoints<Vec3>>, Vec<ps::ConvexPolyhedron>) {
     (0..SHAPES)
         .map(|_| {
-            let scale = Vec3::new(
-                rng.uniform(0.6, 1.0),
-                rng.uniform(0.6, 1.0),
-                rng.uniform(0.6, 1.0),
-            );
+            let scale = rng.vec3(0.6, 1.0);
             let pts: Vec<Vec3> = (0..n).map(|_| rng.unit_vec3() * scale).collect();
             let parry = ps::ConvexPolyhedron::from_convex_hull(&pts).expect("hull");
             let ours = ConvexPoints::new(parry.points().to_vec()).expect("points");
@@ -91,27 +62,13 @@ fn gjk_distance(c: &mut Criterion) {
         let (ours, parry) = hulls(&mut rng, n);
         let cases = cases(&mut rng, 3.0);
         let mut group = c.benchmark_group(format!("gjk_distance_hull_{n}"));
-        let mut i = 0;
-        group.bench_function("isect", |b| {
-            b.iter(|| {
-                i = (i + 1) % CASES;
-                let k = &cases[i];
-                black_box(distance(
-                    &k.ours.0,
-                    &ours[k.shape_a],
-                    &k.ours.1,
-                    &ours[k.shape_b],
-                ))
-            })
+        cycle_named(&mut group, "isect", &cases, |k| {
+            let (a, b) = (&ours[k.shape_a], &ours[k.shape_b]);
+            distance(&k.ours.0, a, &k.ours.1, b)
         });
-        group.bench_function("parry", |b| {
-            b.iter(|| {
-                i = (i + 1) % CASES;
-                let k = &cases[i];
-                black_box(
-                    pq::distance(&k.parry.0, &parry[k.shape_a], &k.parry.1, &parry[k.shape_b]).ok(),
-                )
-            })
+        cycle_named(&mut group, "parry", &cases, |k| {
+            let (a, b) = (&parry[k.shape_a], &parry[k.shape_b]);
+            pq::distance(&k.parry.0, a, &k.parry.1, b).ok()
         });
         group.finish();
     }
@@ -122,35 +79,13 @@ fn epa_contact(c: &mut Criterion) {
     let (ours, parry) = hulls(&mut rng, 32);
     let cases = cases(&mut rng, 0.8);
     let mut group = c.benchmark_group("epa_contact_hull_32");
-    let mut i = 0;
-    group.bench_function("isect", |b| {
-        b.iter(|| {
-            i = (i + 1) % CASES;
-            let k = &cases[i];
-            black_box(contact(
-                &k.ours.0,
-                &ours[k.shape_a],
-                &k.ours.1,
-                &ours[k.shape_b],
-                0.0,
-            ))
-        })
+    cycle_named(&mut group, "isect", &cases, |k| {
+        let (a, b) = (&ours[k.shape_a], &ours[k.shape_b]);
+        contact(&k.ours.0, a, &k.ours.1, b, 0.0)
     });
-    group.bench_function("parry", |b| {
-        b.iter(|| {
-            i = (i + 1) % CASES;
-            let k = &cases[i];
-            black_box(
-                pq::contact(
-                    &k.parry.0,
-                    &parry[k.shape_a],
-                    &k.parry.1,
-                    &parry[k.shape_b],
-                    0.0,
-                )
-                .ok(),
-            )
-        })
+    cycle_named(&mut group, "parry", &cases, |k| {
+        let (a, b) = (&parry[k.shape_a], &parry[k.shape_b]);
+        pq::contact(&k.parry.0, a, &k.parry.1, b, 0.0).ok()
     });
     group.finish();
 }
@@ -173,48 +108,17 @@ fn capsule_contact(c: &mut Criterion) {
     let (ours, parry) = capsules(&mut rng);
     let cases = cases(&mut rng, 1.2);
     let mut group = c.benchmark_group("contact_capsule_capsule");
-    let mut i = 0;
-    group.bench_function("isect_kernel", |b| {
-        b.iter(|| {
-            i = (i + 1) % CASES;
-            let k = &cases[i];
-            black_box(contact_capsule_capsule(
-                &k.ours.0,
-                &ours[k.shape_a],
-                &k.ours.1,
-                &ours[k.shape_b],
-                0.1,
-            ))
-        })
+    cycle_named(&mut group, "isect_kernel", &cases, |k| {
+        let (a, b) = (&ours[k.shape_a], &ours[k.shape_b]);
+        contact_capsule_capsule(&k.ours.0, a, &k.ours.1, b, 0.1)
     });
-    group.bench_function("isect_gjk", |b| {
-        b.iter(|| {
-            i = (i + 1) % CASES;
-            let k = &cases[i];
-            black_box(contact(
-                &k.ours.0,
-                &ours[k.shape_a],
-                &k.ours.1,
-                &ours[k.shape_b],
-                0.1,
-            ))
-        })
+    cycle_named(&mut group, "isect_gjk", &cases, |k| {
+        let (a, b) = (&ours[k.shape_a], &ours[k.shape_b]);
+        contact(&k.ours.0, a, &k.ours.1, b, 0.1)
     });
-    group.bench_function("parry", |b| {
-        b.iter(|| {
-            i = (i + 1) % CASES;
-            let k = &cases[i];
-            black_box(
-                pq::contact(
-                    &k.parry.0,
-                    &parry[k.shape_a],
-                    &k.parry.1,
-                    &parry[k.shape_b],
-                    0.1,
-                )
-                .ok(),
-            )
-        })
+    cycle_named(&mut group, "parry", &cases, |k| {
+        let (a, b) = (&parry[k.shape_a], &parry[k.shape_b]);
+        pq::contact(&k.parry.0, a, &k.parry.1, b, 0.1).ok()
     });
     group.finish();
 }
@@ -223,11 +127,7 @@ fn linear_cast(c: &mut Criterion) {
     let mut rng = Rng(8);
     let boxes: Vec<(Aabb<Vec3>, ps::Cuboid)> = (0..SHAPES)
         .map(|_| {
-            let h = Vec3::new(
-                rng.uniform(0.2, 0.8),
-                rng.uniform(0.2, 0.8),
-                rng.uniform(0.2, 0.8),
-            );
+            let h = rng.vec3(0.2, 0.8);
             (
                 Aabb::from_center(Vec3::ZERO, h).expect("box"),
                 ps::Cuboid::new(h),
@@ -235,49 +135,24 @@ fn linear_cast(c: &mut Criterion) {
         })
         .collect();
     let (caps, pcaps) = capsules(&mut rng);
-    let cases = cases(&mut rng, 3.0);
-    let vels: Vec<Vec3> = cases
-        .iter()
+    // Each case with the velocity of B relative to A.
+    let cases: Vec<(Case, Vec3)> = cases(&mut rng, 3.0)
+        .into_iter()
         .map(|k| {
-            (k.ours.0.translation - k.ours.1.translation) * rng.uniform(0.5, 1.5)
-                + rng.unit_vec3() * 0.5
+            let vel = (k.ours.0.translation - k.ours.1.translation) * rng.uniform(0.5, 1.5)
+                + rng.unit_vec3() * 0.5;
+            (k, vel)
         })
         .collect();
     let mut group = c.benchmark_group("cast_shapes_box_capsule");
-    let mut i = 0;
-    group.bench_function("isect", |b| {
-        b.iter(|| {
-            i = (i + 1) % CASES;
-            let k = &cases[i];
-            black_box(cast_shapes(
-                &k.ours.0,
-                Vec3::ZERO,
-                &boxes[k.shape_a].0,
-                &k.ours.1,
-                vels[i],
-                &caps[k.shape_b],
-                1.0,
-            ))
-        })
+    cycle_named(&mut group, "isect", &cases, |(k, vel)| {
+        let (a, b) = (&boxes[k.shape_a].0, &caps[k.shape_b]);
+        cast_shapes(&k.ours.0, Vec3::ZERO, a, &k.ours.1, *vel, b, 1.0)
     });
-    group.bench_function("parry", |b| {
-        b.iter(|| {
-            i = (i + 1) % CASES;
-            let k = &cases[i];
-            let options = pq::ShapeCastOptions::with_max_time_of_impact(1.0);
-            black_box(
-                pq::cast_shapes(
-                    &k.parry.0,
-                    Vec3::ZERO,
-                    &boxes[k.shape_a].1,
-                    &k.parry.1,
-                    vels[i],
-                    &pcaps[k.shape_b],
-                    options,
-                )
-                .ok(),
-            )
-        })
+    cycle_named(&mut group, "parry", &cases, |(k, vel)| {
+        let (a, b) = (&boxes[k.shape_a].1, &pcaps[k.shape_b]);
+        let options = pq::ShapeCastOptions::with_max_time_of_impact(1.0);
+        pq::cast_shapes(&k.parry.0, Vec3::ZERO, a, &k.parry.1, *vel, b, options).ok()
     });
     group.finish();
 }

@@ -4,8 +4,6 @@
 //!
 //! Run: `cargo bench -p isect --bench manifold -- --warm-up-time 1 --measurement-time 2`
 
-use std::hint::black_box;
-
 use criterion::{criterion_group, criterion_main, Criterion};
 use glam::{Quat, Vec2, Vec3};
 use isect::math::{Pose2, Pose3};
@@ -13,31 +11,8 @@ use isect::query::manifold::{contact_manifold_obb_3d, contact_manifold_polygons}
 use isect::shape::{obb_3d, ConvexPolygon};
 use parry3d::query::{ContactManifold, DefaultQueryDispatcher, PersistentQueryDispatcher};
 
-const CASES: usize = 8192;
-
-/// SplitMix64, uniform in `[lo, hi)`.
-#[path = "../tests/support/rng.rs"]
-mod rng;
-use rng::Rng;
-
-impl Rng {
-    fn v3(&mut self, lo: f32, hi: f32) -> Vec3 {
-        Vec3::new(
-            self.uniform(lo, hi),
-            self.uniform(lo, hi),
-            self.uniform(lo, hi),
-        )
-    }
-}
-
-/// Runs `f` on case `i`, then the next, cycling through all of them.
-fn cycle<'a, T, R, F: FnMut(&T) -> R + 'a>(cases: &'a [T], mut f: F) -> impl FnMut() -> R + 'a {
-    let mut i = 0;
-    move || {
-        i = (i + 1) % cases.len();
-        f(black_box(&cases[i]))
-    }
-}
+mod support;
+use support::{cycle_named, Rng, CASES};
 
 struct Boxes {
     pa: Pose3<f32>,
@@ -54,9 +29,8 @@ struct Boxes {
 fn boxes() -> Vec<Boxes> {
     let mut rng = Rng(5);
     let one = |rng: &mut Rng| {
-        let (t, h) = (rng.v3(-1.3, 1.3), rng.v3(0.2, 1.0));
-        let axis = rng.v3(-1.0, 1.0).try_normalize().unwrap_or(Vec3::Z);
-        let q = Quat::from_axis_angle(axis, rng.uniform(0.0, 6.3));
+        let (t, h) = (rng.vec3(-1.3, 1.3), rng.vec3(0.2, 1.0));
+        let q = rng.turn();
         let o = obb_3d::Obb::new(Vec3::ZERO, h, Quat::IDENTITY).unwrap();
         let pp = parry3d::math::Pose::from_parts(t, q);
         (Pose3::new(t, q), o, pp, parry3d::shape::Cuboid::new(h))
@@ -82,24 +56,23 @@ fn boxes() -> Vec<Boxes> {
 fn bench_box_box(c: &mut Criterion) {
     let cases = boxes();
     let mut g = c.benchmark_group("manifold_box_box_3d");
-    g.bench_function("isect_contact_manifold_obb_3d", |b| {
-        b.iter(cycle(&cases, |k| {
-            contact_manifold_obb_3d(&k.pa, &k.a, &k.pb, &k.b, 0.0)
-        }))
+    cycle_named(&mut g, "isect_contact_manifold_obb_3d", &cases, |k| {
+        contact_manifold_obb_3d(&k.pa, &k.a, &k.pb, &k.b, 0.0)
     });
     let mut manifolds: Vec<ContactManifold<(), ()>> = Vec::new();
-    g.bench_function("parry_contact_manifolds", |b| {
-        b.iter(cycle(&cases, |k| {
-            manifolds.clear();
-            DefaultQueryDispatcher
-                .contact_manifolds(&k.pos12, &k.ca, &k.cb, 0.0, &mut manifolds, &mut None)
-                .unwrap();
-            manifolds.len()
-        }))
+    cycle_named(&mut g, "parry_contact_manifolds", &cases, |k| {
+        manifolds.clear();
+        DefaultQueryDispatcher
+            .contact_manifolds(&k.pos12, &k.ca, &k.cb, 0.0, &mut manifolds, &mut None)
+            .unwrap();
+        manifolds.len()
     });
     let mut manifold = ContactManifold::<(), ()>::new();
-    g.bench_function("parry_kernel_contact_manifold_cuboid_cuboid", |b| {
-        b.iter(cycle(&cases, |k| {
+    cycle_named(
+        &mut g,
+        "parry_kernel_contact_manifold_cuboid_cuboid",
+        &cases,
+        |k| {
             manifold.clear();
             parry3d::query::details::contact_manifold_cuboid_cuboid(
                 &k.pos12,
@@ -109,12 +82,10 @@ fn bench_box_box(c: &mut Criterion) {
                 &mut manifold,
             );
             manifold.points.len()
-        }))
-    });
-    g.bench_function("parry_contact", |b| {
-        b.iter(cycle(&cases, |k| {
-            parry3d::query::contact(&k.ppa, &k.ca, &k.ppb, &k.cb, 0.0).unwrap()
-        }))
+        },
+    );
+    cycle_named(&mut g, "parry_contact", &cases, |k| {
+        parry3d::query::contact(&k.ppa, &k.ca, &k.ppb, &k.cb, 0.0).unwrap()
     });
     g.finish();
 }
@@ -175,20 +146,16 @@ fn bench_polygons(c: &mut Criterion) {
     use parry2d::query::PersistentQueryDispatcher as _;
     let cases = polygons();
     let mut g = c.benchmark_group("manifold_polygon_polygon_2d");
-    g.bench_function("isect_contact_manifold_polygons", |b| {
-        b.iter(cycle(&cases, |k| {
-            contact_manifold_polygons(&k.pa, &k.a, &k.pb, &k.b, 0.0)
-        }))
+    cycle_named(&mut g, "isect_contact_manifold_polygons", &cases, |k| {
+        contact_manifold_polygons(&k.pa, &k.a, &k.pb, &k.b, 0.0)
     });
     let mut manifolds: Vec<parry2d::query::ContactManifold<(), ()>> = Vec::new();
-    g.bench_function("parry_contact_manifolds", |b| {
-        b.iter(cycle(&cases, |k| {
-            manifolds.clear();
-            parry2d::query::DefaultQueryDispatcher
-                .contact_manifolds(&k.pos12, &k.ca, &k.cb, 0.0, &mut manifolds, &mut None)
-                .unwrap();
-            manifolds.len()
-        }))
+    cycle_named(&mut g, "parry_contact_manifolds", &cases, |k| {
+        manifolds.clear();
+        parry2d::query::DefaultQueryDispatcher
+            .contact_manifolds(&k.pos12, &k.ca, &k.cb, 0.0, &mut manifolds, &mut None)
+            .unwrap();
+        manifolds.len()
     });
     g.finish();
 }

@@ -14,40 +14,24 @@
 //!
 //! Run: `cargo bench -p isect --bench mesh -- --warm-up-time 1 --measurement-time 2`.
 
-use std::hint::black_box;
-
-use criterion::measurement::WallTime;
-use criterion::{criterion_group, criterion_main, BenchmarkGroup, BenchmarkId, Criterion};
+use criterion::{criterion_group, criterion_main, Criterion};
 use glam::Vec3;
 use isect::query::{ProjectPoint, RayCast};
-use isect::shape::heightfield_3d::HeightField;
 use isect::shape::{Ray, TriMesh, TriMeshFlags};
-use parry3d::query::{PointQuery, Ray as PRay, RayCast as PRayCast};
-use parry3d::shape::{HeightField as PHeightField, TriMesh as PTriMesh};
-use parry3d::utils::Array2;
+use parry3d::query::{PointQuery, RayCast as PRayCast};
+use parry3d::shape::TriMesh as PTriMesh;
 
-const CASES: usize = 8192;
-
-#[path = "../tests/support/rng.rs"]
-mod rng;
-use rng::Rng;
+mod support;
+use support::{cycle, parry_ray, terrain, Rng, CASES};
 
 #[path = "../tests/support/meshes.rs"]
 mod meshes;
 
 impl Rng {
-    fn v(&mut self, lo: f32, hi: f32) -> Vec3 {
-        Vec3::new(
-            self.uniform(lo, hi),
-            self.uniform(lo, hi),
-            self.uniform(lo, hi),
-        )
-    }
-
     /// A point on the sphere of radius `r` (normalised cube sample).
     fn on_sphere(&mut self, r: f32) -> Vec3 {
         loop {
-            let p = self.v(-1.0, 1.0);
+            let p = self.vec3(-1.0, 1.0);
             let l = p.length();
             if l > 0.1 && l <= 1.0 {
                 return p * (r / l);
@@ -56,29 +40,9 @@ impl Rng {
     }
 }
 
-fn cycle<T, R>(
-    g: &mut BenchmarkGroup<'_, WallTime>,
-    name: &str,
-    answer: &str,
-    cases: &[T],
-    f: impl Fn(&T) -> R,
-) {
-    g.bench_function(BenchmarkId::new(name, answer), |b| {
-        let mut i = 0;
-        b.iter(|| {
-            i = (i + 1) & (CASES - 1);
-            black_box(f(black_box(&cases[i])))
-        })
-    });
-}
-
-fn pray(r: &Ray<Vec3>) -> PRay {
-    PRay::new(r.origin, r.dir)
-}
-
 fn mesh_ray(c: &mut Criterion) {
     let data = meshes::bumpy_sphere(320, 157, 0.1);
-    let verts = data.map(|p| Vec3::new(p[0] as f32, p[1] as f32, p[2] as f32));
+    let verts = data.vertices_f32();
     let open =
         TriMesh::<f32>::new(verts.clone(), data.indices.clone(), TriMeshFlags::OPEN).unwrap();
     let solid =
@@ -90,7 +54,7 @@ fn mesh_ray(c: &mut Criterion) {
             let origin = rng.on_sphere(3.0);
             Ray {
                 origin,
-                dir: rng.v(-1.2, 1.2) - origin,
+                dir: rng.vec3(-1.2, 1.2) - origin,
             }
         })
         .collect();
@@ -119,17 +83,17 @@ fn mesh_ray(c: &mut Criterion) {
         "parry TriMesh::cast_local_ray_and_get_normal",
         "hit",
         &rays,
-        |r| theirs.cast_local_ray_and_get_normal(&pray(r), inf, true),
+        |r| theirs.cast_local_ray_and_get_normal(&parry_ray(r), inf, true),
     );
     cycle(&mut g, "parry TriMesh::cast_local_ray", "t", &rays, |r| {
-        theirs.cast_local_ray(&pray(r), inf, true)
+        theirs.cast_local_ray(&parry_ray(r), inf, true)
     });
     g.finish();
 }
 
 fn mesh_project(c: &mut Criterion) {
     let data = meshes::bumpy_sphere(320, 157, 0.1);
-    let verts = data.map(|p| Vec3::new(p[0] as f32, p[1] as f32, p[2] as f32));
+    let verts = data.vertices_f32();
     let solid =
         TriMesh::<f32>::new(verts.clone(), data.indices.clone(), TriMeshFlags::SOLID).unwrap();
     let theirs = PTriMesh::with_flags(
@@ -139,7 +103,7 @@ fn mesh_project(c: &mut Criterion) {
     )
     .unwrap();
     let mut rng = Rng(0x9A0);
-    let points: Vec<Vec3> = (0..CASES).map(|_| rng.v(-1.5, 1.5)).collect();
+    let points: Vec<Vec3> = (0..CASES).map(|_| rng.vec3(-1.5, 1.5)).collect();
     let mut g = c.benchmark_group("mesh_project");
     cycle(
         &mut g,
@@ -159,18 +123,8 @@ fn mesh_project(c: &mut Criterion) {
 }
 
 fn heightfield_ray(c: &mut Criterion) {
-    let n = 256;
     let mut rng = Rng(0x4EF);
-    let heights: Vec<f32> = (0..n * n)
-        .map(|k| {
-            let (i, j) = ((k / n) as f32, (k % n) as f32);
-            0.05 * (0.1 * i).sin() * (0.13 * j).cos() + rng.uniform(-0.01, 0.01)
-        })
-        .collect();
-    let scale = Vec3::new(10.0, 10.0, 10.0);
-    let ours = HeightField::<f32>::new(heights.clone(), n, n, scale).unwrap();
-    let column_major = (0..n * n).map(|k| heights[(k % n) * n + k / n]).collect();
-    let theirs = PHeightField::new(Array2::new(n, n, column_major), scale);
+    let (ours, theirs) = terrain(&mut rng);
     let rays: Vec<Ray<Vec3>> = (0..CASES)
         .map(|_| {
             let origin = Vec3::new(
@@ -203,14 +157,14 @@ fn heightfield_ray(c: &mut Criterion) {
         "parry HeightField::cast_local_ray_and_get_normal",
         "hit",
         &rays,
-        |r| theirs.cast_local_ray_and_get_normal(&pray(r), inf, true),
+        |r| theirs.cast_local_ray_and_get_normal(&parry_ray(r), inf, true),
     );
     cycle(
         &mut g,
         "parry HeightField::cast_local_ray",
         "t",
         &rays,
-        |r| theirs.cast_local_ray(&pray(r), inf, true),
+        |r| theirs.cast_local_ray(&parry_ray(r), inf, true),
     );
     g.finish();
 }

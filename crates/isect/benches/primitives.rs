@@ -16,8 +16,7 @@
 
 use std::hint::black_box;
 
-use criterion::measurement::WallTime;
-use criterion::{criterion_group, criterion_main, BenchmarkGroup, BenchmarkId, Criterion};
+use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
 use glam::Vec3;
 use isect::query::ball_tests::{
     ball_aabb_contact, ball_aabb_intersects, ball_ball_contact, ball_ball_intersects,
@@ -30,40 +29,8 @@ use parry3d::query::details::{
 };
 use parry3d::shape::{Ball as PBall, Cuboid};
 
-const CASES: usize = 8192;
-
-/// splitmix64, seeded: the same cases on every run.
-#[path = "../tests/support/rng.rs"]
-mod rng;
-use rng::Rng;
-
-impl Rng {
-    fn v(&mut self, lo: f32, hi: f32) -> Vec3 {
-        Vec3::new(
-            self.uniform(lo, hi),
-            self.uniform(lo, hi),
-            self.uniform(lo, hi),
-        )
-    }
-}
-
-/// Benchmarks `f` over the cases in a cycle, one case per iteration, under the id
-/// `name/answer` (`answer`: what it computes, so the table pairs like with like).
-fn cycle<T, R>(
-    g: &mut BenchmarkGroup<'_, WallTime>,
-    name: &str,
-    answer: &str,
-    cases: &[T],
-    f: impl Fn(&T) -> R,
-) {
-    g.bench_function(BenchmarkId::new(name, answer), |b| {
-        let mut i = 0;
-        b.iter(|| {
-            i = (i + 1) & (CASES - 1);
-            black_box(f(black_box(&cases[i])))
-        })
-    });
-}
+mod support;
+use support::{cycle, parry_aabb, Rng, CASES};
 
 /// A ball pair in both libraries' forms.
 struct BallPair {
@@ -81,7 +48,7 @@ fn ball_ball(c: &mut Criterion) {
     let mut rng = Rng(11);
     let cases: Vec<BallPair> = (0..CASES)
         .map(|_| {
-            let (ca, cb) = (rng.v(-1.2, 1.2), rng.v(-1.2, 1.2));
+            let (ca, cb) = (rng.vec3(-1.2, 1.2), rng.vec3(-1.2, 1.2));
             let (ra, rb) = (rng.uniform(0.1, 1.5), rng.uniform(0.1, 1.5));
             BallPair {
                 a: Ball::new(ca, ra).unwrap(),
@@ -141,8 +108,8 @@ fn ball_aabb(c: &mut Criterion) {
     let mut rng = Rng(12);
     let cases: Vec<BallBox> = (0..CASES)
         .map(|_| {
-            let (centre, half) = (rng.v(-1.0, 1.0), rng.v(0.2, 1.0));
-            let (ball_c, r) = (rng.v(-1.2, 1.2), rng.uniform(0.05, 1.0));
+            let (centre, half) = (rng.vec3(-1.0, 1.0), rng.vec3(0.2, 1.0));
+            let (ball_c, r) = (rng.vec3(-1.2, 1.2), rng.uniform(0.05, 1.0));
             BallBox {
                 ball: Ball::new(ball_c, r).unwrap(),
                 aabb: Aabb::from_center(centre, half).unwrap(),
@@ -182,9 +149,9 @@ fn aabb_aabb(c: &mut Criterion) {
     let mut rng = Rng(13);
     let cases: Vec<(Aabb<Vec3>, Aabb<Vec3>, PAabb, PAabb)> = (0..CASES)
         .map(|_| {
-            let a = Aabb::from_center(rng.v(-0.7, 0.7), rng.v(0.1, 0.8)).unwrap();
-            let b = Aabb::from_center(rng.v(-0.7, 0.7), rng.v(0.1, 0.8)).unwrap();
-            (a, b, PAabb::new(a.min, a.max), PAabb::new(b.min, b.max))
+            let a = Aabb::from_center(rng.vec3(-0.7, 0.7), rng.vec3(0.1, 0.8)).unwrap();
+            let b = Aabb::from_center(rng.vec3(-0.7, 0.7), rng.vec3(0.1, 0.8)).unwrap();
+            (a, b, parry_aabb(&a), parry_aabb(&b))
         })
         .collect();
     let mut g = c.benchmark_group("aabb_aabb");

@@ -26,10 +26,7 @@
 //!
 //! Run: `cargo bench -p isect --bench ray -- --warm-up-time 1 --measurement-time 2`.
 
-use std::hint::black_box;
-
-use criterion::measurement::WallTime;
-use criterion::{criterion_group, criterion_main, BenchmarkGroup, BenchmarkId, Criterion};
+use criterion::{criterion_group, criterion_main, Criterion};
 use glam::Vec3;
 use isect::algo::slab::PreparedRay;
 use isect::query::RayCast;
@@ -38,68 +35,33 @@ use isect::shape::{Aabb, Ball, Plane, Ray, Triangle};
 use parry3d::math::Pose;
 use parry3d::query::{Ray as PRay, RayCast as PRayCast};
 
-const CASES: usize = 8192;
-
-/// splitmix64, seeded: the same cases on every run.
-#[path = "../tests/support/rng.rs"]
-mod rng;
-use rng::Rng;
+mod support;
+use support::{cycle, parry_aabb, parry_ray, Rng, CASES};
 
 impl Rng {
-    fn v(&mut self, lo: f32, hi: f32) -> Vec3 {
-        Vec3::new(
-            self.uniform(lo, hi),
-            self.uniform(lo, hi),
-            self.uniform(lo, hi),
-        )
-    }
-
     /// A ray from [-8, 8]³ toward `target` ± `spread`, non-unit.
     fn ray(&mut self, target: Vec3, spread: f32) -> Ray<Vec3> {
-        let origin = self.v(-8.0, 8.0);
-        let dir = (target + self.v(-spread, spread) - origin) * self.uniform(0.2, 2.0);
+        let origin = self.vec3(-8.0, 8.0);
+        let dir = (target + self.vec3(-spread, spread) - origin) * self.uniform(0.2, 2.0);
         Ray { origin, dir }
     }
-}
-
-/// Benchmarks `f` over the cases in a cycle, one case per iteration, under the id
-/// `name/answer` (`answer`: what it computes, so the table pairs like with like).
-fn cycle<T, R>(
-    g: &mut BenchmarkGroup<'_, WallTime>,
-    name: &str,
-    answer: &str,
-    cases: &[T],
-    f: impl Fn(&T) -> R,
-) {
-    g.bench_function(BenchmarkId::new(name, answer), |b| {
-        let mut i = 0;
-        b.iter(|| {
-            i = (i + 1) & (CASES - 1);
-            black_box(f(black_box(&cases[i])))
-        })
-    });
-}
-
-fn pray(r: &Ray<Vec3>) -> PRay {
-    PRay::new(r.origin, r.dir)
 }
 
 fn ray_aabb(c: &mut Criterion) {
     let mut rng = Rng(0xAABB);
     let mut ours = Vec::with_capacity(CASES);
     let mut prepared = Vec::with_capacity(CASES);
-    let mut parry_aabb = Vec::with_capacity(CASES);
+    let mut parry_aabbs = Vec::with_capacity(CASES);
     let mut parry_cuboid = Vec::with_capacity(CASES);
     for _ in 0..CASES {
-        let (center, he) = (rng.v(-3.0, 3.0), rng.v(0.2, 3.0));
+        let (center, he) = (rng.vec3(-3.0, 3.0), rng.vec3(0.2, 3.0));
         let ray = rng.ray(center, 2.7);
         let aabb = Aabb::from_center(center, he).unwrap();
         ours.push((ray, aabb));
         prepared.push((PreparedRay::new(&ray, f32::INFINITY), aabb));
-        let local = parry3d::bounding_volume::Aabb::new(aabb.min, aabb.max);
-        parry_aabb.push((pray(&ray), local));
+        parry_aabbs.push((parry_ray(&ray), parry_aabb(&aabb)));
         let cuboid = parry3d::shape::Cuboid::new(he);
-        parry_cuboid.push((pray(&ray), cuboid, Pose::from_translation(center)));
+        parry_cuboid.push((parry_ray(&ray), cuboid, Pose::from_translation(center)));
     }
     let inf = f32::INFINITY;
     let mut g = c.benchmark_group("ray_aabb");
@@ -121,7 +83,7 @@ fn ray_aabb(c: &mut Criterion) {
         &mut g,
         "parry Aabb::intersects_local_ray",
         "bool",
-        &parry_aabb,
+        &parry_aabbs,
         |(r, a)| a.intersects_local_ray(r, inf),
     );
     cycle(
@@ -142,7 +104,7 @@ fn ray_aabb(c: &mut Criterion) {
         &mut g,
         "parry Aabb::cast_local_ray",
         "t",
-        &parry_aabb,
+        &parry_aabbs,
         |(r, a)| a.cast_local_ray(r, inf, true),
     );
     cycle(
@@ -159,7 +121,7 @@ fn ray_aabb(c: &mut Criterion) {
         &mut g,
         "parry Aabb::cast_local_ray_and_get_normal",
         "hit",
-        &parry_aabb,
+        &parry_aabbs,
         |(r, a)| a.cast_local_ray_and_get_normal(r, inf, true),
     );
     cycle(
@@ -176,7 +138,7 @@ fn ray_ball(c: &mut Criterion) {
     let mut rng = Rng(0xBA11);
     let cases: Vec<_> = (0..CASES)
         .map(|_| {
-            let (center, r) = (rng.v(-3.0, 3.0), rng.uniform(0.2, 3.0));
+            let (center, r) = (rng.vec3(-3.0, 3.0), rng.uniform(0.2, 3.0));
             let ray = rng.ray(center, 2.2);
             let local = PRay::new(ray.origin - center, ray.dir);
             let parry = parry3d::shape::Ball::new(r);
@@ -224,7 +186,7 @@ fn ray_ball(c: &mut Criterion) {
         "parry Ball::intersects_ray",
         "bool",
         &cases,
-        |(r, _, pb, pose, _)| pb.intersects_ray(pose, &pray(r), inf),
+        |(r, _, pb, pose, _)| pb.intersects_ray(pose, &parry_ray(r), inf),
     );
     cycle(
         &mut g,
@@ -252,7 +214,7 @@ fn ray_ball(c: &mut Criterion) {
         "parry Ball::cast_ray_and_get_normal",
         "hit",
         &cases,
-        |(r, _, pb, pose, _)| pb.cast_ray_and_get_normal(pose, &pray(r), inf, true),
+        |(r, _, pb, pose, _)| pb.cast_ray_and_get_normal(pose, &parry_ray(r), inf, true),
     );
     cycle(&mut g, "isect Ball::ray_toi", "t", &cases, |(r, b, ..)| {
         b.ray_toi(r, inf)
@@ -276,7 +238,7 @@ fn ray_ball(c: &mut Criterion) {
         "parry Ball::cast_ray",
         "t",
         &cases,
-        |(r, _, pb, pose, _)| pb.cast_ray(pose, &pray(r), inf, true),
+        |(r, _, pb, pose, _)| pb.cast_ray(pose, &parry_ray(r), inf, true),
     );
     g.finish();
 }
@@ -285,7 +247,7 @@ fn ray_plane(c: &mut Criterion) {
     let mut rng = Rng(0x91A7E);
     let cases: Vec<_> = (0..CASES)
         .map(|_| {
-            let normal = rng.v(-1.0, 1.0) + Vec3::splat(1e-3);
+            let normal = rng.vec3(-1.0, 1.0) + Vec3::splat(1e-3);
             let plane = Plane::new(normal, rng.uniform(-2.0, 2.0)).unwrap();
             let on_plane = plane.normal() * plane.d();
             let ray = rng.ray(plane.normal() * (plane.d() + 8.0), 8.0);
@@ -341,7 +303,7 @@ fn ray_plane(c: &mut Criterion) {
         "parry HalfSpace::cast_ray_and_get_normal",
         "hit",
         &cases,
-        |(r, _, h, pose, _)| h.cast_ray_and_get_normal(pose, &pray(r), inf, true),
+        |(r, _, h, pose, _)| h.cast_ray_and_get_normal(pose, &parry_ray(r), inf, true),
     );
     cycle(&mut g, "isect Plane::ray_toi", "t", &cases, |(r, p, ..)| {
         p.ray_toi(r, inf)
@@ -372,7 +334,7 @@ fn ray_plane(c: &mut Criterion) {
         "parry HalfSpace::cast_ray",
         "t",
         &cases,
-        |(r, _, h, pose, _)| h.cast_ray(pose, &pray(r), inf, true),
+        |(r, _, h, pose, _)| h.cast_ray(pose, &parry_ray(r), inf, true),
     );
     g.finish();
 }
@@ -381,8 +343,8 @@ fn ray_triangle(c: &mut Criterion) {
     let mut rng = Rng(0x7121);
     let cases: Vec<_> = (0..CASES)
         .map(|_| {
-            let center = rng.v(-3.0, 3.0);
-            let [a, b, d] = [0; 3].map(|_| center + rng.v(-2.0, 2.0));
+            let center = rng.vec3(-3.0, 3.0);
+            let [a, b, d] = [0; 3].map(|_| center + rng.vec3(-2.0, 2.0));
             let tri = Triangle::new(a, b, d).unwrap();
             let ray = rng.ray(tri.centroid(), 0.6);
             (ray, tri, parry3d::shape::Triangle::new(a, b, d))
@@ -402,28 +364,28 @@ fn ray_triangle(c: &mut Criterion) {
         "parry Triangle::cast_local_ray_and_get_normal",
         "hit",
         &cases,
-        |(r, _, pt)| pt.cast_local_ray_and_get_normal(&pray(r), inf, true),
+        |(r, _, pt)| pt.cast_local_ray_and_get_normal(&parry_ray(r), inf, true),
     );
     cycle(
         &mut g,
         "parry Triangle::cast_ray_and_get_normal",
         "hit",
         &cases,
-        |(r, _, pt)| pt.cast_ray_and_get_normal(&Pose::IDENTITY, &pray(r), inf, true),
+        |(r, _, pt)| pt.cast_ray_and_get_normal(&Pose::IDENTITY, &parry_ray(r), inf, true),
     );
     cycle(
         &mut g,
         "parry Triangle::cast_local_ray",
         "t",
         &cases,
-        |(r, _, pt)| pt.cast_local_ray(&pray(r), inf, true),
+        |(r, _, pt)| pt.cast_local_ray(&parry_ray(r), inf, true),
     );
     cycle(
         &mut g,
         "parry Triangle::cast_ray",
         "t",
         &cases,
-        |(r, _, pt)| pt.cast_ray(&Pose::IDENTITY, &pray(r), inf, true),
+        |(r, _, pt)| pt.cast_ray(&Pose::IDENTITY, &parry_ray(r), inf, true),
     );
     g.finish();
 }

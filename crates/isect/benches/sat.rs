@@ -10,42 +10,44 @@
 //!
 //! Run: `cargo bench -p isect --bench sat -- --warm-up-time 1 --measurement-time 2`
 
-use std::hint::black_box;
-
-use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
+use criterion::{criterion_group, criterion_main, Criterion};
 use glam::{Quat, Vec2, Vec3};
 use isect::algo::{sat_2d, sat_3d};
 use isect::math::Pose2;
 use isect::shape::{obb_2d, obb_3d, ConvexPolygon};
 
-const CASES: usize = 8192;
+mod support;
+use support::{cycle, Rng, CASES};
 
-/// SplitMix64, uniform in `[lo, hi)`.
-#[path = "../tests/support/rng.rs"]
-mod rng;
-use rng::Rng;
+/// Two oriented boxes: ours (`O`), parry's poses (`P`) and cuboids (`C`).
+struct Boxes<O, P, C> {
+    a: O,
+    b: O,
+    pa: P,
+    pb: P,
+    /// B's pose relative to A's, for parry's kernels.
+    pos12: P,
+    ca: C,
+    cb: C,
+}
 
-impl Rng {}
-
-/// Runs `f` on case `i`, then the next, cycling through all of them (`CASES` is a
-/// power of two: a mask, not a division, as in the other benches).
-fn cycle<'a, T, R, F: FnMut(&T) -> R + 'a>(cases: &'a [T], mut f: F) -> impl FnMut() -> R + 'a {
-    let mut i = 0;
-    move || {
-        i = (i + 1) & (CASES - 1);
-        f(black_box(&cases[i]))
+impl<O, P, C> Boxes<O, P, C> {
+    fn new((a, pa, ca): (O, P, C), (b, pb, cb): (O, P, C), inv_mul: fn(&P, &P) -> P) -> Self {
+        let pos12 = inv_mul(&pa, &pb);
+        Self {
+            a,
+            b,
+            pa,
+            pb,
+            pos12,
+            ca,
+            cb,
+        }
     }
 }
 
-struct Boxes2 {
-    a: obb_2d::Obb<f32>,
-    b: obb_2d::Obb<f32>,
-    pa: parry2d::math::Pose,
-    pb: parry2d::math::Pose,
-    pos12: parry2d::math::Pose,
-    ca: parry2d::shape::Cuboid,
-    cb: parry2d::shape::Cuboid,
-}
+type Boxes2 = Boxes<obb_2d::Obb<f32>, parry2d::math::Pose, parry2d::shape::Cuboid>;
+type Boxes3 = Boxes<obb_3d::Obb<f32>, parry3d::math::Pose, parry3d::shape::Cuboid>;
 
 fn boxes_2d() -> Vec<Boxes2> {
     let mut rng = Rng(11);
@@ -63,77 +65,54 @@ fn boxes_2d() -> Vec<Boxes2> {
                     parry2d::shape::Cuboid::new(h),
                 )
             };
-            let ((a, pa, ca), (b, pb, cb)) = (one(), one());
-            Boxes2 {
-                a,
-                b,
-                pa,
-                pb,
-                pos12: pa.inv_mul(&pb),
-                ca,
-                cb,
-            }
+            Boxes::new(one(), one(), |pa, pb| pa.inv_mul(pb))
         })
         .collect()
 }
 
-fn bench_obb_2d(c: &mut Criterion) {
-    let cases = boxes_2d();
-    let mut g = c.benchmark_group("obb_obb_2d");
-    g.bench_function(BenchmarkId::new("isect_intersects", "bool"), |b| {
-        b.iter(cycle(&cases, |k| sat_2d::intersects_obb_obb(&k.a, &k.b)))
-    });
-    g.bench_function(BenchmarkId::new("isect_mtv", "contact"), |b| {
-        b.iter(cycle(&cases, |k| sat_2d::obb_obb_mtv(&k.a, &k.b)))
-    });
-    g.bench_function(BenchmarkId::new("parry_intersection_test", "bool"), |b| {
-        b.iter(cycle(&cases, |k| {
-            parry2d::query::intersection_test(&k.pa, &k.ca, &k.pb, &k.cb).unwrap()
-        }))
-    });
-    g.bench_function(BenchmarkId::new("parry_contact", "contact"), |b| {
-        b.iter(cycle(&cases, |k| {
-            parry2d::query::contact(&k.pa, &k.ca, &k.pb, &k.cb, 0.0).unwrap()
-        }))
-    });
-    g.bench_function(
-        BenchmarkId::new("parry_kernel_intersection_test_cuboid_cuboid", "bool"),
-        |b| {
-            b.iter(cycle(&cases, |k| {
-                parry2d::query::details::intersection_test_cuboid_cuboid(&k.pos12, &k.ca, &k.cb)
-            }))
-        },
-    );
-    g.bench_function(
-        BenchmarkId::new("parry_kernel_contact_cuboid_cuboid", "contact"),
-        |b| {
-            b.iter(cycle(&cases, |k| {
-                parry2d::query::details::contact_cuboid_cuboid(&k.pos12, &k.ca, &k.cb, 0.0)
-            }))
-        },
-    );
-    g.finish();
+/// The OBB–OBB group `$group` on `$cases`: our `$sat` kernels beside parry's
+/// (`$parry`: parry2d or parry3d) public queries and direct cuboid kernels.
+macro_rules! obb_group {
+    ($c:expr, $group:literal, $cases:expr, $sat:ident, $parry:ident) => {{
+        let cases = $cases;
+        let mut g = $c.benchmark_group($group);
+        cycle(&mut g, "isect_intersects", "bool", &cases, |k| {
+            $sat::intersects_obb_obb(&k.a, &k.b)
+        });
+        cycle(&mut g, "isect_mtv", "contact", &cases, |k| {
+            $sat::obb_obb_mtv(&k.a, &k.b)
+        });
+        cycle(&mut g, "parry_intersection_test", "bool", &cases, |k| {
+            $parry::query::intersection_test(&k.pa, &k.ca, &k.pb, &k.cb).unwrap()
+        });
+        cycle(&mut g, "parry_contact", "contact", &cases, |k| {
+            $parry::query::contact(&k.pa, &k.ca, &k.pb, &k.cb, 0.0).unwrap()
+        });
+        cycle(
+            &mut g,
+            "parry_kernel_intersection_test_cuboid_cuboid",
+            "bool",
+            &cases,
+            |k| $parry::query::details::intersection_test_cuboid_cuboid(&k.pos12, &k.ca, &k.cb),
+        );
+        cycle(
+            &mut g,
+            "parry_kernel_contact_cuboid_cuboid",
+            "contact",
+            &cases,
+            |k| $parry::query::details::contact_cuboid_cuboid(&k.pos12, &k.ca, &k.cb, 0.0),
+        );
+        g.finish();
+    }};
 }
 
-struct Boxes3 {
-    a: obb_3d::Obb<f32>,
-    b: obb_3d::Obb<f32>,
-    pa: parry3d::math::Pose,
-    pb: parry3d::math::Pose,
-    pos12: parry3d::math::Pose,
-    ca: parry3d::shape::Cuboid,
-    cb: parry3d::shape::Cuboid,
+fn bench_obb_2d(c: &mut Criterion) {
+    obb_group!(c, "obb_obb_2d", boxes_2d(), sat_2d, parry2d);
 }
 
 fn boxes_3d() -> Vec<Boxes3> {
     let mut rng = Rng(12);
-    let mut v = |lo, hi| {
-        Vec3::new(
-            rng.uniform(lo, hi),
-            rng.uniform(lo, hi),
-            rng.uniform(lo, hi),
-        )
-    };
+    let mut v = |lo, hi| rng.vec3(lo, hi);
     (0..CASES)
         .map(|_| {
             let mut one = || {
@@ -148,56 +127,13 @@ fn boxes_3d() -> Vec<Boxes3> {
                     parry3d::shape::Cuboid::new(h),
                 )
             };
-            let ((a, pa, ca), (b, pb, cb)) = (one(), one());
-            Boxes3 {
-                a,
-                b,
-                pa,
-                pb,
-                pos12: pa.inv_mul(&pb),
-                ca,
-                cb,
-            }
+            Boxes::new(one(), one(), |pa, pb| pa.inv_mul(pb))
         })
         .collect()
 }
 
 fn bench_obb_3d(c: &mut Criterion) {
-    let cases = boxes_3d();
-    let mut g = c.benchmark_group("obb_obb_3d");
-    g.bench_function(BenchmarkId::new("isect_intersects", "bool"), |b| {
-        b.iter(cycle(&cases, |k| sat_3d::intersects_obb_obb(&k.a, &k.b)))
-    });
-    g.bench_function(BenchmarkId::new("isect_mtv", "contact"), |b| {
-        b.iter(cycle(&cases, |k| sat_3d::obb_obb_mtv(&k.a, &k.b)))
-    });
-    g.bench_function(BenchmarkId::new("parry_intersection_test", "bool"), |b| {
-        b.iter(cycle(&cases, |k| {
-            parry3d::query::intersection_test(&k.pa, &k.ca, &k.pb, &k.cb).unwrap()
-        }))
-    });
-    g.bench_function(BenchmarkId::new("parry_contact", "contact"), |b| {
-        b.iter(cycle(&cases, |k| {
-            parry3d::query::contact(&k.pa, &k.ca, &k.pb, &k.cb, 0.0).unwrap()
-        }))
-    });
-    g.bench_function(
-        BenchmarkId::new("parry_kernel_intersection_test_cuboid_cuboid", "bool"),
-        |b| {
-            b.iter(cycle(&cases, |k| {
-                parry3d::query::details::intersection_test_cuboid_cuboid(&k.pos12, &k.ca, &k.cb)
-            }))
-        },
-    );
-    g.bench_function(
-        BenchmarkId::new("parry_kernel_contact_cuboid_cuboid", "contact"),
-        |b| {
-            b.iter(cycle(&cases, |k| {
-                parry3d::query::details::contact_cuboid_cuboid(&k.pos12, &k.ca, &k.cb, 0.0)
-            }))
-        },
-    );
-    g.finish();
+    obb_group!(c, "obb_obb_3d", boxes_3d(), sat_3d, parry3d);
 }
 
 struct Polygons {
@@ -269,69 +205,53 @@ fn polygons() -> Vec<Polygons> {
 fn bench_polygons(c: &mut Criterion) {
     let cases = polygons();
     let mut g = c.benchmark_group("polygon_polygon");
-    g.bench_function(BenchmarkId::new("isect_intersects", "bool"), |b| {
-        b.iter(cycle(&cases, |k| {
-            sat_2d::intersects_polygon_polygon(&k.pose_a, &k.a, &k.pose_b, &k.b)
-        }))
+    cycle(&mut g, "isect_intersects", "bool", &cases, |k| {
+        sat_2d::intersects_polygon_polygon(&k.pose_a, &k.a, &k.pose_b, &k.b)
     });
-    g.bench_function(BenchmarkId::new("isect_sat", "sat"), |b| {
-        b.iter(cycle(&cases, |k| {
-            sat_2d::polygon_polygon(&k.pose_a, &k.a, &k.pose_b, &k.b)
-        }))
+    cycle(&mut g, "isect_sat", "sat", &cases, |k| {
+        sat_2d::polygon_polygon(&k.pose_a, &k.a, &k.pose_b, &k.b)
     });
-    g.bench_function(BenchmarkId::new("parry_intersection_test", "bool"), |b| {
-        b.iter(cycle(&cases, |k| {
-            parry2d::query::intersection_test(&k.pa, &k.qa, &k.pb, &k.qb).unwrap()
-        }))
+    cycle(&mut g, "parry_intersection_test", "bool", &cases, |k| {
+        parry2d::query::intersection_test(&k.pa, &k.qa, &k.pb, &k.qb).unwrap()
     });
-    g.bench_function(BenchmarkId::new("isect_mtv", "contact"), |b| {
-        b.iter(cycle(&cases, |k| {
-            sat_2d::polygon_polygon_mtv(&k.pose_a, &k.a, &k.pose_b, &k.b)
-        }))
+    cycle(&mut g, "isect_mtv", "contact", &cases, |k| {
+        sat_2d::polygon_polygon_mtv(&k.pose_a, &k.a, &k.pose_b, &k.b)
     });
-    g.bench_function(BenchmarkId::new("parry_contact", "contact"), |b| {
-        b.iter(cycle(&cases, |k| {
-            parry2d::query::contact(&k.pa, &k.qa, &k.pb, &k.qb, 0.0).unwrap()
-        }))
+    cycle(&mut g, "parry_contact", "contact", &cases, |k| {
+        parry2d::query::contact(&k.pa, &k.qa, &k.pb, &k.qb, 0.0).unwrap()
     });
     // What `isect_sat` answers: depth when overlapping, distance when apart.
-    g.bench_function(
-        BenchmarkId::new("parry_contact_then_distance", "sat"),
-        |b| {
-            b.iter(cycle(&cases, |k| {
-                match parry2d::query::contact(&k.pa, &k.qa, &k.pb, &k.qb, 0.0).unwrap() {
-                    Some(c) => c.dist,
-                    None => {
-                        parry2d::query::distance(&k.pa, &k.qa, &k.pb, &k.qb)
-                            .unwrap()
-                            .distance
-                    }
-                }
-            }))
+    cycle(
+        &mut g,
+        "parry_contact_then_distance",
+        "sat",
+        &cases,
+        |k| match parry2d::query::contact(&k.pa, &k.qa, &k.pb, &k.qb, 0.0).unwrap() {
+            Some(c) => c.dist,
+            None => {
+                parry2d::query::distance(&k.pa, &k.qa, &k.pb, &k.qb)
+                    .unwrap()
+                    .distance
+            }
         },
     );
-    g.bench_function(
-        BenchmarkId::new(
-            "parry_kernel_intersection_test_support_map_support_map",
-            "bool",
-        ),
-        |b| {
-            b.iter(cycle(&cases, |k| {
-                parry2d::query::details::intersection_test_support_map_support_map(
-                    &k.pos12, &k.qa, &k.qb,
-                )
-            }))
+    cycle(
+        &mut g,
+        "parry_kernel_intersection_test_support_map_support_map",
+        "bool",
+        &cases,
+        |k| {
+            parry2d::query::details::intersection_test_support_map_support_map(
+                &k.pos12, &k.qa, &k.qb,
+            )
         },
     );
-    g.bench_function(
-        BenchmarkId::new("parry_kernel_contact_support_map_support_map", "contact"),
-        |b| {
-            b.iter(cycle(&cases, |k| {
-                parry2d::query::details::contact_support_map_support_map(
-                    &k.pos12, &k.qa, &k.qb, 0.0,
-                )
-            }))
-        },
+    cycle(
+        &mut g,
+        "parry_kernel_contact_support_map_support_map",
+        "contact",
+        &cases,
+        |k| parry2d::query::details::contact_support_map_support_map(&k.pos12, &k.qa, &k.qb, 0.0),
     );
     g.finish();
 }

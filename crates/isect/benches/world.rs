@@ -6,7 +6,7 @@
 use std::hint::black_box;
 
 use criterion::{criterion_group, criterion_main, Criterion};
-use glam::{Quat, Vec3};
+use glam::Vec3;
 use isect::math::Pose3;
 use isect::query::dispatch;
 use isect::shape::shape_3d::Shape;
@@ -16,41 +16,17 @@ use parry3d::math::Pose as PPose;
 use parry3d::query as pq;
 use parry3d::shape as ps;
 
-const CASES: usize = 8192;
 const SHAPES: usize = 64;
 
-#[path = "../tests/support/rng.rs"]
-mod rng;
-use rng::Rng;
-
-impl Rng {
-    fn unit_vec3(&mut self) -> Vec3 {
-        loop {
-            let v = Vec3::new(
-                self.uniform(-1.0, 1.0),
-                self.uniform(-1.0, 1.0),
-                self.uniform(-1.0, 1.0),
-            );
-            if let Some(u) = v.try_normalize() {
-                return u;
-            }
-        }
-    }
-    fn rotation(&mut self) -> Quat {
-        Quat::from_axis_angle(self.unit_vec3(), self.uniform(-3.1, 3.1))
-    }
-}
+mod support;
+use support::{cycle_named, Rng, CASES};
 
 /// The same shape for both libraries; `kinds` limits the kinds drawn.
 fn shape_pair(rng: &mut Rng, kinds: usize) -> (Shape<f32>, ps::SharedShape) {
     let (r, hh) = (rng.uniform(0.3, 0.6), rng.uniform(0.3, 0.6));
     match rng.below(kinds) {
         0 => {
-            let h = Vec3::new(
-                rng.uniform(0.3, 0.6),
-                rng.uniform(0.3, 0.6),
-                rng.uniform(0.3, 0.6),
-            );
+            let h = rng.vec3(0.3, 0.6);
             let ours = Aabb::from_center(Vec3::ZERO, h).expect("box");
             (ours.into(), ps::SharedShape::cuboid(h.x, h.y, h.z))
         }
@@ -86,12 +62,10 @@ struct Case {
 fn cases(rng: &mut Rng) -> Vec<Case> {
     (0..CASES)
         .map(|_| {
-            let (ra, rb) = (rng.rotation(), rng.rotation());
-            let ta = rng.unit_vec3() * 0.1;
-            let tb = ta + rng.unit_vec3() * 1.0;
+            let (ours, parry) = rng.pose_pair(1.0);
             Case {
-                ours: (Pose3::new(ta, ra), Pose3::new(tb, rb)),
-                parry: (PPose::from_parts(ta, ra), PPose::from_parts(tb, rb)),
+                ours,
+                parry,
                 a: rng.below(SHAPES),
                 b: rng.below(SHAPES),
             }
@@ -104,23 +78,12 @@ fn contact_group(c: &mut Criterion, name: &str, kinds: usize) {
     let (ours, parry): (Vec<_>, Vec<_>) = (0..SHAPES).map(|_| shape_pair(&mut rng, kinds)).unzip();
     let cases = cases(&mut rng);
     let mut group = c.benchmark_group(name);
-    let mut i = 0;
-    group.bench_function("isect", |b| {
-        b.iter(|| {
-            i = (i + 1) % CASES;
-            let k = &cases[i];
-            black_box(dispatch::contact(
-                &k.ours.0, &ours[k.a], &k.ours.1, &ours[k.b], 0.0,
-            ))
-        })
+    cycle_named(&mut group, "isect", &cases, |k| {
+        dispatch::contact(&k.ours.0, &ours[k.a], &k.ours.1, &ours[k.b], 0.0)
     });
-    group.bench_function("parry", |b| {
-        b.iter(|| {
-            i = (i + 1) % CASES;
-            let k = &cases[i];
-            let (sa, sb) = (&*parry[k.a].0, &*parry[k.b].0);
-            black_box(pq::contact(&k.parry.0, sa, &k.parry.1, sb, 0.0).ok())
-        })
+    cycle_named(&mut group, "parry", &cases, |k| {
+        let (sa, sb) = (&*parry[k.a].0, &*parry[k.b].0);
+        pq::contact(&k.parry.0, sa, &k.parry.1, sb, 0.0).ok()
     });
     group.finish();
 }
@@ -136,11 +99,7 @@ fn world(n: usize, rng: &mut Rng) -> World<Vec3, Shape<f32>> {
     let mut w = World::new();
     for _ in 0..n {
         let (shape, _) = shape_pair(rng, 2);
-        let t = Vec3::new(
-            rng.uniform(-half, half),
-            rng.uniform(-half, half),
-            rng.uniform(-half, half),
-        );
+        let t = rng.vec3(-half, half);
         w.insert(shape, Pose3::new(t, rng.rotation()), Filter::ALL)
             .expect("insert");
     }

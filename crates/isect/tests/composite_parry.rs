@@ -3,13 +3,17 @@
 //! (balls and boxes with random poses) and seeded random placements, with a guard
 //! that the intersecting fraction stays in [30%, 70%].
 
+#[path = "support/parry_pairs.rs"]
+mod parry_pairs;
 mod world_common;
 
 use glam::{Quat, Vec2, Vec3};
 use isect::math::{Pose2, Pose3};
 use isect::query::dispatch;
 use isect::query::RayCast;
-use isect::shape::{shape_2d, shape_3d, Aabb, Ball, Compound, Ray};
+use isect::shape::{shape_2d, shape_3d, Compound, Ray};
+use parry_pairs::{ball_or_box_2d, ball_or_box_3d, parry_distance_depth_2d};
+use parry_pairs::{parry_distance_depth_3d, pose_2d, pose_3d, r};
 use world_common::{assert_hit_rate, rand_unit, rand_vec, Rng};
 
 /// Random placements per dimension.
@@ -19,37 +23,22 @@ const TOL: f32 = 5e-3;
 /// Depths are compared only below this (deep EPA answers may pick another part).
 const SHALLOW: f32 = 0.1;
 
-fn r(rng: &mut Rng, lo: f64, hi: f64) -> f32 {
-    rng.range(lo, hi) as f32
-}
-
 type Pair3 = (shape_3d::AnyShape<f32>, parry3d::shape::SharedShape);
 
 /// A ball or a box, for both libraries.
 fn part_3d(rng: &mut Rng) -> (shape_3d::Shape<f32>, parry3d::shape::SharedShape) {
-    use parry3d::shape::SharedShape as P;
-    if rng.below(2) == 0 {
-        let rad = r(rng, 0.15, 0.45);
-        (Ball::new(Vec3::ZERO, rad).unwrap().into(), P::ball(rad))
-    } else {
-        let h = Vec3::new(r(rng, 0.1, 0.4), r(rng, 0.1, 0.4), r(rng, 0.1, 0.4));
-        (
-            Aabb::from_center(Vec3::ZERO, h).unwrap().into(),
-            P::cuboid(h.x, h.y, h.z),
-        )
-    }
+    ball_or_box_3d(rng, (0.15, 0.45), (0.1, 0.4))
 }
 
-fn pose_3d(rng: &mut Rng, half: f64) -> (Pose3<f32>, parry3d::math::Pose) {
+fn random_pose_3d(rng: &mut Rng, half: f64) -> (Pose3<f32>, parry3d::math::Pose) {
     let t = rand_vec::<Vec3>(rng, half);
-    let q = Quat::from_axis_angle(rand_unit(rng), r(rng, -3.2, 3.2));
-    (Pose3::new(t, q), parry3d::math::Pose::from_parts(t, q))
+    pose_3d(t, Quat::from_axis_angle(rand_unit(rng), r(rng, -3.2, 3.2)))
 }
 
 fn compound_3d(rng: &mut Rng) -> Pair3 {
     let (mut ours, mut theirs) = (Vec::new(), Vec::new());
     for _ in 0..2 + rng.below(3) {
-        let (p, pp) = pose_3d(rng, 0.6);
+        let (p, pp) = random_pose_3d(rng, 0.6);
         let (s, ps) = part_3d(rng);
         ours.push((p, s));
         theirs.push((pp, ps));
@@ -93,7 +82,7 @@ fn compound_3d_matches_parry() {
             let (s, ps) = part_3d(&mut rng);
             (s.into(), ps)
         };
-        let ((pa, ppa), (pb, ppb)) = (pose_3d(&mut rng, 0.3), pose_3d(&mut rng, 0.9));
+        let ((pa, ppa), (pb, ppb)) = (random_pose_3d(&mut rng, 0.3), random_pose_3d(&mut rng, 0.9));
         let (origin, target) = (
             rand_vec::<Vec3>(&mut rng, 2.5),
             rand_vec::<Vec3>(&mut rng, 1.0),
@@ -109,15 +98,8 @@ fn compound_3d_matches_parry() {
             a.cast_ray_posed(&pa, &ray, 2.0).map(|h| h.t),
         );
         let (sa, sb) = (&*pa_.0, &*pb_.0);
-        let theirs = (
-            parry3d::query::distance(&ppa, sa, &ppb, sb)
-                .unwrap()
-                .distance,
-            parry3d::query::contact(&ppa, sa, &ppb, sb, 0.0)
-                .unwrap()
-                .map(|c| -c.dist),
-            sa.cast_ray(&ppa, &pray, 2.0, true),
-        );
+        let (distance, depth) = parry_distance_depth_3d(&ppa, sa, &ppb, sb);
+        let theirs = (distance, depth, sa.cast_ray(&ppa, &pray, 2.0, true));
         hits += compare(ours, theirs, &format!("{a:?} at {pa:?} vs {b:?} at {pb:?}")) as usize;
     }
     assert_hit_rate(hits, CASES, "compound 3D vs parry");
@@ -126,28 +108,18 @@ fn compound_3d_matches_parry() {
 type Pair2 = (shape_2d::AnyShape<f32>, parry2d::shape::SharedShape);
 
 fn part_2d(rng: &mut Rng) -> (shape_2d::Shape<f32>, parry2d::shape::SharedShape) {
-    use parry2d::shape::SharedShape as P;
-    if rng.below(2) == 0 {
-        let rad = r(rng, 0.15, 0.45);
-        (Ball::new(Vec2::ZERO, rad).unwrap().into(), P::ball(rad))
-    } else {
-        let h = Vec2::new(r(rng, 0.1, 0.4), r(rng, 0.1, 0.4));
-        (
-            Aabb::from_center(Vec2::ZERO, h).unwrap().into(),
-            P::cuboid(h.x, h.y),
-        )
-    }
+    ball_or_box_2d(rng, (0.15, 0.45), (0.1, 0.4))
 }
 
-fn pose_2d(rng: &mut Rng, half: f64) -> (Pose2<f32>, parry2d::math::Pose) {
+fn random_pose_2d(rng: &mut Rng, half: f64) -> (Pose2<f32>, parry2d::math::Pose) {
     let (t, angle) = (rand_vec::<Vec2>(rng, half), r(rng, -3.2, 3.2));
-    (Pose2::new(t, angle), parry2d::math::Pose::new(t, angle))
+    pose_2d(t, angle)
 }
 
 fn compound_2d(rng: &mut Rng) -> Pair2 {
     let (mut ours, mut theirs) = (Vec::new(), Vec::new());
     for _ in 0..2 + rng.below(3) {
-        let (p, pp) = pose_2d(rng, 0.6);
+        let (p, pp) = random_pose_2d(rng, 0.6);
         let (s, ps) = part_2d(rng);
         ours.push((p, s));
         theirs.push((pp, ps));
@@ -170,7 +142,7 @@ fn compound_2d_matches_parry() {
             let (s, ps) = part_2d(&mut rng);
             (s.into(), ps)
         };
-        let ((pa, ppa), (pb, ppb)) = (pose_2d(&mut rng, 0.3), pose_2d(&mut rng, 1.6));
+        let ((pa, ppa), (pb, ppb)) = (random_pose_2d(&mut rng, 0.3), random_pose_2d(&mut rng, 1.6));
         let (origin, target) = (
             rand_vec::<Vec2>(&mut rng, 2.5),
             rand_vec::<Vec2>(&mut rng, 1.0),
@@ -186,15 +158,8 @@ fn compound_2d_matches_parry() {
             a.cast_ray_posed(&pa, &ray, 2.0).map(|h| h.t),
         );
         let (sa, sb) = (&*pa_.0, &*pb_.0);
-        let theirs = (
-            parry2d::query::distance(&ppa, sa, &ppb, sb)
-                .unwrap()
-                .distance,
-            parry2d::query::contact(&ppa, sa, &ppb, sb, 0.0)
-                .unwrap()
-                .map(|c| -c.dist),
-            sa.cast_ray(&ppa, &pray, 2.0, true),
-        );
+        let (distance, depth) = parry_distance_depth_2d(&ppa, sa, &ppb, sb);
+        let theirs = (distance, depth, sa.cast_ray(&ppa, &pray, 2.0, true));
         hits += compare(ours, theirs, &format!("{a:?} at {pa:?} vs {b:?} at {pb:?}")) as usize;
     }
     assert_hit_rate(hits, CASES, "compound 2D vs parry");

@@ -3,14 +3,18 @@
 //! over every pair of kinds both libraries have, on seeded random poses, with a guard
 //! that the intersecting fraction stays in [30%, 70%].
 
+#[path = "support/parry_pairs.rs"]
+mod parry_pairs;
 mod world_common;
 
 use glam::{Quat, Vec2, Vec3};
-use isect::math::{Pose2, Pose3};
+use isect::math::Pose2;
 use isect::query::dispatch;
 use isect::shape::{shape_2d, shape_3d};
 use isect::shape::{Aabb, Ball, Capsule, Cone, ConvexPolygon, ConvexPolyhedron, Cylinder};
 use isect::shape::{Rounded, Segment, Triangle};
+use parry_pairs::{ball_2d, ball_3d, cuboid_2d, cuboid_3d, parry_distance_depth_2d};
+use parry_pairs::{parry_distance_depth_3d, pose_2d, pose_3d, r, r2, r3};
 use world_common::{assert_hit_rate, rand_unit, rand_vec, Rng};
 
 /// Random pairs per ordered pair of kinds.
@@ -19,17 +23,13 @@ const CASES: usize = 40;
 /// parry's GJK stops at a relative gap of about 1e-3 on curved shapes).
 const TOL: f32 = 5e-3;
 
-fn r(rng: &mut Rng, lo: f64, hi: f64) -> f32 {
-    rng.range(lo, hi) as f32
-}
-
 /// The same 3D shape for both libraries.
 fn shape_3d_pair(
     kind: usize,
     rng: &mut Rng,
 ) -> (shape_3d::Shape<f32>, parry3d::shape::SharedShape) {
     use parry3d::shape::SharedShape as P;
-    let h = Vec3::new(r(rng, 0.2, 0.6), r(rng, 0.2, 0.6), r(rng, 0.2, 0.6));
+    let h = r3(rng, 0.2, 0.6);
     let (hh, rad) = (r(rng, 0.2, 0.6), r(rng, 0.2, 0.6));
     let (a, b, c) = (
         rand_vec::<Vec3>(rng, 0.6),
@@ -37,11 +37,8 @@ fn shape_3d_pair(
         rand_vec::<Vec3>(rng, 0.6),
     );
     match kind {
-        0 => (Ball::new(Vec3::ZERO, rad).unwrap().into(), P::ball(rad)),
-        1 => (
-            Aabb::from_center(Vec3::ZERO, h).unwrap().into(),
-            P::cuboid(h.x, h.y, h.z),
-        ),
+        0 => ball_3d(rad),
+        1 => cuboid_3d(h),
         2 => (
             Capsule::new(a, b, 0.5 * rad).unwrap().into(),
             P::capsule(a, b, 0.5 * rad),
@@ -75,7 +72,7 @@ fn shape_2d_pair(
     rng: &mut Rng,
 ) -> (shape_2d::Shape<f32>, parry2d::shape::SharedShape) {
     use parry2d::shape::SharedShape as P;
-    let h = Vec2::new(r(rng, 0.2, 0.6), r(rng, 0.2, 0.6));
+    let h = r2(rng, 0.2, 0.6);
     let rad = r(rng, 0.2, 0.6);
     let (a, b, c) = (
         rand_vec::<Vec2>(rng, 0.6),
@@ -83,11 +80,8 @@ fn shape_2d_pair(
         rand_vec::<Vec2>(rng, 0.6),
     );
     match kind {
-        0 => (Ball::new(Vec2::ZERO, rad).unwrap().into(), P::ball(rad)),
-        1 => (
-            Aabb::from_center(Vec2::ZERO, h).unwrap().into(),
-            P::cuboid(h.x, h.y),
-        ),
+        0 => ball_2d(rad),
+        1 => cuboid_2d(h),
         2 => (
             Capsule::new(a, b, 0.5 * rad).unwrap().into(),
             P::capsule(a, b, 0.5 * rad),
@@ -175,25 +169,13 @@ fn dispatch_3d_matches_parry() {
                     rand_vec::<Vec3>(&mut rng, 0.5),
                 );
                 let (qa, qb) = (q(&mut rng), q(&mut rng));
-                let (pa, pb) = (Pose3::new(ta, qa), Pose3::new(tb, qb));
-                let (ppa, ppb) = (
-                    parry3d::math::Pose::from_parts(ta, qa),
-                    parry3d::math::Pose::from_parts(tb, qb),
-                );
+                let ((pa, ppa), (pb, ppb)) = (pose_3d(ta, qa), pose_3d(tb, qb));
                 let ours = (
                     dispatch::distance(&pa, &a, &pb, &b),
                     dispatch::intersects(&pa, &a, &pb, &b),
                     dispatch::contact(&pa, &a, &pb, &b, 0.0).map(|c| c.depth),
                 );
-                let (sa, sb) = (&*pa_.0, &*pb_.0);
-                let theirs = (
-                    parry3d::query::distance(&ppa, sa, &ppb, sb)
-                        .unwrap()
-                        .distance,
-                    parry3d::query::contact(&ppa, sa, &ppb, sb, 0.0)
-                        .unwrap()
-                        .map(|c| -c.dist),
-                );
+                let theirs = parry_distance_depth_3d(&ppa, &*pa_.0, &ppb, &*pb_.0);
                 let what = format!("{} vs {} at {pa:?} / {pb:?}", a.kind_name(), b.kind_name());
                 let witnesses = || {
                     let cp = dispatch::closest_points(&pa, &a, &pb, &b);
@@ -222,25 +204,13 @@ fn dispatch_2d_matches_parry() {
                     rand_vec::<Vec2>(&mut rng, 0.6),
                 );
                 let (aa, ab) = (r(&mut rng, -3.2, 3.2), r(&mut rng, -3.2, 3.2));
-                let (pa, pb) = (Pose2::new(ta, aa), Pose2::new(tb, ab));
-                let (ppa, ppb) = (
-                    parry2d::math::Pose::new(ta, aa),
-                    parry2d::math::Pose::new(tb, ab),
-                );
+                let ((pa, ppa), (pb, ppb)) = (pose_2d(ta, aa), pose_2d(tb, ab));
                 let ours = (
                     dispatch::distance(&pa, &a, &pb, &b),
                     dispatch::intersects(&pa, &a, &pb, &b),
                     dispatch::contact(&pa, &a, &pb, &b, 0.0).map(|c| c.depth),
                 );
-                let (sa, sb) = (&*pa_.0, &*pb_.0);
-                let theirs = (
-                    parry2d::query::distance(&ppa, sa, &ppb, sb)
-                        .unwrap()
-                        .distance,
-                    parry2d::query::contact(&ppa, sa, &ppb, sb, 0.0)
-                        .unwrap()
-                        .map(|c| -c.dist),
-                );
+                let theirs = parry_distance_depth_2d(&ppa, &*pa_.0, &ppb, &*pb_.0);
                 let what = format!("{} vs {} at {pa:?} / {pb:?}", a.kind_name(), b.kind_name());
                 let witnesses = || {
                     let cp = dispatch::closest_points(&pa, &a, &pb, &b);

@@ -24,6 +24,8 @@
 
 #[path = "support/meshes.rs"]
 mod meshes;
+#[path = "support/parry_pairs.rs"]
+mod parry_pairs;
 #[path = "support/rng.rs"]
 mod rng;
 
@@ -31,9 +33,10 @@ use glam::{Quat, Vec2, Vec3};
 use isect::math::{Pose2, Pose3};
 use isect::query::dispatch;
 use isect::query::ProjectPoint;
-use isect::shape::{shape_2d, shape_3d, Aabb, Ball, Capsule, ConcavePolygon, Polyline};
+use isect::shape::{shape_2d, shape_3d, Capsule, ConcavePolygon, Polyline};
 use isect::shape::{TriMesh, TriMeshFlags};
 use meshes::MeshData;
+use parry_pairs::{ball_3d, ball_or_box_2d, cuboid_3d, parry_pieces, pose_2d, pose_3d, r, r3};
 use rng::Rng;
 
 /// Absolute tolerance (shapes about 1 across; f32 on both sides).
@@ -46,13 +49,9 @@ const SHALLOW: f32 = 0.05;
 /// The prediction of the separated-contact comparison.
 const PREDICTION: f32 = 0.3;
 
-fn r(rng: &mut Rng, lo: f64, hi: f64) -> f32 {
-    rng.range(lo, hi) as f32
-}
-
 fn unit3(rng: &mut Rng) -> Vec3 {
     loop {
-        let v = Vec3::new(r(rng, -1.0, 1.0), r(rng, -1.0, 1.0), r(rng, -1.0, 1.0));
+        let v = r3(rng, -1.0, 1.0);
         if (0.01..=1.0).contains(&v.length_squared()) {
             return v.normalize();
         }
@@ -61,32 +60,22 @@ fn unit3(rng: &mut Rng) -> Vec3 {
 
 /// A random mover for both libraries: ball, box or capsule, about 0.1–0.3 across.
 fn mover_3d(rng: &mut Rng) -> (shape_3d::AnyShape<f32>, parry3d::shape::SharedShape) {
-    use parry3d::shape::SharedShape as P;
-    match rng.below(3) {
-        0 => {
-            let rad = r(rng, 0.05, 0.3);
-            (
-                shape_3d::Shape::from(Ball::new(Vec3::ZERO, rad).unwrap()).into(),
-                P::ball(rad),
-            )
-        }
-        1 => {
-            let h = Vec3::new(r(rng, 0.05, 0.25), r(rng, 0.05, 0.25), r(rng, 0.05, 0.25));
-            let b = Aabb::from_center(Vec3::ZERO, h).unwrap();
-            (shape_3d::Shape::from(b).into(), P::cuboid(h.x, h.y, h.z))
-        }
+    let (ours, theirs) = match rng.below(3) {
+        0 => ball_3d(r(rng, 0.05, 0.3)),
+        1 => cuboid_3d(r3(rng, 0.05, 0.25)),
         _ => {
             let (hh, rad) = (r(rng, 0.02, 0.2), r(rng, 0.05, 0.2));
             let a = Vec3::new(0.0, -hh, 0.0);
             let c = Capsule::new(a, -a, rad).unwrap();
-            (shape_3d::Shape::from(c).into(), P::capsule_y(hh, rad))
+            (c.into(), parry3d::shape::SharedShape::capsule_y(hh, rad))
         }
-    }
+    };
+    (ours.into(), theirs)
 }
 
 /// Both libraries' meshes of `data` (ours open: pair queries treat both as surfaces).
 fn meshes_of(data: &MeshData) -> (shape_3d::AnyShape<f32>, parry3d::shape::SharedShape) {
-    let v = data.map(|p| Vec3::new(p[0] as f32, p[1] as f32, p[2] as f32));
+    let v = data.vertices_f32();
     let ours = TriMesh::<f32>::new(v.clone(), data.indices.clone(), TriMeshFlags::OPEN).unwrap();
     let theirs = parry3d::shape::TriMesh::new(v, data.indices.clone()).unwrap();
     (ours.into(), parry3d::shape::SharedShape::new(theirs))
@@ -95,10 +84,7 @@ fn meshes_of(data: &MeshData) -> (shape_3d::AnyShape<f32>, parry3d::shape::Share
 /// A random point of a random triangle and the triangle's unit normal.
 fn surface_point(data: &MeshData, rng: &mut Rng) -> (Vec3, Vec3) {
     let t = data.indices[rng.below(data.indices.len())];
-    let [a, b, c] = t.map(|i| {
-        let p = data.vertices[i as usize];
-        Vec3::new(p[0] as f32, p[1] as f32, p[2] as f32)
-    });
+    let [a, b, c] = data.triangle_f32(t);
     let (u, v) = (r(rng, 0.0, 1.0), r(rng, 0.0, 1.0));
     let (u, v) = if u + v > 1.0 {
         (1.0 - u, 1.0 - v)
@@ -115,10 +101,7 @@ fn surface_point(data: &MeshData, rng: &mut Rng) -> (Vec3, Vec3) {
 /// (barycentric) and `n` is that triangle's normal (either side).
 fn face_interior(data: &MeshData, p: Vec3, n: Vec3, margin: f32) -> bool {
     data.indices.iter().any(|t| {
-        let [a, b, c] = t.map(|i| {
-            let q = data.vertices[i as usize];
-            Vec3::new(q[0] as f32, q[1] as f32, q[2] as f32)
-        });
+        let [a, b, c] = data.triangle_f32(*t);
         let face = (b - a).cross(c - a).normalize();
         if face.dot(n).abs() < 1.0 - 1e-4 || (p - a).dot(face).abs() > TOL {
             return false;
@@ -211,10 +194,6 @@ fn separated_depth(depth: f32, pd: f32, what: &str) {
     );
 }
 
-fn pose_pair(t: Vec3, q: Quat) -> (Pose3<f32>, parry3d::math::Pose) {
-    (Pose3::new(t, q), parry3d::math::Pose::from_parts(t, q))
-}
-
 fn run_3d(data: MeshData, offsets: (f64, f64), seed: u64, name: &str) {
     let mesh = meshes_of(&data);
     let mut rng = Rng(seed);
@@ -226,7 +205,7 @@ fn run_3d(data: MeshData, offsets: (f64, f64), seed: u64, name: &str) {
         let t = p + n * r(&mut rng, offsets.0, offsets.1) + unit3(&mut rng) * r(&mut rng, 0.0, 0.1);
         let q = Quat::from_axis_angle(unit3(&mut rng), r(&mut rng, -3.2, 3.2));
         let what = format!("{name} #{i}: {:?} at {t:?} {q:?}", mover.0);
-        let (hit, compared) = compare_3d(&data, &mesh, &mover, pose_pair(t, q), &what);
+        let (hit, compared) = compare_3d(&data, &mesh, &mover, pose_3d(t, q), &what);
         hits += hit as usize;
         faces += compared as usize;
     }
@@ -256,18 +235,8 @@ fn terrain_contacts_match_parry() {
 
 /// A random ball or box for both 2D libraries.
 fn mover_2d(rng: &mut Rng) -> (shape_2d::AnyShape<f32>, parry2d::shape::SharedShape) {
-    use parry2d::shape::SharedShape as P;
-    if rng.below(2) == 0 {
-        let rad = r(rng, 0.05, 0.3);
-        (
-            shape_2d::Shape::from(Ball::new(Vec2::ZERO, rad).unwrap()).into(),
-            P::ball(rad),
-        )
-    } else {
-        let h = Vec2::new(r(rng, 0.05, 0.25), r(rng, 0.05, 0.25));
-        let b = Aabb::from_center(Vec2::ZERO, h).unwrap();
-        (shape_2d::Shape::from(b).into(), P::cuboid(h.x, h.y))
-    }
+    let (ours, theirs) = ball_or_box_2d(rng, (0.05, 0.3), (0.05, 0.25));
+    (ours.into(), theirs)
 }
 
 /// Compares one 2D case (distance always; depth where both are deep in a segment's
@@ -349,7 +318,7 @@ fn run_2d(
             + n * r(&mut rng, offsets.0, offsets.1)
             + Vec2::new(r(&mut rng, -0.1, 0.1), r(&mut rng, -0.1, 0.1));
         let angle = r(&mut rng, -3.2, 3.2);
-        let poses = (Pose2::new(t, angle), parry2d::math::Pose::new(t, angle));
+        let poses = pose_2d(t, angle);
         let what = format!("{name} #{i}: {:?} at {t:?} angle {angle}", mover.0);
         let (hit, compared) = compare_2d(segments, target, &mover, poses, &what);
         hits += hit as usize;
@@ -394,15 +363,7 @@ fn concave_polygon_contacts_match_parry_compound_of_our_pieces() {
         outer.push(Vec2::new(x, 0.0));
     }
     let polygon = ConcavePolygon::<f32>::new(outer.clone(), Vec::new()).unwrap();
-    let pieces = polygon
-        .pieces()
-        .iter()
-        .map(|p| {
-            let hull = parry2d::shape::SharedShape::convex_polyline(p.vertices().to_vec());
-            (parry2d::math::Pose::IDENTITY, hull.expect("a convex piece"))
-        })
-        .collect();
-    let theirs = parry2d::shape::Compound::new(pieces);
+    let theirs = parry2d::shape::Compound::new(parry_pieces(&polygon));
     let ours: shape_2d::AnyShape<f32> = polygon.into();
     let n = outer.len();
     let segments: Vec<_> = (0..n).map(|i| (outer[i], outer[(i + 1) % n])).collect();

@@ -8,11 +8,10 @@ mod meshes;
 #[path = "support/rng.rs"]
 mod rng;
 
-use glam::Vec3;
 use isect::math::{Real, Vector, Vector3};
 use isect::query::{ProjectPoint, RayCast};
 use isect::shape::{Ray, TriMesh, TriMeshFlags};
-use meshes::{bumpy_sphere, MeshData};
+use meshes::{bumpy_sphere, vec3_f32, MeshData};
 use parry3d::query::{PointQuery, Ray as PRay, RayCast as PRayCast};
 use parry3d::shape::{TriMesh as PTriMesh, TriMeshFlags as PFlags};
 use rng::Rng;
@@ -26,12 +25,7 @@ fn to_f64<R: Real>(p: R::V3) -> [f64; 3] {
 }
 
 fn parry_mesh(data: &MeshData) -> PTriMesh {
-    let verts = data.map(|p| Vec3::new(p[0] as f32, p[1] as f32, p[2] as f32));
-    PTriMesh::with_flags(verts, data.indices.clone(), PFlags::ORIENTED).unwrap()
-}
-
-fn f32v(p: [f64; 3]) -> Vec3 {
-    Vec3::new(p[0] as f32, p[1] as f32, p[2] as f32)
+    PTriMesh::with_flags(data.vertices_f32(), data.indices.clone(), PFlags::ORIENTED).unwrap()
 }
 
 fn random_point(rng: &mut Rng, k: f64) -> [f64; 3] {
@@ -63,8 +57,11 @@ fn rays<R: Real>() {
             dir: v::<R>(d),
         };
         let a = ours.cast_ray(&ray, R::from_f64(max_t));
-        let b =
-            theirs.cast_local_ray_and_get_normal(&PRay::new(f32v(o), f32v(d)), max_t as f32, true);
+        let b = theirs.cast_local_ray_and_get_normal(
+            &PRay::new(vec3_f32(o), vec3_f32(d)),
+            max_t as f32,
+            true,
+        );
         match (a, b) {
             (Some(a), Some(b)) => {
                 hits += 1;
@@ -116,12 +113,12 @@ fn projections<R: Real>() {
     for _ in 0..n {
         let p = random_point(&mut rng, 1.1);
         let a = ours.project_local_point(v::<R>(p), false);
-        let b = theirs.project_local_point(f32v(p), false);
+        let b = theirs.project_local_point(vec3_f32(p), false);
         let da = (0..3)
             .map(|i| (to_f64::<R>(a.point)[i] - p[i]).powi(2))
             .sum::<f64>()
             .sqrt();
-        let db = (b.point - f32v(p)).length() as f64;
+        let db = (b.point - vec3_f32(p)).length() as f64;
         assert!((da - db).abs() <= TOL, "distance {da} vs {db} at {p:?}");
         if da > TOL {
             assert_eq!(a.is_inside, b.is_inside, "inside at {p:?}");
@@ -228,7 +225,8 @@ fn edge_cases<R: Real>() {
             };
             let t = hit.t.to_f64();
             assert!(t <= 1.0 + 1e-4, "t {t}");
-            if let Some(p) = theirs.cast_local_ray(&PRay::new(f32v(o), f32v(d)), 2.0, true) {
+            if let Some(p) = theirs.cast_local_ray(&PRay::new(vec3_f32(o), vec3_f32(d)), 2.0, true)
+            {
                 assert!(t <= p as f64 + 1e-3, "ours {t} after parry's {p}");
             }
         }

@@ -4,15 +4,16 @@
 //! and serde_path_to_error's field path like a syntax error does.
 
 use super::{Scene, SceneRay, SceneShape};
-use crate::space::{D2, D3};
+use crate::space::{Space, D2, D3};
 use glam::{DQuat, DVec2, DVec3};
+use isect::algo::gjk::GjkVector;
 use isect::math::{Pose2, Pose3};
 use isect::query::dispatch::DispatchShape;
 use isect::shape::{heightfield_2d, heightfield_3d};
 use isect::shape::{shape_2d, shape_3d, Aabb, Ball, Capsule, Ray, Rounded, Segment, Triangle};
 use isect::shape::{Compound, ConcavePolygon, Polyline, TriMesh, TriMeshFlags};
 use isect::shape::{Cone, ConvexPolygon, ConvexPolyhedron, Cylinder, ShapeError};
-use serde::de::{Deserializer, Error};
+use serde::de::{DeserializeOwned, Deserializer, Error};
 use serde::Deserialize;
 
 type P2 = [f64; 2];
@@ -133,6 +134,82 @@ fn ray<V: isect::math::Vector<Scalar = f64>, E: Error>(
     Ok((built(Ray::new(from, dir))?, max_t))
 }
 
+/// What the file reads in one dimension.
+trait FileSpace: Space {
+    /// A point or vector as the file writes it: the array of its coordinates.
+    type Array: DeserializeOwned;
+    /// The dimension's shapes as the file spells them.
+    type Raw: DeserializeOwned;
+    /// The dimension's convex shapes (a compound's parts).
+    type Convex;
+    /// The vector of the file's array.
+    fn vector(a: Self::Array) -> Self::V;
+    /// Builds `raw` through the library's validating constructors.
+    fn build<E: Error>(raw: Self::Raw) -> Result<Self::S, E>;
+    /// The convex shape `s` is, or the name of its composite kind.
+    fn convex(s: Self::S) -> Result<Self::Convex, &'static str>;
+}
+
+/// A ray, checked.
+struct CheckedRay<Sp: Space>(Ray<Sp::V>, f64);
+
+impl<'de, Sp: FileSpace> Deserialize<'de> for CheckedRay<Sp> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let r = RawRay::<Sp::Array>::deserialize(d)?;
+        let (ray, max_t) = ray(Sp::vector(r.from), Sp::vector(r.dir), r.max_t)?;
+        Ok(Self(ray, max_t))
+    }
+}
+
+/// A validated convex shape (a compound's part): composite kinds are refused.
+struct Convex<Sp: FileSpace>(Sp::Convex);
+
+impl<'de, Sp: FileSpace> Deserialize<'de> for Convex<Sp> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        match Sp::convex(Sp::build(Sp::Raw::deserialize(d)?)?) {
+            Ok(s) => Ok(Self(s)),
+            Err(kind) => Err(not_convex_part(kind)),
+        }
+    }
+}
+
+/// A validated shape.
+struct Built<Sp: Space>(Sp::S);
+
+impl<'de, Sp: FileSpace> Deserialize<'de> for Built<Sp> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        Sp::build(Sp::Raw::deserialize(d)?).map(Self)
+    }
+}
+
+/// The scene of the file's shape entries (`place` makes entry `i` a scene shape) and
+/// rays.
+fn scene<Sp: Space, E>(
+    shapes: Shapes<Placed<E>>,
+    rays: Vec<CheckedRay<Sp>>,
+    place: impl Fn(E, usize) -> SceneShape<Sp>,
+) -> Scene<Sp> {
+    let shapes = shapes.0.into_iter().enumerate();
+    let rays = rays.into_iter().map(|r| SceneRay {
+        ray: r.0,
+        max_t: r.1,
+    });
+    Scene {
+        shapes: shapes.map(|(i, Placed(e))| place(e, i)).collect(),
+        rays: rays.collect(),
+    }
+}
+
+/// A compound of its parts (at least one).
+fn compound<V: GjkVector, S: DispatchShape<V>, E: Error>(
+    parts: Vec<(V::Pose, S)>,
+) -> Result<Compound<V, S>, E> {
+    if parts.is_empty() {
+        return Err(no_parts());
+    }
+    built(Compound::new(parts))
+}
+
 // ---------------------------------------------------------------- 2D
 
 /// The whole file of a 2D scene.
@@ -143,7 +220,7 @@ pub struct Scene2 {
     _dim: Dim,
     shapes: Shapes<Placed<Entry2>>,
     #[serde(default)]
-    rays: Vec<Ray2>,
+    rays: Vec<CheckedRay<D2>>,
 }
 
 /// A 2D shape entry.
@@ -151,7 +228,7 @@ pub struct Scene2 {
 #[serde(deny_unknown_fields)]
 struct Entry2 {
     id: Option<String>,
-    shape: Shape2,
+    shape: Built<D2>,
     #[serde(default)]
     position: P2,
     #[serde(default)]
@@ -174,17 +251,6 @@ impl Entry2 {
 impl HasBox for Entry2 {
     fn finite_box(&self) -> bool {
         finite(&self.shape.0.world_aabb(&self.pose()))
-    }
-}
-
-/// A 2D ray, checked.
-struct Ray2(Ray<DVec2>, f64);
-
-impl<'de> Deserialize<'de> for Ray2 {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        let r = RawRay::<P2>::deserialize(d)?;
-        let (ray, max_t) = ray(DVec2::from(r.from), DVec2::from(r.dir), r.max_t)?;
-        Ok(Self(ray, max_t))
     }
 }
 
@@ -247,31 +313,28 @@ enum RawShape2 {
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct Part2 {
-    shape: Convex2,
+    shape: Convex<D2>,
     #[serde(default)]
     position: P2,
     #[serde(default)]
     angle: f64,
 }
 
-/// A validated convex 2D shape (a compound's part): composite kinds are refused.
-struct Convex2(shape_2d::Shape<f64>);
-
-impl<'de> Deserialize<'de> for Convex2 {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        match RawShape2::deserialize(d)?.build()? {
-            shape_2d::AnyShape::Convex(s) => Ok(Self(s)),
-            other => Err(not_convex_part(other.kind_name())),
-        }
+impl FileSpace for D2 {
+    type Array = P2;
+    type Raw = RawShape2;
+    type Convex = shape_2d::Shape<f64>;
+    fn vector(a: P2) -> DVec2 {
+        DVec2::from(a)
     }
-}
-
-/// A validated 2D shape.
-struct Shape2(shape_2d::AnyShape<f64>);
-
-impl<'de> Deserialize<'de> for Shape2 {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        RawShape2::deserialize(d)?.build().map(Self)
+    fn build<E: Error>(raw: RawShape2) -> Result<shape_2d::AnyShape<f64>, E> {
+        raw.build()
+    }
+    fn convex(s: shape_2d::AnyShape<f64>) -> Result<shape_2d::Shape<f64>, &'static str> {
+        match s {
+            shape_2d::AnyShape::Convex(s) => Ok(s),
+            other => Err(other.kind_name()),
+        }
     }
 }
 
@@ -324,14 +387,11 @@ impl RawShape2 {
 
 /// A 2D compound of its parts (at least one).
 fn compound_2d<E: Error>(parts: Vec<Part2>) -> Result<Compound<DVec2, shape_2d::Shape<f64>>, E> {
-    if parts.is_empty() {
-        return Err(no_parts());
-    }
     let parts = parts.into_iter().map(|p| {
         let pose = Pose2::new(DVec2::from(p.position), p.angle);
         (pose, p.shape.0)
     });
-    built(Compound::new(parts.collect()))
+    compound(parts.collect())
 }
 
 /// A polyline from its vertices and either `closed` (a chain, open by default) or
@@ -375,25 +435,12 @@ fn polygon<E: Error>(points: &[P2]) -> Result<ConvexPolygon<f64>, E> {
 
 impl From<Scene2> for Scene<D2> {
     fn from(s: Scene2) -> Self {
-        let shapes = s
-            .shapes
-            .0
-            .into_iter()
-            .enumerate()
-            .map(|(i, Placed(e))| SceneShape {
-                pose: e.pose(),
-                id: id_or_index(e.id, i),
-                shape: e.shape.0,
-                velocity: e.velocity.map(DVec2::from),
-            });
-        let rays = s.rays.into_iter().map(|r| SceneRay {
-            ray: r.0,
-            max_t: r.1,
-        });
-        Self {
-            shapes: shapes.collect(),
-            rays: rays.collect(),
-        }
+        scene(s.shapes, s.rays, |e: Entry2, i| SceneShape {
+            pose: e.pose(),
+            id: id_or_index(e.id, i),
+            shape: e.shape.0,
+            velocity: e.velocity.map(DVec2::from),
+        })
     }
 }
 
@@ -430,7 +477,7 @@ pub struct Scene3 {
     _dim: Dim,
     shapes: Shapes<Placed<Entry3>>,
     #[serde(default)]
-    rays: Vec<Ray3>,
+    rays: Vec<CheckedRay<D3>>,
 }
 
 /// A 3D shape entry.
@@ -438,7 +485,7 @@ pub struct Scene3 {
 #[serde(deny_unknown_fields)]
 struct Entry3 {
     id: Option<String>,
-    shape: Shape3,
+    shape: Built<D3>,
     #[serde(default)]
     position: P3,
     #[serde(default)]
@@ -461,17 +508,6 @@ impl Entry3 {
 impl HasBox for Entry3 {
     fn finite_box(&self) -> bool {
         finite(&self.shape.0.world_aabb(&self.pose()))
-    }
-}
-
-/// A 3D ray, checked.
-struct Ray3(Ray<DVec3>, f64);
-
-impl<'de> Deserialize<'de> for Ray3 {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        let r = RawRay::<P3>::deserialize(d)?;
-        let (ray, max_t) = ray(DVec3::from(r.from), DVec3::from(r.dir), r.max_t)?;
-        Ok(Self(ray, max_t))
     }
 }
 
@@ -571,31 +607,28 @@ enum RawShape3 {
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct Part3 {
-    shape: Convex3,
+    shape: Convex<D3>,
     #[serde(default)]
     position: P3,
     #[serde(default)]
     rotation: Rotation,
 }
 
-/// A validated convex 3D shape (a compound's part): composite kinds are refused.
-struct Convex3(shape_3d::Shape<f64>);
-
-impl<'de> Deserialize<'de> for Convex3 {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        match RawShape3::deserialize(d)?.build()? {
-            shape_3d::AnyShape::Convex(s) => Ok(Self(s)),
-            other => Err(not_convex_part(other.kind_name())),
-        }
+impl FileSpace for D3 {
+    type Array = P3;
+    type Raw = RawShape3;
+    type Convex = shape_3d::Shape<f64>;
+    fn vector(a: P3) -> DVec3 {
+        DVec3::from(a)
     }
-}
-
-/// A validated 3D shape.
-struct Shape3(shape_3d::AnyShape<f64>);
-
-impl<'de> Deserialize<'de> for Shape3 {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        RawShape3::deserialize(d)?.build().map(Self)
+    fn build<E: Error>(raw: RawShape3) -> Result<shape_3d::AnyShape<f64>, E> {
+        raw.build()
+    }
+    fn convex(s: shape_3d::AnyShape<f64>) -> Result<shape_3d::Shape<f64>, &'static str> {
+        match s {
+            shape_3d::AnyShape::Convex(s) => Ok(s),
+            other => Err(other.kind_name()),
+        }
     }
 }
 
@@ -674,36 +707,20 @@ fn heightfield_3d<E: Error>(
 
 /// A 3D compound of its parts (at least one).
 fn compound_3d<E: Error>(parts: Vec<Part3>) -> Result<Compound<DVec3, shape_3d::Shape<f64>>, E> {
-    if parts.is_empty() {
-        return Err(no_parts());
-    }
     let parts = parts.into_iter().map(|p| {
         let pose = Pose3::new(DVec3::from(p.position), p.rotation.0);
         (pose, p.shape.0)
     });
-    built(Compound::new(parts.collect()))
+    compound(parts.collect())
 }
 
 impl From<Scene3> for Scene<D3> {
     fn from(s: Scene3) -> Self {
-        let shapes = s
-            .shapes
-            .0
-            .into_iter()
-            .enumerate()
-            .map(|(i, Placed(e))| SceneShape {
-                pose: e.pose(),
-                id: id_or_index(e.id, i),
-                shape: e.shape.0,
-                velocity: e.velocity.map(DVec3::from),
-            });
-        let rays = s.rays.into_iter().map(|r| SceneRay {
-            ray: r.0,
-            max_t: r.1,
-        });
-        Self {
-            shapes: shapes.collect(),
-            rays: rays.collect(),
-        }
+        scene(s.shapes, s.rays, |e: Entry3, i| SceneShape {
+            pose: e.pose(),
+            id: id_or_index(e.id, i),
+            shape: e.shape.0,
+            velocity: e.velocity.map(DVec3::from),
+        })
     }
 }

@@ -15,6 +15,16 @@ impl MeshData {
         self.vertices.iter().map(|&v| f(v)).collect()
     }
 
+    /// The vertices as `f32` glam vectors.
+    pub fn vertices_f32(&self) -> Vec<glam::Vec3> {
+        self.map(vec3_f32)
+    }
+
+    /// The corners of triangle `t` as `f32` glam vectors.
+    pub fn triangle_f32(&self, t: [u32; 3]) -> [glam::Vec3; 3] {
+        t.map(|i| vec3_f32(self.vertices[i as usize]))
+    }
+
     /// Every vertex scaled by `k`.
     pub fn scaled(mut self, k: f64) -> Self {
         for v in &mut self.vertices {
@@ -22,6 +32,11 @@ impl MeshData {
         }
         self
     }
+}
+
+/// A vertex as an `f32` glam vector.
+pub fn vec3_f32(p: [f64; 3]) -> glam::Vec3 {
+    glam::Vec3::new(p[0] as f32, p[1] as f32, p[2] as f32)
 }
 
 /// A UV sphere of `segments` around and `rings` from pole to pole (two pole vertices),
