@@ -244,6 +244,17 @@ fn build(c: &mut Criterion<CpuTime>) {
         group.bench_function(BenchmarkId::new("isect", name), |b| {
             b.iter(|| black_box(Bvh::build(&boxes)))
         });
+        // The dynamic tree's rebuild (from its leaves, whatever their tree).
+        let mut tree = DynamicTree::new();
+        for (k, b) in boxes.iter().enumerate() {
+            let _ = tree.insert(*b, k as u32);
+        }
+        group.bench_function(BenchmarkId::new("isect_tree_rebuild", name), |b| {
+            b.iter(|| {
+                tree.rebuild();
+                black_box(tree.height())
+            })
+        });
     }
     group.finish();
 }
@@ -303,19 +314,24 @@ fn ray_grid(c: &mut Criterion<CpuTime>) {
             black_box(hits.iter().flatten().count())
         })
     });
-    group.bench_function("isect_tree", |b| {
-        b.iter(|| {
-            let mut hits = 0usize;
-            for ray in &rays {
-                let prepared = PreparedRay::new(ray, 1.0);
-                let hit = tree.cast_ray(ray, 1.0, |_, k, _| {
-                    prepared.interval(&boxes[k as usize]).map(|h| h.0)
-                });
-                hits += hit.is_some() as usize;
-            }
-            black_box(hits)
-        })
-    });
+    // The tree as loaded (one insertion at a time, row by row), then rebuilt.
+    let mut rebuilt = tree.clone();
+    rebuilt.rebuild();
+    for (name, tree) in [("isect_tree", &tree), ("isect_tree_rebuilt", &rebuilt)] {
+        group.bench_function(name, |b| {
+            b.iter(|| {
+                let mut hits = 0usize;
+                for ray in &rays {
+                    let prepared = PreparedRay::new(ray, 1.0);
+                    let hit = tree.cast_ray(ray, 1.0, |_, k, _| {
+                        prepared.interval(&boxes[k as usize]).map(|h| h.0)
+                    });
+                    hits += hit.is_some() as usize;
+                }
+                black_box(hits)
+            })
+        });
+    }
     group.finish();
 }
 
