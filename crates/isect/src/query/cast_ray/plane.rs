@@ -43,19 +43,21 @@ impl<S: Real> Crossing<S> {
         (self.s * S::ZERO + self.along_normal * S::ZERO == S::ZERO) & (max_t >= S::ZERO)
     }
 
-    /// `t = −s / (dir · n)` for a ray off the plane moving toward it, if it arrives by
-    /// `max_t`. The sign tests are exact (no `s · (dir · n)` product to underflow) and
-    /// come before the division; a NaN `s`, `dir · n` or `max_t` fails them. An
-    /// infinite `s` gives an infinite `t`, which misses, and an infinite `dir · n` is
-    /// refused by its own test (it would give `t = 0`).
+    /// `t = −s / (dir · n)` for a ray off the plane (`s ≠ 0`) moving toward it, if it
+    /// arrives by `max_t`, without a branch on the side (a mix of rays from both sides
+    /// would mispredict it). The ray moves toward the plane exactly when `s` and
+    /// `dir · n` have opposite signs, which is when the quotient's sign bit is clear:
+    /// IEEE division sets it from the operands' signs alone, even when the quotient
+    /// underflows to zero (`+0`: a hit at `t = 0`, as the exact answer rounds) or is
+    /// infinite (`dir · n = ±0`, refused as not finite). A NaN `s`, `dir · n` or `max_t`
+    /// fails the comparisons; an infinite `s` gives an infinite `t`, which misses, and
+    /// an infinite `dir · n` is refused by its own test (it would give `t = 0`).
     #[inline(always)]
     fn crossing(&self, max_t: S) -> Option<S> {
-        let toward = (self.s > S::ZERO) & (self.along_normal < S::ZERO)
-            | (self.s < S::ZERO) & (self.along_normal > S::ZERO);
-        if !toward {
-            return None;
-        }
-        self.arrival(max_t)
+        let t = -self.s / self.along_normal;
+        let toward = S::ONE.copysign(t) > S::ZERO;
+        let finite = (t < S::INFINITY) & (self.along_normal.abs() < S::INFINITY);
+        (toward & finite & (t <= max_t)).then_some(t)
     }
 
     /// [`Crossing::crossing`] for an origin known to be in front (`s > 0`), where
