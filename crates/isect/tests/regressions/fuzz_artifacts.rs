@@ -76,10 +76,11 @@ fn decomposition_2651cb86() {
 
 /// An `f32` concave polygon about 1e-22 across: every product of two coordinates
 /// (~1e-45) is subnormal, so the orientation tests of validation, triangulation and
-/// `ConvexPolygon::new` see rounding noise and a piece turns reflex. Open: such
-/// polygons should be refused like other areas that underflow.
+/// `ConvexPolygon::new` saw rounding noise and a piece turned reflex. Now refused by
+/// `ConcavePolygon::new` (`OutOfRange` naming the extent: `s² · ε` must be normal),
+/// which the driver accepts; `concave_polygon_tiny_scale::artifact_rings_are_refused`
+/// asserts the error on these rings.
 #[test]
-#[ignore = "open: an f32 concave polygon 1e-22 across (subnormal products) yields a reflex piece"]
 fn decomposition_1b843d0d() {
     replay(
         Target::Decomposition,

@@ -7,6 +7,7 @@ mod capsule_crossing_depth;
 mod compound_empty_message;
 mod concave_polygon_no_pieces;
 mod concave_polygon_piece_in_hole;
+mod concave_polygon_tiny_scale;
 mod dispatch_non_finite_pose;
 mod epa_blow_up_recursion;
 mod epa_face_explosion;

@@ -33,7 +33,7 @@ use isect::shape::{heightfield_2d, heightfield_3d};
 use isect::shape::{obb_2d, obb_3d, shape_2d, shape_3d, Plane, RayHit};
 use isect::shape::{Aabb, Ball, Capsule, Cone, ConvexPolygon, ConvexPolyhedron, Cylinder};
 use isect::shape::{Composite, HalfSpace, Ray, Rounded, Sector, Segment, Triangle};
-use isect::shape::{Compound, ConcavePolygon, Polyline, TriMesh, TriMeshFlags};
+use isect::shape::{Compound, ConcavePolygon, Polyline, ShapeError, TriMesh, TriMeshFlags};
 use isect::world::{Filter, Handle, World};
 use std::cell::Cell;
 use std::fmt::Debug;
@@ -1229,6 +1229,14 @@ fn concave_polygon<R: Real>(g: &mut Gen) -> Option<ConcavePolygon<R>> {
         .all(|v| v.is_finite());
     let r = ConcavePolygon::new(outer, holes);
     check_ctor("ConcavePolygon", finite, &r.as_ref().map(|_| ()));
+    if let Err(ShapeError::OutOfRange { value, .. }) = &r {
+        // Refused as too small: only when `extent² · ε` is subnormal.
+        let floor = R::MIN_POSITIVE.to_f64() / R::EPSILON.to_f64();
+        assert!(
+            value * value < floor * 1.001,
+            "extent {value} refused as too small"
+        );
+    }
     r.ok()
 }
 

@@ -13,7 +13,8 @@
 //! not cover the polygon), [`FLAT_VERTEX_ULPS`] (when a normal lies
 //! in a normal cone, when a ray crossing is away from an edge's ends) and
 //! [`ON_SEGMENT_ULPS`](super::polyline::ON_SEGMENT_ULPS) (when a point lies on the
-//! boundary). Triangulation and merging use exact sign tests.
+//! boundary). Triangulation and merging use exact sign tests; a polygon so small that
+//! its orientation products underflow (extent `s` with `s² · ε` subnormal) is refused.
 
 mod geometry;
 mod merge;
@@ -81,6 +82,10 @@ impl<R: Real> ConcavePolygon<R> {
     /// - [`ShapeError::SelfIntersecting`]: two edges that cross or touch (also across
     ///   rings), naming each edge's first vertex; neighbour edges that fold back onto
     ///   each other count too.
+    /// - [`ShapeError::OutOfRange`] (field `outer`, the value its extent): an outer ring
+    ///   whose bounding box's longer side `s` has `s² · ε` below the smallest normal
+    ///   number (`s < 3.1e-16` in `f32`, `s < 1.0e-146` in `f64`): orientation products
+    ///   at that scale are subnormal and the decomposition's turn signs become noise.
     pub fn new(outer: Vec<R::V2>, holes: Vec<Vec<R::V2>>) -> Result<Self, ShapeError> {
         let mut input = Vec::with_capacity(holes.len() + 1);
         input.push(outer);
