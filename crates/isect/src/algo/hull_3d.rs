@@ -15,7 +15,8 @@
 //! still outside (at most [`HULL_3D_MAX_PASSES`] passes). The main loop runs at most
 //! once per input point (each eye is consumed), the hull is checked to be a closed
 //! 2-manifold with Euler characteristic 2, and any inconsistency is an error rather
-//! than a broken mesh.
+//! than a broken mesh. A face's normal is the cross product of its two shorter edges
+//! (at the corner opposite its longest edge), so sliver faces keep accurate planes.
 
 use std::collections::{HashMap, VecDeque};
 
@@ -156,6 +157,28 @@ fn initial_simplex<V: Vector3>(points: &[V], tol: V::Scalar) -> Result<[usize; 4
     Ok([i0, i1, i2, i3])
 }
 
+/// The triangle `v` rotated (keeping its orientation) so that `v[0]` is the corner
+/// opposite its longest edge. The face normal is the cross product of the two edges at
+/// `v[0]` and heights are measured from it: at that corner the edges are the two
+/// shorter ones, never two long, almost parallel edges whose cross product cancels (a
+/// face 3.6e5 long and 8.6e-3 wide tilted by 1e-8 rad put an input point 4.7e-7
+/// outside the hull, `tests/regressions/fuzz_artifacts.rs::hull_b913de95`).
+fn sliver_safe_corner<V: Vector3>(v: [usize; 3], points: &[V]) -> [usize; 3] {
+    let [a, b, c] = v.map(|i| points[i]);
+    let opposite = [
+        b.distance_squared(c),
+        c.distance_squared(a),
+        a.distance_squared(b),
+    ];
+    if opposite[1] > opposite[0] && opposite[1] >= opposite[2] {
+        [v[1], v[2], v[0]]
+    } else if opposite[2] > opposite[0] && opposite[2] > opposite[1] {
+        [v[2], v[0], v[1]]
+    } else {
+        v
+    }
+}
+
 impl<V: Vector3> Builder<'_, V> {
     /// Which input points are vertices of a live face.
     fn vertex_mask(&self) -> Vec<bool> {
@@ -191,8 +214,10 @@ impl<V: Vector3> Builder<'_, V> {
         face.normal.dot(self.points[i] - self.points[face.v[0]])
     }
 
-    /// Adds the triangle `a, b, c` (counter-clockwise from outside).
+    /// Adds the triangle `a, b, c` (counter-clockwise from outside), rotated so that
+    /// its first corner is the one opposite its longest edge (see [`sliver_safe_corner`]).
     fn add_face(&mut self, v: [usize; 3]) -> Result<usize, ShapeError> {
+        let v = sliver_safe_corner(v, self.points);
         let [a, b, c] = v.map(|i| self.points[i]);
         let normal = (b - a)
             .cross(c - a)

@@ -44,10 +44,11 @@ fn decomposition_51137c0e() {
     );
 }
 
-/// A thin polyhedron (input points 1e-5 apart next to one 8.6e-3 away, f64) that loses
-/// its input point at the origin.
+/// A thin polyhedron (input points 1e-5 apart next to one 8.6e-3 away and two 1e5 and
+/// 3.6e5 away, f64) that lost its input point at the origin: quickhull's normal of a
+/// face with two long, almost parallel edges cancelled. Fixed by taking the normal at
+/// the corner opposite the longest edge (`hull_sliver_face_normal`).
 #[test]
-#[ignore = "open: a 3.6e5-wide f64 hull with a 1e-5 sliver loses its input point at the origin"]
 fn hull_b913de95() {
     replay(Target::Hull, include_bytes!("artifacts/hull-b913de95.bin"));
 }
