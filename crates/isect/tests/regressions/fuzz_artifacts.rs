@@ -88,3 +88,16 @@ fn decomposition_1b843d0d() {
         include_bytes!("artifacts/decomposition-1b843d0d.bin"),
     );
 }
+
+/// An `f32` star polygon 5.4 across with a triangular hole whose corner sits 1e-7 from
+/// the origin: the pieces added up to 16.144 for an area of 16.084 (0.4 %, within the
+/// constructor's `PIECES_AREA_ULPS` in `f32` but beyond the driver's 1e-4): rounded
+/// orientation signs let the triangulation overlap itself. Fixed by exact orientation
+/// signs (`shape/concave_polygon/geometry.rs`). Minimised with `cargo fuzz tmin`.
+#[test]
+fn decomposition_87888f57() {
+    replay(
+        Target::Decomposition,
+        include_bytes!("artifacts/decomposition-87888f57.bin"),
+    );
+}
