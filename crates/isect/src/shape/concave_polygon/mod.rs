@@ -13,8 +13,10 @@
 //! not cover the polygon), [`FLAT_VERTEX_ULPS`] (when a normal lies
 //! in a normal cone, when a ray crossing is away from an edge's ends) and
 //! [`ON_SEGMENT_ULPS`](super::polyline::ON_SEGMENT_ULPS) (when a point lies on the
-//! boundary). Triangulation and merging use exact sign tests; a polygon so small that
-//! its orientation products underflow (extent `s` with `s² · ε` subnormal) is refused.
+//! boundary). Validation, triangulation and merging use exact orientation signs
+//! (Shewchuk's adaptive predicate, `geometry.rs`); a polygon so small that products
+//! in its scalar type underflow (extent `s` with `s² · ε` subnormal) is refused, as
+//! its pieces and queries compute in that type.
 
 mod geometry;
 mod merge;
@@ -85,7 +87,8 @@ impl<R: Real> ConcavePolygon<R> {
     /// - [`ShapeError::OutOfRange`] (field `outer`, the value its extent): an outer ring
     ///   whose bounding box's longer side `s` has `s² · ε` below the smallest normal
     ///   number (`s < 3.1e-16` in `f32`, `s < 1.0e-146` in `f64`): orientation products
-    ///   at that scale are subnormal and the decomposition's turn signs become noise.
+    ///   at that scale are subnormal, and the pieces' own checks and the queries,
+    ///   which compute in the scalar type, would read rounding noise.
     pub fn new(outer: Vec<R::V2>, holes: Vec<Vec<R::V2>>) -> Result<Self, ShapeError> {
         let mut input = Vec::with_capacity(holes.len() + 1);
         input.push(outer);

@@ -8,7 +8,7 @@
 //! compare each with the active ones whose `x` range reaches it): Ericson 7.5.3's
 //! sort and sweep, one axis. Tolerance: [`ZERO_AREA_ULPS`]; the crossing tests are exact
 //! sign tests. Scale floor: the outer ring's extent `s` must keep `s² · ε` a normal
-//! number (see [`check_scale`]), else the sign tests would read underflow noise.
+//! number (see [`check_scale`]).
 
 use super::geometry::{orient, ring_contains, ring_twice_area, segments_touch};
 use crate::math::tolerance::eps;
@@ -92,11 +92,12 @@ fn check_ring<V: Vector2>(ring: &[V], offset: usize) -> Result<(), ShapeError> {
 
 /// The outer ring's extent `s` (its bounding box's longer side) must keep `s² · ε` at
 /// or above the smallest normal number (`s ≥ 3.1e-16` in `f32`, `s ≥ 1.0e-146` in `f64`).
-/// Below that, the rounding unit of an orientation product at the polygon's own scale is
-/// subnormal: products of two coordinate differences lose their relative precision,
-/// and validation, triangulation and [`ConvexPolygon::new`](crate::shape::ConvexPolygon::new)
-/// decide turns on underflow noise (an `f32` ring 1e-22 across gave a reflex piece).
-/// Such a ring is refused with [`ShapeError::OutOfRange`] naming its extent.
+/// Below that, the rounding unit of an area product at the polygon's own scale is
+/// subnormal: the orientation signs of the decomposition stay exact, but
+/// [`ConvexPolygon::new`](crate::shape::ConvexPolygon::new) on the pieces, the area
+/// checks and the queries compute in the scalar type and read underflow noise (an
+/// `f32` ring 1e-22 across gave a reflex piece). Such a ring is refused with
+/// [`ShapeError::OutOfRange`] naming its extent.
 fn check_scale<V: Vector2>(outer: &[V]) -> Result<(), ShapeError> {
     let (lo, hi) = outer
         .iter()
