@@ -17,6 +17,8 @@
 //! 2-manifold with Euler characteristic 2, and any inconsistency is an error rather
 //! than a broken mesh. A face's normal is the cross product of its two shorter edges
 //! (at the corner opposite its longest edge), so sliver faces keep accurate planes.
+//! Repeated points are considered once (their first copy): a repeat of a hull vertex
+//! is on the hull, and letting it be an eye only folded the hull over itself.
 
 use std::collections::{HashMap, VecDeque};
 
@@ -98,7 +100,14 @@ pub fn convex_hull_3d<V: Vector3>(points: &[V]) -> Result<Hull3d<V>, ShapeError>
         pending: VecDeque::new(),
     };
     b.add_simplex(simplex)?;
-    b.assign((0..points.len()).filter(|i| !simplex.contains(i)), 0);
+    // Repeats of a point are never candidates: on the hull with their first copy,
+    // they could only re-enter as eyes of faces that rounding tilted past them.
+    let first = first_copies(points);
+    let simplex_pos = simplex.map(|i| points[i]);
+    b.assign(
+        (0..points.len()).filter(|&i| first[i] && !simplex_pos.contains(&points[i])),
+        0,
+    );
     let mut eyes = 0;
     for _ in 0..HULL_3D_MAX_PASSES {
         b.add_pending_eyes(&mut eyes)?;
@@ -106,12 +115,34 @@ pub fn convex_hull_3d<V: Vector3>(points: &[V]) -> Result<Hull3d<V>, ShapeError>
         // nearly coplanar neighbour is replaced: hand every point that is not a hull
         // vertex to the final faces.
         let on_hull = b.vertex_mask();
-        b.assign((0..points.len()).filter(|&i| !on_hull[i]), 0);
+        b.assign((0..points.len()).filter(|&i| first[i] && !on_hull[i]), 0);
         if b.pending.is_empty() {
             return b.finish();
         }
     }
     Err(degenerate("points still outside after the last pass"))
+}
+
+/// Per point, whether it is the first (lowest index) of the points at its position.
+fn first_copies<V: Vector3>(points: &[V]) -> Vec<bool> {
+    let key = |i: &usize| {
+        let p = points[*i];
+        [p.get(0), p.get(1), p.get(2)]
+    };
+    let mut order: Vec<usize> = (0..points.len()).collect();
+    // Stable: within a run of equal points the lowest index comes first.
+    order.sort_by(|a, b| {
+        key(a)
+            .partial_cmp(&key(b))
+            .unwrap_or(core::cmp::Ordering::Equal)
+    });
+    let mut first = vec![true; points.len()];
+    for w in order.windows(2) {
+        if points[w[0]] == points[w[1]] {
+            first[w[1]] = false;
+        }
+    }
+    first
 }
 
 /// Four affinely independent extreme points, or how many independent ones exist.

@@ -101,3 +101,12 @@ fn decomposition_87888f57() {
         include_bytes!("artifacts/decomposition-87888f57.bin"),
     );
 }
+
+/// A sliver polyhedron (`f64`, session 4): the origin and a point 4.1e-7 from it, three
+/// points 2 to 4e5 away, two of them repeated; a repeat became an eye, the hull folded
+/// and the polyhedron lost the origin. Fixed: quickhull considers repeats once
+/// (`hull_sliver_face_normal::repeated_points_do_not_fold_the_hull`).
+#[test]
+fn hull_e47509b0() {
+    replay(Target::Hull, include_bytes!("artifacts/hull-e47509b0.bin"));
+}

@@ -6,6 +6,14 @@
 //! it is 4.7e-7 outside (200 times the thick-plane tolerance), so the hull lost the
 //! origin. Fixed: quickhull takes each face's normal at the corner opposite its
 //! longest edge (`algo/hull_3d.rs`), as `ConvexPolyhedron` does for its planes.
+//!
+//! Then (session 4 re-run, `fuzz_artifacts::hull_e47509b0`): the origin, a point P
+//! 4.1e-7 from it, and three points 2 to 4e5 away, two of them repeated. Within the
+//! thick-plane tolerance the nearly flat quad O, P, A, C may be split along either
+//! diagonal; split along P C, the sliver O C P tilts 1e-3 rad and the first copy of A
+//! lies 2.8e-3 above it, so the repeat of A became an eye, the hull folded over
+//! itself (repeated vertices, the origin 2.9e-7 outside a face) and the polyhedron
+//! lost the origin. Fixed: quickhull considers repeated points once.
 
 use glam::DVec3;
 use isect::algo::hull_3d::convex_hull_3d;
@@ -66,6 +74,34 @@ fn sliver_hull_has_the_exact_faces() {
 fn sliver_polyhedron_keeps_its_points() {
     let pts = points();
     let poly = ConvexPolyhedron::<f64>::from_points(&pts).expect("five independent points");
+    for p in pts {
+        assert!(
+            poly.contains_point(p),
+            "{p:?}: {}",
+            poly.max_face_distance(p)
+        );
+    }
+}
+
+/// The points of `fuzz_artifacts::hull_e47509b0`, repeats included and in their order.
+fn repeated_points() -> Vec<DVec3> {
+    let o = DVec3::ZERO;
+    let a = DVec3::new(-2.0, 1.8626451492309571e-10, 2.313112745451207);
+    let b = DVec3::new(-1.0, -403921.5686274509, -4.0);
+    let c = DVec3::new(-79.6078431372549, -0.009973296548696454, 79.60783839225769);
+    let p = DVec3::new(4.069010416607455e-7, 0.0, 0.0);
+    [vec![o, a, a, b, b, b, c], vec![p; 8]].concat()
+}
+
+/// Repeats are never hull vertices twice, and the polyhedron keeps every point.
+#[test]
+fn repeated_points_do_not_fold_the_hull() {
+    let pts = repeated_points();
+    let hull = convex_hull_3d(&pts).expect("five distinct independent points");
+    for (k, v) in hull.vertices.iter().enumerate() {
+        assert!(!hull.vertices[..k].contains(v), "{v:?} twice: {hull:?}");
+    }
+    let poly = ConvexPolyhedron::<f64>::from_points(&pts).expect("independent points");
     for p in pts {
         assert!(
             poly.contains_point(p),
