@@ -24,6 +24,7 @@ use std::collections::{HashMap, VecDeque};
 
 use crate::math::tolerance::eps;
 use crate::math::{Real, Vector3};
+use crate::shape::concave_polygon::geometry::exact_orient_value;
 use crate::shape::error::check_finite;
 use crate::shape::ShapeError;
 
@@ -188,6 +189,38 @@ fn initial_simplex<V: Vector3>(points: &[V], tol: V::Scalar) -> Result<[usize; 4
     Ok([i0, i1, i2, i3])
 }
 
+/// `(b − a) × (c − a)`, each component within 16 ε of the result's largest one: the
+/// rounded cross product (in `f64`) when its error bound (the stage-A bound of
+/// Shewchuk's predicates, 4 ε of the products' sizes, per component) allows it, else
+/// each component as the exact 2×2 orientation determinant of the points' projections
+/// ([`exact_orient_value`]). A needle triangle (three points within 3.5e-10 of a line
+/// 0.35 long) had its rounded normal tilted enough to put its own vertex 60 slacks off
+/// its plane (`tests/regressions/hull_sliver_face_normal.rs`).
+pub(crate) fn accurate_cross<V: Vector3>(a: V, b: V, c: V) -> V {
+    let f = |v: V| [0, 1, 2].map(|i| v.get(i).to_f64());
+    let (a, b, c) = (f(a), f(b), f(c));
+    let (u, w) = (
+        [0, 1, 2].map(|i| b[i] - a[i]),
+        [0, 1, 2].map(|i| c[i] - a[i]),
+    );
+    let axes = [(1, 2), (2, 0), (0, 1)];
+    let rounded = axes.map(|(i, j)| {
+        (
+            u[i] * w[j] - u[j] * w[i],
+            (u[i] * w[j]).abs() + (u[j] * w[i]).abs(),
+        )
+    });
+    let largest = rounded.iter().fold(0.0f64, |m, r| m.max(r.0.abs()));
+    let sure = rounded.iter().all(|r| r.1 <= 4.0 * largest);
+    let n = if sure || !largest.is_finite() {
+        rounded.map(|r| r.0)
+    } else {
+        axes.map(|(i, j)| exact_orient_value([a[i], a[j]], [b[i], b[j]], [c[i], c[j]]))
+    };
+    let s = V::Scalar::from_f64;
+    V::new(s(n[0]), s(n[1]), s(n[2]))
+}
+
 /// The triangle `v` rotated (keeping its orientation) so that `v[0]` is the corner
 /// opposite its longest edge. The face normal is the cross product of the two edges at
 /// `v[0]` and heights are measured from it: at that corner the edges are the two
@@ -250,8 +283,7 @@ impl<V: Vector3> Builder<'_, V> {
     fn add_face(&mut self, v: [usize; 3]) -> Result<usize, ShapeError> {
         let v = sliver_safe_corner(v, self.points);
         let [a, b, c] = v.map(|i| self.points[i]);
-        let normal = (b - a)
-            .cross(c - a)
+        let normal = accurate_cross(a, b, c)
             .try_normalize()
             .ok_or(degenerate("flat hull triangle"))?;
         let id = self.faces.len();

@@ -110,3 +110,12 @@ fn decomposition_87888f57() {
 fn hull_e47509b0() {
     replay(Target::Hull, include_bytes!("artifacts/hull-e47509b0.bin"));
 }
+
+/// A needle polyhedron (`f64`, session 4): three points on the line x = y = z from
+/// -3.9e-6 to 0.2, one 4.3e-10 off it near the origin, one 0.1 away; the plane of the
+/// needle face Q, R, S put its own vertex S 1.7e-13 outside (60 slacks). Fixed by the
+/// accurate cross product (`hull_sliver_face_normal::needle_face_keeps_its_vertices`).
+#[test]
+fn hull_c54b1024() {
+    replay(Target::Hull, include_bytes!("artifacts/hull-c54b1024.bin"));
+}

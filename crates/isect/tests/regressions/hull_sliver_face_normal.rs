@@ -110,3 +110,31 @@ fn repeated_points_do_not_fold_the_hull() {
         );
     }
 }
+
+/// `fuzz_artifacts::hull_c54b1024` (session 4): a needle face Q, R, S (R 3.5e-10 off
+/// the line Q S, 0.35 long; O on it): its rounded normal put S 1.7e-13 outside its
+/// plane, 60 times the polyhedron's slack. Now the face normals are accurate cross
+/// products (exact 2×2 determinants when rounding could tilt them).
+#[test]
+fn needle_face_keeps_its_vertices() {
+    let pts = [
+        DVec3::ZERO,
+        DVec3::ZERO,
+        DVec3::splat(-3.921568627450967e-6),
+        DVec3::new(
+            1.5461298907837318e-14,
+            -3.33066907387547e-23,
+            4.322916666748711e-10,
+        ),
+        DVec3::splat(0.20392156862745092),
+        DVec3::new(0.0999999999999126, 0.0, 7.0191502571105965e-9),
+    ];
+    let poly = ConvexPolyhedron::<f64>::from_points(&pts).expect("independent points");
+    for p in pts {
+        assert!(
+            poly.contains_point(p),
+            "{p:?}: {}",
+            poly.max_face_distance(p)
+        );
+    }
+}

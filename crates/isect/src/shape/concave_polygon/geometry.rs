@@ -42,6 +42,14 @@ fn exact_orient(a: [f64; 2], b: [f64; 2], c: [f64; 2]) -> f64 {
     if det.abs() > bound || !bound.is_finite() {
         return det;
     }
+    exact_orient_value(a, b, c)
+}
+
+/// `(b − a) × (c − a)`, exact then rounded (within two ulps): the six products of
+/// `a×b + b×c + c×a` split exactly (Dekker) and summed exactly (two-sum expansion).
+/// Exact under the conditions of [`exact_orient`]. Also the exact components of 3D
+/// cross products (`algo::hull_3d::accurate_cross`).
+pub(crate) fn exact_orient_value(a: [f64; 2], b: [f64; 2], c: [f64; 2]) -> f64 {
     let products = [
         (a[0], b[1]),
         (-a[1], b[0]),

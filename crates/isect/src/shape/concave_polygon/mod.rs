@@ -18,7 +18,7 @@
 //! in its scalar type underflow (extent `s` with `s² · ε` subnormal) is refused, as
 //! its pieces and queries compute in that type.
 
-mod geometry;
+pub(crate) mod geometry;
 mod merge;
 mod triangulate;
 mod validate;
