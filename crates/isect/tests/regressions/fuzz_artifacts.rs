@@ -132,3 +132,17 @@ fn hull_c54b1024() {
 fn hull_5ea869e6() {
     replay(Target::Hull, include_bytes!("artifacts/hull-5ea869e6.bin"));
 }
+
+/// A 2D `f32` concave polygon, one triangle 13,882 tall and 938 wide, and a ray with
+/// `max_t = 0` from a point of an edge (741.96, 4042.21) along (−1, −1), inward: the
+/// polygon answered `t = 0` with the edge's normal (its origin on the boundary within
+/// `ON_SEGMENT_ULPS`), the piece none (its rounded origin lies just outside, entering
+/// after `t = 0`). Both within tolerance: a driver false alarm (session 4); the driver
+/// now looks for the part hit within its tolerance beyond `max_t`.
+#[test]
+fn composite_queries_a6b365ec() {
+    replay(
+        Target::CompositeQueries,
+        include_bytes!("artifacts/composite_queries-a6b365ec.bin"),
+    );
+}

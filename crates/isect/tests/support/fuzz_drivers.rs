@@ -1570,8 +1570,14 @@ fn composite_ray<V, C>(
         );
     }
     if let Some(f) = first.filter(|f| f.normal != V::ZERO) {
-        let h = all.first().map(|&(_, h)| h);
-        let h = h.unwrap_or_else(|| panic!("hit {f:?}, no part hit: {ray:?} {what}"));
+        // A hit at the end of the range (an origin on the boundary within its
+        // tolerance, `max_t = 0`) may have its part's hit just beyond the range.
+        let beyond = || composite_q::cast_ray_all(c, ray, t + V::Scalar::from_f64(tol_t));
+        let h = all
+            .first()
+            .map(|&(_, h)| h)
+            .or_else(|| beyond().first().map(|&(_, h)| h));
+        let h = h.unwrap_or_else(|| panic!("hit {f:?}, no part hit (max_t {t:?}): {ray:?} {what}"));
         let gap = (f.t.to_f64() - h.t.to_f64()).abs();
         assert!(gap <= tol_t, "hit {f:?}, part hit {h:?}: {ray:?} {what}");
     }
