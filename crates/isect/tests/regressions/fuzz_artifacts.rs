@@ -146,3 +146,16 @@ fn composite_queries_a6b365ec() {
         include_bytes!("artifacts/composite_queries-a6b365ec.bin"),
     );
 }
+
+/// The mirror of `composite_queries_a6b365ec` (2D `f64`, session 4): a sliver triangle
+/// 5.6e-6 long and 1.6e-10 wide, a ray with `max_t = 0` from a point of its long edge
+/// along it (2.9e-5 rad apart): the piece answered `t = 0` (origin on its boundary),
+/// the polygon none (its exact crossing lies just after `t = 0`). A driver false alarm;
+/// the driver looks for the polygon's hit within its tolerance beyond `max_t`.
+#[test]
+fn composite_queries_7722268f() {
+    replay(
+        Target::CompositeQueries,
+        include_bytes!("artifacts/composite_queries-7722268f.bin"),
+    );
+}

@@ -1561,8 +1561,11 @@ fn composite_ray<V, C>(
         return;
     }
     let tol_t = tol / dir_len;
+    let beyond_t = t + V::Scalar::from_f64(tol_t);
     if let Some(&(_, h)) = all.first() {
-        let f = first.unwrap_or_else(|| panic!("part hit {h:?}, no hit: {ray:?} {what}"));
+        // Likewise a part hit at the end of the range (see below).
+        let f = first.or_else(|| c.cast_ray(ray, beyond_t));
+        let f = f.unwrap_or_else(|| panic!("part hit {h:?}, no hit (max_t {t:?}): {ray:?} {what}"));
         let late = f.t.to_f64() - h.t.to_f64();
         assert!(
             late <= tol_t,
@@ -1572,7 +1575,7 @@ fn composite_ray<V, C>(
     if let Some(f) = first.filter(|f| f.normal != V::ZERO) {
         // A hit at the end of the range (an origin on the boundary within its
         // tolerance, `max_t = 0`) may have its part's hit just beyond the range.
-        let beyond = || composite_q::cast_ray_all(c, ray, t + V::Scalar::from_f64(tol_t));
+        let beyond = || composite_q::cast_ray_all(c, ray, beyond_t);
         let h = all
             .first()
             .map(|&(_, h)| h)
