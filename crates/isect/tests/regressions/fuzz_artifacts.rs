@@ -159,3 +159,16 @@ fn composite_queries_7722268f() {
         include_bytes!("artifacts/composite_queries-7722268f.bin"),
     );
 }
+
+/// A 2D `f32` concave quad 1e6 tall whose corner (−0.01, −1e6) is the tip of a spike
+/// 235,000 long and 0.85 wide (session 4): the spike's piece was too thin for
+/// `ConvexPolygon::new` and dropped (1e-5 of the area, within `PIECES_AREA_ULPS`), so
+/// a point 83,381 from the polygon was 208,566 from its pieces. Now refused by
+/// `ConcavePolygon::new` (a vertex in no piece, off the chord of its neighbours).
+#[test]
+fn composite_queries_3ff43420() {
+    replay(
+        Target::CompositeQueries,
+        include_bytes!("artifacts/composite_queries-3ff43420.bin"),
+    );
+}
