@@ -172,3 +172,17 @@ fn composite_queries_3ff43420() {
         include_bytes!("artifacts/composite_queries-3ff43420.bin"),
     );
 }
+
+/// A 2D `f32` concave triangle 83,203 long and a ray from a point of its long edge
+/// (−17,374.77, −1,449.48) moving out (session 4): the polygon answered no hit (its
+/// boundary cast found no crossing, the origin lying just outside by rounding) where
+/// its contract, and its piece, say `t = 0` with a zero normal (origin on the boundary,
+/// moving out). Fixed: with no crossing, an origin within the on-segment tolerance of
+/// the bounding box is decided by `contains_point`.
+#[test]
+fn composite_queries_b5888f25() {
+    replay(
+        Target::CompositeQueries,
+        include_bytes!("artifacts/composite_queries-b5888f25.bin"),
+    );
+}

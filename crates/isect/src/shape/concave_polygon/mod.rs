@@ -430,7 +430,8 @@ impl<R: Real> RayCast<R::V2> for ConcavePolygon<R> {
     ///
     /// The ray is cast once, unbounded, against the boundary: a clean first crossing (inside
     /// an edge, not at `t = 0`) says whether the origin is outside (the ray enters) or
-    /// inside (it leaves); no crossing at all means outside. Other cases (an origin on
+    /// inside (it leaves); no crossing at all means outside, unless the origin is within
+    /// the on-segment tolerance of the bounding box. Other cases (an origin on
     /// the boundary, a crossing through a vertex, a zero direction) decide by
     /// [`contains_point`](ConcavePolygon::contains_point).
     fn cast_ray(&self, ray: &Ray<R::V2>, max_t: R) -> Option<RayHit<R::V2>> {
@@ -444,7 +445,10 @@ impl<R: Real> RayCast<R::V2> for ConcavePolygon<R> {
         };
         if ray.dir != R::V2::ZERO {
             match self.boundary.cast_ray_indexed(ray, R::INFINITY) {
-                None => return None,
+                // No crossing: outside, unless the origin is on the boundary within
+                // its tolerance (just outside it by rounding, moving out).
+                None if !self.near_boundary_box(ray.origin) => return None,
+                None => {}
                 Some((i, hit)) => {
                     let across = ray.dir.dot(-self.boundary.normal(i));
                     if hit.t > R::ZERO && across != R::ZERO && self.inside_edge(i, hit.point) {
@@ -462,6 +466,12 @@ impl<R: Real> RayCast<R::V2> for ConcavePolygon<R> {
 }
 
 impl<R: Real> ConcavePolygon<R> {
+    /// True when `p` lies in the bounding box widened by the on-segment tolerance.
+    fn near_boundary_box(&self, p: R::V2) -> bool {
+        let tol = self.boundary.on_segment_tolerance(p);
+        self.local_aabb().loosened(tol).contains_point(p)
+    }
+
     /// True when `p` (on boundary edge `i`) is away from the edge's end points.
     fn inside_edge(&self, i: u32, p: R::V2) -> bool {
         let s = self.boundary.segment(i);
