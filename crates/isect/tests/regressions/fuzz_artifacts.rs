@@ -186,3 +186,17 @@ fn composite_queries_b5888f25() {
         include_bytes!("artifacts/composite_queries-b5888f25.bin"),
     );
 }
+
+/// A 3D `f64` compound of one cone (0.063 tall, radius 0.012) and a ray crawling along
+/// it (direction 3.7e-6 long, hit at `t = 50.8`): the compound's hit lies 3.3e-8 off
+/// the cone's surface, beyond the driver's tolerance (`8 √ε` of the coordinates' scale
+/// times the part's aspect). The cone's ray cast is outside this session's area; not
+/// investigated (session 4).
+#[test]
+#[ignore = "open: a ray cast on a 0.06-wide cone (f64) hits 3.3e-8 off its surface"]
+fn composite_queries_0bf0301c() {
+    replay(
+        Target::CompositeQueries,
+        include_bytes!("artifacts/composite_queries-0bf0301c.bin"),
+    );
+}
