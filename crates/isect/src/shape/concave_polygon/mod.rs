@@ -312,7 +312,7 @@ fn check_no_lost_spike<R: Real>(
                 b: p(r[(k + 1) % n]),
             };
             let off = chord.closest_point(v).0.distance(v);
-            if !(off <= boundary.on_segment_tolerance(v)) {
+            if off > boundary.on_segment_tolerance(v) || off.is_nan() {
                 return Err(ShapeError::Degenerate {
                     shape: "ConcavePolygon",
                     reason:
