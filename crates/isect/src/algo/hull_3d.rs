@@ -15,12 +15,16 @@
 //! still outside (at most [`HULL_3D_MAX_PASSES`] passes). The main loop runs at most
 //! once per input point (each eye is consumed), the hull is checked to be a closed
 //! 2-manifold with Euler characteristic 2, and any inconsistency is an error rather
-//! than a broken mesh.
+//! than a broken mesh. A face's normal is the cross product of its two shorter edges
+//! (at the corner opposite its longest edge), so sliver faces keep accurate planes.
+//! Repeated points are considered once (their first copy): a repeat of a hull vertex
+//! is on the hull, and letting it be an eye only folded the hull over itself.
 
 use std::collections::{HashMap, VecDeque};
 
 use crate::math::tolerance::eps;
 use crate::math::{Real, Vector3};
+use crate::shape::concave_polygon::geometry::exact_orient_value;
 use crate::shape::error::check_finite;
 use crate::shape::ShapeError;
 
@@ -97,7 +101,14 @@ pub fn convex_hull_3d<V: Vector3>(points: &[V]) -> Result<Hull3d<V>, ShapeError>
         pending: VecDeque::new(),
     };
     b.add_simplex(simplex)?;
-    b.assign((0..points.len()).filter(|i| !simplex.contains(i)), 0);
+    // Repeats of a point are never candidates: on the hull with their first copy,
+    // they could only re-enter as eyes of faces that rounding tilted past them.
+    let first = first_copies(points);
+    let simplex_pos = simplex.map(|i| points[i]);
+    b.assign(
+        (0..points.len()).filter(|&i| first[i] && !simplex_pos.contains(&points[i])),
+        0,
+    );
     let mut eyes = 0;
     for _ in 0..HULL_3D_MAX_PASSES {
         b.add_pending_eyes(&mut eyes)?;
@@ -105,12 +116,34 @@ pub fn convex_hull_3d<V: Vector3>(points: &[V]) -> Result<Hull3d<V>, ShapeError>
         // nearly coplanar neighbour is replaced: hand every point that is not a hull
         // vertex to the final faces.
         let on_hull = b.vertex_mask();
-        b.assign((0..points.len()).filter(|&i| !on_hull[i]), 0);
+        b.assign((0..points.len()).filter(|&i| first[i] && !on_hull[i]), 0);
         if b.pending.is_empty() {
             return b.finish();
         }
     }
     Err(degenerate("points still outside after the last pass"))
+}
+
+/// Per point, whether it is the first (lowest index) of the points at its position.
+fn first_copies<V: Vector3>(points: &[V]) -> Vec<bool> {
+    let key = |i: &usize| {
+        let p = points[*i];
+        [p.get(0), p.get(1), p.get(2)]
+    };
+    let mut order: Vec<usize> = (0..points.len()).collect();
+    // Stable: within a run of equal points the lowest index comes first.
+    order.sort_by(|a, b| {
+        key(a)
+            .partial_cmp(&key(b))
+            .unwrap_or(core::cmp::Ordering::Equal)
+    });
+    let mut first = vec![true; points.len()];
+    for w in order.windows(2) {
+        if points[w[0]] == points[w[1]] {
+            first[w[1]] = false;
+        }
+    }
+    first
 }
 
 /// Four affinely independent extreme points, or how many independent ones exist.
@@ -156,6 +189,60 @@ fn initial_simplex<V: Vector3>(points: &[V], tol: V::Scalar) -> Result<[usize; 4
     Ok([i0, i1, i2, i3])
 }
 
+/// `(b − a) × (c − a)`, each component within 16 ε of the result's largest one: the
+/// rounded cross product (in `f64`) when its error bound (the stage-A bound of
+/// Shewchuk's predicates, 4 ε of the products' sizes, per component) allows it, else
+/// each component as the exact 2×2 orientation determinant of the points' projections
+/// ([`exact_orient_value`]). A needle triangle (three points within 3.5e-10 of a line
+/// 0.35 long) had its rounded normal tilted enough to put its own vertex 60 slacks off
+/// its plane (`tests/regressions/hull_sliver_face_normal.rs`).
+pub(crate) fn accurate_cross<V: Vector3>(a: V, b: V, c: V) -> V {
+    let f = |v: V| [0, 1, 2].map(|i| v.get(i).to_f64());
+    let (a, b, c) = (f(a), f(b), f(c));
+    let (u, w) = (
+        [0, 1, 2].map(|i| b[i] - a[i]),
+        [0, 1, 2].map(|i| c[i] - a[i]),
+    );
+    let axes = [(1, 2), (2, 0), (0, 1)];
+    let rounded = axes.map(|(i, j)| {
+        (
+            u[i] * w[j] - u[j] * w[i],
+            (u[i] * w[j]).abs() + (u[j] * w[i]).abs(),
+        )
+    });
+    let largest = rounded.iter().fold(0.0f64, |m, r| m.max(r.0.abs()));
+    let sure = rounded.iter().all(|r| r.1 <= 4.0 * largest);
+    let n = if sure || !largest.is_finite() {
+        rounded.map(|r| r.0)
+    } else {
+        axes.map(|(i, j)| exact_orient_value([a[i], a[j]], [b[i], b[j]], [c[i], c[j]]))
+    };
+    let s = V::Scalar::from_f64;
+    V::new(s(n[0]), s(n[1]), s(n[2]))
+}
+
+/// The triangle `v` rotated (keeping its orientation) so that `v[0]` is the corner
+/// opposite its longest edge. The face normal is the cross product of the two edges at
+/// `v[0]` and heights are measured from it: at that corner the edges are the two
+/// shorter ones, never two long, almost parallel edges whose cross product cancels (a
+/// face 3.6e5 long and 8.6e-3 wide tilted by 1e-8 rad put an input point 4.7e-7
+/// outside the hull, `tests/regressions/fuzz_artifacts.rs::hull_b913de95`).
+fn sliver_safe_corner<V: Vector3>(v: [usize; 3], points: &[V]) -> [usize; 3] {
+    let [a, b, c] = v.map(|i| points[i]);
+    let opposite = [
+        b.distance_squared(c),
+        c.distance_squared(a),
+        a.distance_squared(b),
+    ];
+    if opposite[1] > opposite[0] && opposite[1] >= opposite[2] {
+        [v[1], v[2], v[0]]
+    } else if opposite[2] > opposite[0] && opposite[2] > opposite[1] {
+        [v[2], v[0], v[1]]
+    } else {
+        v
+    }
+}
+
 impl<V: Vector3> Builder<'_, V> {
     /// Which input points are vertices of a live face.
     fn vertex_mask(&self) -> Vec<bool> {
@@ -191,11 +278,12 @@ impl<V: Vector3> Builder<'_, V> {
         face.normal.dot(self.points[i] - self.points[face.v[0]])
     }
 
-    /// Adds the triangle `a, b, c` (counter-clockwise from outside).
+    /// Adds the triangle `a, b, c` (counter-clockwise from outside), rotated so that
+    /// its first corner is the one opposite its longest edge (see [`sliver_safe_corner`]).
     fn add_face(&mut self, v: [usize; 3]) -> Result<usize, ShapeError> {
+        let v = sliver_safe_corner(v, self.points);
         let [a, b, c] = v.map(|i| self.points[i]);
-        let normal = (b - a)
-            .cross(c - a)
+        let normal = accurate_cross(a, b, c)
             .try_normalize()
             .ok_or(degenerate("flat hull triangle"))?;
         let id = self.faces.len();

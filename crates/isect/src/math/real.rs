@@ -53,6 +53,8 @@ pub trait Real:
     const EPSILON: Self;
     /// The largest finite value.
     const MAX: Self;
+    /// The smallest positive normal value (below it, products lose relative precision).
+    const MIN_POSITIVE: Self;
     /// π.
     const PI: Self;
     /// 2π.
@@ -114,6 +116,7 @@ macro_rules! impl_real {
             const NEG_INFINITY: Self = $t::NEG_INFINITY;
             const EPSILON: Self = $t::EPSILON;
             const MAX: Self = $t::MAX;
+            const MIN_POSITIVE: Self = $t::MIN_POSITIVE;
             const PI: Self = core::$t::consts::PI;
             const TAU: Self = core::$t::consts::TAU;
 

@@ -14,7 +14,7 @@ use std::collections::HashMap;
 use super::error::ShapeError;
 use super::plane::Plane;
 use crate::algo::hull_2d::convex_hull_2d;
-use crate::algo::hull_3d::convex_hull_3d;
+use crate::algo::hull_3d::{accurate_cross, convex_hull_3d};
 use crate::algo::support::{support_of_points, SupportMap};
 use crate::math::tolerance::eps;
 use crate::math::{Real, Vector, Vector2, Vector3};
@@ -281,21 +281,24 @@ fn coplanar_patches<V: Vector3>(
     patches
 }
 
-/// The plane of a triangle, its normal the cross product of the two edges at the
-/// corner opposite the longest edge: for a sliver with one very short edge, the two
-/// long edges are almost parallel and their cross product would cancel (a 2.7e-11
-/// edge beside two 100 long edges put a hull vertex 3e-5 outside the plane,
-/// `tests/regressions/polyhedron_sliver_loses_point.rs`). The cyclic rotation keeps
-/// the orientation.
+/// The plane of a triangle through the corner opposite its longest edge, its normal
+/// [`accurate_cross`]: for a sliver with one very short edge, the rounded cross product
+/// of the two long, almost parallel edges would cancel (a 2.7e-11 edge beside two 100
+/// long edges put a hull vertex 3e-5 outside the plane,
+/// `tests/regressions/polyhedron_sliver_loses_point.rs`), and for a needle (three
+/// points near one line) any rounded cross product tilts
+/// (`tests/regressions/hull_sliver_face_normal.rs`).
 fn triangle_plane<V: Vector3>([a, b, c]: [V; 3]) -> Result<Plane<V>, ShapeError> {
     let opposite = [b.distance(c), c.distance(a), a.distance(b)];
-    if opposite[1] > opposite[0] && opposite[1] >= opposite[2] {
-        Plane::from_points(b, c, a)
+    let corner = if opposite[1] > opposite[0] && opposite[1] >= opposite[2] {
+        b
     } else if opposite[2] > opposite[0] && opposite[2] > opposite[1] {
-        Plane::from_points(c, a, b)
+        c
     } else {
-        Plane::from_points(a, b, c)
-    }
+        a
+    };
+    // Needles (three points near one line) need the accurate cross product.
+    Plane::from_point_normal(corner, accurate_cross(a, b, c))
 }
 
 /// The largest absolute coordinate of the points: the scale of their rounding errors.

@@ -44,10 +44,11 @@ fn decomposition_51137c0e() {
     );
 }
 
-/// A thin polyhedron (input points 1e-5 apart next to one 8.6e-3 away, f64) that loses
-/// its input point at the origin.
+/// A thin polyhedron (input points 1e-5 apart next to one 8.6e-3 away and two 1e5 and
+/// 3.6e5 away, f64) that lost its input point at the origin: quickhull's normal of a
+/// face with two long, almost parallel edges cancelled. Fixed by taking the normal at
+/// the corner opposite the longest edge (`hull_sliver_face_normal`).
 #[test]
-#[ignore = "open: a 3.6e5-wide f64 hull with a 1e-5 sliver loses its input point at the origin"]
 fn hull_b913de95() {
     replay(Target::Hull, include_bytes!("artifacts/hull-b913de95.bin"));
 }
@@ -76,13 +77,126 @@ fn decomposition_2651cb86() {
 
 /// An `f32` concave polygon about 1e-22 across: every product of two coordinates
 /// (~1e-45) is subnormal, so the orientation tests of validation, triangulation and
-/// `ConvexPolygon::new` see rounding noise and a piece turns reflex. Open: such
-/// polygons should be refused like other areas that underflow.
+/// `ConvexPolygon::new` saw rounding noise and a piece turned reflex. Now refused by
+/// `ConcavePolygon::new` (`OutOfRange` naming the extent: `s² · ε` must be normal),
+/// which the driver accepts; `concave_polygon_tiny_scale::artifact_rings_are_refused`
+/// asserts the error on these rings.
 #[test]
-#[ignore = "open: an f32 concave polygon 1e-22 across (subnormal products) yields a reflex piece"]
 fn decomposition_1b843d0d() {
     replay(
         Target::Decomposition,
         include_bytes!("artifacts/decomposition-1b843d0d.bin"),
+    );
+}
+
+/// An `f32` star polygon 5.4 across with a triangular hole whose corner sits 1e-7 from
+/// the origin: the pieces added up to 16.144 for an area of 16.084 (0.4 %, within the
+/// constructor's `PIECES_AREA_ULPS` in `f32` but beyond the driver's 1e-4): rounded
+/// orientation signs let the triangulation overlap itself. Fixed by exact orientation
+/// signs (`shape/concave_polygon/geometry.rs`). Minimised with `cargo fuzz tmin`.
+#[test]
+fn decomposition_87888f57() {
+    replay(
+        Target::Decomposition,
+        include_bytes!("artifacts/decomposition-87888f57.bin"),
+    );
+}
+
+/// A sliver polyhedron (`f64`, session 4): the origin and a point 4.1e-7 from it, three
+/// points 2 to 4e5 away, two of them repeated; a repeat became an eye, the hull folded
+/// and the polyhedron lost the origin. Fixed: quickhull considers repeats once
+/// (`hull_sliver_face_normal::repeated_points_do_not_fold_the_hull`).
+#[test]
+fn hull_e47509b0() {
+    replay(Target::Hull, include_bytes!("artifacts/hull-e47509b0.bin"));
+}
+
+/// A needle polyhedron (`f64`, session 4): three points on the line x = y = z from
+/// -3.9e-6 to 0.2, one 4.3e-10 off it near the origin, one 0.1 away; the plane of the
+/// needle face Q, R, S put its own vertex S 1.7e-13 outside (60 slacks). Fixed by the
+/// accurate cross product (`hull_sliver_face_normal::needle_face_keeps_its_vertices`).
+#[test]
+fn hull_c54b1024() {
+    replay(Target::Hull, include_bytes!("artifacts/hull-c54b1024.bin"));
+}
+
+/// A flat-bottomed polyhedron (`f64`, session 4): O, C, D and E (−40.4, 0, 0) within
+/// 3.8e-8 of the plane z = 0, B 0.004 below it and 265.6 away, A 4e5 above. Quickhull
+/// made E a vertex (exactly it is 6e-4 inside) and folded the bottom: faces O C E and
+/// O E D face down, D E C faces up, so A (a vertex) is 4e5 above that face and
+/// `ConvexPolyhedron` merges the three into one plane facing up, losing A. The
+/// thick-plane visibility let the horizon enclose a non-convex region; a local
+/// convexity check cannot see a flat fold, and a global one costs O(V · F).
+#[test]
+#[ignore = "open: quickhull folds a nearly flat bottom (f64, 4e5 tall); the polyhedron loses a vertex"]
+fn hull_5ea869e6() {
+    replay(Target::Hull, include_bytes!("artifacts/hull-5ea869e6.bin"));
+}
+
+/// A 2D `f32` concave polygon, one triangle 13,882 tall and 938 wide, and a ray with
+/// `max_t = 0` from a point of an edge (741.96, 4042.21) along (−1, −1), inward: the
+/// polygon answered `t = 0` with the edge's normal (its origin on the boundary within
+/// `ON_SEGMENT_ULPS`), the piece none (its rounded origin lies just outside, entering
+/// after `t = 0`). Both within tolerance: a driver false alarm (session 4); the driver
+/// now looks for the part hit within its tolerance beyond `max_t`.
+#[test]
+fn composite_queries_a6b365ec() {
+    replay(
+        Target::CompositeQueries,
+        include_bytes!("artifacts/composite_queries-a6b365ec.bin"),
+    );
+}
+
+/// The mirror of `composite_queries_a6b365ec` (2D `f64`, session 4): a sliver triangle
+/// 5.6e-6 long and 1.6e-10 wide, a ray with `max_t = 0` from a point of its long edge
+/// along it (2.9e-5 rad apart): the piece answered `t = 0` (origin on its boundary),
+/// the polygon none (its exact crossing lies just after `t = 0`). A driver false alarm;
+/// the driver looks for the polygon's hit within its tolerance beyond `max_t`.
+#[test]
+fn composite_queries_7722268f() {
+    replay(
+        Target::CompositeQueries,
+        include_bytes!("artifacts/composite_queries-7722268f.bin"),
+    );
+}
+
+/// A 2D `f32` concave quad 1e6 tall whose corner (−0.01, −1e6) is the tip of a spike
+/// 235,000 long and 0.85 wide (session 4): the spike's piece was too thin for
+/// `ConvexPolygon::new` and dropped (1e-5 of the area, within `PIECES_AREA_ULPS`), so
+/// a point 83,381 from the polygon was 208,566 from its pieces. Now refused by
+/// `ConcavePolygon::new` (a vertex in no piece, off the chord of its neighbours).
+#[test]
+fn composite_queries_3ff43420() {
+    replay(
+        Target::CompositeQueries,
+        include_bytes!("artifacts/composite_queries-3ff43420.bin"),
+    );
+}
+
+/// A 2D `f32` concave triangle 83,203 long and a ray from a point of its long edge
+/// (−17,374.77, −1,449.48) moving out (session 4): the polygon answered no hit (its
+/// boundary cast found no crossing, the origin lying just outside by rounding) where
+/// its contract, and its piece, say `t = 0` with a zero normal (origin on the boundary,
+/// moving out). Fixed: with no crossing, an origin within the on-segment tolerance of
+/// the bounding box is decided by `contains_point`.
+#[test]
+fn composite_queries_b5888f25() {
+    replay(
+        Target::CompositeQueries,
+        include_bytes!("artifacts/composite_queries-b5888f25.bin"),
+    );
+}
+
+/// A 3D `f64` compound of one cone (0.063 tall, radius 0.012) and a ray crawling along
+/// it (direction 3.7e-6 long, hit at `t = 50.8`): the compound's hit lies 3.3e-8 off
+/// the cone's surface, beyond the driver's tolerance (`8 √ε` of the coordinates' scale
+/// times the part's aspect). The cone's ray cast is outside this session's area; not
+/// investigated (session 4).
+#[test]
+#[ignore = "open: a ray cast on a 0.06-wide cone (f64) hits 3.3e-8 off its surface"]
+fn composite_queries_0bf0301c() {
+    replay(
+        Target::CompositeQueries,
+        include_bytes!("artifacts/composite_queries-0bf0301c.bin"),
     );
 }

@@ -33,7 +33,7 @@ use isect::shape::{heightfield_2d, heightfield_3d};
 use isect::shape::{obb_2d, obb_3d, shape_2d, shape_3d, Plane, RayHit};
 use isect::shape::{Aabb, Ball, Capsule, Cone, ConvexPolygon, ConvexPolyhedron, Cylinder};
 use isect::shape::{Composite, HalfSpace, Ray, Rounded, Sector, Segment, Triangle};
-use isect::shape::{Compound, ConcavePolygon, Polyline, TriMesh, TriMeshFlags};
+use isect::shape::{Compound, ConcavePolygon, Polyline, ShapeError, TriMesh, TriMeshFlags};
 use isect::world::{Filter, Handle, World};
 use std::cell::Cell;
 use std::fmt::Debug;
@@ -1229,6 +1229,14 @@ fn concave_polygon<R: Real>(g: &mut Gen) -> Option<ConcavePolygon<R>> {
         .all(|v| v.is_finite());
     let r = ConcavePolygon::new(outer, holes);
     check_ctor("ConcavePolygon", finite, &r.as_ref().map(|_| ()));
+    if let Err(ShapeError::OutOfRange { value, .. }) = &r {
+        // Refused as too small: only when `extent² · ε` is subnormal.
+        let floor = R::MIN_POSITIVE.to_f64() / R::EPSILON.to_f64();
+        assert!(
+            value * value < floor * 1.001,
+            "extent {value} refused as too small"
+        );
+    }
     r.ok()
 }
 
@@ -1553,8 +1561,11 @@ fn composite_ray<V, C>(
         return;
     }
     let tol_t = tol / dir_len;
+    let beyond_t = t + V::Scalar::from_f64(tol_t);
     if let Some(&(_, h)) = all.first() {
-        let f = first.unwrap_or_else(|| panic!("part hit {h:?}, no hit: {ray:?} {what}"));
+        // Likewise a part hit at the end of the range (see below).
+        let f = first.or_else(|| c.cast_ray(ray, beyond_t));
+        let f = f.unwrap_or_else(|| panic!("part hit {h:?}, no hit (max_t {t:?}): {ray:?} {what}"));
         let late = f.t.to_f64() - h.t.to_f64();
         assert!(
             late <= tol_t,
@@ -1562,8 +1573,14 @@ fn composite_ray<V, C>(
         );
     }
     if let Some(f) = first.filter(|f| f.normal != V::ZERO) {
-        let h = all.first().map(|&(_, h)| h);
-        let h = h.unwrap_or_else(|| panic!("hit {f:?}, no part hit: {ray:?} {what}"));
+        // A hit at the end of the range (an origin on the boundary within its
+        // tolerance, `max_t = 0`) may have its part's hit just beyond the range.
+        let beyond = || composite_q::cast_ray_all(c, ray, beyond_t);
+        let h = all
+            .first()
+            .map(|&(_, h)| h)
+            .or_else(|| beyond().first().map(|&(_, h)| h));
+        let h = h.unwrap_or_else(|| panic!("hit {f:?}, no part hit (max_t {t:?}): {ray:?} {what}"));
         let gap = (f.t.to_f64() - h.t.to_f64()).abs();
         assert!(gap <= tol_t, "hit {f:?}, part hit {h:?}: {ray:?} {what}");
     }

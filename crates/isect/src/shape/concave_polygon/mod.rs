@@ -13,9 +13,12 @@
 //! not cover the polygon), [`FLAT_VERTEX_ULPS`] (when a normal lies
 //! in a normal cone, when a ray crossing is away from an edge's ends) and
 //! [`ON_SEGMENT_ULPS`](super::polyline::ON_SEGMENT_ULPS) (when a point lies on the
-//! boundary). Triangulation and merging use exact sign tests.
+//! boundary). Validation, triangulation and merging use exact orientation signs
+//! (Shewchuk's adaptive predicate, `geometry.rs`); a polygon so small that products
+//! in its scalar type underflow (extent `s` with `s² · ε` subnormal) is refused, as
+//! its pieces and queries compute in that type.
 
-mod geometry;
+pub(crate) mod geometry;
 mod merge;
 mod triangulate;
 mod validate;
@@ -37,7 +40,7 @@ use crate::query::RayCast;
 use crate::shape::composite::Composite;
 use crate::shape::error::ShapeError;
 use crate::shape::shape_2d::Shape;
-use crate::shape::{Aabb, ConvexPolygon, Ray, RayHit};
+use crate::shape::{Aabb, ConvexPolygon, Ray, RayHit, Segment};
 use geometry::{crosses_right, orient, ring_twice_area};
 
 /// A solid simple polygon with optional holes, with its convex decomposition.
@@ -77,10 +80,17 @@ impl<R: Real> ConcavePolygon<R> {
     ///   within [`ZERO_AREA_ULPS`]), a sliver so thin that no convex piece of its
     ///   decomposition can be built, or a decomposition whose pieces' areas do not add
     ///   up to the polygon's within [`PIECES_AREA_ULPS`] (part of it too thin for a
-    ///   convex piece, or rounding that led the triangulation across a hole);
+    ///   convex piece, or rounding that led the triangulation across a hole), or a
+    ///   spike too thin for a convex piece (a vertex in no piece, farther than the
+    ///   boundary's on-segment tolerance from the chord of its ring neighbours);
     /// - [`ShapeError::SelfIntersecting`]: two edges that cross or touch (also across
     ///   rings), naming each edge's first vertex; neighbour edges that fold back onto
     ///   each other count too.
+    /// - [`ShapeError::OutOfRange`] (field `outer`, the value its extent): an outer ring
+    ///   whose bounding box's longer side `s` has `s² · ε` below the smallest normal
+    ///   number (`s < 3.1e-16` in `f32`, `s < 1.0e-146` in `f64`): orientation products
+    ///   at that scale are subnormal, and the pieces' own checks and the queries,
+    ///   which compute in the scalar type, would read rounding noise.
     pub fn new(outer: Vec<R::V2>, holes: Vec<Vec<R::V2>>) -> Result<Self, ShapeError> {
         let mut input = Vec::with_capacity(holes.len() + 1);
         input.push(outer);
@@ -102,6 +112,7 @@ impl<R: Real> ConcavePolygon<R> {
             .fold(R::ZERO, |a, b| a + b)
             * R::HALF;
         check_pieces_cover(&pieces, area)?;
+        check_no_lost_spike(&points, &index_rings, &piece_ids, &boundary)?;
         if pieces.is_empty() {
             // Every piece too thin for `ConvexPolygon::new`: no part to query.
             return Err(ShapeError::Degenerate {
@@ -274,6 +285,45 @@ fn check_pieces_cover<R: Real>(pieces: &[ConvexPolygon<R>], area: R) -> Result<(
     })
 }
 
+/// Every ring vertex must be a vertex of some piece, or lie within the boundary's
+/// on-segment tolerance of the segment joining its ring neighbours. Otherwise every
+/// piece holding it was too thin for [`ConvexPolygon::new`] and dropped, and the
+/// pieces lose a spike that the boundary keeps: an `f32` ring with a spike 235,000
+/// long and 0.85 wide put a point 83,381 from the polygon and 208,566 from its pieces
+/// (`tests/regressions/fuzz_artifacts.rs::composite_queries_3ff43420`), while the lost
+/// area (1e-5 of the polygon's) passed [`PIECES_AREA_ULPS`].
+fn check_no_lost_spike<R: Real>(
+    points: &[R::V2],
+    rings: &[Vec<u32>],
+    piece_ids: &[Vec<u32>],
+    boundary: &SegmentSet<R>,
+) -> Result<(), ShapeError> {
+    let mut kept = vec![false; points.len()];
+    for &i in piece_ids.iter().flatten() {
+        kept[i as usize] = true;
+    }
+    for r in rings {
+        let n = r.len();
+        for k in (0..n).filter(|&k| !kept[r[k] as usize]) {
+            let p = |i: u32| points[i as usize];
+            let v = p(r[k]);
+            let chord = Segment {
+                a: p(r[(k + n - 1) % n]),
+                b: p(r[(k + 1) % n]),
+            };
+            let off = chord.closest_point(v).0.distance(v);
+            if off > boundary.on_segment_tolerance(v) || off.is_nan() {
+                return Err(ShapeError::Degenerate {
+                    shape: "ConcavePolygon",
+                    reason:
+                        "a spike too thin for a convex piece would be lost by the decomposition",
+                });
+            }
+        }
+    }
+    Ok(())
+}
+
 fn convex_of<R: Real>(points: &[R::V2], ids: &[u32]) -> Option<ConvexPolygon<R>> {
     let pts: Vec<R::V2> = ids.iter().map(|&i| points[i as usize]).collect();
     ConvexPolygon::new(&pts).ok()
@@ -380,7 +430,8 @@ impl<R: Real> RayCast<R::V2> for ConcavePolygon<R> {
     ///
     /// The ray is cast once, unbounded, against the boundary: a clean first crossing (inside
     /// an edge, not at `t = 0`) says whether the origin is outside (the ray enters) or
-    /// inside (it leaves); no crossing at all means outside. Other cases (an origin on
+    /// inside (it leaves); no crossing at all means outside, unless the origin is within
+    /// the on-segment tolerance of the bounding box. Other cases (an origin on
     /// the boundary, a crossing through a vertex, a zero direction) decide by
     /// [`contains_point`](ConcavePolygon::contains_point).
     fn cast_ray(&self, ray: &Ray<R::V2>, max_t: R) -> Option<RayHit<R::V2>> {
@@ -394,7 +445,10 @@ impl<R: Real> RayCast<R::V2> for ConcavePolygon<R> {
         };
         if ray.dir != R::V2::ZERO {
             match self.boundary.cast_ray_indexed(ray, R::INFINITY) {
-                None => return None,
+                // No crossing: outside, unless the origin is on the boundary within
+                // its tolerance (just outside it by rounding, moving out).
+                None if !self.near_boundary_box(ray.origin) => return None,
+                None => {}
                 Some((i, hit)) => {
                     let across = ray.dir.dot(-self.boundary.normal(i));
                     if hit.t > R::ZERO && across != R::ZERO && self.inside_edge(i, hit.point) {
@@ -412,6 +466,12 @@ impl<R: Real> RayCast<R::V2> for ConcavePolygon<R> {
 }
 
 impl<R: Real> ConcavePolygon<R> {
+    /// True when `p` lies in the bounding box widened by the on-segment tolerance.
+    fn near_boundary_box(&self, p: R::V2) -> bool {
+        let tol = self.boundary.on_segment_tolerance(p);
+        self.local_aabb().loosened(tol).contains_point(p)
+    }
+
     /// True when `p` (on boundary edge `i`) is away from the edge's end points.
     fn inside_edge(&self, i: u32, p: R::V2) -> bool {
         let s = self.boundary.segment(i);

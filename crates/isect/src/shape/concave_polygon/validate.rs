@@ -7,7 +7,8 @@
 //! Edge pairs are found by a sweep over `x` (sort the edges by their smallest `x`,
 //! compare each with the active ones whose `x` range reaches it): Ericson 7.5.3's
 //! sort and sweep, one axis. Tolerance: [`ZERO_AREA_ULPS`]; the crossing tests are exact
-//! sign tests.
+//! sign tests. Scale floor: the outer ring's extent `s` must keep `s² · ε` a normal
+//! number (see [`check_scale`]).
 
 use super::geometry::{orient, ring_contains, ring_twice_area, segments_touch};
 use crate::math::tolerance::eps;
@@ -26,6 +27,7 @@ pub(super) fn validate_rings<V: Vector2>(rings: &[Vec<V>]) -> Result<Vec<Vec<V>>
     for (ring, &offset) in rings.iter().zip(&offsets) {
         check_ring(ring, offset)?;
     }
+    check_scale(&rings[0])?;
     // A ring on one line folds back on itself: call it flat before calling it crossed.
     for ring in rings {
         if on_one_line(ring) {
@@ -86,6 +88,30 @@ fn check_ring<V: Vector2>(ring: &[V], offset: usize) -> Result<(), ShapeError> {
         ));
     }
     Ok(())
+}
+
+/// The outer ring's extent `s` (its bounding box's longer side) must keep `s² · ε` at
+/// or above the smallest normal number (`s ≥ 3.1e-16` in `f32`, `s ≥ 1.0e-146` in `f64`).
+/// Below that, the rounding unit of an area product at the polygon's own scale is
+/// subnormal: the orientation signs of the decomposition stay exact, but
+/// [`ConvexPolygon::new`](crate::shape::ConvexPolygon::new) on the pieces, the area
+/// checks and the queries compute in the scalar type and read underflow noise (an
+/// `f32` ring 1e-22 across gave a reflex piece). Such a ring is refused with
+/// [`ShapeError::OutOfRange`] naming its extent.
+fn check_scale<V: Vector2>(outer: &[V]) -> Result<(), ShapeError> {
+    let (lo, hi) = outer
+        .iter()
+        .fold((outer[0], outer[0]), |(lo, hi), &p| (lo.min(p), hi.max(p)));
+    let extent = (hi - lo).max_element();
+    if extent * extent * V::Scalar::EPSILON >= V::Scalar::MIN_POSITIVE {
+        return Ok(());
+    }
+    Err(ShapeError::OutOfRange {
+        shape: SHAPE,
+        field: "outer (extent of the ring's bounding box)",
+        value: extent.to_f64(),
+        range: "[√(MIN_POSITIVE / ε), ∞): at least 3.1e-16 in f32, 1.0e-146 in f64",
+    })
 }
 
 /// True when every vertex lies on the line through the first vertex and the one
