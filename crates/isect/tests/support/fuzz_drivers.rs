@@ -22,7 +22,7 @@ use isect::algo::gjk::{GjkVector, GJK_MAX_ITERATIONS};
 use isect::algo::hull_2d::convex_hull_2d;
 use isect::algo::hull_3d::convex_hull_3d;
 use isect::algo::support::SupportMap;
-use isect::broad::{Bvh, DynamicTree, SweepAndPrune};
+use isect::broad::{Bvh, DynamicTree, ProxyId, SweepAndPrune};
 use isect::math::{Isometry, Pose2, Pose3, Real, Rot2, Rotation3, Vector, Vector2};
 use isect::query::cast_shapes::{CAST_MAX_ITERATIONS, TOI_MAX_ITERATIONS};
 use isect::query::composite as composite_q;
@@ -705,6 +705,10 @@ fn dynamic_tree<V: Dim>(g: &mut Gen) {
             }
             _ => {}
         }
+        // Every eighth operation rebuilds (no input byte spent: artifacts replay).
+        if op % 8 == 7 {
+            tree.rebuild();
+        }
         assert!(
             tree.validate().is_ok(),
             "DynamicTree invalid: {:?}",
@@ -757,7 +761,29 @@ fn sweep_and_prune<V: Dim>(g: &mut Gen) {
             "SweepAndPrune invalid: {:?}",
             sap.validate()
         );
+        assert_eq!(
+            sap.pairs(),
+            brute_sap_pairs(&sap, &live),
+            "SweepAndPrune pairs"
+        );
     }
+}
+
+/// The overlapping pairs of the live boxes of `sap`, by a scan of all pairs, sorted.
+fn brute_sap_pairs<V: Dim>(sap: &SweepAndPrune<V>, live: &[ProxyId]) -> Vec<(ProxyId, ProxyId)> {
+    let mut pairs = Vec::new();
+    for (k, &a) in live.iter().enumerate() {
+        for &b in &live[k + 1..] {
+            let (Some(ba), Some(bb)) = (sap.aabb(a), sap.aabb(b)) else {
+                continue;
+            };
+            if ba.intersects(bb) {
+                pairs.push((a.min(b), a.max(b)));
+            }
+        }
+    }
+    pairs.sort_unstable();
+    pairs
 }
 
 /// World operations and scene queries: lists sorted, hits within range.
