@@ -193,16 +193,8 @@ impl<R: Real> SegmentSet<R> {
 
     /// The two-sided internal-vertex correction (see [`Polyline::correct_normal`]).
     pub(crate) fn correct_normal(&self, i: u32, n: R::V2) -> R::V2 {
-        let Some(&left) = self.normals.get(i as usize) else {
+        let Some((left, side)) = self.normal_and_side(i, n) else {
             return n;
-        };
-        if !n.is_finite() {
-            return n;
-        }
-        let side = if n.dot(left) >= R::ZERO {
-            R::ONE
-        } else {
-            -R::ONE
         };
         let face = left * side;
         let dir = R::V2::new(left.y(), -left.x());
@@ -228,15 +220,27 @@ impl<R: Real> SegmentSet<R> {
         }
     }
 
+    /// Segment `i`'s left normal and the side of it `n` points to (`±1`), or `None`
+    /// when there is nothing to correct (no such segment, a non-finite normal).
+    fn normal_and_side(&self, i: u32, n: R::V2) -> Option<(R::V2, R)> {
+        let &left = self.normals.get(i as usize)?;
+        if !n.is_finite() {
+            return None;
+        }
+        let side = if n.dot(left) >= R::ZERO {
+            R::ONE
+        } else {
+            -R::ONE
+        };
+        Some((left, side))
+    }
+
     /// The point-aware correction (see [`Polyline::correct_normal_at`]): the end of
     /// segment `i` that `point` lies at decides, not the normal's lean.
     pub(crate) fn correct_normal_at(&self, i: u32, point: R::V2, n: R::V2) -> R::V2 {
-        let Some(&left) = self.normals.get(i as usize) else {
+        let Some((left, side)) = self.normal_and_side(i, n) else {
             return n;
         };
-        if !n.is_finite() {
-            return n;
-        }
         if !point.is_finite() {
             return self.correct_normal(i, n);
         }
@@ -247,11 +251,6 @@ impl<R: Real> SegmentSet<R> {
         if n.dot(dir).abs() <= tol {
             return n;
         }
-        let side = if n.dot(left) >= R::ZERO {
-            R::ONE
-        } else {
-            -R::ONE
-        };
         let face = left * side;
         let seg = self.segment(i);
         let reach = self.witness_reach(&seg, point);
