@@ -73,14 +73,7 @@ fn sliver_hull_has_the_exact_faces() {
 #[test]
 fn sliver_polyhedron_keeps_its_points() {
     let pts = points();
-    let poly = ConvexPolyhedron::<f64>::from_points(&pts).expect("five independent points");
-    for p in pts {
-        assert!(
-            poly.contains_point(p),
-            "{p:?}: {}",
-            poly.max_face_distance(p)
-        );
-    }
+    assert_polyhedron_keeps(&pts, "five independent points");
 }
 
 /// The points of `fuzz_artifacts::hull_e47509b0`, repeats included and in their order.
@@ -101,14 +94,7 @@ fn repeated_points_do_not_fold_the_hull() {
     for (k, v) in hull.vertices.iter().enumerate() {
         assert!(!hull.vertices[..k].contains(v), "{v:?} twice: {hull:?}");
     }
-    let poly = ConvexPolyhedron::<f64>::from_points(&pts).expect("independent points");
-    for p in pts {
-        assert!(
-            poly.contains_point(p),
-            "{p:?}: {}",
-            poly.max_face_distance(p)
-        );
-    }
+    assert_polyhedron_keeps(&pts, "independent points");
 }
 
 /// `fuzz_artifacts::hull_c54b1024` (session 4): a needle face Q, R, S (R 3.5e-10 off
@@ -129,8 +115,14 @@ fn needle_face_keeps_its_vertices() {
         DVec3::splat(0.20392156862745092),
         DVec3::new(0.0999999999999126, 0.0, 7.0191502571105965e-9),
     ];
-    let poly = ConvexPolyhedron::<f64>::from_points(&pts).expect("independent points");
-    for p in pts {
+    assert_polyhedron_keeps(&pts, "independent points");
+}
+
+/// The polyhedron built from `pts` (`why` they are independent) contains every one of
+/// them within its documented slack.
+fn assert_polyhedron_keeps(pts: &[DVec3], why: &str) {
+    let poly = ConvexPolyhedron::<f64>::from_points(pts).expect(why);
+    for &p in pts {
         assert!(
             poly.contains_point(p),
             "{p:?}: {}",
