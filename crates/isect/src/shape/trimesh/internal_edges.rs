@@ -154,19 +154,9 @@ pub(crate) fn correct<V: Vector3>(
     corner_normals: [V; 3],
     normal: V,
 ) -> V {
-    if n == V::ZERO || !normal.is_finite() {
+    let Some((side, tan, margin)) = leaning(n, normal) else {
         return normal;
-    }
-    let along = normal.dot(n);
-    let side = Side {
-        front: along >= V::Scalar::ZERO,
-        normal,
     };
-    let tan = normal - n * along;
-    let margin = V::Scalar::EPSILON.sqrt();
-    if tan.length() <= margin {
-        return normal;
-    }
     let face = side.face(n);
     match lean_feature(t, n, tan, margin) {
         Lean::Vertex(k) => {
@@ -213,18 +203,9 @@ pub(crate) fn correct_at<V: Vector3>(
     if !point.is_finite() {
         return correct(t, n, edges, [V::ZERO; 3], normal);
     }
-    if n == V::ZERO || !normal.is_finite() {
+    let Some((side, _, margin)) = leaning(n, normal) else {
         return normal;
-    }
-    let along = normal.dot(n);
-    let side = Side {
-        front: along >= V::Scalar::ZERO,
-        normal,
     };
-    let margin = V::Scalar::EPSILON.sqrt();
-    if (normal - n * along).length() <= margin {
-        return normal;
-    }
     match feature_at(t, point, margin) {
         Some(Lean::Vertex(k)) => at_vertex(t[k], normal, margin, |f| ring(k, f)),
         Some(Lean::Edge(k)) => side.at_edge(t, k, &edges[k], side.face(n)),
@@ -291,6 +272,24 @@ fn at_vertex<V: Vector3>(
     } else {
         pick.1
     }
+}
+
+/// The side of the triangle (unit normal `n`) that `normal` is on, `normal`'s part
+/// tangent to the triangle, and the lean margin (`√ε`); `None` when there is nothing
+/// to correct: a degenerate triangle (`n = 0`), a non-finite normal, or one within the
+/// margin of the face normal.
+fn leaning<V: Vector3>(n: V, normal: V) -> Option<(Side<V>, V, V::Scalar)> {
+    if n == V::ZERO || !normal.is_finite() {
+        return None;
+    }
+    let along = normal.dot(n);
+    let tan = normal - n * along;
+    let margin = V::Scalar::EPSILON.sqrt();
+    let side = Side {
+        front: along >= V::Scalar::ZERO,
+        normal,
+    };
+    (tan.length() > margin).then_some((side, tan, margin))
 }
 
 /// The side of the triangle the other shape is on, and the normal being corrected.
