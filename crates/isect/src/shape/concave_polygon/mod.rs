@@ -18,8 +18,11 @@
 //! in its scalar type underflow (extent `s` with `s² · ε` subnormal) is refused, as
 //! its pieces and queries compute in that type.
 
+mod contacts;
+mod crossings;
 pub(crate) mod geometry;
 mod merge;
+mod sweep;
 mod triangulate;
 mod validate;
 
@@ -95,16 +98,15 @@ impl<R: Real> ConcavePolygon<R> {
         let mut input = Vec::with_capacity(holes.len() + 1);
         input.push(outer);
         input.extend(holes);
-        let rings = validate::validate_rings(&input)?;
+        let validate::Validated { rings, next } = validate::validate_rings(&input)?;
         let points: Vec<R::V2> = rings.iter().flatten().copied().collect();
-        let index_rings = index_rings(&rings);
         let triangles =
-            triangulate::triangulate(&points, &index_rings).ok_or(ShapeError::Degenerate {
+            triangulate::triangulate(&points, &next).ok_or(ShapeError::Degenerate {
                 shape: "ConcavePolygon",
-                reason: "a hole could not be joined to the outer ring",
+                reason: "the triangulation sweep found the rings inconsistent",
             })?;
         let merged = merge::merge_triangles(&points, &triangles);
-        let boundary = SegmentSet::new(points.clone(), ring_edges(&index_rings));
+        let boundary = SegmentSet::new(points.clone(), ring_edges(&next));
         let (pieces, piece_ids) = build_pieces::<R>(&points, &merged);
         let area = rings
             .iter()
@@ -112,7 +114,7 @@ impl<R: Real> ConcavePolygon<R> {
             .fold(R::ZERO, |a, b| a + b)
             * R::HALF;
         check_pieces_cover(&pieces, area)?;
-        check_no_lost_spike(&points, &index_rings, &piece_ids, &boundary)?;
+        check_no_lost_spike(&points, &next, &piece_ids, &boundary)?;
         if pieces.is_empty() {
             // Every piece too thin for `ConvexPolygon::new`: no part to query.
             return Err(ShapeError::Degenerate {
@@ -120,8 +122,8 @@ impl<R: Real> ConcavePolygon<R> {
                 reason: "no convex piece could be built (the polygon is too thin)",
             });
         }
-        let piece_normals = piece_edge_normals(&points, &index_rings, &piece_ids);
-        let corners = corners(&points, &index_rings);
+        let piece_normals = piece_edge_normals(&points, &next, &piece_ids);
+        let corners = corners(&points, &next);
         let parts: Vec<Shape<R>> = pieces.iter().cloned().map(Shape::Polygon).collect();
         let identity = <Pose2<R> as Isometry<R::V2>>::IDENTITY;
         let boxes: Vec<Aabb<R::V2>> = pieces.iter().map(|p| p.aabb(&identity)).collect();
@@ -222,22 +224,21 @@ impl<R: Real> ConcavePolygon<R> {
     }
 }
 
-/// Vertex index lists of the rings, numbered through the rings in order.
-fn index_rings<V>(rings: &[Vec<V>]) -> Vec<Vec<u32>> {
-    let offsets = validate::ring_offsets(rings);
-    rings
-        .iter()
-        .zip(offsets)
-        .map(|(r, o)| (0..r.len()).map(|k| (o + k) as u32).collect())
+/// Every boundary edge `v → next[v]`, numbered by `v`.
+fn ring_edges(next: &[u32]) -> Vec<[u32; 2]> {
+    next.iter()
+        .enumerate()
+        .map(|(v, &w)| [v as u32, w])
         .collect()
 }
 
-/// Every boundary edge `ring[k] → ring[k + 1]`.
-fn ring_edges(rings: &[Vec<u32>]) -> Vec<[u32; 2]> {
-    rings
-        .iter()
-        .flat_map(|r| (0..r.len()).map(move |k| [r[k], r[(k + 1) % r.len()]]))
-        .collect()
+/// The predecessor of each vertex along the curves `next`.
+fn predecessors(next: &[u32]) -> Vec<u32> {
+    let mut prev = vec![0u32; next.len()];
+    for (v, &w) in next.iter().enumerate() {
+        prev[w as usize] = v as u32;
+    }
+    prev
 }
 
 /// The convex polygons of the merged index lists, with the index lists themselves. A
@@ -294,7 +295,7 @@ fn check_pieces_cover<R: Real>(pieces: &[ConvexPolygon<R>], area: R) -> Result<(
 /// area (1e-5 of the polygon's) passed [`PIECES_AREA_ULPS`].
 fn check_no_lost_spike<R: Real>(
     points: &[R::V2],
-    rings: &[Vec<u32>],
+    next: &[u32],
     piece_ids: &[Vec<u32>],
     boundary: &SegmentSet<R>,
 ) -> Result<(), ShapeError> {
@@ -302,23 +303,19 @@ fn check_no_lost_spike<R: Real>(
     for &i in piece_ids.iter().flatten() {
         kept[i as usize] = true;
     }
-    for r in rings {
-        let n = r.len();
-        for k in (0..n).filter(|&k| !kept[r[k] as usize]) {
-            let p = |i: u32| points[i as usize];
-            let v = p(r[k]);
-            let chord = Segment {
-                a: p(r[(k + n - 1) % n]),
-                b: p(r[(k + 1) % n]),
-            };
-            let off = chord.closest_point(v).0.distance(v);
-            if off > boundary.on_segment_tolerance(v) || off.is_nan() {
-                return Err(ShapeError::Degenerate {
-                    shape: "ConcavePolygon",
-                    reason:
-                        "a spike too thin for a convex piece would be lost by the decomposition",
-                });
-            }
+    let prev = predecessors(next);
+    for v in (0..points.len()).filter(|&v| !kept[v]) {
+        let p = |i: u32| points[i as usize];
+        let chord = Segment {
+            a: p(prev[v]),
+            b: p(next[v]),
+        };
+        let off = chord.closest_point(points[v]).0.distance(points[v]);
+        if off > boundary.on_segment_tolerance(points[v]) || off.is_nan() {
+            return Err(ShapeError::Degenerate {
+                shape: "ConcavePolygon",
+                reason: "a spike too thin for a convex piece would be lost by the decomposition",
+            });
         }
     }
     Ok(())
@@ -350,29 +347,20 @@ impl<V: Vector2> Corner<V> {
     }
 }
 
-/// The corner of every vertex of the (normalised) rings, by vertex index.
-fn corners<V: Vector2>(points: &[V], rings: &[Vec<u32>]) -> Vec<Corner<V>> {
-    let mut out = vec![
-        Corner {
-            before: V::ZERO,
-            after: V::ZERO,
-            convex: false,
-        };
-        points.len()
-    ];
-    for r in rings {
-        let n = r.len();
-        for k in 0..n {
-            let (u, v, w) = (r[(k + n - 1) % n], r[k], r[(k + 1) % n]);
+/// The corner of every vertex along the curves `next`, by vertex index.
+fn corners<V: Vector2>(points: &[V], next: &[u32]) -> Vec<Corner<V>> {
+    let prev = predecessors(next);
+    (0..points.len())
+        .map(|v| {
             let p = |i: u32| points[i as usize];
-            out[v as usize] = Corner {
-                before: outward_normal(p(u), p(v)),
-                after: outward_normal(p(v), p(w)),
-                convex: orient(p(u), p(v), p(w)) > V::Scalar::ZERO,
-            };
-        }
-    }
-    out
+            let (u, w) = (p(prev[v]), p(next[v]));
+            Corner {
+                before: outward_normal(u, points[v]),
+                after: outward_normal(points[v], w),
+                convex: orient(u, points[v], w) > V::Scalar::ZERO,
+            }
+        })
+        .collect()
 }
 
 /// Outward unit normal of the boundary edge `a → b` (the solid is on its left).
@@ -382,24 +370,14 @@ fn outward_normal<V: Vector2>(a: V, b: V) -> V {
 }
 
 /// Per piece, the outward normals of its edges that are boundary edges.
-fn piece_edge_normals<V: Vector2>(
-    points: &[V],
-    rings: &[Vec<u32>],
-    pieces: &[Vec<u32>],
-) -> Vec<Vec<V>> {
-    let mut ring_next = vec![u32::MAX; points.len()];
-    for r in rings {
-        for k in 0..r.len() {
-            ring_next[r[k] as usize] = r[(k + 1) % r.len()];
-        }
-    }
+fn piece_edge_normals<V: Vector2>(points: &[V], next: &[u32], pieces: &[Vec<u32>]) -> Vec<Vec<V>> {
     pieces
         .iter()
         .map(|ids| {
             let n = ids.len();
             (0..n)
                 .map(|k| (ids[k], ids[(k + 1) % n]))
-                .filter(|&(u, v)| ring_next[u as usize] == v)
+                .filter(|&(u, v)| next[u as usize] == v)
                 .map(|(u, v)| outward_normal(points[u as usize], points[v as usize]))
                 .collect()
         })
