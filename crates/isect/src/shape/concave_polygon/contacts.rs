@@ -189,7 +189,10 @@ fn check_connected<V: Vector2>(lay: &Layout<V>, contacts: &[Contact<V>]) -> Resu
     for (k, c) in contacts.iter().enumerate() {
         let node = rings + k;
         for el in &c.elements {
-            let (a, b) = (root(&mut parent, node), root(&mut parent, el.ring(lay) as usize));
+            let (a, b) = (
+                root(&mut parent, node),
+                root(&mut parent, el.ring(lay) as usize),
+            );
             if a == b {
                 let vertex = c
                     .elements
@@ -297,7 +300,13 @@ fn relinked<V: Vector2>(rings: &[Vec<V>]) -> Vec<u32> {
         }
         if end - k >= 2 {
             let mut copies = order[k..end].to_vec();
-            copies.sort_by(|&a, &b| angle_cmp(p, points[prev[a as usize] as usize], points[prev[b as usize] as usize]));
+            copies.sort_by(|&a, &b| {
+                angle_cmp(
+                    p,
+                    points[prev[a as usize] as usize],
+                    points[prev[b as usize] as usize],
+                )
+            });
             let m = copies.len();
             for i in 0..m {
                 next[prev[copies[(i + 1) % m] as usize] as usize] = copies[i];

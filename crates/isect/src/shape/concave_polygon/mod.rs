@@ -100,11 +100,10 @@ impl<R: Real> ConcavePolygon<R> {
         input.extend(holes);
         let validate::Validated { rings, next } = validate::validate_rings(&input)?;
         let points: Vec<R::V2> = rings.iter().flatten().copied().collect();
-        let triangles =
-            triangulate::triangulate(&points, &next).ok_or(ShapeError::Degenerate {
-                shape: "ConcavePolygon",
-                reason: "the triangulation sweep found the rings inconsistent",
-            })?;
+        let triangles = triangulate::triangulate(&points, &next).ok_or(ShapeError::Degenerate {
+            shape: "ConcavePolygon",
+            reason: "the triangulation sweep found the rings inconsistent",
+        })?;
         let merged = merge::merge_triangles(&points, &triangles);
         let boundary = SegmentSet::new(points.clone(), ring_edges(&next));
         let (pieces, piece_ids) = build_pieces::<R>(&points, &merged);

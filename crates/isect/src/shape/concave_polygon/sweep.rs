@@ -213,6 +213,9 @@ mod tests {
         s.insert(e((0.0, 0.0), (-0.5, -1.0), 3), 3);
         let ids: Vec<u32> = s.map.keys().map(Key::id).collect();
         assert_eq!(ids, vec![0, 3, 1, 2]);
-        assert_eq!(sweep_order(&[DVec2::ZERO, DVec2::Y, DVec2::X]), vec![1, 0, 2]);
+        assert_eq!(
+            sweep_order(&[DVec2::ZERO, DVec2::Y, DVec2::X]),
+            vec![1, 0, 2]
+        );
     }
 }

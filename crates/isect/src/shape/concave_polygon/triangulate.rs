@@ -111,7 +111,10 @@ fn monotone_diagonals<V: Vector2>(
             }
         }
         for &v in group {
-            if matches!(kinds[v as usize], Kind::Start | Kind::Split | Kind::LeftChain) {
+            if matches!(
+                kinds[v as usize],
+                Kind::Start | Kind::Split | Kind::LeftChain
+            ) {
                 status.insert(edge(v), v);
             }
         }
@@ -154,7 +157,15 @@ fn faces<V: Vector2>(
     let cap = n + 2 * diagonals.len();
     for v in 0..n as u32 {
         if !walked[v as usize] {
-            out.push(walk(v, next[v as usize], next, prev, &mut diag, &mut walked, cap)?);
+            out.push(walk(
+                v,
+                next[v as usize],
+                next,
+                prev,
+                &mut diag,
+                &mut walked,
+                cap,
+            )?);
         }
         for j in 0..diag[v as usize].len() {
             let (w, done) = diag[v as usize][j];
@@ -305,7 +316,8 @@ mod tests {
         ]
         .map(|(x, y)| DVec2::new(x, y))
         .to_vec();
-        let tris = triangulate(&points, &successors(&[vec![0, 1, 2, 3], vec![4, 5, 6, 7]])).unwrap();
+        let tris =
+            triangulate(&points, &successors(&[vec![0, 1, 2, 3], vec![4, 5, 6, 7]])).unwrap();
         assert_eq!(tris.len(), 8);
         assert!(tris
             .iter()

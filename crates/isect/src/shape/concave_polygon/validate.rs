@@ -196,4 +196,3 @@ fn invalid(vertex: usize, reason: &'static str) -> ShapeError {
         reason,
     }
 }
-
