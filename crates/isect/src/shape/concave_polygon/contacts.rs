@@ -232,7 +232,7 @@ pub(super) fn assemble<V: Vector2>(
             ring
         })
         .collect();
-    let next = relinked(&rings);
+    let next = relinked(&rings, !contacts.is_empty());
     (rings, next)
 }
 
@@ -276,10 +276,10 @@ fn with_inserted_vertices<V: Vector2>(lay: &Layout<V>, contacts: &[Contact<V>]) 
         .collect()
 }
 
-/// Successors along the rings, relinked at every point the rings share: round the
+/// Successors along the rings, relinked (when `shared`) at every point the rings share: round the
 /// point, the copy whose outgoing ray comes before a solid sector takes as predecessor
 /// the vertex whose ray closes that sector.
-fn relinked<V: Vector2>(rings: &[Vec<V>]) -> Vec<u32> {
+fn relinked<V: Vector2>(rings: &[Vec<V>], shared: bool) -> Vec<u32> {
     let points: Vec<V> = rings.iter().flatten().copied().collect();
     let mut next = Vec::with_capacity(points.len());
     let mut prev = Vec::with_capacity(points.len());
@@ -289,6 +289,9 @@ fn relinked<V: Vector2>(rings: &[Vec<V>]) -> Vec<u32> {
         next.extend((0..n).map(|k| first + (k + 1) % n));
         prev.extend((0..n).map(|k| first + (k + n - 1) % n));
         first += n;
+    }
+    if !shared {
+        return next;
     }
     let order = sweep_order(&points);
     let mut k = 0;

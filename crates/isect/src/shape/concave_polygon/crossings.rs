@@ -141,14 +141,14 @@ pub(super) fn sweep<V: Vector2>(lay: &Layout<V>) -> Result<Report<V>, ShapeError
         contacts: Vec::new(),
         misplaced: None,
     };
-    let mut k = 0;
+    let (mut k, mut line) = (0, Vec::new());
     while k < order.len() {
         let p = lay.point(order[k]);
         let mut end = k + 1;
         while end < order.len() && lay.point(order[end]) == p {
             end += 1;
         }
-        event(lay, &mut status, p, &order[k..end], &mut report)?;
+        event(lay, &mut status, p, &order[k..end], &mut report, &mut line)?;
         k = end;
     }
     Ok(report)
@@ -169,40 +169,58 @@ fn incident<'a, V: Vector2>(
     })
 }
 
-/// One event: the vertices `group`, all at `p`.
+/// One event: the vertices `group`, all at `p`. `line` is scratch space.
 fn event<V: Vector2>(
     lay: &Layout<V>,
     status: &mut Status<V, ()>,
     p: V,
     group: &[u32],
     report: &mut Report<V>,
+    line: &mut Vec<u32>,
 ) -> Result<(), ShapeError> {
     for (key, ends) in incident(lay, p, group) {
         if ends && status.remove(&key).is_none() {
             return Err(lost_edge());
         }
     }
-    let through: Vec<u32> = status.through(p).map(Key::id).collect();
-    if through.len() >= 2 {
-        return Err(conflict(lay, through[0], through[1]).unwrap_or_else(lost_edge));
-    }
-    let mut elements: Vec<Element> = group.iter().map(|&v| Element::Vertex(v)).collect();
-    elements.extend(through.iter().map(|&e| Element::Edge(e)));
-    if report.misplaced.is_none() {
-        let left = status.left_of(p).map(|(k, _)| k.id());
-        report.misplaced = misplaced(lay, p, left, &elements);
-    }
-    if elements.len() >= 2 {
-        report.contacts.push(Contact { at: p, elements });
-    }
     for (key, ends) in incident(lay, p, group) {
         if !ends {
             status.insert(key, ());
         }
     }
-    let mut line: Vec<u32> = status.left_of(p).map(|(k, _)| k.id()).into_iter().collect();
-    line.extend(status.through(p).map(Key::id));
-    line.extend(status.right_of(p).map(Key::id));
+    // The edges through `p` (new ones from `p`, and any passing through it) lie
+    // between the nearest ones left and right of `p`.
+    let left = status.left_of(p).map(|(k, _)| k.id());
+    line.clear();
+    line.extend(left);
+    let right = status.through_and_right(p, line);
+    let block = &line[usize::from(left.is_some())..line.len() - usize::from(right)];
+    let mut passing = block.iter().copied().filter(|&e| {
+        let (a, b) = lay.edge(e);
+        a != p && b != p
+    });
+    let through = passing.next();
+    if let (Some(e), Some(f)) = (through, passing.next()) {
+        return Err(conflict(lay, e, f).unwrap_or_else(lost_edge));
+    }
+    if group.len() == 1 && through.is_none() {
+        // No contact (the common case): only the placement test, without allocating.
+        if report.misplaced.is_none() {
+            report.misplaced = misplaced(lay, p, left, &[Element::Vertex(group[0])]);
+        }
+        return check_line(lay, line);
+    }
+    let mut elements: Vec<Element> = group.iter().map(|&v| Element::Vertex(v)).collect();
+    elements.extend(through.map(Element::Edge));
+    if report.misplaced.is_none() {
+        report.misplaced = misplaced(lay, p, left, &elements);
+    }
+    report.contacts.push(Contact { at: p, elements });
+    check_line(lay, line)
+}
+
+/// Neighbours in the status (the edges `line`, left to right) must not cross or overlap.
+fn check_line<V: Vector2>(lay: &Layout<V>, line: &[u32]) -> Result<(), ShapeError> {
     for w in line.windows(2) {
         if let Some(err) = conflict(lay, w[0], w[1]) {
             return Err(err);

@@ -13,6 +13,11 @@ use crate::math::{Real, Vector2};
 /// subnormal of its sign when it is too small for the scalar type).
 #[inline]
 pub(super) fn orient<V: Vector2>(a: V, b: V, c: V) -> V::Scalar {
+    if a == c || b == c || a == b {
+        // Exactly zero; the sweeps compare edges at shared vertices all the time, and
+        // the filter below would send every such case to the exact sum.
+        return V::Scalar::ZERO;
+    }
     let f = |v: V| [v.x().to_f64(), v.y().to_f64()];
     let d = exact_orient(f(a), f(b), f(c));
     let r = V::Scalar::from_f64(d);

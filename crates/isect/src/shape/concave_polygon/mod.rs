@@ -126,6 +126,7 @@ impl<R: Real> ConcavePolygon<R> {
         let parts: Vec<Shape<R>> = pieces.iter().cloned().map(Shape::Polygon).collect();
         let identity = <Pose2<R> as Isometry<R::V2>>::IDENTITY;
         let boxes: Vec<Aabb<R::V2>> = pieces.iter().map(|p| p.aabb(&identity)).collect();
+        let bvh = Bvh::build(&boxes);
         Ok(Self {
             rings,
             boundary,
@@ -134,7 +135,7 @@ impl<R: Real> ConcavePolygon<R> {
             piece_ids,
             piece_normals,
             corners,
-            bvh: Bvh::build(&boxes),
+            bvh,
             area,
         })
     }

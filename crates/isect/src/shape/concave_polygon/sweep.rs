@@ -175,12 +175,14 @@ impl<V: Vector2, T> Status<V, T> {
     }
 
     /// The nearest edge strictly right of `p`.
+    #[cfg(test)]
     pub(super) fn right_of(&self, p: V) -> Option<&Key<V>> {
         let probe = Key::Probe { at: p, right: true };
         self.map.range(probe..).next().map(|(k, _)| k)
     }
 
     /// The edges through `p`, left to right.
+    #[cfg(test)]
     pub(super) fn through(&self, p: V) -> impl Iterator<Item = &Key<V>> {
         let lo = Key::Probe {
             at: p,
@@ -188,6 +190,24 @@ impl<V: Vector2, T> Status<V, T> {
         };
         let hi = Key::Probe { at: p, right: true };
         self.map.range(lo..hi).map(|(k, _)| k)
+    }
+
+    /// The edges through `p` and then the nearest edge right of `p`, left to right
+    /// (one search): `(through, right)`, appended to `ids`; returns whether a right
+    /// neighbour was found.
+    pub(super) fn through_and_right(&self, p: V, ids: &mut Vec<u32>) -> bool {
+        let lo = Key::Probe {
+            at: p,
+            right: false,
+        };
+        let hi = Key::Probe { at: p, right: true };
+        for (k, _) in self.map.range(lo..) {
+            ids.push(k.id());
+            if *k > hi {
+                return true;
+            }
+        }
+        false
     }
 }
 
