@@ -1,13 +1,22 @@
 //! [`ConcavePolygon`]: a simple 2D polygon, optionally with holes, split into convex
 //! pieces (seed 001: "concave polygons must first be split into convex pieces").
 //!
-//! Pipeline: validate the rings (named errors; edge pairs by a sort-and-sweep on `x`,
-//! Ericson 7.5.3; windings normalised), triangulate by ear clipping with the holes
-//! bridged in (Eberly, "Triangulation by ear clipping", 2002; Ericson 12.5.1), merge the
-//! triangles into convex pieces by Hertel–Mehlhorn (1983; O'Rourke, *Computational
-//! Geometry in C*, 2.5), and put a [`Bvh`] over the pieces. Point and ray queries answer
-//! on the boundary rings (a [`Polyline`](super::Polyline)-style segment set with its own
+//! Pipeline, O(n log n) throughout: validate the rings (repeats dropped; crossings,
+//! touching points and hole placement by one plane sweep, Shamos–Hoey 1976, in
+//! `crossings.rs`; touching points judged by OGC Simple Features rules in
+//! `contacts.rs`; windings normalised), triangulate by a monotone partition and the
+//! stack triangulation of each monotone piece (de Berg et al., *Computational
+//! Geometry*, 3.2–3.3; holes need no bridges, `triangulate.rs`), merge the triangles
+//! into convex pieces by Hertel–Mehlhorn (1983; O'Rourke, *Computational Geometry in
+//! C*, 2.5), and put a [`Bvh`] over the pieces. Point and ray queries answer on the
+//! boundary rings (a [`Polyline`](super::Polyline)-style segment set with its own
 //! tree), pair queries run through the pieces ([`Composite`]).
+//!
+//! Holes may touch the outer ring or each other at single points (a vertex on a
+//! vertex, or a vertex inside an edge, which then gains that vertex): the rings are
+//! relinked there into weakly simple curves whose copies of the point bound
+//! non-overlapping solid sectors, and decomposed as such; no piece reaches across a
+//! hole.
 //!
 //! Tolerances: [`ZERO_AREA_ULPS`] (a flat ring), [`PIECES_AREA_ULPS`] (pieces that do
 //! not cover the polygon), [`FLAT_VERTEX_ULPS`] (when a normal lies
@@ -71,24 +80,40 @@ pub struct ConcavePolygon<R: Real> {
 
 impl<R: Real> ConcavePolygon<R> {
     /// The polygon bounded by `outer`, minus the `holes`; either winding is accepted for
-    /// every ring. A ring closes itself: do not repeat its first vertex at the end.
+    /// every ring. Rings as GIS formats write them are accepted: a ring that repeats
+    /// its first vertex at the end (GeoJSON, WKT) and runs of repeated consecutive
+    /// vertices are read with the repeats dropped. Holes may touch the outer ring or
+    /// each other at single points, as OGC Simple Features allows: a hole vertex on an
+    /// outer ring vertex, on another hole's vertex, or inside an edge of another ring
+    /// (that edge is then split there: [`outer`](Self::outer) and
+    /// [`holes`](Self::holes) hold the point as a vertex), as long as the touching
+    /// rings form no closed chain (which would cut the interior in two). O(n log n)
+    /// in the number of vertices.
     ///
     /// # Errors
-    /// Vertex indices count through `outer`, then each hole in order.
-    /// - [`ShapeError::TooFewPoints`]: a ring with fewer than 3 vertices;
-    /// - [`ShapeError::InvalidVertex`]: a non-finite vertex, a vertex equal to the one
-    ///   before it (or a last vertex equal to the first), a hole outside the outer ring
-    ///   or inside another hole (naming the hole's first vertex);
+    /// Vertex indices count through `outer`, then each hole in order, as given
+    /// (repeats included); an edge is named by its first vertex (the last of a run of
+    /// repeats).
+    /// - [`ShapeError::TooFewPoints`]: a ring with fewer than 3 distinct vertices;
+    /// - [`ShapeError::InvalidVertex`]: a non-finite vertex; a hole outside the outer
+    ///   ring or inside another hole, touching it or not (naming the hole's first
+    ///   vertex); a point where rings touch in a closed chain (a hole touching the
+    ///   outer ring twice, or touching holes leading from the ring back to it: the
+    ///   interior would be cut in two);
     /// - [`ShapeError::Degenerate`]: a ring of zero area (all points on one line,
     ///   within [`ZERO_AREA_ULPS`]), a sliver so thin that no convex piece of its
     ///   decomposition can be built, or a decomposition whose pieces' areas do not add
     ///   up to the polygon's within [`PIECES_AREA_ULPS`] (part of it too thin for a
-    ///   convex piece, or rounding that led the triangulation across a hole), or a
-    ///   spike too thin for a convex piece (a vertex in no piece, farther than the
-    ///   boundary's on-segment tolerance from the chord of its ring neighbours);
-    /// - [`ShapeError::SelfIntersecting`]: two edges that cross or touch (also across
-    ///   rings), naming each edge's first vertex; neighbour edges that fold back onto
-    ///   each other count too.
+    ///   convex piece), or a spike too thin for a convex piece (a vertex in no piece,
+    ///   farther than the boundary's on-segment tolerance from the chord of its ring
+    ///   neighbours);
+    /// - [`ShapeError::SelfIntersecting`], naming two edges and how they meet: two
+    ///   edges that cross inside both, or rings that cross at a shared point (one ring
+    ///   passing from the other's solid side to its empty side there): `"crosses"`; a
+    ///   ring touching itself at a point (a vertex on another of its vertices or
+    ///   edges): `"touches"`; collinear edges sharing a stretch (also across rings, and
+    ///   neighbour edges folding back onto each other): `"overlaps (touches along a
+    ///   stretch of)"`.
     /// - [`ShapeError::OutOfRange`] (field `outer`, the value its extent): an outer ring
     ///   whose bounding box's longer side `s` has `s² · ε` below the smallest normal
     ///   number (`s < 3.1e-16` in `f32`, `s < 1.0e-146` in `f64`): orientation products
@@ -140,13 +165,14 @@ impl<R: Real> ConcavePolygon<R> {
         })
     }
 
-    /// The outer ring, counter-clockwise.
+    /// The outer ring, counter-clockwise: the input's vertices without repeats, plus
+    /// any point where a hole touches the inside of one of its edges.
     #[inline]
     pub fn outer(&self) -> &[R::V2] {
         &self.rings[0]
     }
 
-    /// The holes, each clockwise.
+    /// The holes, each clockwise (stored as [`outer`](Self::outer) is).
     #[inline]
     pub fn holes(&self) -> &[Vec<R::V2>] {
         &self.rings[1..]
@@ -210,9 +236,9 @@ impl<R: Real> ConcavePolygon<R> {
     }
 
     /// Every crossing of the ray with the boundary, `t ∈ [0, max_t]`, ordered by `t`
-    /// then boundary edge index, with the edge's index (edges numbered like the
-    /// vertices of [`new`](Self::new)'s errors, in the normalised windings) and its
-    /// normal facing the ray. An origin inside is not a hit here (the list holds
+    /// then boundary edge index, with the edge's index (edge `k` starts at vertex `k`
+    /// of the stored rings, [`outer`](Self::outer) then each of [`holes`](Self::holes))
+    /// and its normal facing the ray. An origin inside is not a hit here (the list holds
     /// boundary points only). Non-finite rays and NaN or negative `max_t` give none.
     pub fn cast_ray_all(&self, ray: &Ray<R::V2>, max_t: R) -> Vec<(u32, RayHit<R::V2>)> {
         self.boundary.cast_ray_all(ray, max_t)
