@@ -6,16 +6,17 @@
 //! `HeightField` (which walks the cells; ours uses the tree). 8,192 seeded cases cycled.
 //!
 //! Ids pair like with like by their last part: `…/hit` is the first hit with its
-//! normal, `…/point` the projected point. The decomposition itself (validation, ear
-//! clipping, Hertel–Mehlhorn, trees) is timed alone in `concave_build`: parry2d's only
-//! decomposition is the voxel-based VHACD, an approximation that answers another question.
+//! normal, `…/point` the projected point. The decomposition itself (validation, monotone
+//! triangulation, Hertel–Mehlhorn, trees) is timed alone in `concave_build`, on the star and
+//! on noisy circles of 1k, 20k and 50k vertices (`f64`): parry2d's only decomposition is
+//! the voxel-based VHACD, an approximation that answers another question.
 //!
 //! Run: `cargo bench -p isect --bench concave -- --warm-up-time 1 --measurement-time 2`.
 
 use std::hint::black_box;
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
-use glam::Vec2;
+use glam::{DVec2, Vec2};
 use isect::query::project_point::ProjectPoint;
 use isect::query::RayCast;
 use isect::shape::heightfield_2d::HeightField;
@@ -117,7 +118,25 @@ fn concave(c: &mut Criterion) {
     g.bench_function(BenchmarkId::new("isect", "decompose"), |b| {
         b.iter(|| ConcavePolygon::<f32>::new(black_box(ring.clone()), vec![]))
     });
+    for n in [1_000, 20_000, 50_000] {
+        let circle = noisy_circle(&mut rng, n);
+        g.bench_function(
+            BenchmarkId::new("isect", format!("noisy_circle_{n}")),
+            |b| b.iter(|| ConcavePolygon::<f64>::new(black_box(circle.clone()), vec![])),
+        );
+    }
     g.finish();
+}
+
+/// A circle of radius 100 with `n` vertices, angles jittered in their slots, radii
+/// with 5 % noise (issue 18's input: 20k vertices took 1.0 s, 50k 5.9 s by ear clipping).
+fn noisy_circle(rng: &mut Rng, n: usize) -> Vec<DVec2> {
+    (0..n)
+        .map(|k| {
+            let a = (k as f64 + rng.range(0.2, 0.8)) / n as f64 * std::f64::consts::TAU;
+            DVec2::from_angle(a) * 100.0 * rng.range(0.95, 1.0)
+        })
+        .collect()
 }
 
 fn heightfield(c: &mut Criterion) {

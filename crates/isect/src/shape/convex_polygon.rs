@@ -279,16 +279,21 @@ fn find_crossing<V: Vector2>(pts: &[V], ring: &[usize]) -> Option<ShapeError> {
     pairs
         .filter(|&(i, j)| (j + 1) % n != i)
         .take(MAX_CROSSING_CHECKS)
-        .find(|&(i, j)| segments_meet(pts[i], pts[(i + 1) % n], pts[j], pts[(j + 1) % n]))
-        .map(|(i, j)| ShapeError::SelfIntersecting {
-            shape: "ConvexPolygon",
-            edge_a: ring[i],
-            edge_b: ring[j],
+        .find_map(|(i, j)| {
+            let relation = segments_meet(pts[i], pts[(i + 1) % n], pts[j], pts[(j + 1) % n])?;
+            Some(ShapeError::SelfIntersecting {
+                shape: "ConvexPolygon",
+                edge_a: ring[i],
+                edge_b: ring[j],
+                relation,
+            })
         })
 }
 
-/// True when the closed segments `ab` and `cd` share a point (orientation test).
-fn segments_meet<V: Vector2>(a: V, b: V, c: V, d: V) -> bool {
+/// How the closed segments `ab` and `cd` meet (orientation test): `"crosses"` inside
+/// both, `"touches"` at an end point, `"overlaps (touches along a stretch of)"` when
+/// collinear; `None` when apart.
+fn segments_meet<V: Vector2>(a: V, b: V, c: V, d: V) -> Option<&'static str> {
     let zero = V::Scalar::ZERO;
     let o1 = (b - a).perp_dot(c - a);
     let o2 = (b - a).perp_dot(d - a);
@@ -300,9 +305,20 @@ fn segments_meet<V: Vector2>(a: V, b: V, c: V, d: V) -> bool {
         // Collinear: overlap of the projections on the line.
         let dir = b - a;
         let (s0, s1) = ((c - a).dot(dir), (d - a).dot(dir));
-        return s0.min(s1) <= dir.dot(dir) && s0.max(s1) >= zero;
+        let (lo, hi) = (s0.min(s1), s0.max(s1));
+        return if lo < dir.dot(dir) && hi > zero {
+            Some("overlaps (touches along a stretch of)")
+        } else if lo <= dir.dot(dir) && hi >= zero {
+            Some("touches")
+        } else {
+            None
+        };
     }
-    straddle(o1, o2) && straddle(o3, o4)
+    if !(straddle(o1, o2) && straddle(o3, o4)) {
+        return None;
+    }
+    let inside = [o1, o2, o3, o4].iter().all(|&o| o != zero);
+    Some(if inside { "crosses" } else { "touches" })
 }
 
 /// Unit outward normals of a counter-clockwise outline: the edge turned by −90°.
@@ -401,7 +417,8 @@ mod tests {
             Err(ShapeError::SelfIntersecting {
                 shape: "ConvexPolygon",
                 edge_a: 0,
-                edge_b: 2
+                edge_b: 2,
+                relation: "crosses"
             })
         );
         // A pentagram turns left at every vertex but winds twice.

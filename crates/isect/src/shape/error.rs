@@ -69,14 +69,20 @@ pub enum ShapeError {
         /// Index (in the input) of the vertex where convexity fails.
         vertex: usize,
     },
-    /// Two edges of a polygon cross; the indices are of their first vertices.
+    /// Two edges of a polygon meet where they may not; the indices are of their first
+    /// vertices, `relation` says how they meet.
     SelfIntersecting {
         /// The shape being built.
         shape: &'static str,
-        /// The first vertex of the first crossing edge.
+        /// The first vertex of the first edge.
         edge_a: usize,
-        /// The first vertex of the second crossing edge.
+        /// The first vertex of the second edge.
         edge_b: usize,
+        /// How the edges meet, as a verb phrase: `"crosses"` (they cross, at a point
+        /// inside both or at a vertex where one ring passes to the other side of the
+        /// other), `"touches"` (they share a single point without crossing), or
+        /// `"overlaps (touches along a stretch of)"` (collinear, sharing a stretch).
+        relation: &'static str,
     },
     /// One part of a composite shape is invalid (e.g. a compound part with a
     /// non-finite pose); `index` is the part's position in the input.
@@ -173,9 +179,10 @@ impl fmt::Display for ShapeError {
                 shape,
                 edge_a,
                 edge_b,
+                relation,
             } => write!(
                 f,
-                "{shape}: edge starting at vertex {edge_a} crosses edge starting at vertex {edge_b}"
+                "{shape}: edge starting at vertex {edge_a} {relation} edge starting at vertex {edge_b}"
             ),
             Self::BadPart {
                 shape,

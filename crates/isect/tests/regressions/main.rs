@@ -2,9 +2,14 @@
 //! targets or the seeded sweep (`tests/sweep.rs`), each written before its fix.
 //! RELIABILITY.md lists them with the family that found them.
 
+#[path = "../support/rng.rs"]
+mod rng;
+
 mod bvh_subnormal_bounds;
 mod capsule_crossing_depth;
 mod compound_empty_message;
+mod concave_polygon_gis;
+mod concave_polygon_large;
 mod concave_polygon_no_pieces;
 mod concave_polygon_piece_in_hole;
 mod concave_polygon_tiny_scale;

@@ -13,6 +13,11 @@ use crate::math::{Real, Vector2};
 /// subnormal of its sign when it is too small for the scalar type).
 #[inline]
 pub(super) fn orient<V: Vector2>(a: V, b: V, c: V) -> V::Scalar {
+    if a == c || b == c || a == b {
+        // Exactly zero; the sweeps compare edges at shared vertices all the time, and
+        // the filter below would send every such case to the exact sum.
+        return V::Scalar::ZERO;
+    }
     let f = |v: V| [v.x().to_f64(), v.y().to_f64()];
     let d = exact_orient(f(a), f(b), f(c));
     let r = V::Scalar::from_f64(d);
@@ -122,15 +127,6 @@ pub(super) fn ring_twice_area<V: Vector2>(ring: &[V]) -> V::Scalar {
     })
 }
 
-/// Even-odd test of `p` against a ring (a horizontal ray to `+x`, half-open in `y`).
-/// Points on the ring may answer either way.
-pub(super) fn ring_contains<V: Vector2>(ring: &[V], p: V) -> bool {
-    let n = ring.len();
-    (0..n).fold(false, |inside, i| {
-        inside ^ crosses_right(ring[i], ring[(i + 1) % n], p)
-    })
-}
-
 /// True when the edge `a → b` crosses the horizontal ray from `p` toward `+x`, with the
 /// half-open rule (an end point exactly at `p.y` counts for the edge going up from it).
 #[inline]
@@ -144,29 +140,6 @@ pub(super) fn crosses_right<V: Vector2>(a: V, b: V, p: V) -> bool {
     } else {
         o < V::Scalar::ZERO
     }
-}
-
-/// True when the closed segments `ab` and `cd` share a point.
-pub(super) fn segments_touch<V: Vector2>(a: V, b: V, c: V, d: V) -> bool {
-    let zero = V::Scalar::ZERO;
-    let (o1, o2) = (orient(a, b, c), orient(a, b, d));
-    let (o3, o4) = (orient(c, d, a), orient(c, d, b));
-    if o1 == zero && o2 == zero {
-        // Collinear: do the projections on the line overlap?
-        let dir = b - a;
-        let (s0, s1) = ((c - a).dot(dir), (d - a).dot(dir));
-        return s0.min(s1) <= dir.dot(dir) && s0.max(s1) >= zero;
-    }
-    let straddle =
-        |p: V::Scalar, q: V::Scalar| (p <= zero && q >= zero) || (p >= zero && q <= zero);
-    straddle(o1, o2) && straddle(o3, o4)
-}
-
-/// True when `p` is inside or on the counter-clockwise triangle `a, b, c`.
-#[inline]
-pub(super) fn in_triangle<V: Vector2>(a: V, b: V, c: V, p: V) -> bool {
-    let zero = V::Scalar::ZERO;
-    orient(a, b, p) >= zero && orient(b, c, p) >= zero && orient(c, a, p) >= zero
 }
 
 #[cfg(test)]

@@ -5,47 +5,98 @@
 //! convex pieces. No tolerances: a vertex stays convex when its turn is a left turn or
 //! straight on (sign test).
 
-use std::collections::HashMap;
-
 use super::geometry::orient;
 use crate::math::{Real, Vector2};
 
 /// Convex pieces (counter-clockwise vertex index lists) from counter-clockwise triangles.
 pub(super) fn merge_triangles<V: Vector2>(points: &[V], triangles: &[[u32; 3]]) -> Vec<Vec<u32>> {
     let mut pieces: Vec<Vec<u32>> = triangles.iter().map(|t| t.to_vec()).collect();
-    let mut owner: HashMap<(u32, u32), usize> = HashMap::with_capacity(triangles.len() * 3);
-    for (p, t) in triangles.iter().enumerate() {
-        for k in 0..3 {
-            owner.insert((t[k], t[(k + 1) % 3]), p);
-        }
-    }
-    let mut diagonals: Vec<(u32, u32)> = owner
-        .keys()
-        .filter(|&&(u, v)| u < v && owner.contains_key(&(v, u)))
-        .copied()
+    let mut owners = EdgeOwners::new(points.len(), triangles);
+    // In order of the first vertex, then of the triangles: reproducible.
+    let diagonals: Vec<(u32, u32)> = owners
+        .edges()
+        .filter(|&(u, v)| u < v && owners.get(v, u).is_some())
         .collect();
-    // HashMap order is random: sort so that the decomposition is reproducible.
-    diagonals.sort_unstable();
     for (u, v) in diagonals {
-        let (Some(&a), Some(&b)) = (owner.get(&(u, v)), owner.get(&(v, u))) else {
+        let (Some(a), Some(b)) = (owners.get(u, v), owners.get(v, u)) else {
             continue;
         };
         if a == b {
             continue;
         }
         if let Some(merged) = try_merge(points, &pieces[a], &pieces[b], u, v) {
-            for k in 0..pieces[b].len() {
-                let piece = &pieces[b];
-                owner.insert((piece[k], piece[(k + 1) % piece.len()]), a);
+            let piece = &pieces[b];
+            for k in 0..piece.len() {
+                owners.set(piece[k], piece[(k + 1) % piece.len()], a as u32);
             }
-            owner.remove(&(u, v));
-            owner.remove(&(v, u));
+            owners.set(u, v, NONE);
+            owners.set(v, u, NONE);
             pieces[a] = merged;
             pieces[b].clear();
         }
     }
     pieces.retain(|p| !p.is_empty());
     pieces
+}
+
+const NONE: u32 = u32::MAX;
+
+/// The piece holding each directed edge `u → v` of the triangles: per vertex `u`, its
+/// outgoing edges in a compressed row (a handful each), so a look-up scans a few.
+struct EdgeOwners {
+    start: Vec<u32>,
+    to: Vec<u32>,
+    owner: Vec<u32>,
+}
+
+impl EdgeOwners {
+    fn new(vertices: usize, triangles: &[[u32; 3]]) -> Self {
+        let mut start = vec![0u32; vertices + 1];
+        for t in triangles {
+            for &u in t {
+                start[u as usize + 1] += 1;
+            }
+        }
+        for i in 0..vertices {
+            start[i + 1] += start[i];
+        }
+        let mut fill = start.clone();
+        let mut to = vec![0; 3 * triangles.len()];
+        let mut owner = vec![NONE; 3 * triangles.len()];
+        for (p, t) in triangles.iter().enumerate() {
+            for k in 0..3 {
+                let slot = &mut fill[t[k] as usize];
+                to[*slot as usize] = t[(k + 1) % 3];
+                owner[*slot as usize] = p as u32;
+                *slot += 1;
+            }
+        }
+        Self { start, to, owner }
+    }
+
+    fn slot(&self, u: u32, v: u32) -> Option<usize> {
+        let range = self.start[u as usize] as usize..self.start[u as usize + 1] as usize;
+        range.into_iter().find(|&k| self.to[k] == v)
+    }
+
+    fn get(&self, u: u32, v: u32) -> Option<usize> {
+        let o = self.owner[self.slot(u, v)?];
+        (o != NONE).then_some(o as usize)
+    }
+
+    fn set(&mut self, u: u32, v: u32, piece: u32) {
+        if let Some(k) = self.slot(u, v) {
+            self.owner[k] = piece;
+        }
+    }
+
+    /// Every directed edge, by first vertex.
+    fn edges(&self) -> impl Iterator<Item = (u32, u32)> + '_ {
+        (0..self.start.len() - 1).flat_map(move |u| {
+            let range = self.start[u] as usize..self.start[u + 1] as usize;
+            range.map(move |k| (u as u32, self.to[k]))
+        })
+    }
 }
 
 /// `a` (holding the edge `u → v`) and `b` (holding `v → u`) joined across that edge,

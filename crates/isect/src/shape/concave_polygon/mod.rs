@@ -1,13 +1,22 @@
 //! [`ConcavePolygon`]: a simple 2D polygon, optionally with holes, split into convex
 //! pieces (seed 001: "concave polygons must first be split into convex pieces").
 //!
-//! Pipeline: validate the rings (named errors; edge pairs by a sort-and-sweep on `x`,
-//! Ericson 7.5.3; windings normalised), triangulate by ear clipping with the holes
-//! bridged in (Eberly, "Triangulation by ear clipping", 2002; Ericson 12.5.1), merge the
-//! triangles into convex pieces by Hertel–Mehlhorn (1983; O'Rourke, *Computational
-//! Geometry in C*, 2.5), and put a [`Bvh`] over the pieces. Point and ray queries answer
-//! on the boundary rings (a [`Polyline`](super::Polyline)-style segment set with its own
+//! Pipeline, O(n log n) throughout: validate the rings (repeats dropped; crossings,
+//! touching points and hole placement by one plane sweep, Shamos–Hoey 1976, in
+//! `crossings.rs`; touching points judged by OGC Simple Features rules in
+//! `contacts.rs`; windings normalised), triangulate by a monotone partition and the
+//! stack triangulation of each monotone piece (de Berg et al., *Computational
+//! Geometry*, 3.2–3.3; holes need no bridges, `triangulate.rs`), merge the triangles
+//! into convex pieces by Hertel–Mehlhorn (1983; O'Rourke, *Computational Geometry in
+//! C*, 2.5), and put a [`Bvh`] over the pieces. Point and ray queries answer on the
+//! boundary rings (a [`Polyline`](super::Polyline)-style segment set with its own
 //! tree), pair queries run through the pieces ([`Composite`]).
+//!
+//! Holes may touch the outer ring or each other at single points (a vertex on a
+//! vertex, or a vertex inside an edge, which then gains that vertex): the rings are
+//! relinked there into weakly simple curves whose copies of the point bound
+//! non-overlapping solid sectors, and decomposed as such; no piece reaches across a
+//! hole.
 //!
 //! Tolerances: [`ZERO_AREA_ULPS`] (a flat ring), [`PIECES_AREA_ULPS`] (pieces that do
 //! not cover the polygon), [`FLAT_VERTEX_ULPS`] (when a normal lies
@@ -18,8 +27,11 @@
 //! in its scalar type underflow (extent `s` with `s² · ε` subnormal) is refused, as
 //! its pieces and queries compute in that type.
 
+mod contacts;
+mod crossings;
 pub(crate) mod geometry;
 mod merge;
+mod sweep;
 mod triangulate;
 mod validate;
 
@@ -68,24 +80,40 @@ pub struct ConcavePolygon<R: Real> {
 
 impl<R: Real> ConcavePolygon<R> {
     /// The polygon bounded by `outer`, minus the `holes`; either winding is accepted for
-    /// every ring. A ring closes itself: do not repeat its first vertex at the end.
+    /// every ring. Rings as GIS formats write them are accepted: a ring that repeats
+    /// its first vertex at the end (GeoJSON, WKT) and runs of repeated consecutive
+    /// vertices are read with the repeats dropped. Holes may touch the outer ring or
+    /// each other at single points, as OGC Simple Features allows: a hole vertex on an
+    /// outer ring vertex, on another hole's vertex, or inside an edge of another ring
+    /// (that edge is then split there: [`outer`](Self::outer) and
+    /// [`holes`](Self::holes) hold the point as a vertex), as long as the touching
+    /// rings form no closed chain (which would cut the interior in two). O(n log n)
+    /// in the number of vertices.
     ///
     /// # Errors
-    /// Vertex indices count through `outer`, then each hole in order.
-    /// - [`ShapeError::TooFewPoints`]: a ring with fewer than 3 vertices;
-    /// - [`ShapeError::InvalidVertex`]: a non-finite vertex, a vertex equal to the one
-    ///   before it (or a last vertex equal to the first), a hole outside the outer ring
-    ///   or inside another hole (naming the hole's first vertex);
+    /// Vertex indices count through `outer`, then each hole in order, as given
+    /// (repeats included); an edge is named by its first vertex (the last of a run of
+    /// repeats).
+    /// - [`ShapeError::TooFewPoints`]: a ring with fewer than 3 distinct vertices;
+    /// - [`ShapeError::InvalidVertex`]: a non-finite vertex; a hole outside the outer
+    ///   ring or inside another hole, touching it or not (naming the hole's first
+    ///   vertex); a point where rings touch in a closed chain (a hole touching the
+    ///   outer ring twice, or touching holes leading from the ring back to it: the
+    ///   interior would be cut in two);
     /// - [`ShapeError::Degenerate`]: a ring of zero area (all points on one line,
     ///   within [`ZERO_AREA_ULPS`]), a sliver so thin that no convex piece of its
     ///   decomposition can be built, or a decomposition whose pieces' areas do not add
     ///   up to the polygon's within [`PIECES_AREA_ULPS`] (part of it too thin for a
-    ///   convex piece, or rounding that led the triangulation across a hole), or a
-    ///   spike too thin for a convex piece (a vertex in no piece, farther than the
-    ///   boundary's on-segment tolerance from the chord of its ring neighbours);
-    /// - [`ShapeError::SelfIntersecting`]: two edges that cross or touch (also across
-    ///   rings), naming each edge's first vertex; neighbour edges that fold back onto
-    ///   each other count too.
+    ///   convex piece), or a spike too thin for a convex piece (a vertex in no piece,
+    ///   farther than the boundary's on-segment tolerance from the chord of its ring
+    ///   neighbours);
+    /// - [`ShapeError::SelfIntersecting`], naming two edges and how they meet: two
+    ///   edges that cross inside both, or rings that cross at a shared point (one ring
+    ///   passing from the other's solid side to its empty side there): `"crosses"`; a
+    ///   ring touching itself at a point (a vertex on another of its vertices or
+    ///   edges): `"touches"`; collinear edges sharing a stretch (also across rings, and
+    ///   neighbour edges folding back onto each other): `"overlaps (touches along a
+    ///   stretch of)"`.
     /// - [`ShapeError::OutOfRange`] (field `outer`, the value its extent): an outer ring
     ///   whose bounding box's longer side `s` has `s² · ε` below the smallest normal
     ///   number (`s < 3.1e-16` in `f32`, `s < 1.0e-146` in `f64`): orientation products
@@ -95,16 +123,14 @@ impl<R: Real> ConcavePolygon<R> {
         let mut input = Vec::with_capacity(holes.len() + 1);
         input.push(outer);
         input.extend(holes);
-        let rings = validate::validate_rings(&input)?;
+        let validate::Validated { rings, next } = validate::validate_rings(&input)?;
         let points: Vec<R::V2> = rings.iter().flatten().copied().collect();
-        let index_rings = index_rings(&rings);
-        let triangles =
-            triangulate::triangulate(&points, &index_rings).ok_or(ShapeError::Degenerate {
-                shape: "ConcavePolygon",
-                reason: "a hole could not be joined to the outer ring",
-            })?;
+        let triangles = triangulate::triangulate(&points, &next).ok_or(ShapeError::Degenerate {
+            shape: "ConcavePolygon",
+            reason: "the triangulation sweep found the rings inconsistent",
+        })?;
         let merged = merge::merge_triangles(&points, &triangles);
-        let boundary = SegmentSet::new(points.clone(), ring_edges(&index_rings));
+        let boundary = SegmentSet::new(points.clone(), ring_edges(&next));
         let (pieces, piece_ids) = build_pieces::<R>(&points, &merged);
         let area = rings
             .iter()
@@ -112,7 +138,7 @@ impl<R: Real> ConcavePolygon<R> {
             .fold(R::ZERO, |a, b| a + b)
             * R::HALF;
         check_pieces_cover(&pieces, area)?;
-        check_no_lost_spike(&points, &index_rings, &piece_ids, &boundary)?;
+        check_no_lost_spike(&points, &next, &piece_ids, &boundary)?;
         if pieces.is_empty() {
             // Every piece too thin for `ConvexPolygon::new`: no part to query.
             return Err(ShapeError::Degenerate {
@@ -120,11 +146,12 @@ impl<R: Real> ConcavePolygon<R> {
                 reason: "no convex piece could be built (the polygon is too thin)",
             });
         }
-        let piece_normals = piece_edge_normals(&points, &index_rings, &piece_ids);
-        let corners = corners(&points, &index_rings);
+        let piece_normals = piece_edge_normals(&points, &next, &piece_ids);
+        let corners = corners(&points, &next);
         let parts: Vec<Shape<R>> = pieces.iter().cloned().map(Shape::Polygon).collect();
         let identity = <Pose2<R> as Isometry<R::V2>>::IDENTITY;
         let boxes: Vec<Aabb<R::V2>> = pieces.iter().map(|p| p.aabb(&identity)).collect();
+        let bvh = Bvh::build(&boxes);
         Ok(Self {
             rings,
             boundary,
@@ -133,18 +160,19 @@ impl<R: Real> ConcavePolygon<R> {
             piece_ids,
             piece_normals,
             corners,
-            bvh: Bvh::build(&boxes),
+            bvh,
             area,
         })
     }
 
-    /// The outer ring, counter-clockwise.
+    /// The outer ring, counter-clockwise: the input's vertices without repeats, plus
+    /// any point where a hole touches the inside of one of its edges.
     #[inline]
     pub fn outer(&self) -> &[R::V2] {
         &self.rings[0]
     }
 
-    /// The holes, each clockwise.
+    /// The holes, each clockwise (stored as [`outer`](Self::outer) is).
     #[inline]
     pub fn holes(&self) -> &[Vec<R::V2>] {
         &self.rings[1..]
@@ -208,9 +236,9 @@ impl<R: Real> ConcavePolygon<R> {
     }
 
     /// Every crossing of the ray with the boundary, `t ∈ [0, max_t]`, ordered by `t`
-    /// then boundary edge index, with the edge's index (edges numbered like the
-    /// vertices of [`new`](Self::new)'s errors, in the normalised windings) and its
-    /// normal facing the ray. An origin inside is not a hit here (the list holds
+    /// then boundary edge index, with the edge's index (edge `k` starts at vertex `k`
+    /// of the stored rings, [`outer`](Self::outer) then each of [`holes`](Self::holes))
+    /// and its normal facing the ray. An origin inside is not a hit here (the list holds
     /// boundary points only). Non-finite rays and NaN or negative `max_t` give none.
     pub fn cast_ray_all(&self, ray: &Ray<R::V2>, max_t: R) -> Vec<(u32, RayHit<R::V2>)> {
         self.boundary.cast_ray_all(ray, max_t)
@@ -222,22 +250,21 @@ impl<R: Real> ConcavePolygon<R> {
     }
 }
 
-/// Vertex index lists of the rings, numbered through the rings in order.
-fn index_rings<V>(rings: &[Vec<V>]) -> Vec<Vec<u32>> {
-    let offsets = validate::ring_offsets(rings);
-    rings
-        .iter()
-        .zip(offsets)
-        .map(|(r, o)| (0..r.len()).map(|k| (o + k) as u32).collect())
+/// Every boundary edge `v → next[v]`, numbered by `v`.
+fn ring_edges(next: &[u32]) -> Vec<[u32; 2]> {
+    next.iter()
+        .enumerate()
+        .map(|(v, &w)| [v as u32, w])
         .collect()
 }
 
-/// Every boundary edge `ring[k] → ring[k + 1]`.
-fn ring_edges(rings: &[Vec<u32>]) -> Vec<[u32; 2]> {
-    rings
-        .iter()
-        .flat_map(|r| (0..r.len()).map(move |k| [r[k], r[(k + 1) % r.len()]]))
-        .collect()
+/// The predecessor of each vertex along the curves `next`.
+fn predecessors(next: &[u32]) -> Vec<u32> {
+    let mut prev = vec![0u32; next.len()];
+    for (v, &w) in next.iter().enumerate() {
+        prev[w as usize] = v as u32;
+    }
+    prev
 }
 
 /// The convex polygons of the merged index lists, with the index lists themselves. A
@@ -294,7 +321,7 @@ fn check_pieces_cover<R: Real>(pieces: &[ConvexPolygon<R>], area: R) -> Result<(
 /// area (1e-5 of the polygon's) passed [`PIECES_AREA_ULPS`].
 fn check_no_lost_spike<R: Real>(
     points: &[R::V2],
-    rings: &[Vec<u32>],
+    next: &[u32],
     piece_ids: &[Vec<u32>],
     boundary: &SegmentSet<R>,
 ) -> Result<(), ShapeError> {
@@ -302,23 +329,19 @@ fn check_no_lost_spike<R: Real>(
     for &i in piece_ids.iter().flatten() {
         kept[i as usize] = true;
     }
-    for r in rings {
-        let n = r.len();
-        for k in (0..n).filter(|&k| !kept[r[k] as usize]) {
-            let p = |i: u32| points[i as usize];
-            let v = p(r[k]);
-            let chord = Segment {
-                a: p(r[(k + n - 1) % n]),
-                b: p(r[(k + 1) % n]),
-            };
-            let off = chord.closest_point(v).0.distance(v);
-            if off > boundary.on_segment_tolerance(v) || off.is_nan() {
-                return Err(ShapeError::Degenerate {
-                    shape: "ConcavePolygon",
-                    reason:
-                        "a spike too thin for a convex piece would be lost by the decomposition",
-                });
-            }
+    let prev = predecessors(next);
+    for v in (0..points.len()).filter(|&v| !kept[v]) {
+        let p = |i: u32| points[i as usize];
+        let chord = Segment {
+            a: p(prev[v]),
+            b: p(next[v]),
+        };
+        let off = chord.closest_point(points[v]).0.distance(points[v]);
+        if off > boundary.on_segment_tolerance(points[v]) || off.is_nan() {
+            return Err(ShapeError::Degenerate {
+                shape: "ConcavePolygon",
+                reason: "a spike too thin for a convex piece would be lost by the decomposition",
+            });
         }
     }
     Ok(())
@@ -350,29 +373,20 @@ impl<V: Vector2> Corner<V> {
     }
 }
 
-/// The corner of every vertex of the (normalised) rings, by vertex index.
-fn corners<V: Vector2>(points: &[V], rings: &[Vec<u32>]) -> Vec<Corner<V>> {
-    let mut out = vec![
-        Corner {
-            before: V::ZERO,
-            after: V::ZERO,
-            convex: false,
-        };
-        points.len()
-    ];
-    for r in rings {
-        let n = r.len();
-        for k in 0..n {
-            let (u, v, w) = (r[(k + n - 1) % n], r[k], r[(k + 1) % n]);
+/// The corner of every vertex along the curves `next`, by vertex index.
+fn corners<V: Vector2>(points: &[V], next: &[u32]) -> Vec<Corner<V>> {
+    let prev = predecessors(next);
+    (0..points.len())
+        .map(|v| {
             let p = |i: u32| points[i as usize];
-            out[v as usize] = Corner {
-                before: outward_normal(p(u), p(v)),
-                after: outward_normal(p(v), p(w)),
-                convex: orient(p(u), p(v), p(w)) > V::Scalar::ZERO,
-            };
-        }
-    }
-    out
+            let (u, w) = (p(prev[v]), p(next[v]));
+            Corner {
+                before: outward_normal(u, points[v]),
+                after: outward_normal(points[v], w),
+                convex: orient(u, points[v], w) > V::Scalar::ZERO,
+            }
+        })
+        .collect()
 }
 
 /// Outward unit normal of the boundary edge `a → b` (the solid is on its left).
@@ -382,24 +396,14 @@ fn outward_normal<V: Vector2>(a: V, b: V) -> V {
 }
 
 /// Per piece, the outward normals of its edges that are boundary edges.
-fn piece_edge_normals<V: Vector2>(
-    points: &[V],
-    rings: &[Vec<u32>],
-    pieces: &[Vec<u32>],
-) -> Vec<Vec<V>> {
-    let mut ring_next = vec![u32::MAX; points.len()];
-    for r in rings {
-        for k in 0..r.len() {
-            ring_next[r[k] as usize] = r[(k + 1) % r.len()];
-        }
-    }
+fn piece_edge_normals<V: Vector2>(points: &[V], next: &[u32], pieces: &[Vec<u32>]) -> Vec<Vec<V>> {
     pieces
         .iter()
         .map(|ids| {
             let n = ids.len();
             (0..n)
                 .map(|k| (ids[k], ids[(k + 1) % n]))
-                .filter(|&(u, v)| ring_next[u as usize] == v)
+                .filter(|&(u, v)| next[u as usize] == v)
                 .map(|(u, v)| outward_normal(points[u as usize], points[v as usize]))
                 .collect()
         })

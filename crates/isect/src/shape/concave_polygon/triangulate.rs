@@ -1,234 +1,279 @@
-//! Ear-clipping triangulation of a polygon with holes (Eberly, "Triangulation by ear
-//! clipping", Geometric Tools 2002; Ericson 12.5.1). Holes are first bridged into the
-//! outer ring, rightmost hole first: each hole's rightmost vertex `m` is joined to the
-//! nearest ring vertex `v` whose segment `m v` leaves both vertices into the solid and
-//! touches no edge — a visibility test, O(n) per candidate, in place of Eberly's
-//! ray-cast shortcut, so collinear and touching configurations need no special case.
-//! The bridged ring visits `m` and `v` twice; vertices are compared by index, so
-//! the two copies never block each other's ears.
+//! Triangulation of a polygon with holes in O(n log n): a plane sweep splits it into
+//! y-monotone pieces with diagonals from every split and merge vertex, then each piece
+//! is triangulated in linear time with a stack (de Berg, Cheong, van Kreveld and
+//! Overmars, *Computational Geometry*, 3rd ed., 3.2 "Partitioning a polygon into
+//! monotone pieces" and 3.3 "Triangulating a monotone polygon"; after Lee and
+//! Preparata 1977 and Garey, Johnson, Preparata and Tarjan 1978).
 //!
-//! Ears are strictly convex vertices whose triangle holds no other ring vertex (on
-//! its boundary included). Collinear vertices are never ears; when a full turn of the
-//! ring finds no ear (only collinear or rounding-blocked vertices are left), the
-//! first flat vertex is cut off as a zero-area triangle, else the first convex one,
-//! so the loop ends after at most `n` cuts. No tolerances: sign tests only.
+//! The input is a set of closed curves given by each vertex's successor, the solid on
+//! the left of every edge (outer rings counter-clockwise, holes clockwise). Holes need
+//! no bridges: the sweep sees all curves at once. Points where rings touch appear as
+//! several vertices at one place whose solid sectors do not overlap (`contacts.rs`);
+//! coincident vertices are handled as one event in three phases (edges ending there
+//! leave the status, the region left of the point is updated, edges starting there
+//! enter), so no diagonal ever joins two copies of one point. The sweep order breaks
+//! ties by `x` (a tilted sweep line) and then by index. Exact orientation signs, no
+//! tolerances; collinear vertices are never cut off as flat triangles by the stack.
 
-use super::geometry::{in_triangle, orient, segments_touch};
+use core::cmp::Ordering;
+
+use super::geometry::orient;
+use super::sweep::{after, sweep_cmp, sweep_order, Key, Status};
 use crate::math::{Real, Vector2};
 
-/// Triangles (counter-clockwise, vertex indices into `points`) of the polygon whose
-/// rings (outer counter-clockwise first, then clockwise holes) are `rings`, given as
-/// index lists. `None` when a hole cannot be bridged (never for validated input).
-pub(super) fn triangulate<V: Vector2>(points: &[V], rings: &[Vec<u32>]) -> Option<Vec<[u32; 3]>> {
-    let ring = bridge_holes(points, rings)?;
-    Some(clip_ears(points, ring))
-}
-
-/// The outer ring with every hole spliced in through a bridge.
-fn bridge_holes<V: Vector2>(points: &[V], rings: &[Vec<u32>]) -> Option<Vec<u32>> {
-    let mut ring = rings.first()?.clone();
-    let mut holes: Vec<(u32, &Vec<u32>)> = rings[1..]
-        .iter()
-        .map(|h| (rightmost(points, h), h))
+/// Triangles (counter-clockwise, vertex indices into `points`) of the solid left of
+/// the curves `next` (the successor of each vertex). `None` when the sweep finds the
+/// curves inconsistent (never for validated input).
+pub(super) fn triangulate<V: Vector2>(points: &[V], next: &[u32]) -> Option<Vec<[u32; 3]>> {
+    let mut prev = vec![0u32; next.len()];
+    for (v, &w) in next.iter().enumerate() {
+        prev[w as usize] = v as u32;
+    }
+    let kinds: Vec<Kind> = (0..next.len())
+        .map(|v| kind(points, prev[v], v as u32, next[v]))
         .collect();
-    holes.sort_by(|a, b| {
-        let (xa, xb) = (points[a.0 as usize].x(), points[b.0 as usize].x());
-        xb.partial_cmp(&xa).unwrap_or(core::cmp::Ordering::Equal)
-    });
-    for k in 0..holes.len() {
-        let (m, hole) = holes[k];
-        let others: Vec<&Vec<u32>> = holes[k..].iter().map(|h| h.1).collect();
-        let pos = bridge_target(points, &ring, hole, m, &others)?;
-        let start = hole.iter().position(|&i| i == m)?;
-        let mut spliced = Vec::with_capacity(ring.len() + hole.len() + 2);
-        spliced.extend_from_slice(&ring[..=pos]);
-        spliced.extend(hole[start..].iter().chain(&hole[..=start]));
-        spliced.extend_from_slice(&ring[pos..]);
-        ring = spliced;
+    let diagonals = monotone_diagonals(points, next, &prev, &kinds)?;
+    let mut triangles = Vec::with_capacity(next.len());
+    for face in faces(points, next, &prev, &diagonals)? {
+        triangulate_monotone(points, &face, &mut triangles);
     }
-    Some(ring)
+    Some(triangles)
 }
 
-/// The hole vertex with the largest `x` (then the largest `y`).
-fn rightmost<V: Vector2>(points: &[V], hole: &[u32]) -> u32 {
-    let key = |i: &u32| {
-        let p = points[*i as usize];
-        (p.x(), p.y())
-    };
-    *hole
-        .iter()
-        .max_by(|a, b| {
-            key(a)
-                .partial_cmp(&key(b))
-                .unwrap_or(core::cmp::Ordering::Equal)
-        })
-        .unwrap_or(&hole[0])
+/// A vertex's kind for the sweep (de Berg 3.2), by where its neighbours lie and
+/// whether its solid sector is convex.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+enum Kind {
+    /// Both neighbours later, convex.
+    Start,
+    /// Both neighbours later, reflex.
+    Split,
+    /// Both neighbours earlier, convex.
+    End,
+    /// Both neighbours earlier, reflex.
+    Merge,
+    /// On a chain going down with the solid to its right.
+    LeftChain,
+    /// On a chain going up with the solid to its left.
+    RightChain,
 }
 
-/// Position in `ring` of the nearest vertex that `m` sees through the solid.
-fn bridge_target<V: Vector2>(
+fn kind<V: Vector2>(points: &[V], u: u32, v: u32, w: u32) -> Kind {
+    let p = |i: u32| points[i as usize];
+    let (a, b, c) = (p(u), p(v), p(w));
+    let convex = orient(a, b, c) > V::Scalar::ZERO;
+    match (after(a, b), after(c, b)) {
+        (true, true) if convex => Kind::Start,
+        (true, true) => Kind::Split,
+        (false, false) if convex => Kind::End,
+        (false, false) => Kind::Merge,
+        (false, true) => Kind::LeftChain,
+        (true, false) => Kind::RightChain,
+    }
+}
+
+/// The diagonals that split the solid into y-monotone pieces. The status holds the
+/// edges going down (the solid on their right), each with its helper vertex.
+fn monotone_diagonals<V: Vector2>(
     points: &[V],
-    ring: &[u32],
-    hole: &[u32],
-    m: u32,
-    holes: &[&Vec<u32>],
-) -> Option<usize> {
-    let pm = points[m as usize];
-    let mut order: Vec<usize> = (0..ring.len()).collect();
-    let dist = |pos: &usize| points[ring[*pos] as usize].distance_squared(pm);
-    order.sort_by(|a, b| {
-        dist(a)
-            .partial_cmp(&dist(b))
-            .unwrap_or(core::cmp::Ordering::Equal)
-    });
-    let hole_pos = hole.iter().position(|&i| i == m)?;
-    order.into_iter().find(|&pos| {
-        let v = ring[pos];
-        opens_into(points, ring, pos, pm)
-            && opens_into(points, hole, hole_pos, points[v as usize])
-            && clear_of_edges(points, ring, m, v)
-            && holes.iter().all(|h| clear_of_edges(points, h, m, v))
-    })
-}
-
-/// True when the direction from `ring[pos]` toward `target` leaves the vertex strictly
-/// inside its solid angle (the solid lies left of the ring's edges).
-fn opens_into<V: Vector2>(points: &[V], ring: &[u32], pos: usize, target: V) -> bool {
-    let n = ring.len();
-    let p = |k: usize| points[ring[k] as usize];
-    let (prev, v, next) = (p((pos + n - 1) % n), p(pos), p((pos + 1) % n));
-    let zero = V::Scalar::ZERO;
-    let left_of_in = orient(prev, v, target) > zero;
-    let left_of_out = orient(v, next, target) > zero;
-    if orient(prev, v, next) > zero {
-        left_of_in && left_of_out
-    } else {
-        left_of_in || left_of_out
-    }
-}
-
-/// True when the segment `m v` meets no edge of `ring` except at `m` or `v` themselves.
-fn clear_of_edges<V: Vector2>(points: &[V], ring: &[u32], m: u32, v: u32) -> bool {
-    let (pm, pv) = (points[m as usize], points[v as usize]);
-    let n = ring.len();
-    (0..n).all(|k| {
-        let (i, j) = (ring[k], ring[(k + 1) % n]);
-        let (a, b) = (points[i as usize], points[j as usize]);
-        let shares = [i, j].iter().any(|&e| e == m || e == v);
-        if !shares {
-            return !segments_touch(pm, pv, a, b);
+    next: &[u32],
+    prev: &[u32],
+    kinds: &[Kind],
+) -> Option<Vec<(u32, u32)>> {
+    let order = sweep_order(points);
+    let edge = |v: u32| Key::edge(points[v as usize], points[next[v as usize] as usize], v);
+    let mut status: Status<V, u32> = Status::new();
+    let mut diagonals = Vec::new();
+    let mut k = 0;
+    while k < order.len() {
+        let p = points[order[k] as usize];
+        let mut end = k + 1;
+        while end < order.len() && points[order[end] as usize] == p {
+            end += 1;
         }
-        // An edge from m or v may still run along the bridge.
-        let far = if i == m || i == v { b } else { a };
-        let end = if [i, j].contains(&m) { pm } else { pv };
-        let other = if end == pm { pv } else { pm };
-        orient(pm, pv, far) != V::Scalar::ZERO || (far - end).dot(other - end) <= V::Scalar::ZERO
-    })
+        let group = &order[k..end];
+        for &v in group {
+            if matches!(kinds[v as usize], Kind::End | Kind::Merge | Kind::LeftChain) {
+                let h = status.remove(&edge(prev[v as usize]))?;
+                if kinds[h as usize] == Kind::Merge {
+                    diagonals.push((v, h));
+                }
+            }
+        }
+        for &v in group {
+            let kv = kinds[v as usize];
+            if matches!(kv, Kind::Split | Kind::Merge | Kind::RightChain) {
+                let (_, helper) = status.left_of(p)?;
+                if kv == Kind::Split || kinds[*helper as usize] == Kind::Merge {
+                    diagonals.push((v, *helper));
+                }
+                *helper = v;
+            }
+        }
+        for &v in group {
+            if matches!(
+                kinds[v as usize],
+                Kind::Start | Kind::Split | Kind::LeftChain
+            ) {
+                status.insert(edge(v), v);
+            }
+        }
+        k = end;
+    }
+    Some(diagonals)
 }
 
-/// Ear clipping of a (weakly) simple counter-clockwise ring of vertex indices.
-fn clip_ears<V: Vector2>(points: &[V], ring: Vec<u32>) -> Vec<[u32; 3]> {
-    let n = ring.len();
-    let mut next: Vec<usize> = (0..n).map(|k| (k + 1) % n).collect();
-    let mut prev: Vec<usize> = (0..n).map(|k| (k + n - 1) % n).collect();
-    let mut triangles = Vec::with_capacity(n.saturating_sub(2));
-    let (mut remaining, mut cur, mut misses) = (n, 0usize, 0usize);
-    while remaining > 3 {
-        let cut = if is_ear(points, &ring, &next, &prev, cur) {
-            Some(cur)
-        } else if misses > remaining {
-            Some(forced_cut(points, &ring, &next, &prev, cur))
+/// The faces cut out by the curves and the diagonals, each as its vertices in
+/// counter-clockwise order (a doubly connected edge list walked face by face: at each
+/// vertex the walk leaves by the edge next clockwise from the one it came in by).
+fn faces<V: Vector2>(
+    points: &[V],
+    next: &[u32],
+    prev: &[u32],
+    diagonals: &[(u32, u32)],
+) -> Option<Vec<Vec<u32>>> {
+    let n = next.len();
+    // Per vertex: its diagonals, counter-clockwise from its outgoing curve edge, each
+    // with a flag "walked"; and a flag for the curve edge.
+    let mut diag: Vec<Vec<(u32, bool)>> = vec![Vec::new(); n];
+    for &(a, b) in diagonals {
+        diag[a as usize].push((b, false));
+        diag[b as usize].push((a, false));
+    }
+    for (v, list) in diag.iter_mut().enumerate() {
+        let (p, r) = (points[v], points[next[v] as usize]);
+        let half = |q: u32| orient(p, r, points[q as usize]) <= V::Scalar::ZERO;
+        list.sort_by(|a, b| {
+            half(a.0).cmp(&half(b.0)).then_with(|| {
+                let o = orient(p, points[a.0 as usize], points[b.0 as usize]);
+                o.partial_cmp(&V::Scalar::ZERO)
+                    .unwrap_or(Ordering::Equal)
+                    .reverse()
+            })
+        });
+    }
+    let mut walked = vec![false; n];
+    let mut out = Vec::new();
+    let cap = n + 2 * diagonals.len();
+    for v in 0..n as u32 {
+        if !walked[v as usize] {
+            out.push(walk(
+                v,
+                next[v as usize],
+                next,
+                prev,
+                &mut diag,
+                &mut walked,
+                cap,
+            )?);
+        }
+        for j in 0..diag[v as usize].len() {
+            let (w, done) = diag[v as usize][j];
+            if !done {
+                out.push(walk(v, w, next, prev, &mut diag, &mut walked, cap)?);
+            }
+        }
+    }
+    Some(out)
+}
+
+/// The face left of the edge `a → b`, marking its edges walked. `None` past `cap` steps.
+fn walk(
+    a: u32,
+    b: u32,
+    next: &[u32],
+    prev: &[u32],
+    diag: &mut [Vec<(u32, bool)>],
+    walked: &mut [bool],
+    cap: usize,
+) -> Option<Vec<u32>> {
+    let mut face = Vec::new();
+    let (mut u, mut v) = (a, b);
+    for _ in 0..=cap {
+        if next[u as usize] == v {
+            walked[u as usize] = true;
         } else {
-            None
+            diag[u as usize].iter_mut().find(|d| d.0 == v)?.1 = true;
+        }
+        face.push(u);
+        // Leave `v` by the edge next clockwise from `v → u`.
+        let list = &diag[v as usize];
+        let w = if prev[v as usize] == u {
+            list.last().map_or(next[v as usize], |d| d.0)
+        } else {
+            let j = list.iter().position(|d| d.0 == u)?;
+            if j == 0 {
+                next[v as usize]
+            } else {
+                list[j - 1].0
+            }
         };
-        match cut {
-            Some(k) => {
-                triangles.push([ring[prev[k]], ring[k], ring[next[k]]]);
-                next[prev[k]] = next[k];
-                prev[next[k]] = prev[k];
-                cur = prev[k];
-                remaining -= 1;
-                misses = 0;
-            }
-            None => {
-                cur = next[cur];
-                misses += 1;
-            }
+        (u, v) = (v, w);
+        if (u, v) == (a, b) {
+            return Some(face);
         }
     }
-    if remaining == 3 {
-        triangles.push([ring[prev[cur]], ring[cur], ring[next[cur]]]);
-    }
-    triangles
+    None
 }
 
-/// True when the vertex at position `k` is strictly convex and its triangle holds no
-/// other vertex of the ring (by index: copies of its own vertices do not count).
-fn is_ear<V: Vector2>(
-    points: &[V],
-    ring: &[u32],
-    next: &[usize],
-    prev: &[usize],
-    k: usize,
-) -> bool {
-    let (ia, ib, ic) = (ring[prev[k]], ring[k], ring[next[k]]);
-    let (a, b, c) = (
-        points[ia as usize],
-        points[ib as usize],
-        points[ic as usize],
-    );
-    if orient(a, b, c) <= V::Scalar::ZERO {
-        return false;
+/// Triangles of the y-monotone face `face` (counter-clockwise), appended to `out`
+/// (de Berg 3.3: vertices in sweep order, a stack of the reflex chain not yet cut).
+fn triangulate_monotone<V: Vector2>(points: &[V], face: &[u32], out: &mut Vec<[u32; 3]>) {
+    let m = face.len();
+    if m < 3 {
+        return;
     }
-    let (lo, hi) = (a.min(b).min(c), a.max(b).max(c));
-    let mut q = next[next[k]];
-    while q != prev[k] {
-        let iq = ring[q];
-        let p = points[iq as usize];
-        let near = lo.all_le(p) && p.all_le(hi);
-        if near && iq != ia && iq != ib && iq != ic && in_triangle(a, b, c, p) {
-            return false;
-        }
-        q = next[q];
+    let p = |i: usize| points[face[i] as usize];
+    let cmp = |a: &usize, b: &usize| sweep_cmp(p(*a), p(*b)).then(face[*a].cmp(&face[*b]));
+    let mut order: Vec<usize> = (0..m).collect();
+    order.sort_by(cmp);
+    let (top, bottom) = (order[0], order[m - 1]);
+    // The left chain runs forward (counter-clockwise) from the top to the bottom.
+    let mut left = vec![false; m];
+    let mut i = (top + 1) % m;
+    while i != bottom {
+        left[i] = true;
+        i = (i + 1) % m;
     }
-    true
-}
-
-/// The cut made when a full turn found no ear: the first flat vertex (a zero-area
-/// triangle), else the first strictly convex one, else `start`.
-fn forced_cut<V: Vector2>(
-    points: &[V],
-    ring: &[u32],
-    next: &[usize],
-    prev: &[usize],
-    start: usize,
-) -> usize {
-    let turn = |k: usize| {
-        let p = |q: usize| points[ring[q] as usize];
-        orient(p(prev[k]), p(k), p(next[k]))
+    // A fan triangle of `u` and stack neighbours `a` (later) and `b`, counter-clockwise.
+    let fan = |out: &mut Vec<[u32; 3]>, u: usize, a: usize, b: usize| {
+        out.push(if left[a] {
+            [face[u], face[b], face[a]]
+        } else {
+            [face[u], face[a], face[b]]
+        });
     };
-    let walk = || {
-        let mut k = start;
-        core::iter::from_fn(move || {
-            let out = k;
-            k = next[k];
-            Some(out)
-        })
-    };
-    let count = {
-        let mut c = 1;
-        let mut k = next[start];
-        while k != start {
-            c += 1;
-            k = next[k];
+    let mut stack = vec![order[0], order[1]];
+    for j in 2..m - 1 {
+        let u = order[j];
+        let last = *stack.last().unwrap_or(&u);
+        if left[u] != left[last] {
+            while stack.len() >= 2 {
+                let a = stack.pop().unwrap_or(u);
+                fan(out, u, a, *stack.last().unwrap_or(&u));
+            }
+            stack.clear();
+            stack.push(order[j - 1]);
+        } else {
+            let mut last = stack.pop().unwrap_or(u);
+            while let Some(&s) = stack.last() {
+                let (a, b, c) = if left[u] { (s, last, u) } else { (u, last, s) };
+                if orient(p(a), p(b), p(c)) <= V::Scalar::ZERO {
+                    break;
+                }
+                out.push([face[a], face[b], face[c]]);
+                last = s;
+                stack.pop();
+            }
+            stack.push(last);
         }
-        c
-    };
-    walk()
-        .take(count)
-        .find(|&k| turn(k) == V::Scalar::ZERO)
-        .or_else(|| walk().take(count).find(|&k| turn(k) > V::Scalar::ZERO))
-        .unwrap_or(start)
+        stack.push(u);
+    }
+    let u = order[m - 1];
+    while stack.len() >= 2 {
+        let a = stack.pop().unwrap_or(u);
+        fan(out, u, a, *stack.last().unwrap_or(&u));
+    }
 }
 
 #[cfg(test)]
@@ -236,6 +281,17 @@ mod tests {
     use super::*;
     use crate::shape::concave_polygon::geometry::ring_twice_area;
     use glam::DVec2;
+
+    /// Successors of rings given as index lists.
+    fn successors(rings: &[Vec<u32>]) -> Vec<u32> {
+        let mut next = vec![0; rings.iter().map(Vec::len).sum()];
+        for r in rings {
+            for k in 0..r.len() {
+                next[r[k] as usize] = r[(k + 1) % r.len()];
+            }
+        }
+        next
+    }
 
     fn area_of(points: &[DVec2], triangles: &[[u32; 3]]) -> f64 {
         triangles
@@ -260,7 +316,8 @@ mod tests {
         ]
         .map(|(x, y)| DVec2::new(x, y))
         .to_vec();
-        let tris = triangulate(&points, &[vec![0, 1, 2, 3], vec![4, 5, 6, 7]]).unwrap();
+        let tris =
+            triangulate(&points, &successors(&[vec![0, 1, 2, 3], vec![4, 5, 6, 7]])).unwrap();
         assert_eq!(tris.len(), 8);
         assert!(tris
             .iter()
@@ -283,7 +340,7 @@ mod tests {
         ]
         .map(|(x, y)| DVec2::new(x, y))
         .to_vec();
-        let tris = triangulate(&points, &[(0..8).collect()]).unwrap();
+        let tris = triangulate(&points, &successors(&[(0..8).collect()])).unwrap();
         assert_eq!(tris.len(), 6);
         assert!((area_of(&points, &tris) - 4.0).abs() < 1e-12);
     }

@@ -1,16 +1,19 @@
-//! Validation of a polygon's rings (outer ring and holes): finite, no repeated
-//! consecutive vertices, non-zero area, no two edges touching except neighbours at
-//! their shared vertex, holes inside the outer ring and outside each other. Then the
-//! windings are normalised: outer counter-clockwise, holes clockwise, so the solid is
-//! on the left of every edge.
+//! Validation of a polygon's rings (outer ring and holes): enough finite vertices
+//! (repeats dropped: a ring may close itself, GeoJSON and WKT style), non-zero area,
+//! no edges crossing or sharing a stretch, no ring touching itself, holes inside the
+//! outer ring and outside each other; holes may touch the outer ring or each other at
+//! single points, as long as the interior stays connected (OGC Simple Features).
+//! Then the windings are normalised: outer counter-clockwise, holes clockwise, so the
+//! solid is on the left of every edge.
 //!
-//! Edge pairs are found by a sweep over `x` (sort the edges by their smallest `x`,
-//! compare each with the active ones whose `x` range reaches it): Ericson 7.5.3's
-//! sort and sweep, one axis. Tolerance: [`ZERO_AREA_ULPS`]; the crossing tests are exact
-//! sign tests. Scale floor: the outer ring's extent `s` must keep `s² · ε` a normal
-//! number (see [`check_scale`]).
+//! Crossings, contacts and placement come from one plane sweep, O(n log n)
+//! (`crossings.rs`); contacts are judged in `contacts.rs`. Tolerance:
+//! [`ZERO_AREA_ULPS`]; the crossing tests are exact sign tests. Scale floor: the outer
+//! ring's extent `s` must keep `s² · ε` a normal number (see [`check_scale`]).
 
-use super::geometry::{orient, ring_contains, ring_twice_area, segments_touch};
+use super::contacts;
+use super::crossings::{self, Layout};
+use super::geometry::{orient, ring_twice_area};
 use crate::math::tolerance::eps;
 use crate::math::{Real, Vector2};
 use crate::shape::error::ShapeError;
@@ -20,38 +23,75 @@ pub const ZERO_AREA_ULPS: f64 = 64.0;
 
 const SHAPE: &str = "ConcavePolygon";
 
-/// Checks the rings (outer first) and returns them with normalised windings.
-/// Vertex indices in errors count through the outer ring, then each hole in order.
-pub(super) fn validate_rings<V: Vector2>(rings: &[Vec<V>]) -> Result<Vec<Vec<V>>, ShapeError> {
-    let offsets = ring_offsets(rings);
-    for (ring, &offset) in rings.iter().zip(&offsets) {
-        check_ring(ring, offset)?;
+/// The validated rings: normalised windings, a vertex that lies on another ring's
+/// edge inserted into that edge; and the successor of every vertex (numbered through
+/// the rings) along the curves relinked at the points where rings touch.
+pub(super) struct Validated<V> {
+    pub rings: Vec<Vec<V>>,
+    pub next: Vec<u32>,
+}
+
+/// Checks the rings (outer first) as given to [`ConcavePolygon::new`](super::ConcavePolygon::new).
+/// Vertex indices in errors count through the input rings.
+pub(super) fn validate_rings<V: Vector2>(input: &[Vec<V>]) -> Result<Validated<V>, ShapeError> {
+    let offsets = ring_offsets(input);
+    let mut kept = Vec::with_capacity(input.len());
+    for (ring, &offset) in input.iter().zip(&offsets) {
+        kept.push(clean_ring(ring, offset)?);
     }
+    let rings: Vec<Vec<V>> = kept
+        .iter()
+        .zip(input)
+        .zip(&offsets)
+        .map(|((k, ring), &o)| k.iter().map(|&i| ring[i - o]).collect())
+        .collect();
     check_scale(&rings[0])?;
     // A ring on one line folds back on itself: call it flat before calling it crossed.
-    for ring in rings {
+    for (k, ring) in rings.iter().enumerate() {
         if on_one_line(ring) {
-            check_area(ring, ring.as_ptr() == rings[0].as_ptr())?;
+            check_area(ring, k == 0)?;
         }
     }
-    check_crossings(rings, &offsets)?;
-    for (ring, &offset) in rings.iter().zip(&offsets) {
-        check_area(ring, offset == 0)?;
+    let lay = layout(rings, kept);
+    let report = crossings::sweep(&lay)?;
+    for r in 0..lay.start.len() - 1 {
+        check_area(&lay.points[lay.start[r]..lay.start[r + 1]], r == 0)?;
     }
-    check_hole_placement(rings, &offsets)?;
-    Ok(rings
+    contacts::check(&lay, &report.contacts, &offsets)?;
+    if let Some((ring, inside_hole)) = report.misplaced {
+        return Err(invalid(
+            offsets[ring as usize],
+            if inside_hole {
+                "belongs to a hole inside another hole"
+            } else {
+                "belongs to a hole outside the outer ring"
+            },
+        ));
+    }
+    let (rings, next) = contacts::assemble(&lay, &report.contacts);
+    Ok(Validated { rings, next })
+}
+
+/// The cleaned rings numbered through, with their names and which side is solid.
+fn layout<V: Vector2>(rings: Vec<Vec<V>>, kept: Vec<Vec<usize>>) -> Layout<V> {
+    let mut start = vec![0];
+    let mut ring_of = Vec::new();
+    for (r, ring) in rings.iter().enumerate() {
+        start.push(start[r] + ring.len());
+        ring_of.extend(std::iter::repeat_n(r as u32, ring.len()));
+    }
+    let solid_left = rings
         .iter()
         .enumerate()
-        .map(|(k, ring)| {
-            let ccw = ring_twice_area(ring) > V::Scalar::ZERO;
-            let mut out = ring.clone();
-            // The outer ring runs counter-clockwise, holes clockwise.
-            if ccw != (k == 0) {
-                out.reverse();
-            }
-            out
-        })
-        .collect())
+        .map(|(r, ring)| (ring_twice_area(ring) > V::Scalar::ZERO) == (r == 0))
+        .collect();
+    Layout {
+        points: rings.into_iter().flatten().collect(),
+        ring_of,
+        start,
+        names: kept.into_iter().flatten().collect(),
+        solid_left,
+    }
 }
 
 /// Global index of each ring's first vertex.
@@ -65,29 +105,26 @@ pub(super) fn ring_offsets<V>(rings: &[Vec<V>]) -> Vec<usize> {
     offsets
 }
 
-/// Count, finiteness, repeats and area of one ring.
-fn check_ring<V: Vector2>(ring: &[V], offset: usize) -> Result<(), ShapeError> {
-    if ring.len() < 3 {
-        return Err(ShapeError::TooFewPoints {
-            shape: SHAPE,
-            needed: 3,
-            got: ring.len(),
-        });
-    }
+/// The global input indices of the vertices kept: every vertex not equal to the one
+/// after it (the last of each run of repeats, the closing repeat of the first vertex
+/// included). Errors: fewer than 3 distinct vertices, a non-finite vertex.
+fn clean_ring<V: Vector2>(ring: &[V], offset: usize) -> Result<Vec<usize>, ShapeError> {
     if let Some(i) = ring.iter().position(|v| !v.is_finite()) {
         return Err(invalid(offset + i, "is not finite"));
     }
     let n = ring.len();
-    if let Some(i) = (1..n).find(|&i| ring[i] == ring[i - 1]) {
-        return Err(invalid(offset + i, "repeats the vertex before it"));
+    let kept: Vec<usize> = (0..n)
+        .filter(|&i| ring[i] != ring[(i + 1) % n])
+        .map(|i| offset + i)
+        .collect();
+    if kept.len() < 3 {
+        return Err(ShapeError::TooFewPoints {
+            shape: SHAPE,
+            needed: 3,
+            got: kept.len().max(n.min(1)),
+        });
     }
-    if ring[n - 1] == ring[0] {
-        return Err(invalid(
-            offset + n - 1,
-            "repeats the ring's first vertex (rings close themselves)",
-        ));
-    }
-    Ok(())
+    Ok(kept)
 }
 
 /// The outer ring's extent `s` (its bounding box's longer side) must keep `s² · ε` at
@@ -158,99 +195,4 @@ fn invalid(vertex: usize, reason: &'static str) -> ShapeError {
         vertex,
         reason,
     }
-}
-
-/// One edge for the sweep: its ring, its first vertex in the ring, its `x` range.
-#[derive(Copy, Clone)]
-struct SweepEdge<S> {
-    ring: usize,
-    index: usize,
-    min_x: S,
-    max_x: S,
-}
-
-/// Any two edges that touch, other than neighbours meeting at their shared vertex.
-fn check_crossings<V: Vector2>(rings: &[Vec<V>], offsets: &[usize]) -> Result<(), ShapeError> {
-    let mut edges: Vec<SweepEdge<V::Scalar>> = Vec::new();
-    for (ring, pts) in rings.iter().enumerate() {
-        for index in 0..pts.len() {
-            let (a, b) = edge(pts, index);
-            edges.push(SweepEdge {
-                ring,
-                index,
-                min_x: a.x().min(b.x()),
-                max_x: a.x().max(b.x()),
-            });
-        }
-    }
-    edges.sort_by(|a, b| {
-        a.min_x
-            .partial_cmp(&b.min_x)
-            .unwrap_or(core::cmp::Ordering::Equal)
-    });
-    let mut active: Vec<SweepEdge<V::Scalar>> = Vec::new();
-    for e in edges {
-        active.retain(|a| a.max_x >= e.min_x);
-        for a in &active {
-            if edges_conflict(rings, a, &e) {
-                let (first, second) = if (a.ring, a.index) < (e.ring, e.index) {
-                    (a, &e)
-                } else {
-                    (&e, a)
-                };
-                return Err(ShapeError::SelfIntersecting {
-                    shape: SHAPE,
-                    edge_a: offsets[first.ring] + first.index,
-                    edge_b: offsets[second.ring] + second.index,
-                });
-            }
-        }
-        active.push(e);
-    }
-    Ok(())
-}
-
-/// Edge `i` of a ring: `ring[i] → ring[i + 1]`, wrapping.
-#[inline]
-fn edge<V: Copy>(ring: &[V], i: usize) -> (V, V) {
-    (ring[i], ring[(i + 1) % ring.len()])
-}
-
-/// True when the two edges share a point they may not share.
-fn edges_conflict<V: Vector2, S>(rings: &[Vec<V>], e: &SweepEdge<S>, f: &SweepEdge<S>) -> bool {
-    let (a, b) = edge(&rings[e.ring], e.index);
-    let (c, d) = edge(&rings[f.ring], f.index);
-    let n = rings[e.ring].len();
-    if e.ring == f.ring {
-        if (e.index + 1) % n == f.index {
-            return doubles_back(a, b, d);
-        }
-        if (f.index + 1) % n == e.index {
-            return doubles_back(c, d, b);
-        }
-    }
-    segments_touch(a, b, c, d)
-}
-
-/// Neighbour edges `p → q → r` overlap beyond `q` when they are collinear and turn back.
-fn doubles_back<V: Vector2>(p: V, q: V, r: V) -> bool {
-    orient(p, q, r) == V::Scalar::ZERO && (q - p).dot(r - q) < V::Scalar::ZERO
-}
-
-/// Every hole lies inside the outer ring and outside the other holes. Edges do not
-/// touch (checked before), so one vertex decides for the whole hole.
-fn check_hole_placement<V: Vector2>(rings: &[Vec<V>], offsets: &[usize]) -> Result<(), ShapeError> {
-    for k in 1..rings.len() {
-        let v = rings[k][0];
-        if !ring_contains(&rings[0], v) {
-            return Err(invalid(
-                offsets[k],
-                "belongs to a hole outside the outer ring",
-            ));
-        }
-        if (1..rings.len()).any(|j| j != k && ring_contains(&rings[j], v)) {
-            return Err(invalid(offsets[k], "belongs to a hole inside another hole"));
-        }
-    }
-    Ok(())
 }
