@@ -256,6 +256,49 @@ fn wrong_vector_length_and_dimension_are_refused() {
     );
 }
 
+/// A scene with one cube at x = 5 turned by the quaternion `quat` (text).
+fn cube_with_quat(quat: &str) -> String {
+    format!(
+        "{{\"dim\": 3, \"shapes\": [\n  {{\"shape\": {{\"type\": \"cuboid\", \"half_extents\": [1, 1, 1]}},\n   \"position\": [5, 0, 0], \"rotation\": {{\"quat\": {quat}}}}}\n]}}"
+    )
+}
+
+#[test]
+fn off_unit_quaternions_are_refused_with_their_length() {
+    // The error stands at the end of the rotation object (line 3, column 60 for a
+    // quaternion written in 12 characters).
+    for (quat, what) in [
+        ("[0, 0, 0, 2]", "quaternion has length 2,"),
+        ("[0, 0, 0, 0]", "quaternion has length 0,"),
+        ("[0.5, 0, 0, 0]", "quaternion has length 0.5,"),
+        ("[0, 0, 0, 0.001]", "quaternion has length 0.001,"),
+        ("[0, 0, 0, 1.001]", "quaternion has length 1.001,"),
+    ] {
+        let col = 60 + quat.len() - 12;
+        let text = cube_with_quat(quat);
+        assert_bad(
+            "quat",
+            &text,
+            &format!("3:{col}"),
+            "shapes[0].rotation",
+            what,
+        );
+    }
+}
+
+#[test]
+fn quaternions_written_with_few_digits_are_normalised() {
+    // |q| = 0.99999 (four digits), within the text tolerance.
+    let (dir, path) = bad_file(
+        "quat-ok",
+        "scene.json",
+        &cube_with_quat("[0, 0, 0.7071, 0.7071]"),
+    );
+    let out = isect(&["check", path.to_str().expect("utf-8 path")]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let _ = std::fs::remove_dir_all(dir);
+}
+
 #[test]
 fn duplicate_ids_are_refused() {
     let ball = "{\"id\": \"a\", \"shape\": {\"type\": \"ball\", \"radius\": 1}}";

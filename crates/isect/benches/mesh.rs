@@ -11,10 +11,17 @@
 //! - `heightfield_ray`: a 256 × 256 terrain (130,050 triangles), rays from above and
 //!   beside aimed at the surface. Ours `HeightField::cast_ray` (a grid walk), parry's
 //!   `HeightField`.
+//! - `mesh_build`: `TriMesh::new` beside parry's default `TriMesh::new` (its tree and
+//!   nothing else), on an open 224 × 224 grid (100,352 triangles) and a soup of 100,000
+//!   small seeded triangles sharing no vertex; then the same grid with its topology
+//!   forced (`TriMesh::prepare_topology`, what the first contact query pays), and the
+//!   closed bumpy sphere built solid beside parry's `ORIENTED` (pseudo-normals). The
+//!   vertex and index buffers are cloned outside the timed section. Thread CPU time.
 //!
 //! Run: `cargo bench -p isect --bench mesh -- --warm-up-time 1 --measurement-time 2`.
 
-use criterion::{criterion_group, criterion_main, Criterion};
+use criterion::measurement::Measurement;
+use criterion::{criterion_group, criterion_main, BatchSize, Criterion};
 use glam::Vec3;
 use isect::query::{ProjectPoint, RayCast};
 use isect::shape::{Ray, TriMesh, TriMeshFlags};
@@ -22,7 +29,7 @@ use parry3d::query::{PointQuery, RayCast as PRayCast};
 use parry3d::shape::TriMesh as PTriMesh;
 
 mod support;
-use support::{cycle, parry_ray, terrain, Rng, CASES};
+use support::{cpu_time_config, cycle, parry_ray, terrain, CpuTime, Rng, CASES};
 
 #[path = "../tests/support/meshes.rs"]
 mod meshes;
@@ -169,5 +176,89 @@ fn heightfield_ray(c: &mut Criterion) {
     g.finish();
 }
 
+/// `n` small triangles (sides up to 0.2) at seeded places in `[−10, 10]³`, each with
+/// its own three vertices: no edge is shared.
+fn soup(rng: &mut Rng, n: usize) -> (Vec<Vec3>, Vec<[u32; 3]>) {
+    let mut vertices = Vec::with_capacity(3 * n);
+    for _ in 0..n {
+        let c = rng.vec3(-10.0, 10.0);
+        vertices.extend((0..3).map(|_| c + rng.vec3(-0.1, 0.1)));
+    }
+    let indices = (0..n as u32)
+        .map(|t| [3 * t, 3 * t + 1, 3 * t + 2])
+        .collect();
+    (vertices, indices)
+}
+
+/// Times `build` on fresh copies of `(vertices, indices)` made outside the timing.
+fn bench_build<M: Measurement, T>(
+    g: &mut criterion::BenchmarkGroup<'_, M>,
+    name: &str,
+    (vertices, indices): &(Vec<Vec3>, Vec<[u32; 3]>),
+    build: impl Fn(Vec<Vec3>, Vec<[u32; 3]>) -> T,
+) {
+    g.bench_function(name, |b| {
+        b.iter_batched(
+            || (vertices.clone(), indices.clone()),
+            |(v, i)| build(v, i),
+            BatchSize::PerIteration,
+        )
+    });
+}
+
+fn mesh_build(c: &mut Criterion<CpuTime>) {
+    let grid = meshes::grid(224, |x, z| 0.1 * (3.0 * x).sin() * (2.0 * z).cos());
+    let grid = (grid.vertices_f32(), grid.indices);
+    let soup = soup(&mut Rng(0xB11D), 100_000);
+    let sphere = meshes::bumpy_sphere(320, 157, 0.1);
+    let sphere = (sphere.vertices_f32(), sphere.indices);
+    let ours = |flags| move |v, i| TriMesh::<f32>::new(v, i, flags).unwrap();
+    let theirs = |v, i| PTriMesh::new(v, i).unwrap();
+    let mut g = c.benchmark_group("mesh_build");
+    g.sample_size(20);
+    bench_build(
+        &mut g,
+        "isect TriMesh::new/grid",
+        &grid,
+        ours(TriMeshFlags::OPEN),
+    );
+    bench_build(&mut g, "parry TriMesh::new/grid", &grid, theirs);
+    bench_build(
+        &mut g,
+        "isect TriMesh::new/soup",
+        &soup,
+        ours(TriMeshFlags::OPEN),
+    );
+    bench_build(&mut g, "parry TriMesh::new/soup", &soup, theirs);
+    bench_build(
+        &mut g,
+        "isect TriMesh::new + prepare_topology/grid",
+        &grid,
+        |v, i| {
+            let mesh = ours(TriMeshFlags::OPEN)(v, i);
+            mesh.prepare_topology();
+            mesh
+        },
+    );
+    bench_build(
+        &mut g,
+        "isect TriMesh::new (solid)/sphere",
+        &sphere,
+        ours(TriMeshFlags::SOLID),
+    );
+    bench_build(
+        &mut g,
+        "parry TriMesh::with_flags (ORIENTED)/sphere",
+        &sphere,
+        |v, i| PTriMesh::with_flags(v, i, parry3d::shape::TriMeshFlags::ORIENTED).unwrap(),
+    );
+    g.finish();
+}
+
 criterion_group!(benches, mesh_ray, mesh_project, heightfield_ray);
-criterion_main!(benches);
+criterion_group! {
+    name = build;
+    config = cpu_time_config();
+    targets = mesh_build
+}
+criterion_main!(benches, build);

@@ -835,3 +835,141 @@ where
     assert_eq!(cube.correct_normal_at(99, up, lean), lean);
 }
 for_each_real!(correction_at_contact_point);
+
+/// The triangles across each edge by the definition, in `O(n²)`: the one other edge
+/// between the same two (distinct) vertices, when exactly one.
+fn brute_neighbours(indices: &[[u32; 3]]) -> Vec<[Option<u32>; 3]> {
+    let edge = |t: &[u32; 3], k: usize| (t[k], t[(k + 1) % 3]);
+    let same = |(a, b): (u32, u32), (c, d): (u32, u32)| (a, b) == (c, d) || (a, b) == (d, c);
+    let users = |e: (u32, u32)| -> Vec<u32> {
+        let mut found = Vec::new();
+        for (j, u) in indices.iter().enumerate() {
+            for k in 0..3 {
+                if same(e, edge(u, k)) {
+                    found.push(j as u32);
+                }
+            }
+        }
+        found
+    };
+    indices
+        .iter()
+        .enumerate()
+        .map(|(t, tri)| {
+            core::array::from_fn(|k| {
+                let e = edge(tri, k);
+                let found = users(e);
+                // Two users: the other one (a triangle may use one edge twice).
+                let at = found.iter().position(|&j| j as usize == t)?;
+                (e.0 != e.1 && found.len() == 2).then(|| found[1 - at])
+            })
+        })
+        .collect()
+}
+
+/// The first `(triangle, edge)` where a mesh is not closed and consistently oriented,
+/// by the definition (the error a solid mesh's constructor must name).
+fn brute_first_defect(indices: &[[u32; 3]]) -> Option<(usize, [u32; 2])> {
+    if let Some(t) = indices
+        .iter()
+        .position(|t| t[0] == t[1] || t[1] == t[2] || t[2] == t[0])
+    {
+        return Some((t, [indices[t][0], indices[t][1]]));
+    }
+    for (t, tri) in indices.iter().enumerate() {
+        for k in 0..3 {
+            let (a, b) = (tri[k], tri[(k + 1) % 3]);
+            let runs = |x: u32, y: u32| {
+                indices
+                    .iter()
+                    .flat_map(|u| (0..3).map(move |m| (u[m], u[(m + 1) % 3])))
+                    .filter(|&e| e == (x, y))
+                    .count()
+            };
+            if (runs(a, b), runs(b, a)) != (1, 1) {
+                return Some((t, [a, b]));
+            }
+        }
+    }
+    None
+}
+
+// Edge adjacency (built on first use for open meshes) against the definition, on
+// seeded index soups over few vertices: shared, non-manifold (3+ users), repeated-vertex
+// and doubly used edges; and one fan whose centre has every edge (one large bucket).
+fn adjacency_matches_definition<R: Real>() {
+    let mut rng = Rng(0xAD1A);
+    let mut cases: Vec<(usize, Vec<[u32; 3]>)> = (0..60)
+        .map(|_| {
+            let n = 3 + rng.below(8);
+            let tris = (0..1 + rng.below(24))
+                .map(|_| [0; 3].map(|_| rng.below(n) as u32))
+                .collect();
+            (n, tris)
+        })
+        .collect();
+    let fan = (1..400u32).map(|i| [0, i, i + 1]).collect();
+    cases.push((401, fan));
+    for (n, indices) in cases {
+        let vertices = (0..n)
+            .map(|i| v::<R>(i as f64, (i * i % 7) as f64, (i % 3) as f64))
+            .collect::<Vec<_>>();
+        let mesh = TriMesh::<R>::new(vertices.clone(), indices.clone(), TriMeshFlags::OPEN)
+            .expect("valid");
+        let copy = mesh.clone();
+        let want = brute_neighbours(&indices);
+        for (t, w) in want.iter().enumerate() {
+            assert_eq!(
+                mesh.adjacent_triangles(t).as_ref(),
+                Some(w),
+                "{indices:?}, {t}"
+            );
+        }
+        // A clone made before the topology was built builds its own, the same.
+        copy.prepare_topology();
+        assert_eq!(copy.adjacent_triangles(0), mesh.adjacent_triangles(0));
+        let solid = TriMesh::<R>::new(vertices, indices.clone(), TriMeshFlags::SOLID);
+        match (brute_first_defect(&indices), solid) {
+            (Some((t, e)), Err(ShapeError::NotClosed { triangle, edge, .. })) => {
+                assert_eq!((triangle, edge), (t, e), "{indices:?}")
+            }
+            (None, Ok(_)) | (None, Err(ShapeError::Degenerate { .. })) => {}
+            (want, got) => panic!("{indices:?}: want {want:?}, got {got:?}"),
+        }
+    }
+}
+for_each_real!(adjacency_matches_definition);
+
+// A mesh whose topology is built lazily answers every contact as one built eagerly
+// (`prepare_topology` right after construction), clones included.
+fn lazy_topology_answers_as_eager<R: Real>()
+where
+    R::V3: GjkVector<Pose = Pose3<R>>,
+{
+    let data = grid(12, |x, z| 0.2 * (3.0 * x).sin() * (2.0 * z).cos());
+    let lazy = build::<R>(&data, TriMeshFlags::OPEN);
+    let eager = build::<R>(&data, TriMeshFlags::OPEN);
+    eager.prepare_topology();
+    use isect::shape::shape_3d::AnyShape;
+    let (lazy, eager) = (AnyShape::from(lazy), AnyShape::from(eager));
+    let ball = AnyShape::from(Shape::Ball(
+        Ball::new(R::V3::ZERO, R::from_f64(0.15)).unwrap(),
+    ));
+    let mut rng = Rng(0x1A2E);
+    let mut touching = 0;
+    for _ in 0..300 {
+        let p = v::<R>(
+            rng.range(-1.0, 1.0),
+            rng.range(-0.3, 0.3),
+            rng.range(-1.0, 1.0),
+        );
+        let (pm, pb) = (Pose3::<R>::IDENTITY, Pose3::<R>::from_translation(p));
+        // A clone shares the mesh (an `Arc`): the first contact builds the topology.
+        let a = contact(&pm, &lazy.clone(), &pb, &ball, R::ZERO);
+        let b = contact(&pm, &eager, &pb, &ball, R::ZERO);
+        assert_eq!(a, b, "at {p:?}");
+        touching += usize::from(a.is_some());
+    }
+    assert!((60..=240).contains(&touching), "{touching} of 300 touch");
+}
+for_each_real!(lazy_topology_answers_as_eager);

@@ -7,7 +7,7 @@ use super::{Scene, SceneRay, SceneShape};
 use crate::space::{Space, D2, D3};
 use glam::{DQuat, DVec2, DVec3};
 use isect::algo::gjk::GjkVector;
-use isect::math::{Pose2, Pose3};
+use isect::math::{Pose2, Pose3, ROTATION_UNIT_ULPS};
 use isect::query::dispatch::DispatchShape;
 use isect::shape::{heightfield_2d, heightfield_3d};
 use isect::shape::{shape_2d, shape_3d, Aabb, Ball, Capsule, Ray, Rounded, Segment, Triangle};
@@ -512,7 +512,8 @@ impl HasBox for Entry3 {
 }
 
 /// A 3D rotation: `{"axis": [x, y, z], "angle": radians}` or
-/// `{"quat": [x, y, z, w]}` (normalised here).
+/// `{"quat": [x, y, z, w]}`, normalised here when its length is within
+/// [`QUAT_TEXT_TOLERANCE`] of 1, refused beyond (and when zero or not finite).
 #[derive(Default)]
 struct Rotation(DQuat);
 
@@ -533,10 +534,7 @@ impl<'de> Deserialize<'de> for Rotation {
                 let axis = axis.ok_or_else(|| D::Error::custom("rotation axis is zero"))?;
                 DQuat::from_axis_angle(axis, angle)
             }
-            (None, None, Some(q)) => {
-                let q = glam::DVec4::from(q).try_normalize();
-                DQuat::from_vec4(q.ok_or_else(|| D::Error::custom("quaternion is zero"))?)
-            }
+            (None, None, Some(q)) => DQuat::from_vec4(unit_quat(q).map_err(D::Error::custom)?),
             _ => {
                 let msg = "rotation needs either `axis` and `angle`, or `quat` [x, y, z, w]";
                 return Err(D::Error::custom(msg));
@@ -544,6 +542,30 @@ impl<'de> Deserialize<'de> for Rotation {
         };
         Ok(Self(q))
     }
+}
+
+/// How far from 1 a scene file's quaternion's length may be:
+/// [`ROTATION_UNIT_ULPS`] ulps of `f32` (4.9e-4), the library's tolerance for
+/// single precision, since quaternions written as text carry few digits
+/// (`[0, 0, 0.7071, 0.7071]` is off by 1e-5).
+pub const QUAT_TEXT_TOLERANCE: f64 = ROTATION_UNIT_ULPS * f32::EPSILON as f64;
+
+/// `q` normalised, or why it is refused: a NaN or infinite component, a zero length or
+/// one off 1 by more than [`QUAT_TEXT_TOLERANCE`].
+fn unit_quat(q: [f64; 4]) -> Result<glam::DVec4, String> {
+    let q = glam::DVec4::from(q);
+    if !q.is_finite() {
+        return Err("quaternion has a NaN or infinite component".to_string());
+    }
+    let length = q.length();
+    // A finite quaternion's length is finite or (squares overflowing) infinite.
+    if (length - 1.0).abs() > QUAT_TEXT_TOLERANCE {
+        return Err(format!(
+            "quaternion has length {length}, must be 1 within {QUAT_TEXT_TOLERANCE:.1e} \
+             (write it normalised, or give `axis` and `angle`)"
+        ));
+    }
+    Ok(q / length)
 }
 
 /// A 3D shape as the file spells it, tagged by `type`.

@@ -9,7 +9,7 @@ mod vector;
 
 pub use pose::{Isometry, Pose2, Pose3};
 pub use real::Real;
-pub use rotation::{Rot2, Rotation3};
+pub use rotation::{Rot2, Rotation3, RotationError, ROTATION_KEEP_ULPS, ROTATION_UNIT_ULPS};
 pub use vector::{Vector, Vector2, Vector3};
 
 /// The scalar type of a vector type `V`.

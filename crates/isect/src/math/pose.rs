@@ -2,7 +2,7 @@
 //! shape and work in A's frame, `pose_ab = pose_a⁻¹ · pose_b`, as parry and Box2D do.
 
 use super::real::Real;
-use super::rotation::{Rot2, Rotation3};
+use super::rotation::{Rot2, Rotation3, RotationError};
 use super::vector::Vector;
 
 /// A rigid transform of points of type `V`: rotate, then translate.
@@ -23,6 +23,12 @@ pub trait Isometry<V: Vector>: Copy + core::fmt::Debug + PartialEq + Send + Sync
     fn mul(&self, other: &Self) -> Self;
     /// True when every number in it is finite.
     fn is_finite(&self) -> bool;
+    /// The pose with its rotation checked and made unit (see
+    /// [`Rotation3::to_unit`]); the translation is not checked.
+    ///
+    /// # Errors
+    /// The [`RotationError`] of a non-finite, zero or far-off rotation.
+    fn with_unit_rotation(&self) -> Result<Self, RotationError>;
 
     /// Maps a point from the local frame to the world frame.
     #[inline]
@@ -110,6 +116,13 @@ impl<R: Real> Isometry<R::V2> for Pose2<R> {
     fn is_finite(&self) -> bool {
         self.rotation.is_finite() && self.translation.is_finite()
     }
+    #[inline]
+    fn with_unit_rotation(&self) -> Result<Self, RotationError> {
+        Ok(Self {
+            rotation: self.rotation.to_unit()?,
+            ..*self
+        })
+    }
 }
 
 /// A 3D rigid transform.
@@ -180,5 +193,12 @@ impl<R: Real> Isometry<R::V3> for Pose3<R> {
     #[inline]
     fn is_finite(&self) -> bool {
         self.rotation.is_finite() && self.translation.is_finite()
+    }
+    #[inline]
+    fn with_unit_rotation(&self) -> Result<Self, RotationError> {
+        Ok(Self {
+            rotation: self.rotation.to_unit()?,
+            ..*self
+        })
     }
 }

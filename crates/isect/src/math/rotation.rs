@@ -1,8 +1,83 @@
 //! Rotations: a unit complex number in 2D ([`Rot2`]), glam's unit quaternion in 3D
 //! (through [`Rotation3`]).
+//!
+//! Both store four (or two) free numbers, and the rotation formulas are only rigid for
+//! unit length: a quaternion of length 2 rotates *and scales by 4*. So rotations are
+//! checked where poses enter (the collision world, the pair queries of
+//! [`dispatch`](crate::query::dispatch), the `isect` command's scene files) by
+//! [`Rotation3::to_unit`] / [`Rot2::to_unit`]: a rotation whose squared length is 1
+//! to within [`ROTATION_KEEP_ULPS`] is kept bit for bit, one whose length is within
+//! [`ROTATION_UNIT_ULPS`] of 1 is normalised, and a zero, non-finite or farther-off
+//! one is refused ([`RotationError`]), never silently rescaled: a length of 2 or 0.5
+//! means the caller built the wrong thing (a scaled quaternion, an unnormalised
+//! interpolation), and guessing would hide it.
+
+use core::fmt;
 
 use super::real::Real;
+use super::tolerance::eps;
 use super::vector::{Vector, Vector2};
+
+/// How far from 1 the length of a rotation (a quaternion's norm, `hypot(cos, sin)` in
+/// 2D) may be, in ulps (machine epsilons of its scalar), for it to be normalised where
+/// poses enter rather than refused. 4096 ulps is `4.9e-4` in `f32` (about Box2D's
+/// tolerance on its rotations) and `9.1e-13` in `f64`: thousands of compositions of
+/// unit rotations drift less, and the largest accepted error scales a shape by less
+/// than 0.1 % before normalisation.
+pub const ROTATION_UNIT_ULPS: f64 = 4096.0;
+
+/// A rotation whose squared length is within this many ulps of 1 is already unit to
+/// rounding and is kept bit for bit (normalising it would not make it more unit).
+pub const ROTATION_KEEP_ULPS: f64 = 4.0;
+
+/// Why a rotation was refused (see [`Rotation3::to_unit`]).
+#[derive(Copy, Clone, Debug, PartialEq)]
+pub enum RotationError {
+    /// A component is NaN or infinite.
+    NotFinite,
+    /// The length is 0 or off 1 by more than [`ROTATION_UNIT_ULPS`].
+    NotUnit {
+        /// The rotation's length (infinite when its square overflows).
+        length: f64,
+    },
+}
+
+impl fmt::Display for RotationError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::NotFinite => write!(f, "the rotation has a NaN or infinite component"),
+            Self::NotUnit { length } => write!(
+                f,
+                "the rotation has length {length}, must be 1 within {ROTATION_UNIT_ULPS} ulps \
+                 (zero and far-off rotations are refused, not normalised)"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for RotationError {}
+
+/// The factor that makes a rotation of squared length `length2` unit: `None` to keep
+/// it as it is (unit to [`ROTATION_KEEP_ULPS`]), else `1 / length`.
+///
+/// # Errors
+/// [`RotationError`] when `finite` is false or the length is off by more than
+/// [`ROTATION_UNIT_ULPS`] (zero included).
+fn unit_factor<R: Real>(finite: bool, length2: R) -> Result<Option<R>, RotationError> {
+    if !finite {
+        return Err(RotationError::NotFinite);
+    }
+    if (length2 - R::ONE).abs() <= eps::<R>(ROTATION_KEEP_ULPS) {
+        return Ok(None);
+    }
+    let length = length2.sqrt();
+    if (length - R::ONE).abs() <= eps::<R>(ROTATION_UNIT_ULPS) {
+        return Ok(Some(length.recip()));
+    }
+    Err(RotationError::NotUnit {
+        length: length.to_f64(),
+    })
+}
 
 /// A 2D rotation stored as the unit complex number `cos + i·sin`.
 #[derive(Copy, Clone, Debug, PartialEq)]
@@ -91,6 +166,23 @@ impl<R: Real> Rot2<R> {
     pub fn is_finite(self) -> bool {
         self.cos.is_finite() && self.sin.is_finite()
     }
+
+    /// `(cos, sin)` of unit length: kept when unit to rounding
+    /// ([`ROTATION_KEEP_ULPS`]), normalised within [`ROTATION_UNIT_ULPS`].
+    ///
+    /// # Errors
+    /// [`RotationError::NotFinite`] for NaN or infinite components,
+    /// [`RotationError::NotUnit`] for a zero or farther-off pair.
+    pub fn to_unit(self) -> Result<Self, RotationError> {
+        let length2 = self.cos * self.cos + self.sin * self.sin;
+        Ok(match unit_factor(self.is_finite(), length2)? {
+            None => self,
+            Some(k) => Self {
+                cos: self.cos * k,
+                sin: self.sin * k,
+            },
+        })
+    }
 }
 
 /// glam's unit quaternions `Quat` and `DQuat`, seen through one trait.
@@ -109,6 +201,26 @@ pub trait Rotation3<R: Real>: Copy + core::fmt::Debug + PartialEq + Send + Sync 
     fn is_finite(self) -> bool;
     /// `self` rescaled to unit length, or `None` when its length is zero or not finite.
     fn try_normalize(self) -> Option<Self>;
+    /// The squared length (the quaternion's norm squared).
+    fn length_squared(self) -> R;
+    /// Every component times `k`.
+    fn scaled(self, k: R) -> Self;
+
+    /// `self` of unit length: kept when unit to rounding ([`ROTATION_KEEP_ULPS`]),
+    /// normalised within [`ROTATION_UNIT_ULPS`].
+    ///
+    /// # Errors
+    /// [`RotationError::NotFinite`] for NaN or infinite components,
+    /// [`RotationError::NotUnit`] for a zero or farther-off quaternion.
+    #[inline]
+    fn to_unit(self) -> Result<Self, RotationError> {
+        Ok(
+            match unit_factor(self.is_finite(), self.length_squared())? {
+                None => self,
+                Some(k) => self.scaled(k),
+            },
+        )
+    }
 
     /// Rotates `v` by the inverse rotation.
     #[inline]
@@ -145,6 +257,14 @@ macro_rules! impl_rotation3 {
             #[inline]
             fn is_finite(self) -> bool {
                 <$q>::is_finite(self)
+            }
+            #[inline]
+            fn length_squared(self) -> $s {
+                <$q>::length_squared(self)
+            }
+            #[inline]
+            fn scaled(self, k: $s) -> Self {
+                self * k
             }
             #[inline]
             fn try_normalize(self) -> Option<Self> {

@@ -13,6 +13,13 @@
 //! space, normals from A to B; a non-finite pose gives `false` / `None` / a NaN
 //! distance, as documented on each function. No tolerances of its own.
 //!
+//! The free functions below are where poses enter: each checks both rotations with
+//! [`Isometry::with_unit_rotation`] (normalised within
+//! [`ROTATION_UNIT_ULPS`](crate::math::ROTATION_UNIT_ULPS) of unit length), and a
+//! refused rotation (zero, NaN, infinite or farther off) gives the same documented
+//! answer as a non-finite pose. The [`DispatchShape`] methods take poses as given
+//! (unit rotations; the composite queries call them per part with composed poses).
+//!
 //! SAT contacts (box–box, polygon–polygon) report `point_a` as A's support point
 //! along the normal and `point_b = point_a − depth · normal` (on B's supporting
 //! plane), which keeps `point_a − point_b = depth · normal` as EPA's contacts do.
@@ -39,7 +46,8 @@ use crate::shape::{Aabb, Ball, Capsule};
 /// A shape enum whose pair queries dispatch on the pair of kinds. Implemented by
 /// [`shape_2d::Shape`](crate::shape::shape_2d::Shape) and
 /// [`shape_3d::Shape`](crate::shape::shape_3d::Shape); the free functions of this
-/// module and the collision world are generic over it.
+/// module and the collision world are generic over it. Its methods take poses as
+/// given, with unit rotations (the free functions check them first).
 pub trait DispatchShape<V: GjkVector>: RayCast<V> + Clone {
     /// The world bounding box of the shape placed at `pose` (non-finite bounds for a
     /// non-finite pose).
@@ -104,8 +112,17 @@ pub trait DispatchShape<V: GjkVector>: RayCast<V> + Clone {
     ) -> Option<ShapeCastHit<V>>;
 }
 
-/// True when the shapes touch or overlap; `false` when a pose is not finite.
-/// Agrees with [`crate::query::distance::intersects`] up to rounding.
+/// `pose` with a unit rotation, or a NaN pose (which every pair query answers with
+/// its documented miss) when the rotation is refused.
+#[inline]
+pub(crate) fn entering_pose<V: GjkVector>(pose: &V::Pose) -> V::Pose {
+    pose.with_unit_rotation()
+        .unwrap_or_else(|_| V::Pose::from_translation(V::splat(V::Scalar::from_f64(f64::NAN))))
+}
+
+/// True when the shapes touch or overlap; `false` when a pose is not finite or a
+/// rotation is refused (see the module docs). Agrees with
+/// [`crate::query::distance::intersects`] up to rounding.
 #[inline]
 pub fn intersects<V: GjkVector, S: DispatchShape<V>>(
     pose_a: &V::Pose,
@@ -113,12 +130,13 @@ pub fn intersects<V: GjkVector, S: DispatchShape<V>>(
     pose_b: &V::Pose,
     b: &S,
 ) -> bool {
+    let (pose_a, pose_b) = (&entering_pose::<V>(pose_a), &entering_pose::<V>(pose_b));
     S::intersects_pair(pose_a, a, pose_b, b)
 }
 
 /// The contact of the shapes when their separation is at most `prediction`, as
-/// [`crate::query::contact()`]; `None` otherwise and for a non-finite pose or a NaN
-/// `prediction`. Touching shapes give depth 0.
+/// [`crate::query::contact()`]; `None` otherwise and for a non-finite pose, a refused
+/// rotation or a NaN `prediction`. Touching shapes give depth 0.
 #[inline]
 pub fn contact<V: GjkVector, S: DispatchShape<V>>(
     pose_a: &V::Pose,
@@ -127,6 +145,7 @@ pub fn contact<V: GjkVector, S: DispatchShape<V>>(
     b: &S,
     prediction: V::Scalar,
 ) -> Option<Contact<V>> {
+    let (pose_a, pose_b) = (&entering_pose::<V>(pose_a), &entering_pose::<V>(pose_b));
     S::contact_pair(pose_a, a, pose_b, b, prediction)
 }
 
@@ -134,7 +153,7 @@ pub fn contact<V: GjkVector, S: DispatchShape<V>>(
 /// points from SAT and clipping ([`crate::query::manifold`]) for box–box,
 /// polygon–polygon and polyhedron–polyhedron pairs, the single point of [`contact`]
 /// (id [`FeatureId::SINGLE`]) for the other pairs. `None` beyond `prediction`, for
-/// a non-finite pose or a NaN `prediction`.
+/// a non-finite pose, a refused rotation or a NaN `prediction`.
 #[inline]
 pub fn contact_manifold<V: GjkVector, S: DispatchShape<V>>(
     pose_a: &V::Pose,
@@ -143,11 +162,12 @@ pub fn contact_manifold<V: GjkVector, S: DispatchShape<V>>(
     b: &S,
     prediction: V::Scalar,
 ) -> Option<Manifold<V>> {
+    let (pose_a, pose_b) = (&entering_pose::<V>(pose_a), &entering_pose::<V>(pose_b));
     S::contact_manifold_pair(pose_a, a, pose_b, b, prediction)
 }
 
 /// Distance between the shapes (0 when touching or overlapping; NaN for a
-/// non-finite pose).
+/// non-finite pose or a refused rotation).
 #[inline]
 pub fn distance<V: GjkVector, S: DispatchShape<V>>(
     pose_a: &V::Pose,
@@ -155,11 +175,12 @@ pub fn distance<V: GjkVector, S: DispatchShape<V>>(
     pose_b: &V::Pose,
     b: &S,
 ) -> V::Scalar {
+    let (pose_a, pose_b) = (&entering_pose::<V>(pose_a), &entering_pose::<V>(pose_b));
     S::distance_pair(pose_a, a, pose_b, b)
 }
 
 /// Closest points of the shapes, as [`crate::query::closest_points`] (NaN distance
-/// with `Status::Degenerate` for a non-finite pose).
+/// with `Status::Degenerate` for a non-finite pose or a refused rotation).
 #[inline]
 pub fn closest_points<V: GjkVector, S: DispatchShape<V>>(
     pose_a: &V::Pose,
@@ -167,12 +188,13 @@ pub fn closest_points<V: GjkVector, S: DispatchShape<V>>(
     pose_b: &V::Pose,
     b: &S,
 ) -> ClosestPoints<V> {
+    let (pose_a, pose_b) = (&entering_pose::<V>(pose_a), &entering_pose::<V>(pose_b));
     S::closest_points_pair(pose_a, a, pose_b, b)
 }
 
 /// The first time in `[0, max_t]` at which the translating shapes touch, as
 /// [`crate::query::cast_shapes()`] (overlap at time 0 answers `time = 0` with the
-/// contact depth; `None` for NaN input or a negative `max_t`).
+/// contact depth; `None` for NaN input, a refused rotation or a negative `max_t`).
 #[allow(clippy::too_many_arguments)]
 #[inline]
 pub fn cast_shapes<V: GjkVector, S: DispatchShape<V>>(
@@ -184,6 +206,7 @@ pub fn cast_shapes<V: GjkVector, S: DispatchShape<V>>(
     b: &S,
     max_t: V::Scalar,
 ) -> Option<ShapeCastHit<V>> {
+    let (pose_a, pose_b) = (&entering_pose::<V>(pose_a), &entering_pose::<V>(pose_b));
     S::cast_pair(pose_a, vel_a, a, pose_b, vel_b, b, max_t)
 }
 

@@ -71,7 +71,8 @@ macro_rules! any_shape {
             /// (one for a convex pair), as
             /// [`contact_manifolds`]($crate::query::composite::contact_manifolds):
             /// normals from A to B, sorted by part indices. Empty beyond
-            /// `prediction`, for a non-finite pose or a NaN `prediction`.
+            /// `prediction`, for a non-finite pose, a rotation refused as by
+            /// [`dispatch`]($crate::query::dispatch) or a NaN `prediction`.
             pub fn contact_manifolds(
                 pose_a: &$pose,
                 a: &Self,
@@ -79,6 +80,8 @@ macro_rules! any_shape {
                 b: &Self,
                 prediction: $r,
             ) -> Vec<$crate::query::composite::PartManifold<$v>> {
+                let pose_a = &$crate::query::dispatch::entering_pose::<$v>(pose_a);
+                let pose_b = &$crate::query::dispatch::entering_pose::<$v>(pose_b);
                 let poses = $crate::query::composite::Poses { a: pose_a, b: pose_b };
                 Self::pair(&$crate::query::composite::ManifoldPair(poses, prediction), a, b)
             }

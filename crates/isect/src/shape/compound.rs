@@ -60,8 +60,11 @@ impl<V: GjkVector, S: DispatchShape<V>> Compound<V, S> {
     ///
     /// # Errors
     /// [`ShapeError::Degenerate`] for an empty list ("has no parts"); [`ShapeError::BadPart`] naming
-    /// the first part whose pose is not finite or whose box overflows to infinity.
-    pub fn new(parts: Vec<(V::Pose, S)>) -> Result<Self, ShapeError> {
+    /// the first part whose pose is not finite, whose rotation is zero or off unit
+    /// length by more than [`ROTATION_UNIT_ULPS`](crate::math::ROTATION_UNIT_ULPS)
+    /// (nearer ones are normalised, as the world does), or whose box overflows to
+    /// infinity.
+    pub fn new(mut parts: Vec<(V::Pose, S)>) -> Result<Self, ShapeError> {
         if parts.is_empty() {
             return Err(ShapeError::Degenerate {
                 shape: "Compound",
@@ -69,7 +72,7 @@ impl<V: GjkVector, S: DispatchShape<V>> Compound<V, S> {
             });
         }
         let mut aabbs = Vec::with_capacity(parts.len());
-        for (index, (pose, shape)) in parts.iter().enumerate() {
+        for (index, (pose, shape)) in parts.iter_mut().enumerate() {
             let bad = |reason| ShapeError::BadPart {
                 shape: "Compound",
                 index,
@@ -78,6 +81,9 @@ impl<V: GjkVector, S: DispatchShape<V>> Compound<V, S> {
             if !pose.is_finite() {
                 return Err(bad("pose is not finite"));
             }
+            *pose = pose
+                .with_unit_rotation()
+                .map_err(|_| bad("pose's rotation is zero or off unit length"))?;
             let aabb = shape.world_aabb(pose);
             if !(aabb.min.is_finite() && aabb.max.is_finite()) {
                 return Err(bad("bounding box is not finite"));

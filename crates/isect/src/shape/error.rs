@@ -2,7 +2,7 @@
 
 use core::fmt;
 
-use crate::math::{Real, Vector};
+use crate::math::{Real, RotationError, Vector};
 
 /// Why a constructor refused its input. Every variant names the shape, the field
 /// and, where there is one, the bad value.
@@ -142,6 +142,31 @@ pub enum ShapeError {
         /// What is wrong there, in words.
         reason: &'static str,
     },
+    /// A rotation (a pose's quaternion or `(cos, sin)` pair) is zero or off unit length
+    /// by more than [`ROTATION_UNIT_ULPS`](crate::math::ROTATION_UNIT_ULPS).
+    NotUnit {
+        /// The shape or world receiving it.
+        shape: &'static str,
+        /// The field holding it, e.g. `"pose.rotation"`.
+        field: &'static str,
+        /// Its length.
+        length: f64,
+    },
+}
+
+impl ShapeError {
+    /// The error of a refused rotation in `shape.field`: [`ShapeError::NotFinite`] or
+    /// [`ShapeError::NotUnit`].
+    pub fn rotation(shape: &'static str, field: &'static str, e: RotationError) -> Self {
+        match e {
+            RotationError::NotFinite => Self::NotFinite { shape, field },
+            RotationError::NotUnit { length } => Self::NotUnit {
+                shape,
+                field,
+                length,
+            },
+        }
+    }
 }
 
 impl fmt::Display for ShapeError {
@@ -218,6 +243,16 @@ impl fmt::Display for ShapeError {
                 f,
                 "{shape}: not closed at edge {} → {} of triangle {triangle}: {reason}",
                 edge[0], edge[1]
+            ),
+            Self::NotUnit {
+                shape,
+                field,
+                length,
+            } => write!(
+                f,
+                "{shape}: `{field}` has length {length}, must be 1 within {} ulps \
+                 (zero and far-off rotations are refused, not normalised)",
+                crate::math::ROTATION_UNIT_ULPS
             ),
         }
     }

@@ -10,6 +10,13 @@
 //! candidate. No tolerances of its own: the broad phase is exact on boxes and the
 //! narrow phase is [`dispatch::contact`](crate::query::dispatch::contact).
 //!
+//! Poses: a pose's rotation is checked where it enters ([`World::insert`],
+//! [`World::set_pose`], and the query poses of [`World::cast_shape`] and
+//! [`World::intersecting_shapes`]): normalised within
+//! [`ROTATION_UNIT_ULPS`](crate::math::ROTATION_UNIT_ULPS) of unit length, refused
+//! beyond (see [`Rotation3::to_unit`](crate::math::Rotation3::to_unit)), so the
+//! broad phase's box, the narrow phase and every query see one rigid shape.
+//!
 //! Determinism: every list a world returns is sorted (pairs by their two handles,
 //! hits by distance then handle), so results do not depend on the tree's layout, and
 //! the `parallel` feature returns exactly the serial answers in the same order.
@@ -48,7 +55,7 @@ pub use update::{PairContact, UpdateEvents, UpdateStats, REBUILD_MIN_INSERTIONS}
 
 use crate::algo::gjk::GjkVector;
 use crate::broad::{Bvh, DynamicTree, ProxyId};
-use crate::math::Real;
+use crate::math::{Isometry, Real};
 use crate::query::dispatch::DispatchShape;
 use crate::shape::{Aabb, ShapeError};
 use std::collections::BTreeSet;
@@ -221,17 +228,22 @@ impl<V: GjkVector, S: DispatchShape<V>> World<V, S> {
     }
 
     /// Adds `shape` at `pose` with `filter` and returns its handle. The pair events
-    /// it causes are reported by the next [`update`](Self::update).
+    /// it causes are reported by the next [`update`](Self::update). The pose is stored
+    /// with its rotation made unit (normalised when off by at most
+    /// [`ROTATION_UNIT_ULPS`](crate::math::ROTATION_UNIT_ULPS)).
     ///
     /// # Errors
-    /// The [`ShapeError`] of the broad phase for a non-finite pose (its box is not
-    /// finite), or when the world would exceed `u32` slots.
+    /// - [`ShapeError::NotFinite`] (field `pose.rotation`) for a NaN or infinite
+    ///   rotation, [`ShapeError::NotUnit`] for a zero or far-off one.
+    /// - The [`ShapeError`] of the broad phase for a non-finite translation (the box is
+    ///   not finite), or when the world would exceed `u32` slots.
     pub fn insert(
         &mut self,
         shape: S,
         pose: V::Pose,
         filter: Filter,
     ) -> Result<Handle, ShapeError> {
+        let pose = unit_pose::<V>(&pose)?;
         let aabb = shape.world_aabb(&pose);
         let index = match self.free.last() {
             Some(&i) => i,
@@ -278,13 +290,17 @@ impl<V: GjkVector, S: DispatchShape<V>> World<V, S> {
         Some(entry.shape)
     }
 
-    /// Moves a shape to `pose`; its pairs are updated by the next
+    /// Moves a shape to `pose` (its rotation made unit as in
+    /// [`insert`](Self::insert)); its pairs are updated by the next
     /// [`update`](Self::update).
     ///
     /// # Errors
-    /// [`ShapeError::OutOfRange`] for a stale handle; the broad phase's
-    /// [`ShapeError`] for a non-finite pose (the shape then keeps its old pose).
+    /// [`ShapeError::OutOfRange`] for a stale handle; [`ShapeError::NotFinite`] /
+    /// [`ShapeError::NotUnit`] for a refused rotation; the broad phase's
+    /// [`ShapeError`] for a non-finite translation. On error the shape keeps its old
+    /// pose.
     pub fn set_pose(&mut self, handle: Handle, pose: V::Pose) -> Result<(), ShapeError> {
+        let pose = unit_pose::<V>(&pose)?;
         let entry = self.entry(handle).ok_or_else(|| stale(handle))?;
         let aabb = entry.shape.world_aabb(&pose);
         let proxy = entry.proxy;
@@ -366,6 +382,12 @@ impl<V: GjkVector, S: DispatchShape<V>> World<V, S> {
         };
         Some((handle, entry))
     }
+}
+
+/// `pose` with a unit rotation, or the error naming `pose.rotation`.
+pub(crate) fn unit_pose<V: GjkVector>(pose: &V::Pose) -> Result<V::Pose, ShapeError> {
+    pose.with_unit_rotation()
+        .map_err(|e| ShapeError::rotation("World", "pose.rotation", e))
 }
 
 fn stale(handle: Handle) -> ShapeError {

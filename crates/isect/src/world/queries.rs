@@ -7,7 +7,7 @@
 // `!(x >= y)` is deliberate: it is also true for NaN, which must take the safe branch.
 #![allow(clippy::neg_cmp_op_on_partial_ord)]
 
-use super::{Entry, Filter, Handle, World};
+use super::{unit_pose, Entry, Filter, Handle, World};
 use crate::algo::gjk::GjkVector;
 use crate::broad::Bvh;
 use crate::math::{Real, Vector};
@@ -197,8 +197,9 @@ impl<V: GjkVector, S: DispatchShape<V> + Sync> World<V, S> {
     /// translating by `vel` per unit time, touches within `t ∈ [0, max_t]`, with the
     /// hit as [`dispatch::cast_shapes`] reports it (the world shape is A, static; the
     /// cast shape is B). Ties in time go to the smaller handle. A shape already
-    /// touching at `t = 0` hits at time 0. A non-finite pose or velocity, or a
-    /// non-finite or negative `max_t`, hits nothing.
+    /// touching at `t = 0` hits at time 0. A non-finite pose or velocity, a refused
+    /// rotation (see [`insert`](Self::insert)), or a non-finite or negative `max_t`,
+    /// hits nothing.
     pub fn cast_shape(
         &self,
         pose: &V::Pose,
@@ -210,6 +211,7 @@ impl<V: GjkVector, S: DispatchShape<V> + Sync> World<V, S> {
         if !(max_t.is_finite() && max_t >= V::Scalar::ZERO && vel.is_finite()) {
             return None;
         }
+        let pose = &unit_pose::<V>(pose).ok()?;
         let start = shape.world_aabb(pose);
         let end = Aabb {
             min: start.min + vel * max_t,
@@ -248,9 +250,12 @@ impl<V: GjkVector, S: DispatchShape<V> + Sync> World<V, S> {
     }
 
     /// The shapes (allowed by `filter`) that touch or overlap `shape` placed at
-    /// `pose` ([`dispatch::intersects`]), sorted by handle. A non-finite pose finds
-    /// nothing.
+    /// `pose` ([`dispatch::intersects`]), sorted by handle. A non-finite pose or a
+    /// refused rotation (see [`insert`](Self::insert)) finds nothing.
     pub fn intersecting_shapes(&self, pose: &V::Pose, shape: &S, filter: Filter) -> Vec<Handle> {
+        let Ok(pose) = &unit_pose::<V>(pose) else {
+            return Vec::new();
+        };
         let region = shape.world_aabb(pose);
         self.collect_in_box(&region, &filter, |e| {
             dispatch::intersects(&e.pose, &e.shape, pose, shape)

@@ -28,3 +28,4 @@ mod polyhedron_sliver_loses_point;
 mod ray_zero_dir_infinite_t;
 mod tiny_and_huge_normals;
 mod triangle_sliver_projection;
+mod unvalidated_rotation;

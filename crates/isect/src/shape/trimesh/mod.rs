@@ -11,6 +11,15 @@
 //!   weighted pseudonormal", IEEE TVCG 2005): exact for closed, consistently oriented
 //!   meshes, whichever face, edge or vertex is nearest, with no ray to graze an edge.
 //! - Internal edges: see [`internal_edges`].
+//! - Topology (edge adjacency, the bend of every edge, the triangles around each
+//!   vertex, vertex pseudo-normals): matched by a counting sort of the edges under
+//!   their smaller vertex (module `topology`), no hashing. A solid mesh builds it in
+//!   the constructor (its closedness check matches the edges anyway, and its inside
+//!   test reads it); an open mesh builds it on first use (the first contact with
+//!   internal-edge correction, or [`TriMesh::adjacent_triangles`]) through a
+//!   [`OnceLock`], so that meshes only cast at or projected onto never pay for it, and
+//!   [`TriMesh::prepare_topology`] builds it ahead (say before a frame that must not
+//!   stall). Answers are the same either way.
 //!
 //! Tolerances: those of [`internal_edges`], and [`BOX_PADDING_ULPS`] on the tree's
 //! boxes (conservative culling); the rest is exact on the stored floats.
@@ -23,7 +32,7 @@ mod topology;
 use self::closest::{closest_on_triangle, nearest_item, on_surface, Feature};
 use self::internal_edges::{classify, correct, correct_at, Bend, EdgeInfo, RingVisitor};
 use self::ray::ShearedRay;
-use self::topology::{check_closed, neighbours, NO_NEIGHBOUR};
+use self::topology::{check_closed, match_edges, vertex_rings, NO_NEIGHBOUR};
 use crate::algo::gjk::GjkVector;
 use crate::broad::Bvh;
 use crate::math::tolerance::eps;
@@ -32,6 +41,7 @@ use crate::query::{PointProjection, ProjectPoint, RayCast};
 use crate::shape::composite::Composite;
 use crate::shape::shape_3d::Shape;
 use crate::shape::{Aabb, Ray, RayHit, ShapeError, Triangle};
+use std::sync::OnceLock;
 
 /// How a [`TriMesh`] is built.
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
@@ -52,10 +62,12 @@ impl TriMeshFlags {
 
 /// A triangle mesh in 3D, generic over the scalar.
 ///
-/// Built once: validation, face normals, edge adjacency and the bend of every edge
-/// (for internal-edge correction), vertex pseudo-normals (solid meshes) and the
-/// [`Bvh`] over the triangles. Triangle `i` is part `i` of the [`Composite`] impl and
-/// item `i` of the tree.
+/// Built once: validation, face normals and the [`Bvh`] over the triangles; with
+/// [`TriMeshFlags::SOLID`] also the closedness check and the topology (edge adjacency
+/// and the bend of every edge for internal-edge correction, vertex pseudo-normals for
+/// the inside test). An open mesh builds its topology on first use (see
+/// [`prepare_topology`](Self::prepare_topology)). Triangle `i` is part `i` of the
+/// [`Composite`] impl and item `i` of the tree.
 ///
 /// Edge behaviour: flat (zero-area) triangles are kept; rays never hit them (their
 /// edges belong to their neighbours), they still take part in closest points. Edges
@@ -70,17 +82,25 @@ pub struct TriMesh<R: Real> {
     corners: Vec<[R::V3; 3]>,
     /// Unit face normals (zero for flat triangles).
     normals: Vec<R::V3>,
-    neighbours: Vec<[u32; 3]>,
-    bends: Vec<[Bend; 3]>,
-    /// Angle-weighted vertex pseudo-normals (solid meshes only).
-    vertex_normals: Vec<R::V3>,
-    /// The triangles using each vertex `v`: `ring[ring_start[v]..ring_start[v + 1]]`
-    /// (the one-ring of the contact-normal correction).
-    ring_start: Vec<u32>,
-    ring: Vec<u32>,
+    /// Set by the constructor for solid meshes, on first use for open ones.
+    topology: OnceLock<Topology<R::V3>>,
     bvh: Bvh<R::V3>,
     aabb: Aabb<R::V3>,
     solid: bool,
+}
+
+/// What internal-edge correction, the adjacency query and the inside test read.
+#[derive(Clone, Debug)]
+struct Topology<V> {
+    /// The triangle across each edge, or [`NO_NEIGHBOUR`].
+    neighbours: Vec<[u32; 3]>,
+    bends: Vec<[Bend; 3]>,
+    /// Angle-weighted vertex pseudo-normals (solid meshes only).
+    vertex_normals: Vec<V>,
+    /// The triangles using each vertex `v`: `ring[ring_start[v]..ring_start[v + 1]]`
+    /// (the one-ring of the contact-normal correction).
+    ring_start: Vec<usize>,
+    ring: Vec<u32>,
 }
 
 const SHAPE: &str = "TriMesh";
@@ -106,8 +126,9 @@ impl<R: Real> TriMesh<R> {
         flags: TriMeshFlags,
     ) -> Result<Self, ShapeError> {
         validate(&vertices, &indices)?;
-        if flags.solid {
-            check_closed(SHAPE, &indices)?;
+        let edges = flags.solid.then(|| match_edges(vertices.len(), &indices));
+        if let Some(edges) = &edges {
+            check_closed(SHAPE, &indices, edges)?;
         }
         let corners: Vec<[R::V3; 3]> = indices
             .iter()
@@ -120,33 +141,60 @@ impl<R: Real> TriMesh<R> {
             });
         }
         let normals: Vec<R::V3> = corners.iter().map(unit_normal).collect();
-        let neighbours = neighbours(&indices);
-        let bends = edge_bends(&corners, &normals, &neighbours);
-        let vertex_normals = if flags.solid {
-            vertex_pseudo_normals(vertices.len(), &indices, &corners, &normals)
-        } else {
-            Vec::new()
-        };
-        let (ring_start, ring) = vertex_rings(vertices.len(), &indices);
         let boxes: Vec<Aabb<R::V3>> = corners.iter().map(triangle_box).collect();
         let aabb = boxes.iter().skip(1).fold(boxes[0], |a, b| a.merged(b));
-        Ok(Self {
-            bvh: {
-                let pad = box_padding(&boxes);
-                Bvh::build(&boxes.iter().map(|b| b.loosened(pad)).collect::<Vec<_>>())
-            },
+        let pad = box_padding(&boxes);
+        let mesh = Self {
+            bvh: Bvh::build(&boxes.iter().map(|b| b.loosened(pad)).collect::<Vec<_>>()),
             vertices,
             indices,
             corners,
             normals,
+            topology: OnceLock::new(),
+            aabb,
+            solid: flags.solid,
+        };
+        if let Some(edges) = edges {
+            // Cannot fail: the lock was made empty just above.
+            let _ = mesh.topology.set(mesh.build_topology(edges.neighbours));
+        }
+        Ok(mesh)
+    }
+
+    /// Builds the topology now if it is not built yet (a solid mesh's always is):
+    /// edge adjacency, the bend of every edge and the triangles around each vertex,
+    /// which the internal-edge correction of contacts and
+    /// [`adjacent_triangles`](Self::adjacent_triangles) read. Without this call the
+    /// first of those builds it (`O(n log n)` at worst, about as long as the
+    /// constructor); answers do not depend on when it is built.
+    pub fn prepare_topology(&self) {
+        self.topology();
+    }
+
+    /// The topology, built on first use.
+    fn topology(&self) -> &Topology<R::V3> {
+        self.topology.get_or_init(|| {
+            let edges = match_edges(self.vertices.len(), &self.indices);
+            self.build_topology(edges.neighbours)
+        })
+    }
+
+    /// The topology over the matched edges.
+    fn build_topology(&self, neighbours: Vec<[u32; 3]>) -> Topology<R::V3> {
+        let (corners, normals) = (&self.corners, &self.normals);
+        let count = self.vertices.len();
+        let vertex_normals = match self.solid {
+            true => vertex_pseudo_normals(count, &self.indices, corners, normals),
+            false => Vec::new(),
+        };
+        let (ring_start, ring) = vertex_rings(count, &self.indices);
+        Topology {
+            bends: edge_bends(corners, normals, &neighbours),
             neighbours,
-            bends,
             vertex_normals,
             ring_start,
             ring,
-            aabb,
-            solid: flags.solid,
-        })
+        }
     }
 
     /// The vertices.
@@ -176,9 +224,11 @@ impl<R: Real> TriMesh<R> {
     }
 
     /// The triangles across the three edges of triangle `i` (edge `k` runs from corner
-    /// `k` to corner `k + 1`); `None` where an edge has no single neighbour.
+    /// `k` to corner `k + 1`); `None` where an edge has no single neighbour. Builds
+    /// the topology on first use (see [`prepare_topology`](Self::prepare_topology)).
     pub fn adjacent_triangles(&self, i: usize) -> Option<[Option<u32>; 3]> {
-        self.neighbours
+        self.topology()
+            .neighbours
             .get(i)
             .map(|n| n.map(|j| (j != NO_NEIGHBOUR).then_some(j)))
     }
@@ -259,11 +309,11 @@ impl<R: Real> TriMesh<R> {
         match feature {
             Feature::Face => self.normals[i],
             Feature::Edge(k) => {
-                let j = self.neighbours[i][k];
+                let j = self.topology().neighbours[i][k];
                 let across = self.normals.get(j as usize).copied().unwrap_or(R::V3::ZERO);
                 self.normals[i] + across
             }
-            Feature::Vertex(k) => self.vertex_normals[self.indices[i][k] as usize],
+            Feature::Vertex(k) => self.topology().vertex_normals[self.indices[i][k] as usize],
         }
     }
 
@@ -386,27 +436,6 @@ fn apex<V: Vector>(t: &[V; 3], a: V, b: V) -> V {
     t.iter().copied().find(|&p| p != a && p != b).unwrap_or(a)
 }
 
-/// The triangles using each vertex, as offsets into one list (compressed rows):
-/// vertex `v`'s are `ring[start[v]..start[v + 1]]`, in triangle order.
-fn vertex_rings(count: usize, indices: &[[u32; 3]]) -> (Vec<u32>, Vec<u32>) {
-    let mut start = vec![0u32; count + 1];
-    for &v in indices.iter().flatten() {
-        start[v as usize + 1] += 1;
-    }
-    for v in 0..count {
-        start[v + 1] += start[v];
-    }
-    let mut fill = start.clone();
-    let mut ring = vec![0u32; indices.len() * 3];
-    for (t, tri) in indices.iter().enumerate() {
-        for &v in tri {
-            ring[fill[v as usize] as usize] = t as u32;
-            fill[v as usize] += 1;
-        }
-    }
-    (start, ring)
-}
-
 /// Angle-weighted vertex normals (Bærentzen and Aanæs 2005).
 fn vertex_pseudo_normals<V: Vector3>(
     count: usize,
@@ -430,10 +459,11 @@ fn vertex_pseudo_normals<V: Vector3>(
 impl<R: Real> TriMesh<R> {
     /// The three edges of triangle `i` (in range) as the correction needs them.
     fn edge_infos(&self, i: usize) -> [EdgeInfo<R::V3>; 3] {
-        let (t, across) = (&self.corners[i], &self.neighbours[i]);
+        let topology = self.topology();
+        let (t, across) = (&self.corners[i], &topology.neighbours[i]);
         core::array::from_fn(|k| {
             let j = across[k] as usize;
-            match self.bends[i][k] {
+            match topology.bends[i][k] {
                 Bend::Open => EdgeInfo::OPEN,
                 bend => EdgeInfo {
                     bend,
@@ -478,9 +508,10 @@ where
         };
         let edges = self.edge_infos(i);
         // A solid mesh's corner pseudo-normals tell a shape round a convex corner.
-        let corner_normals = match self.vertex_normals.is_empty() {
+        let vertex_normals = &self.topology().vertex_normals;
+        let corner_normals = match vertex_normals.is_empty() {
             true => [R::V3::ZERO; 3],
-            false => self.indices[i].map(|v| self.vertex_normals[v as usize]),
+            false => self.indices[i].map(|v| vertex_normals[v as usize]),
         };
         correct(t, self.normals[i], &edges, corner_normals, normal)
     }
@@ -492,10 +523,11 @@ where
             return normal;
         };
         let edges = self.edge_infos(i as usize);
+        let topology = self.topology();
         let ring = |k: usize, f: RingVisitor<'_, R::V3>| {
             let v = self.indices[i as usize][k] as usize;
-            let (lo, hi) = (self.ring_start[v] as usize, self.ring_start[v + 1] as usize);
-            for &j in &self.ring[lo..hi] {
+            let (lo, hi) = (topology.ring_start[v], topology.ring_start[v + 1]);
+            for &j in &topology.ring[lo..hi] {
                 f(&self.corners[j as usize], self.normals[j as usize]);
             }
         };
