@@ -499,8 +499,14 @@ pub struct HullEdge<V> {
     pub normals: (V, V),
 }
 
-/// The edges of `hull`, each once, mapped by `pose` (vertex indices `u < v`).
+/// The edges of `hull`, each once, mapped by `pose` (vertex indices `u < v`). A flat
+/// hull's edge joins two opposite faces, whose Gauss-map arc (half a great circle) is
+/// ambiguous: it is listed twice, as the quarter arcs from the top face's normal to
+/// the edge's side-plane normal and from there to the bottom face's normal.
 pub fn hull_edges<R: Real>(hull: &ConvexPolyhedron<R>, pose: &Pose3<R>) -> Vec<HullEdge<R::V3>> {
+    if hull.is_flat() {
+        return flat_hull_edges(hull, pose);
+    }
     let mut first_face = std::collections::HashMap::new();
     let mut edges = Vec::new();
     for face in hull.faces() {
@@ -521,6 +527,30 @@ pub fn hull_edges<R: Real>(hull: &ConvexPolyhedron<R>, pose: &Pose3<R>) -> Vec<H
                 }
             }
         }
+    }
+    edges
+}
+
+/// The edges of a flat hull as quarter arcs (see [`hull_edges`]): its first face's
+/// edge `k` has the side plane `planes()[2 + k]`.
+fn flat_hull_edges<R: Real>(hull: &ConvexPolyhedron<R>, pose: &Pose3<R>) -> Vec<HullEdge<R::V3>> {
+    let ids = hull.faces()[0].vertex_indices();
+    let up = pose.transform_vector(hull.faces()[0].normal());
+    let mut edges = Vec::with_capacity(2 * ids.len());
+    for (k, side) in hull.planes()[2..].iter().enumerate() {
+        let ends = (
+            pose.transform_point(hull.vertices()[ids[k]]),
+            pose.transform_point(hull.vertices()[ids[(k + 1) % ids.len()]]),
+        );
+        let side = pose.transform_vector(side.normal());
+        edges.push(HullEdge {
+            ends,
+            normals: (up, side),
+        });
+        edges.push(HullEdge {
+            ends,
+            normals: (side, -up),
+        });
     }
     edges
 }
