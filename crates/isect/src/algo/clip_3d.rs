@@ -592,8 +592,9 @@ pub fn hull_face_axis<R: Real>(
 }
 
 /// The best edge-pair axis (Gregorius: only pairs whose arcs cross on the Gauss map
-/// build a face of the Minkowski difference). `eb` is in A's frame; `center_a` is a
-/// point inside A that orients the normal away from A.
+/// build a face of the Minkowski difference). `eb` is in A's frame; the normal is
+/// oriented along A's arc (the crossing lies on it), or away from `center_a`, a point
+/// inside A, when it is perpendicular to the arc's mid direction.
 pub fn hull_edge_axis<V: Vector3>(
     ea: &[HullEdge<V>],
     eb: &[HullEdge<V>],
@@ -615,7 +616,16 @@ pub fn hull_edge_axis<V: Vector3>(
                 continue;
             }
             let mut n = axis * len_sq.sqrt().recip();
-            if n.dot(a.ends.0 - center_a) < V::Scalar::ZERO {
+            // The axis is where the arcs cross: on A's arc, so on the side of the
+            // arc's mid direction (which a flat hull's quarter arcs need: its centre
+            // lies in the edge's plane). The centre decides only if that is zero.
+            let along_arc = n.dot(a.normals.0 + a.normals.1);
+            let outward = if along_arc != V::Scalar::ZERO {
+                along_arc
+            } else {
+                n.dot(a.ends.0 - center_a)
+            };
+            if outward < V::Scalar::ZERO {
                 n = -n;
             }
             let sep = n.dot(b.ends.0 - a.ends.0);

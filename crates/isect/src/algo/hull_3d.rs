@@ -271,6 +271,29 @@ fn flat_hull<V: Vector3>(
     })
 }
 
+/// The exact sign (−1, 0 or 1) of `(p − a) · ((b − a) × (c − a))`: positive when `p`
+/// is above the plane of the triangle `a, b, c` (counter-clockwise seen from above),
+/// zero when the four points are coplanar. A filter (rounded determinant against
+/// [`HULL_3D_FILTER_ULPS`] epsilons of its permanent), then the exact expansion; exact
+/// under the conditions of the module documentation.
+pub fn orient_3d(a: [f64; 3], b: [f64; 3], c: [f64; 3], p: [f64; 3]) -> f64 {
+    let (u, w, x) = (sub(b, a), sub(c, a), sub(p, a));
+    let det = dot(cross(u, w), x);
+    let perm = [
+        (u[1] * w[2]).abs() + (u[2] * w[1]).abs(),
+        (u[2] * w[0]).abs() + (u[0] * w[2]).abs(),
+        (u[0] * w[1]).abs() + (u[1] * w[0]).abs(),
+    ];
+    let bound = HULL_3D_FILTER_ULPS * f64::EPSILON * dot(perm, x.map(f64::abs));
+    if det > bound {
+        1.0
+    } else if det < -bound {
+        -1.0
+    } else {
+        exact_orient(a, b, c, p)
+    }
+}
+
 /// Appends `sign · det(p, q, r)` (rows) as the exact terms of its six triple
 /// products, four each; see [`exact_orient`].
 fn det3_terms(p: P, q: P, r: P, sign: f64, parts: &mut Vec<f64>) {

@@ -135,14 +135,21 @@ impl<R: Real> ConvexPolyhedron<R> {
         let tol = eps::<R>(POLYHEDRON_PLANE_ULPS) * max_coordinate(&hull.vertices);
         let patches = coplanar_patches(&hull.vertices, &hull.triangles, tol);
         let mut faces = Vec::with_capacity(patches.len());
-        for (plane, on) in patches {
-            if let Some(polygon) = face_polygon::<R>(&hull.vertices, &on, plane.normal()) {
+        for (plane, patch) in patches {
+            let polygon = patch_outline(&hull.triangles, &patch).or_else(|| {
+                let mut on: Vec<usize> = patch.iter().flat_map(|&t| hull.triangles[t]).collect();
+                on.sort_unstable();
+                on.dedup();
+                face_polygon::<R>(&hull.vertices, &on, plane.normal())
+            });
+            if let Some(polygon) = polygon {
                 faces.push(PolyhedronFace {
                     plane,
                     vertices: polygon,
                 });
             }
         }
+        drop_straight_vertices(&hull.vertices, &mut faces);
         Self::from_faces(hull.vertices, faces)
     }
 
@@ -316,7 +323,7 @@ fn is_unbounded<V: Vector3>(planes: &[Plane<V>]) -> bool {
 /// Groups hull triangles into flat patches: starting from the largest unassigned
 /// triangle (its normal is the most accurate), flood across edges to neighbours that
 /// face the same way (positive dot product of the normals) and whose vertices are
-/// within `tol` of its plane. Returns each patch's plane and vertices. Only
+/// within `tol` of its plane. Returns each patch's plane and triangles. Only
 /// edge-connected triangles merge, so a vertex that merely lies near the plane of a
 /// distant face never joins it; the facing rule keeps the top and bottom of a very
 /// thin hull apart (merging them lost the vertex 4e5 above a nearly flat bottom,
@@ -350,7 +357,7 @@ fn coplanar_patches<V: Vector3>(
             continue; // a sliver: its neighbours' patches cover its corners
         };
         assigned[seed] = true;
-        let (mut stack, mut on) = (vec![seed], triangles[seed].to_vec());
+        let (mut stack, mut patch) = (vec![seed], vec![seed]);
         while let Some(t) = stack.pop() {
             let tri = triangles[t];
             for k in 0..3 {
@@ -369,15 +376,69 @@ fn coplanar_patches<V: Vector3>(
                 if flat {
                     assigned[n] = true;
                     stack.push(n);
-                    on.extend_from_slice(&triangles[n]);
+                    patch.push(n);
                 }
             }
         }
-        on.sort_unstable();
-        on.dedup();
-        patches.push((plane, on));
+        patches.push((plane, patch));
     }
     patches
+}
+
+/// The boundary of a patch of triangles (counter-clockwise from outside, as they
+/// are) as one loop of vertex indices, or `None` when it is not one simple loop. The
+/// faces of neighbouring patches then share their boundary vertices, so the polygon
+/// faces close up (no T-junction) and `V − E + F = 2`.
+fn patch_outline(triangles: &[[usize; 3]], patch: &[usize]) -> Option<Vec<usize>> {
+    if let [t] = patch {
+        return Some(triangles[*t].to_vec());
+    }
+    let inner: std::collections::HashSet<(usize, usize)> = patch
+        .iter()
+        .flat_map(|&t| (0..3).map(move |k| (triangles[t][k], triangles[t][(k + 1) % 3])))
+        .collect();
+    let mut next = HashMap::new();
+    for &(a, b) in &inner {
+        if !inner.contains(&(b, a)) && next.insert(a, b).is_some() {
+            return None; // a vertex where the boundary pinches
+        }
+    }
+    let &start = next.keys().next()?;
+    let mut outline = vec![start];
+    let mut at = next[&start];
+    while at != start {
+        if outline.len() == next.len() {
+            return None; // more than one loop
+        }
+        outline.push(at);
+        at = *next.get(&at)?;
+    }
+    (outline.len() == next.len()).then_some(outline)
+}
+
+/// Drops the vertices that are straight (within the 2D hull's collinearity
+/// tolerance, [`crate::algo::hull_2d::HULL_2D_COLLINEAR_ULPS`]) in every face that uses
+/// them: points on an edge of the hull, kept by the exact hull when they were added
+/// before the corners that make them collinear. Dropped from every face at once, so
+/// the faces still close up.
+fn drop_straight_vertices<R: Real>(vertices: &[R::V3], faces: &mut Vec<PolyhedronFace<R>>) {
+    let tol = eps::<R>(crate::algo::hull_2d::HULL_2D_COLLINEAR_ULPS);
+    let mut corner = vec![false; vertices.len()];
+    for f in faces.iter() {
+        let ids = &f.vertices;
+        let k = ids.len();
+        for j in 0..k {
+            let [a, b, c] = [ids[(j + k - 1) % k], ids[j], ids[(j + 1) % k]].map(|i| vertices[i]);
+            let (u, w) = (b - a, c - b);
+            let straight =
+                u.dot(w) > R::ZERO && u.cross(w).length() <= tol * u.length() * w.length();
+            corner[ids[j]] |= !straight;
+        }
+    }
+    for f in faces.iter_mut() {
+        f.vertices.retain(|&i| corner[i]);
+    }
+    faces.retain(|f| f.vertices.len() >= 3);
 }
 
 /// The plane of a triangle through the corner opposite its longest edge, its normal
