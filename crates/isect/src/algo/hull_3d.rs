@@ -621,7 +621,7 @@ impl Builder<'_> {
                 let far = gf.v.iter().copied().find(|x| !face.v.contains(x));
                 let far = far.ok_or(degenerate("two faces on the same corners"))?;
                 let [a, b, c] = face.v.map(|i| self.pts[i as usize]);
-                let side = exact_orient(a, b, c, self.pts[far as usize]);
+                let side = orient_3d(a, b, c, self.pts[far as usize]);
                 if side > 0.0 || (side == 0.0 && dot(face.normal, gf.normal) <= 0.0) {
                     return Err(degenerate("hull is not convex at an edge"));
                 }

@@ -149,7 +149,7 @@ impl<R: Real> ConvexPolyhedron<R> {
                 });
             }
         }
-        drop_straight_vertices(&hull.vertices, &mut faces);
+        drop_straight_vertices(&hull.vertices, &mut faces, tol);
         Self::from_faces(hull.vertices, faces)
     }
 
@@ -416,22 +416,20 @@ fn patch_outline(triangles: &[[usize; 3]], patch: &[usize]) -> Option<Vec<usize>
     (outline.len() == next.len()).then_some(outline)
 }
 
-/// Drops the vertices that are straight (within the 2D hull's collinearity
-/// tolerance, [`crate::algo::hull_2d::HULL_2D_COLLINEAR_ULPS`]) in every face that uses
-/// them: points on an edge of the hull, kept by the exact hull when they were added
-/// before the corners that make them collinear. Dropped from every face at once, so
-/// the faces still close up.
-fn drop_straight_vertices<R: Real>(vertices: &[R::V3], faces: &mut Vec<PolyhedronFace<R>>) {
-    let tol = eps::<R>(crate::algo::hull_2d::HULL_2D_COLLINEAR_ULPS);
+/// Drops the vertices that are straight (within `tol`, the faces' on-plane
+/// tolerance, of the line through their neighbours, between them) in every face that
+/// uses them: points on an edge of the hull, kept by the exact hull when they were
+/// added before the corners that make them collinear. Dropped from every face at
+/// once, so the faces still close up.
+fn drop_straight_vertices<R: Real>(vertices: &[R::V3], faces: &mut Vec<PolyhedronFace<R>>, tol: R) {
     let mut corner = vec![false; vertices.len()];
     for f in faces.iter() {
         let ids = &f.vertices;
         let k = ids.len();
         for j in 0..k {
             let [a, b, c] = [ids[(j + k - 1) % k], ids[j], ids[(j + 1) % k]].map(|i| vertices[i]);
-            let (u, w) = (b - a, c - b);
-            let straight =
-                u.dot(w) > R::ZERO && u.cross(w).length() <= tol * u.length() * w.length();
+            let (u, w, chord) = (b - a, c - b, c - a);
+            let straight = u.dot(w) > R::ZERO && u.cross(chord).length() <= tol * chord.length();
             corner[ids[j]] |= !straight;
         }
     }

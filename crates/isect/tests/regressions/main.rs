@@ -14,6 +14,7 @@ mod epa_face_explosion;
 mod fuzz_artifacts;
 mod gjk_tiny_scale_nan;
 mod heightfield_scale_overflow;
+mod hull_2d_classes;
 mod hull_3d_classes;
 mod hull_drops_thick_plane_point;
 mod hull_flat_queries;
