@@ -499,8 +499,14 @@ pub struct HullEdge<V> {
     pub normals: (V, V),
 }
 
-/// The edges of `hull`, each once, mapped by `pose` (vertex indices `u < v`).
+/// The edges of `hull`, each once, mapped by `pose` (vertex indices `u < v`). A flat
+/// hull's edge joins two opposite faces, whose Gauss-map arc (half a great circle) is
+/// ambiguous: it is listed twice, as the quarter arcs from the top face's normal to
+/// the edge's side-plane normal and from there to the bottom face's normal.
 pub fn hull_edges<R: Real>(hull: &ConvexPolyhedron<R>, pose: &Pose3<R>) -> Vec<HullEdge<R::V3>> {
+    if hull.is_flat() {
+        return flat_hull_edges(hull, pose);
+    }
     let mut first_face = std::collections::HashMap::new();
     let mut edges = Vec::new();
     for face in hull.faces() {
@@ -521,6 +527,30 @@ pub fn hull_edges<R: Real>(hull: &ConvexPolyhedron<R>, pose: &Pose3<R>) -> Vec<H
                 }
             }
         }
+    }
+    edges
+}
+
+/// The edges of a flat hull as quarter arcs (see [`hull_edges`]): its first face's
+/// edge `k` has the side plane `planes()[2 + k]`.
+fn flat_hull_edges<R: Real>(hull: &ConvexPolyhedron<R>, pose: &Pose3<R>) -> Vec<HullEdge<R::V3>> {
+    let ids = hull.faces()[0].vertex_indices();
+    let up = pose.transform_vector(hull.faces()[0].normal());
+    let mut edges = Vec::with_capacity(2 * ids.len());
+    for (k, side) in hull.planes()[2..].iter().enumerate() {
+        let ends = (
+            pose.transform_point(hull.vertices()[ids[k]]),
+            pose.transform_point(hull.vertices()[ids[(k + 1) % ids.len()]]),
+        );
+        let side = pose.transform_vector(side.normal());
+        edges.push(HullEdge {
+            ends,
+            normals: (up, side),
+        });
+        edges.push(HullEdge {
+            ends,
+            normals: (side, -up),
+        });
     }
     edges
 }
@@ -562,8 +592,9 @@ pub fn hull_face_axis<R: Real>(
 }
 
 /// The best edge-pair axis (Gregorius: only pairs whose arcs cross on the Gauss map
-/// build a face of the Minkowski difference). `eb` is in A's frame; `center_a` is a
-/// point inside A that orients the normal away from A.
+/// build a face of the Minkowski difference). `eb` is in A's frame; the normal is
+/// oriented along A's arc (the crossing lies on it), or away from `center_a`, a point
+/// inside A, when it is perpendicular to the arc's mid direction.
 pub fn hull_edge_axis<V: Vector3>(
     ea: &[HullEdge<V>],
     eb: &[HullEdge<V>],
@@ -585,7 +616,16 @@ pub fn hull_edge_axis<V: Vector3>(
                 continue;
             }
             let mut n = axis * len_sq.sqrt().recip();
-            if n.dot(a.ends.0 - center_a) < V::Scalar::ZERO {
+            // The axis is where the arcs cross: on A's arc, so on the side of the
+            // arc's mid direction (which a flat hull's quarter arcs need: its centre
+            // lies in the edge's plane). The centre decides only if that is zero.
+            let along_arc = n.dot(a.normals.0 + a.normals.1);
+            let outward = if along_arc != V::Scalar::ZERO {
+                along_arc
+            } else {
+                n.dot(a.ends.0 - center_a)
+            };
+            if outward < V::Scalar::ZERO {
                 n = -n;
             }
             let sep = n.dot(b.ends.0 - a.ends.0);

@@ -29,19 +29,31 @@ pub const HULL_2D_COLLINEAR_ULPS: f64 = 16.0;
 /// [`ShapeError::TooFewPoints`] when fewer than 3 affinely independent points are
 /// given (`got` counts them: 0, 1 or 2, so collinear input gives 2).
 pub fn convex_hull_2d<V: Vector2>(points: &[V]) -> Result<Vec<V>, ShapeError> {
-    let mut sorted = Vec::with_capacity(points.len());
+    Ok(convex_hull_2d_indices(points)?
+        .into_iter()
+        .map(|i| points[i])
+        .collect())
+}
+
+/// As [`convex_hull_2d`], as indices into `points` (of the first copy of each
+/// repeated point). O(n log n).
+///
+/// # Errors
+/// As [`convex_hull_2d`].
+pub fn convex_hull_2d_indices<V: Vector2>(points: &[V]) -> Result<Vec<usize>, ShapeError> {
     for &p in points {
-        sorted.push(crate::shape::error::check_finite(
-            "ConvexHull2d",
-            "points",
-            p,
-        )?);
+        crate::shape::error::check_finite("ConvexHull2d", "points", p)?;
     }
     // Finite points compare totally with partial_cmp; unlike total_cmp it puts −0 and
-    // +0 together, so that `dedup` sees them as the duplicates they are.
+    // +0 together, so that `dedup` sees them as the duplicates they are. The sort is
+    // stable: the first copy of a repeated point stays.
     let cmp = |a: V::Scalar, b: V::Scalar| a.partial_cmp(&b).unwrap_or(Ordering::Equal);
-    sorted.sort_by(|a, b| cmp(a.x(), b.x()).then(cmp(a.y(), b.y())));
-    sorted.dedup();
+    let mut sorted: Vec<usize> = (0..points.len()).collect();
+    sorted.sort_by(|&a, &b| {
+        let (a, b) = (points[a], points[b]);
+        cmp(a.x(), b.x()).then(cmp(a.y(), b.y()))
+    });
+    sorted.dedup_by(|a, b| points[*a] == points[*b]);
     let too_few = |got| ShapeError::TooFewPoints {
         shape: "ConvexHull2d",
         needed: 3,
@@ -50,8 +62,8 @@ pub fn convex_hull_2d<V: Vector2>(points: &[V]) -> Result<Vec<V>, ShapeError> {
     if sorted.len() < 3 {
         return Err(too_few(sorted.len()));
     }
-    let mut hull = half_hull(sorted.iter().copied());
-    let upper = half_hull(sorted.iter().rev().copied());
+    let mut hull = half_hull(points, sorted.iter().copied());
+    let upper = half_hull(points, sorted.iter().rev().copied());
     // Each chain ends where the other starts.
     hull.pop();
     hull.extend_from_slice(&upper[..upper.len() - 1]);
@@ -61,14 +73,18 @@ pub fn convex_hull_2d<V: Vector2>(points: &[V]) -> Result<Vec<V>, ShapeError> {
     Ok(hull)
 }
 
-/// One monotone chain: keeps only strict left turns.
-fn half_hull<V: Vector2>(points: impl Iterator<Item = V>) -> Vec<V> {
-    let mut chain: Vec<V> = Vec::new();
-    for p in points {
-        while chain.len() >= 2 && !is_left_turn(chain[chain.len() - 2], chain[chain.len() - 1], p) {
+/// One monotone chain (indices into `points`): keeps only strict left turns.
+fn half_hull<V: Vector2>(points: &[V], order: impl Iterator<Item = usize>) -> Vec<usize> {
+    let mut chain: Vec<usize> = Vec::new();
+    for i in order {
+        while chain.len() >= 2 {
+            let (a, b) = (chain[chain.len() - 2], chain[chain.len() - 1]);
+            if is_left_turn(points[a], points[b], points[i]) {
+                break;
+            }
             chain.pop();
         }
-        chain.push(p);
+        chain.push(i);
     }
     chain
 }

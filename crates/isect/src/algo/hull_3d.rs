@@ -1,73 +1,130 @@
 //! 3D convex hull by quickhull (Barber, Dobkin, Huhdanpaa, "The Quickhull Algorithm
-//! for Convex Hulls", ACM TOMS 1996; D. Gregorius, "Implementing Quickhull", GDC 2014).
+//! for Convex Hulls", ACM TOMS 1996; D. Gregorius, "Implementing Quickhull", GDC 2014),
+//! with exact orientation signs (J. R. Shewchuk, "Adaptive Precision Floating-Point
+//! Arithmetic and Fast Robust Geometric Predicates", 1997).
 //!
-//! Start from a tetrahedron of extreme points; each face keeps the points above it
-//! (its conflict list). Repeatedly take a face's farthest point (the eye), find the
-//! faces it sees by flooding across edges, replace them by a fan of triangles from the
-//! horizon to the eye, and hand the orphaned points to the new faces.
+//! Start from a tetrahedron of extreme points; each face keeps the points strictly
+//! above it (its conflict list; every point is in at most one). Repeatedly take a
+//! face's farthest point (the eye), flood across edges to the faces it sees, replace
+//! them by a fan of triangles from the horizon to the eye, and hand the visible faces'
+//! points to the new faces only. O(n log n) expected.
 //!
-//! Robustness: a point is "above" a face only when its distance exceeds the thick-plane
-//! tolerance `HULL_3D_PLANE_ULPS · ε · scale` (`scale` = largest absolute coordinate),
-//! so duplicate, collinear and coplanar points are absorbed instead of creating
-//! slivers. A point dropped that way can end up outside once a nearly coplanar
-//! neighbour face is replaced, so after the main loop every input point that is not a
-//! hull vertex is checked against the finished faces, and the loop resumes for those
-//! still outside (at most [`HULL_3D_MAX_PASSES`] passes). The main loop runs at most
-//! once per input point (each eye is consumed), the hull is checked to be a closed
-//! 2-manifold with Euler characteristic 2, and any inconsistency is an error rather
-//! than a broken mesh. A face's normal is the cross product of its two shorter edges
-//! (at the corner opposite its longest edge), so sliver faces keep accurate planes.
-//! Repeated points are considered once (their first copy): a repeat of a hull vertex
-//! is on the hull, and letting it be an eye only folded the hull over itself.
+//! Robustness: "strictly above" is the exact sign of the orientation determinant (a
+//! floating-point filter with a proven error bound, then an exact expansion sum), so
+//! the hull is the exact convex hull of the input: no thick plane, no fold, no point
+//! dropped outside. The visible region of an eye strictly outside is a disc, its new
+//! faces are never degenerate, and a point that is above no new face is inside (the
+//! quickhull invariant holds exactly). Coplanar input keeps coplanar triangles
+//! (merged into polygons by [`crate::shape::ConvexPolyhedron::from_points`]); a point
+//! exactly on a face or an edge is a vertex only when it was added before the points
+//! that make it so (it is on the hull). A final pass checks that the surface is
+//! closed, oriented, locally convex at every edge (exactly, and without flat folds)
+//! with Euler characteristic 2; a failure (not seen) is `Degenerate`, never a wrong
+//! hull.
+//!
+//! Signs are exact while every product of three coordinates is a normal `f64` (all
+//! `f32` input; `f64` coordinates between about 1e-100 and 1e100 in magnitude).
+//!
+//! Flat input: when every point is within [`HULL_3D_FLAT_ULPS`] machine epsilons (of
+//! the input's largest coordinate) of the plane of three extreme points, the hull is
+//! the flat convex polygon of the points' projections ([`Hull3d::flat_normal`]).
+//! Collinear input (all within that tolerance of a line) is refused.
 
-use std::collections::{HashMap, VecDeque};
-
+use crate::algo::hull_2d::convex_hull_2d_indices;
 use crate::math::tolerance::eps;
 use crate::math::{Real, Vector3};
-use crate::shape::concave_polygon::geometry::exact_orient_value;
 use crate::shape::error::check_finite;
 use crate::shape::ShapeError;
 
-/// Thick-plane tolerance in machine epsilons, relative to the largest absolute
-/// coordinate of the input: points closer than this to a face count as on it.
+/// Containment tolerance of the triangles' rounded planes, in machine epsilons of the
+/// input's largest absolute coordinate: the hull is exact, so every input point is on
+/// or under every hull triangle exactly, and under its plane evaluated in floating
+/// point (normal by [`accurate_cross`]) within this tolerance.
 pub const HULL_3D_PLANE_ULPS: f64 = 32.0;
 
-/// Cap on the passes of the main loop: after each, every input point is checked
-/// against the finished faces and the loop resumes if one is still outside.
-pub const HULL_3D_MAX_PASSES: usize = 4;
+/// Flatness tolerance, in machine epsilons of the input's largest absolute
+/// coordinate: point sets within this distance of a plane give a flat hull, within it
+/// of a line are refused. Four times [`crate::shape::POLYHEDRON_PLANE_ULPS`], so that
+/// a solid hull is never so thin that its top and bottom merge into one face.
+pub const HULL_3D_FLAT_ULPS: f64 = 256.0;
 
-/// A triangulated convex hull: the hull's vertices (a subset of the input) and its
-/// triangles as indices into `vertices`, counter-clockwise seen from outside.
-/// Coplanar faces are split into several triangles. An input point lying on a face
-/// or edge (within the thick-plane tolerance) is normally absorbed, but can remain a
-/// vertex when it was added before the points that make it coplanar; the surface is
-/// still the hull. [`crate::shape::ConvexPolyhedron::from_points`] removes such
-/// vertices when it merges the triangles into polygons.
+/// Error bound of the orientation filter, in `f64` epsilons of the determinant's
+/// permanent (Shewchuk's `o3derrboundA` is 7 ε): beyond it the rounded sign is right.
+pub const HULL_3D_FILTER_ULPS: f64 = 8.0;
+
+/// A convex hull: its vertices (a subset of the input) and its triangles as indices
+/// into `vertices`, counter-clockwise seen from outside.
+///
+/// Solid hull (`flat_normal` is `None`): a closed triangulated surface (Euler
+/// characteristic 2); coplanar faces are split into several triangles, and a vertex
+/// may lie on a face or an edge of the hull. Flat hull (`flat_normal` is the
+/// unit normal of the points' plane): `vertices` is the convex polygon,
+/// counter-clockwise seen from the side `flat_normal` points to, and `triangles` holds
+/// a fan facing `flat_normal` followed by the same fan facing away (a closed "pillow"
+/// of zero volume).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Hull3d<V> {
     /// The input points that are hull vertices.
     pub vertices: Vec<V>,
     /// Outward-facing triangles, indices into `vertices`.
     pub triangles: Vec<[usize; 3]>,
+    /// The unit normal of a flat hull's plane, `None` for a solid hull.
+    pub flat_normal: Option<V>,
+}
+
+type P = [f64; 3];
+
+/// Marks an unset face or vertex link.
+const NONE: u32 = u32::MAX;
+
+fn sub(a: P, b: P) -> P {
+    [a[0] - b[0], a[1] - b[1], a[2] - b[2]]
+}
+
+fn dot(a: P, b: P) -> f64 {
+    a[0] * b[0] + a[1] * b[1] + a[2] * b[2]
+}
+
+fn cross(a: P, b: P) -> P {
+    [
+        a[1] * b[2] - a[2] * b[1],
+        a[2] * b[0] - a[0] * b[2],
+        a[0] * b[1] - a[1] * b[0],
+    ]
 }
 
 /// One hull triangle during construction.
-struct Face<V: Vector3> {
-    v: [usize; 3],
-    normal: V,
-    outside: Vec<usize>,
+struct Face {
+    /// Corners, counter-clockwise from outside.
+    v: [u32; 3],
+    /// `adj[k]`: the face across the edge `v[k] → v[k + 1]`.
+    adj: [u32; 3],
+    /// `(v1 − v0) × (v2 − v0)`, rounded.
+    normal: P,
+    /// Per component, the permanent of that cross product (for the filter's bound).
+    perm: P,
+    /// `1 / |normal|` (0 for a rounded zero normal): heights for ranking only.
+    inv_len: f64,
+    /// Conflict points, strictly above.
+    outside: Vec<u32>,
+    /// The farthest conflict point and its height.
+    eye: (u32, f64),
     alive: bool,
+    /// Flood stamps: last eye that found the face visible / hidden.
+    seen_visible: u32,
+    seen_hidden: u32,
 }
 
-/// Construction state: input points, faces, and the directed-edge → face map.
-struct Builder<'a, V: Vector3> {
-    points: &'a [V],
-    tol: V::Scalar,
-    faces: Vec<Face<V>>,
-    edges: HashMap<(usize, usize), usize>,
-    /// Faces that received conflict points when created (some may be dead since),
-    /// oldest first: old faces are large, so their eyes are the hull's extreme points.
-    pending: VecDeque<usize>,
+/// Construction state: the input in `f64`, the faces and reusable scratch space.
+struct Builder<'a> {
+    pts: &'a [P],
+    faces: Vec<Face>,
+    pending: Vec<u32>,
+    stamp: u32,
+    /// Per vertex: the new face whose horizon edge starts there, and its stamp.
+    start_of: Vec<(u32, u32)>,
+    visible: Vec<u32>,
+    horizon: Vec<(u32, u32, u32)>,
 }
 
 fn degenerate(reason: &'static str) -> ShapeError {
@@ -77,116 +134,531 @@ fn degenerate(reason: &'static str) -> ShapeError {
     }
 }
 
-/// The convex hull of `points`.
+/// The convex hull of `points` (exact; see the module documentation).
 ///
 /// # Errors
 /// [`ShapeError::NotFinite`] for a NaN or infinite point; [`ShapeError::TooFewPoints`]
-/// when fewer than 4 affinely independent points are given (`got` is how many were
-/// found: 0 to 3, so coplanar input gives 3); [`ShapeError::Degenerate`] if rounding
-/// made the hull inconsistent (not seen in tests, reported instead of a broken mesh).
+/// with `got` 0, 1 or 2 when the points are empty, all within the flatness tolerance
+/// of one point, or of one line (collinear); [`ShapeError::Degenerate`] if the final
+/// check fails (not seen: the signs are exact), instead of returning a wrong hull.
 pub fn convex_hull_3d<V: Vector3>(points: &[V]) -> Result<Hull3d<V>, ShapeError> {
     for &p in points {
         check_finite("ConvexHull3d", "points", p)?;
     }
-    let scale = points
+    let pts: Vec<P> = points
         .iter()
-        .fold(V::Scalar::ZERO, |m, p| m.max(p.abs().max_element()));
-    let tol = eps::<V::Scalar>(HULL_3D_PLANE_ULPS) * scale;
-    let simplex = initial_simplex(points, tol)?;
+        .map(|p| [p.get(0), p.get(1), p.get(2)].map(|x| x.to_f64()))
+        .collect();
+    let scale = pts
+        .iter()
+        .fold(0.0f64, |m, p| p.iter().fold(m, |m, x| m.max(x.abs())));
+    let tol = eps::<V::Scalar>(HULL_3D_FLAT_ULPS).to_f64() * scale;
+    let start = match initial_simplex(&pts, tol)? {
+        Simplex::Solid(s) => s,
+        Simplex::Flat(i0, normal) => return flat_hull(points, &pts, i0, normal),
+    };
     let mut b = Builder {
-        points,
-        tol,
+        pts: &pts,
         faces: Vec::new(),
-        edges: HashMap::new(),
-        pending: VecDeque::new(),
+        pending: Vec::new(),
+        stamp: 0,
+        start_of: vec![(NONE, 0); pts.len()],
+        visible: Vec::new(),
+        horizon: Vec::new(),
     };
-    b.add_simplex(simplex)?;
-    // Repeats of a point are never candidates: on the hull with their first copy,
-    // they could only re-enter as eyes of faces that rounding tilted past them.
-    let first = first_copies(points);
-    let simplex_pos = simplex.map(|i| points[i]);
-    b.assign(
-        (0..points.len()).filter(|&i| first[i] && !simplex_pos.contains(&points[i])),
-        0,
-    );
-    let mut eyes = 0;
-    for _ in 0..HULL_3D_MAX_PASSES {
-        b.add_pending_eyes(&mut eyes)?;
-        // A point dropped inside a face's thick plane can stand well outside once a
-        // nearly coplanar neighbour is replaced: hand every point that is not a hull
-        // vertex to the final faces.
-        let on_hull = b.vertex_mask();
-        b.assign((0..points.len()).filter(|&i| first[i] && !on_hull[i]), 0);
-        if b.pending.is_empty() {
-            return b.finish();
-        }
-    }
-    Err(degenerate("points still outside after the last pass"))
+    b.add_simplex(start);
+    let rest: Vec<u32> = (0..pts.len() as u32)
+        .filter(|i| !start.contains(&(*i as usize)))
+        .collect();
+    b.assign(&rest, 0);
+    b.run()?;
+    b.verify()?;
+    Ok(b.output(points))
 }
 
-/// Per point, whether it is the first (lowest index) of the points at its position.
-fn first_copies<V: Vector3>(points: &[V]) -> Vec<bool> {
-    let key = |i: &usize| {
-        let p = points[*i];
-        [p.get(0), p.get(1), p.get(2)]
-    };
-    let mut order: Vec<usize> = (0..points.len()).collect();
-    // Stable: within a run of equal points the lowest index comes first.
-    order.sort_by(|a, b| {
-        key(a)
-            .partial_cmp(&key(b))
-            .unwrap_or(core::cmp::Ordering::Equal)
-    });
-    let mut first = vec![true; points.len()];
-    for w in order.windows(2) {
-        if points[w[0]] == points[w[1]] {
-            first[w[1]] = false;
-        }
-    }
-    first
+/// Four extreme points in general position, or a flat set's first point and normal.
+enum Simplex {
+    Solid([usize; 4]),
+    Flat(usize, P),
 }
 
-/// Four affinely independent extreme points, or how many independent ones exist.
-fn initial_simplex<V: Vector3>(points: &[V], tol: V::Scalar) -> Result<[usize; 4], ShapeError> {
+/// The index and score of the point with the largest `score`.
+fn farthest(pts: &[P], score: impl Fn(P) -> f64) -> (usize, f64) {
+    let mut best = (0, f64::NEG_INFINITY);
+    for (i, &p) in pts.iter().enumerate() {
+        let s = score(p);
+        if s > best.1 {
+            best = (i, s);
+        }
+    }
+    best
+}
+
+/// Extreme points spanning the cloud: the lowest `x`, the point farthest from it, the
+/// point farthest from their line, the point farthest from their plane. Distances
+/// within `tol` count as zero.
+fn initial_simplex(pts: &[P], tol: f64) -> Result<Simplex, ShapeError> {
     let too_few = |got| ShapeError::TooFewPoints {
         shape: "ConvexHull3d",
         needed: 4,
         got,
     };
-    let farthest = |score: &dyn Fn(V) -> V::Scalar| {
-        let mut best = (0, V::Scalar::NEG_INFINITY);
-        for (i, &p) in points.iter().enumerate() {
-            let s = score(p);
-            if s > best.1 {
-                best = (i, s);
-            }
-        }
-        best
-    };
-    if points.is_empty() {
+    if pts.is_empty() {
         return Err(too_few(0));
     }
-    let i0 = farthest(&|p| -p.get(0)).0;
-    let p0 = points[i0];
-    let (i1, d1) = farthest(&|p| p.distance(p0));
-    let independent = d1 > tol; // false for NaN too
-    if !independent {
+    let i0 = farthest(pts, |p| -p[0]).0;
+    let p0 = pts[i0];
+    let (i1, d1) = farthest(pts, |p| dot(sub(p, p0), sub(p, p0)).sqrt());
+    if !(d1 > tol) {
         return Err(too_few(1));
     }
-    let axis = (points[i1] - p0) / d1;
-    let (i2, d2) = farthest(&|p| (p - p0).cross(axis).length());
-    let independent = d2 > tol;
-    if !independent {
+    let axis = sub(pts[i1], p0).map(|x| x / d1);
+    let (i2, d2) = farthest(pts, |p| {
+        let c = cross(sub(p, p0), axis);
+        dot(c, c).sqrt()
+    });
+    if !(d2 > tol) {
         return Err(too_few(2));
     }
-    let normal = (points[i1] - p0).cross(points[i2] - p0).try_normalize();
-    let normal = normal.ok_or(too_few(2))?;
-    let (i3, d3) = farthest(&|p| normal.dot(p - p0).abs());
-    let independent = d3 > tol;
-    if !independent {
-        return Err(too_few(3));
+    let n = cross(sub(pts[i1], p0), sub(pts[i2], p0));
+    let len = dot(n, n).sqrt();
+    if !(len > 0.0) {
+        return Err(too_few(2));
     }
-    Ok([i0, i1, i2, i3])
+    let normal = n.map(|x| x / len);
+    let (i3, d3) = farthest(pts, |p| dot(normal, sub(p, p0)).abs());
+    if !(d3 > tol) {
+        return Ok(Simplex::Flat(i0, normal));
+    }
+    Ok(Simplex::Solid([i0, i1, i2, i3]))
+}
+
+/// The hull of a flat set: the 2D hull of the points projected on the plane through
+/// `pts[i0]` with the unit `normal`, as a polygon and two opposite fans.
+fn flat_hull<V: Vector3>(
+    points: &[V],
+    pts: &[P],
+    i0: usize,
+    normal: P,
+) -> Result<Hull3d<V>, ShapeError> {
+    let s = V::Scalar::from_f64;
+    let n = V::new(s(normal[0]), s(normal[1]), s(normal[2]));
+    let (e1, e2) = glam::DVec3::from_array(normal).any_orthonormal_pair();
+    let (e1, e2) = (e1.to_array(), e2.to_array());
+    let projected: Vec<glam::DVec2> = pts
+        .iter()
+        .map(|&p| {
+            let w = sub(p, pts[i0]);
+            glam::DVec2::new(dot(w, e1), dot(w, e2))
+        })
+        .collect();
+    let mut ring = convex_hull_2d_indices(&projected).map_err(|_| ShapeError::TooFewPoints {
+        shape: "ConvexHull3d",
+        needed: 4,
+        got: 2,
+    })?;
+    // Counter-clockwise in (e1, e2) is counter-clockwise around e1 × e2.
+    if dot(cross(e1, e2), normal) < 0.0 {
+        ring.reverse();
+    }
+    let k = ring.len();
+    let top = (1..k - 1).map(|j| [0, j, j + 1]);
+    let bottom = (1..k - 1).map(|j| [0, j + 1, j]);
+    Ok(Hull3d {
+        vertices: ring.iter().map(|&i| points[i]).collect(),
+        triangles: top.chain(bottom).collect(),
+        flat_normal: Some(n),
+    })
+}
+
+/// The exact sign (−1, 0 or 1) of `(p − a) · ((b − a) × (c − a))`: positive when `p`
+/// is above the plane of the triangle `a, b, c` (counter-clockwise seen from above),
+/// zero when the four points are coplanar. A filter (rounded determinant against
+/// [`HULL_3D_FILTER_ULPS`] epsilons of its permanent), then the exact expansion; exact
+/// under the conditions of the module documentation.
+pub fn orient_3d(a: [f64; 3], b: [f64; 3], c: [f64; 3], p: [f64; 3]) -> f64 {
+    let (u, w, x) = (sub(b, a), sub(c, a), sub(p, a));
+    let det = dot(cross(u, w), x);
+    let perm = [
+        (u[1] * w[2]).abs() + (u[2] * w[1]).abs(),
+        (u[2] * w[0]).abs() + (u[0] * w[2]).abs(),
+        (u[0] * w[1]).abs() + (u[1] * w[0]).abs(),
+    ];
+    let bound = HULL_3D_FILTER_ULPS * f64::EPSILON * dot(perm, x.map(f64::abs));
+    if det > bound {
+        1.0
+    } else if det < -bound {
+        -1.0
+    } else {
+        exact_orient(a, b, c, p)
+    }
+}
+
+/// Appends `sign · det(p, q, r)` (rows) as the exact terms of its six triple
+/// products, four each; see [`exact_orient`].
+fn det3_terms(p: P, q: P, r: P, sign: f64, parts: &mut Vec<f64>) {
+    let terms = [
+        (1.0, p[0], q[1], r[2]),
+        (-1.0, p[0], q[2], r[1]),
+        (1.0, p[1], q[2], r[0]),
+        (-1.0, p[1], q[0], r[2]),
+        (1.0, p[2], q[0], r[1]),
+        (-1.0, p[2], q[1], r[0]),
+    ];
+    for (s, x, y, z) in terms {
+        let (xy, xy_err) = two_product(x, y);
+        let (a, a_err) = two_product(xy, z);
+        let (b, b_err) = two_product(xy_err, z);
+        let s = s * sign;
+        parts.extend_from_slice(&[s * a, s * a_err, s * b, s * b_err]);
+    }
+}
+
+/// The sign of `(p − a) · ((b − a) × (c − a))`, exactly (as −1, 0 or 1): the
+/// differences when all nine are exact in `f64` (then six triple products), else the
+/// cofactor expansion `det(b, c, p) − det(a, c, p) + det(a, b, p) − det(a, b, c)`
+/// (24 triple products). Each triple product is split exactly into four terms
+/// (Dekker's product) and the terms summed exactly (Knuth's two-sum, Shewchuk's
+/// growing expansion); the largest component of the sum has its sign.
+fn exact_orient(a: P, b: P, c: P, p: P) -> f64 {
+    let mut parts = Vec::with_capacity(96);
+    let diffs = [b, c, p].map(|q| [0, 1, 2].map(|i| two_sum(q[i], -a[i])));
+    if diffs.iter().flatten().all(|d| d.1 == 0.0) {
+        let [u, v, w] = diffs.map(|d| d.map(|x| x.0));
+        det3_terms(u, v, w, 1.0, &mut parts);
+    } else {
+        det3_terms(b, c, p, 1.0, &mut parts);
+        det3_terms(a, c, p, -1.0, &mut parts);
+        det3_terms(a, b, p, 1.0, &mut parts);
+        det3_terms(a, b, c, -1.0, &mut parts);
+    }
+    let mut e = [0.0; 96];
+    let mut len = 0;
+    for part in parts {
+        len = grow_expansion(&mut e, len, part);
+    }
+    if len == 0 {
+        0.0
+    } else {
+        e[len - 1].signum()
+    }
+}
+
+/// `x + y` as `(sum, error)` exactly (Knuth).
+#[inline]
+fn two_sum(x: f64, y: f64) -> (f64, f64) {
+    let s = x + y;
+    let bv = s - x;
+    let av = s - bv;
+    (s, (x - av) + (y - bv))
+}
+
+/// `x · y` as `(product, error)` exactly (Dekker's split into 26-bit halves).
+#[inline]
+fn two_product(x: f64, y: f64) -> (f64, f64) {
+    const SPLITTER: f64 = 134_217_729.0; // 2^27 + 1
+    let split = |v: f64| {
+        let c = SPLITTER * v;
+        let hi = c - (c - v);
+        (hi, v - hi)
+    };
+    let p = x * y;
+    let ((xh, xl), (yh, yl)) = (split(x), split(y));
+    (p, xl * yl - (((p - xh * yh) - xl * yh) - xh * yl))
+}
+
+/// Adds `part` to the expansion `e[..len]` (non-overlapping, increasing magnitude,
+/// zeros dropped); returns the new length.
+fn grow_expansion(e: &mut [f64; 96], len: usize, part: f64) -> usize {
+    let mut q = part;
+    let mut out = 0;
+    for i in 0..len {
+        let (s, err) = two_sum(q, e[i]);
+        if err != 0.0 {
+            e[out] = err;
+            out += 1;
+        }
+        q = s;
+    }
+    if q != 0.0 {
+        e[out] = q;
+        out += 1;
+    }
+    out
+}
+
+impl Builder<'_> {
+    /// The height of point `p` above face `f` (unit normal, rounded) when `p` is
+    /// strictly above it (exact sign), else `None`.
+    fn above(&self, f: u32, p: u32) -> Option<f64> {
+        let face = &self.faces[f as usize];
+        let a = self.pts[face.v[0] as usize];
+        let w = sub(self.pts[p as usize], a);
+        let det = dot(face.normal, w);
+        let bound = HULL_3D_FILTER_ULPS
+            * f64::EPSILON
+            * (face.perm[0] * w[0].abs() + face.perm[1] * w[1].abs() + face.perm[2] * w[2].abs());
+        if det > bound {
+            return Some(det * face.inv_len);
+        }
+        if det < -bound {
+            return None;
+        }
+        let [b, c] = [1, 2].map(|k| self.pts[face.v[k] as usize]);
+        (exact_orient(a, b, c, self.pts[p as usize]) > 0.0).then_some((det * face.inv_len).max(0.0))
+    }
+
+    /// Pushes the triangle `v` (counter-clockwise from outside) with no links yet.
+    fn push_face(&mut self, v: [u32; 3]) -> u32 {
+        let [a, b, c] = v.map(|i| self.pts[i as usize]);
+        let (u, w) = (sub(b, a), sub(c, a));
+        let normal = cross(u, w);
+        let perm = [
+            (u[1] * w[2]).abs() + (u[2] * w[1]).abs(),
+            (u[2] * w[0]).abs() + (u[0] * w[2]).abs(),
+            (u[0] * w[1]).abs() + (u[1] * w[0]).abs(),
+        ];
+        let len = dot(normal, normal).sqrt();
+        self.faces.push(Face {
+            v,
+            adj: [NONE; 3],
+            normal,
+            perm,
+            inv_len: if len > 0.0 { 1.0 / len } else { 0.0 },
+            outside: Vec::new(),
+            eye: (NONE, f64::NEG_INFINITY),
+            alive: true,
+            seen_visible: 0,
+            seen_hidden: 0,
+        });
+        (self.faces.len() - 1) as u32
+    }
+
+    /// The four faces of the start tetrahedron, oriented away from its fourth vertex,
+    /// and their links.
+    fn add_simplex(&mut self, s: [usize; 4]) {
+        let [a, b, c, d] = s.map(|i| i as u32);
+        let (pa, pb, pc, pd) = (
+            self.pts[a as usize],
+            self.pts[b as usize],
+            self.pts[c as usize],
+            self.pts[d as usize],
+        );
+        // d must be strictly below a-b-c (it is far from that plane: not flat).
+        let (b, c) = if exact_orient(pa, pb, pc, pd) > 0.0 {
+            (c, b)
+        } else {
+            (b, c)
+        };
+        for tri in [[a, b, c], [a, d, b], [b, d, c], [c, d, a]] {
+            self.push_face(tri);
+        }
+        self.link_all();
+    }
+
+    /// Links every face to its neighbours by matching opposite directed edges (the
+    /// start tetrahedron only: four faces).
+    fn link_all(&mut self) {
+        let n = self.faces.len();
+        for f in 0..n {
+            for k in 0..3 {
+                let (a, b) = (self.faces[f].v[k], self.faces[f].v[(k + 1) % 3]);
+                let g = (0..n).find(|&g| {
+                    let v = self.faces[g].v;
+                    (0..3).any(|j| v[j] == b && v[(j + 1) % 3] == a)
+                });
+                self.faces[f].adj[k] = g.map_or(NONE, |g| g as u32);
+            }
+        }
+    }
+
+    /// Hands each point to the face (from index `first_face`) it is farthest above,
+    /// or drops it (inside) when it is above none; queues the faces that got points.
+    fn assign(&mut self, candidates: &[u32], first_face: usize) {
+        for &p in candidates {
+            let mut best = (NONE, f64::NEG_INFINITY);
+            for f in first_face..self.faces.len() {
+                if let Some(h) = self.above(f as u32, p) {
+                    if h > best.1 {
+                        best = (f as u32, h);
+                    }
+                }
+            }
+            if best.0 != NONE {
+                let face = &mut self.faces[best.0 as usize];
+                face.outside.push(p);
+                if best.1 > face.eye.1 {
+                    face.eye = (p, best.1);
+                }
+            }
+        }
+        for f in first_face..self.faces.len() {
+            if !self.faces[f].outside.is_empty() {
+                self.pending.push(f as u32);
+            }
+        }
+    }
+
+    /// Adds eyes until no face has conflict points. Each point is an eye at most
+    /// once (it leaves every conflict list), so the loop runs at most `n` times.
+    fn run(&mut self) -> Result<(), ShapeError> {
+        let mut eyes = 0;
+        while let Some(f) = self.pending.pop() {
+            let face = &self.faces[f as usize];
+            if !face.alive || face.outside.is_empty() {
+                continue;
+            }
+            if eyes == self.pts.len() {
+                return Err(degenerate("more eye points than input points"));
+            }
+            eyes += 1;
+            self.add_eye(f)?;
+        }
+        Ok(())
+    }
+
+    /// Adds the farthest conflict point of face `f` to the hull.
+    fn add_eye(&mut self, f: u32) -> Result<(), ShapeError> {
+        let eye = self.faces[f as usize].eye.0;
+        self.stamp += 1;
+        self.find_visible(f, eye)?;
+        let first_new = self.faces.len();
+        self.build_cone(eye)?;
+        let mut orphans = Vec::new();
+        for k in 0..self.visible.len() {
+            let face = &mut self.faces[self.visible[k] as usize];
+            face.alive = false;
+            orphans.append(&mut face.outside);
+        }
+        orphans.retain(|&p| p != eye);
+        self.assign(&orphans, first_new);
+        Ok(())
+    }
+
+    /// Floods from `start` to the faces `eye` is strictly above (`self.visible`) and
+    /// records the horizon edges `(a, b, hidden neighbour)` (`self.horizon`).
+    fn find_visible(&mut self, start: u32, eye: u32) -> Result<(), ShapeError> {
+        let stamp = self.stamp;
+        self.visible.clear();
+        self.horizon.clear();
+        self.visible.push(start);
+        self.faces[start as usize].seen_visible = stamp;
+        let mut k = 0;
+        while k < self.visible.len() {
+            let f = self.visible[k] as usize;
+            k += 1;
+            for e in 0..3 {
+                let g = self.faces[f].adj[e];
+                if g == NONE || !self.faces[g as usize].alive {
+                    return Err(degenerate("open hull edge"));
+                }
+                let gf = &self.faces[g as usize];
+                if gf.seen_visible == stamp {
+                    continue;
+                }
+                let hidden = gf.seen_hidden == stamp || self.above(g, eye).is_none();
+                let gf = &mut self.faces[g as usize];
+                if hidden {
+                    gf.seen_hidden = stamp;
+                    let v = self.faces[f].v;
+                    self.horizon.push((v[e], v[(e + 1) % 3], g));
+                } else {
+                    gf.seen_visible = stamp;
+                    self.visible.push(g);
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// One new face `(a, b, eye)` per horizon edge, linked to the hidden neighbour
+    /// across `a → b` and to the new faces on both sides. The horizon must be one
+    /// simple loop (each vertex starts one edge).
+    fn build_cone(&mut self, eye: u32) -> Result<(), ShapeError> {
+        let stamp = self.stamp;
+        for k in 0..self.horizon.len() {
+            let (a, b, g) = self.horizon[k];
+            let nf = self.push_face([a, b, eye]);
+            self.faces[nf as usize].adj[0] = g;
+            let gv = self.faces[g as usize].v;
+            let j = (0..3)
+                .find(|&j| gv[j] == b && gv[(j + 1) % 3] == a)
+                .ok_or(degenerate("horizon edge not in its neighbour"))?;
+            self.faces[g as usize].adj[j] = nf;
+            if self.start_of[a as usize].1 == stamp {
+                return Err(degenerate("horizon is not a simple loop"));
+            }
+            self.start_of[a as usize] = (nf, stamp);
+        }
+        let first_new = self.faces.len() - self.horizon.len();
+        for nf in first_new..self.faces.len() {
+            let b = self.faces[nf].v[1];
+            let (m, s) = self.start_of[b as usize];
+            if s != stamp {
+                return Err(degenerate("horizon is not closed"));
+            }
+            self.faces[nf].adj[1] = m;
+            self.faces[m as usize].adj[2] = nf as u32;
+        }
+        Ok(())
+    }
+
+    /// The final check: every live face's links are mutual, every edge is convex
+    /// (the neighbour's far corner is not strictly above, exactly) and not a flat
+    /// fold (coplanar neighbours face the same way), and `2V − F = 4`.
+    fn verify(&self) -> Result<(), ShapeError> {
+        let mut live = 0usize;
+        let mut is_vertex = vec![false; self.pts.len()];
+        for (f, face) in self.faces.iter().enumerate().filter(|(_, x)| x.alive) {
+            live += 1;
+            for k in 0..3 {
+                is_vertex[face.v[k] as usize] = true;
+                let g = face.adj[k];
+                let gf = &self.faces[g as usize];
+                if !gf.alive || !gf.adj.contains(&(f as u32)) {
+                    return Err(degenerate("hull links are not mutual"));
+                }
+                let far = gf.v.iter().copied().find(|x| !face.v.contains(x));
+                let far = far.ok_or(degenerate("two faces on the same corners"))?;
+                let [a, b, c] = face.v.map(|i| self.pts[i as usize]);
+                let side = orient_3d(a, b, c, self.pts[far as usize]);
+                if side > 0.0 || (side == 0.0 && dot(face.normal, gf.normal) <= 0.0) {
+                    return Err(degenerate("hull is not convex at an edge"));
+                }
+            }
+        }
+        let vertices = is_vertex.iter().filter(|&&x| x).count();
+        if 2 * vertices != live + 4 {
+            return Err(degenerate("hull is not a topological sphere"));
+        }
+        Ok(())
+    }
+
+    /// Compacts the live faces into a [`Hull3d`] of the original points.
+    fn output<V: Vector3>(&self, points: &[V]) -> Hull3d<V> {
+        let mut remap = vec![usize::MAX; self.pts.len()];
+        let mut vertices = Vec::new();
+        let triangles = self
+            .faces
+            .iter()
+            .filter(|f| f.alive)
+            .map(|f| {
+                f.v.map(|i| {
+                    let i = i as usize;
+                    if remap[i] == usize::MAX {
+                        remap[i] = vertices.len();
+                        vertices.push(points[i]);
+                    }
+                    remap[i]
+                })
+            })
+            .collect();
+        Hull3d {
+            vertices,
+            triangles,
+            flat_normal: None,
+        }
+    }
 }
 
 /// `(b − a) × (c − a)`, each component within 16 ε of the result's largest one: the
@@ -196,13 +668,13 @@ fn initial_simplex<V: Vector3>(points: &[V], tol: V::Scalar) -> Result<[usize; 4
 /// ([`exact_orient_value`]). A needle triangle (three points within 3.5e-10 of a line
 /// 0.35 long) had its rounded normal tilted enough to put its own vertex 60 slacks off
 /// its plane (`tests/regressions/hull_sliver_face_normal.rs`).
+///
+/// [`exact_orient_value`]: crate::shape::concave_polygon::geometry::exact_orient_value
 pub(crate) fn accurate_cross<V: Vector3>(a: V, b: V, c: V) -> V {
+    use crate::shape::concave_polygon::geometry::exact_orient_value;
     let f = |v: V| [0, 1, 2].map(|i| v.get(i).to_f64());
     let (a, b, c) = (f(a), f(b), f(c));
-    let (u, w) = (
-        [0, 1, 2].map(|i| b[i] - a[i]),
-        [0, 1, 2].map(|i| c[i] - a[i]),
-    );
+    let (u, w) = (sub(b, a), sub(c, a));
     let axes = [(1, 2), (2, 0), (0, 1)];
     let rounded = axes.map(|(i, j)| {
         (
@@ -221,236 +693,13 @@ pub(crate) fn accurate_cross<V: Vector3>(a: V, b: V, c: V) -> V {
     V::new(s(n[0]), s(n[1]), s(n[2]))
 }
 
-/// The triangle `v` rotated (keeping its orientation) so that `v[0]` is the corner
-/// opposite its longest edge. The face normal is the cross product of the two edges at
-/// `v[0]` and heights are measured from it: at that corner the edges are the two
-/// shorter ones, never two long, almost parallel edges whose cross product cancels (a
-/// face 3.6e5 long and 8.6e-3 wide tilted by 1e-8 rad put an input point 4.7e-7
-/// outside the hull, `tests/regressions/fuzz_artifacts.rs::hull_b913de95`).
-fn sliver_safe_corner<V: Vector3>(v: [usize; 3], points: &[V]) -> [usize; 3] {
-    let [a, b, c] = v.map(|i| points[i]);
-    let opposite = [
-        b.distance_squared(c),
-        c.distance_squared(a),
-        a.distance_squared(b),
-    ];
-    if opposite[1] > opposite[0] && opposite[1] >= opposite[2] {
-        [v[1], v[2], v[0]]
-    } else if opposite[2] > opposite[0] && opposite[2] > opposite[1] {
-        [v[2], v[0], v[1]]
-    } else {
-        v
-    }
-}
-
-impl<V: Vector3> Builder<'_, V> {
-    /// Which input points are vertices of a live face.
-    fn vertex_mask(&self) -> Vec<bool> {
-        let mut mask = vec![false; self.points.len()];
-        for face in self.faces.iter().filter(|f| f.alive) {
-            for &v in &face.v {
-                mask[v] = true;
-            }
-        }
-        mask
-    }
-
-    /// Adds the eyes of the pending faces until none has conflict points. Each face
-    /// is pushed on `pending` once, when created with conflict points, and each eye
-    /// is consumed: `eyes` (counted over all passes) stays within the input's length.
-    fn add_pending_eyes(&mut self, eyes: &mut usize) -> Result<(), ShapeError> {
-        while let Some(f) = self.pending.pop_front() {
-            if !self.faces[f].alive || self.faces[f].outside.is_empty() {
-                continue;
-            }
-            if *eyes == self.points.len() {
-                return Err(degenerate("more eye points than input points"));
-            }
-            *eyes += 1;
-            self.add_eye(f)?;
-        }
-        Ok(())
-    }
-
-    /// Signed distance of point `i` above face `f`.
-    fn height(&self, f: usize, i: usize) -> V::Scalar {
-        let face = &self.faces[f];
-        face.normal.dot(self.points[i] - self.points[face.v[0]])
-    }
-
-    /// Adds the triangle `a, b, c` (counter-clockwise from outside), rotated so that
-    /// its first corner is the one opposite its longest edge (see [`sliver_safe_corner`]).
-    fn add_face(&mut self, v: [usize; 3]) -> Result<usize, ShapeError> {
-        let v = sliver_safe_corner(v, self.points);
-        let [a, b, c] = v.map(|i| self.points[i]);
-        let normal = accurate_cross(a, b, c)
-            .try_normalize()
-            .ok_or(degenerate("flat hull triangle"))?;
-        let id = self.faces.len();
-        for k in 0..3 {
-            let key = (v[k], v[(k + 1) % 3]);
-            if self.edges.insert(key, id).is_some() {
-                return Err(degenerate("edge used twice"));
-            }
-        }
-        self.faces.push(Face {
-            v,
-            normal,
-            outside: Vec::new(),
-            alive: true,
-        });
-        Ok(id)
-    }
-
-    /// The four faces of the start tetrahedron, oriented away from its fourth vertex.
-    fn add_simplex(&mut self, s: [usize; 4]) -> Result<(), ShapeError> {
-        let [a, b, c, d] = s;
-        let n = (self.points[b] - self.points[a]).cross(self.points[c] - self.points[a]);
-        let (b, c) = if n.dot(self.points[d] - self.points[a]) > V::Scalar::ZERO {
-            (c, b)
-        } else {
-            (b, c)
-        };
-        // Now d is below a-b-c; the other three faces follow from it.
-        for tri in [[a, b, c], [a, d, b], [b, d, c], [c, d, a]] {
-            self.add_face(tri)?;
-        }
-        Ok(())
-    }
-
-    /// Hands each point to the face (from index `first_face`) it is farthest above,
-    /// or drops it when it is above none.
-    fn assign(&mut self, candidates: impl Iterator<Item = usize>, first_face: usize) {
-        for i in candidates {
-            let mut best = (usize::MAX, self.tol);
-            for f in first_face..self.faces.len() {
-                if self.faces[f].alive {
-                    let h = self.height(f, i);
-                    if h > best.1 {
-                        best = (f, h);
-                    }
-                }
-            }
-            if best.0 != usize::MAX {
-                self.faces[best.0].outside.push(i);
-            }
-        }
-        let with_conflicts =
-            (first_face..self.faces.len()).filter(|&f| !self.faces[f].outside.is_empty());
-        self.pending.extend(with_conflicts.collect::<Vec<_>>());
-    }
-
-    /// Adds the farthest conflict point of face `f` to the hull.
-    fn add_eye(&mut self, f: usize) -> Result<(), ShapeError> {
-        let outside = &self.faces[f].outside;
-        let mut eye = outside[0];
-        for &i in outside {
-            if self.height(f, i) > self.height(f, eye) {
-                eye = i;
-            }
-        }
-        let (visible, horizon) = self.visible_region(f, eye)?;
-        let mut orphans = Vec::new();
-        for &g in &visible {
-            let face = &mut self.faces[g];
-            face.alive = false;
-            orphans.append(&mut face.outside);
-            let v = face.v;
-            for k in 0..3 {
-                self.edges.remove(&(v[k], v[(k + 1) % 3]));
-            }
-        }
-        let first_new = self.faces.len();
-        for (a, b) in horizon {
-            self.add_face([a, b, eye])?;
-        }
-        self.assign(orphans.into_iter().filter(|&i| i != eye), first_new);
-        Ok(())
-    }
-
-    /// Faces seen from `eye` (flooded from `start`) and the horizon edges around them.
-    /// The horizon must be one simple loop, else the region is not a disc.
-    #[allow(clippy::type_complexity)]
-    fn visible_region(
-        &self,
-        start: usize,
-        eye: usize,
-    ) -> Result<(Vec<usize>, Vec<(usize, usize)>), ShapeError> {
-        let mut visible = vec![start];
-        let mut seen = vec![start];
-        let mut horizon = Vec::new();
-        let mut k = 0;
-        while k < visible.len() {
-            let v = self.faces[visible[k]].v;
-            k += 1;
-            for e in 0..3 {
-                let (a, b) = (v[e], v[(e + 1) % 3]);
-                let g = *self
-                    .edges
-                    .get(&(b, a))
-                    .ok_or(degenerate("open hull edge"))?;
-                if seen.contains(&g) {
-                    continue;
-                }
-                if self.height(g, eye) > self.tol {
-                    seen.push(g);
-                    visible.push(g);
-                } else {
-                    horizon.push((a, b));
-                }
-            }
-        }
-        let mut starts: Vec<usize> = horizon.iter().map(|e| e.0).collect();
-        starts.sort_unstable();
-        starts.dedup();
-        if starts.len() != horizon.len() {
-            return Err(degenerate("horizon is not a simple loop"));
-        }
-        Ok((visible, horizon))
-    }
-
-    /// Compacts the live faces into a [`Hull3d`] after checking it is closed.
-    fn finish(self) -> Result<Hull3d<V>, ShapeError> {
-        let live: Vec<[usize; 3]> = self.faces.iter().filter(|f| f.alive).map(|f| f.v).collect();
-        for tri in &live {
-            for k in 0..3 {
-                if !self.edges.contains_key(&(tri[(k + 1) % 3], tri[k])) {
-                    return Err(degenerate("open hull edge"));
-                }
-            }
-        }
-        let mut remap = vec![usize::MAX; self.points.len()];
-        let mut vertices = Vec::new();
-        let triangles: Vec<[usize; 3]> = live
-            .iter()
-            .map(|tri| {
-                tri.map(|i| {
-                    if remap[i] == usize::MAX {
-                        remap[i] = vertices.len();
-                        vertices.push(self.points[i]);
-                    }
-                    remap[i]
-                })
-            })
-            .collect();
-        // Closed triangulated sphere: V − E + F = 2 with E = 3F/2.
-        if 2 * vertices.len() != triangles.len() + 4 {
-            return Err(degenerate("hull is not a topological sphere"));
-        }
-        Ok(Hull3d {
-            vertices,
-            triangles,
-        })
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use glam::{DVec3, Vec3};
 
     /// Cube corners with duplicates, face centres, edge midpoints and the centre, at
-    /// scale `k` around `offset`: the hull has exactly the 8 corners and 12 triangles.
+    /// scale `k` around `offset`: the hull has the 8 corners, and is closed.
     fn cluttered_cube<V: Vector3>(k: f64, offset: f64) {
         let s = |v: f64| V::Scalar::from_f64(v);
         let p = |x: f64, y: f64, z: f64| {
@@ -466,8 +715,15 @@ mod tests {
             }
         }
         let hull = convex_hull_3d(&pts).unwrap();
-        assert_eq!(hull.vertices.len(), 8);
-        assert_eq!(hull.triangles.len(), 12);
+        // The 8 corners, and perhaps edge or face points added before the corners
+        // that make them coplanar; never the centre.
+        let corners = hull
+            .vertices
+            .iter()
+            .filter(|v| (0..3).all(|i| v.get(i) == s(offset) || v.get(i) == s(k + offset)));
+        assert_eq!(corners.count(), 8);
+        assert!(!hull.vertices.contains(&p(0.5, 0.5, 0.5)));
+        assert_eq!(2 * hull.vertices.len(), hull.triangles.len() + 4);
         // Each triangle faces away from the centre.
         let centre = p(0.5, 0.5, 0.5);
         for t in &hull.triangles {
@@ -485,7 +741,7 @@ mod tests {
         }
     }
 
-    // Fewer than four independent points: empty, coincident, collinear, coplanar, NaN.
+    // Fewer than three independent points: empty, coincident, collinear; NaN.
     #[test]
     fn degenerate_input() {
         let got = |pts: &[DVec3]| match convex_hull_3d(pts) {
@@ -498,10 +754,46 @@ mod tests {
             got(&[DVec3::ZERO, DVec3::X, DVec3::X * 2.0, DVec3::X * 3.0]),
             2
         );
-        let square = [DVec3::ZERO, DVec3::X, DVec3::Y, DVec3::ONE.with_z(0.0)];
-        assert_eq!(got(&square), 3);
         let err = convex_hull_3d(&[Vec3::ZERO, Vec3::X, Vec3::Y, Vec3::NAN]).unwrap_err();
         assert!(matches!(err, ShapeError::NotFinite { .. }));
+    }
+
+    // A coplanar square with its centre is a flat hull: the four corners, CCW around
+    // the normal, and two opposite fans.
+    #[test]
+    fn coplanar_square_is_flat() {
+        let square = [
+            DVec3::ZERO,
+            DVec3::X,
+            DVec3::Y,
+            DVec3::new(1.0, 1.0, 0.0),
+            DVec3::new(0.5, 0.5, 0.0),
+        ];
+        let hull = convex_hull_3d(&square).unwrap();
+        let n = hull.flat_normal.expect("flat");
+        assert_eq!(n.abs(), DVec3::Z);
+        assert_eq!(hull.vertices.len(), 4);
+        assert_eq!(hull.triangles.len(), 4);
+        let [a, b, c] = hull.triangles[0].map(|i| hull.vertices[i]);
+        assert!((b - a).cross(c - a).dot(n) > 0.0);
+    }
+
+    // The exact orientation sign on points one ulp off a plane far from the origin,
+    // where the rounded determinant is noise.
+    #[test]
+    fn exact_orient_sees_one_ulp() {
+        let o = 1e8f64;
+        let (a, b, c) = ([o, o, o], [o + 1.0, o, o], [o, o + 1.0, o]);
+        let up = f64::from_bits(o.to_bits() + 1);
+        assert_eq!(exact_orient(a, b, c, [o + 0.5, o + 0.5, up]), 1.0);
+        let down = f64::from_bits(o.to_bits() - 1);
+        assert_eq!(exact_orient(a, b, c, [o + 0.5, o + 0.5, down]), -1.0);
+        assert_eq!(exact_orient(a, b, c, [o + 0.5, o + 3.0, o]), 0.0);
+        // Inexact differences (tiny beside huge) take the cofactor expansion.
+        let (a, b, c) = ([1.0; 3], [1e20, 1.0, 1.0], [1.0, 1e20, 1.0]);
+        assert_eq!(exact_orient(a, b, c, [0.5, 0.3, 1.0]), 0.0);
+        let up = 1.0 + f64::EPSILON;
+        assert_eq!(exact_orient(a, b, c, [0.5, 0.3, up]), 1.0);
     }
 
     // Many points on a sphere: every input point is inside or on every face.

@@ -1,5 +1,14 @@
 //! Convex polyhedron in 3D, from outward planes or from points (via quickhull).
 //!
+//! Flat: a hull of coplanar points (within [`crate::algo::hull_3d::HULL_3D_FLAT_ULPS`]
+//! of a plane) is a flat polyhedron ([`ConvexPolyhedron::is_flat`]): two faces, the
+//! polygon facing each way (their planes the outermost points' offsets, so the
+//! polyhedron is a slab as thick as the points' spread), and one side plane per
+//! polygon edge in [`ConvexPolyhedron::planes`] after the two faces (perpendicular to
+//! the polygon, through the edge), so that containment, ray casts and the plane-based
+//! queries see the polygon's outline. Its volume is zero. Every support-map query
+//! (GJK, EPA, distances) works on its vertices unchanged.
+//!
 //! From planes: every vertex is the meeting point of three planes (seed 002) that lies
 //! behind all the others; the region must be bounded (checked on the extreme rays of
 //! its recession cone, each the cross product of two normals) and solid. From points:
@@ -13,7 +22,7 @@ use std::collections::HashMap;
 
 use super::error::ShapeError;
 use super::plane::Plane;
-use crate::algo::hull_2d::convex_hull_2d;
+use crate::algo::hull_2d::convex_hull_2d_indices;
 use crate::algo::hull_3d::{accurate_cross, convex_hull_3d};
 use crate::algo::support::{support_of_points, SupportMap};
 use crate::math::tolerance::eps;
@@ -51,13 +60,15 @@ impl<R: Real> PolyhedronFace<R> {
     }
 }
 
-/// A bounded convex polyhedron with at least four non-coplanar vertices. Closed: its
-/// boundary belongs to it.
+/// A bounded convex polyhedron: solid (at least four non-coplanar vertices), or flat
+/// (a convex polygon in 3D, from coplanar points; see the module documentation).
+/// Closed: its boundary belongs to it.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ConvexPolyhedron<R: Real> {
     vertices: Vec<R::V3>,
     faces: Vec<PolyhedronFace<R>>,
     planes: Vec<Plane<R::V3>>,
+    flat: bool,
 }
 
 fn degenerate(reason: &'static str) -> ShapeError {
@@ -107,15 +118,87 @@ impl<R: Real> ConvexPolyhedron<R> {
         Self::from_candidate_faces(vertices, candidates)
     }
 
-    /// The convex hull of `points` (quickhull); coplanar triangles become one face.
+    /// The convex hull of `points` (exact quickhull, [`convex_hull_3d`]); coplanar
+    /// triangles (edge-connected, facing the same way, within [`POLYHEDRON_PLANE_ULPS`]
+    /// of one plane) become one face. Coplanar input gives a flat polyhedron.
+    /// O(n log n) expected.
     ///
     /// # Errors
-    /// As [`convex_hull_3d`]: NaN points, or fewer than 4 affinely independent points.
+    /// As [`convex_hull_3d`]: NaN points, or all points within its flatness
+    /// tolerance of one line (`TooFewPoints`, `got` 0 to 2); `Degenerate` if the
+    /// merged faces cannot bound a solid (not seen).
     pub fn from_points(points: &[R::V3]) -> Result<Self, ShapeError> {
         let hull = convex_hull_3d(points)?;
+        if let Some(normal) = hull.flat_normal {
+            return Self::flat(hull.vertices, normal);
+        }
         let tol = eps::<R>(POLYHEDRON_PLANE_ULPS) * max_coordinate(&hull.vertices);
-        let candidates = coplanar_patches(&hull.vertices, &hull.triangles, tol);
-        Self::from_candidate_faces(hull.vertices, candidates)
+        let patches = coplanar_patches(&hull.vertices, &hull.triangles, tol);
+        let mut faces = Vec::with_capacity(patches.len());
+        for (plane, patch) in patches {
+            let polygon = patch_outline(&hull.triangles, &patch).or_else(|| {
+                let mut on: Vec<usize> = patch.iter().flat_map(|&t| hull.triangles[t]).collect();
+                on.sort_unstable();
+                on.dedup();
+                face_polygon::<R>(&hull.vertices, &on, plane.normal())
+            });
+            if let Some(polygon) = polygon {
+                faces.push(PolyhedronFace {
+                    plane,
+                    vertices: polygon,
+                });
+            }
+        }
+        drop_straight_vertices(&hull.vertices, &mut faces, tol);
+        Self::from_faces(hull.vertices, faces)
+    }
+
+    /// The flat polyhedron of the convex polygon `ring` (counter-clockwise around the
+    /// unit `normal`): two faces and one side plane per edge, each plane's offset the
+    /// largest over the ring's vertices near it (the ring is only flat within the
+    /// hull's flatness tolerance).
+    fn flat(ring: Vec<R::V3>, normal: R::V3) -> Result<Self, ShapeError> {
+        let k = ring.len();
+        let offset = |n: R::V3, ids: &mut dyn Iterator<Item = usize>| {
+            ids.fold(R::NEG_INFINITY, |m, i| m.max(n.dot(ring[i])))
+        };
+        let top = Plane::new(normal, offset(normal, &mut (0..k)))?;
+        let bottom = Plane::new(-normal, offset(-normal, &mut (0..k)))?;
+        let mut planes = vec![top, bottom];
+        for j in 0..k {
+            let edge = ring[(j + 1) % k] - ring[j];
+            let side = edge
+                .cross(normal)
+                .try_normalize()
+                .ok_or(degenerate("flat polyhedron edge without a direction"))?;
+            // The edge's ends and their neighbours: the side normal of a short edge
+            // is rounded, and the plane must keep the vertices next to it behind it.
+            let near = &mut [j + k - 1, j, j + 1, j + 2].into_iter().map(|i| i % k);
+            planes.push(Plane::new(side, offset(side, near))?);
+        }
+        let faces = vec![
+            PolyhedronFace {
+                plane: top,
+                vertices: (0..k).collect(),
+            },
+            PolyhedronFace {
+                plane: bottom,
+                vertices: (0..k).rev().collect(),
+            },
+        ];
+        Ok(Self {
+            vertices: ring,
+            faces,
+            planes,
+            flat: true,
+        })
+    }
+
+    /// True for a flat polyhedron (from coplanar points): two opposite faces, and side
+    /// planes after them in [`Self::planes`].
+    #[inline]
+    pub fn is_flat(&self) -> bool {
+        self.flat
     }
 
     /// Builds the faces from candidate `(plane, vertices on it)` pairs: each with at
@@ -144,6 +227,14 @@ impl<R: Real> ConvexPolyhedron<R> {
                 face_sets.push(on);
             }
         }
+        Self::from_faces(vertices, faces)
+    }
+
+    /// A solid polyhedron from its faces: at least four; drops unused vertices.
+    fn from_faces(
+        vertices: Vec<R::V3>,
+        mut faces: Vec<PolyhedronFace<R>>,
+    ) -> Result<Self, ShapeError> {
         if faces.len() < 4 {
             return Err(degenerate("fewer than four faces"));
         }
@@ -153,6 +244,7 @@ impl<R: Real> ConvexPolyhedron<R> {
             vertices,
             faces,
             planes,
+            flat: false,
         })
     }
 
@@ -168,7 +260,8 @@ impl<R: Real> ConvexPolyhedron<R> {
         &self.faces
     }
 
-    /// The outward face planes, in face order.
+    /// The outward face planes, in face order; for a flat polyhedron followed by its
+    /// side planes (one per edge of its first face, in order).
     #[inline]
     pub fn planes(&self) -> &[Plane<R::V3>] {
         &self.planes
@@ -192,8 +285,11 @@ impl<R: Real> ConvexPolyhedron<R> {
             .fold(R::NEG_INFINITY, |m, pl| m.max(pl.signed_distance(p)))
     }
 
-    /// Volume, by the divergence theorem over fan-triangulated faces.
+    /// Volume, by the divergence theorem over fan-triangulated faces; zero when flat.
     pub fn volume(&self) -> R {
+        if self.flat {
+            return R::ZERO;
+        }
         let origin = self.vertices[0];
         let mut six_v = R::ZERO;
         for f in &self.faces {
@@ -225,10 +321,13 @@ fn is_unbounded<V: Vector3>(planes: &[Plane<V>]) -> bool {
 }
 
 /// Groups hull triangles into flat patches: starting from the largest unassigned
-/// triangle (its normal is the most accurate), flood across edges to neighbours whose
-/// vertices are within `tol` of its plane. Returns each patch's plane and vertices.
-/// Only edge-connected triangles merge, so a vertex that merely lies near the plane
-/// of a distant face never joins it.
+/// triangle (its normal is the most accurate), flood across edges to neighbours that
+/// face the same way (positive dot product of the normals) and whose vertices are
+/// within `tol` of its plane. Returns each patch's plane and triangles. Only
+/// edge-connected triangles merge, so a vertex that merely lies near the plane of a
+/// distant face never joins it; the facing rule keeps the top and bottom of a very
+/// thin hull apart (merging them lost the vertex 4e5 above a nearly flat bottom,
+/// `fuzz_artifacts::hull_5ea869e6`).
 fn coplanar_patches<V: Vector3>(
     vertices: &[V],
     triangles: &[[usize; 3]],
@@ -239,8 +338,9 @@ fn coplanar_patches<V: Vector3>(
         let [a, b, c] = corners(t);
         (b - a).cross(c - a).length().to_f64()
     };
+    let areas: Vec<f64> = (0..triangles.len()).map(area).collect();
     let mut order: Vec<usize> = (0..triangles.len()).collect();
-    order.sort_by(|&x, &y| area(y).total_cmp(&area(x)));
+    order.sort_by(|&x, &y| areas[y].total_cmp(&areas[x]));
     let mut edge_owner = HashMap::new();
     for (t, tri) in triangles.iter().enumerate() {
         for k in 0..3 {
@@ -250,35 +350,93 @@ fn coplanar_patches<V: Vector3>(
     let mut assigned = vec![false; triangles.len()];
     let mut patches = Vec::new();
     for seed in order {
-        let Ok(plane) = triangle_plane(corners(seed)) else {
-            continue; // a sliver: its neighbours' patches cover its corners
-        };
         if assigned[seed] {
             continue;
         }
+        let Ok(plane) = triangle_plane(corners(seed)) else {
+            continue; // a sliver: its neighbours' patches cover its corners
+        };
         assigned[seed] = true;
-        let (mut stack, mut on) = (vec![seed], triangles[seed].to_vec());
+        let (mut stack, mut patch) = (vec![seed], vec![seed]);
         while let Some(t) = stack.pop() {
             let tri = triangles[t];
             for k in 0..3 {
                 let Some(&n) = edge_owner.get(&(tri[(k + 1) % 3], tri[k])) else {
                     continue;
                 };
-                let flat = triangles[n]
-                    .iter()
-                    .all(|&i| plane.signed_distance(vertices[i]).abs() <= tol);
-                if !assigned[n] && flat {
+                if assigned[n] {
+                    continue;
+                }
+                let [a, b, c] = corners(n);
+                let facing = accurate_cross(a, b, c).dot(plane.normal()) > V::Scalar::ZERO;
+                let flat = facing
+                    && triangles[n]
+                        .iter()
+                        .all(|&i| plane.signed_distance(vertices[i]).abs() <= tol);
+                if flat {
                     assigned[n] = true;
                     stack.push(n);
-                    on.extend_from_slice(&triangles[n]);
+                    patch.push(n);
                 }
             }
         }
-        on.sort_unstable();
-        on.dedup();
-        patches.push((plane, on));
+        patches.push((plane, patch));
     }
     patches
+}
+
+/// The boundary of a patch of triangles (counter-clockwise from outside, as they
+/// are) as one loop of vertex indices, or `None` when it is not one simple loop. The
+/// faces of neighbouring patches then share their boundary vertices, so the polygon
+/// faces close up (no T-junction) and `V − E + F = 2`.
+fn patch_outline(triangles: &[[usize; 3]], patch: &[usize]) -> Option<Vec<usize>> {
+    if let [t] = patch {
+        return Some(triangles[*t].to_vec());
+    }
+    let inner: std::collections::HashSet<(usize, usize)> = patch
+        .iter()
+        .flat_map(|&t| (0..3).map(move |k| (triangles[t][k], triangles[t][(k + 1) % 3])))
+        .collect();
+    let mut next = HashMap::new();
+    for &(a, b) in &inner {
+        if !inner.contains(&(b, a)) && next.insert(a, b).is_some() {
+            return None; // a vertex where the boundary pinches
+        }
+    }
+    let &start = next.keys().next()?;
+    let mut outline = vec![start];
+    let mut at = next[&start];
+    while at != start {
+        if outline.len() == next.len() {
+            return None; // more than one loop
+        }
+        outline.push(at);
+        at = *next.get(&at)?;
+    }
+    (outline.len() == next.len()).then_some(outline)
+}
+
+/// Drops the vertices that are straight (within `tol`, the faces' on-plane
+/// tolerance, of the line through their neighbours, between them) in every face that
+/// uses them: points on an edge of the hull, kept by the exact hull when they were
+/// added before the corners that make them collinear. Dropped from every face at
+/// once, so the faces still close up.
+fn drop_straight_vertices<R: Real>(vertices: &[R::V3], faces: &mut Vec<PolyhedronFace<R>>, tol: R) {
+    let mut corner = vec![false; vertices.len()];
+    for f in faces.iter() {
+        let ids = &f.vertices;
+        let k = ids.len();
+        for j in 0..k {
+            let [a, b, c] = [ids[(j + k - 1) % k], ids[j], ids[(j + 1) % k]].map(|i| vertices[i]);
+            let (u, w, chord) = (b - a, c - b, c - a);
+            let straight = u.dot(w) > R::ZERO && u.cross(chord).length() <= tol * chord.length();
+            corner[ids[j]] |= !straight;
+        }
+    }
+    for f in faces.iter_mut() {
+        f.vertices.retain(|&i| corner[i]);
+    }
+    faces.retain(|f| f.vertices.len() >= 3);
 }
 
 /// The plane of a triangle through the corner opposite its longest edge, its normal
@@ -342,10 +500,8 @@ fn face_polygon<R: Real>(vertices: &[R::V3], on: &[usize], normal: R::V3) -> Opt
         R::V2::new(w.dot(e1), w.dot(e2))
     };
     let projected: Vec<R::V2> = on.iter().map(|&i| project(i)).collect();
-    let hull = convex_hull_2d(&projected).ok()?;
-    hull.iter()
-        .map(|q| projected.iter().position(|p| p == q).map(|k| on[k]))
-        .collect()
+    let hull = convex_hull_2d_indices(&projected).ok()?;
+    Some(hull.into_iter().map(|k| on[k]).collect())
 }
 
 /// Drops the vertices no face uses and renumbers the faces' indices.

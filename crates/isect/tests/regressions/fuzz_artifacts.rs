@@ -121,14 +121,12 @@ fn hull_c54b1024() {
 }
 
 /// A flat-bottomed polyhedron (`f64`, session 4): O, C, D and E (−40.4, 0, 0) within
-/// 3.8e-8 of the plane z = 0, B 0.004 below it and 265.6 away, A 4e5 above. Quickhull
-/// made E a vertex (exactly it is 6e-4 inside) and folded the bottom: faces O C E and
-/// O E D face down, D E C faces up, so A (a vertex) is 4e5 above that face and
-/// `ConvexPolyhedron` merges the three into one plane facing up, losing A. The
-/// thick-plane visibility let the horizon enclose a non-convex region; a local
-/// convexity check cannot see a flat fold, and a global one costs O(V · F).
+/// 3.8e-8 of the plane z = 0, B 0.004 below it and 265.6 away, A 4e5 above. The
+/// thick-plane quickhull made E a vertex (exactly it is 6e-4 inside) and folded the
+/// bottom: faces O C E and O E D faced down, D E C up, and `ConvexPolyhedron` merged
+/// the three into one plane facing up, losing A. Fixed by the exact quickhull (exact
+/// orientation signs: no fold) and by merging only neighbours that face the same way.
 #[test]
-#[ignore = "open: quickhull folds a nearly flat bottom (f64, 4e5 tall); the polyhedron loses a vertex"]
 fn hull_5ea869e6() {
     replay(Target::Hull, include_bytes!("artifacts/hull-5ea869e6.bin"));
 }
