@@ -4,9 +4,12 @@
 //! their end points, each difference kept exact as a pair `hi + lo`. A triangle's
 //! normal computed this way is accurate to a few units in the last place of its own
 //! length, however thin the triangle; the plain cross product loses `ε · L² / (2A)`
-//! of it (`L` its longest edge, `A` its area). No tolerance.
+//! of it (`L` its longest edge, `A` its area). Beside them, two helpers of the
+//! precise closest-point kernels: [`nearer`] compares distances without squaring
+//! them, [`pow2_scale`] keeps products of coordinates in range. No tolerance.
 
 use super::real::Real;
+use super::vector::Vector;
 
 /// `a + b = s + e` exactly (Knuth's TwoSum), barring overflow.
 #[inline]
@@ -65,6 +68,26 @@ pub fn cross_of_edges<R: Real>(a: [R; 3], b: [R; 3], c: [R; 3], factor: R) -> [R
         hi + lo
     };
     [component(1, 2), component(2, 0), component(0, 1)]
+}
+
+/// `|p − x| < |p − y|`, decided as `(x − y)·((p − x) + (p − y)) > 0`: the difference of
+/// the squared distances without forming them, so that two candidates far from `p`
+/// whose squared distances round alike are still told apart.
+#[inline]
+pub fn nearer<V: Vector>(p: V, x: V, y: V) -> bool {
+    (x - y).dot((p - x) + (p - y)) > V::Scalar::ZERO
+}
+
+/// The power of two nearest `1 / max(sizes)` when that maximum is outside
+/// `[2^-16, 2^16]` (so products of two rescaled coordinates neither overflow nor
+/// underflow), else 1; 1 for zero or non-finite sizes.
+pub fn pow2_scale<R: Real, const N: usize>(sizes: [R; N]) -> R {
+    let size = sizes.iter().fold(R::ZERO, |m, &s| m.max(s));
+    let limit = R::from_f64(65536.0);
+    if size <= limit && size * limit >= R::ONE || !(size > R::ZERO && size.is_finite()) {
+        return R::ONE;
+    }
+    R::from_f64((-size.to_f64().log2().round()).exp2())
 }
 
 #[cfg(test)]

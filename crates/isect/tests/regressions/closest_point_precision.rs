@@ -269,3 +269,229 @@ fn thin_triangles_dvec2() {
 fn thin_triangles_dvec3() {
     thin_triangles::<glam::DVec3>();
 }
+
+/// A unit vector in `f64`, of `dim` coordinates.
+fn unit(p: P) -> P {
+    mul(p, 1.0 / dot(p, p).sqrt())
+}
+
+/// A random direction.
+fn direction(rng: &mut Rng, dim: usize) -> P {
+    loop {
+        let mut d = [
+            rng.range(-1.0, 1.0),
+            rng.range(-1.0, 1.0),
+            rng.range(-1.0, 1.0),
+        ];
+        if dim == 2 {
+            d[2] = 0.0;
+        }
+        let l = dot(d, d);
+        if l > 0.01 && l <= 1.0 {
+            return unit(d);
+        }
+    }
+}
+
+/// A positive combination of the unit normals `ns`, normalised: a direction in the
+/// normal cone of the feature they meet at.
+fn in_cone(rng: &mut Rng, ns: &[P]) -> P {
+    let sum = ns
+        .iter()
+        .fold([0.0; 3], |s, &n| add(s, mul(n, rng.range(0.05, 1.0))));
+    unit(sum)
+}
+
+/// A polytope's features as `f64` data: vertices, and per face (per edge in 2D) its
+/// vertex loop and unit outward normal computed in `f64` from the vertices.
+struct Features {
+    verts: Vec<P>,
+    faces: Vec<(Vec<usize>, P)>,
+}
+
+impl Features {
+    /// The normals of the faces holding vertex `k` (and `l`, when given).
+    fn normals_at(&self, k: usize, l: Option<usize>) -> Vec<P> {
+        let holds = |f: &Vec<usize>, v: usize| f.contains(&v);
+        self.faces
+            .iter()
+            .filter(|(f, _)| holds(f, k) && l.is_none_or(|l| holds(f, l)))
+            .map(|&(_, n)| n)
+            .collect()
+    }
+
+    /// A triangle whose largest angle has a sine of at least 0.3.
+    fn well_shaped(&self, f: &[usize]) -> bool {
+        if f.len() != 3 {
+            return false;
+        }
+        let [a, b, c] = [0, 1, 2].map(|k| self.verts[f[k]]);
+        let mut len = [sub(b, a), sub(c, b), sub(a, c)].map(|e| dot(e, e).sqrt());
+        len.sort_by(f64::total_cmp);
+        let n = cross(sub(b, a), sub(c, a));
+        dot(n, n).sqrt() >= 0.3 * len[0] * len[1]
+    }
+
+    /// A query point whose exact projection is a known point `q` of a feature chosen
+    /// by `class` (0 face, 1 edge, 2 vertex; faces are edges in 2D), `far` away along
+    /// a direction of the feature's normal cone. Returns `(p, q)`.
+    fn query(&self, rng: &mut Rng, class: usize, far: f64) -> (P, P) {
+        // A point beyond a face needs the face's exact normal: faces of more than three
+        // vertices are merged within the hull's coplanarity tolerance (not exactly
+        // flat), and the plain `f64` normal of a sliver face is off by `ε / sine`
+        // (slivers are the thin-triangle test's class). Edges and vertices take any
+        // face: a direction inside their normal cone needs no exact normal.
+        let fits = |f: &Vec<usize>| class != 0 || f.len() == 2 || self.well_shaped(f);
+        let fitting: Vec<_> = self.faces.iter().filter(|(f, _)| fits(f)).collect();
+        let Some(&(face, n)) = fitting.get(rng.below(fitting.len().max(1))) else {
+            return self.query(rng, 1, far);
+        };
+        let m = face.len();
+        let i = rng.below(m);
+        let (a, b) = (face[i], face[(i + 1) % m]);
+        let (q, dir) = match (class, m) {
+            (0, _) => {
+                // A point of the face: a positive combination of its vertices.
+                let w: Vec<f64> = (0..m).map(|_| rng.range(0.1, 1.0)).collect();
+                let total: f64 = w.iter().sum();
+                let q = face.iter().zip(&w).fold([0.0; 3], |s, (&k, &wk)| {
+                    add(s, mul(self.verts[k], wk / total))
+                });
+                (q, *n)
+            }
+            (1, _) => {
+                let t = rng.range(0.1, 0.9);
+                let q = add(self.verts[a], mul(sub(self.verts[b], self.verts[a]), t));
+                (q, in_cone(rng, &self.normals_at(a, Some(b))))
+            }
+            _ => (self.verts[a], in_cone(rng, &self.normals_at(a, None))),
+        };
+        (add(q, mul(dir, far)), q)
+    }
+}
+
+/// Random points on a sphere of radius `size` about a centre up to `size` away.
+fn sphere_points<V: Vector>(rng: &mut Rng, size: f64, n: usize) -> Vec<V> {
+    let centre = mul(direction(rng, V::DIM), size * rng.unit());
+    (0..n)
+        .map(|_| to_v(add(centre, mul(direction(rng, V::DIM), size))))
+        .collect()
+}
+
+/// Features of a polyhedron in `f64` (face normals by Newell's method).
+fn polyhedron_features<R: Real>(poly: &isect::shape::ConvexPolyhedron<R>) -> Features
+where
+    R::V3: Vector,
+{
+    let verts: Vec<P> = poly.vertices().iter().map(|&v| from_v(v)).collect();
+    let faces = poly
+        .faces()
+        .iter()
+        .map(|f| {
+            let idx = f.vertex_indices().to_vec();
+            // Relative to the first vertex: absolute coordinates lose `ε · |v|² / area`.
+            let (origin, mut n) = (verts[idx[0]], [0.0; 3]);
+            for (i, &k) in idx.iter().enumerate() {
+                let (a, b) = (verts[k], verts[idx[(i + 1) % idx.len()]]);
+                n = add(n, cross(sub(a, origin), sub(b, origin)));
+            }
+            (idx, unit(n))
+        })
+        .collect();
+    Features { verts, faces }
+}
+
+/// Features of a polygon in `f64`: edges as two-vertex faces with their outward normal.
+fn polygon_features<R: Real>(poly: &isect::shape::ConvexPolygon<R>) -> Features
+where
+    R::V2: Vector,
+{
+    let verts: Vec<P> = poly.vertices().iter().map(|&v| from_v(v)).collect();
+    let m = verts.len();
+    let faces = (0..m)
+        .map(|i| {
+            let e = sub(verts[(i + 1) % m], verts[i]);
+            (vec![i, (i + 1) % m], unit([e[1], -e[0], 0.0]))
+        })
+        .collect();
+    Features { verts, faces }
+}
+
+/// Seeded convex polytopes (hulls of 6 to 24 points on a sphere), sizes 1e-3..1e5, query
+/// points 1 to 1e4 times the size away beyond a face, an edge or a vertex: the
+/// projection within `TOL_ULPS` of the constructed answer, through the shape and
+/// through the shape enum.
+fn far_points_on_polytopes<R: Real>()
+where
+    R::V2: Vector<Scalar = R> + isect::algo::gjk::GjkVector,
+    R::V3: Vector<Scalar = R> + isect::algo::gjk::GjkVector,
+{
+    use isect::shape::{shape_2d, shape_3d, ConvexPolygon, ConvexPolyhedron};
+    let eps = R::EPSILON.to_f64();
+    let mut rng = Rng(0x9017_70e5 ^ eps.to_bits());
+    let mut worst = [(0.0f64, String::new()), (0.0f64, String::new())];
+    for case in 0..1200 {
+        let size = 10f64.powf(rng.range(-3.0, 5.0));
+        let far = size * 10f64.powf(rng.range(0.0, 4.0));
+        let class = case % 3;
+        let dim = 2 + case % 2;
+        let n = 6 + rng.below(19);
+        let (p, q, got, got_enum) = if dim == 3 {
+            let Ok(poly) =
+                ConvexPolyhedron::<R>::from_points(&sphere_points::<R::V3>(&mut rng, size, n))
+            else {
+                continue;
+            };
+            let (p, q) = polyhedron_features(&poly).query(&mut rng, class, far);
+            let pv: R::V3 = to_v(p);
+            let id = <R::V3 as Vector>::Pose::IDENTITY;
+            let got = from_v(poly.project_point(&id, pv, true).point);
+            let shape: shape_3d::Shape<R> = poly.into();
+            (
+                from_v(pv),
+                q,
+                got,
+                from_v(shape.project_point(&id, pv, true).point),
+            )
+        } else {
+            let Ok(poly) = ConvexPolygon::<R>::new(&sphere_points::<R::V2>(&mut rng, size, n))
+            else {
+                continue;
+            };
+            let (p, q) = polygon_features(&poly).query(&mut rng, class.min(1) + class / 2, far);
+            let pv: R::V2 = to_v(p);
+            let id = <R::V2 as Vector>::Pose::IDENTITY;
+            let got = from_v(poly.project_point(&id, pv, true).point);
+            let shape: shape_2d::Shape<R> = poly.into();
+            (
+                from_v(pv),
+                q,
+                got,
+                from_v(shape.project_point(&id, pv, true).point),
+            )
+        };
+        let scale = max_abs(p).max(2.0 * size);
+        for (which, answer) in [got, got_enum].into_iter().enumerate() {
+            let err = max_abs(sub(answer, q)) / (eps * scale);
+            if err > worst[which].0 {
+                worst[which] = (err, format!("case {case} ({dim}D, class {class}, size {size:e}): p {p:?} got {answer:?} want {q:?}"));
+            }
+        }
+    }
+    println!(
+        "far points on polytopes, eps {eps:e}: worst {:.2} / {:.2} ulps",
+        worst[0].0, worst[1].0
+    );
+    for (err, at) in &worst {
+        assert!(*err <= TOL_ULPS, "{err} ulps of the scale: {at}");
+    }
+}
+
+#[test]
+fn far_points_on_polytopes_f32() {
+    far_points_on_polytopes::<f32>();
+}
+#[test]
+fn far_points_on_polytopes_f64() {
+    far_points_on_polytopes::<f64>();
+}

@@ -8,6 +8,7 @@
 //! heightfields.
 
 use crate::broad::Bvh;
+use crate::math::exact::{nearer, pow2_scale};
 use crate::math::tolerance::eps;
 use crate::math::{Real, Vector};
 
@@ -23,21 +24,37 @@ pub(crate) enum Feature {
 }
 
 /// The point of segment `a → b` closest to `p` and its feature on the triangle (`k`
-/// is the edge index, `a = v_k`). The parameter is measured along the unit direction
-/// (no squared lengths, which overflow or underflow at extreme scales); a NaN `p`
-/// gives a NaN point.
+/// is the edge index, `a = v_k`); a NaN `p` gives a NaN point.
 fn on_edge<V: Vector>(a: V, b: V, k: usize, p: V) -> (V, Feature) {
-    let Some(dir) = (b - a).try_normalize() else {
-        return (a, Feature::Vertex(k));
-    };
-    // The fraction of the edge: the rounding of `dir`'s length cancels in the ratio.
-    let t = (p - a).dot(dir) / (b - a).dot(dir);
+    let t = segment_fraction(a, b, p);
     if t <= V::Scalar::ZERO {
         (a, Feature::Vertex(k))
     } else if t >= V::Scalar::ONE {
         (b, Feature::Vertex((k + 1) % 3))
     } else {
         (a + (b - a) * t, Feature::Edge(k))
+    }
+}
+
+/// The point of segment `a → b` closest to `p` (Ericson 5.1.2); NaN for a NaN `p`.
+pub(crate) fn on_segment<V: Vector>(a: V, b: V, p: V) -> V {
+    let t = segment_fraction(a, b, p);
+    if t <= V::Scalar::ZERO {
+        a
+    } else if t >= V::Scalar::ONE {
+        b
+    } else {
+        a + (b - a) * t
+    }
+}
+
+/// The fraction along `a → b` of the foot of `p` (unclamped; 0 for a point segment).
+/// Measured along the unit direction, so no squared length overflows or underflows at
+/// extreme scales; the rounding of the direction's length cancels in the ratio.
+fn segment_fraction<V: Vector>(a: V, b: V, p: V) -> V::Scalar {
+    match (b - a).try_normalize() {
+        Some(dir) => (p - a).dot(dir) / (b - a).dot(dir),
+        None => V::Scalar::ZERO,
     }
 }
 
@@ -104,14 +121,6 @@ fn nearest_edge<V: Vector>(t: &[V; 3], p: V) -> (V, Feature) {
     best
 }
 
-/// `|p − x| < |p − y|`, decided as `(x − y)·((p − x) + (p − y)) > 0`: the difference of
-/// the squared distances without forming them, so that two candidates far from `p`
-/// whose squared distances round alike are still told apart.
-#[inline]
-fn nearer<V: Vector>(p: V, x: V, y: V) -> bool {
-    (x - y).dot((p - x) + (p - y)) > V::Scalar::ZERO
-}
-
 /// The projection `q0` of `p` onto the triangle's plane (`p` itself in 2D) and whether
 /// it lies strictly inside the triangle; `None` for a flat triangle.
 fn plane_projection<V: Vector>(t: &[V; 3], p: V) -> Option<(V, bool)> {
@@ -167,18 +176,6 @@ fn exact_normal<V: Vector>(t: [V; 3], factor: V::Scalar) -> V {
     let coords = t.map(|v| [v.get(0), v.get(1), v.get(2)]);
     let n = crate::math::exact::cross_of_edges(coords[0], coords[1], coords[2], factor);
     V::ZERO.with(0, n[0]).with(1, n[1]).with(2, n[2])
-}
-
-/// The power of two nearest `1 / max(sizes)` when that maximum is outside
-/// `[2^-16, 2^16]` (so products of two rescaled coordinates neither overflow nor
-/// underflow), else 1; 1 for zero or non-finite sizes.
-fn pow2_scale<R: Real, const N: usize>(sizes: [R; N]) -> R {
-    let size = sizes.iter().fold(R::ZERO, |m, &s| m.max(s));
-    let limit = R::from_f64(65536.0);
-    if size <= limit && size * limit >= R::ONE || !(size > R::ZERO && size.is_finite()) {
-        return R::ONE;
-    }
-    R::from_f64((-size.to_f64().log2().round()).exp2())
 }
 
 /// The 2D cross product of the first two coordinates.
