@@ -15,6 +15,7 @@ mod epa_face_explosion;
 mod fuzz_artifacts;
 mod gjk_tiny_scale_nan;
 mod heightfield_scale_overflow;
+mod huge_magnitudes;
 mod hull_drops_thick_plane_point;
 mod hull_sliver_face_normal;
 mod polygon_sat_touching_gap;
