@@ -1,6 +1,7 @@
 //! Math foundation: the [`Real`] scalar, the [`Vector`] trait over glam's four
 //! vector types, rotations, poses and tolerances.
 
+pub mod exact;
 mod pose;
 mod real;
 mod rotation;

@@ -68,10 +68,27 @@ pub trait Vector:
     fn length_squared(self) -> Self::Scalar {
         self.dot(self)
     }
-    /// Length.
+    /// Length. A vector whose squared length overflows (components beyond about
+    /// `√MAX`: 1.8e19 in `f32`, 1.3e154 in `f64`) is first divided by its largest
+    /// component, so its length is right up to `MAX` (then `+∞`); NaN stays NaN.
     #[inline]
     fn length(self) -> Self::Scalar {
-        self.length_squared().sqrt()
+        let len_sq = self.length_squared();
+        if len_sq.is_finite() || !self.is_finite() {
+            return len_sq.sqrt();
+        }
+        let largest = self.abs().max_element();
+        largest * (self / largest).length_squared().sqrt()
+    }
+    /// True when `|self| ≤ r`, without overflow: the squares when both are finite,
+    /// else the lengths. False for NaN.
+    #[inline]
+    fn length_at_most(self, r: Self::Scalar) -> bool {
+        let (len_sq, r_sq) = (self.length_squared(), r * r);
+        match len_sq.is_finite() && r_sq.is_finite() {
+            true => len_sq <= r_sq,
+            false => self.length() <= r,
+        }
     }
     /// Distance to `other`.
     #[inline]

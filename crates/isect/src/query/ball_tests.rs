@@ -12,12 +12,12 @@ use crate::math::{Real, Vector};
 use crate::query::contact::{contact_points, Contact};
 use crate::shape::{Aabb, Ball};
 
-/// Ball–ball overlap (seed 002), with squared distances and no square root.
+/// Ball–ball overlap (seed 002), with squared distances and no square root (lengths
+/// when the squares overflow).
 /// Touching counts. Balls are validated, so no NaN reaches this test.
 #[inline]
 pub fn ball_ball_intersects<V: Vector>(a: &Ball<V>, b: &Ball<V>) -> bool {
-    let r = a.radius() + b.radius();
-    a.center().distance_squared(b.center()) <= r * r
+    (b.center() - a.center()).length_at_most(a.radius() + b.radius())
 }
 
 /// Ball–ball contact: `None` when separated (the squared test of
@@ -31,7 +31,7 @@ pub fn ball_ball_contact<V: Vector>(a: &Ball<V>, b: &Ball<V>) -> Option<Contact<
     let dist_sq = offset.length_squared();
     let r = a.radius() + b.radius();
     // Validated balls have finite centres: `dist_sq` is never NaN (at worst `+∞`).
-    if dist_sq > r * r {
+    if !offset.length_at_most(r) {
         return None;
     }
     let eps = V::Scalar::EPSILON;
@@ -49,7 +49,7 @@ pub fn ball_ball_contact<V: Vector>(a: &Ball<V>, b: &Ball<V>) -> Option<Contact<
     }
     // One square root for both the distance and the unit normal (the same values as
     // `length()` and `try_normalize()` give, without computing them twice).
-    let dist = dist_sq.sqrt();
+    let dist = offset.length();
     let normal = offset * dist.recip();
     Some(Contact {
         normal,

@@ -383,8 +383,7 @@ pub(crate) fn intersects_ball_ball<V: Vector>(
 ) -> bool {
     let p = pose_a.transform_point(a.center());
     let q = pose_b.transform_point(b.center());
-    let r = a.radius() + b.radius();
-    p.distance_squared(q) <= r * r
+    (q - p).length_at_most(a.radius() + b.radius())
 }
 
 /// The contact of a SAT minimum translation vector: `point_a` is A's support point

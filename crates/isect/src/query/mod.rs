@@ -14,6 +14,7 @@ pub mod plane_tests;
 pub mod polyhedron_tests;
 pub mod project_convex;
 pub mod project_point;
+pub mod project_polytope;
 pub mod sector_tests;
 
 pub use cast_ray::RayCast;

@@ -16,7 +16,7 @@ use crate::query::dispatch::FlatPart;
 use crate::query::distance::closest_points;
 use crate::query::project_point::{PointProjection, ProjectPoint};
 use crate::shape::{obb_2d, obb_3d, shape_2d, shape_3d, Aabb, Ball, Capsule, Segment, Triangle};
-use crate::shape::{Cone, ConvexPolygon, ConvexPolyhedron, Cylinder, Rounded};
+use crate::shape::{Cone, Cylinder, Rounded};
 
 /// Projection of `p` onto a convex support map in its local frame: GJK's closest
 /// point outside; inside, `p` itself (`solid`) or the boundary point EPA finds
@@ -225,8 +225,8 @@ fn hypot<R: Real>(a: R, b: R) -> R {
     big * (a * a + b * b).sqrt()
 }
 
-/// Analytic for `Ball`, `Cuboid`, `Triangle` and `Segment`, [`project_by_support`] for
-/// the other kinds.
+/// Analytic for `Ball`, `Cuboid`, `Triangle`, `Segment` and `Polygon`,
+/// [`project_by_support`] for the other kinds.
 impl<R: Real> ProjectPoint<R::V2> for shape_2d::Shape<R>
 where
     R::V2: GjkVector,
@@ -237,12 +237,13 @@ where
             Self::Cuboid(s) => s.project_local_point(p, solid),
             Self::Triangle(s) => s.project_local_point(p, solid),
             Self::Segment(s) => s.project_local_point(p, solid),
+            Self::Polygon(s) => s.project_local_point(p, solid),
             _ => project_by_support(self, p, solid),
         }
     }
 }
 
-/// Analytic for `Ball`, `Cuboid`, `Triangle`, `Segment` and `Cylinder`,
+/// Analytic for `Ball`, `Cuboid`, `Triangle`, `Segment`, `Cylinder` and `Polyhedron`,
 /// [`project_by_support`] for the other kinds.
 impl<R: Real> ProjectPoint<R::V3> for shape_3d::Shape<R>
 where
@@ -255,6 +256,7 @@ where
             Self::Triangle(s) => s.project_local_point(p, solid),
             Self::Segment(s) => s.project_local_point(p, solid),
             Self::Cylinder(s) => s.project_local_point(p, solid),
+            Self::Polyhedron(s) => s.project_local_point(p, solid),
             _ => project_by_support(self, p, solid),
         }
     }
@@ -287,8 +289,8 @@ macro_rules! by_support_r {
         }
     )*};
 }
-by_support_r!(V2: ConvexPolygon<R>, obb_2d::Obb<R>);
-by_support_r!(V3: ConvexPolyhedron<R>, obb_3d::Obb<R>, Cone<R>);
+by_support_r!(V2: obb_2d::Obb<R>);
+by_support_r!(V3: obb_3d::Obb<R>, Cone<R>);
 
 /// Projection of a rounded shape by GJK / EPA ([`project_by_support`]).
 impl<V: GjkVector, S: SupportMap<V>> ProjectPoint<V> for Rounded<S, V::Scalar> {

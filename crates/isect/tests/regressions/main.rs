@@ -7,6 +7,7 @@ mod rng;
 
 mod bvh_subnormal_bounds;
 mod capsule_crossing_depth;
+mod closest_point_precision;
 mod compound_empty_message;
 mod concave_polygon_gis;
 mod concave_polygon_large;
@@ -19,6 +20,7 @@ mod epa_face_explosion;
 mod fuzz_artifacts;
 mod gjk_tiny_scale_nan;
 mod heightfield_scale_overflow;
+mod huge_magnitudes;
 mod hull_2d_classes;
 mod hull_3d_classes;
 mod hull_drops_thick_plane_point;

@@ -44,6 +44,14 @@ impl<V: Vector> RayCast<V> for Ball<V> {
     /// and NaN or negative `max_t` miss. The normal is unit within [`NORMAL_UNIT_ULPS`].
     #[inline(always)]
     fn cast_ray(&self, ray: &Ray<V>, max_t: V::Scalar) -> Option<RayHit<V>> {
+        if let Some((short, s)) = shortened(ray) {
+            // `origin + t·dir = origin + (t / s)·(s·dir)`, exactly (s a power of two).
+            let hit = self.cast_ray(&short, max_t / s)?;
+            return Some(RayHit {
+                t: hit.t * s,
+                ..hit
+            });
+        }
         let q = Quadratic::new(self, ray);
         if q.inside() {
             return inside_is_valid(ray, max_t).then_some(RayHit {
@@ -212,6 +220,29 @@ fn cross_length_squared<V: Vector>(f: V, d: V) -> V::Scalar {
         let rot = |v: V| v.with(0, v.get(1)).with(1, v.get(2)).with(2, v.get(0));
         (f * rot(d) - rot(f) * d).length_squared()
     }
+}
+
+/// Directions longer than this (largest component) are shortened by a power of two
+/// before the quadratic, whose `|dir|²` and `dir · offset` overflow for directions
+/// beyond about `√MAX` (a ray with direction `(1e200, 0)` "hit" a ball behind it).
+pub const RAY_DIR_MAX: f64 = 65536.0;
+
+/// The ray with its direction scaled by a power of two `s < 1` to about unit size,
+/// and `s`, when the direction's largest component exceeds [`RAY_DIR_MAX`]; `None`
+/// otherwise (and for non-finite directions, which the kernel refuses).
+fn shortened<V: Vector>(ray: &Ray<V>) -> Option<(Ray<V>, V::Scalar)> {
+    let largest = ray.dir.abs().max_element();
+    if !(largest > V::Scalar::from_f64(RAY_DIR_MAX) && largest.is_finite()) {
+        return None;
+    }
+    let s = crate::math::exact::pow2_scale([largest]);
+    Some((
+        Ray {
+            origin: ray.origin,
+            dir: ray.dir * s,
+        },
+        s,
+    ))
 }
 
 #[cfg(test)]

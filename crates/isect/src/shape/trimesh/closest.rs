@@ -8,6 +8,7 @@
 //! heightfields.
 
 use crate::broad::Bvh;
+use crate::math::exact::{nearer, pow2_scale};
 use crate::math::tolerance::eps;
 use crate::math::{Real, Vector};
 
@@ -22,72 +23,176 @@ pub(crate) enum Feature {
     Face,
 }
 
-/// The point of segment `a → b` closest to `p`, its feature on the triangle (`k` is
-/// the edge index, `a = v_k`), and its squared distance.
-fn on_edge<V: Vector>(a: V, b: V, k: usize, p: V) -> (V, Feature, V::Scalar) {
-    let ab = b - a;
-    let len2 = ab.length_squared();
-    let s = (p - a).dot(ab);
-    let (q, f) = if s <= V::Scalar::ZERO || len2 == V::Scalar::ZERO {
+/// The point of segment `a → b` closest to `p` and its feature on the triangle (`k`
+/// is the edge index, `a = v_k`); a NaN `p` gives a NaN point.
+fn on_edge<V: Vector>(a: V, b: V, k: usize, p: V) -> (V, Feature) {
+    let t = segment_fraction(a, b, p);
+    if t <= V::Scalar::ZERO {
         (a, Feature::Vertex(k))
-    } else if s >= len2 {
+    } else if t >= V::Scalar::ONE {
         (b, Feature::Vertex((k + 1) % 3))
     } else {
-        (a + ab * (s / len2), Feature::Edge(k))
-    };
-    (q, f, q.distance_squared(p))
+        (a + (b - a) * t, Feature::Edge(k))
+    }
 }
 
-/// The closest point of the closed triangle `t` to `p` and its feature (Ericson 5.1.5).
+/// The point of segment `a → b` closest to `p` (Ericson 5.1.2); NaN for a NaN `p`.
+pub(crate) fn on_segment<V: Vector>(a: V, b: V, p: V) -> V {
+    let t = segment_fraction(a, b, p);
+    if t <= V::Scalar::ZERO {
+        a
+    } else if t >= V::Scalar::ONE {
+        b
+    } else {
+        a + (b - a) * t
+    }
+}
+
+/// The fraction along `a → b` of the foot of `p` (unclamped; 0 for a point segment).
+/// Measured along the unit direction, so no squared length overflows or underflows at
+/// extreme scales; the rounding of the direction's length cancels in the ratio.
+fn segment_fraction<V: Vector>(a: V, b: V, p: V) -> V::Scalar {
+    match (b - a).try_normalize() {
+        Some(dir) => (p - a).dot(dir) / (b - a).dot(dir),
+        None => V::Scalar::ZERO,
+    }
+}
+
+/// The closest point of the closed triangle `t` to `p` and its feature (Ericson 5.1.5,
+/// computed as a projection onto the plane, then onto the boundary). The answer is
+/// within a few ulps of the exact point times the problem's scale (the largest of
+/// `|p|` and the vertices), for thin and far-away triangles too, and independent of
+/// the order of the vertices: they are first put in a canonical order.
 pub(crate) fn closest_on_triangle<V: Vector>(t: &[V; 3], p: V) -> (V, Feature) {
-    let zero = V::Scalar::ZERO;
-    let [a, b, c] = *t;
-    let (ab, ac, ap) = (b - a, c - a, p - a);
-    let (d1, d2) = (ab.dot(ap), ac.dot(ap));
-    if d1 <= zero && d2 <= zero {
-        return (a, Feature::Vertex(0));
-    }
-    let bp = p - b;
-    let (d3, d4) = (ab.dot(bp), ac.dot(bp));
-    if d3 >= zero && d4 <= d3 {
-        return (b, Feature::Vertex(1));
-    }
-    let cp = p - c;
-    let (d5, d6) = (ab.dot(cp), ac.dot(cp));
-    if d6 >= zero && d5 <= d6 {
-        return (c, Feature::Vertex(2));
-    }
-    let vc = d1 * d4 - d3 * d2;
-    let vb = d5 * d2 - d1 * d6;
-    let va = d3 * d6 - d5 * d4;
-    let denom = va + vb + vc;
-    if vc <= zero && d1 >= zero && d3 <= zero && d1 - d3 > zero {
-        return (a + ab * (d1 / (d1 - d3)), Feature::Edge(0));
-    }
-    if va <= zero && d4 - d3 >= zero && d5 - d6 >= zero && (d4 - d3) + (d5 - d6) > zero {
-        let w = (d4 - d3) / ((d4 - d3) + (d5 - d6));
-        return (b + (c - b) * w, Feature::Edge(1));
-    }
-    if vb <= zero && d2 >= zero && d6 <= zero && d2 - d6 > zero {
-        return (a + ac * (d2 / (d2 - d6)), Feature::Edge(2));
-    }
-    if denom > zero && denom.is_finite() {
-        let inv = denom.recip();
-        return (a + ab * (vb * inv) + ac * (vc * inv), Feature::Face);
-    }
-    nearest_edge(t, p)
+    let perm = canonical_order(t);
+    let sorted = perm.map(|i| t[i]);
+    let (q, feature) = match plane_projection(&sorted, p) {
+        Some((q0, true)) => (q0, Feature::Face),
+        Some((q0, false)) => nearest_edge(&sorted, q0),
+        None => nearest_edge(&sorted, p),
+    };
+    (q, unpermute(feature, perm))
 }
 
-/// The nearest of the three edges (for flat triangles).
+/// `a < b` in lexicographic order of the coordinates.
+fn lex_less<V: Vector>(a: V, b: V) -> bool {
+    for k in 0..V::DIM {
+        if a.get(k) != b.get(k) {
+            return a.get(k) < b.get(k);
+        }
+    }
+    false
+}
+
+/// The indices of `t` sorted lexicographically by coordinates: entry `k` is the given
+/// index of the `k`-th vertex of the canonical order.
+fn canonical_order<V: Vector>(t: &[V; 3]) -> [usize; 3] {
+    let mut perm = [0, 1, 2];
+    for (i, j) in [(0, 1), (1, 2), (0, 1)] {
+        if lex_less(t[perm[j]], t[perm[i]]) {
+            perm.swap(i, j);
+        }
+    }
+    perm
+}
+
+/// A feature of the sorted triangle as a feature of the given one.
+fn unpermute(feature: Feature, perm: [usize; 3]) -> Feature {
+    match feature {
+        Feature::Face => Feature::Face,
+        Feature::Vertex(k) => Feature::Vertex(perm[k]),
+        Feature::Edge(k) => {
+            let (i, j) = (perm[k], perm[(k + 1) % 3]);
+            Feature::Edge(if (i + 1) % 3 == j { i } else { j })
+        }
+    }
+}
+
+/// The nearest of the three edges to `p` (for flat triangles, and for points whose
+/// projection onto the plane falls outside the triangle).
 fn nearest_edge<V: Vector>(t: &[V; 3], p: V) -> (V, Feature) {
     let mut best = on_edge(t[0], t[1], 0, p);
     for k in 1..3 {
         let e = on_edge(t[k], t[(k + 1) % 3], k, p);
-        if e.2 < best.2 {
+        if nearer(p, e.0, best.0) {
             best = e;
         }
     }
-    (best.0, best.1)
+    best
+}
+
+/// The projection `q0` of `p` onto the triangle's plane (`p` itself in 2D) and whether
+/// it lies strictly inside the triangle; `None` for a flat triangle.
+fn plane_projection<V: Vector>(t: &[V; 3], p: V) -> Option<(V, bool)> {
+    let [a, b, c] = *t;
+    if V::DIM == 2 {
+        let area = cross_2d(b - a, c - a);
+        if !(area != V::Scalar::ZERO) {
+            return None;
+        }
+        let side = |u: V, v: V| cross_2d(v - u, p - u) * area > V::Scalar::ZERO;
+        return Some((p, side(a, b) && side(b, c) && side(c, a)));
+    }
+    let n = unit_normal(t)?;
+    let q0 = p - n * n.dot(p - a);
+    let factor = pow2_scale([b - a, c - a, q0 - a].map(|v| v.abs().max_element()));
+    let side = |u: V, v: V| n.dot(cross_3d((v - u) * factor, (q0 - u) * factor)) > V::Scalar::ZERO;
+    Some((q0, side(a, b) && side(b, c) && side(c, a)))
+}
+
+/// A flat triangle's plain cross product is trusted when it is at least this fraction of
+/// the product of its two edges' lengths (the sine of the angle between them): its
+/// direction is then within a few ulps. Thinner triangles take the exact cross product
+/// ([`crate::math::exact::cross_of_edges`]).
+pub const PLAIN_NORMAL_MIN_SINE: f64 = 0.5;
+
+/// The triangle's unit normal (the orientation of `(b − a) × (c − a)`), accurate to a
+/// few ulps however thin the triangle; `None` when it is flat or not finite. Computed
+/// at the vertex opposite the longest edge (the smallest product of edge lengths), in
+/// coordinates rescaled by a power of two.
+fn unit_normal<V: Vector>(t: &[V; 3]) -> Option<V> {
+    let edges = [t[1] - t[0], t[2] - t[1], t[0] - t[2]];
+    let factor = pow2_scale(edges.map(|e| e.abs().max_element()));
+    let e = edges.map(|e| e * factor);
+    let len2 = e.map(|e| e.length_squared());
+    // Vertex k is opposite edge (k + 1) % 3; its edges are e[k] and −e[(k + 2) % 3].
+    let k = (0..3).max_by(|&i, &j| {
+        len2[(i + 1) % 3]
+            .partial_cmp(&len2[(j + 1) % 3])
+            .unwrap_or(core::cmp::Ordering::Equal)
+    })?;
+    let (u, w) = (e[k], -e[(k + 2) % 3]);
+    let plain = cross_3d(u, w);
+    let sine = V::Scalar::from_f64(PLAIN_NORMAL_MIN_SINE);
+    let n = match plain.length_squared() >= sine * sine * len2[k] * len2[(k + 2) % 3] {
+        true => plain,
+        false => exact_normal([t[k], t[(k + 1) % 3], t[(k + 2) % 3]], factor),
+    };
+    n.try_normalize()
+}
+
+/// `(b − a) × (c − a)` of `[a, b, c]` by the exact kernel, times `factor²`.
+fn exact_normal<V: Vector>(t: [V; 3], factor: V::Scalar) -> V {
+    let coords = t.map(|v| [v.get(0), v.get(1), v.get(2)]);
+    let n = crate::math::exact::cross_of_edges(coords[0], coords[1], coords[2], factor);
+    V::ZERO.with(0, n[0]).with(1, n[1]).with(2, n[2])
+}
+
+/// The 2D cross product of the first two coordinates.
+#[inline]
+fn cross_2d<V: Vector>(a: V, b: V) -> V::Scalar {
+    a.get(0) * b.get(1) - a.get(1) * b.get(0)
+}
+
+/// The 3D cross product through the generic component access.
+#[inline]
+fn cross_3d<V: Vector>(a: V, b: V) -> V {
+    let (x, y) = (|v: V| v.get(0), |v: V| v.get(1));
+    let z = |v: V| v.get(2);
+    V::ZERO
+        .with(0, y(a) * z(b) - z(a) * y(b))
+        .with(1, z(a) * x(b) - x(a) * z(b))
+        .with(2, x(a) * y(b) - y(a) * x(b))
 }
 
 /// A query point within this many machine epsilons of its largest coordinate from its
