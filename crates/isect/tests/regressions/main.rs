@@ -4,6 +4,7 @@
 
 mod bvh_subnormal_bounds;
 mod capsule_crossing_depth;
+mod cast_size_tolerance;
 mod compound_empty_message;
 mod concave_polygon_no_pieces;
 mod concave_polygon_piece_in_hole;
