@@ -46,7 +46,7 @@ pub const CAST_REL_FLOOR: f64 = 1e-9;
 /// The casts stop when the gap along their best separating normal `u` is at most
 /// `CAST_GAP_ULPS · ε · (Σ |u_i| (|a_i| + |b_i|) + margins)` (the rounding of that
 /// gap, see the module docs): the bound on the gap left at the reported time.
-pub const CAST_GAP_ULPS: f64 = 64.0;
+pub const CAST_GAP_ULPS: f64 = 16.0;
 /// Iteration cap of conservative advancement (one GJK distance per iteration).
 pub const TOI_MAX_ITERATIONS: u32 = 64;
 
@@ -308,24 +308,25 @@ where
     }
 }
 
-/// The gaps along every candidate plane of `simplex` ([`candidate_dirs`]) and, for a
+/// The gaps along every candidate plane of `simplex` ([`candidate_dirs`]); for a
 /// simplex of lower rank, along both sides of the facet it makes with the support
-/// point found along `v`: GJK may end on a segment across a face (the origin's
-/// projection on the face's diagonal), whose own directions tilt with the face's
-/// size.
+/// point found along `v` (GJK may end on a segment across a face: the origin's
+/// projection on the face's diagonal); and, when none of these separates, along both
+/// senses of each coordinate axis (an edge between a wide face and a thin side, met
+/// by a mover sliding over it, offers neither face's normal).
 fn planes<V, A, B>(
     diff: &MinkowskiDiff<'_, V, A, B>,
     simplex: &Simplex<V>,
     v: V,
     toward: V,
     offset: V,
-) -> [Option<Separation<V>>; 7]
+) -> [Option<Separation<V>>; 13]
 where
     V: GjkVector,
     A: SupportMap<V> + ?Sized,
     B: SupportMap<V> + ?Sized,
 {
-    let mut out = [const { None }; 7];
+    let mut out = [const { None }; 13];
     for (slot, u) in out.iter_mut().zip(candidate_dirs(simplex, v, toward)) {
         *slot = u.map(|u| gap_along(diff, u, offset));
     }
@@ -339,6 +340,15 @@ where
                 out[5] = Some(gap_along(diff, n, offset));
                 out[6] = Some(gap_along(diff, -n, offset));
             }
+        }
+    }
+    if out.iter().flatten().all(|s| !(s.gap > s.noise)) {
+        // Last, the coordinate axes: exact normals of the faces normal to an axis
+        // (grounds, floors), which a simplex on an edge between them does not offer.
+        for k in 0..V::DIM {
+            let axis = V::unit_axis(k);
+            out[7 + 2 * k] = Some(gap_along(diff, axis, offset));
+            out[8 + 2 * k] = Some(gap_along(diff, -axis, offset));
         }
     }
     out
