@@ -224,6 +224,23 @@ pub trait GjkVector: Vector {
 
     /// The angle in `[0, π]` of the shortest rotation from `start` to `end`.
     fn rotation_angle(start: &Self::Pose, end: &Self::Pose) -> Self::Scalar;
+
+    /// The unit normal (either side) of a facet simplex: `DIM` vertices, a segment in
+    /// 2D (its perpendicular) or a triangle in 3D (the cross product of two edges).
+    /// Built from edge vectors only, it is exact for a facet of support points lying
+    /// in a coordinate plane, whatever their size. `None` for other simplices or a
+    /// degenerate facet.
+    fn facet_normal(simplex: &Simplex<Self>) -> Option<Self>;
+
+    /// The point of a reduced simplex closest to the origin, as [`Simplex::closest`],
+    /// but computed by projection on the feature's normal: the segment's
+    /// perpendicular in 2D, `e × (w₀ × e) / |e|²` for a segment in 3D, `n (n·w₀) / |n|²`
+    /// for a triangle in 3D. A weighted sum of support points carries rounding of
+    /// `ε` times their size in every coordinate, so its direction tilts; the
+    /// projection is exact for a feature normal to an axis, whatever its extent.
+    /// Falls back to [`Simplex::closest`] for a point, a full simplex or a
+    /// degenerate feature.
+    fn precise_closest(simplex: &Simplex<Self>) -> Self;
 }
 
 /// What GJK found, in A's frame, for the cores of the two shapes.
@@ -602,6 +619,14 @@ macro_rules! impl_gjk_vector {
             #[inline]
             fn rotation_angle(start: &Self::Pose, end: &Self::Pose) -> $r {
                 super::$gjk::rotation_angle::<$r>(start, end)
+            }
+            #[inline]
+            fn facet_normal(simplex: &Simplex<Self>) -> Option<Self> {
+                super::$gjk::facet_normal::<$r>(simplex)
+            }
+            #[inline]
+            fn precise_closest(simplex: &Simplex<Self>) -> Self {
+                super::$gjk::precise_closest::<$r>(simplex)
             }
         }
     };

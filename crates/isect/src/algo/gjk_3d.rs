@@ -110,3 +110,31 @@ where
 {
     start.rotation.angle_to(end.rotation)
 }
+
+/// The unit normal of a triangle simplex (cross product of two edges).
+#[inline]
+pub(crate) fn facet_normal<R: Real>(simplex: &Simplex<R::V3>) -> Option<R::V3> {
+    if simplex.len != 3 {
+        return None;
+    }
+    let [a, b, c] = [0, 1, 2].map(|i| simplex.points[i].w);
+    (b - a).cross(c - a).try_normalize()
+}
+
+/// The closest point of a reduced 3D simplex by projection: off a segment's unit
+/// direction (twice, Gram–Schmidt style), or on a triangle's unit normal (see `GjkVector::precise_closest`).
+#[inline]
+pub(crate) fn precise_closest<R: Real>(simplex: &Simplex<R::V3>) -> R::V3 {
+    let w0 = simplex.points[0].w;
+    let projected = match simplex.len {
+        2 => (simplex.points[1].w - w0).try_normalize().map(|e| {
+            // Twice: the first pass leaves `ε |w₀|` along `e`, which tilts a short
+            // `v` off the segment's normal plane; the second removes it.
+            let v = w0 - e * e.dot(w0);
+            v - e * e.dot(v)
+        }),
+        3 => facet_normal::<R>(simplex).map(|n| n * n.dot(w0)),
+        _ => None,
+    };
+    projected.unwrap_or_else(|| simplex.closest())
+}

@@ -3,38 +3,52 @@
 //! against general convex objects"; Box2D's `b2ShapeCast`), and `time_of_impact`
 //! with rotation by conservative advancement (Mirtich 1996; Box2D's TOI bounds).
 //!
-//! Tolerances are relative to the shapes' size, so accuracy does not degrade
-//! with scale: [`CAST_REL_ULPS`] (the cast stops when the gap is below this times
-//! the size of `A − B`, floored by [`CAST_REL_FLOOR`]; on curved cores GJK's own
-//! floor, about `sqrt(ε)` of the size, can stop it earlier, always before the impact) and [`TOI_REL_ULPS`] (conservative advancement stops when
-//! the distance is below this times the shapes' bounding radii). Caps:
-//! [`CAST_MAX_ITERATIONS`], [`TOI_MAX_ITERATIONS`].
+//! Accuracy does not depend on the shapes' size. GJK's closest point is a weighted
+//! sum of support points, so its direction carries rounding of the order of `ε`
+//! times the shapes' size: a ball over a box 10,000 wide sees a tilted `v`, and a
+//! stopping test relative to that size stopped the cast a sizeable gap short. So
+//! GJK only advances while its gap exceeds its resolution ([`CAST_REL_ULPS`] of the
+//! size, floored by [`CAST_REL_FLOOR`]); then the cast *refines*: it measures the
+//! gap with one support call along each candidate normal of the final simplex — GJK's
+//! `v`, the facet's normal from edge vectors (exact for a face normal to an axis, of
+//! any extent) and the motion's part across a lower-rank simplex. A gap beyond its
+//! rounding proves a separating plane (advance to it, or a miss when the motion
+//! does not approach it); none left is the touch. The rounding of a gap along `u` is
+//! [`CAST_GAP_ULPS`]` · ε · (Σ |u_i| (|a_i| + |b_i|) + margins)` over the measured
+//! support points `a`, `b` (in A's frame, B moved): the reach of the contact along
+//! the normal and the motion, not the lateral size. That is the bound on the gap left
+//! at the reported time; the time's error is that gap over the approach speed
+//! `|motion · normal|`. For faces not normal to a coordinate axis the support points'
+//! own rounding (`ε` times their size) is the floor, as for any computation with them.
+//!
+//! Caps: [`CAST_MAX_ITERATIONS`], [`TOI_MAX_ITERATIONS`].
 
 // `!(x > y)` is deliberate: it is also true for NaN, which must take the safe branch.
 #![allow(clippy::neg_cmp_op_on_partial_ord)]
 use crate::algo::gjk::{
-    GjkCache, GjkVector, MinkowskiDiff, Simplex, Status, SupportPoint, GJK_REL_ULPS,
+    self, GjkCache, GjkVector, MinkowskiDiff, Simplex, Status, SupportPoint, GJK_REL_ULPS,
 };
 use crate::algo::support::SupportMap;
 use crate::math::tolerance::eps;
 use crate::math::{Isometry, Real, Vector};
 use crate::query::contact::{local_contact, Contact};
-use crate::query::distance::closest_points_cached;
 
-/// Iteration cap of the linear shape cast (one support call per iteration).
+/// Iteration cap of the linear shape cast (a GJK step or a refinement each).
 pub const CAST_MAX_ITERATIONS: u32 = 64;
-/// The cast has hit when the shapes' gap is below `CAST_REL_ULPS · ε` times the
-/// size of `A − B` (its largest support point along the motion).
+/// GJK's resolution in the cast: it advances only while its gap exceeds
+/// `CAST_REL_ULPS · ε` times the size of `A − B` (its largest support point along
+/// the motion), and hands smaller gaps to the refinement.
 pub const CAST_REL_ULPS: f64 = 1024.0;
-/// Floor of the cast's relative tolerance, for the same reason as
-/// [`EPA_REL_FLOOR`](crate::algo::epa::EPA_REL_FLOOR): the tolerance is
+/// Floor of that relative resolution, for the same reason as
+/// [`EPA_REL_FLOOR`](crate::algo::epa::EPA_REL_FLOOR): it is
 /// `max(CAST_REL_ULPS · ε, CAST_REL_FLOOR)`.
 pub const CAST_REL_FLOOR: f64 = 1e-9;
+/// The casts stop when the gap along their best separating normal `u` is at most
+/// `CAST_GAP_ULPS · ε · (Σ |u_i| (|a_i| + |b_i|) + margins)` (the rounding of that
+/// gap, see the module docs): the bound on the gap left at the reported time.
+pub const CAST_GAP_ULPS: f64 = 16.0;
 /// Iteration cap of conservative advancement (one GJK distance per iteration).
 pub const TOI_MAX_ITERATIONS: u32 = 64;
-/// Conservative advancement stops when the distance is below `TOI_REL_ULPS · ε`
-/// times the sum of the shapes' bounding radii.
-pub const TOI_REL_ULPS: f64 = 4096.0;
 
 /// Where two moving shapes first touch, in world space at the time of impact.
 #[derive(Copy, Clone, Debug, PartialEq)]
@@ -102,20 +116,25 @@ where
 struct RayCast<V: Vector> {
     /// B's motion per unit time, in A's frame.
     motion: V,
-    /// Gap below which the cores touch.
+    /// GJK's resolution: gaps below it are not trusted to GJK's direction `v` (see
+    /// [`CAST_REL_ULPS`]); [`refine`] measures them along better normals.
     tol: V::Scalar,
     lambda: V::Scalar,
     simplex: Simplex<V>,
     normal: V,
     advanced: bool,
+    /// The smallest `|v|` since the last advance (GJK's progress test).
+    best: V::Scalar,
+    /// The normal (A to B) of the plane the refinement found touching.
+    touch: Option<V>,
 }
 
 impl<V: GjkVector> RayCast<V> {
     /// Moves B by `delta · motion` and shifts the simplex with it.
-    fn advance(&mut self, delta: V::Scalar, motion: V) {
+    fn advance(&mut self, delta: V::Scalar) {
         self.lambda += delta;
         self.advanced = true;
-        let shift = motion * delta;
+        let shift = self.motion * delta;
         for p in &mut self.simplex.points[..self.simplex.len] {
             p.b += shift;
             p.w -= shift;
@@ -123,7 +142,20 @@ impl<V: GjkVector> RayCast<V> {
     }
 }
 
-/// The cast in A's frame: B translates by `motion` per unit time.
+/// What one step of the cast decided.
+enum Step<V> {
+    /// Keep iterating.
+    Continue,
+    /// GJK can tell no more at this offset (`v` is its closest point): refine.
+    Stop(V),
+    /// The shapes never touch within `max_t`.
+    Miss,
+}
+
+/// The cast in A's frame: B translates by `motion` per unit time. GJK's ray cast
+/// (van den Bergen) advances B to its offset's lower bound until GJK can tell no
+/// more; [`refine`] then measures the gap along the simplex's best normals and either
+/// proves the touch, advances further, or proves the miss.
 fn local_cast<V, A, B>(
     diff: &MinkowskiDiff<'_, V, A, B>,
     motion: V,
@@ -134,64 +166,30 @@ where
     A: SupportMap<V> + ?Sized,
     B: SupportMap<V> + ?Sized,
 {
-    let margin = diff.margin();
-    let zero = V::Scalar::ZERO;
+    let first = diff.support(-motion);
     let mut cast = RayCast {
         motion,
-        tol: zero,
-        lambda: zero,
+        tol: V::Scalar::ZERO,
+        lambda: V::Scalar::ZERO,
         simplex: Simplex::default(),
         normal: V::ZERO,
         advanced: false,
+        best: V::Scalar::INFINITY,
+        touch: None,
     };
-    let first = diff.support(-motion);
-    let rel = eps::<V::Scalar>(CAST_REL_ULPS).max(V::Scalar::from_f64(CAST_REL_FLOOR));
-    let tol = rel * (first.w.length() + margin);
-    cast.tol = tol;
-    let gjk_rel = eps::<V::Scalar>(GJK_REL_ULPS);
-    let mut best = V::Scalar::INFINITY;
     cast.simplex.push(first);
     for iteration in 1..=CAST_MAX_ITERATIONS {
-        let inside = V::reduce_simplex(&mut cast.simplex);
-        let v = cast.simplex.closest();
-        let v_len = v.length();
-        if inside || v_len <= margin + tol {
-            return Some(finish(diff, &cast, v, iteration, Status::Converged));
-        }
-        let mut p = shifted_support(diff, -v, motion * cast.lambda);
-        // Every point of the current `A − B` lies beyond the plane `x · v = v · w`.
-        let gap = v.dot(p.w) - margin * v_len;
-        let advancing = gap > tol * v_len;
-        // Not advancing, the distance is known within GJK's bound, or GJK makes no
-        // more progress (rounding on curved or sliver simplices): a hit.
-        let known = v_len * v_len - v.dot(p.w) <= gjk_rel * v_len * v_len;
-        if !advancing && (known || v_len >= best) {
-            return Some(finish(diff, &cast, v, iteration, Status::Converged));
-        }
-        best = if advancing {
-            V::Scalar::INFINITY
-        } else {
-            v_len
+        let v = match gjk_step(diff, &mut cast, max_t) {
+            Step::Continue => continue,
+            Step::Miss => return None,
+            Step::Stop(v) => v,
         };
-        if advancing {
-            let approach = v.dot(motion);
-            if !(approach > zero) {
-                return None;
+        match refine(diff, &mut cast, v, max_t) {
+            Step::Stop(_) => {
+                return Some(finish(diff, &cast, v, iteration, Status::Converged));
             }
-            let delta = gap / approach;
-            if !(cast.lambda + delta <= max_t) {
-                return None;
-            }
-            cast.advance(delta, motion);
-            p.b += motion * delta;
-            p.w -= motion * delta;
-            cast.normal = -v;
-        }
-        if !cast.simplex.contains_w(p.w) {
-            cast.simplex.push(p);
-        } else if !advancing {
-            // No new vertex and no advance: the simplex is as close as it gets.
-            return Some(finish(diff, &cast, v, iteration, Status::Converged));
+            Step::Miss => return None,
+            Step::Continue => cast.best = V::Scalar::INFINITY,
         }
     }
     let v = cast.simplex.closest();
@@ -202,6 +200,245 @@ where
         CAST_MAX_ITERATIONS,
         Status::MaxIterations,
     ))
+}
+
+/// One iteration of GJK's ray cast: reduce the simplex, advance B to the plane of
+/// the new support point when it separates by more than GJK's resolution, or stop.
+fn gjk_step<V, A, B>(
+    diff: &MinkowskiDiff<'_, V, A, B>,
+    cast: &mut RayCast<V>,
+    max_t: V::Scalar,
+) -> Step<V>
+where
+    V: GjkVector,
+    A: SupportMap<V> + ?Sized,
+    B: SupportMap<V> + ?Sized,
+{
+    let margin = diff.margin();
+    let inside = V::reduce_simplex(&mut cast.simplex);
+    let v = V::precise_closest(&cast.simplex);
+    let v_len = v.length();
+    cast.tol = resolution(&cast.simplex, v, margin);
+    if inside || v_len <= margin + cast.tol {
+        return Step::Stop(v);
+    }
+    let mut p = shifted_support(diff, -v, cast.motion * cast.lambda);
+    // Every point of the current `A − B` lies beyond the plane `x · v = v · w`.
+    let gap = v.dot(p.w) - margin * v_len;
+    let advancing = gap > cast.tol * v_len;
+    // Not advancing, the distance is known within GJK's bound, or GJK makes no
+    // more progress (rounding on curved or sliver simplices): stop.
+    let known = v_len * v_len - v.dot(p.w) <= eps::<V::Scalar>(GJK_REL_ULPS) * v_len * v_len;
+    if !advancing && (known || v_len >= cast.best) {
+        return Step::Stop(v);
+    }
+    cast.best = if advancing {
+        V::Scalar::INFINITY
+    } else {
+        v_len
+    };
+    if advancing {
+        let approach = v.dot(cast.motion);
+        if !(approach > V::Scalar::ZERO) {
+            return Step::Miss;
+        }
+        let delta = gap / approach;
+        if !(cast.lambda + delta <= max_t) {
+            return Step::Miss;
+        }
+        cast.advance(delta);
+        p.b += cast.motion * delta;
+        p.w -= cast.motion * delta;
+        cast.normal = -v;
+    }
+    if !cast.simplex.contains_w(p.w) {
+        cast.simplex.push(p);
+    } else if !advancing {
+        // No new vertex and no advance: the simplex is as close as it gets.
+        return Step::Stop(v);
+    }
+    Step::Continue
+}
+
+/// GJK's resolution along `v`: [`CAST_REL_ULPS`] (floored by [`CAST_REL_FLOOR`])
+/// times the simplex's reach along `v` (`Σ |v̂_i| max_k |w_k,i|`, all of its size
+/// when `v` is zero) plus the margins.
+fn resolution<V: GjkVector>(simplex: &Simplex<V>, v: V, margin: V::Scalar) -> V::Scalar {
+    let rel = eps::<V::Scalar>(CAST_REL_ULPS).max(V::Scalar::from_f64(CAST_REL_FLOOR));
+    let extent = simplex.points[..simplex.len]
+        .iter()
+        .fold(V::ZERO, |m, p| m.max(p.w.abs()));
+    let reach = match v.try_normalize() {
+        Some(u) => u.abs().dot(extent),
+        None => extent.length(),
+    };
+    rel * (reach + margin)
+}
+
+/// A plane separating the origin from `A − (B + offset)`: its unit direction `u`
+/// (GJK's `v` side: from B towards A), the gap beyond the margins along it, and the
+/// rounding of that gap.
+struct Separation<V: Vector> {
+    u: V,
+    gap: V::Scalar,
+    noise: V::Scalar,
+    /// The support point along `−u` (B moved by the offset).
+    p: SupportPoint<V>,
+}
+
+/// The gap along `u`: every point `x` of `A − (B + offset)` has `x · u ≥ u · w` for
+/// `w` its support point along `−u`, so no point is nearer the origin along `u`. The
+/// gap's rounding is `CAST_GAP_ULPS · ε` times the magnitudes in the dot product,
+/// `Σ |u_i| (|a_i| + |b_i|)` plus the margins: along a face normal to an axis only
+/// the coordinates along that axis count, never the face's lateral extent.
+fn gap_along<V, A, B>(diff: &MinkowskiDiff<'_, V, A, B>, u: V, offset: V) -> Separation<V>
+where
+    V: GjkVector,
+    A: SupportMap<V> + ?Sized,
+    B: SupportMap<V> + ?Sized,
+{
+    let p = shifted_support(diff, -u, offset);
+    let margin = diff.margin();
+    let reach = u.abs().dot(p.a.abs() + p.b.abs()) + margin;
+    Separation {
+        u,
+        gap: u.dot(p.w) - margin,
+        noise: eps::<V::Scalar>(CAST_GAP_ULPS) * reach,
+        p,
+    }
+}
+
+/// The gaps along every candidate plane of `simplex` ([`candidate_dirs`]); for a
+/// simplex of lower rank, along both sides of the facet it makes with the support
+/// point found along `v` (GJK may end on a segment across a face: the origin's
+/// projection on the face's diagonal); and, when none of these separates, along both
+/// senses of each coordinate axis (an edge between a wide face and a thin side, met
+/// by a mover sliding over it, offers neither face's normal).
+fn planes<V, A, B>(
+    diff: &MinkowskiDiff<'_, V, A, B>,
+    simplex: &Simplex<V>,
+    v: V,
+    toward: V,
+    offset: V,
+) -> [Option<Separation<V>>; 13]
+where
+    V: GjkVector,
+    A: SupportMap<V> + ?Sized,
+    B: SupportMap<V> + ?Sized,
+{
+    let mut out = [const { None }; 13];
+    for (slot, u) in out.iter_mut().zip(candidate_dirs(simplex, v, toward)) {
+        *slot = u.map(|u| gap_along(diff, u, offset));
+    }
+    if simplex.len < V::DIM {
+        if let Some(along_v) = &out[0] {
+            let mut completed = *simplex;
+            if !completed.contains_w(along_v.p.w) {
+                completed.push(along_v.p);
+            }
+            if let Some(n) = V::facet_normal(&completed) {
+                out[5] = Some(gap_along(diff, n, offset));
+                out[6] = Some(gap_along(diff, -n, offset));
+            }
+        }
+    }
+    if out.iter().flatten().all(|s| !(s.gap > s.noise)) {
+        // Last, the coordinate axes: exact normals of the faces normal to an axis
+        // (grounds, floors), which a simplex on an edge between them does not offer.
+        for k in 0..V::DIM {
+            let axis = V::unit_axis(k);
+            out[7 + 2 * k] = Some(gap_along(diff, axis, offset));
+            out[8 + 2 * k] = Some(gap_along(diff, -axis, offset));
+        }
+    }
+    out
+}
+
+/// The directions a simplex offers as separating planes (GJK's `v` side, into
+/// `A − B`): `v` itself; both sides of the normal of a facet simplex, which edge
+/// vectors give exactly for a face normal to an axis however large (near a touch `v`
+/// is too short to tell the side); for a simplex of lower rank, the part of `toward` across it; for a full
+/// simplex (GJK found the origin inside, within its resolution), each facet's
+/// normal towards the opposite vertex, since the origin may be just outside it.
+fn candidate_dirs<V: GjkVector>(simplex: &Simplex<V>, v: V, toward: V) -> [Option<V>; 5] {
+    let mut out = [None; 5];
+    if simplex.len > V::DIM {
+        for (k, slot) in out.iter_mut().enumerate().take(simplex.len) {
+            *slot = facet_facing(simplex, k);
+        }
+        return out;
+    }
+    let facet = V::facet_normal(simplex);
+    out[0] = v.try_normalize();
+    out[1] = facet;
+    out[2] = facet.map(|n| -n);
+    if simplex.len < V::DIM {
+        out[3] = face_normal(simplex, toward).map(|n| -n);
+    }
+    out
+}
+
+/// The normal of the facet of a full simplex without vertex `k`, towards `k`.
+fn facet_facing<V: GjkVector>(simplex: &Simplex<V>, k: usize) -> Option<V> {
+    let mut facet = Simplex::default();
+    for (i, p) in simplex.points[..simplex.len].iter().enumerate() {
+        if i != k {
+            facet.push(*p);
+        }
+    }
+    let n = V::facet_normal(&facet)?;
+    let side = n.dot(simplex.points[k].w - facet.points[0].w);
+    Some(if side < V::Scalar::ZERO { -n } else { n })
+}
+
+/// Where GJK stopped, measures the gap along the simplex's candidate normals. A gap
+/// beyond its rounding proves the shapes apart: advance B to that plane (or miss,
+/// when B does not approach it, or only after `max_t`). No such gap: they touch.
+/// Returns `Continue` after an advance, `Stop` for a touch, `Miss`.
+fn refine<V, A, B>(
+    diff: &MinkowskiDiff<'_, V, A, B>,
+    cast: &mut RayCast<V>,
+    v: V,
+    max_t: V::Scalar,
+) -> Step<V>
+where
+    V: GjkVector,
+    A: SupportMap<V> + ?Sized,
+    B: SupportMap<V> + ?Sized,
+{
+    let offset = cast.motion * cast.lambda;
+    let mut best: Option<(V::Scalar, V)> = None;
+    // The plane nearest to separating: the contact's, when none separates.
+    let mut nearest: Option<(V::Scalar, V)> = None;
+    for s in planes(diff, &cast.simplex, v, cast.motion, offset)
+        .into_iter()
+        .flatten()
+    {
+        if nearest.is_none_or(|(g, _)| s.gap > g) {
+            nearest = Some((s.gap, s.u));
+        }
+        if !(s.gap > s.noise) {
+            continue;
+        }
+        let approach = s.u.dot(cast.motion);
+        if !(approach > V::Scalar::ZERO) {
+            return Step::Miss;
+        }
+        let delta = s.gap / approach;
+        if best.is_none_or(|(d, _)| delta > d) {
+            best = Some((delta, s.u));
+        }
+    }
+    let Some((delta, u)) = best else {
+        cast.touch = nearest.map(|(_, u)| -u);
+        return Step::Stop(v);
+    };
+    if !(cast.lambda + delta <= max_t) {
+        return Step::Miss;
+    }
+    cast.advance(delta);
+    cast.normal = -u;
+    Step::Continue
 }
 
 /// The support point of `A − (B + offset)`.
@@ -240,7 +477,9 @@ where
     // Cores touching: what is left of `v` is rounding, the simplex's face is the normal.
     let touching = v.length() <= cast.tol;
     let face = || face_normal(&cast.simplex, cast.motion);
-    let normal = if touching { face() } else { None }
+    let normal = cast
+        .touch
+        .or_else(|| if touching { face() } else { None })
         .or_else(|| (-v).try_normalize())
         .or_else(face)
         .or_else(|| cast.normal.try_normalize());
@@ -338,10 +577,13 @@ pub fn bounding_radius<V: Vector, S: SupportMap<V> + ?Sized>(shape: &S) -> V::Sc
 }
 
 /// The first time `t ∈ [0, 1]` at which A and B, moving (and rotating) along their
-/// sweeps, touch, by conservative advancement: each step moves time forward by the
-/// current distance over a bound on the approach speed (linear speed along the
-/// normal plus angular speed times bounding radius), so it never steps past the
-/// impact. `None` when they do not touch by `t = 1`.
+/// sweeps, touch. Without rotation this is the linear cast ([`cast_shapes`]) with
+/// velocities `end − start`. With rotation, conservative advancement: each step
+/// measures a separating gap (as the cast's refinement does, along GJK's direction
+/// and its facet's normal) and moves time forward by that gap over a bound on its
+/// closing speed (linear speed along the normal plus angular speed times bounding
+/// radius), so it never steps past the impact; it stops when no gap beyond its
+/// rounding ([`CAST_GAP_ULPS`]) is left. `None` when they do not touch by `t = 1`.
 ///
 /// Edge cases: overlap at `t = 0` answers `time = 0` with the contact depth; at
 /// [`TOI_MAX_ITERATIONS`] the last safe time is returned with `MaxIterations`; NaN
@@ -361,34 +603,96 @@ where
     if !poses.iter().all(|p| p.is_finite()) {
         return None;
     }
-    let (ra, rb) = (bounding_radius(a), bounding_radius(b));
-    let tol = eps::<V::Scalar>(TOI_REL_ULPS) * (ra + rb);
-    let lin = (sweep_a.end.translation() - sweep_a.start.translation())
-        - (sweep_b.end.translation() - sweep_b.start.translation());
-    let spin = V::rotation_angle(&sweep_a.start, &sweep_a.end) * ra
-        + V::rotation_angle(&sweep_b.start, &sweep_b.end) * rb;
+    let lin_a = sweep_a.end.translation() - sweep_a.start.translation();
+    let lin_b = sweep_b.end.translation() - sweep_b.start.translation();
+    let (turn_a, turn_b) = (
+        V::rotation_angle(&sweep_a.start, &sweep_a.end),
+        V::rotation_angle(&sweep_b.start, &sweep_b.end),
+    );
+    if turn_a == V::Scalar::ZERO && turn_b == V::Scalar::ZERO {
+        let one = V::Scalar::ONE;
+        return cast_shapes(&sweep_a.start, lin_a, a, &sweep_b.start, lin_b, b, one);
+    }
+    let closing = Closing {
+        lin: lin_a - lin_b,
+        spin: turn_a * bounding_radius(a) + turn_b * bounding_radius(b),
+    };
     let mut cache = GjkCache::new();
     let mut t = V::Scalar::ZERO;
     for iteration in 1..=TOI_MAX_ITERATIONS {
         let (pa, pb) = (sweep_a.pose_at(t), sweep_b.pose_at(t));
-        let cp = closest_points_cached(&pa, a, &pb, b, &mut cache);
-        let Some(normal) = (cp.point_b - cp.point_a)
-            .try_normalize()
-            .filter(|_| cp.distance > tol)
-        else {
-            return toi_hit(&pa, a, &pb, b, t, iteration, Status::Converged);
-        };
-        let approach = lin.dot(normal) + spin;
-        if !(approach > V::Scalar::ZERO) {
-            return None;
+        let diff = MinkowskiDiff::new(a, b, pa.inv_mul(&pb));
+        match closing.safe_step(&diff, &pa, &mut cache) {
+            Advance::Touching => {
+                return toi_hit(&pa, a, &pb, b, t, iteration, Status::Converged);
+            }
+            Advance::Never => return None,
+            Advance::By(dt) => t += dt,
         }
-        t += (cp.distance - tol * V::Scalar::HALF) / approach;
         if !(t <= V::Scalar::ONE) {
             return None;
         }
     }
     let (pa, pb) = (sweep_a.pose_at(t), sweep_b.pose_at(t));
     toi_hit(&pa, a, &pb, b, t, TOI_MAX_ITERATIONS, Status::MaxIterations)
+}
+
+/// What a step of conservative advancement found.
+enum Advance<R> {
+    /// No gap beyond its rounding: the shapes touch.
+    Touching,
+    /// A separating plane that the motion never closes.
+    Never,
+    /// Time can safely move forward by this much.
+    By(R),
+}
+
+/// The bound on how fast a gap closes along any fixed world direction `n` (from A
+/// to B): `lin · n + spin` per unit of sweep time.
+struct Closing<V: Vector> {
+    /// A's translation minus B's over the sweep.
+    lin: V,
+    /// Each shape's rotation angle times its bounding radius, summed.
+    spin: V::Scalar,
+}
+
+impl<V: GjkVector> Closing<V> {
+    /// The safe step at the poses of `diff` (A at `pose_a`): the largest of the
+    /// candidate planes' gaps over their closing speeds.
+    fn safe_step<A, B>(
+        &self,
+        diff: &MinkowskiDiff<'_, V, A, B>,
+        pose_a: &V::Pose,
+        cache: &mut GjkCache<V>,
+    ) -> Advance<V::Scalar>
+    where
+        A: SupportMap<V> + ?Sized,
+        B: SupportMap<V> + ?Sized,
+    {
+        let g = gjk::closest_points(diff, Some(cache));
+        let v = if g.overlapping {
+            V::ZERO
+        } else {
+            V::precise_closest(&g.simplex)
+        };
+        let mut best: Option<V::Scalar> = None;
+        let toward = pose_a.inverse_transform_vector(-self.lin);
+        for s in planes(diff, &g.simplex, v, toward, V::ZERO)
+            .into_iter()
+            .flatten()
+        {
+            if !(s.gap > s.noise) {
+                continue;
+            }
+            let approach = self.lin.dot(pose_a.transform_vector(-s.u)) + self.spin;
+            if !(approach > V::Scalar::ZERO) {
+                return Advance::Never;
+            }
+            let dt = s.gap / approach;
+            best = Some(best.map_or(dt, |b: V::Scalar| b.max(dt)));
+        }
+        best.map_or(Advance::Touching, Advance::By)
+    }
 }
 
 /// The hit at time `t` from the contact of the posed shapes.

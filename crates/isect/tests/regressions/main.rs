@@ -7,6 +7,7 @@ mod rng;
 
 mod bvh_subnormal_bounds;
 mod capsule_crossing_depth;
+mod cast_size_tolerance;
 mod closest_point_precision;
 mod compound_empty_message;
 mod concave_polygon_gis;
