@@ -115,11 +115,7 @@ impl<V: GjkVector> RayCast<V> {
     fn advance(&mut self, delta: V::Scalar, motion: V) {
         self.lambda += delta;
         self.advanced = true;
-        let shift = motion * delta;
-        for p in &mut self.simplex.points[..self.simplex.len] {
-            p.b += shift;
-            p.w -= shift;
-        }
+        self.simplex.translate_b(motion * delta);
     }
 }
 

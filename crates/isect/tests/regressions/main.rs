@@ -22,4 +22,5 @@ mod polyhedron_contains_vertices;
 mod polyhedron_sliver_loses_point;
 mod ray_zero_dir_infinite_t;
 mod tiny_and_huge_normals;
+mod triangle_convex_distance;
 mod triangle_sliver_projection;
