@@ -8,6 +8,7 @@ mod compound_empty_message;
 mod concave_polygon_no_pieces;
 mod concave_polygon_piece_in_hole;
 mod concave_polygon_tiny_scale;
+mod curved_ray_casts;
 mod dispatch_non_finite_pose;
 mod epa_blow_up_recursion;
 mod epa_face_explosion;
