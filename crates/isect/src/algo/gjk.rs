@@ -36,12 +36,29 @@ pub const GJK_MAX_ITERATIONS: u32 = 64;
 /// and the distance is known only to ~1e-11 relative in `f64`; the normal derived
 /// from the witness points is accurate to about the square root of that.
 pub const GJK_REL_ULPS: f64 = 256.0;
+/// Accuracy of GJK's distance `d` between polytopes (boxes, polyhedra, triangles,
+/// segments, points, and their rounded forms, whose margins add exactly): the answer
+/// is within `GJK_DISTANCE_ULPS · ε · M · max(1, √ε · M / d)` of the exact distance,
+/// `M` the largest coordinate magnitude of either shape's vertices in A's frame.
+///
+/// Away from touching (`d ≥ √ε · M`) the bound is `GJK_DISTANCE_ULPS · ε · M`,
+/// dominated by [`GJK_OVERLAP_ULPS`] (a gap below that many `ε` of the simplex's size
+/// counts as touching; the simplex spans up to `2 M`) and the rounding of the support
+/// points. Nearer, the direction from the origin to a segment of `A − B` is known
+/// only to `ε M / d` (its end points are rounded by `ε M`), and the support along a
+/// wrong direction may stop GJK on the segment: a gap of a few `ε M` can come out as
+/// up to about `√ε · M`. Curved shapes converge only to their own floor (see
+/// [`GJK_REL_ULPS`]). Checked by `tests/regressions/triangle_convex_distance.rs`.
+pub const GJK_DISTANCE_ULPS: f64 = 256.0;
 /// The origin is on the simplex (the cores touch or overlap) when its distance to
 /// the simplex is at most `GJK_OVERLAP_ULPS · ε` times the simplex's largest vertex.
 pub const GJK_OVERLAP_ULPS: f64 = 64.0;
-/// A triangle or tetrahedron whose doubled area / sextupled volume is below
-/// `SIMPLEX_DEGENERATE_ULPS · ε` times the cube (volume) or square (area) of its
-/// size counts as flat.
+/// A tetrahedron whose sextupled volume is below `SIMPLEX_DEGENERATE_ULPS · ε` times
+/// the cube of its size counts as flat; so does a 3D triangle whose doubled area is
+/// below `SIMPLEX_DEGENERATE_ULPS · ε` times the product of its two shortest edges
+/// (`gjk_3d::triangle_weights`), and a 2D triangle whose squared doubled area is
+/// below `SIMPLEX_DEGENERATE_ULPS · ε` times the product of two edges' squared
+/// lengths.
 pub const SIMPLEX_DEGENERATE_ULPS: f64 = 16.0;
 /// The simplex solver works on coordinates rescaled (by a power of two) to at most
 /// `2^SOLVER_SCALE_EXP` and at least `2^-SOLVER_SCALE_EXP` in magnitude, so that its
@@ -119,7 +136,7 @@ impl<'s, V: Vector, A: SupportMap<V> + ?Sized, B: SupportMap<V> + ?Sized>
 }
 
 /// A simplex of 1 to `DIM + 1` support points with the barycentric weights of its
-/// point closest to the origin.
+/// point closest to the origin, and that point.
 #[derive(Copy, Clone, Debug, PartialEq)]
 pub struct Simplex<V: Vector> {
     /// The vertices; only the first `len` are meaningful.
@@ -128,6 +145,8 @@ pub struct Simplex<V: Vector> {
     pub weights: [V::Scalar; 4],
     /// Number of vertices.
     pub len: usize,
+    /// The point closest to the origin, as the last reduction found it.
+    nearest: V,
 }
 
 impl<V: Vector> Default for Simplex<V> {
@@ -136,6 +155,7 @@ impl<V: Vector> Default for Simplex<V> {
             points: [SupportPoint::default(); 4],
             weights: [V::Scalar::ZERO; 4],
             len: 0,
+            nearest: V::ZERO,
         }
     }
 }
@@ -157,11 +177,37 @@ impl<V: Vector> Simplex<V> {
         self.points[..self.len].iter().any(|p| p.w == w)
     }
 
-    /// The weighted point `Σ weights[i] · points[i].w`: the closest point to the
-    /// origin after a reduction.
+    /// The point of the simplex closest to the origin, as the last
+    /// [`GjkVector::reduce_simplex`] found it: the weighted point
+    /// `Σ weights[i] · points[i].w`, except in a 3D triangle's interior, where it is
+    /// the origin's projection on the triangle's plane (along the normal of its two
+    /// shortest edges), whose direction the weighted sum would lose on a sliver.
     #[inline]
     pub fn closest(&self) -> V {
-        self.weighted(|p| p.w)
+        self.nearest
+    }
+
+    /// Records the weighted point as the closest one (after the weights are set).
+    #[inline]
+    pub(crate) fn set_weighted_nearest(&mut self) {
+        self.nearest = self.weighted(|p| p.w);
+    }
+
+    /// Records `p` as the closest point (a triangle's plane projection).
+    #[inline]
+    pub(crate) fn set_nearest(&mut self, p: V) {
+        self.nearest = p;
+    }
+
+    /// Moves every vertex's `w` (and the closest point with them) by `-shift`, as
+    /// when B translates by `shift`.
+    #[inline]
+    pub(crate) fn translate_b(&mut self, shift: V) {
+        for p in &mut self.points[..self.len] {
+            p.b += shift;
+            p.w -= shift;
+        }
+        self.nearest -= shift;
     }
 
     /// The witness points on A's and B's cores.
@@ -454,8 +500,25 @@ where
 
 /// Barycentric weights of the point of segment `a b` closest to the origin
 /// (Ericson 5.1.2). A zero-length segment answers its first end.
+///
+/// The parameter is measured from the end nearer the origin: its rounding is then
+/// `ε` of the small weight, not `ε` of the segment's length, which matters when the
+/// nearest point is close to an end much nearer the origin than the other (the
+/// direction of the weighted point, GJK's next search direction, would otherwise
+/// turn by `ε |b − a| / |v|`).
 #[inline]
 pub(crate) fn segment_weights<V: Vector>(a: V, b: V) -> [V::Scalar; 2] {
+    if b.length_squared() < a.length_squared() {
+        let [s, t] = segment_weights_from_a(b, a);
+        [t, s]
+    } else {
+        segment_weights_from_a(a, b)
+    }
+}
+
+/// [`segment_weights`] with the parameter measured from `a`.
+#[inline]
+fn segment_weights_from_a<V: Vector>(a: V, b: V) -> [V::Scalar; 2] {
     let zero = V::Scalar::ZERO;
     let one = V::Scalar::ONE;
     let ab = b - a;
@@ -516,7 +579,7 @@ pub(crate) fn triangle_weights<V: Vector>(a: V, b: V, c: V) -> ([V::Scalar; 3], 
 }
 
 /// The closest of a flat triangle's three edges to the origin, as triangle weights.
-fn best_edge_weights<V: Vector>(a: V, b: V, c: V) -> [V::Scalar; 3] {
+pub(crate) fn best_edge_weights<V: Vector>(a: V, b: V, c: V) -> [V::Scalar; 3] {
     let zero = V::Scalar::ZERO;
     let [s, t] = segment_weights(a, b);
     let mut best = ([s, t, zero], (a * s + b * t).length_squared());
@@ -547,31 +610,43 @@ pub(crate) fn solver_points<V: Vector, const N: usize>(points: &[SupportPoint<V>
 /// `w` rescaled as in [`solver_points`].
 #[inline]
 pub(crate) fn unit_scaled<V: Vector, const N: usize>(w: [V; N]) -> [V; N] {
+    let factor = solver_scale(&w);
+    if factor == V::Scalar::ONE {
+        w
+    } else {
+        w.map(|p| p * factor)
+    }
+}
+
+/// The power of two [`solver_points`] multiplies `w` by: one when the largest
+/// coordinate is within `2^±SOLVER_SCALE_EXP` (or all are zero, or one is NaN or
+/// infinite: left to the callers' checks).
+#[inline]
+pub(crate) fn solver_scale<V: Vector>(w: &[V]) -> V::Scalar {
     let mut size = V::Scalar::ZERO;
-    for p in &w {
+    for p in w {
         size = size.max(p.abs().max_element());
     }
     let limit = V::Scalar::from_f64(SOLVER_SCALE_EXP.exp2());
-    // In range, all zero, NaN or infinite (the last two left to the callers' checks).
     if size <= limit && size * limit >= V::Scalar::ONE || !(size > V::Scalar::ZERO) {
-        w
+        V::Scalar::ONE
     } else {
-        rescaled(w, size)
+        rescale_factor(size)
     }
 }
 
-/// `w` times the power of two nearest `1 / size` (kept out of line: rare).
+/// The power of two nearest `1 / size` (kept out of line: rare); one for an infinite
+/// size.
 #[cold]
 #[inline(never)]
-fn rescaled<V: Vector, const N: usize>(w: [V; N], size: V::Scalar) -> [V; N] {
+fn rescale_factor<R: Real>(size: R) -> R {
     if !size.is_finite() {
-        return w;
+        return R::ONE;
     }
-    let factor = V::Scalar::from_f64((-size.to_f64().log2().round()).exp2());
-    w.map(|p| p * factor)
+    R::from_f64((-size.to_f64().log2().round()).exp2())
 }
 
-/// Reduces a 1-, 2- or 3-vertex simplex (any dimension); returns true when the
+/// Reduces a 1-, 2- or 3-vertex 2D simplex; returns true when the
 /// closest point is interior to a triangle.
 pub(crate) fn reduce_up_to_triangle<V: Vector>(simplex: &mut Simplex<V>) -> bool {
     let interior = match simplex.len {
@@ -591,10 +666,12 @@ pub(crate) fn reduce_up_to_triangle<V: Vector>(simplex: &mut Simplex<V>) -> bool
         _ => {
             simplex.weights[0] = V::Scalar::ONE;
             simplex.len = 1;
+            simplex.set_weighted_nearest();
             return false;
         }
     };
     simplex.compact();
+    simplex.set_weighted_nearest();
     interior
 }
 

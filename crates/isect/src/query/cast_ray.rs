@@ -4,15 +4,31 @@
 //! [`Ball`](crate::shape::Ball) by the cancellation-free quadratic,
 //! [`Plane`](crate::shape::Plane) (a surface) and [`HalfSpace`](crate::shape::HalfSpace) (its solid side),
 //! [`Triangle`](crate::shape::Triangle) in 3D by the watertight test and
-//! [`Segment`](crate::shape::Segment) in 2D. Each module names its reference.
+//! [`Segment`](crate::shape::Segment) in 2D, and the curved solids in closed form:
+//! [`Cylinder`](crate::shape::Cylinder) and [`Cone`](crate::shape::Cone) in 3D and
+//! [`Capsule`](crate::shape::Capsule) in 2D and 3D (`curved`). Each module names its
+//! reference.
 
 mod aabb;
 mod ball;
+mod curved;
 mod plane;
 mod segment;
 mod triangle;
 
 pub use ball::NORMAL_UNIT_ULPS;
+
+/// Accuracy of the generic ray cast by support points (the GJK point cast of
+/// [`cast_shapes`](crate::query::cast_shapes), used for the kinds without a closed
+/// form: 3D segments, rounded boxes and polygons, 2D triangles), in units of `√ε`: a
+/// hit lies within `SUPPORT_CAST_SQRT_ULPS · √ε · L` of the surface and nothing of
+/// the ray before it is deeper inside, and a ray passing farther than that from the
+/// shape misses, `L` the larger of the shape's size (its bounding radius about the
+/// local origin) and the ray origin's distance from the local origin. The `√ε` is
+/// GJK's floor on curved cores and rounded corners (see
+/// [`GJK_REL_ULPS`](crate::algo::gjk::GJK_REL_ULPS)). Checked by
+/// `tests/regressions/curved_ray_casts.rs`.
+pub const SUPPORT_CAST_SQRT_ULPS: f64 = 4.0;
 
 use crate::math::{Isometry, Real, Vector};
 use crate::shape::{Ray, RayHit};

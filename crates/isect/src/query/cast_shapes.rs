@@ -134,11 +134,7 @@ impl<V: GjkVector> RayCast<V> {
     fn advance(&mut self, delta: V::Scalar) {
         self.lambda += delta;
         self.advanced = true;
-        let shift = self.motion * delta;
-        for p in &mut self.simplex.points[..self.simplex.len] {
-            p.b += shift;
-            p.w -= shift;
-        }
+        self.simplex.translate_b(self.motion * delta);
     }
 }
 

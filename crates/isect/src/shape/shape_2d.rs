@@ -38,8 +38,9 @@ pub enum Shape<R: Real> {
     RoundedPolygon(Rounded<ConvexPolygon<R>, R>),
 }
 
-/// Analytic kernels for the disc, box, segment and polygon; the GJK point cast for
-/// the capsule, triangle and rounded kinds. Conventions of [`RayCast`]: solid kinds
+/// Analytic kernels for the disc, box, segment, polygon and capsule; the GJK point
+/// cast for the triangle and rounded kinds (within
+/// [`SUPPORT_CAST_SQRT_ULPS`](crate::query::cast_ray::SUPPORT_CAST_SQRT_ULPS)). Conventions of [`RayCast`]: solid kinds
 /// hit at `t = 0` with a zero normal when the origin is inside; the segment is hit
 /// only where the ray crosses it.
 impl<R: Real> RayCast<R::V2> for Shape<R>
@@ -52,7 +53,7 @@ where
             Self::Cuboid(s) => s.cast_ray(ray, max_t),
             Self::Segment(s) => s.cast_ray(ray, max_t),
             Self::Polygon(s) => s.cast_ray(ray, max_t),
-            Self::Capsule(s) => ray_cast_by_support(s, ray, max_t),
+            Self::Capsule(s) => s.cast_ray(ray, max_t),
             Self::Triangle(s) => ray_cast_by_support(s, ray, max_t),
             Self::RoundedCuboid(s) => ray_cast_by_support(s, ray, max_t),
             Self::RoundedPolygon(s) => ray_cast_by_support(s, ray, max_t),

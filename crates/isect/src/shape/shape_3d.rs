@@ -43,8 +43,9 @@ pub enum Shape<R: Real> {
     RoundedCuboid(Rounded<Aabb<R::V3>, R>),
 }
 
-/// Analytic kernels for the ball, box, triangle and polyhedron; the GJK point cast
-/// for the capsule, segment, cylinder, cone and rounded box. Conventions of
+/// Analytic kernels for the ball, box, triangle, polyhedron, capsule, cylinder and
+/// cone; the GJK point cast for the segment and the rounded box (within
+/// [`SUPPORT_CAST_SQRT_ULPS`](crate::query::cast_ray::SUPPORT_CAST_SQRT_ULPS)). Conventions of
 /// [`RayCast`]: solid kinds hit at `t = 0` with a zero normal when the origin is
 /// inside; the triangle is hit from either side; a segment (no volume) is hit only by
 /// a ray through it, up to the cast's tolerance.
@@ -58,10 +59,10 @@ where
             Self::Cuboid(s) => s.cast_ray(ray, max_t),
             Self::Triangle(s) => s.cast_ray(ray, max_t),
             Self::Polyhedron(s) => s.cast_ray(ray, max_t),
-            Self::Capsule(s) => ray_cast_by_support(s, ray, max_t),
+            Self::Capsule(s) => s.cast_ray(ray, max_t),
+            Self::Cylinder(s) => s.cast_ray(ray, max_t),
+            Self::Cone(s) => s.cast_ray(ray, max_t),
             Self::Segment(s) => ray_cast_by_support(s, ray, max_t),
-            Self::Cylinder(s) => ray_cast_by_support(s, ray, max_t),
-            Self::Cone(s) => ray_cast_by_support(s, ray, max_t),
             Self::RoundedCuboid(s) => ray_cast_by_support(s, ray, max_t),
         }
     }

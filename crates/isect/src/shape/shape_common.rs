@@ -57,10 +57,17 @@ pub(crate) fn ray_cast_by_support<V: GjkVector, S: SupportMap<V> + ?Sized>(
             normal: V::ZERO,
         });
     }
+    // The cast's normal (from the last GJK direction) can face along the ray when the
+    // core's gap ends just above the cast tolerance; a hit from outside faces the ray.
+    let normal = if hit.normal.dot(ray.dir) > V::Scalar::ZERO {
+        -hit.normal
+    } else {
+        hit.normal
+    };
     Some(RayHit {
         t: hit.time,
         point: ray.point_at(hit.time),
-        normal: hit.normal,
+        normal,
     })
 }
 

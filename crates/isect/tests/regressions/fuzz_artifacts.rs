@@ -186,12 +186,11 @@ fn composite_queries_b5888f25() {
 }
 
 /// A 3D `f64` compound of one cone (0.063 tall, radius 0.012) and a ray crawling along
-/// it (direction 3.7e-6 long, hit at `t = 50.8`): the compound's hit lies 3.3e-8 off
+/// it (direction 3.7e-6 long, hit at `t = 50.8`): the compound's hit lay 3.3e-8 off
 /// the cone's surface, beyond the driver's tolerance (`8 √ε` of the coordinates' scale
-/// times the part's aspect). The cone's ray cast is outside this session's area; not
-/// investigated (session 4).
+/// times the part's aspect), from the GJK point cast's curved-shape floor. Fixed by
+/// the closed-form cone cast (issue 18, `curved_ray_casts`).
 #[test]
-#[ignore = "open: a ray cast on a 0.06-wide cone (f64) hits 3.3e-8 off its surface"]
 fn composite_queries_0bf0301c() {
     replay(
         Target::CompositeQueries,

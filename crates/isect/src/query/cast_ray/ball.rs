@@ -212,7 +212,7 @@ impl<V: Vector> Quadratic<V> {
 /// `f.x·d.y − f.y·d.x`), so that it keeps its digits when `f` and `d` are nearly
 /// parallel.
 #[inline(always)]
-fn cross_length_squared<V: Vector>(f: V, d: V) -> V::Scalar {
+pub(super) fn cross_length_squared<V: Vector>(f: V, d: V) -> V::Scalar {
     if V::DIM == 2 {
         let z = f.get(0) * d.get(1) - f.get(1) * d.get(0);
         z * z
