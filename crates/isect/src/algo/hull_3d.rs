@@ -31,6 +31,7 @@
 //! Collinear input (all within that tolerance of a line) is refused.
 
 use crate::algo::hull_2d::convex_hull_2d_indices;
+use crate::math::exact::{dekker_product, grow_expansion, two_sum};
 use crate::math::tolerance::eps;
 use crate::math::{Real, Vector3};
 use crate::shape::error::check_finite;
@@ -306,9 +307,9 @@ fn det3_terms(p: P, q: P, r: P, sign: f64, parts: &mut Vec<f64>) {
         (-1.0, p[2], q[1], r[0]),
     ];
     for (s, x, y, z) in terms {
-        let (xy, xy_err) = two_product(x, y);
-        let (a, a_err) = two_product(xy, z);
-        let (b, b_err) = two_product(xy_err, z);
+        let (xy, xy_err) = dekker_product(x, y);
+        let (a, a_err) = dekker_product(xy, z);
+        let (b, b_err) = dekker_product(xy_err, z);
         let s = s * sign;
         parts.extend_from_slice(&[s * a, s * a_err, s * b, s * b_err]);
     }
@@ -342,49 +343,6 @@ fn exact_orient(a: P, b: P, c: P, p: P) -> f64 {
     } else {
         e[len - 1].signum()
     }
-}
-
-/// `x + y` as `(sum, error)` exactly (Knuth).
-#[inline]
-fn two_sum(x: f64, y: f64) -> (f64, f64) {
-    let s = x + y;
-    let bv = s - x;
-    let av = s - bv;
-    (s, (x - av) + (y - bv))
-}
-
-/// `x · y` as `(product, error)` exactly (Dekker's split into 26-bit halves).
-#[inline]
-fn two_product(x: f64, y: f64) -> (f64, f64) {
-    const SPLITTER: f64 = 134_217_729.0; // 2^27 + 1
-    let split = |v: f64| {
-        let c = SPLITTER * v;
-        let hi = c - (c - v);
-        (hi, v - hi)
-    };
-    let p = x * y;
-    let ((xh, xl), (yh, yl)) = (split(x), split(y));
-    (p, xl * yl - (((p - xh * yh) - xl * yh) - xh * yl))
-}
-
-/// Adds `part` to the expansion `e[..len]` (non-overlapping, increasing magnitude,
-/// zeros dropped); returns the new length.
-fn grow_expansion(e: &mut [f64; 96], len: usize, part: f64) -> usize {
-    let mut q = part;
-    let mut out = 0;
-    for i in 0..len {
-        let (s, err) = two_sum(q, e[i]);
-        if err != 0.0 {
-            e[out] = err;
-            out += 1;
-        }
-        q = s;
-    }
-    if q != 0.0 {
-        e[out] = q;
-        out += 1;
-    }
-    out
 }
 
 impl Builder<'_> {

@@ -27,6 +27,43 @@ pub fn two_prod<R: Real>(a: R, b: R) -> (R, R) {
     (p, a.mul_add(b, -p))
 }
 
+/// `x · y = p + e` exactly in `f64` by Dekker's split into 26-bit halves, barring
+/// overflow and underflow: the exact predicates' product, which needs no hardware
+/// fused multiply-add.
+#[inline]
+pub(crate) fn dekker_product(x: f64, y: f64) -> (f64, f64) {
+    const SPLITTER: f64 = 134_217_729.0; // 2^27 + 1
+    let split = |v: f64| {
+        let c = SPLITTER * v;
+        let hi = c - (c - v);
+        (hi, v - hi)
+    };
+    let p = x * y;
+    let ((xh, xl), (yh, yl)) = (split(x), split(y));
+    (p, xl * yl - (((p - xh * yh) - xl * yh) - xh * yl))
+}
+
+/// Adds `part` to the non-overlapping expansion `e[..len]` (increasing magnitude,
+/// zeros dropped) and returns the new length (Shewchuk's grow-expansion); a
+/// component that would not fit in `e` is dropped, which callers size against.
+pub(crate) fn grow_expansion(e: &mut [f64], len: usize, part: f64) -> usize {
+    let mut q = part;
+    let mut out = 0;
+    for k in 0..len {
+        let (s, err) = two_sum(q, e[k]);
+        q = s;
+        if err != 0.0 {
+            e[out] = err;
+            out += 1;
+        }
+    }
+    if q != 0.0 && out < e.len() {
+        e[out] = q;
+        out += 1;
+    }
+    out
+}
+
 /// A double-length number `hi + lo`, `|lo|` at most half an ulp of `hi` after
 /// [`renorm`].
 type Pair<R> = (R, R);

@@ -5,6 +5,7 @@
 //! Geometric Predicates", 1997: a floating-point filter, then the determinant as an
 //! exact sum of products, Dekker's product and Knuth's two-sum, in `f64`).
 
+use crate::math::exact::{dekker_product, grow_expansion};
 use crate::math::{Real, Vector2};
 
 /// Twice the signed area of the triangle `a, b, c`: positive for a left turn, zero
@@ -66,7 +67,7 @@ pub(crate) fn exact_orient_value(a: [f64; 2], b: [f64; 2], c: [f64; 2]) -> f64 {
     let mut expansion = [0.0f64; 12];
     let mut len = 0;
     for &(x, y) in &products {
-        let (hi, lo) = two_product(x, y);
+        let (hi, lo) = dekker_product(x, y);
         for part in [lo, hi] {
             len = grow_expansion(&mut expansion, len, part);
         }
@@ -74,48 +75,6 @@ pub(crate) fn exact_orient_value(a: [f64; 2], b: [f64; 2], c: [f64; 2]) -> f64 {
     // Non-overlapping components in increasing magnitude: summing from the smallest
     // leaves the largest's sign.
     expansion[..len].iter().fold(0.0, |acc, &e| acc + e)
-}
-
-/// `x + y` as `(sum, error)` exactly (Knuth).
-#[inline]
-fn two_sum(x: f64, y: f64) -> (f64, f64) {
-    let s = x + y;
-    let v = s - x;
-    (s, (x - (s - v)) + (y - v))
-}
-
-/// `x · y` as `(product, error)` exactly (Dekker's split into 26-bit halves).
-#[inline]
-fn two_product(x: f64, y: f64) -> (f64, f64) {
-    const SPLITTER: f64 = 134_217_729.0; // 2^27 + 1
-    let split = |v: f64| {
-        let c = SPLITTER * v;
-        let hi = c - (c - v);
-        (hi, v - hi)
-    };
-    let p = x * y;
-    let ((xh, xl), (yh, yl)) = (split(x), split(y));
-    (p, xl * yl - (((p - xh * yh) - xl * yh) - xh * yl))
-}
-
-/// Adds `part` to the expansion `e[..len]` (non-overlapping, increasing magnitude,
-/// zeros dropped); returns the new length (at most `e.len()`, 12 for six products).
-fn grow_expansion(e: &mut [f64; 12], len: usize, part: f64) -> usize {
-    let mut q = part;
-    let mut out = 0;
-    for k in 0..len {
-        let (s, err) = two_sum(q, e[k]);
-        q = s;
-        if err != 0.0 {
-            e[out] = err;
-            out += 1;
-        }
-    }
-    if q != 0.0 && out < e.len() {
-        e[out] = q;
-        out += 1;
-    }
-    out
 }
 
 /// Twice the signed area of a ring (shoelace about its first vertex): positive when
