@@ -167,8 +167,9 @@ fn refined_weights<R: Real>(w: [R::V3; 3], e: [R::V3; 3], n: R::V3, p: R::V3) ->
 /// triangle weights.
 fn best_negative_edge<R: Real>(w: [R::V3; 3], l: [R; 3]) -> [R; 3] {
     let mut best = ([R::ONE, R::ZERO, R::ZERO], R::INFINITY);
-    for i in 0..3 {
-        if !(l[i] < R::ZERO) {
+    for (i, &weight) in l.iter().enumerate() {
+        // `>=` would let a NaN weight through: only a proven negative weight counts.
+        if weight.is_nan() || weight >= R::ZERO {
             continue;
         }
         let (j, k) = ((i + 1) % 3, (i + 2) % 3);

@@ -210,7 +210,7 @@ fn initial_simplex(pts: &[P], tol: f64) -> Result<Simplex, ShapeError> {
     let i0 = farthest(pts, |p| -p[0]).0;
     let p0 = pts[i0];
     let (i1, d1) = farthest(pts, |p| dot(sub(p, p0), sub(p, p0)).sqrt());
-    if !(d1 > tol) {
+    if d1.is_nan() || d1 <= tol {
         return Err(too_few(1));
     }
     let axis = sub(pts[i1], p0).map(|x| x / d1);
@@ -218,17 +218,17 @@ fn initial_simplex(pts: &[P], tol: f64) -> Result<Simplex, ShapeError> {
         let c = cross(sub(p, p0), axis);
         dot(c, c).sqrt()
     });
-    if !(d2 > tol) {
+    if d2.is_nan() || d2 <= tol {
         return Err(too_few(2));
     }
     let n = cross(sub(pts[i1], p0), sub(pts[i2], p0));
     let len = dot(n, n).sqrt();
-    if !(len > 0.0) {
+    if len.is_nan() || len <= 0.0 {
         return Err(too_few(2));
     }
     let normal = n.map(|x| x / len);
     let (i3, d3) = farthest(pts, |p| dot(normal, sub(p, p0)).abs());
-    if !(d3 > tol) {
+    if d3.is_nan() || d3 <= tol {
         return Ok(Simplex::Flat(i0, normal));
     }
     Ok(Simplex::Solid([i0, i1, i2, i3]))

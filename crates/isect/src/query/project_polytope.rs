@@ -73,7 +73,7 @@ fn outside_polyhedron<R: Real>(poly: &ConvexPolyhedron<R>, p: R::V3) -> Option<R
     for face in poly.faces() {
         let (idx, n) = (face.vertex_indices(), face.normal());
         let height = n.dot(p - verts[idx[0]]);
-        if !(height > R::ZERO) {
+        if height.is_nan() || height <= R::ZERO {
             continue;
         }
         if in_face(verts, idx, n, p - n * height) {

@@ -15,8 +15,7 @@
 //! plane does not depend on the triangle's shape; then orientation signs in `f64` say
 //! whether it falls inside, else the nearest edge point is the answer.
 
-#[path = "../support/rng.rs"]
-mod rng;
+use crate::rng;
 
 use isect::math::{Isometry, Real, Vector};
 use isect::query::ProjectPoint;

@@ -29,8 +29,7 @@ use isect::query::cast_ray::SUPPORT_CAST_SQRT_ULPS;
 use isect::query::RayCast;
 use isect::shape::{shape_2d, shape_3d, Aabb, Capsule, Cone, Cylinder, Ray, Rounded, Triangle};
 
-#[path = "../support/rng.rs"]
-mod rng;
+use crate::rng;
 use rng::Rng;
 
 /// Tolerance of the closed-form kernels, in `ε · L`.
@@ -144,7 +143,10 @@ fn cone<R: Real>(h: f64, r: f64) -> Subject<shape_3d::Shape<R>> {
     }
 }
 
-fn capsule<V: Vector>(a: DVec3, b: DVec3, r: f64) -> (Capsule<V>, Box<dyn Fn(DVec3) -> f64>, f64) {
+/// A signed distance to a reference shape, in `f64`.
+type Sdf = Box<dyn Fn(DVec3) -> f64>;
+
+fn capsule<V: Vector>(a: DVec3, b: DVec3, r: f64) -> (Capsule<V>, Sdf, f64) {
     let (va, vb) = (vr::<V>(a), vr::<V>(b));
     let c = Capsule::new(va, vb, V::Scalar::from_f64(r)).unwrap();
     let (a, b, r) = (f64v(va), f64v(vb), c.radius().to_f64());

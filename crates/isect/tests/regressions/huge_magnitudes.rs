@@ -11,8 +11,7 @@
 //! huge directions and origins against a unit ball. Boxes, the other shape kinds and
 //! the other query families are not covered yet (open).
 
-#[path = "../support/rng.rs"]
-mod rng;
+use crate::rng;
 
 use isect::math::{Isometry, Real, Vector};
 use isect::query::{dispatch, RayCast};

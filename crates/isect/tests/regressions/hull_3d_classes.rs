@@ -20,8 +20,7 @@ use isect::algo::hull_3d::{convex_hull_3d, orient_3d, Hull3d};
 use isect::math::{Real, Vector, Vector3};
 use isect::shape::{ConvexPolyhedron, ShapeError, POLYHEDRON_PLANE_ULPS};
 
-#[path = "../support/rng.rs"]
-mod rng;
+use crate::rng;
 use rng::Rng;
 
 /// Extents of the generated sets.

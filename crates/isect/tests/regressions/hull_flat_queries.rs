@@ -12,8 +12,7 @@ use isect::query::RayCast;
 use isect::shape::shape_3d::Shape;
 use isect::shape::{Aabb, Ball, ConvexPolyhedron, Ray};
 
-#[path = "../support/rng.rs"]
-mod rng;
+use crate::rng;
 use rng::Rng;
 
 /// Random cases per query and type.
@@ -220,7 +219,10 @@ where
         let above = Pose3::new(pa.transform_point(v::<R>(x, y, g)), pa.rotation);
         let d = dispatch::distance(&pa, &sq, &above, &sq).to_f64();
         assert!((d - g).abs() <= t, "parallel {d} vs {g}");
-        let quarter = R::Quat::from_axis_angle(v::<R>(1.0, 0.0, 0.0), R::from_f64(1.5707963));
+        let quarter = R::Quat::from_axis_angle(
+            v::<R>(1.0, 0.0, 0.0),
+            R::from_f64(std::f64::consts::FRAC_PI_2),
+        );
         let crossing = Pose3::new(
             pa.transform_point(v::<R>(x, y, 0.3)),
             pa.rotation.mul(quarter),

@@ -25,8 +25,7 @@ use isect::query::dispatch;
 use isect::shape::shape_3d::Shape;
 use isect::shape::{Aabb, Capsule, ConvexPolyhedron, Rounded, Segment, Triangle};
 
-#[path = "../support/rng.rs"]
-mod rng;
+use crate::rng;
 use rng::Rng;
 
 /// A polytope for the reference: vertices, edges (index pairs) and faces as triangles.
@@ -286,7 +285,7 @@ fn rand_case(rng: &mut Rng, kind: Kind) -> Option<Case> {
     let (d, pa, pb) = reference(&a, &b);
     let size = a.magnitude().max(b.magnitude());
     let target = margin + size * 10f64.powf(rng.range(-6.0, -1.0));
-    if !(d > 1e-9 * size) {
+    if d.is_nan() || d <= 1e-9 * size {
         return None;
     }
     let shift = (pb - pa) / d * (target - d);

@@ -21,8 +21,7 @@ use isect::query::dispatch;
 use isect::shape::{shape_2d, shape_3d, Aabb, Ball, Compound, Ray, ShapeError};
 use isect::world::{Filter, World};
 
-#[path = "../support/rng.rs"]
-mod rng;
+use crate::rng;
 use rng::Rng;
 
 /// The tolerance on the length in the scalar `R`, as a length factor offset.

@@ -104,7 +104,7 @@ fn inside_hit<V: Vector>(ray: &Ray<V>) -> Option<RayHit<V>> {
 /// `disc < 0` or NaN, or `a` is zero.
 #[inline]
 fn roots<R: Real>(a: R, b: R, c: R, disc: R) -> Option<(R, R)> {
-    if !(disc >= R::ZERO) || !(a != R::ZERO) {
+    if disc.is_nan() || disc < R::ZERO || a == R::ZERO {
         return None;
     }
     let q = b + disc.sqrt().copysign(b);
