@@ -265,8 +265,9 @@ fn cube_with_quat(quat: &str) -> String {
 
 #[test]
 fn off_unit_quaternions_are_refused_with_their_length() {
-    // The error stands at the end of the rotation object (line 3, column 60 for a
-    // quaternion written in 12 characters).
+    // The error stands just past the end of the rotation object, as every object
+    // error does (line 3: its `}` is column 60 for a quaternion written in 12
+    // characters, so the error names column 61).
     for (quat, what) in [
         ("[0, 0, 0, 2]", "quaternion has length 2,"),
         ("[0, 0, 0, 0]", "quaternion has length 0,"),
@@ -274,7 +275,7 @@ fn off_unit_quaternions_are_refused_with_their_length() {
         ("[0, 0, 0, 0.001]", "quaternion has length 0.001,"),
         ("[0, 0, 0, 1.001]", "quaternion has length 1.001,"),
     ] {
-        let col = 60 + quat.len() - 12;
+        let col = 61 + quat.len() - 12;
         let text = cube_with_quat(quat);
         assert_bad(
             "quat",

@@ -23,7 +23,7 @@ use std::collections::HashMap;
 use super::error::ShapeError;
 use super::plane::Plane;
 use crate::algo::hull_2d::convex_hull_2d_indices;
-use crate::algo::hull_3d::{accurate_cross, convex_hull_3d};
+use crate::algo::hull_3d::{accurate_cross, convex_hull_3d, HULL_3D_FLAT_ULPS};
 use crate::algo::support::{support_of_points, SupportMap};
 use crate::math::tolerance::eps;
 use crate::math::{Real, Vector, Vector2, Vector3};
@@ -270,10 +270,18 @@ impl<R: Real> ConvexPolyhedron<R> {
     /// Point in polyhedron (seed 003): outside iff `(P − Pᵢ)·Nᵢ > 0` for some face,
     /// beyond a slack of [`POLYHEDRON_PLANE_ULPS`] epsilons of the largest coordinate
     /// (of the vertices or `p`), so that the vertices, whose face planes are rounded,
-    /// count as inside. The boundary is inside; NaN is outside.
+    /// count as inside. A flat polyhedron holds the points within its flatness
+    /// tolerance of its plane (twice [`HULL_3D_FLAT_ULPS`], the plane itself being
+    /// one of the input's planes through three extreme points), so that it contains
+    /// every point it was built from. The boundary is inside; NaN is outside.
     pub fn contains_point(&self, p: R::V3) -> bool {
         let scale = max_coordinate(&self.vertices).max(p.abs().max_element());
-        let slack = eps::<R>(POLYHEDRON_PLANE_ULPS) * scale;
+        let ulps = if self.flat {
+            2.0 * HULL_3D_FLAT_ULPS
+        } else {
+            POLYHEDRON_PLANE_ULPS
+        };
+        let slack = eps::<R>(ulps) * scale;
         self.planes.iter().all(|pl| pl.signed_distance(p) <= slack)
     }
 
