@@ -40,7 +40,7 @@ use crate::shape::ShapeError;
 /// Containment tolerance of the triangles' rounded planes, in machine epsilons of the
 /// input's largest absolute coordinate: the hull is exact, so every input point is on
 /// or under every hull triangle exactly, and under its plane evaluated in floating
-/// point (normal by [`accurate_cross`]) within this tolerance.
+/// point (normal by an accurate cross product) within this tolerance.
 pub const HULL_3D_PLANE_ULPS: f64 = 32.0;
 
 /// Flatness tolerance, in machine epsilons of the input's largest absolute

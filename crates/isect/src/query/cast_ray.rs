@@ -19,7 +19,7 @@ mod triangle;
 pub use ball::NORMAL_UNIT_ULPS;
 
 /// Accuracy of the generic ray cast by support points (the GJK point cast of
-/// [`cast_shapes`](crate::query::cast_shapes), used for the kinds without a closed
+/// [`cast_shapes`](fn@crate::query::cast_shapes), used for the kinds without a closed
 /// form: 3D segments, rounded boxes and polygons, 2D triangles), in units of `√ε`: a
 /// hit lies within `SUPPORT_CAST_SQRT_ULPS · √ε · L` of the surface and nothing of
 /// the ray before it is deeper inside, and a ray passing farther than that from the

@@ -9,7 +9,7 @@
 //! itself (solid) or its foot on the nearest face plane (hollow), which for a convex
 //! polytope lies on that face. Every answer is within a few ulps of the exact point
 //! times the problem's scale; containment keeps the shapes' own slack
-//! ([`crate::shape::convex_polyhedron::POLYHEDRON_PLANE_ULPS`], the polygon's
+//! ([`crate::shape::POLYHEDRON_PLANE_ULPS`], the polygon's
 //! `BOUNDARY_ULPS`). No other tolerance.
 
 use crate::math::exact::{nearer, pow2_scale};
