@@ -5,6 +5,9 @@
 //! `SWEEP_SEED=<seed> cargo test --test sweep`; replay a fuzz artifact with
 //! `SWEEP_ARTIFACT=<path> cargo test --test sweep sweep_<family>`.
 //!
+//! A soak run (RELIABILITY.md) takes more cases, beyond the regular ones:
+//! `SWEEP_CASES=10000000 SWEEP_FIRST=20000 cargo test --release --test sweep`.
+//!
 //! Hangs: each family runs on a worker thread watched by the test thread; a case that
 //! makes no progress for [`HANG_SECONDS`] fails the test with its seed. This bound is a
 //! watchdog against an endless loop, not a speed claim.
@@ -31,6 +34,8 @@ const MIN_REACHED: f64 = 0.2;
 /// The composite family needs two accepted composites, each built from many random
 /// values that are refused when one is non-finite: a lower floor (about 18 % reach).
 const MIN_REACHED_COMPOSITE: f64 = 0.15;
+/// A run stops after this many failing cases and lists their seeds.
+const MAX_FAILURES: usize = 10;
 /// A case silent for this long is a hang.
 const HANG_SECONDS: u64 = 20;
 
@@ -45,36 +50,63 @@ fn seed(target: Target, i: u64) -> u64 {
     (target as u64) << 48 ^ i.wrapping_mul(0x9E37_79B9_7F4A_7C15)
 }
 
+/// The first case and the number of cases of `target`: `CASES` from 0, or
+/// `SWEEP_CASES` from `SWEEP_FIRST` for a soak run.
+fn case_range(target: Target) -> (u64, u64) {
+    let env = |name: &str| {
+        let v = std::env::var(name).ok()?;
+        Some(
+            v.parse::<u64>()
+                .unwrap_or_else(|_| panic!("{name}={v} is not a count")),
+        )
+    };
+    let regular = match target {
+        Target::WorldAny => WORLD_ANY_CASES,
+        _ => CASES,
+    };
+    (
+        env("SWEEP_FIRST").unwrap_or(0),
+        env("SWEEP_CASES").unwrap_or(regular),
+    )
+}
+
 /// Runs `CASES` cases of `target` (or the one of `SWEEP_SEED`) on a worker thread;
-/// fails with the seed of a case that panics or hangs.
+/// fails with the seeds of the cases that panic (up to [`MAX_FAILURES`]) or hang.
 fn sweep(target: Target) {
     if let Ok(path) = std::env::var("SWEEP_ARTIFACT") {
         let bytes = std::fs::read(&path).expect("a readable fuzz artifact");
         drive(target, &mut ByteSource::new(&bytes));
         return;
     }
-    let seeds: Vec<u64> = match std::env::var("SWEEP_SEED") {
-        Ok(s) => vec![u64::from_str_radix(s.trim_start_matches("0x"), 16).expect("hex seed")],
+    let seeds: Box<dyn Iterator<Item = u64> + Send> = match std::env::var("SWEEP_SEED") {
+        Ok(s) => {
+            let s = u64::from_str_radix(s.trim_start_matches("0x"), 16).expect("hex seed");
+            Box::new(std::iter::once(s))
+        }
         Err(_) => {
-            let n = match target {
-                Target::WorldAny => WORLD_ANY_CASES,
-                _ => CASES,
-            };
-            (0..n).map(|i| seed(target, i)).collect()
+            let (first, n) = case_range(target);
+            Box::new((first..first + n).map(move |i| seed(target, i)))
         }
     };
+    let start = std::time::Instant::now();
     let current = Arc::new(AtomicU64::new(0));
     let (tx, rx) = mpsc::channel::<()>();
     let worker_seed = Arc::clone(&current);
-    let n = seeds.len();
     let worker = std::thread::spawn(move || {
+        let (mut n, mut failed) = (0u64, Vec::new());
         for s in seeds {
             worker_seed.store(s, Ordering::SeqCst);
-            let r = std::panic::catch_unwind(|| drive(target, &mut Rng(s)));
-            assert!(r.is_ok(), "{target:?}: case seed {s:#x} panicked");
+            n += 1;
+            let ok = std::panic::catch_unwind(|| drive(target, &mut Rng(s))).is_ok();
             let _ = tx.send(());
+            if !ok {
+                failed.push(s);
+                if failed.len() == MAX_FAILURES {
+                    break;
+                }
+            }
         }
-        reached_count()
+        (n, reached_count(), failed)
     });
     loop {
         match rx.recv_timeout(Duration::from_secs(HANG_SECONDS)) {
@@ -86,8 +118,14 @@ fn sweep(target: Target) {
             }
         }
     }
-    let reached = worker.join().expect("the worker reported its panic");
-    println!("{target:?}: {n} cases, {reached} reached the query");
+    let (n, reached, failed) = worker.join().expect("the worker counts its cases");
+    assert!(
+        failed.is_empty(),
+        "{target:?}: {} case(s) panicked (seeds {failed:#x?})",
+        failed.len()
+    );
+    let secs = start.elapsed().as_secs_f64();
+    println!("{target:?}: {n} cases, {reached} reached the query, {secs:.1} s");
     let floor = if target == Target::Composite {
         MIN_REACHED_COMPOSITE
     } else {

@@ -51,10 +51,12 @@ fn within_radius<V: Vector3>(o: V, d: V, t: V::Scalar, limit: V::Scalar) -> bool
     p.length_squared() <= room * room
 }
 
-/// The first candidate so far: its `t` and the unit normal there.
+/// The first candidate so far: its `t`, the unit normal there, and the height of
+/// the cap plane when it is a cap hit.
 struct Entry<V: Vector> {
     t: V::Scalar,
     normal: V,
+    cap: Option<V::Scalar>,
 }
 
 impl<V: Vector> Entry<V> {
@@ -62,28 +64,46 @@ impl<V: Vector> Entry<V> {
         Self {
             t: V::Scalar::INFINITY,
             normal: V::ZERO,
+            cap: None,
         }
     }
 
-    /// Keeps `t` (with the normal `normal()`) when it is in `[0, self.t)` and `on_patch`.
+    /// Keeps `t` (with the normal `normal()`) when it is in `[0, self.t)` and
+    /// `on_patch`; true when kept.
     #[inline]
     fn offer(
         &mut self,
         t: V::Scalar,
         on_patch: impl Fn(V::Scalar) -> bool,
         normal: impl Fn(V::Scalar) -> V,
-    ) {
-        if t >= V::Scalar::ZERO && t < self.t && on_patch(t) {
+    ) -> bool {
+        let kept = t >= V::Scalar::ZERO && t < self.t && on_patch(t);
+        if kept {
             self.t = t;
             self.normal = normal(t);
+            self.cap = None;
+        }
+        kept
+    }
+
+    /// Keeps `t` when it is in `[0, self.t)` and `on_cap`: a hit on the cap plane
+    /// `y = plane` (normal `±y`, the sign of `plane`), whose point is then put on the
+    /// plane to the last bit. Only a cap hit is snapped: the side normal of a flat
+    /// cone rounds to `±y` too, and its points are not on a cap.
+    #[inline]
+    fn offer_cap(&mut self, t: V::Scalar, on_cap: impl Fn(V::Scalar) -> bool, plane: V::Scalar) {
+        let normal = |_| V::unit_axis(1) * V::Scalar::ONE.copysign(plane);
+        if self.offer(t, on_cap, normal) {
+            self.cap = Some(plane);
         }
     }
 
     /// The hit when the entry is finite and by `max_t`.
     fn hit(self, ray: &Ray<V>, max_t: V::Scalar) -> Option<RayHit<V>> {
+        let point = ray.point_at(self.t);
         (self.t <= max_t && self.t < V::Scalar::INFINITY).then(|| RayHit {
             t: self.t,
-            point: ray.point_at(self.t),
+            point: self.cap.map_or(point, |y| point.with(1, y)),
             normal: face_the_ray(self.normal, ray.dir),
         })
     }
@@ -156,11 +176,9 @@ impl<R: Real> RayCast<R::V3> for Cylinder<R> {
         for cap in [h, -h] {
             let t = (cap - o.get(1)) / d.get(1);
             let on_cap = |t: R| within_radius(o, d, t, r);
-            entry.offer(t, on_cap, |_| R::V3::unit_axis(1) * R::ONE.copysign(cap));
+            entry.offer_cap(t, on_cap, cap);
         }
-        entry
-            .hit(ray, max_t)
-            .map(|hit| snap_y(hit, self.half_height()))
+        entry.hit(ray, max_t)
     }
 }
 
@@ -168,17 +186,6 @@ impl<R: Real> RayCast<R::V3> for Cylinder<R> {
 #[inline]
 fn side_normal<V: Vector>(offset: V, dir: V) -> V {
     offset.try_normalize().unwrap_or_else(|| facing_dir(dir))
-}
-
-/// A cap hit's point with `y` exactly on the cap plane (`±h`) when its normal is the
-/// axis, so that it lies on the surface to the last bit.
-#[inline]
-fn snap_y<R: Real>(mut hit: RayHit<R::V3>, plane: R) -> RayHit<R::V3> {
-    let n = hit.normal.get(1);
-    if n.abs() == R::ONE {
-        hit.point = hit.point.with(1, plane.copysign(n));
-    }
-    hit
 }
 
 impl<R: Real> RayCast<R::V3> for Cone<R> {
@@ -200,9 +207,11 @@ impl<R: Real> RayCast<R::V3> for Cone<R> {
         if h > R::ZERO {
             let k = r / (h + h);
             let y_at = |t: R| o.get(1) + t * d.get(1);
+            // Within the radius too: where the slack in `y` exceeds a flat cone's
+            // height, it would admit the mirrored nappe, as wide as `k` is large.
             let on_side = |t: R| {
                 let (y, room) = (y_at(t), slack(o, d, t, 1));
-                y >= -h - room && y <= h + room
+                y >= -h - room && y <= h + room && within_radius(o, d, t, r)
             };
             let normal = |t: R| cone_normal(radial(o + d * t), k, d);
             if let Some((t1, t2)) = cone_side_roots(o, d, h, k) {
@@ -212,8 +221,8 @@ impl<R: Real> RayCast<R::V3> for Cone<R> {
         }
         let t = (-h - o.get(1)) / d.get(1);
         let on_base = |t: R| within_radius(o, d, t, r);
-        entry.offer(t, on_base, |_| -R::V3::unit_axis(1));
-        entry.hit(ray, max_t).map(|hit| snap_y(hit, -h))
+        entry.offer_cap(t, on_base, -h);
+        entry.hit(ray, max_t)
     }
 }
 
