@@ -52,6 +52,17 @@ impl<R: Real> ConvexPolygon<R> {
     /// - [`ShapeError::NotConvex`] naming the input index of a reflex vertex (or a spike that doubles back);
     /// - [`ShapeError::Degenerate`] for a zero-area outline (all points on one line).
     pub fn new(points: &[R::V2]) -> Result<Self, ShapeError> {
+        Self::build(points, false)
+    }
+
+    /// [`ConvexPolygon::new`] for an outline known not to wind more than once (a
+    /// piece of a planar decomposition, whose edges do not cross): the winding test,
+    /// an `atan2` per vertex, is skipped.
+    pub(crate) fn from_simple_outline(points: &[R::V2]) -> Result<Self, ShapeError> {
+        Self::build(points, true)
+    }
+
+    fn build(points: &[R::V2], simple: bool) -> Result<Self, ShapeError> {
         if points.iter().any(|p| !p.is_finite()) {
             return Err(ShapeError::NotFinite {
                 shape: "ConvexPolygon",
@@ -67,7 +78,7 @@ impl<R: Real> ConvexPolygon<R> {
             .iter()
             .fold(R::ZERO, |m, p| m.max(p.abs().max_element()));
         let turns = turn_signs(&pts);
-        let winding = classify_turns(&pts, &turns, &ring)?;
+        let winding = classify_turns(&pts, &turns, &ring, simple)?;
         let mut kept: Vec<usize> = (0..pts.len()).filter(|&i| turns[i] != 0).collect();
         if winding < 0 {
             kept.reverse();
@@ -229,7 +240,13 @@ fn turn_signs<V: Vector2>(pts: &[V]) -> Vec<i8> {
 
 /// The winding (+1 counter-clockwise, −1 clockwise) of a convex outline, or the
 /// reason it is not one: crossing edges first, then zero area, then a reflex vertex. `ring[i]` is the input index of `pts[i]`.
-fn classify_turns<V: Vector2>(pts: &[V], turns: &[i8], ring: &[usize]) -> Result<i8, ShapeError> {
+/// A `simple` outline (known not to wind more than once) skips the winding test.
+fn classify_turns<V: Vector2>(
+    pts: &[V],
+    turns: &[i8],
+    ring: &[usize],
+    simple: bool,
+) -> Result<i8, ShapeError> {
     let mixed = turns.contains(&2) || (turns.contains(&1) && turns.contains(&-1));
     if mixed {
         if let Some(crossing) = find_crossing(pts, ring) {
@@ -249,7 +266,7 @@ fn classify_turns<V: Vector2>(pts: &[V], turns: &[i8], ring: &[usize]) -> Result
         });
     }
     // Every turn goes the same way: the outline is simple iff it winds once.
-    if total_turning(pts, turns).abs() > V::Scalar::PI * V::Scalar::from_f64(3.0) {
+    if !simple && total_turning(pts, turns).abs() > V::Scalar::PI * V::Scalar::from_f64(3.0) {
         return Err(find_crossing(pts, ring).unwrap_or(ShapeError::Degenerate {
             shape: "ConvexPolygon",
             reason: "outline winds more than once",

@@ -349,7 +349,7 @@ fn check_no_lost_spike<R: Real>(
 
 fn convex_of<R: Real>(points: &[R::V2], ids: &[u32]) -> Option<ConvexPolygon<R>> {
     let pts: Vec<R::V2> = ids.iter().map(|&i| points[i as usize]).collect();
-    ConvexPolygon::new(&pts).ok()
+    ConvexPolygon::from_simple_outline(&pts).ok()
 }
 
 /// The boundary at one vertex: the outward unit normals of the ring edges before and
