@@ -1827,7 +1827,10 @@ fn world_contacts<V: Dim>(w: &mut World<V, V::A>, live: &[Live<V>], prediction: 
         }
     }
     want.sort_unstable();
-    assert_eq!(got, want, "update's contacts vs scan");
+    assert_eq!(
+        got, want,
+        "update's contacts vs scan, prediction {prediction:?}: {live:?}"
+    );
 }
 
 /// The sorted handles of the live shapes allowed by `f` that pass `test`.
