@@ -10,7 +10,7 @@ use isect::math::Pose3;
 use isect::query::cast_shapes::cast_shapes;
 use isect::query::contact::{contact, contact_capsule_capsule};
 use isect::query::distance::distance;
-use isect::shape::{Aabb, Capsule};
+use isect::shape::{Aabb, Capsule, ConvexPolyhedron};
 use parry3d::math::Pose as PPose;
 use parry3d::query as pq;
 use parry3d::shape as ps;
@@ -18,7 +18,7 @@ use parry3d::shape as ps;
 const SHAPES: usize = 64;
 
 mod support;
-use support::{cycle_named, Rng, CASES};
+use support::{cpu_time_config, cycle_named, CpuTime, Rng, CASES};
 
 /// A pose pair for both libraries: A near the origin, B at `offset` distance.
 struct Case {
@@ -157,6 +157,147 @@ fn linear_cast(c: &mut Criterion) {
     group.finish();
 }
 
+/// Hulls per size in the `contact_hull_*` groups, and poses per hull pair list.
+const CONTACT_HULLS: usize = 16;
+const CONTACT_POSES: usize = 256;
+/// Prediction distance of the `contact_hull_*` groups (the hulls are ~1 across).
+const CONTACT_PREDICTION: f32 = 0.1;
+
+/// `CONTACT_HULLS` convex polyhedra of `n` points on an ellipsoid (semi-axes in
+/// `[0.6, 1)`; every point a vertex), ours and parry's from the same points.
+fn polyhedra(rng: &mut Rng, n: usize) -> (Vec<ConvexPolyhedron<f32>>, Vec<ps::ConvexPolyhedron>) {
+    (0..CONTACT_HULLS)
+        .map(|_| {
+            let scale = rng.vec3(0.6, 1.0);
+            let pts: Vec<Vec3> = (0..n).map(|_| rng.unit_vec3() * scale).collect();
+            let ours = ConvexPolyhedron::from_points(&pts).expect("hull");
+            let parry = ps::ConvexPolyhedron::from_convex_hull(&pts).expect("hull");
+            (ours, parry)
+        })
+        .unzip()
+}
+
+/// One contact case: the hull indices and both libraries' poses.
+struct HullCase {
+    ours: (Pose3<f32>, Pose3<f32>),
+    parry: (PPose, PPose),
+    a: usize,
+    b: usize,
+}
+
+/// The seeded pose mix of the `contact_hull_*` groups, a quarter of each: separated
+/// by 0.15..0.6 (beyond the prediction), by 0.01..0.09 (within it), touching (the
+/// last overlapping offset of a bisection), and penetrating by 0.05..0.5 along the
+/// approach direction. Distances are parry's, found by bisection on B's offset
+/// along a random direction (the distance grows monotonically with it).
+fn hull_cases(rng: &mut Rng, parry: &[ps::ConvexPolyhedron]) -> Vec<HullCase> {
+    (0..CONTACT_POSES)
+        .map(|k| {
+            let (a, b) = (rng.below(CONTACT_HULLS), rng.below(CONTACT_HULLS));
+            let (ra, rb) = (rng.rotation(), rng.rotation());
+            let dir = rng.unit_vec3();
+            let pa = PPose::from_parts(Vec3::ZERO, ra);
+            let dist = |t: f32| {
+                let pb = PPose::from_parts(dir * t, rb);
+                pq::distance(&pa, &parry[a], &pb, &parry[b])
+                    .expect("distance")
+                    .distance
+            };
+            let target = match k % 4 {
+                0 => rng.uniform(0.15, 0.6),
+                1 => rng.uniform(0.01, 0.09),
+                _ => 0.0,
+            };
+            // Bisection for the largest offset with distance ≤ target.
+            let (mut lo, mut hi) = (0.0f32, 4.0f32);
+            for _ in 0..40 {
+                let mid = 0.5 * (lo + hi);
+                if dist(mid) > target {
+                    hi = mid;
+                } else {
+                    lo = mid;
+                }
+            }
+            let t = if k % 4 == 3 {
+                lo - rng.uniform(0.05, 0.5)
+            } else {
+                lo
+            };
+            HullCase {
+                ours: (Pose3::new(Vec3::ZERO, ra), Pose3::new(dir * t, rb)),
+                parry: (pa, PPose::from_parts(dir * t, rb)),
+                a,
+                b,
+            }
+        })
+        .collect()
+}
+
+/// `contact` of two convex polyhedra (8, 32, 256 vertices) with a prediction
+/// distance, over the whole seeded pose list per iteration, ours beside parry's.
+fn contact_hull(c: &mut Criterion<CpuTime>) {
+    for n in [8, 32, 256] {
+        let mut rng = Rng(1000 + n as u64);
+        let (ours, parry) = polyhedra(&mut rng, n);
+        let cases = hull_cases(&mut rng, &parry);
+        let run_ours = |k: &HullCase| {
+            contact(
+                &k.ours.0,
+                &ours[k.a],
+                &k.ours.1,
+                &ours[k.b],
+                CONTACT_PREDICTION,
+            )
+        };
+        let run_parry = |k: &HullCase| {
+            pq::contact(
+                &k.parry.0,
+                &parry[k.a],
+                &k.parry.1,
+                &parry[k.b],
+                CONTACT_PREDICTION,
+            )
+            .expect("contact")
+        };
+        // Same answers: both find a contact on the same pairs.
+        let hits = cases.iter().filter(|k| run_ours(k).is_some()).count();
+        for (i, k) in cases.iter().enumerate() {
+            assert_eq!(
+                run_ours(k).is_some(),
+                run_parry(k).is_some(),
+                "n {n} case {i}"
+            );
+        }
+        assert!(
+            hits > CONTACT_POSES / 2 && hits < CONTACT_POSES,
+            "hits {hits}"
+        );
+        let mut group = c.benchmark_group(format!("contact_hull_{n}"));
+        group.bench_function("isect", |bench| {
+            bench.iter(|| {
+                cases
+                    .iter()
+                    .filter(|k| run_ours(std::hint::black_box(k)).is_some())
+                    .count()
+            })
+        });
+        group.bench_function("parry", |bench| {
+            bench.iter(|| {
+                cases
+                    .iter()
+                    .filter(|k| run_parry(std::hint::black_box(k)).is_some())
+                    .count()
+            })
+        });
+        group.finish();
+    }
+}
+
+criterion_group! {
+    name = hull_contact;
+    config = cpu_time_config();
+    targets = contact_hull
+}
 criterion_group!(
     benches,
     gjk_distance,
@@ -164,4 +305,4 @@ criterion_group!(
     capsule_contact,
     linear_cast
 );
-criterion_main!(benches);
+criterion_main!(benches, hull_contact);

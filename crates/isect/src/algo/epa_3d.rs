@@ -15,7 +15,7 @@ use super::epa::{epa_rel_tolerance, Fallback, Penetration, EPA_BLOW_UP_ULPS, EPA
 use super::gjk::{triangle_weights, unit_scaled, MinkowskiDiff, Simplex, Status, SupportPoint};
 use super::support::SupportMap;
 use crate::math::tolerance::eps;
-use crate::math::{Real, Vector, Vector3};
+use crate::math::{Isometry, Real, Vector, Vector3};
 
 /// Cap on the faces the polytope ever creates (live and removed). Every expansion
 /// replaces the faces that see the new point by a fan over the horizon, so the count
@@ -431,7 +431,7 @@ where
     let mut s = *simplex;
     s.len = s.len.clamp(1, 4);
     if s.len < 4 {
-        let tol = eps::<R>(EPA_BLOW_UP_ULPS) * axis_size::<R, A, B>(diff);
+        let tol = eps::<R>(EPA_BLOW_UP_ULPS) * rounding_size::<R, A, B>(diff, &s);
         if s.len == 1 {
             add_off_point::<R, A, B>(diff, &mut s, tol)?;
         }
@@ -560,17 +560,20 @@ where
     Penetration::from_support(n, &diff.support(n), Status::Degenerate, 1)
 }
 
-/// The size of `A − B` along the axes: the scale of the blow-up tolerance.
-fn axis_size<R, A, B>(diff: &MinkowskiDiff<'_, R::V3, A, B>) -> R
+/// The scale of the blow-up tolerance: the largest coordinate of the simplex's
+/// support points on A and B (in A's frame) and of B's offset, the magnitudes whose
+/// rounding the vertices `w = a − b` and their distances to a line or plane carry.
+/// (It was the extent of `A − B` along the six axis directions: six support calls
+/// more on every touching pair, a sixth of the touching hull contacts' cost.)
+fn rounding_size<R, A, B>(diff: &MinkowskiDiff<'_, R::V3, A, B>, s: &Simplex<R::V3>) -> R
 where
     R: Real,
     A: SupportMap<R::V3> + ?Sized,
     B: SupportMap<R::V3> + ?Sized,
 {
-    (0..3).fold(R::ZERO, |m, i| {
-        let d = R::V3::unit_axis(i);
-        m.max(diff.support(d).w.abs().max_element())
-            .max(diff.support(-d).w.abs().max_element())
+    let offset = diff.pose_ab.translation().abs().max_element();
+    s.points[..s.len].iter().fold(offset, |m, p| {
+        m.max(p.a.abs().max_element()).max(p.b.abs().max_element())
     })
 }
 

@@ -395,18 +395,57 @@ where
     A: SupportMap<V> + ?Sized,
     B: SupportMap<V> + ?Sized,
 {
+    closest_points_bounded(diff, cache, V::Scalar::INFINITY).0
+}
+
+/// [`closest_points`], or `None` as soon as a supporting plane proves the cores
+/// farther apart than `max_distance` (then the result would be discarded anyway):
+/// for separated pairs beyond a contact's prediction distance this usually takes one
+/// or two support calls instead of full convergence (the early-out of van den Bergen
+/// 2003, 4.3.3). The proof allows [`GJK_SEPARATION_ULPS`] of rounding, so a pair
+/// within `max_distance` is never dropped. A NaN or infinite `max_distance` never
+/// stops early. The cache, when given, is updated either way.
+#[inline(always)]
+pub fn closest_points_within<V, A, B>(
+    diff: &MinkowskiDiff<'_, V, A, B>,
+    cache: Option<&mut GjkCache<V>>,
+    max_distance: V::Scalar,
+) -> Option<GjkResult<V>>
+where
+    V: GjkVector,
+    A: SupportMap<V> + ?Sized,
+    B: SupportMap<V> + ?Sized,
+{
+    let (result, beyond) = closest_points_bounded(diff, cache, max_distance);
+    (!beyond).then_some(result)
+}
+
+/// The body of [`closest_points_within`]: the result and whether GJK stopped early
+/// because the cores are farther apart than `max_distance`.
+#[inline(always)]
+fn closest_points_bounded<V, A, B>(
+    diff: &MinkowskiDiff<'_, V, A, B>,
+    cache: Option<&mut GjkCache<V>>,
+    max_distance: V::Scalar,
+) -> (GjkResult<V>, bool)
+where
+    V: GjkVector,
+    A: SupportMap<V> + ?Sized,
+    B: SupportMap<V> + ?Sized,
+{
     let mut simplex = initial_simplex(diff, cache.as_deref());
-    let (status, iterations, overlapping) = run_gjk(diff, &mut simplex);
+    let (status, iterations, ending) = run_gjk(diff, &mut simplex, max_distance);
     if let Some(cache) = cache {
         cache.store(&simplex);
     }
+    let overlapping = ending == Ending::Overlapping;
     let (point_a, point_b) = simplex.witnesses();
     let distance = if overlapping {
         V::Scalar::ZERO
     } else {
         simplex.closest().length()
     };
-    GjkResult {
+    let result = GjkResult {
         status,
         iterations,
         overlapping,
@@ -414,15 +453,35 @@ where
         point_a,
         point_b,
         simplex,
-    }
+    };
+    (result, ending == Ending::Beyond)
 }
 
-/// The GJK loop: returns `(status, iterations, overlapping)` and leaves the final,
-/// reduced simplex in `simplex`.
+/// Rounding allowed when a supporting plane proves the cores farther apart than a
+/// bound ([`closest_points_within`]): the plane's distance must exceed the bound by
+/// `GJK_SEPARATION_ULPS · ε` times the largest coordinate of the support points
+/// (their rounding when B's point is moved into A's frame, and the dot product's).
+pub const GJK_SEPARATION_ULPS: f64 = 256.0;
+
+/// How the GJK loop ended.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+enum Ending {
+    /// The cores touch or overlap.
+    Overlapping,
+    /// The cores are apart; the simplex holds their closest points.
+    Apart,
+    /// A supporting plane proved the cores farther apart than the bound.
+    Beyond,
+}
+
+/// The GJK loop: returns `(status, iterations, ending)` and leaves the final,
+/// reduced simplex in `simplex`. Stops with [`Ending::Beyond`] once the supporting
+/// plane `x · v ≥ v · w` of `A − B` is farther than `max_distance` from the origin.
 fn run_gjk<V, A, B>(
     diff: &MinkowskiDiff<'_, V, A, B>,
     simplex: &mut Simplex<V>,
-) -> (Status, u32, bool)
+    max_distance: V::Scalar,
+) -> (Status, u32, Ending)
 where
     V: GjkVector,
     A: SupportMap<V> + ?Sized,
@@ -430,34 +489,62 @@ where
 {
     let rel = eps::<V::Scalar>(GJK_REL_ULPS);
     let overlap = eps::<V::Scalar>(GJK_OVERLAP_ULPS);
+    // The first vertex's own plane (it was taken along `dir`: every point has
+    // `x · dir ≤ w · dir`) may already prove the separation, one support call early.
+    let first = simplex.points[0];
+    if separated_beyond(-first.dir, first.dir.length_squared(), &first, max_distance) {
+        return (Status::Converged, 0, Ending::Beyond);
+    }
     let mut best = V::Scalar::INFINITY;
     for iterations in 0..=GJK_MAX_ITERATIONS {
         if V::reduce_simplex(simplex) {
-            return (Status::Converged, iterations, true);
+            return (Status::Converged, iterations, Ending::Overlapping);
         }
         let v = simplex.closest();
         let v2 = v.length_squared();
         if !v2.is_finite() {
-            return (Status::Degenerate, iterations, false);
+            return (Status::Degenerate, iterations, Ending::Apart);
         }
         if v2 <= overlap * overlap * simplex.scale_squared() {
-            return (Status::Converged, iterations, true);
+            return (Status::Converged, iterations, Ending::Overlapping);
         }
         if v2 >= best {
             // No progress: the last vertex only moved the answer by rounding.
-            return (Status::Converged, iterations, false);
+            return (Status::Converged, iterations, Ending::Apart);
         }
         best = v2;
         if iterations == GJK_MAX_ITERATIONS {
             break;
         }
         let p = diff.support(-v);
+        if separated_beyond(v, v2, &p, max_distance) {
+            return (Status::Converged, iterations + 1, Ending::Beyond);
+        }
         if v2 - v.dot(p.w) <= rel * v2 || simplex.contains_w(p.w) {
-            return (Status::Converged, iterations + 1, false);
+            return (Status::Converged, iterations + 1, Ending::Apart);
         }
         simplex.push(p);
     }
-    (Status::MaxIterations, GJK_MAX_ITERATIONS, false)
+    (Status::MaxIterations, GJK_MAX_ITERATIONS, Ending::Apart)
+}
+
+/// True when the supporting plane of `A − B` found along `-v` (every point `x` has
+/// `x · v ≥ v · w`, `w = p.w` the support point) lies farther than `max_distance`
+/// (plus the rounding slack [`GJK_SEPARATION_ULPS`]) from the origin.
+#[inline(always)]
+fn separated_beyond<V: Vector>(
+    v: V,
+    v2: V::Scalar,
+    p: &SupportPoint<V>,
+    max_distance: V::Scalar,
+) -> bool {
+    let plane = v.dot(p.w);
+    if !(plane > V::Scalar::ZERO) {
+        return false;
+    }
+    let coords = p.a.abs().max_element().max(p.b.abs().max_element());
+    let bound = max_distance + eps::<V::Scalar>(GJK_SEPARATION_ULPS) * coords;
+    plane * plane > bound * bound * v2
 }
 
 /// Boolean GJK: true when the shapes (cores grown by their margins) touch or overlap.

@@ -97,7 +97,9 @@ where
     B: SupportMap<V> + ?Sized,
 {
     let (ma, mb) = (diff.a.margin(), diff.b.margin());
-    let g = gjk::closest_points(diff, None);
+    // Cores farther apart than the prediction plus both margins have no contact:
+    // GJK stops at the first supporting plane that proves it.
+    let g = gjk::closest_points_within(diff, None, prediction + ma + mb)?;
     if !g.distance.is_finite() {
         return None;
     }

@@ -24,7 +24,7 @@ use super::error::ShapeError;
 use super::plane::Plane;
 use crate::algo::hull_2d::convex_hull_2d_indices;
 use crate::algo::hull_3d::{accurate_cross, convex_hull_3d, HULL_3D_FLAT_ULPS};
-use crate::algo::support::{support_of_points, SupportMap};
+use crate::algo::support::{PointBlocks, SupportMap};
 use crate::math::tolerance::eps;
 use crate::math::{Real, Vector, Vector2, Vector3};
 use crate::query::plane_tests::three_planes_point;
@@ -66,6 +66,9 @@ impl<R: Real> PolyhedronFace<R> {
 #[derive(Clone, Debug, PartialEq)]
 pub struct ConvexPolyhedron<R: Real> {
     vertices: Vec<R::V3>,
+    /// The vertices again, in blocks of four stored coordinate by coordinate, for
+    /// the support map (see [`PointBlocks`]).
+    blocks: PointBlocks<R::V3>,
     faces: Vec<PolyhedronFace<R>>,
     planes: Vec<Plane<R::V3>>,
     flat: bool,
@@ -187,6 +190,7 @@ impl<R: Real> ConvexPolyhedron<R> {
             },
         ];
         Ok(Self {
+            blocks: PointBlocks::new(&ring),
             vertices: ring,
             faces,
             planes,
@@ -241,6 +245,7 @@ impl<R: Real> ConvexPolyhedron<R> {
         let vertices = compact(vertices, &mut faces);
         let planes = faces.iter().map(|f| f.plane).collect();
         Ok(Self {
+            blocks: PointBlocks::new(&vertices),
             vertices,
             faces,
             planes,
@@ -529,9 +534,10 @@ fn compact<R: Real>(vertices: Vec<R::V3>, faces: &mut [PolyhedronFace<R>]) -> Ve
 }
 
 impl<R: Real> SupportMap<R::V3> for ConvexPolyhedron<R> {
-    /// The vertex farthest along `dir` (the first vertex for a zero or NaN `dir`).
+    /// The vertex farthest along `dir` (the first of ties; the first vertex for a
+    /// zero or NaN `dir`), by the blocked scan of [`PointBlocks::support_index`].
     #[inline]
     fn local_support(&self, dir: R::V3) -> R::V3 {
-        support_of_points(&self.vertices, dir)
+        self.vertices[self.blocks.support_index(dir)]
     }
 }
