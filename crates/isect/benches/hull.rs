@@ -35,9 +35,11 @@ fn hull_build(c: &mut Criterion<CpuTime>) {
     for n in [1_000, 10_000, 100_000] {
         let pts = sphere(n, 42);
         let pts32: Vec<Vec3> = pts.iter().map(|p| p.as_vec3()).collect();
-        g.bench_with_input(BenchmarkId::new("isect from_points f64", n), &pts, |b, p| {
-            b.iter(|| ConvexPolyhedron::<f64>::from_points(p).unwrap())
-        });
+        g.bench_with_input(
+            BenchmarkId::new("isect from_points f64", n),
+            &pts,
+            |b, p| b.iter(|| ConvexPolyhedron::<f64>::from_points(p).unwrap()),
+        );
         g.bench_with_input(
             BenchmarkId::new("isect from_points f32", n),
             &pts32,

@@ -160,7 +160,10 @@ fn row_2d(name: &str, pts: &[DVec2]) {
         let hull = convex_hull_2d(pts).unwrap();
         vertices = ConvexPolygon::<f64>::new(&hull).unwrap().vertices().len();
     });
-    println!("| {name} | {} | {ms:.2} ms | {vertices} vertices |", pts.len());
+    println!(
+        "| {name} | {} | {ms:.2} ms | {vertices} vertices |",
+        pts.len()
+    );
 }
 
 fn main() {

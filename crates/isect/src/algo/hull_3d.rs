@@ -371,25 +371,46 @@ fn exact_orient(a: P, b: P, c: P, p: P) -> f64 {
 }
 
 impl Builder<'_> {
-    /// The height of point `p` above face `f` (unit normal, rounded) when `p` is
-    /// strictly above it (exact sign), else `None`.
+    /// The rounded `(p − v0) · normal` of face `f` and its error bound: beyond the
+    /// bound its sign is exact (the filter of [`orient_3d`], on the face's cached
+    /// cross product).
     #[inline]
-    fn above(&self, f: u32, p: u32) -> Option<f64> {
+    fn filtered(&self, f: u32, p: u32) -> (f64, f64) {
         let face = &self.faces[f as usize];
-        let q = self.pts[p as usize];
-        let w = sub(q, face.origin);
+        let w = sub(self.pts[p as usize], face.origin);
         let det = dot(face.normal, w);
         let bound = HULL_3D_FILTER_ULPS
             * f64::EPSILON
             * (face.perm[0] * w[0].abs() + face.perm[1] * w[1].abs() + face.perm[2] * w[2].abs());
+        (det, bound)
+    }
+
+    /// The exact sign (−1, 0 or 1) of `orient_3d` of face `f`'s corners and point `p`.
+    fn side(&self, f: u32, p: u32) -> f64 {
+        let (det, bound) = self.filtered(f, p);
         if det > bound {
-            return Some(det * face.inv_len);
+            1.0
+        } else if det < -bound {
+            -1.0
+        } else {
+            let [a, b, c] = self.faces[f as usize].v.map(|k| self.pts[k as usize]);
+            exact_orient(a, b, c, self.pts[p as usize])
         }
-        if det < -bound {
-            return None;
+    }
+
+    /// The height of point `p` above face `f` (unit normal, rounded) when `p` is
+    /// strictly above it (exact sign), else `None`.
+    #[inline]
+    fn above(&self, f: u32, p: u32) -> Option<f64> {
+        let (det, bound) = self.filtered(f, p);
+        let height = det * self.faces[f as usize].inv_len;
+        if det > bound {
+            Some(height)
+        } else if det < -bound {
+            None
+        } else {
+            (self.side(f, p) > 0.0).then_some(height.max(0.0))
         }
-        let [b, c] = [1, 2].map(|k| self.pts[face.v[k] as usize]);
-        (exact_orient(face.origin, b, c, q) > 0.0).then_some((det * face.inv_len).max(0.0))
     }
 
     /// Adds the triangle `v` (counter-clockwise from outside) with no links yet, in a
@@ -524,7 +545,8 @@ impl Builder<'_> {
             let g = self.visible[k];
             let face = &mut self.faces[g as usize];
             face.alive = false;
-            self.orphans.extend(face.outside.iter().filter(|&&p| p != eye));
+            self.orphans
+                .extend(face.outside.iter().filter(|&&p| p != eye));
             let mut list = std::mem::take(&mut face.outside);
             list.clear();
             self.free_lists.push(list);
@@ -627,8 +649,7 @@ impl Builder<'_> {
                 }
                 let far = gf.v.iter().copied().find(|x| !face.v.contains(x));
                 let far = far.ok_or(degenerate("two faces on the same corners"))?;
-                let [a, b, c] = face.v.map(|i| self.pts[i as usize]);
-                let side = orient_3d(a, b, c, self.pts[far as usize]);
+                let side = self.side(f as u32, far);
                 if side > 0.0 || (side == 0.0 && dot(face.normal, gf.normal) <= 0.0) {
                     return Err(degenerate("hull is not convex at an edge"));
                 }

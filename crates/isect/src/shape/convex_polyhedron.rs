@@ -133,10 +133,11 @@ impl<R: Real> ConvexPolyhedron<R> {
             return Self::flat(hull.vertices, normal);
         }
         let tol = eps::<R>(POLYHEDRON_PLANE_ULPS) * max_coordinate(&hull.vertices);
-        let patches = coplanar_patches(&hull.vertices, &hull.triangles, &adjacent, tol);
+        let (patches, members) = coplanar_patches(&hull.vertices, &hull.triangles, &adjacent, tol);
         let mut faces = Vec::with_capacity(patches.len());
-        for (plane, patch) in patches {
-            let polygon = patch_outline(&hull.triangles, &patch).or_else(|| {
+        for (plane, range) in patches {
+            let patch = &members[range];
+            let polygon = patch_outline(&hull.triangles, patch).or_else(|| {
                 let mut on: Vec<usize> = patch.iter().flat_map(|&t| hull.triangles[t]).collect();
                 on.sort_unstable();
                 on.dedup();
@@ -341,7 +342,7 @@ fn coplanar_patches<V: Vector3>(
     triangles: &[[usize; 3]],
     adjacent: &[[usize; 3]],
     tol: V::Scalar,
-) -> Vec<(Plane<V>, Vec<usize>)> {
+) -> PlanePatches<V> {
     let corners = |t: usize| triangles[t].map(|i| vertices[i]);
     let near = |plane: &Plane<V>, n: usize| {
         triangles[n]
@@ -363,9 +364,12 @@ fn coplanar_patches<V: Vector3>(
             (area, t, plane, mask)
         })
         .collect();
-    order.sort_unstable_by(|x, y| y.0.total_cmp(&x.0).then(x.1.cmp(&y.1)));
+    // Largest area first (areas are not negative: their bits sort as they do), then
+    // the lower index.
+    order.sort_unstable_by_key(|x| (!x.0.to_bits(), x.1));
     let mut assigned = vec![false; triangles.len()];
     let mut patches = Vec::new();
+    let mut members = Vec::with_capacity(triangles.len());
     let mut stack = Vec::new();
     for (_, seed, plane, mask) in order {
         if assigned[seed] {
@@ -375,7 +379,8 @@ fn coplanar_patches<V: Vector3>(
             continue; // a sliver: its neighbours' patches cover its corners
         };
         assigned[seed] = true;
-        let mut patch = vec![seed];
+        let first = members.len();
+        members.push(seed);
         if mask != 0 {
             stack.push(seed);
         }
@@ -396,14 +401,18 @@ fn coplanar_patches<V: Vector3>(
                 if flat {
                     assigned[n] = true;
                     stack.push(n);
-                    patch.push(n);
+                    members.push(n);
                 }
             }
         }
-        patches.push((plane, patch));
+        patches.push((plane, first..members.len()));
     }
-    patches
+    (patches, members)
 }
+
+/// Flat patches of hull triangles: each patch's plane and its range in the second
+/// vector, the triangles of all patches one after another.
+type PlanePatches<V> = (Vec<(Plane<V>, std::ops::Range<usize>)>, Vec<usize>);
 
 /// The boundary of a patch of triangles (counter-clockwise from outside, as they
 /// are) as one loop of vertex indices, or `None` when it is not one simple loop. The
