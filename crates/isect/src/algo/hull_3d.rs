@@ -7,7 +7,12 @@
 //! above it (its conflict list; every point is in at most one). Repeatedly take a
 //! face's farthest point (the eye), flood across edges to the faces it sees, replace
 //! them by a fan of triangles from the horizon to the eye, and hand the visible faces'
-//! points to the new faces only. O(n log n) expected.
+//! points to the new faces only, each to the first new face it is strictly above
+//! (any such face is right, the signs being exact; the farthest-face rule cost three
+//! times as many tests). Faces are popped depth-first (a stack); dead faces' slots and
+//! conflict lists are reused, so nothing is allocated per face once the hull stops
+//! growing. O(n log n) expected: 100k points on a sphere in about 0.12 s
+//! (`examples/hull_timing.rs`).
 //!
 //! Robustness: "strictly above" is the exact sign of the orientation determinant (a
 //! floating-point filter with a proven error bound, then an exact expansion sum), so
@@ -106,12 +111,13 @@ struct Face {
     normal: P,
     /// Per component, the permanent of that cross product (for the filter's bound).
     perm: P,
-    /// `1 / |normal|` (0 for a rounded zero normal): heights for ranking only.
-    inv_len: f64,
     /// Conflict points, strictly above.
     outside: Vec<u32>,
-    /// The farthest conflict point and its height.
-    eye: (u32, f64),
+    /// The farthest conflict point (its height in `eye_height`).
+    eye: u32,
+    /// `(eye − v0) · normal`: the eye's height times `|normal|`, enough to rank the
+    /// points of one face.
+    eye_height: f64,
     alive: bool,
     /// Flood stamps: last eye that found the face visible / hidden.
     seen_visible: u32,
@@ -398,18 +404,17 @@ impl Builder<'_> {
         }
     }
 
-    /// The height of point `p` above face `f` (unit normal, rounded) when `p` is
-    /// strictly above it (exact sign), else `None`.
+    /// The height of point `p` above face `f` times `|normal|` (rounded; it ranks the
+    /// points of one face) when `p` is strictly above it (exact sign), else `None`.
     #[inline]
     fn above(&self, f: u32, p: u32) -> Option<f64> {
         let (det, bound) = self.filtered(f, p);
-        let height = det * self.faces[f as usize].inv_len;
         if det > bound {
-            Some(height)
+            Some(det)
         } else if det < -bound {
             None
         } else {
-            (self.side(f, p) > 0.0).then_some(height.max(0.0))
+            (self.side(f, p) > 0.0).then_some(det.max(0.0))
         }
     }
 
@@ -424,16 +429,15 @@ impl Builder<'_> {
             (u[2] * w[0]).abs() + (u[0] * w[2]).abs(),
             (u[0] * w[1]).abs() + (u[1] * w[0]).abs(),
         ];
-        let len = dot(normal, normal).sqrt();
         let face = Face {
             v,
             adj: [NONE; 3],
             origin: a,
             normal,
             perm,
-            inv_len: if len > 0.0 { 1.0 / len } else { 0.0 },
             outside: self.free_lists.pop().unwrap_or_default(),
-            eye: (NONE, f64::NEG_INFINITY),
+            eye: NONE,
+            eye_height: f64::NEG_INFINITY,
             alive: true,
             seen_visible: 0,
             seen_hidden: 0,
@@ -501,8 +505,9 @@ impl Builder<'_> {
             if let Some((f, h)) = found {
                 let face = &mut self.faces[f as usize];
                 face.outside.push(p);
-                if h > face.eye.1 {
-                    face.eye = (p, h);
+                if h > face.eye_height {
+                    face.eye = p;
+                    face.eye_height = h;
                 }
             }
         }
@@ -537,7 +542,7 @@ impl Builder<'_> {
     /// die (their slots and lists are reused), the cone from the horizon takes their
     /// conflict points.
     fn add_eye(&mut self, f: u32) -> Result<(), ShapeError> {
-        let eye = self.faces[f as usize].eye.0;
+        let eye = self.faces[f as usize].eye;
         self.stamp += 1;
         self.find_visible(f, eye)?;
         self.orphans.clear();
