@@ -77,7 +77,7 @@ fn first_outside<R: Real>(
 /// Sphere points: a closed hull with every point as a vertex, and every point in the
 /// polyhedron (the band of each plane checked, the rest excluded exactly).
 fn sphere_set<R: Real>(type_name: &str) {
-    let mut r = Rng(0x5EED_5);
+    let mut r = Rng(0x0005_EED5);
     let unit: Vec<DVec3> = (0..N)
         .map(|_| loop {
             let p = in_ball(&mut r);
