@@ -23,7 +23,7 @@ use std::collections::HashMap;
 use super::error::ShapeError;
 use super::plane::Plane;
 use crate::algo::hull_2d::convex_hull_2d_indices;
-use crate::algo::hull_3d::{accurate_cross, convex_hull_3d, HULL_3D_FLAT_ULPS};
+use crate::algo::hull_3d::{accurate_cross, convex_hull_3d_linked, HULL_3D_FLAT_ULPS};
 use crate::algo::support::{PointBlocks, SupportMap};
 use crate::math::tolerance::eps;
 use crate::math::{Real, Vector, Vector2, Vector3};
@@ -121,25 +121,26 @@ impl<R: Real> ConvexPolyhedron<R> {
         Self::from_candidate_faces(vertices, candidates)
     }
 
-    /// The convex hull of `points` (exact quickhull, [`convex_hull_3d`]); coplanar
+    /// The convex hull of `points` (exact quickhull, [`crate::algo::hull_3d::convex_hull_3d`]); coplanar
     /// triangles (edge-connected, facing the same way, within [`POLYHEDRON_PLANE_ULPS`]
     /// of one plane) become one face. Coplanar input gives a flat polyhedron.
     /// O(n log n) expected.
     ///
     /// # Errors
-    /// As [`convex_hull_3d`]: NaN points, or all points within its flatness
+    /// As [`crate::algo::hull_3d::convex_hull_3d`]: NaN points, or all points within its flatness
     /// tolerance of one line (`TooFewPoints`, `got` 0 to 2); `Degenerate` if the
     /// merged faces cannot bound a solid (not seen).
     pub fn from_points(points: &[R::V3]) -> Result<Self, ShapeError> {
-        let hull = convex_hull_3d(points)?;
+        let (hull, adjacent) = convex_hull_3d_linked(points)?;
         if let Some(normal) = hull.flat_normal {
             return Self::flat(hull.vertices, normal);
         }
         let tol = eps::<R>(POLYHEDRON_PLANE_ULPS) * max_coordinate(&hull.vertices);
-        let patches = coplanar_patches(&hull.vertices, &hull.triangles, tol);
+        let (patches, members) = coplanar_patches(&hull.vertices, &hull.triangles, &adjacent, tol);
         let mut faces = Vec::with_capacity(patches.len());
-        for (plane, patch) in patches {
-            let polygon = patch_outline(&hull.triangles, &patch).or_else(|| {
+        for (plane, range) in patches {
+            let patch = &members[range];
+            let polygon = patch_outline(&hull.triangles, patch).or_else(|| {
                 let mut on: Vec<usize> = patch.iter().flat_map(|&t| hull.triangles[t]).collect();
                 on.sort_unstable();
                 on.dedup();
@@ -344,59 +345,79 @@ fn is_unbounded<V: Vector3>(planes: &[Plane<V>]) -> bool {
 fn coplanar_patches<V: Vector3>(
     vertices: &[V],
     triangles: &[[usize; 3]],
+    adjacent: &[[usize; 3]],
     tol: V::Scalar,
-) -> Vec<(Plane<V>, Vec<usize>)> {
+) -> PlanePatches<V> {
     let corners = |t: usize| triangles[t].map(|i| vertices[i]);
-    let area = |t: usize| {
-        let [a, b, c] = corners(t);
-        (b - a).cross(c - a).length().to_f64()
+    let near = |plane: &Plane<V>, n: usize| {
+        triangles[n]
+            .iter()
+            .all(|&i| plane.signed_distance(vertices[i]).abs() <= tol)
     };
-    let areas: Vec<f64> = (0..triangles.len()).map(area).collect();
-    let mut order: Vec<usize> = (0..triangles.len()).collect();
-    order.sort_by(|&x, &y| areas[y].total_cmp(&areas[x]));
-    let mut edge_owner = HashMap::new();
-    for (t, tri) in triangles.iter().enumerate() {
-        for k in 0..3 {
-            edge_owner.insert((tri[k], tri[(k + 1) % 3]), t);
-        }
-    }
+    // In the hull's order (neighbours mostly close in memory): each triangle's area,
+    // plane, and which neighbours are near that plane. A seed with none is a patch of
+    // one, found without touching its neighbours again (most triangles of a curved
+    // hull).
+    let mut order: Vec<(f64, usize, Option<Plane<V>>, u8)> = (0..triangles.len())
+        .map(|t| {
+            let [a, b, c] = corners(t);
+            let area = (b - a).cross(c - a).length().to_f64();
+            let plane = triangle_plane([a, b, c]).ok();
+            let mask = plane.map_or(0, |pl| {
+                (0..3).fold(0u8, |m, k| m | (u8::from(near(&pl, adjacent[t][k])) << k))
+            });
+            (area, t, plane, mask)
+        })
+        .collect();
+    // Largest area first (areas are not negative: their bits sort as they do), then
+    // the lower index.
+    order.sort_unstable_by_key(|x| (!x.0.to_bits(), x.1));
     let mut assigned = vec![false; triangles.len()];
     let mut patches = Vec::new();
-    for seed in order {
+    let mut members = Vec::with_capacity(triangles.len());
+    let mut stack = Vec::new();
+    for (_, seed, plane, mask) in order {
         if assigned[seed] {
             continue;
         }
-        let Ok(plane) = triangle_plane(corners(seed)) else {
+        let Some(plane) = plane else {
             continue; // a sliver: its neighbours' patches cover its corners
         };
         assigned[seed] = true;
-        let (mut stack, mut patch) = (vec![seed], vec![seed]);
+        let first = members.len();
+        members.push(seed);
+        if mask != 0 {
+            stack.push(seed);
+        }
         while let Some(t) = stack.pop() {
-            let tri = triangles[t];
-            for k in 0..3 {
-                let Some(&n) = edge_owner.get(&(tri[(k + 1) % 3], tri[k])) else {
-                    continue;
-                };
+            for (k, n) in adjacent[t].into_iter().enumerate() {
                 if assigned[n] {
                     continue;
                 }
-                let [a, b, c] = corners(n);
-                let facing = accurate_cross(a, b, c).dot(plane.normal()) > V::Scalar::ZERO;
-                let flat = facing
-                    && triangles[n]
-                        .iter()
-                        .all(|&i| plane.signed_distance(vertices[i]).abs() <= tol);
+                let is_near = if t == seed {
+                    mask & (1 << k) != 0
+                } else {
+                    near(&plane, n)
+                };
+                let flat = is_near && {
+                    let [a, b, c] = corners(n);
+                    accurate_cross(a, b, c).dot(plane.normal()) > V::Scalar::ZERO
+                };
                 if flat {
                     assigned[n] = true;
                     stack.push(n);
-                    patch.push(n);
+                    members.push(n);
                 }
             }
         }
-        patches.push((plane, patch));
+        patches.push((plane, first..members.len()));
     }
-    patches
+    (patches, members)
 }
+
+/// Flat patches of hull triangles: each patch's plane and its range in the second
+/// vector, the triangles of all patches one after another.
+type PlanePatches<V> = (Vec<(Plane<V>, std::ops::Range<usize>)>, Vec<usize>);
 
 /// The boundary of a patch of triangles (counter-clockwise from outside, as they
 /// are) as one loop of vertex indices, or `None` when it is not one simple loop. The

@@ -25,6 +25,7 @@ mod heightfield_scale_overflow;
 mod huge_magnitudes;
 mod hull_2d_classes;
 mod hull_3d_classes;
+mod hull_3d_large;
 mod hull_contact_prediction;
 mod hull_drops_thick_plane_point;
 mod hull_flat_queries;
