@@ -56,16 +56,17 @@ pub trait Real:
     /// The smallest positive normal value (below it, products lose relative precision).
     const MIN_POSITIVE: Self;
     /// The largest magnitude a shape's coordinate, extent or radius, or a pose's
-    /// translation component, may have: `2^28` (2.7e8) in `f32`, `2^252` (7.2e75) in
-    /// `f64`, that is `MAX^(1/4) / 16`. Constructors and the places where poses enter
+    /// translation component, may have: `2^27` (1.3e8) in `f32`, `2^251` (3.6e75) in
+    /// `f64`, that is `MAX^(1/4) / 32`. Constructors and the places where poses enter
     /// refuse larger values ([`ShapeError::TooLarge`](crate::shape::ShapeError::TooLarge)).
     ///
     /// Why the fourth root: the kernels form products of up to four lengths of the
     /// Minkowski difference of two placed shapes (each coordinate at most a few
     /// `MAX_COORD`): squared lengths of cross products (face normals of EPA and of the
     /// hull, the closed-form ray casts of curved solids), 3D determinants times a
-    /// length. Those stay finite with `2^16` to spare. At the `f32` limit the spacing
-    /// of representable coordinates is already 32 units: larger worlds need `f64`.
+    /// length. Those stay finite with `2^20` to spare (the sweep of every kind at every
+    /// magnitude found a depth wrong at `1.5 · 2^28` in `f32` when the limit was
+    /// `2^28`). At the `f32` limit the spacing of representable coordinates is already 16 units: larger worlds need `f64`.
     /// See [`QUERY_REACH`](crate::math::QUERY_REACH) for query input.
     const MAX_COORD: Self;
     /// π.
@@ -194,12 +195,12 @@ macro_rules! impl_real {
     };
 }
 
-// 2^28 and 2^252: MAX^(1/4) is just below 2^32 and 2^256.
-impl_real!(f32, glam::Vec2, glam::Vec3, glam::Quat, 268_435_456.0);
+// 2^27 and 2^251: MAX^(1/4) is just below 2^32 and 2^256.
+impl_real!(f32, glam::Vec2, glam::Vec3, glam::Quat, 134_217_728.0);
 impl_real!(f64, glam::DVec2, glam::DVec3, glam::DQuat, MAX_COORD_F64);
 
-/// `2^252`, built from its bits (exponent field `252 + 1023`).
-const MAX_COORD_F64: f64 = f64::from_bits(((252 + 1023) as u64) << 52);
+/// `2^251`, built from its bits (exponent field `251 + 1023`).
+const MAX_COORD_F64: f64 = f64::from_bits(((251 + 1023) as u64) << 52);
 
 /// Query input (ray origins and directions, query points, shape-cast velocities) is
 /// answered while its components are within `QUERY_REACH · MAX_COORD`: placed valid
@@ -220,14 +221,14 @@ pub fn within_query_reach<V: super::Vector>(v: V) -> bool {
 mod tests {
     use super::*;
 
-    // The limits are the documented powers of two; fourth powers of 8 times them are
-    // finite (with room left), of 16 times them not.
+    // The limits are the documented powers of two; fourth powers of 16 times them are
+    // finite (with room left), of 32 times them not.
     #[test]
     fn max_coord_is_a_power_of_two_below_the_fourth_root_of_max() {
-        assert_eq!(f32::MAX_COORD, 2f32.powi(28));
-        assert_eq!(f64::MAX_COORD, 2f64.powi(252));
-        assert!((f32::MAX_COORD * 8.0).powi(4).is_finite());
-        assert!((f64::MAX_COORD * 8.0).powi(4).is_finite());
-        assert!(!(f32::MAX_COORD * 16.0).powi(4).is_finite());
+        assert_eq!(f32::MAX_COORD, 2f32.powi(27));
+        assert_eq!(f64::MAX_COORD, 2f64.powi(251));
+        assert!((f32::MAX_COORD * 16.0).powi(4).is_finite());
+        assert!((f64::MAX_COORD * 16.0).powi(4).is_finite());
+        assert!(!(f32::MAX_COORD * 32.0).powi(4).is_finite());
     }
 }

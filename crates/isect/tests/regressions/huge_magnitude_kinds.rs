@@ -418,7 +418,7 @@ fn magnitudes<R: Real>() -> Vec<f64> {
         .map(|e| 10f64.powi(e))
         .filter(|&x| x <= max)
         .collect();
-    m.extend([lim / 2.0, lim, lim * 1.5, lim * 4.0, max / 4.0]);
+    m.extend([lim / 2.0, lim, lim * 1.5, lim * 2.0, lim * 3.0, lim * 4.0, max / 4.0]);
     m.sort_by(f64::total_cmp);
     m
 }
