@@ -89,7 +89,8 @@ pub trait HasBox {
 impl<'de, E: Deserialize<'de> + HasBox> Deserialize<'de> for Placed<E> {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         let e = E::deserialize(d)?;
-        e.entry_pose().map_err(|e| D::Error::custom(e.to_string()))?;
+        e.entry_pose()
+            .map_err(|e| D::Error::custom(e.to_string()))?;
         if !e.finite_box() {
             let msg = "the shape's bounding box at this pose is not finite (coordinates overflow)";
             return Err(D::Error::custom(msg));

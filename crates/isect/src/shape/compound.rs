@@ -83,18 +83,19 @@ impl<V: GjkVector, S: DispatchShape<V>> Compound<V, S> {
             if !pose.is_finite() {
                 return Err(bad("pose is not finite"));
             }
-            *pose = check_pose("Compound", "pose.rotation", "pose.translation", pose).map_err(
-                |e| match e {
-                    ShapeError::TooLarge { value, limit, .. } => ShapeError::TooLarge {
-                        shape: "Compound",
-                        field: "parts.pose.translation",
-                        index: Some(index),
-                        value,
-                        limit,
-                    },
-                    _ => bad("pose's rotation is zero or off unit length"),
-                },
-            )?;
+            *pose =
+                check_pose("Compound", "pose.rotation", "pose.translation", pose).map_err(|e| {
+                    match e {
+                        ShapeError::TooLarge { value, limit, .. } => ShapeError::TooLarge {
+                            shape: "Compound",
+                            field: "parts.pose.translation",
+                            index: Some(index),
+                            value,
+                            limit,
+                        },
+                        _ => bad("pose's rotation is zero or off unit length"),
+                    }
+                })?;
             let aabb = shape.world_aabb(pose);
             if !(aabb.min.is_finite() && aabb.max.is_finite()) {
                 return Err(bad("bounding box is not finite"));

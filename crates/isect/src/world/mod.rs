@@ -235,8 +235,11 @@ impl<V: GjkVector, S: DispatchShape<V>> World<V, S> {
     /// # Errors
     /// - [`ShapeError::NotFinite`] (field `pose.rotation`) for a NaN or infinite
     ///   rotation, [`ShapeError::NotUnit`] for a zero or far-off one.
-    /// - The [`ShapeError`] of the broad phase for a non-finite translation (the box is
-    ///   not finite), or when the world would exceed `u32` slots.
+    /// - [`ShapeError::NotFinite`] / [`ShapeError::TooLarge`] (field
+    ///   `pose.translation`) for a translation not finite or beyond
+    ///   [`Real::MAX_COORD`](crate::math::Real::MAX_COORD).
+    /// - The [`ShapeError`] of the broad phase when the shape's box at the pose is not
+    ///   finite, or when the world would exceed `u32` slots.
     pub fn insert(
         &mut self,
         shape: S,

@@ -26,8 +26,8 @@
 
 use super::ball::cross_length_squared;
 use super::{face_the_ray, facing_dir, is_valid_query, RayCast};
-use crate::math::tolerance::eps;
 use crate::math::exact::pow2_scale;
+use crate::math::tolerance::eps;
 use crate::math::{Real, Vector, Vector3};
 use crate::shape::{Ball, Capsule, Cone, Cylinder, Ray, RayHit};
 
@@ -275,7 +275,12 @@ impl<V: Vector> RayCast<V> for Capsule<V> {
             return None;
         }
         let seg = self.segment();
-        let size = seg.a.abs().max(seg.b.abs()).max_element().max(self.radius());
+        let size = seg
+            .a
+            .abs()
+            .max(seg.b.abs())
+            .max_element()
+            .max(self.radius());
         if let Some(scaled) = cast_scaled(ray, max_t, size, |k, ray, max_t| {
             let c = Capsule::new(seg.a * k, seg.b * k, self.radius() * k).ok()?;
             c.cast_ray(ray, max_t)
@@ -331,10 +336,20 @@ fn cast_scaled<V: Vector>(
     let one = V::Scalar::ONE;
     let big = V::Scalar::from_f64(CURVED_CAST_SIZE_MAX);
     let dir_len = ray.dir.abs().max_element();
-    let kd = if dir_len > big { pow2_scale([dir_len]) } else { one };
+    let kd = if dir_len > big {
+        pow2_scale([dir_len])
+    } else {
+        one
+    };
     let dir = ray.dir * kd;
-    let reach = size.max(ray.origin.abs().max_element()).max(dir.abs().max_element());
-    let k = if reach > big { pow2_scale([reach]) } else { one };
+    let reach = size
+        .max(ray.origin.abs().max_element())
+        .max(dir.abs().max_element());
+    let k = if reach > big {
+        pow2_scale([reach])
+    } else {
+        one
+    };
     if k == one && kd == one {
         return None;
     }

@@ -39,9 +39,9 @@ use crate::math::tolerance::eps;
 use crate::math::{Isometry, Pose3, Real, Vector, Vector3};
 use crate::query::{PointProjection, ProjectPoint, RayCast};
 use crate::shape::composite::Composite;
+use crate::shape::error::check_coord_list;
 use crate::shape::shape_3d::Shape;
 use crate::shape::{Aabb, Ray, RayHit, ShapeError, Triangle};
-use crate::shape::error::check_coord_list;
 use std::sync::OnceLock;
 
 /// How a [`TriMesh`] is built.
@@ -410,9 +410,10 @@ fn signed_volume<V: Vector3>(corners: &[[V; 3]]) -> V::Scalar {
     let o = corners[0][0];
     // Cubes of coordinates up to `MAX_COORD` overflow: the offsets are first scaled by
     // a power of two (exactly) to about unit size; only the sign is used.
-    let size = corners.iter().flatten().fold(V::Scalar::ZERO, |m, &p| {
-        m.max((p - o).abs().max_element())
-    });
+    let size = corners
+        .iter()
+        .flatten()
+        .fold(V::Scalar::ZERO, |m, &p| m.max((p - o).abs().max_element()));
     let k = crate::math::exact::pow2_scale([size]);
     corners.iter().fold(V::Scalar::ZERO, |s, t| {
         let [a, b, c] = t.map(|p| (p - o) * k);
