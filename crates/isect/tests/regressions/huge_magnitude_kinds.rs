@@ -117,7 +117,9 @@ fn triangle<V: Vector>(u: &[f64], s: f64) -> Result<Triangle<V>, ShapeError> {
 fn polygon<R: Real>(u: &[f64], s: f64) -> Result<ConvexPolygon<R>, ShapeError> {
     let (a, b) = (pos(u[0], 0.2, 0.6), pos(u[1], 0.2, 0.6));
     let n = 3 + (pos(u[2], 0.0, 5.99) as usize);
-    let mut angles: Vec<f64> = (0..n).map(|i| pos(u[3 + i], 0.0, 6.28)).collect();
+    let mut angles: Vec<f64> = (0..n)
+        .map(|i| pos(u[3 + i], 0.0, std::f64::consts::TAU))
+        .collect();
     angles.sort_by(f64::total_cmp);
     angles.dedup_by(|x, y| (*x - *y).abs() < 0.3);
     if angles.len() < 3 {
@@ -140,7 +142,7 @@ fn polyhedron<R: Real>(u: &[f64], s: f64) -> Result<ConvexPolyhedron<R>, ShapeEr
     let n = 6 + (pos(u[3], 0.0, 14.99) as usize);
     let pts: Vec<R::V3> = (0..n)
         .map(|i| {
-            let (th, z) = (pos(u[4 + 2 * i], 0.0, 6.28), u[5 + 2 * i]);
+            let (th, z) = (pos(u[4 + 2 * i], 0.0, std::f64::consts::TAU), u[5 + 2 * i]);
             let r = (1.0 - z * z).sqrt();
             vec_of(&[h[0] * r * th.cos(), h[1] * r * th.sin(), h[2] * z], s)
         })
