@@ -789,7 +789,7 @@ fn non_finite_heights_are_refused_where_they_stand() {
         "shapes[0].shape.heights[1]",
         "number out of range",
     );
-    // Finite heights whose scaled value overflows: the library names the sample.
+    // A scale beyond the library's `Real::MAX_COORD`: the library names it and the limit.
     let text = "{\"dim\": 2, \"shapes\": [\n  {\"shape\": {\"type\": \"heightfield\", \"heights\": [0, 1e300, 1], \"scale\": [1, 1e300]}}\n]}";
     let at = after(text, 2, "1e300]}");
     assert_bad(
@@ -797,7 +797,7 @@ fn non_finite_heights_are_refused_where_they_stand() {
         text,
         &at,
         "shapes[0].shape",
-        "HeightField: vertex 1 is not finite",
+        "HeightField: `scale` has magnitude 1e300, beyond the limit",
     );
     let text = "{\"dim\": 3, \"shapes\": [\n  {\"shape\": {\"type\": \"heightfield\", \"rows\": 2, \"cols\": 2,\n   \"heights\": [0, 0, -1e300, 0], \"scale\": [1, 1e300, 1]}}\n]}";
     let at = after(text, 3, "1]}");
@@ -806,7 +806,7 @@ fn non_finite_heights_are_refused_where_they_stand() {
         text,
         &at,
         "shapes[0].shape",
-        "`heights[2]` is NaN or infinite",
+        "HeightField: `scale` has magnitude 1e300, beyond the limit",
     );
     // A grid whose size does not match its heights.
     let text = "{\"dim\": 3, \"shapes\": [\n  {\"shape\": {\"type\": \"heightfield\", \"rows\": 2, \"cols\": 3,\n   \"heights\": [0, 0, 0, 0], \"scale\": [1, 1, 1]}}\n]}";
@@ -1148,24 +1148,25 @@ fn mesh_contacts_hold_at_huge_and_tiny_scales() {
 
 #[test]
 fn shape_whose_box_overflows_at_its_pose_is_refused_in_place() {
-    // Finite vertices and position, but the mesh's far corner lands past f64::MAX.
-    let text = "{\"dim\": 3, \"shapes\": [\n  {\"shape\": {\"type\": \"trimesh\", \"vertices\": [[0,0,0],[1e308,0,0],[0,1,0]],\n   \"triangles\": [[0,1,2]]}, \"position\": [1e308, 0, 0]}\n]}";
+    // A valid mesh at a position beyond the library's `Real::MAX_COORD` (its box would
+    // overflow): the entry's one pose check names the position and the limit.
+    let text = "{\"dim\": 3, \"shapes\": [\n  {\"shape\": {\"type\": \"trimesh\", \"vertices\": [[0,0,0],[1e70,0,0],[0,1,0]],\n   \"triangles\": [[0,1,2]]}, \"position\": [1e308, 0, 0]}\n]}";
     // The reader stands on the token after the entry: the list's `]` on line 4.
     assert_bad(
         "overflow-pose",
         text,
         "4:1",
         "shapes[0]",
-        "bounding box at this pose is not finite",
+        "entry: `position` has magnitude 1e308, beyond the limit",
     );
     // The same for a convex disc in 2D, second in the list.
-    let text = "{\"dim\": 2, \"shapes\": [{\"shape\": {\"type\": \"ball\", \"radius\": 1}},\n  {\"shape\": {\"type\": \"ball\", \"radius\": 1e308}, \"position\": [1e308, 0]}\n]}";
+    let text = "{\"dim\": 2, \"shapes\": [{\"shape\": {\"type\": \"ball\", \"radius\": 1}},\n  {\"shape\": {\"type\": \"ball\", \"radius\": 1}, \"position\": [1e308, 0]}\n]}";
     assert_bad(
         "overflow-disc",
         text,
         "3:1",
         "shapes[1]",
-        "bounding box at this pose is not finite",
+        "entry: `position` has magnitude 1e308, beyond the limit",
     );
 }
 

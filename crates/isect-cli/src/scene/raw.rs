@@ -9,6 +9,7 @@ use glam::{DQuat, DVec2, DVec3};
 use isect::algo::gjk::GjkVector;
 use isect::math::{Pose2, Pose3, ROTATION_UNIT_ULPS};
 use isect::query::dispatch::DispatchShape;
+use isect::shape::error::check_pose;
 use isect::shape::{heightfield_2d, heightfield_3d};
 use isect::shape::{shape_2d, shape_3d, Aabb, Ball, Capsule, Ray, Rounded, Segment, Triangle};
 use isect::shape::{Compound, ConcavePolygon, Polyline, TriMesh, TriMeshFlags};
@@ -74,15 +75,22 @@ impl<'de, E: Deserialize<'de> + HasId> Deserialize<'de> for Shapes<E> {
 /// others), checked where the entry stands in the file.
 pub struct Placed<E>(E);
 
-/// An entry that can tell whether its shape's box at its pose is finite.
+/// An entry that can tell whether its pose is valid and its shape's box at its pose is
+/// finite.
 pub trait HasBox {
     /// The shape's world box has finite corners.
     fn finite_box(&self) -> bool;
+    /// The entry's pose, for the library's one pose check
+    /// ([`check_pose`](isect::shape::error::check_pose): rotation, translation within
+    /// `Real::MAX_COORD`).
+    fn entry_pose(&self) -> Result<(), ShapeError>;
 }
 
 impl<'de, E: Deserialize<'de> + HasBox> Deserialize<'de> for Placed<E> {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         let e = E::deserialize(d)?;
+        e.entry_pose()
+            .map_err(|e| D::Error::custom(e.to_string()))?;
         if !e.finite_box() {
             let msg = "the shape's bounding box at this pose is not finite (coordinates overflow)";
             return Err(D::Error::custom(msg));
@@ -251,6 +259,9 @@ impl Entry2 {
 impl HasBox for Entry2 {
     fn finite_box(&self) -> bool {
         finite(&self.shape.0.world_aabb(&self.pose()))
+    }
+    fn entry_pose(&self) -> Result<(), ShapeError> {
+        check_pose("entry", "angle", "position", &self.pose()).map(|_| ())
     }
 }
 
@@ -508,6 +519,9 @@ impl Entry3 {
 impl HasBox for Entry3 {
     fn finite_box(&self) -> bool {
         finite(&self.shape.0.world_aabb(&self.pose()))
+    }
+    fn entry_pose(&self) -> Result<(), ShapeError> {
+        check_pose("entry", "rotation", "position", &self.pose()).map(|_| ())
     }
 }
 

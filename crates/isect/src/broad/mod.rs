@@ -57,9 +57,10 @@ impl core::fmt::Display for Defect {
 
 impl std::error::Error for Defect {}
 
-/// `Ok` for a finite box with `min ≤ max`, else the [`ShapeError`] of [`Aabb::new`].
+/// `Ok` for a finite box with `min ≤ max`, else the [`ShapeError`] of [`Aabb::ordered`]
+/// (bounding boxes of any finite magnitude are accepted).
 pub(crate) fn check_aabb<V: Vector>(aabb: &Aabb<V>) -> Result<(), ShapeError> {
-    Aabb::new(aabb.min, aabb.max).map(|_| ())
+    Aabb::ordered(aabb.min, aabb.max).map(|_| ())
 }
 
 /// `max_t` clipped to the largest finite value, so that no box is "hit at `t = ∞`"

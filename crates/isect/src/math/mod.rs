@@ -9,7 +9,7 @@ pub mod tolerance;
 mod vector;
 
 pub use pose::{Isometry, Pose2, Pose3};
-pub use real::Real;
+pub use real::{within_query_reach, Real, QUERY_REACH};
 pub use rotation::{Rot2, Rotation3, RotationError, ROTATION_KEEP_ULPS, ROTATION_UNIT_ULPS};
 pub use vector::{Vector, Vector2, Vector3};
 

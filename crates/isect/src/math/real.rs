@@ -55,6 +55,20 @@ pub trait Real:
     const MAX: Self;
     /// The smallest positive normal value (below it, products lose relative precision).
     const MIN_POSITIVE: Self;
+    /// The largest magnitude a shape's coordinate, extent or radius, or a pose's
+    /// translation component, may have: `2^27` (1.3e8) in `f32`, `2^251` (3.6e75) in
+    /// `f64`, that is `MAX^(1/4) / 32`. Constructors and the places where poses enter
+    /// refuse larger values ([`ShapeError::TooLarge`](crate::shape::ShapeError::TooLarge)).
+    ///
+    /// Why the fourth root: the kernels form products of up to four lengths of the
+    /// Minkowski difference of two placed shapes (each coordinate at most a few
+    /// `MAX_COORD`): squared lengths of cross products (face normals of EPA and of the
+    /// hull, the closed-form ray casts of curved solids), 3D determinants times a
+    /// length. Those stay finite with `2^20` to spare (the sweep of every kind at every
+    /// magnitude found a depth wrong at `1.5 · 2^28` in `f32` when the limit was
+    /// `2^28`). At the `f32` limit the spacing of representable coordinates is already 16 units: larger worlds need `f64`.
+    /// See [`QUERY_REACH`](crate::math::QUERY_REACH) for query input.
+    const MAX_COORD: Self;
     /// π.
     const PI: Self;
     /// 2π.
@@ -103,7 +117,7 @@ pub trait Real:
 }
 
 macro_rules! impl_real {
-    ($t:ident, $v2:ty, $v3:ty, $q:ty) => {
+    ($t:ident, $v2:ty, $v3:ty, $q:ty, $max_coord:expr) => {
         impl Real for $t {
             type V2 = $v2;
             type V3 = $v3;
@@ -117,6 +131,7 @@ macro_rules! impl_real {
             const EPSILON: Self = $t::EPSILON;
             const MAX: Self = $t::MAX;
             const MIN_POSITIVE: Self = $t::MIN_POSITIVE;
+            const MAX_COORD: Self = $max_coord;
             const PI: Self = core::$t::consts::PI;
             const TAU: Self = core::$t::consts::TAU;
 
@@ -180,5 +195,40 @@ macro_rules! impl_real {
     };
 }
 
-impl_real!(f32, glam::Vec2, glam::Vec3, glam::Quat);
-impl_real!(f64, glam::DVec2, glam::DVec3, glam::DQuat);
+// 2^27 and 2^251: MAX^(1/4) is just below 2^32 and 2^256.
+impl_real!(f32, glam::Vec2, glam::Vec3, glam::Quat, 134_217_728.0);
+impl_real!(f64, glam::DVec2, glam::DVec3, glam::DQuat, MAX_COORD_F64);
+
+/// `2^251`, built from its bits (exponent field `251 + 1023`).
+const MAX_COORD_F64: f64 = f64::from_bits(((251 + 1023) as u64) << 52);
+
+/// Query input (ray origins and directions, query points, shape-cast velocities) is
+/// answered while its components are within `QUERY_REACH · MAX_COORD`: placed valid
+/// shapes reach no farther than a few `MAX_COORD` (a compound part's pose, the part,
+/// the compound's pose), so a point beyond this reach is outside every shape. Beyond
+/// it, the queries of the shape enums and the world give their documented refusal
+/// (no hit, `false`, a NaN projection) instead of an answer that overflowed.
+pub const QUERY_REACH: f64 = 16.0;
+
+/// True when every component of `v` is within `QUERY_REACH · MAX_COORD` (false for NaN).
+#[inline]
+pub fn within_query_reach<V: super::Vector>(v: V) -> bool {
+    let reach = V::Scalar::MAX_COORD * V::Scalar::from_f64(QUERY_REACH);
+    v.abs().max_element() <= reach
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    // The limits are the documented powers of two; fourth powers of 16 times them are
+    // finite (with room left), of 32 times them not.
+    #[test]
+    fn max_coord_is_a_power_of_two_below_the_fourth_root_of_max() {
+        assert_eq!(f32::MAX_COORD, 2f32.powi(27));
+        assert_eq!(f64::MAX_COORD, 2f64.powi(251));
+        assert!((f32::MAX_COORD * 16.0).powi(4).is_finite());
+        assert!((f64::MAX_COORD * 16.0).powi(4).is_finite());
+        assert!(!(f32::MAX_COORD * 32.0).powi(4).is_finite());
+    }
+}

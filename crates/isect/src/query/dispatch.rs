@@ -17,7 +17,10 @@
 //! [`Isometry::with_unit_rotation`] (normalised within
 //! [`ROTATION_UNIT_ULPS`](crate::math::ROTATION_UNIT_ULPS) of unit length), and a
 //! refused rotation (zero, NaN, infinite or farther off) gives the same documented
-//! answer as a non-finite pose. The [`DispatchShape`] methods take poses as given
+//! answer as a non-finite pose; so does a translation beyond
+//! [`Real::MAX_COORD`](crate::math::Real::MAX_COORD) (one check for both,
+//! [`check_pose`](crate::shape::error::check_pose), shared with the world, compounds
+//! and the `isect` command). The [`DispatchShape`] methods take poses as given
 //! (unit rotations; the composite queries call them per part with composed poses).
 //!
 //! SAT contacts (box–box, polygon–polygon) report `point_a` as A's support point
@@ -41,6 +44,7 @@ use crate::query::cast_shapes::ShapeCastHit;
 use crate::query::contact::Contact;
 use crate::query::distance::{closest_points_segment_segment, world_segment, ClosestPoints};
 use crate::query::manifold::{FeatureId, Manifold};
+use crate::shape::error::check_pose;
 use crate::shape::{Aabb, Ball, Capsule};
 
 /// A shape enum whose pair queries dispatch on the pair of kinds. Implemented by
@@ -113,10 +117,11 @@ pub trait DispatchShape<V: GjkVector>: RayCast<V> + Clone {
 }
 
 /// `pose` with a unit rotation, or a NaN pose (which every pair query answers with
-/// its documented miss) when the rotation is refused.
+/// its documented miss) when [`check_pose`] refuses it (a rotation off unit length, a
+/// translation beyond [`Real::MAX_COORD`]).
 #[inline]
 pub(crate) fn entering_pose<V: GjkVector>(pose: &V::Pose) -> V::Pose {
-    pose.with_unit_rotation()
+    check_pose("dispatch", "pose.rotation", "pose.translation", pose)
         .unwrap_or_else(|_| V::Pose::from_translation(V::splat(V::Scalar::from_f64(f64::NAN))))
 }
 
@@ -231,12 +236,17 @@ pub(crate) fn analytic_world_aabb<V: Vector>(
 }
 
 /// [`DispatchShape::contains_point`] for a convex support map: GJK against the point.
+/// A point beyond [`QUERY_REACH`](crate::math::QUERY_REACH) is outside every valid
+/// placed shape: `false` without GJK (whose squares would overflow).
 pub(crate) fn support_contains_point<V: GjkVector, S: SupportMap<V>>(
     shape: &S,
     pose: &V::Pose,
     p: V,
 ) -> bool {
-    let Ok(point) = Ball::new(p, V::Scalar::ZERO) else {
+    if !crate::math::within_query_reach(p) {
+        return false;
+    }
+    let Ok(point) = Ball::placed(p, V::Scalar::ZERO) else {
         return false;
     };
     crate::query::distance::intersects(pose, shape, &V::Pose::IDENTITY, &point)
@@ -302,7 +312,7 @@ pub(crate) fn contact_ball_cuboid<V: Vector>(
     if !(pose_a.is_finite() && pose_b.is_finite()) || prediction.is_nan() {
         return None;
     }
-    let ball = Ball::new(centre_in(pose_a, a, pose_b), a.radius()).ok()?;
+    let ball = Ball::placed(centre_in(pose_a, a, pose_b), a.radius()).ok()?;
     let local = ball_aabb_contact_predicted(&ball, b, prediction)?;
     Some(to_world(&local, pose_b))
 }

@@ -20,13 +20,18 @@ use crate::shape::{Cone, Cylinder, Rounded};
 
 /// Projection of `p` onto a convex support map in its local frame: GJK's closest
 /// point outside; inside, `p` itself (`solid`) or the boundary point EPA finds
-/// (the point where the shortest push out of the shape leaves it).
+/// (the point where the shortest push out of the shape leaves it). A point beyond
+/// [`QUERY_REACH`](crate::math::QUERY_REACH) gets the NaN projection (refused: GJK's
+/// squared distances would overflow).
 pub fn project_by_support<V: GjkVector, S: SupportMap<V> + ?Sized>(
     shape: &S,
     p: V,
     solid: bool,
 ) -> PointProjection<V> {
-    let Ok(point) = Ball::new(p, V::Scalar::ZERO) else {
+    if !crate::math::within_query_reach(p) {
+        return PointProjection::nan();
+    }
+    let Ok(point) = Ball::placed(p, V::Scalar::ZERO) else {
         return PointProjection::nan();
     };
     let id = V::Pose::IDENTITY;

@@ -1,6 +1,6 @@
 //! Axis-aligned bounding box, in 2D or 3D.
 
-use super::error::{check_finite, ShapeError};
+use super::error::{check_coord, check_finite, ShapeError};
 use crate::math::{Real, Vector};
 
 /// An axis-aligned box `[min, max]`, closed: its boundary belongs to it.
@@ -20,8 +20,22 @@ impl<V: Vector> Aabb<V> {
     ///
     /// # Errors
     /// [`ShapeError::NotFinite`] for NaN or infinite corners,
+    /// [`ShapeError::TooLarge`] for a coordinate beyond
+    /// [`Real::MAX_COORD`](crate::math::Real::MAX_COORD),
     /// [`ShapeError::MinAboveMax`] when `min[i] > max[i]` on some axis.
     pub fn new(min: V, max: V) -> Result<Self, ShapeError> {
+        check_coord("Aabb", "min", min)?;
+        check_coord("Aabb", "max", max)?;
+        Self::ordered(min, max)
+    }
+
+    /// The box `[min, max]` of finite corners, of any magnitude: bounding boxes of
+    /// placed shapes reach beyond `MAX_COORD` (the broad phase checks them with this).
+    ///
+    /// # Errors
+    /// [`ShapeError::NotFinite`] for NaN or infinite corners,
+    /// [`ShapeError::MinAboveMax`] when `min[i] > max[i]` on some axis.
+    pub fn ordered(min: V, max: V) -> Result<Self, ShapeError> {
         check_finite("Aabb", "min", min)?;
         check_finite("Aabb", "max", max)?;
         if let Some(axis) = (0..V::DIM).find(|&i| min.get(i) > max.get(i)) {
@@ -49,7 +63,8 @@ impl<V: Vector> Aabb<V> {
     ///
     /// # Errors
     /// [`ShapeError::TooFewPoints`] for an empty slice, [`ShapeError::NotFinite`]
-    /// for a non-finite point.
+    /// for a non-finite point, [`ShapeError::TooLarge`] for one beyond
+    /// [`Real::MAX_COORD`](crate::math::Real::MAX_COORD).
     pub fn from_points(points: &[V]) -> Result<Self, ShapeError> {
         let (first, rest) = points.split_first().ok_or(ShapeError::TooFewPoints {
             shape: "Aabb",
@@ -57,11 +72,11 @@ impl<V: Vector> Aabb<V> {
             got: 0,
         })?;
         let mut aabb = Self {
-            min: check_finite("Aabb", "points", *first)?,
+            min: check_coord("Aabb", "points", *first)?,
             max: *first,
         };
         for &p in rest {
-            check_finite("Aabb", "points", p)?;
+            check_coord("Aabb", "points", p)?;
             aabb.min = aabb.min.min(p);
             aabb.max = aabb.max.max(p);
         }

@@ -1,6 +1,6 @@
 //! Ball: a circle in 2D, a sphere in 3D.
 
-use super::error::{check_finite, check_non_negative, ShapeError};
+use super::error::{check_coord, check_extent, check_finite, check_non_negative, ShapeError};
 use crate::math::Vector;
 
 /// A solid ball (circle in 2D, sphere in 3D). A zero radius is a point.
@@ -15,8 +15,20 @@ impl<V: Vector> Ball<V> {
     ///
     /// # Errors
     /// [`ShapeError::NotFinite`] for a non-finite centre or radius,
-    /// [`ShapeError::Negative`] for a negative radius.
+    /// [`ShapeError::Negative`] for a negative radius, [`ShapeError::TooLarge`] for a
+    /// centre coordinate or radius beyond
+    /// [`Real::MAX_COORD`](crate::math::Real::MAX_COORD).
     pub fn new(center: V, radius: V::Scalar) -> Result<Self, ShapeError> {
+        Ok(Self {
+            center: check_coord("Ball", "center", center)?,
+            radius: check_extent("Ball", "radius", radius)?,
+        })
+    }
+
+    /// The ball without the magnitude limit of [`new`](Self::new) (a finite centre, a
+    /// radius neither negative nor NaN): for the balls the queries build from placed
+    /// shapes and query points, whose coordinates reach a few `MAX_COORD`.
+    pub(crate) fn placed(center: V, radius: V::Scalar) -> Result<Self, ShapeError> {
         Ok(Self {
             center: check_finite("Ball", "center", center)?,
             radius: check_non_negative("Ball", "radius", radius)?,

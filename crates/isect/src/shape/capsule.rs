@@ -1,6 +1,6 @@
 //! Capsule: a segment swept by a ball (a stadium in 2D).
 
-use super::error::{check_non_negative, ShapeError};
+use super::error::{check_extent, ShapeError};
 use super::ray::Segment;
 use crate::algo::support::SupportMap;
 use crate::math::{Real, Vector};
@@ -18,15 +18,31 @@ impl<V: Vector> Capsule<V> {
     ///
     /// # Errors
     /// [`ShapeError::NotFinite`] for a non-finite end point or radius,
-    /// [`ShapeError::Negative`] for a negative radius.
+    /// [`ShapeError::Negative`] for a negative radius, [`ShapeError::TooLarge`] for a value beyond
+    /// [`Real::MAX_COORD`](crate::math::Real::MAX_COORD).
     pub fn new(a: V, b: V, radius: V::Scalar) -> Result<Self, ShapeError> {
-        let segment = Segment::new(a, b).map_err(|_| ShapeError::NotFinite {
-            shape: "Capsule",
-            field: "segment",
+        let segment = Segment::new(a, b).map_err(|e| match e {
+            ShapeError::TooLarge {
+                field,
+                index,
+                value,
+                limit,
+                ..
+            } => ShapeError::TooLarge {
+                shape: "Capsule",
+                field,
+                index,
+                value,
+                limit,
+            },
+            _ => ShapeError::NotFinite {
+                shape: "Capsule",
+                field: "segment",
+            },
         })?;
         Ok(Self {
             segment,
-            radius: check_non_negative("Capsule", "radius", radius)?,
+            radius: check_extent("Capsule", "radius", radius)?,
         })
     }
 
@@ -49,7 +65,7 @@ impl<V: Vector> Capsule<V> {
                 range: "[0, DIM)",
             });
         }
-        let h = check_non_negative("Capsule", "half_height", half_height)?;
+        let h = check_extent("Capsule", "half_height", half_height)?;
         let tip = V::unit_axis(axis) * h;
         Self::new(-tip, tip, radius)
     }

@@ -12,6 +12,7 @@ use crate::query::composite::{self as cq, ConvexPart};
 use crate::query::dispatch::DispatchShape;
 use crate::query::project_point::{PointProjection, ProjectPoint};
 use crate::query::RayCast;
+use crate::shape::error::check_pose;
 use crate::shape::{Aabb, Composite, Ray, RayHit, ShapeError};
 
 /// Compounds of up to this many parts answer box queries by scanning their parts'
@@ -63,7 +64,8 @@ impl<V: GjkVector, S: DispatchShape<V>> Compound<V, S> {
     /// the first part whose pose is not finite, whose rotation is zero or off unit
     /// length by more than [`ROTATION_UNIT_ULPS`](crate::math::ROTATION_UNIT_ULPS)
     /// (nearer ones are normalised, as the world does), or whose box overflows to
-    /// infinity.
+    /// infinity; [`ShapeError::TooLarge`] (field `parts.pose.translation`, the part's
+    /// index) for a part translation beyond [`Real::MAX_COORD`].
     pub fn new(mut parts: Vec<(V::Pose, S)>) -> Result<Self, ShapeError> {
         if parts.is_empty() {
             return Err(ShapeError::Degenerate {
@@ -81,9 +83,19 @@ impl<V: GjkVector, S: DispatchShape<V>> Compound<V, S> {
             if !pose.is_finite() {
                 return Err(bad("pose is not finite"));
             }
-            *pose = pose
-                .with_unit_rotation()
-                .map_err(|_| bad("pose's rotation is zero or off unit length"))?;
+            *pose =
+                check_pose("Compound", "pose.rotation", "pose.translation", pose).map_err(|e| {
+                    match e {
+                        ShapeError::TooLarge { value, limit, .. } => ShapeError::TooLarge {
+                            shape: "Compound",
+                            field: "parts.pose.translation",
+                            index: Some(index),
+                            value,
+                            limit,
+                        },
+                        _ => bad("pose's rotation is zero or off unit length"),
+                    }
+                })?;
             let aabb = shape.world_aabb(pose);
             if !(aabb.min.is_finite() && aabb.max.is_finite()) {
                 return Err(bad("bounding box is not finite"));

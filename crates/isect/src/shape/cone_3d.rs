@@ -1,7 +1,7 @@
 //! Cone (3D only): axis along the local y axis, apex up, centred on the origin.
 
 use super::cylinder_3d::radial_offset;
-use super::error::{check_non_negative, ShapeError};
+use super::error::{check_extent, ShapeError};
 use crate::algo::support::SupportMap;
 use crate::math::{Real, Vector, Vector3};
 
@@ -18,11 +18,12 @@ impl<R: Real> Cone<R> {
     /// disc, a segment, a point).
     ///
     /// # Errors
-    /// [`ShapeError::NotFinite`] or [`ShapeError::Negative`] naming the bad field.
+    /// [`ShapeError::NotFinite`], [`ShapeError::Negative`] or [`ShapeError::TooLarge`]
+    /// (beyond [`Real::MAX_COORD`]) naming the bad field.
     pub fn new(half_height: R, radius: R) -> Result<Self, ShapeError> {
         Ok(Self {
-            half_height: check_non_negative("Cone", "half_height", half_height)?,
-            radius: check_non_negative("Cone", "radius", radius)?,
+            half_height: check_extent("Cone", "half_height", half_height)?,
+            radius: check_extent("Cone", "radius", radius)?,
         })
     }
 

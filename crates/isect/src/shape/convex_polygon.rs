@@ -8,7 +8,7 @@
 //! so points computed on the boundary count as inside. The bounding circle's radius is
 //! widened by [`CIRCLE_ULPS`] (relative to the radius and the centre's coordinates).
 
-use super::error::ShapeError;
+use super::error::{check_coord_list, ShapeError};
 use super::{Aabb, Ray, RayHit};
 use crate::algo::clip::cast_ray_half_spaces;
 use crate::algo::support::{support_of_points, SupportMap};
@@ -46,6 +46,7 @@ impl<R: Real> ConvexPolygon<R> {
     ///
     /// # Errors
     /// - [`ShapeError::NotFinite`] for a NaN or infinite point;
+    /// - [`ShapeError::TooLarge`] for a coordinate beyond [`Real::MAX_COORD`];
     /// - [`ShapeError::TooFewPoints`] for fewer than 3 distinct vertices;
     /// - [`ShapeError::SelfIntersecting`] when two edges cross (a bow-tie, or a star
     ///   that turns the same way at every vertex), naming the input index of each edge's first vertex;
@@ -69,6 +70,7 @@ impl<R: Real> ConvexPolygon<R> {
                 field: "points",
             });
         }
+        check_coord_list("ConvexPolygon", "points", points)?;
         let ring = dedup_ring(points);
         if ring.len() < 3 {
             return Err(too_few(ring.len()));

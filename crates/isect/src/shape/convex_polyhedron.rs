@@ -20,7 +20,7 @@
 
 use std::collections::HashMap;
 
-use super::error::ShapeError;
+use super::error::{check_coord_list, ShapeError};
 use super::plane::Plane;
 use crate::algo::hull_2d::convex_hull_2d_indices;
 use crate::algo::hull_3d::{accurate_cross, convex_hull_3d_linked, HULL_3D_FLAT_ULPS};
@@ -87,6 +87,7 @@ impl<R: Real> ConvexPolyhedron<R> {
     /// O(n⁴) in the number of planes.
     ///
     /// # Errors
+    /// [`ShapeError::TooLarge`] when a vertex lies beyond [`Real::MAX_COORD`];
     /// [`ShapeError::TooFewPoints`] for fewer than 4 planes; [`ShapeError::Degenerate`]
     /// when the region is unbounded, empty, or flat. "Unbounded" uses the on-plane
     /// tolerance on unit normals, so a region more than about
@@ -108,6 +109,7 @@ impl<R: Real> ConvexPolyhedron<R> {
         if vertices.len() < 4 {
             return Err(degenerate("planes bound an empty or flat region"));
         }
+        check_coord_list("ConvexPolyhedron", "vertices", &vertices)?;
         let tol = eps::<R>(POLYHEDRON_PLANE_ULPS) * (max_d + max_coordinate(&vertices));
         let candidates = planes
             .iter()
@@ -127,10 +129,12 @@ impl<R: Real> ConvexPolyhedron<R> {
     /// O(n log n) expected.
     ///
     /// # Errors
-    /// As [`crate::algo::hull_3d::convex_hull_3d`]: NaN points, or all points within its flatness
-    /// tolerance of one line (`TooFewPoints`, `got` 0 to 2); `Degenerate` if the
-    /// merged faces cannot bound a solid (not seen).
+    /// [`ShapeError::TooLarge`] for a coordinate beyond [`Real::MAX_COORD`]; as
+    /// [`crate::algo::hull_3d::convex_hull_3d`]: NaN points, or all points within its
+    /// flatness tolerance of one line (`TooFewPoints`, `got` 0 to 2); `Degenerate` if
+    /// the merged faces cannot bound a solid (not seen).
     pub fn from_points(points: &[R::V3]) -> Result<Self, ShapeError> {
+        check_coord_list("ConvexPolyhedron", "points", points)?;
         let (hull, adjacent) = convex_hull_3d_linked(points)?;
         if let Some(normal) = hull.flat_normal {
             return Self::flat(hull.vertices, normal);

@@ -1,6 +1,6 @@
 //! Cylinder (3D only): axis along the local y axis, centred on the origin.
 
-use super::error::{check_non_negative, ShapeError};
+use super::error::{check_extent, ShapeError};
 use crate::algo::support::SupportMap;
 use crate::math::{Real, Vector, Vector3};
 
@@ -17,11 +17,12 @@ impl<R: Real> Cylinder<R> {
     /// a segment, a point).
     ///
     /// # Errors
-    /// [`ShapeError::NotFinite`] or [`ShapeError::Negative`] naming the bad field.
+    /// [`ShapeError::NotFinite`], [`ShapeError::Negative`] or [`ShapeError::TooLarge`]
+    /// (beyond [`Real::MAX_COORD`]) naming the bad field.
     pub fn new(half_height: R, radius: R) -> Result<Self, ShapeError> {
         Ok(Self {
-            half_height: check_non_negative("Cylinder", "half_height", half_height)?,
-            radius: check_non_negative("Cylinder", "radius", radius)?,
+            half_height: check_extent("Cylinder", "half_height", half_height)?,
+            radius: check_extent("Cylinder", "radius", radius)?,
         })
     }
 

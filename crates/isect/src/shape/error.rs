@@ -2,7 +2,7 @@
 
 use core::fmt;
 
-use crate::math::{Real, RotationError, Vector};
+use crate::math::{Isometry, Real, RotationError, Vector};
 
 /// Why a constructor refused its input. Every variant names the shape, the field
 /// and, where there is one, the bad value.
@@ -152,6 +152,21 @@ pub enum ShapeError {
         /// Its length.
         length: f64,
     },
+    /// A coordinate, extent, radius or translation is larger in magnitude than
+    /// [`Real::MAX_COORD`] of its scalar type (the kernels' products of such values
+    /// would overflow).
+    TooLarge {
+        /// The shape (or world) being built.
+        shape: &'static str,
+        /// The field holding the value, e.g. `"radius"` or `"vertices"`.
+        field: &'static str,
+        /// The element's index when the field is a list.
+        index: Option<usize>,
+        /// The value (its largest component, for a vector).
+        value: f64,
+        /// The limit, [`Real::MAX_COORD`] of the scalar type.
+        limit: f64,
+    },
 }
 
 impl ShapeError {
@@ -254,6 +269,23 @@ impl fmt::Display for ShapeError {
                  (zero and far-off rotations are refused, not normalised)",
                 crate::math::ROTATION_UNIT_ULPS
             ),
+            Self::TooLarge {
+                shape,
+                field,
+                index,
+                value,
+                limit,
+            } => {
+                write!(f, "{shape}: `{field}")?;
+                if let Some(i) = index {
+                    write!(f, "[{i}]")?;
+                }
+                write!(
+                    f,
+                    "` has magnitude {value:e}, beyond the limit {limit:e} of its scalar type \
+                     (Real::MAX_COORD)"
+                )
+            }
         }
     }
 }
@@ -305,4 +337,109 @@ pub fn check_non_negative<R: Real>(
     } else {
         Ok(s)
     }
+}
+
+/// The [`ShapeError::TooLarge`] of a value of magnitude `value` in `shape.field[index]`.
+fn too_large<R: Real>(
+    shape: &'static str,
+    field: &'static str,
+    index: Option<usize>,
+    value: R,
+) -> ShapeError {
+    ShapeError::TooLarge {
+        shape,
+        field,
+        index,
+        value: value.to_f64(),
+        limit: R::MAX_COORD.to_f64(),
+    }
+}
+
+/// `Ok(v)` when `v` is finite with every component within [`Real::MAX_COORD`];
+/// [`ShapeError::NotFinite`] or [`ShapeError::TooLarge`] naming `shape.field` else.
+#[inline]
+pub fn check_coord<V: Vector>(
+    shape: &'static str,
+    field: &'static str,
+    v: V,
+) -> Result<V, ShapeError> {
+    let v = check_finite(shape, field, v)?;
+    check_coord_magnitude(shape, field, None, v)
+}
+
+/// `Ok(v)` when no component of `v` is finite and beyond [`Real::MAX_COORD`], else
+/// [`ShapeError::TooLarge`] naming `shape.field[index]` (non-finite components are left
+/// to [`check_finite`]).
+#[inline]
+pub fn check_coord_magnitude<V: Vector>(
+    shape: &'static str,
+    field: &'static str,
+    index: Option<usize>,
+    v: V,
+) -> Result<V, ShapeError> {
+    let largest = v.abs().max_element();
+    match largest > V::Scalar::MAX_COORD && largest.is_finite() {
+        true => Err(too_large(shape, field, index, largest)),
+        false => Ok(v),
+    }
+}
+
+/// `Ok` when no finite point of `points` has a component beyond
+/// [`Real::MAX_COORD`], else [`ShapeError::TooLarge`] naming `shape.field[index]` of
+/// the first one. Non-finite points are left to the caller's own check.
+pub fn check_coord_list<V: Vector>(
+    shape: &'static str,
+    field: &'static str,
+    points: &[V],
+) -> Result<(), ShapeError> {
+    for (i, &p) in points.iter().enumerate() {
+        check_coord_magnitude(shape, field, Some(i), p)?;
+    }
+    Ok(())
+}
+
+/// `Ok(s)` when `s` is finite and `|s| ≤` [`Real::MAX_COORD`].
+#[inline]
+pub fn check_coord_scalar<R: Real>(
+    shape: &'static str,
+    field: &'static str,
+    s: R,
+) -> Result<R, ShapeError> {
+    let s = check_finite_scalar(shape, field, s)?;
+    match s.abs() <= R::MAX_COORD {
+        true => Ok(s),
+        false => Err(too_large(shape, field, None, s.abs())),
+    }
+}
+
+/// `Ok(s)` for an extent or radius: finite, not negative and at most
+/// [`Real::MAX_COORD`].
+#[inline]
+pub fn check_extent<R: Real>(
+    shape: &'static str,
+    field: &'static str,
+    s: R,
+) -> Result<R, ShapeError> {
+    let s = check_non_negative(shape, field, s)?;
+    check_coord_scalar(shape, field, s)
+}
+
+/// The one check of a pose where it enters (the collision world, the free pair
+/// queries of [`dispatch`](crate::query::dispatch), compound parts, the `isect`
+/// command's scenes): the rotation made unit as
+/// [`Isometry::with_unit_rotation`] does (refused as `shape.rotation_field`), and the
+/// translation finite and within [`Real::MAX_COORD`] (refused as
+/// `shape.translation_field`).
+///
+/// # Errors
+/// [`ShapeError::NotFinite`], [`ShapeError::NotUnit`] or [`ShapeError::TooLarge`].
+pub fn check_pose<V: Vector, P: Isometry<V>>(
+    shape: &'static str,
+    rotation_field: &'static str,
+    translation_field: &'static str,
+    pose: &P,
+) -> Result<P, ShapeError> {
+    check_coord(shape, translation_field, pose.translation())?;
+    pose.with_unit_rotation()
+        .map_err(|e| ShapeError::rotation(shape, rotation_field, e))
 }

@@ -11,7 +11,7 @@ use crate::math::{Isometry, Pose2, Real, Vector, Vector2};
 use crate::query::project_point::{PointProjection, ProjectPoint};
 use crate::query::RayCast;
 use crate::shape::composite::Composite;
-use crate::shape::error::{check_finite, ShapeError};
+use crate::shape::error::{check_coord, ShapeError};
 use crate::shape::shape_2d::Shape;
 use crate::shape::{Aabb, Ray, RayHit, Segment};
 
@@ -32,6 +32,8 @@ impl<R: Real> HeightField<R> {
     /// - [`ShapeError::TooFewPoints`]: fewer than 2 heights;
     /// - [`ShapeError::InvalidVertex`]: the index of the first non-finite height;
     /// - [`ShapeError::NotFinite`]: a non-finite `scale`;
+    /// - [`ShapeError::TooLarge`]: a component of `scale`, or a scaled height
+    ///   (`vertices[i]`), beyond [`Real::MAX_COORD`];
     /// - [`ShapeError::OutOfRange`]: `scale.x ≤ 0` (`scale.y` may be zero or negative,
     ///   which flattens or mirrors the field).
     pub fn new(heights: Vec<R>, scale: R::V2) -> Result<Self, ShapeError> {
@@ -42,7 +44,7 @@ impl<R: Real> HeightField<R> {
                 got: heights.len(),
             });
         }
-        check_finite("HeightField", "scale", scale)?;
+        check_coord("HeightField", "scale", scale)?;
         if scale.x() <= R::ZERO {
             return Err(ShapeError::OutOfRange {
                 shape: "HeightField",

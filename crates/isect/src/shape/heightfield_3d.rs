@@ -17,7 +17,7 @@ use crate::broad::Bvh;
 use crate::math::{Isometry, Pose3, Real, Vector, Vector3};
 use crate::query::{PointProjection, ProjectPoint, RayCast};
 use crate::shape::composite::Composite;
-use crate::shape::error::{check_finite, check_non_negative};
+use crate::shape::error::{check_coord, check_non_negative};
 use crate::shape::shape_3d::Shape;
 use crate::shape::trimesh::closest::{closest_on_triangle, nearest_item, on_surface};
 use crate::shape::trimesh::internal_edges::{classify, correct, correct_at, EdgeInfo, RingVisitor};
@@ -62,6 +62,8 @@ impl<R: Real> HeightField<R> {
     ///   `nrows·ncols`, or 2³⁰ cells or more.
     /// - [`ShapeError::NotFiniteAt`]: `heights[i]` is NaN or infinite, or
     ///   `heights[i] · scale.y` overflows to infinity.
+    /// - [`ShapeError::TooLarge`]: a component of `scale` or a scaled height beyond
+    ///   [`Real::MAX_COORD`].
     /// - [`ShapeError::NotFinite`] / [`ShapeError::Negative`] /
     ///   [`ShapeError::OutOfRange`]: a component of `scale` is not finite, negative, or
     ///   zero.
@@ -88,6 +90,15 @@ impl<R: Real> HeightField<R> {
                 shape: SHAPE,
                 field: "heights",
                 index,
+            });
+        }
+        if let Some(index) = heights.iter().position(|&h| (h * sy).abs() > R::MAX_COORD) {
+            return Err(ShapeError::TooLarge {
+                shape: SHAPE,
+                field: "heights · scale.y",
+                index: Some(index),
+                value: (heights[index] * sy).abs().to_f64(),
+                limit: R::MAX_COORD.to_f64(),
             });
         }
         let coords = |n: usize, s: R| -> Vec<R> {
@@ -294,7 +305,7 @@ fn check_grid(len: usize, nrows: usize, ncols: usize) -> Result<(), ShapeError> 
 
 /// Every component of `scale` finite and positive.
 fn check_scale<V: Vector>(scale: V) -> Result<(), ShapeError> {
-    check_finite(SHAPE, "scale", scale)?;
+    check_coord(SHAPE, "scale", scale)?;
     for axis in 0..V::DIM {
         let s = check_non_negative(SHAPE, "scale", scale.get(axis))?;
         if s == V::Scalar::ZERO {

@@ -1,6 +1,6 @@
 //! Oriented box in 2D (seed 001: the oriented box perception systems report).
 
-use super::error::{check_finite, ShapeError};
+use super::error::{check_coord, check_finite, ShapeError};
 use super::{Aabb, Ray, RayHit};
 use crate::algo::slab::ray_aabb;
 use crate::algo::support::SupportMap;
@@ -23,8 +23,22 @@ impl<R: Real> Obb<R> {
     ///
     /// # Errors
     /// [`ShapeError::NotFinite`] for a non-finite field, [`ShapeError::Negative`] for a
-    /// negative half-extent, [`ShapeError::ZeroVector`] for a zero rotation.
+    /// negative half-extent, [`ShapeError::ZeroVector`] for a zero rotation,
+    /// [`ShapeError::TooLarge`] for a coordinate beyond [`Real::MAX_COORD`].
     pub fn new(center: R::V2, half_extents: R::V2, rotation: Rot2<R>) -> Result<Self, ShapeError> {
+        check_coord("Obb", "center", center)?;
+        check_coord("Obb", "half_extents", half_extents)?;
+        Self::placed(center, half_extents, rotation)
+    }
+
+    /// [`new`](Self::new) without the magnitude limit (finite values only): for the
+    /// world boxes the dispatch builds from placed cuboids, whose centres reach a few
+    /// `MAX_COORD`.
+    pub(crate) fn placed(
+        center: R::V2,
+        half_extents: R::V2,
+        rotation: Rot2<R>,
+    ) -> Result<Self, ShapeError> {
         check_finite("Obb", "center", center)?;
         check_finite("Obb", "half_extents", half_extents)?;
         check_half_extents::<R::V2>(half_extents)?;

@@ -1,6 +1,6 @@
 //! Oriented box in 3D (seed 001; Ericson, *Real-Time Collision Detection*, 4.4).
 
-use super::error::{check_finite, ShapeError};
+use super::error::{check_coord, check_finite, ShapeError};
 use super::obb_2d::check_half_extents;
 use super::{Aabb, Ray, RayHit};
 use crate::algo::slab::ray_aabb;
@@ -24,8 +24,22 @@ impl<R: Real> Obb<R> {
     ///
     /// # Errors
     /// [`ShapeError::NotFinite`] for a non-finite field, [`ShapeError::Negative`] for a
-    /// negative half-extent, [`ShapeError::ZeroVector`] for a zero quaternion.
+    /// negative half-extent, [`ShapeError::ZeroVector`] for a zero quaternion,
+    /// [`ShapeError::TooLarge`] for a coordinate beyond [`Real::MAX_COORD`].
     pub fn new(center: R::V3, half_extents: R::V3, rotation: R::Quat) -> Result<Self, ShapeError> {
+        check_coord("Obb", "center", center)?;
+        check_coord("Obb", "half_extents", half_extents)?;
+        Self::placed(center, half_extents, rotation)
+    }
+
+    /// [`new`](Self::new) without the magnitude limit (finite values only): for the
+    /// world boxes the dispatch builds from placed cuboids, whose centres reach a few
+    /// `MAX_COORD`.
+    pub(crate) fn placed(
+        center: R::V3,
+        half_extents: R::V3,
+        rotation: R::Quat,
+    ) -> Result<Self, ShapeError> {
         check_finite("Obb", "center", center)?;
         check_finite("Obb", "half_extents", half_extents)?;
         check_half_extents::<R::V3>(half_extents)?;

@@ -28,7 +28,7 @@ use crate::math::{Isometry, Pose2, Real, Vector, Vector2};
 use crate::query::project_point::{PointProjection, ProjectPoint};
 use crate::query::RayCast;
 use crate::shape::composite::Composite;
-use crate::shape::error::ShapeError;
+use crate::shape::error::{check_coord_list, ShapeError};
 use crate::shape::shape_2d::Shape;
 use crate::shape::{Aabb, Ray, RayHit, Segment};
 
@@ -379,7 +379,8 @@ impl<R: Real> Polyline<R> {
     /// # Errors
     /// - [`ShapeError::TooFewPoints`]: fewer than 2 vertices (3 for a closed loop);
     /// - [`ShapeError::InvalidVertex`] naming the first non-finite vertex, or a vertex
-    ///   equal to the one before it (for a closed loop also the last equal to the first).
+    ///   equal to the one before it (for a closed loop also the last equal to the first);
+    /// - [`ShapeError::TooLarge`]: a coordinate beyond [`Real::MAX_COORD`].
     pub fn new(vertices: Vec<R::V2>, closed: bool) -> Result<Self, ShapeError> {
         let needed = if closed { 3 } else { 2 };
         if vertices.len() < needed {
@@ -408,7 +409,8 @@ impl<R: Real> Polyline<R> {
     /// - [`ShapeError::Degenerate`]: no segment;
     /// - [`ShapeError::InvalidVertex`]: a non-finite vertex, or the end vertex of a
     ///   zero-length segment;
-    /// - [`ShapeError::OutOfRange`]: an index not below `vertices.len()`.
+    /// - [`ShapeError::OutOfRange`]: an index not below `vertices.len()`;
+    /// - [`ShapeError::TooLarge`]: a coordinate beyond [`Real::MAX_COORD`].
     pub fn with_segments(
         vertices: Vec<R::V2>,
         segments: Vec<[u32; 2]>,
@@ -489,7 +491,7 @@ pub(crate) fn check_vertices_finite<V: Vector>(
             vertex,
             reason: "is not finite",
         }),
-        None => Ok(()),
+        None => check_coord_list(shape, "vertices", vertices),
     }
 }
 

@@ -1,6 +1,6 @@
 //! Rays, segments and ray hits.
 
-use super::error::{check_finite, ShapeError};
+use super::error::{check_coord, check_finite, ShapeError};
 use crate::math::{Real, Vector};
 
 /// The ray `origin + t · dir`. `dir` need not be unit; `t` is in units of `dir`.
@@ -59,11 +59,13 @@ impl<V: Vector> Segment<V> {
     /// The segment from `a` to `b`.
     ///
     /// # Errors
-    /// [`ShapeError::NotFinite`] when an end point holds NaN or infinity.
+    /// [`ShapeError::NotFinite`] when an end point holds NaN or infinity,
+    /// [`ShapeError::TooLarge`] for a value beyond
+    /// [`Real::MAX_COORD`](crate::math::Real::MAX_COORD).
     pub fn new(a: V, b: V) -> Result<Self, ShapeError> {
         Ok(Self {
-            a: check_finite("Segment", "a", a)?,
-            b: check_finite("Segment", "b", b)?,
+            a: check_coord("Segment", "a", a)?,
+            b: check_coord("Segment", "b", b)?,
         })
     }
 

@@ -1,6 +1,6 @@
 //! Rounded shapes: a convex shape grown by a ball (a Minkowski sum).
 
-use super::error::{check_non_negative, ShapeError};
+use super::error::{check_extent, ShapeError};
 use crate::algo::support::SupportMap;
 use crate::math::Real;
 use crate::math::Vector;
@@ -21,11 +21,12 @@ impl<S, R: Real> Rounded<S, R> {
     /// `inner` grown by `radius`.
     ///
     /// # Errors
-    /// [`ShapeError::NotFinite`] or [`ShapeError::Negative`] for a bad radius.
+    /// [`ShapeError::NotFinite`], [`ShapeError::Negative`] or [`ShapeError::TooLarge`]
+    /// (beyond [`Real::MAX_COORD`]) for a bad radius.
     pub fn new(inner: S, radius: R) -> Result<Self, ShapeError> {
         Ok(Self {
             inner,
-            radius: check_non_negative("Rounded", "radius", radius)?,
+            radius: check_extent("Rounded", "radius", radius)?,
         })
     }
 

@@ -1,6 +1,6 @@
 //! Circular sector ("fan") in 2D, seed 003.
 
-use super::error::{check_finite, check_finite_scalar, check_non_negative, ShapeError};
+use super::error::{check_coord, check_extent, check_finite_scalar, ShapeError};
 use crate::math::{Real, Vector2};
 
 /// A solid circular sector: the points `P` with `|P − center| ≤ radius` whose
@@ -28,10 +28,11 @@ impl<R: Real> Sector<R> {
     ///
     /// # Errors
     /// [`ShapeError::NotFinite`] for NaN or infinite input, [`ShapeError::Negative`]
-    /// for a negative radius, [`ShapeError::OutOfRange`] for a span outside `[0, 2π]`.
+    /// for a negative radius, [`ShapeError::OutOfRange`] for a span outside `[0, 2π]`,
+    /// [`ShapeError::TooLarge`] for a centre coordinate or radius beyond [`Real::MAX_COORD`].
     pub fn new(center: R::V2, radius: R, start_angle: R, span: R) -> Result<Self, ShapeError> {
-        check_finite("Sector", "center", center)?;
-        check_non_negative("Sector", "radius", radius)?;
+        check_coord("Sector", "center", center)?;
+        check_extent("Sector", "radius", radius)?;
         check_finite_scalar("Sector", "start_angle", start_angle)?;
         check_finite_scalar("Sector", "span", span)?;
         if !(R::ZERO..=R::TAU).contains(&span) {

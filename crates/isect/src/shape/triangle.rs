@@ -1,6 +1,6 @@
 //! Triangle, in 2D or 3D.
 
-use super::error::{check_finite, ShapeError};
+use super::error::{check_coord, ShapeError};
 use crate::math::{Real, Vector, Vector3};
 
 /// The closed triangle `a, b, c`. Degenerate (flat) triangles are allowed: meshes
@@ -19,12 +19,14 @@ impl<V: Vector> Triangle<V> {
     /// The triangle `a, b, c`.
     ///
     /// # Errors
-    /// [`ShapeError::NotFinite`] when a vertex holds NaN or infinity.
+    /// [`ShapeError::NotFinite`] when a vertex holds NaN or infinity,
+    /// [`ShapeError::TooLarge`] for a value beyond
+    /// [`Real::MAX_COORD`](crate::math::Real::MAX_COORD).
     pub fn new(a: V, b: V, c: V) -> Result<Self, ShapeError> {
         Ok(Self {
-            a: check_finite("Triangle", "a", a)?,
-            b: check_finite("Triangle", "b", b)?,
-            c: check_finite("Triangle", "c", c)?,
+            a: check_coord("Triangle", "a", a)?,
+            b: check_coord("Triangle", "b", b)?,
+            c: check_coord("Triangle", "c", c)?,
         })
     }
 

@@ -55,7 +55,7 @@ pub use update::{PairContact, UpdateEvents, UpdateStats, REBUILD_MIN_INSERTIONS}
 
 use crate::algo::gjk::GjkVector;
 use crate::broad::{Bvh, DynamicTree, ProxyId};
-use crate::math::{Isometry, Real};
+use crate::math::Real;
 use crate::query::dispatch::DispatchShape;
 use crate::shape::{Aabb, ShapeError};
 use std::collections::BTreeSet;
@@ -235,8 +235,11 @@ impl<V: GjkVector, S: DispatchShape<V>> World<V, S> {
     /// # Errors
     /// - [`ShapeError::NotFinite`] (field `pose.rotation`) for a NaN or infinite
     ///   rotation, [`ShapeError::NotUnit`] for a zero or far-off one.
-    /// - The [`ShapeError`] of the broad phase for a non-finite translation (the box is
-    ///   not finite), or when the world would exceed `u32` slots.
+    /// - [`ShapeError::NotFinite`] / [`ShapeError::TooLarge`] (field
+    ///   `pose.translation`) for a translation not finite or beyond
+    ///   [`Real::MAX_COORD`](crate::math::Real::MAX_COORD).
+    /// - The [`ShapeError`] of the broad phase when the shape's box at the pose is not
+    ///   finite, or when the world would exceed `u32` slots.
     pub fn insert(
         &mut self,
         shape: S,
@@ -384,10 +387,11 @@ impl<V: GjkVector, S: DispatchShape<V>> World<V, S> {
     }
 }
 
-/// `pose` with a unit rotation, or the error naming `pose.rotation`.
+/// `pose` with a unit rotation, or the error naming `pose.rotation` or
+/// `pose.translation` (beyond [`Real::MAX_COORD`](crate::math::Real::MAX_COORD)); see
+/// [`check_pose`](crate::shape::error::check_pose).
 pub(crate) fn unit_pose<V: GjkVector>(pose: &V::Pose) -> Result<V::Pose, ShapeError> {
-    pose.with_unit_rotation()
-        .map_err(|e| ShapeError::rotation("World", "pose.rotation", e))
+    crate::shape::error::check_pose("World", "pose.rotation", "pose.translation", pose)
 }
 
 fn stale(handle: Handle) -> ShapeError {

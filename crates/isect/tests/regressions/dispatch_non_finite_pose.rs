@@ -16,11 +16,8 @@ where
     S: dispatch::DispatchShape<V> + From<Ball<V>> + From<Capsule<V>> + From<Aabb<V>>,
 {
     let s = |x: f64| V::Scalar::from_f64(x);
-    let huge = if V::Scalar::EPSILON.to_f64() > 1e-10 {
-        1e37
-    } else {
-        1e292
-    };
+    // The largest accepted extent (`Real::MAX_COORD`; beyond it constructors refuse).
+    let huge = V::Scalar::MAX_COORD.to_f64();
     let shapes: [S; 3] = [
         Ball::new(V::ZERO, s(huge)).expect("finite").into(),
         Capsule::new(V::ZERO, V::splat(s(1.0)), s(huge))

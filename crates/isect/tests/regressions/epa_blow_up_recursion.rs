@@ -20,13 +20,16 @@ const WATCHDOG_SECONDS: u64 = 20;
 fn contact_with_overflowing_simplex_returns() {
     let (tx, rx) = mpsc::channel();
     std::thread::spawn(move || {
-        let tri = Triangle::new(
+        let (a, b, c) = (
             Vec3::new(4.0, -2099.1248, -1.4550878e37),
             Vec3::new(-1e-40, 991.71063, -0.14642262),
             Vec3::new(0.00080064207, 0.0, 1.918909e-6),
-        )
-        .expect("finite");
-        let cone = Cone::new(1.0, 1538598200000.0).expect("finite");
+        );
+        // The constructors now refuse these magnitudes (`Real::MAX_COORD`); the
+        // triangle's public fields still let a caller build it, so the query must
+        // still return. The cone gets the largest accepted radius.
+        let tri = Triangle { a, b, c };
+        let cone = Cone::new(1.0, <f32 as isect::math::Real>::MAX_COORD).expect("at the limit");
         let (a, b): (Shape<f32>, Shape<f32>) = (tri.into(), cone.into());
         let pa = Pose3::new(
             Vec3::new(1.9103795e-6, 0.72916377, -0.0009270502),

@@ -22,6 +22,7 @@ mod epa_face_explosion;
 mod fuzz_artifacts;
 mod gjk_tiny_scale_nan;
 mod heightfield_scale_overflow;
+mod huge_magnitude_kinds;
 mod huge_magnitudes;
 mod hull_2d_classes;
 mod hull_3d_classes;

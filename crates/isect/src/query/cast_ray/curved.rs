@@ -26,6 +26,7 @@
 
 use super::ball::cross_length_squared;
 use super::{face_the_ray, facing_dir, is_valid_query, RayCast};
+use crate::math::exact::pow2_scale;
 use crate::math::tolerance::eps;
 use crate::math::{Real, Vector, Vector3};
 use crate::shape::{Ball, Capsule, Cone, Cylinder, Ray, RayHit};
@@ -160,6 +161,13 @@ impl<R: Real> RayCast<R::V3> for Cylinder<R> {
         if !is_valid_query(ray, max_t) {
             return None;
         }
+        let size = self.half_height().max(self.radius());
+        if let Some(scaled) = cast_scaled(ray, max_t, size, |k, ray, max_t| {
+            let c = Cylinder::new(self.half_height() * k, self.radius() * k).ok()?;
+            c.cast_ray(ray, max_t)
+        }) {
+            return scaled;
+        }
         if self.contains_point(ray.origin) {
             return inside_hit(ray);
         }
@@ -197,6 +205,13 @@ impl<R: Real> RayCast<R::V3> for Cone<R> {
     fn cast_ray(&self, ray: &Ray<R::V3>, max_t: R) -> Option<RayHit<R::V3>> {
         if !is_valid_query(ray, max_t) {
             return None;
+        }
+        let size = self.half_height().max(self.radius());
+        if let Some(scaled) = cast_scaled(ray, max_t, size, |k, ray, max_t| {
+            let c = Cone::new(self.half_height() * k, self.radius() * k).ok()?;
+            c.cast_ray(ray, max_t)
+        }) {
+            return scaled;
         }
         if self.contains_point(ray.origin) {
             return inside_hit(ray);
@@ -268,10 +283,22 @@ impl<V: Vector> RayCast<V> for Capsule<V> {
         if !is_valid_query(ray, max_t) {
             return None;
         }
+        let seg = self.segment();
+        let size = seg
+            .a
+            .abs()
+            .max(seg.b.abs())
+            .max_element()
+            .max(self.radius());
+        if let Some(scaled) = cast_scaled(ray, max_t, size, |k, ray, max_t| {
+            let c = Capsule::new(seg.a * k, seg.b * k, self.radius() * k).ok()?;
+            c.cast_ray(ray, max_t)
+        }) {
+            return scaled;
+        }
         if self.contains_point(ray.origin) {
             return inside_hit(ray);
         }
-        let seg = self.segment();
         let r = self.radius();
         let mut entry = Entry::none();
         for end in [seg.a, seg.b] {
@@ -296,4 +323,52 @@ impl<V: Vector> RayCast<V> for Capsule<V> {
         }
         entry.hit(ray, max_t)
     }
+}
+
+/// Lengths (the solid's `size`, the ray's origin and direction) beyond this are scaled
+/// down before the closed forms above, which multiply four lengths (`|o × d|²` against
+/// `r² |d|²`) and so overflow near `MAX^(1/4)` (1.2e77 in `f64`, 4.3e9 in `f32`):
+/// scaled, rays with long directions or far origins are answered too.
+pub const CURVED_CAST_SIZE_MAX: f64 = 65536.0;
+
+/// The cast redone at about unit size when a length of the query exceeds
+/// [`CURVED_CAST_SIZE_MAX`]: the direction is first scaled by a power of two `kd`
+/// (`t = kd · t'`, as [`Ball`]'s kernel does), then the solid (`cast(k, ..)` builds it
+/// times `k`), origin and direction by a power of two `k` (`t` unchanged, points
+/// divided by `k`). Both are exact. `None` when no scaling is needed.
+fn cast_scaled<V: Vector>(
+    ray: &Ray<V>,
+    max_t: V::Scalar,
+    size: V::Scalar,
+    cast: impl Fn(V::Scalar, &Ray<V>, V::Scalar) -> Option<RayHit<V>>,
+) -> Option<Option<RayHit<V>>> {
+    let one = V::Scalar::ONE;
+    let big = V::Scalar::from_f64(CURVED_CAST_SIZE_MAX);
+    let dir_len = ray.dir.abs().max_element();
+    let kd = if dir_len > big {
+        pow2_scale([dir_len])
+    } else {
+        one
+    };
+    let dir = ray.dir * kd;
+    let reach = size
+        .max(ray.origin.abs().max_element())
+        .max(dir.abs().max_element());
+    let k = if reach > big {
+        pow2_scale([reach])
+    } else {
+        one
+    };
+    if k == one && kd == one {
+        return None;
+    }
+    let scaled = Ray {
+        origin: ray.origin * k,
+        dir: dir * k,
+    };
+    Some(cast(k, &scaled, max_t / kd).map(|hit| RayHit {
+        t: hit.t * kd,
+        point: hit.point / k,
+        ..hit
+    }))
 }

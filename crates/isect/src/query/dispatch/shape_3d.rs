@@ -12,7 +12,7 @@ use crate::shape::shape_3d::Shape;
 /// The world OBB of a local box placed at `pose` (`None` for a non-finite pose).
 #[inline]
 fn world_obb<R: Real>(pose: &Pose3<R>, b: &Aabb<R::V3>) -> Option<Obb<R>> {
-    Obb::new(
+    Obb::placed(
         pose.transform_point(b.center()),
         b.half_extents(),
         pose.rotation,

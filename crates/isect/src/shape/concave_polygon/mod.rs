@@ -114,6 +114,8 @@ impl<R: Real> ConcavePolygon<R> {
     ///   edges): `"touches"`; collinear edges sharing a stretch (also across rings, and
     ///   neighbour edges folding back onto each other): `"overlaps (touches along a
     ///   stretch of)"`.
+    /// - [`ShapeError::TooLarge`] (field `points`, the index counting through the rings
+    ///   in order): a coordinate beyond [`Real::MAX_COORD`];
     /// - [`ShapeError::OutOfRange`] (field `outer`, the value its extent): an outer ring
     ///   whose bounding box's longer side `s` has `s² · ε` below the smallest normal
     ///   number (`s < 3.1e-16` in `f32`, `s < 1.0e-146` in `f64`): orientation products
@@ -123,6 +125,7 @@ impl<R: Real> ConcavePolygon<R> {
         let mut input = Vec::with_capacity(holes.len() + 1);
         input.push(outer);
         input.extend(holes);
+        check_rings_magnitude(&input)?;
         let validate::Validated { rings, next } = validate::validate_rings(&input)?;
         let points: Vec<R::V2> = rings.iter().flatten().copied().collect();
         let triangles = triangulate::triangulate(&points, &next).ok_or(ShapeError::Degenerate {
@@ -614,4 +617,17 @@ where
     fn contains_local_point(&self, p: R::V2) -> bool {
         self.contains_point(p)
     }
+}
+
+/// [`ShapeError::TooLarge`] for the first finite point of the rings (counted through
+/// them in order) with a coordinate beyond [`Real::MAX_COORD`].
+fn check_rings_magnitude<V: Vector>(rings: &[Vec<V>]) -> Result<(), ShapeError> {
+    let mut index = 0;
+    for ring in rings {
+        for &p in ring {
+            crate::shape::error::check_coord_magnitude("ConcavePolygon", "points", Some(index), p)?;
+            index += 1;
+        }
+    }
+    Ok(())
 }

@@ -39,6 +39,7 @@ use crate::math::tolerance::eps;
 use crate::math::{Isometry, Pose3, Real, Vector, Vector3};
 use crate::query::{PointProjection, ProjectPoint, RayCast};
 use crate::shape::composite::Composite;
+use crate::shape::error::check_coord_list;
 use crate::shape::shape_3d::Shape;
 use crate::shape::{Aabb, Ray, RayHit, ShapeError, Triangle};
 use std::sync::OnceLock;
@@ -115,6 +116,8 @@ impl<R: Real> TriMesh<R> {
     /// - [`ShapeError::Degenerate`]: no triangles, or a solid mesh enclosing negative
     ///   volume (inward normals: reverse its triangles).
     /// - [`ShapeError::NotFiniteAt`]: `vertices[i]` holds NaN or infinity.
+    /// - [`ShapeError::TooLarge`]: a coordinate of `vertices[i]` beyond
+    ///   [`Real::MAX_COORD`].
     /// - [`ShapeError::IndexOutOfRange`]: triangle `t` refers to a missing vertex.
     /// - [`ShapeError::OutOfRange`]: `2³¹ − 1` triangles or more.
     /// - [`ShapeError::NotClosed`]: `flags.solid` and an edge is a boundary, shared by
@@ -354,6 +357,7 @@ fn validate<V: Vector>(vertices: &[V], indices: &[[u32; 3]]) -> Result<(), Shape
             index,
         });
     }
+    check_coord_list(SHAPE, "vertices", vertices)?;
     for (triangle, tri) in indices.iter().enumerate() {
         if let Some(&index) = tri.iter().find(|&&i| i as usize >= vertices.len()) {
             return Err(ShapeError::IndexOutOfRange {
@@ -404,8 +408,16 @@ pub(crate) fn box_padding<V: Vector>(boxes: &[Aabb<V>]) -> V::Scalar {
 /// corner so that far-off meshes do not lose it to rounding.
 fn signed_volume<V: Vector3>(corners: &[[V; 3]]) -> V::Scalar {
     let o = corners[0][0];
+    // Cubes of coordinates up to `MAX_COORD` overflow: the offsets are first scaled by
+    // a power of two (exactly) to about unit size; only the sign is used.
+    let size = corners
+        .iter()
+        .flatten()
+        .fold(V::Scalar::ZERO, |m, &p| m.max((p - o).abs().max_element()));
+    let k = crate::math::exact::pow2_scale([size]);
     corners.iter().fold(V::Scalar::ZERO, |s, t| {
-        s + (t[0] - o).dot((t[1] - o).cross(t[2] - o))
+        let [a, b, c] = t.map(|p| (p - o) * k);
+        s + a.dot(b.cross(c))
     })
 }
 
