@@ -28,6 +28,7 @@ mod hull_3d_classes;
 mod hull_drops_thick_plane_point;
 mod hull_flat_queries;
 mod hull_sliver_face_normal;
+mod point_closest_points;
 mod polygon_sat_touching_gap;
 mod polygon_tiny_edge_normal;
 mod polyhedron_contains_vertices;
