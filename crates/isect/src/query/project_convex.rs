@@ -382,11 +382,13 @@ fn cone_profile_point<R: Real>(h: R, r: R, rho: R, y: R, inside: bool) -> (R, R)
     };
     let slant = (ex * t, h + ey * t);
     let far = |q: (R, R)| (q.0 - rho) * (q.0 - rho) + (q.1 - y) * (q.1 - y);
+    // False for NaN too: the base is the safe answer.
+    let slant_nearer = far(slant) < far(base);
     match inside {
         // Inside, the feet lie on both pieces (the angles at the base are acute
         // or right): the nearer foot is the nearer piece.
         true if far(base) <= far(slant) => base,
-        false if !(far(slant) < far(base)) => base,
+        false if !slant_nearer => base,
         _ => slant,
     }
 }

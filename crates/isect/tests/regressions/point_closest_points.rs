@@ -357,7 +357,8 @@ struct Worst {
 
 impl Worst {
     fn see(&mut self, err: f64, case: impl FnOnce() -> String) {
-        if !(err <= self.err) {
+        // A NaN error is the worst of all.
+        if err > self.err || err.is_nan() {
             self.err = err;
             self.case = case();
         }
