@@ -36,6 +36,16 @@ pub const GJK_MAX_ITERATIONS: u32 = 64;
 /// and the distance is known only to ~1e-11 relative in `f64`; the normal derived
 /// from the witness points is accurate to about the square root of that.
 pub const GJK_REL_ULPS: f64 = 256.0;
+/// GJK goes on at most this many steps in a row that grow the simplex without
+/// reducing the distance beyond rounding (see `grew_within_rounding`), before it
+/// stops as having made no progress.
+pub const GJK_STALL_STEPS: u32 = 2;
+/// Termination floor: GJK also stops when the gap between its upper and lower bound
+/// on the distance is at most `GJK_GAP_FLOOR_ULPS · ε` times the size of the
+/// Minkowski vertices (the rounding of the lower bound `v·w / |v|`), so nearly
+/// touching curved shapes stop with an absolute accuracy of about that many `ε` of
+/// the problem's size instead of running into a rounding step.
+pub const GJK_GAP_FLOOR_ULPS: f64 = 8.0;
 /// Accuracy of GJK's distance `d` between polytopes (boxes, polyhedra, triangles,
 /// segments, points, and their rounded forms, whose margins add exactly): the answer
 /// is within `GJK_DISTANCE_ULPS · ε · M · max(1, √ε · M / d)` of the exact distance,
@@ -475,8 +485,12 @@ enum Ending {
 }
 
 /// The GJK loop: returns `(status, iterations, ending)` and leaves the final,
-/// reduced simplex in `simplex`. Stops with [`Ending::Beyond`] once the supporting
-/// plane `x · v ≥ v · w` of `A − B` is farther than `max_distance` from the origin.
+/// reduced simplex in `simplex`: the nearest to the origin found. Stops with
+/// [`Ending::Beyond`] once the supporting plane `x · v ≥ v · w` of `A − B` is farther
+/// than `max_distance` from the origin. A step that makes no progress (a nearly flat
+/// tetrahedron of support points on a curved surface, reduced to an edge farther than
+/// the triangle it grew from) retries the faces through the new vertex
+/// ([`best_face_with_last`]), else ends the loop with the simplex it grew from restored.
 fn run_gjk<V, A, B>(
     diff: &MinkowskiDiff<'_, V, A, B>,
     simplex: &mut Simplex<V>,
@@ -487,7 +501,6 @@ where
     A: SupportMap<V> + ?Sized,
     B: SupportMap<V> + ?Sized,
 {
-    let rel = eps::<V::Scalar>(GJK_REL_ULPS);
     let overlap = eps::<V::Scalar>(GJK_OVERLAP_ULPS);
     // The first vertex's own plane (it was taken along `dir`: every point has
     // `x · dir ≤ w · dir`) may already prove the separation, one support call early.
@@ -496,6 +509,9 @@ where
         return (Status::Converged, 0, Ending::Beyond);
     }
     let mut best = V::Scalar::INFINITY;
+    let mut previous = *simplex;
+    let mut pushed = None;
+    let mut stalls = 0;
     for iterations in 0..=GJK_MAX_ITERATIONS {
         if V::reduce_simplex(simplex) {
             return (Status::Converged, iterations, Ending::Overlapping);
@@ -509,9 +525,25 @@ where
             return (Status::Converged, iterations, Ending::Overlapping);
         }
         if v2 >= best {
-            // No progress: the last vertex only moved the answer by rounding.
-            return (Status::Converged, iterations, Ending::Apart);
+            // No progress: the last vertex only moved the answer by rounding, or the
+            // full simplex's reduction misjudged a sliver face.
+            match pushed.and_then(|p| best_face_with_last(&previous, p, best)) {
+                Some(face) => *simplex = face,
+                None if stalls < GJK_STALL_STEPS
+                    && grew_within_rounding(simplex, &previous, v2, best) =>
+                {
+                    stalls += 1;
+                }
+                None => {
+                    *simplex = previous;
+                    return (Status::Converged, iterations, Ending::Apart);
+                }
+            }
+        } else {
+            stalls = 0;
         }
+        let v = simplex.closest();
+        let v2 = v.length_squared();
         best = v2;
         if iterations == GJK_MAX_ITERATIONS {
             break;
@@ -520,9 +552,11 @@ where
         if separated_beyond(v, v2, &p, max_distance) {
             return (Status::Converged, iterations + 1, Ending::Beyond);
         }
-        if v2 - v.dot(p.w) <= rel * v2 || simplex.contains_w(p.w) {
+        if bounds_met(v, v2, p.w, simplex) || simplex.contains_w(p.w) {
             return (Status::Converged, iterations + 1, Ending::Apart);
         }
+        previous = *simplex;
+        pushed = Some(p);
         simplex.push(p);
     }
     (Status::MaxIterations, GJK_MAX_ITERATIONS, Ending::Apart)
@@ -545,6 +579,80 @@ fn separated_beyond<V: Vector>(
     let coords = p.a.abs().max_element().max(p.b.abs().max_element());
     let bound = max_distance + eps::<V::Scalar>(GJK_SEPARATION_ULPS) * coords;
     plane * plane > bound * bound * v2
+}
+
+/// True when the reduced `simplex` kept every vertex of `previous` and the new one, at
+/// a distance that only rounding (`GJK_GAP_FLOOR_ULPS · ε` of its size) puts above
+/// `best`: a support
+/// point tied on a flat strip of a curved shape (a cylinder's side, taken at the far
+/// rim for a direction across the axis) that tilts the next direction without
+/// moving the distance. GJK then goes on (at most [`GJK_STALL_STEPS`] times in a
+/// row) instead of stopping with its lower bound far below the distance.
+fn grew_within_rounding<V: Vector>(
+    simplex: &Simplex<V>,
+    previous: &Simplex<V>,
+    v2: V::Scalar,
+    best: V::Scalar,
+) -> bool {
+    let size = simplex.scale_squared().sqrt();
+    simplex.len > previous.len
+        && v2.sqrt() <= best.sqrt() + eps::<V::Scalar>(GJK_GAP_FLOOR_ULPS) * size
+}
+
+/// The nearest to the origin of the faces of `previous` + `last` that hold `last`
+/// (each reduced on its own), when it is nearer than `best`; `None` otherwise.
+///
+/// The full simplex's reduction decides which faces the origin lies beyond by the
+/// signs of their planes; near a curved surface the new support point lies close
+/// to the old ones, the faces through it are slivers whose planes rounding tilts,
+/// and a wrong sign can skip the nearest face (a point on a cone's side: an edge
+/// 3.4e-9 from the origin chosen over a triangle 1.7e-12 from it). Reducing each
+/// face through `last` alone needs no sign. Runs only when a step made no progress.
+#[cold]
+fn best_face_with_last<V: GjkVector>(
+    previous: &Simplex<V>,
+    last: SupportPoint<V>,
+    best: V::Scalar,
+) -> Option<Simplex<V>> {
+    if previous.contains_w(last.w) {
+        return None;
+    }
+    let mut found: Option<(V::Scalar, Simplex<V>)> = None;
+    for skip in 0..previous.len {
+        let mut face = Simplex::default();
+        for (i, p) in previous.points[..previous.len].iter().enumerate() {
+            if i != skip {
+                face.push(*p);
+            }
+        }
+        face.push(last);
+        if V::reduce_simplex(&mut face) {
+            continue;
+        }
+        let d2 = face.closest().length_squared();
+        if d2 < best && found.as_ref().is_none_or(|(b, _)| d2 < *b) {
+            found = Some((d2, face));
+        }
+    }
+    found.map(|(_, face)| face)
+}
+
+/// GJK's termination test (van den Bergen 2003, 4.3, with a rounding floor): the
+/// upper bound `|v|` and the lower bound `v·w / |v|` on the distance are within
+/// [`GJK_REL_ULPS`] `ε` of the distance, or within [`GJK_GAP_FLOOR_ULPS`] `ε` of the
+/// size of the simplex and `w`, the rounding of `v·w` itself. Without the floor a
+/// nearly touching pair of curved shapes (a point on a cone's side) asks for a
+/// relative accuracy that rounding never gives and iterates until a rounding step
+/// stops it.
+#[inline]
+fn bounds_met<V: Vector>(v: V, v2: V::Scalar, w: V, simplex: &Simplex<V>) -> bool {
+    let gap = v2 - v.dot(w);
+    if gap <= eps::<V::Scalar>(GJK_REL_ULPS) * v2 {
+        return true;
+    }
+    // Square roots, not squares: `gap²` underflows in `f32` for shapes 1e-11 across.
+    let size = simplex.scale_squared().max(w.length_squared()).sqrt();
+    gap <= eps::<V::Scalar>(GJK_GAP_FLOOR_ULPS) * v2.sqrt() * size
 }
 
 /// Boolean GJK: true when the shapes (cores grown by their margins) touch or overlap.

@@ -1,16 +1,21 @@
-//! [`ProjectPoint`] for every convex shape and the shape enums: analytic for the ball,
-//! the box (Ericson 5.1.3 for the closest point on a box), the triangle (Ericson
-//! 5.1.5), the segment (5.1.2) and the cylinder (clamping in its frame, as for the
-//! box), GJK against the point for every other support map
-//! (Ericson 9.5), with EPA giving the nearest boundary point of a point inside a
-//! hollow projection. Conventions in [`project_point`](crate::query::project_point).
-//! Tolerances are those of GJK and EPA; the closed forms have none. The triangle and
-//! segment take the closed form because GJK stops far from the answer on slivers
-//! (`regressions/triangle_sliver_projection.rs`).
+//! [`ProjectPoint`] for every convex shape and the shape enums, in closed form: the
+//! ball, the box (Ericson 5.1.3 for the closest point on a box) and the oriented box
+//! (the same in its frame), the triangle (Ericson 5.1.5), the segment (5.1.2), the
+//! capsule (the ball about the segment's closest point), the cylinder (clamping in
+//! its frame, as for the box), the cone (its profile triangle in the half-plane of the
+//! axis and the point) and the rounded shapes (the ball about their core's closest
+//! point); polygons and polyhedra in `project_polytope`. GJK against the point
+//! ([`project_by_support`], Ericson 9.5, with EPA for the hollow projection of a point
+//! inside) remains for a point on a rounded core's boundary. Conventions in
+//! [`project_point`](crate::query::project_point). The closed forms have no
+//! tolerances; they are within a few `ε` of the problem's scale of the exact point
+//! (`regressions/point_closest_points.rs`), which GJK is not on curved shapes (it stops
+//! at its relative tolerance: the witness of a point 1e-2 off a cone's side was
+//! 1e6 `ε` off) nor on slivers (`regressions/triangle_sliver_projection.rs`).
 
 use crate::algo::gjk::GjkVector;
 use crate::algo::support::SupportMap;
-use crate::math::{Isometry, Real, Vector, Vector3};
+use crate::math::{Isometry, Real, Rotation3, Vector, Vector3};
 use crate::query::contact::contact;
 use crate::query::dispatch::FlatPart;
 use crate::query::distance::closest_points;
@@ -230,8 +235,7 @@ fn hypot<R: Real>(a: R, b: R) -> R {
     big * (a * a + b * b).sqrt()
 }
 
-/// Analytic for `Ball`, `Cuboid`, `Triangle`, `Segment` and `Polygon`,
-/// [`project_by_support`] for the other kinds.
+/// Closed form for every kind (the rounded ones from their cores' projections).
 impl<R: Real> ProjectPoint<R::V2> for shape_2d::Shape<R>
 where
     R::V2: GjkVector,
@@ -243,13 +247,14 @@ where
             Self::Triangle(s) => s.project_local_point(p, solid),
             Self::Segment(s) => s.project_local_point(p, solid),
             Self::Polygon(s) => s.project_local_point(p, solid),
-            _ => project_by_support(self, p, solid),
+            Self::Capsule(s) => s.project_local_point(p, solid),
+            Self::RoundedCuboid(s) => s.project_local_point(p, solid),
+            Self::RoundedPolygon(s) => s.project_local_point(p, solid),
         }
     }
 }
 
-/// Analytic for `Ball`, `Cuboid`, `Triangle`, `Segment`, `Cylinder` and `Polyhedron`,
-/// [`project_by_support`] for the other kinds.
+/// Closed form for every kind (the rounded one from its core's projection).
 impl<R: Real> ProjectPoint<R::V3> for shape_3d::Shape<R>
 where
     R::V3: GjkVector,
@@ -262,45 +267,165 @@ where
             Self::Segment(s) => s.project_local_point(p, solid),
             Self::Cylinder(s) => s.project_local_point(p, solid),
             Self::Polyhedron(s) => s.project_local_point(p, solid),
-            _ => project_by_support(self, p, solid),
+            Self::Capsule(s) => s.project_local_point(p, solid),
+            Self::Cone(s) => s.project_local_point(p, solid),
+            Self::RoundedCuboid(s) => s.project_local_point(p, solid),
         }
     }
 }
 
-/// [`ProjectPoint`] by [`project_by_support`] for shapes generic over the vector.
-macro_rules! by_support_v {
-    ($($ty:ident),*) => {$(
-        /// Projection by GJK / EPA ([`project_by_support`]).
-        impl<V: GjkVector> ProjectPoint<V> for $ty<V> {
-            fn project_local_point(&self, p: V, solid: bool) -> PointProjection<V> {
-                project_by_support(self, p, solid)
-            }
-        }
-    )*};
-}
-by_support_v!(Capsule);
-
-/// [`ProjectPoint`] by [`project_by_support`] for shapes of one dimension.
-macro_rules! by_support_r {
-    ($v:ident: $($ty:ty),*) => {$(
-        /// Projection by GJK / EPA ([`project_by_support`]).
-        impl<R: Real> ProjectPoint<R::$v> for $ty
-        where
-            R::$v: GjkVector,
-        {
-            fn project_local_point(&self, p: R::$v, solid: bool) -> PointProjection<R::$v> {
-                project_by_support(self, p, solid)
-            }
-        }
-    )*};
-}
-by_support_r!(V2: obb_2d::Obb<R>);
-by_support_r!(V3: obb_3d::Obb<R>, Cone<R>);
-
-/// Projection of a rounded shape by GJK / EPA ([`project_by_support`]).
-impl<V: GjkVector, S: SupportMap<V>> ProjectPoint<V> for Rounded<S, V::Scalar> {
+/// Closed-form projection onto the capsule: the ball of its radius about the closest
+/// point `q` of its segment (Ericson 5.1.2). A point on the segment projects (hollow)
+/// across the segment, along the first coordinate axis least aligned with it.
+impl<V: GjkVector> ProjectPoint<V> for Capsule<V> {
     fn project_local_point(&self, p: V, solid: bool) -> PointProjection<V> {
-        project_by_support(self, p, solid)
+        if p.is_nan() {
+            return PointProjection::nan();
+        }
+        let segment = self.segment();
+        let (q, _) = segment.closest_point(p);
+        let r = self.radius();
+        if p != q || solid {
+            return Ball::new(q, r).map_or_else(
+                |_| PointProjection::nan(),
+                |b| b.project_local_point(p, solid),
+            );
+        }
+        let across = perpendicular(segment.b - segment.a);
+        PointProjection {
+            point: q + across * r,
+            is_inside: true,
+        }
+    }
+}
+
+/// A unit vector perpendicular to `d` (any unit vector for a zero `d`): the coordinate
+/// axis least aligned with `d`, with its part along `d` removed.
+fn perpendicular<V: Vector>(d: V) -> V {
+    let k = (1..V::DIM).fold(0, |k, i| {
+        if d.get(i).abs() < d.get(k).abs() {
+            i
+        } else {
+            k
+        }
+    });
+    let axis = V::unit_axis(k);
+    match d.try_normalize() {
+        Some(u) => (axis - u * u.dot(axis)).try_normalize().unwrap_or(axis),
+        None => axis,
+    }
+}
+
+/// Closed-form projection onto the box in its frame ([`Aabb`]'s), rotated back.
+impl<R: Real> ProjectPoint<R::V3> for obb_3d::Obb<R> {
+    fn project_local_point(&self, p: R::V3, solid: bool) -> PointProjection<R::V3> {
+        let he = self.half_extents();
+        let local = Aabb { min: -he, max: he }.project_local_point(self.to_local(p), solid);
+        PointProjection {
+            point: self.center() + self.rotation().rotate(local.point),
+            ..local
+        }
+    }
+}
+
+/// Closed-form projection onto the box in its frame ([`Aabb`]'s), rotated back.
+impl<R: Real> ProjectPoint<R::V2> for obb_2d::Obb<R> {
+    fn project_local_point(&self, p: R::V2, solid: bool) -> PointProjection<R::V2> {
+        let he = self.half_extents();
+        let local = Aabb { min: -he, max: he }.project_local_point(self.to_local(p), solid);
+        PointProjection {
+            point: self.center() + self.rotation().rotate(local.point),
+            ..local
+        }
+    }
+}
+
+/// Closed-form projection onto the cone: in the half-plane of the axis and `p`
+/// (coordinates `ρ`, the distance from the axis, and `y`) the cone is the right
+/// triangle `(0, h)`, `(r, −h)`, `(0, −h)`; outside, the nearer of the closest points
+/// of its slant side and its base (Ericson 5.1.2); inside (hollow), the foot on the
+/// nearer of them. The answer turns back about the axis (a point on the axis: toward
+/// `+x`, a conventional choice).
+impl<R: Real> ProjectPoint<R::V3> for Cone<R> {
+    fn project_local_point(&self, p: R::V3, solid: bool) -> PointProjection<R::V3> {
+        if p.is_nan() {
+            return PointProjection::nan();
+        }
+        let is_inside = self.contains_point(p);
+        if is_inside && solid {
+            return PointProjection {
+                point: p,
+                is_inside,
+            };
+        }
+        let (x, y, z) = (p.get(0), p.get(1), p.get(2));
+        let radial = hypot(x, z);
+        let (rho, y) = cone_profile_point(self.half_height(), self.radius(), radial, y, is_inside);
+        let (px, pz) = match radial > R::ZERO {
+            true => (x / radial * rho, z / radial * rho),
+            false => (rho, R::ZERO),
+        };
+        PointProjection {
+            point: R::V3::new(px, y, pz),
+            is_inside,
+        }
+    }
+}
+
+/// The boundary point of the cone's profile triangle `(0, h)`, `(r, −h)`, `(0, −h)`
+/// nearest `(rho, y)` (`rho ≥ 0`): for a point outside, the nearer of the closest
+/// points of the slant side and the base; inside, the foot on the nearer of them.
+fn cone_profile_point<R: Real>(h: R, r: R, rho: R, y: R, inside: bool) -> (R, R) {
+    let base = (rho.clamp_to(R::ZERO, r), -h);
+    // The slant side from the apex (0, h) along e = (r, −2h).
+    let (ex, ey) = (r, -(h + h));
+    let e2 = ex * ex + ey * ey;
+    let (dx, dy) = (rho, y - h);
+    let t = match e2 > R::ZERO {
+        true => ((dx * ex + dy * ey) / e2).clamp_to(R::ZERO, R::ONE),
+        false => R::ZERO,
+    };
+    let slant = (ex * t, h + ey * t);
+    let far = |q: (R, R)| (q.0 - rho) * (q.0 - rho) + (q.1 - y) * (q.1 - y);
+    // False for NaN too: the base is the safe answer.
+    let slant_nearer = far(slant) < far(base);
+    match inside {
+        // Inside, the feet lie on both pieces (the angles at the base are acute
+        // or right): the nearer foot is the nearer piece.
+        true if far(base) <= far(slant) => base,
+        false if !slant_nearer => base,
+        _ => slant,
+    }
+}
+
+/// Projection onto a rounded shape from its core's projection `q` (solid): outside the
+/// core, the ball of the rounding radius about `q`; inside it, `p` (solid) or the
+/// core's hollow projection pushed out by the radius along the way there. A point on
+/// the core's boundary projects (hollow) by GJK / EPA ([`project_by_support`]).
+impl<V: GjkVector, S: SupportMap<V> + ProjectPoint<V>> ProjectPoint<V> for Rounded<S, V::Scalar> {
+    fn project_local_point(&self, p: V, solid: bool) -> PointProjection<V> {
+        if p.is_nan() {
+            return PointProjection::nan();
+        }
+        let core = self.inner().project_local_point(p, true);
+        let r = self.radius();
+        if !core.is_inside {
+            return Ball::new(core.point, r).map_or_else(
+                |_| PointProjection::nan(),
+                |b| b.project_local_point(p, solid),
+            );
+        }
+        if solid {
+            return core;
+        }
+        let out = self.inner().project_local_point(p, false).point - p;
+        match out.try_normalize() {
+            Some(n) => PointProjection {
+                point: p + out + n * r,
+                is_inside: true,
+            },
+            None => project_by_support(self, p, solid),
+        }
     }
 }
 

@@ -260,6 +260,17 @@ fn check_ray<V: Vector, S: RayCast<V>>(
             "{what}: ray {o:?} + t {d:?}, max_t {max_t}, min sd {min_sd} at {t_min}, hit {hit:?}"
         )
     };
+    let hit_error = hit
+        .filter(|h| h.t > V::Scalar::ZERO)
+        .map_or(0.0, |h| sd(f64v(h.point)).abs());
+    let grazing = match hit {
+        Some(_) => min_sd.max(0.0),
+        None => (-min_sd).max(0.0),
+    };
+    WORST.with(|w| {
+        let (a, b) = w.get();
+        w.set((a.max(hit_error / l), b.max(grazing / l)));
+    });
     if sd(o) < -tol {
         let h = hit.unwrap_or_else(|| panic!("origin inside must hit at 0: {}", ctx()));
         assert!(h.t == V::Scalar::ZERO && h.normal == V::ZERO, "{}", ctx());
@@ -327,12 +338,19 @@ fn rand_ray<V: Vector>(rng: &mut Rng, size: f64) -> (Ray<V>, f64) {
     (Ray { origin, dir }, max_t)
 }
 
+thread_local! {
+    /// The sweep's worst hit off the surface and worst grazing distance (a hit ray's
+    /// distance outside, a missing ray's depth inside), relative to `L`.
+    static WORST: std::cell::Cell<(f64, f64)> = const { std::cell::Cell::new((0.0, 0.0)) };
+}
+
 fn sweep<V: Vector, S: RayCast<V>>(
     rng: &mut Rng,
     what: &str,
     make: &dyn Fn(&mut Rng, f64) -> Subject<S>,
     rel: f64,
 ) {
+    WORST.with(|w| w.set((0.0, 0.0)));
     for k in [1e-3, 1.0, 1e2, 1e5] {
         let (mut hits, mut decided) = (0, 0);
         for i in 0..RAYS {
@@ -355,6 +373,14 @@ fn sweep<V: Vector, S: RayCast<V>>(
             );
         }
     }
+    let eps = V::Scalar::EPSILON.to_f64();
+    let (off, grazing) = WORST.with(|w| w.get());
+    println!(
+        "{what}: worst hit {:.1} ε·L off the surface, grazing {:.1} ε·L ({:.3} √ε·L)",
+        off / eps,
+        grazing / eps,
+        grazing / eps.sqrt()
+    );
 }
 
 fn dims(rng: &mut Rng, k: f64) -> (f64, f64) {

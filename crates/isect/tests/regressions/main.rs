@@ -31,6 +31,7 @@ mod hull_contact_prediction;
 mod hull_drops_thick_plane_point;
 mod hull_flat_queries;
 mod hull_sliver_face_normal;
+mod point_closest_points;
 mod polygon_sat_touching_gap;
 mod polygon_tiny_edge_normal;
 mod polyhedron_contains_vertices;

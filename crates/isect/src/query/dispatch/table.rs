@@ -8,6 +8,7 @@
 use super::ball_flat::{contact_ball_flat, distance_ball_flat, intersects_ball_flat};
 use super::*;
 use crate::query::contact::{contact_ball_ball, contact_ball_capsule, contact_capsule_capsule};
+use crate::query::project_point::ProjectPoint;
 use crate::query::{contact as generic_contact, distance as gd};
 use crate::shape::shape_common::aabb_by_support;
 use crate::shape::{Segment, Triangle};
@@ -170,7 +171,7 @@ pub(crate) fn contact_manifold<V: GjkVector, S: ConvexEnum<V>>(
 }
 
 /// [`DispatchShape::distance_pair`].
-pub(crate) fn distance<V: GjkVector, S: ConvexEnum<V>>(
+pub(crate) fn distance<V: GjkVector, S: ConvexEnum<V> + ProjectPoint<V>>(
     pa: &V::Pose,
     a: &S,
     pb: &V::Pose,
@@ -191,7 +192,84 @@ pub(crate) fn distance<V: GjkVector, S: ConvexEnum<V>>(
         (Triangle(x), Ball(y)) => distance_ball_flat(pb, y, pa, x),
         (Ball(x), Segment(y)) => distance_ball_flat(pa, x, pb, y),
         (Segment(x), Ball(y)) => distance_ball_flat(pb, y, pa, x),
+        (Ball(x), _) => closest_points_ball_shape(pa, x, pb, b).distance,
+        (_, Ball(y)) => closest_points_ball_shape(pb, y, pa, a).distance,
         _ => S::own_distance(pa, a, pb, b).unwrap_or_else(|| gd::distance(pa, a, pb, b)),
+    }
+}
+
+/// [`DispatchShape::closest_points_pair`]: a ball against any kind by that kind's
+/// closed-form projection of the ball's centre ([`closest_points_ball_shape`]), GJK
+/// for the other pairs.
+pub(crate) fn closest_points<V: GjkVector, S: ConvexEnum<V> + ProjectPoint<V>>(
+    pa: &V::Pose,
+    a: &S,
+    pb: &V::Pose,
+    b: &S,
+) -> ClosestPoints<V> {
+    if !(pa.is_finite() && pb.is_finite()) {
+        return gd::closest_points(pa, a, pb, b);
+    }
+    match (a.kind(), b.kind()) {
+        (Kind::Ball(x), _) => closest_points_ball_shape(pa, x, pb, b),
+        (_, Kind::Ball(y)) => {
+            let c = closest_points_ball_shape(pb, y, pa, a);
+            ClosestPoints {
+                point_a: c.point_b,
+                point_b: c.point_a,
+                ..c
+            }
+        }
+        _ => gd::closest_points(pa, a, pb, b),
+    }
+}
+
+/// Closest points of a ball (A) and any shape (B) with a closed-form projection: the
+/// projection `q` of the ball's centre `c` onto B (solid, in B's frame, where it is
+/// within a few `ε` of the exact point), and `c` moved by the radius toward `q`. A
+/// centre inside B, or within the radius of `q`, gives distance 0 and a common point
+/// (the centre, or `q`). Finite poses only.
+pub(crate) fn closest_points_ball_shape<V: GjkVector, S: ProjectPoint<V>>(
+    pose_a: &V::Pose,
+    a: &Ball<V>,
+    pose_b: &V::Pose,
+    b: &S,
+) -> ClosestPoints<V> {
+    let c_world = pose_a.transform_point(a.center());
+    let c = pose_b.inverse_transform_point(c_world);
+    let projection = b.project_local_point(c, true);
+    let q = pose_b.transform_point(projection.point);
+    let offset = projection.point - c;
+    let d = offset.length();
+    let zero = V::Scalar::ZERO;
+    let base = ClosestPoints {
+        distance: zero,
+        point_a: q,
+        point_b: q,
+        status: Status::Converged,
+        iterations: 0,
+    };
+    if projection.is_inside {
+        return ClosestPoints {
+            point_a: c_world,
+            point_b: c_world,
+            ..base
+        };
+    }
+    if d.is_nan() {
+        return ClosestPoints {
+            distance: d,
+            status: Status::Degenerate,
+            ..base
+        };
+    }
+    match pose_b.transform_vector(offset).try_normalize() {
+        Some(n) if d > a.radius() => ClosestPoints {
+            distance: d - a.radius(),
+            point_a: c_world + n * a.radius(),
+            ..base
+        },
+        _ => base,
     }
 }
 
@@ -303,8 +381,7 @@ macro_rules! dispatch_by_table {
                 pb: &$Pose<R>,
                 b: &Self,
             ) -> ClosestPoints<R::$V> {
-                // No analytic kernel gives witness points cheaper than GJK does here.
-                crate::query::distance::closest_points(pa, a, pb, b)
+                table::closest_points(pa, a, pb, b)
             }
 
             fn cast_pair(
