@@ -226,7 +226,8 @@ fn degenerate_scenes<V: Vector>() {
         .collect();
     let same = vec![Aabb::new(V::ZERO, V::splat(V::Scalar::ONE)).unwrap(); 60];
     let far: Vec<Aabb<V>> = (0..200).map(|_| rng.aabb(1e6, 50.0, 3.0)).collect();
-    let spaced: Vec<Aabb<V>> = (0..60)
+    // Geometric spacing up to 1.5^44 · 1.2 ≈ 1e8, within `f32`'s `Real::MAX_COORD`.
+    let spaced: Vec<Aabb<V>> = (0..45)
         .map(|k| {
             let x = 1.5f64.powi(k);
             Aabb::new(
