@@ -18,8 +18,8 @@
 //! [`ROTATION_UNIT_ULPS`](crate::math::ROTATION_UNIT_ULPS) of unit length), and a
 //! refused rotation (zero, NaN, infinite or farther off) gives the same documented
 //! answer as a non-finite pose; so does a translation beyond
-//! [`Real::MAX_COORD`](crate::math::Real::MAX_COORD) (one check for both,
-//! [`check_pose`](crate::shape::error::check_pose), shared with the world, compounds
+//! [`Real::MAX_COORD`] (one check for both,
+//! [`check_pose`], shared with the world, compounds
 //! and the `isect` command). The [`DispatchShape`] methods take poses as given
 //! (unit rotations; the composite queries call them per part with composed poses).
 //!

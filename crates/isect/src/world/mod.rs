@@ -237,7 +237,7 @@ impl<V: GjkVector, S: DispatchShape<V>> World<V, S> {
     ///   rotation, [`ShapeError::NotUnit`] for a zero or far-off one.
     /// - [`ShapeError::NotFinite`] / [`ShapeError::TooLarge`] (field
     ///   `pose.translation`) for a translation not finite or beyond
-    ///   [`Real::MAX_COORD`](crate::math::Real::MAX_COORD).
+    ///   [`Real::MAX_COORD`].
     /// - The [`ShapeError`] of the broad phase when the shape's box at the pose is not
     ///   finite, or when the world would exceed `u32` slots.
     pub fn insert(
