@@ -153,25 +153,40 @@ fn radial<V: Vector3>(p: V) -> V {
     p.with(1, V::Scalar::ZERO)
 }
 
+/// The answer of a cylinder's or cone's cast (half height `h`, radius `r`) decided
+/// before the closed form: a miss for an invalid query, the cast redone on the solid
+/// rebuilt at about unit size (`rebuild(h·k, r·k)`, [`cast_scaled`]), or the inside hit;
+/// `None` when the closed form runs on the shape as it is.
+#[inline]
+fn revolved_prologue<R: Real, S: RayCast<R::V3>, E>(
+    ray: &Ray<R::V3>,
+    max_t: R,
+    (h, r): (R, R),
+    rebuild: impl Fn(R, R) -> Result<S, E>,
+    inside: impl Fn(R::V3) -> bool,
+) -> Option<Option<RayHit<R::V3>>> {
+    if !is_valid_query(ray, max_t) {
+        return Some(None);
+    }
+    let scaled = cast_scaled(ray, max_t, h.max(r), |k, ray, max_t| {
+        rebuild(h * k, r * k).ok()?.cast_ray(ray, max_t)
+    });
+    if scaled.is_some() {
+        return scaled;
+    }
+    inside(ray.origin).then(|| inside_hit(ray))
+}
+
 impl<R: Real> RayCast<R::V3> for Cylinder<R> {
     /// The entry into the closed solid cylinder. A zero radius (a segment) or height
     /// (a disc) is hit only by rays that meet it; NaN or infinite rays and NaN or
     /// negative `max_t` miss; an origin inside hits at `t = 0` with a zero normal.
     fn cast_ray(&self, ray: &Ray<R::V3>, max_t: R) -> Option<RayHit<R::V3>> {
-        if !is_valid_query(ray, max_t) {
-            return None;
-        }
-        let size = self.half_height().max(self.radius());
-        if let Some(scaled) = cast_scaled(ray, max_t, size, |k, ray, max_t| {
-            let c = Cylinder::new(self.half_height() * k, self.radius() * k).ok()?;
-            c.cast_ray(ray, max_t)
-        }) {
-            return scaled;
-        }
-        if self.contains_point(ray.origin) {
-            return inside_hit(ray);
-        }
         let (h, r) = (self.half_height(), self.radius());
+        let inside = |p| self.contains_point(p);
+        if let Some(answer) = revolved_prologue(ray, max_t, (h, r), Cylinder::new, inside) {
+            return answer;
+        }
         let (o, d) = (ray.origin, ray.dir);
         let y_at = |t: R| o.get(1) + t * d.get(1);
         let mut entry = Entry::none();
@@ -203,20 +218,11 @@ impl<R: Real> RayCast<R::V3> for Cone<R> {
     /// the apex's normal cone for a first hit. NaN or infinite rays and NaN or negative
     /// `max_t` miss; an origin inside hits at `t = 0` with a zero normal.
     fn cast_ray(&self, ray: &Ray<R::V3>, max_t: R) -> Option<RayHit<R::V3>> {
-        if !is_valid_query(ray, max_t) {
-            return None;
-        }
-        let size = self.half_height().max(self.radius());
-        if let Some(scaled) = cast_scaled(ray, max_t, size, |k, ray, max_t| {
-            let c = Cone::new(self.half_height() * k, self.radius() * k).ok()?;
-            c.cast_ray(ray, max_t)
-        }) {
-            return scaled;
-        }
-        if self.contains_point(ray.origin) {
-            return inside_hit(ray);
-        }
         let (h, r) = (self.half_height(), self.radius());
+        let inside = |p| self.contains_point(p);
+        if let Some(answer) = revolved_prologue(ray, max_t, (h, r), Cone::new, inside) {
+            return answer;
+        }
         let (o, d) = (ray.origin, ray.dir);
         let mut entry = Entry::none();
         if h > R::ZERO {
