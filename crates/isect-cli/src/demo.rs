@@ -155,10 +155,11 @@ pub fn populate<Sp: DemoSpace>(
     half: f64,
 ) -> Result<(SpaceWorld<Sp>, Vec<Body<Sp>>), CliError> {
     let fail = |e: isect::ShapeError| CliError::output(format!("demo scene: {e}"));
+    let refused = |e: isect::world::WorldError| CliError::output(format!("demo scene: {e}"));
     let mut world = World::new();
     let mut bodies = Vec::with_capacity(n + 4);
     for c in Sp::composites(half).map_err(fail)? {
-        let handle = world.insert(c.shape, c.pose, Filter::ALL).map_err(fail)?;
+        let handle = world.insert(c.shape, c.pose, Filter::ALL).map_err(refused)?;
         bodies.push(Body {
             handle,
             pose: c.pose,
@@ -172,7 +173,7 @@ pub fn populate<Sp: DemoSpace>(
         let size = rng.range(0.5, 1.5);
         let shape = Sp::random_shape(rng, i % Sp::KINDS, size).map_err(fail)?;
         let pose = Sp::random_pose(rng, half * 0.9);
-        let handle = world.insert(shape, pose, Filter::ALL).map_err(fail)?;
+        let handle = world.insert(shape, pose, Filter::ALL).map_err(refused)?;
         bodies.push(Body {
             handle,
             pose,

@@ -42,7 +42,7 @@ macro_rules! common_aliases {
         pub use $crate::query::{ProjectPoint, RayCast};
         pub use $crate::shape::Composite;
         pub use $crate::shape::ShapeError;
-        pub use $crate::world::{Filter, Handle};
+        pub use $crate::world::{Filter, Handle, Motion, QueryFilter, WorldError};
     };
 }
 
@@ -68,8 +68,13 @@ macro_rules! aliases_2d {
         pub type Polyline = $crate::shape::Polyline<$r>;
         /// See [`crate::shape::heightfield_2d::HeightField`].
         pub type HeightField = $crate::shape::heightfield_2d::HeightField<$r>;
-        /// See [`crate::world::World`]: a world of 2D [`Shape`]s.
-        pub type World = $crate::world::World<<$r as $crate::math::Real>::V2, Shape>;
+        /// See [`crate::world::World`]: a world of 2D shapes, convex and composite
+        /// ([`AnyShape`]; a [`Shape`] converts into it, so `world.insert(shape, ..)`
+        /// takes either).
+        pub type World = $crate::world::World<<$r as $crate::math::Real>::V2, AnyShape>;
+        /// See [`crate::world::World`]: a world of convex 2D [`Shape`]s only, a little
+        /// faster to dispatch than [`World`].
+        pub type ConvexWorld = $crate::world::World<<$r as $crate::math::Real>::V2, Shape>;
     };
 }
 
@@ -96,8 +101,13 @@ macro_rules! aliases_3d {
         pub use $crate::shape::TriMeshFlags;
         /// See [`crate::shape::heightfield_3d::HeightField`].
         pub type HeightField = $crate::shape::heightfield_3d::HeightField<$r>;
-        /// See [`crate::world::World`]: a world of 3D [`Shape`]s.
-        pub type World = $crate::world::World<<$r as $crate::math::Real>::V3, Shape>;
+        /// See [`crate::world::World`]: a world of 3D shapes, convex and composite
+        /// ([`AnyShape`]; a [`Shape`] converts into it, so `world.insert(shape, ..)`
+        /// takes either).
+        pub type World = $crate::world::World<<$r as $crate::math::Real>::V3, AnyShape>;
+        /// See [`crate::world::World`]: a world of convex 3D [`Shape`]s only, a little
+        /// faster to dispatch than [`World`].
+        pub type ConvexWorld = $crate::world::World<<$r as $crate::math::Real>::V3, Shape>;
     };
 }
 

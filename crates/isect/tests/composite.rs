@@ -575,7 +575,8 @@ where
         all.push((h, shape, pose));
     }
     world.update();
-    let got: Vec<_> = world.contacts().iter().map(|c| (c.a, c.b)).collect();
+    let mut got: Vec<_> = world.contacts().iter().map(|c| (c.a, c.b)).collect();
+    got.sort_unstable();
     let mut want = Vec::new();
     for (i, (ha, a, pa)) in all.iter().enumerate() {
         for (hb, b, pb) in &all[i + 1..] {

@@ -180,6 +180,17 @@ impl<V: Vector> DynamicTree<V> {
         &self.moved
     }
 
+    /// Records a live proxy as moved without changing its box, so that the next pair
+    /// update queries it again (after a change of what it may pair with); `false` for
+    /// a stale handle.
+    pub fn touch(&mut self, id: ProxyId) -> bool {
+        let live = self.leaf(id).is_some();
+        if live {
+            self.mark_moved(id.0);
+        }
+        live
+    }
+
     /// Empties the moved buffer (after the caller has processed the moved pairs).
     pub fn clear_moved(&mut self) {
         for id in self.moved.drain(..) {

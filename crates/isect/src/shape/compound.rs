@@ -29,16 +29,16 @@ pub const SCAN_PARTS: usize = 16;
 /// ```
 /// use isect::d3::*;
 ///
-/// # fn main() -> Result<(), ShapeError> {
+/// # fn main() -> Result<(), Box<dyn std::error::Error>> {
 /// // An L of two unit boxes.
 /// let unit = Shape::Cuboid(Aabb::from_center(Vec3::ZERO, Vec3::splat(0.5))?);
 /// let at = |x: f32, y: f32| Pose::from_translation(Vec3::new(x, y, 0.0));
 /// let l = Compound::new(vec![(at(0.0, 0.0), unit.clone()), (at(1.0, 0.0), unit)])?;
 ///
-/// // In a world of `AnyShape`s, beside a convex ball.
-/// let mut world: isect::world::World<Vec3, AnyShape> = isect::world::World::new();
-/// let a = world.insert(l.into(), Pose::IDENTITY, Filter::ALL)?;
-/// let ball = AnyShape::Convex(Shape::Ball(Ball::new(Vec3::ZERO, 0.5)?));
+/// // In the prelude's world (of `AnyShape`s), beside a convex ball.
+/// let mut world = World::new();
+/// let a = world.insert(l, Pose::IDENTITY, Filter::ALL)?;
+/// let ball = Shape::Ball(Ball::new(Vec3::ZERO, 0.5)?);
 /// let b = world.insert(ball, at(1.0, 0.9), Filter::ALL)?;
 /// assert_eq!(world.update().started, vec![(a, b)]);
 ///

@@ -1,30 +1,37 @@
-//! The collision world: shapes with poses and collision filters behind generational
-//! handles, a [`DynamicTree`] broad phase, a narrow phase of
-//! [`dispatch`](crate::query::dispatch) contacts, and scene queries (rays, shape
-//! casts, points, boxes, shape overlaps).
+//! The collision world: shapes with poses, collision filters and user data behind
+//! generational handles; a broad phase of two dynamic trees (static and moving
+//! shapes); a persistent pair cache whose narrow phase of
+//! [`dispatch`](crate::query::dispatch) contacts or manifolds runs only for what
+//! moved; and scene queries (rays, shape casts, points, boxes, shape overlaps).
 //!
 //! One generic type serves both dimensions: [`World<V, S>`] over the vector type and
-//! the shape enum (`World<Vec2, shape_2d::Shape<f32>>`; the preludes name it `World`).
-//! The pipeline is Box2D's (E. Catto, `b2BroadPhase` / `b2ContactManager`): fat boxes
-//! in a dynamic tree, candidate pairs from the tree, exact contacts for each
-//! candidate. No tolerances of its own: the broad phase is exact on boxes and the
-//! narrow phase is [`dispatch::contact`](crate::query::dispatch::contact).
+//! the shape enum (the preludes' `World` holds `AnyShape`, convex and composite;
+//! `ConvexWorld` holds the convex `Shape` only). The pipeline is Box2D v3's
+//! (E. Catto, `b2BroadPhase`, `b2ContactManager`, `b2UpdateBroadPhasePairs`): fat
+//! boxes in dynamic trees, static shapes apart so that static–static pairs never
+//! exist, pairs found for the proxies that left their fat box, kept until their fat
+//! boxes part, and recomputed only when one of their shapes moved (see `update`).
+//! No tolerances of its own: the broad phase is exact on boxes and the narrow phase
+//! is [`dispatch::contact`](crate::query::dispatch::contact).
 //!
 //! Poses: a pose's rotation is checked where it enters ([`World::insert`],
 //! [`World::set_pose`], and the query poses of [`World::cast_shape`] and
 //! [`World::intersecting_shapes`]): normalised within
 //! [`ROTATION_UNIT_ULPS`](crate::math::ROTATION_UNIT_ULPS) of unit length, refused
 //! beyond (see [`Rotation3::to_unit`](crate::math::Rotation3::to_unit)), so the
-//! broad phase's box, the narrow phase and every query see one rigid shape.
+//! broad phase's box, the narrow phase and every query see one rigid shape. A
+//! refused call returns a [`WorldError`] and changes nothing
+//! ([`World::validate`] checks the invariants).
 //!
-//! Determinism: every list a world returns is sorted (pairs by their two handles,
-//! hits by distance then handle), so results do not depend on the tree's layout, and
-//! the `parallel` feature returns exactly the serial answers in the same order.
+//! Determinism: events and query answers are sorted (pairs by their two handles,
+//! hits by distance then handle), so they do not depend on the trees' layout;
+//! [`World::contacts`] keeps a deterministic order of its own (documented there).
+//! The `parallel` feature returns exactly the serial answers in the same order.
 //!
 //! ```
 //! use isect::d3::*;
 //!
-//! # fn main() -> Result<(), ShapeError> {
+//! # fn main() -> Result<(), Box<dyn std::error::Error>> {
 //! let mut world = World::new();
 //! let ball = Shape::Ball(Ball::new(Vec3::ZERO, 1.0)?);
 //! let cube = Shape::Cuboid(Aabb::from_center(Vec3::ZERO, Vec3::splat(0.5))?);
@@ -47,18 +54,26 @@
 //! # }
 //! ```
 
+mod error;
+mod filter;
+mod pairs;
 mod queries;
 mod update;
+mod validate;
 
+pub use error::WorldError;
+pub use filter::{Filter, QueryFilter};
+pub use pairs::{Impulses, PairContact};
 pub use queries::WorldRayHit;
-pub use update::{PairContact, UpdateEvents, UpdateStats, REBUILD_MIN_INSERTIONS};
+pub use update::{UpdateEvents, UpdateStats, REBUILD_MIN_INSERTIONS};
 
 use crate::algo::gjk::GjkVector;
 use crate::broad::{Bvh, DynamicTree, ProxyId};
 use crate::math::Real;
 use crate::query::dispatch::DispatchShape;
 use crate::shape::{Aabb, ShapeError};
-use std::collections::BTreeSet;
+use pairs::{pair_key, PairCache};
+use std::collections::HashSet;
 use std::sync::OnceLock;
 
 /// A shape's handle in a [`World`]: a slot index and the generation of that slot, so
@@ -84,33 +99,28 @@ impl Handle {
     }
 }
 
-/// Collision filter bits (as Box2D's `b2Filter`): two shapes interact when each one's
-/// `group` shares a bit with the other's `mask`. The default interacts with everything.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
-pub struct Filter {
-    /// The categories this shape belongs to.
-    pub group: u32,
-    /// The categories this shape interacts with.
-    pub mask: u32,
+/// Whether a shape moves. Static shapes (level geometry, terrain, walls) live in a
+/// broad-phase tree of their own: pairs of two static shapes are never formed, stored
+/// or updated, so a level of any size costs nothing per update until something moving
+/// comes near it. A static shape may still be moved with [`World::set_pose`] (a
+/// teleport, at a tree reinsertion's cost).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Default)]
+pub enum Motion {
+    /// Never (or rarely) moves; never paired with another static shape.
+    Static,
+    /// Moves; paired with every shape its filter allows.
+    #[default]
+    Moving,
 }
 
-impl Default for Filter {
-    fn default() -> Self {
-        Self::ALL
-    }
-}
-
-impl Filter {
-    /// Every category, interacting with every category.
-    pub const ALL: Self = Self {
-        group: u32::MAX,
-        mask: u32::MAX,
-    };
-
-    /// True when the two filters let their shapes interact (symmetric).
+impl Motion {
+    /// The index of the motion's tree in [`World`].
     #[inline]
-    pub fn allows(&self, other: &Self) -> bool {
-        self.group & other.mask != 0 && other.group & self.mask != 0
+    fn tree(self) -> usize {
+        match self {
+            Self::Static => 0,
+            Self::Moving => 1,
+        }
     }
 }
 
@@ -120,8 +130,15 @@ struct Entry<V: GjkVector, S> {
     shape: S,
     pose: V::Pose,
     filter: Filter,
+    motion: Motion,
+    user_data: u64,
     proxy: ProxyId,
     aabb: Aabb<V>,
+    /// Ids of the cached pairs this shape is in.
+    pairs: Vec<u32>,
+    /// True while the shape is in the world's dirty list (moved, inserted or
+    /// refiltered since the last update).
+    dirty: bool,
 }
 
 /// A slot of the handle table; `entry` is `None` while the slot is free.
@@ -136,14 +153,21 @@ struct Slot<V: GjkVector, S> {
 pub struct World<V: GjkVector, S> {
     slots: Vec<Slot<V, S>>,
     free: Vec<u32>,
-    tree: DynamicTree<V>,
+    /// The broad phase: static shapes in `trees[0]`, moving ones in `trees[1]`
+    /// ([`Motion::tree`]); tree user data are slot indices.
+    trees: [DynamicTree<V>; 2],
     prediction: V::Scalar,
-    /// Touching pairs after the last `update`, `a < b`, with their contacts.
-    contacts: Vec<PairContact<V>>,
-    /// Pairs that stopped because a shape was removed since the last `update`.
-    removed_pairs: BTreeSet<(Handle, Handle)>,
-    /// Pairs whose fat boxes overlapped at the last `update`, `a < b`, sorted.
-    broad_pairs: Vec<(Handle, Handle)>,
+    /// True when the narrow phase computes manifolds, not single points.
+    manifolds: bool,
+    pairs: PairCache<V>,
+    /// Pair keys never paired ([`set_pair_excluded`](Self::set_pair_excluded)).
+    excluded: HashSet<u64>,
+    /// Slots whose pairs the next update recomputes.
+    dirty: Vec<u32>,
+    /// Touching pairs ended by a removal since the last update.
+    removed_pairs: Vec<(Handle, Handle)>,
+    /// Counts updates; pairs remember the last one that visited them.
+    stamp: u32,
     /// What the last `update` did.
     stats: UpdateStats,
     /// A static 4-wide [`Bvh`] over the tight boxes (items: slot indices), built by a
@@ -160,16 +184,19 @@ impl<V: GjkVector, S: DispatchShape<V>> Default for World<V, S> {
 
 impl<V: GjkVector, S: DispatchShape<V>> World<V, S> {
     /// An empty world whose narrow phase reports touching or overlapping pairs
-    /// (contact prediction 0).
+    /// (contact prediction 0) with single-point contacts.
     pub fn new() -> Self {
         Self {
             slots: Vec::new(),
             free: Vec::new(),
-            tree: DynamicTree::new(),
+            trees: [DynamicTree::new(), DynamicTree::new()],
             prediction: V::Scalar::ZERO,
-            contacts: Vec::new(),
-            removed_pairs: BTreeSet::new(),
-            broad_pairs: Vec::new(),
+            manifolds: false,
+            pairs: PairCache::default(),
+            excluded: HashSet::new(),
+            dirty: Vec::new(),
+            removed_pairs: Vec::new(),
+            stamp: 0,
             stats: UpdateStats::default(),
             ray_snapshot: OnceLock::new(),
         }
@@ -179,8 +206,9 @@ impl<V: GjkVector, S: DispatchShape<V>> World<V, S> {
     /// (speculative contacts with negative depth).
     ///
     /// # Errors
-    /// [`ShapeError::NotFinite`] / [`ShapeError::Negative`] for a bad `prediction`.
-    pub fn with_prediction(prediction: V::Scalar) -> Result<Self, ShapeError> {
+    /// [`WorldError::Invalid`] ([`ShapeError::NotFinite`] / [`ShapeError::Negative`])
+    /// for a bad `prediction`.
+    pub fn with_prediction(prediction: V::Scalar) -> Result<Self, WorldError> {
         let prediction =
             crate::shape::error::check_non_negative("World", "prediction", prediction)?;
         Ok(Self {
@@ -189,20 +217,35 @@ impl<V: GjkVector, S: DispatchShape<V>> World<V, S> {
         })
     }
 
+    /// Makes the narrow phase compute contact manifolds
+    /// ([`dispatch::contact_manifold`](crate::query::dispatch::contact_manifold): up to
+    /// 2 points in 2D, 4 in 3D, with feature ids) instead of single points; a solver
+    /// reads them in [`contacts`](Self::contacts) and keeps its impulses in
+    /// [`impulses_mut`](Self::impulses_mut), which the world carries from frame to
+    /// frame by feature id. Takes effect for pairs recomputed from the next update on.
+    pub fn set_manifolds(&mut self, manifolds: bool) {
+        self.manifolds = manifolds;
+    }
+
     /// Sets the broad phase's margin: each shape's box in the tree is its tight box
     /// grown by `margin`, so a shape that moves by less keeps its tree box and costs
     /// the broad phase nothing (Box2D's `aabbMargin`). Answers do not change: the
     /// narrow phase and the queries still test tight boxes and exact shapes. The
-    /// default is 0. Rebuilds the tree over the live shapes.
+    /// default is 0. Rebuilds the trees over the live shapes and recomputes every pair
+    /// at the next update.
     ///
     /// # Errors
-    /// [`ShapeError::NotFinite`] / [`ShapeError::Negative`] for a bad `margin` (the
-    /// world is then unchanged).
-    pub fn set_broad_margin(&mut self, margin: V::Scalar) -> Result<(), ShapeError> {
-        let mut tree = DynamicTree::with_margin(margin)?;
+    /// [`WorldError::Invalid`] for a NaN, infinite or negative `margin` (the world is
+    /// then unchanged).
+    pub fn set_broad_margin(&mut self, margin: V::Scalar) -> Result<(), WorldError> {
+        let mut trees = [
+            DynamicTree::with_margin(margin)?,
+            DynamicTree::with_margin(margin)?,
+        ];
         let mut proxies = Vec::with_capacity(self.len());
         for (index, slot) in self.slots.iter().enumerate() {
             if let Some(e) = &slot.entry {
+                let tree = &mut trees[e.motion.tree()];
                 // The box was accepted before, so the insertion succeeds.
                 proxies.push((index, tree.insert(self.pair_box(&e.aabb), index as u32)?));
             }
@@ -211,48 +254,68 @@ impl<V: GjkVector, S: DispatchShape<V>> World<V, S> {
             if let Some(e) = self.slots[index].entry.as_mut() {
                 e.proxy = proxy;
             }
+            self.mark_dirty(index as u32);
         }
-        self.tree = tree;
-        self.broad_pairs.clear();
+        self.trees = trees;
         Ok(())
     }
 
     /// Number of live shapes.
     pub fn len(&self) -> usize {
-        self.tree.len()
+        self.trees[0].len() + self.trees[1].len()
     }
 
     /// True when the world holds no shape.
     pub fn is_empty(&self) -> bool {
-        self.tree.is_empty()
+        self.len() == 0
     }
 
-    /// Adds `shape` at `pose` with `filter` and returns its handle. The pair events
-    /// it causes are reported by the next [`update`](Self::update). The pose is stored
-    /// with its rotation made unit (normalised when off by at most
+    /// Adds a moving `shape` at `pose` with `filter` and returns its handle (user data
+    /// 0). The pair events it causes are reported by the next [`update`](Self::update).
+    /// The pose is stored with its rotation made unit (normalised when off by at most
     /// [`ROTATION_UNIT_ULPS`](crate::math::ROTATION_UNIT_ULPS)).
     ///
     /// # Errors
-    /// - [`ShapeError::NotFinite`] (field `pose.rotation`) for a NaN or infinite
-    ///   rotation, [`ShapeError::NotUnit`] for a zero or far-off one.
-    /// - [`ShapeError::NotFinite`] / [`ShapeError::TooLarge`] (field
-    ///   `pose.translation`) for a translation not finite or beyond
-    ///   [`Real::MAX_COORD`].
-    /// - The [`ShapeError`] of the broad phase when the shape's box at the pose is not
-    ///   finite, or when the world would exceed `u32` slots.
+    /// [`WorldError::Invalid`] naming `pose.rotation` (NaN, infinite, zero or far from
+    /// unit), `pose.translation` (not finite or beyond [`Real::MAX_COORD`]) or the
+    /// shape's box at the pose (not finite); [`WorldError::Full`] beyond `u32` slots.
     pub fn insert(
+        &mut self,
+        shape: impl Into<S>,
+        pose: V::Pose,
+        filter: Filter,
+    ) -> Result<Handle, WorldError> {
+        self.insert_with(shape.into(), pose, filter, Motion::Moving)
+    }
+
+    /// Adds a [`Motion::Static`] shape, as [`insert`](Self::insert) does a moving one:
+    /// it is never paired with another static shape.
+    ///
+    /// # Errors
+    /// As [`insert`](Self::insert).
+    pub fn insert_static(
+        &mut self,
+        shape: impl Into<S>,
+        pose: V::Pose,
+        filter: Filter,
+    ) -> Result<Handle, WorldError> {
+        self.insert_with(shape.into(), pose, filter, Motion::Static)
+    }
+
+    fn insert_with(
         &mut self,
         shape: S,
         pose: V::Pose,
         filter: Filter,
-    ) -> Result<Handle, ShapeError> {
+        motion: Motion,
+    ) -> Result<Handle, WorldError> {
         let pose = unit_pose::<V>(&pose)?;
         let aabb = shape.world_aabb(&pose);
         let index = match self.free.last() {
             Some(&i) => i,
-            None => u32::try_from(self.slots.len()).map_err(|_| too_many())?,
+            None => u32::try_from(self.slots.len()).map_err(|_| WorldError::Full)?,
         };
-        let proxy = self.tree.insert(self.pair_box(&aabb), index)?;
+        let proxy = self.trees[motion.tree()].insert(self.pair_box(&aabb), index)?;
         self.ray_snapshot = OnceLock::new();
         if self.free.pop().is_none() {
             self.slots.push(Slot {
@@ -265,65 +328,129 @@ impl<V: GjkVector, S: DispatchShape<V>> World<V, S> {
             shape,
             pose,
             filter,
+            motion,
+            user_data: 0,
             proxy,
             aabb,
+            pairs: Vec::new(),
+            dirty: false,
         });
-        Ok(Handle {
-            index,
-            generation: slot.generation,
-        })
+        let generation = slot.generation;
+        self.mark_dirty(index);
+        Ok(Handle { index, generation })
     }
 
-    /// Removes a shape and returns it; `None` for a stale handle. Its touching pairs
-    /// are reported as stopped by the next [`update`](Self::update).
-    pub fn remove(&mut self, handle: Handle) -> Option<S> {
-        let entry = self.slot_mut(handle)?.entry.take()?;
+    /// Removes a shape and returns it. Its touching pairs are reported as stopped by
+    /// the next [`update`](Self::update) and leave [`contacts`](Self::contacts) now.
+    ///
+    /// # Errors
+    /// [`WorldError::StaleHandle`] for a handle of no live shape.
+    pub fn remove(&mut self, handle: Handle) -> Result<S, WorldError> {
+        let entry = self.entry(handle).ok_or(WorldError::StaleHandle(handle))?;
+        for id in entry.pairs.clone() {
+            if let Some(ended) = self.destroy_pair(id) {
+                self.removed_pairs.push(ended);
+            }
+        }
         let slot = &mut self.slots[handle.index()];
+        let entry = slot.entry.take().ok_or(WorldError::StaleHandle(handle))?;
         slot.generation = slot.generation.wrapping_add(1);
         self.free.push(handle.index);
-        self.tree.remove(entry.proxy);
+        self.trees[entry.motion.tree()].remove(entry.proxy);
         self.ray_snapshot = OnceLock::new();
-        let gone = self
-            .contacts
-            .iter()
-            .filter(|c| c.a == handle || c.b == handle)
-            .map(|c| (c.a, c.b));
-        self.removed_pairs.extend(gone);
-        self.contacts.retain(|c| c.a != handle && c.b != handle);
-        Some(entry.shape)
+        self.excluded
+            .retain(|&k| (k >> 32) as u32 != handle.index && k as u32 != handle.index);
+        Ok(entry.shape)
     }
 
     /// Moves a shape to `pose` (its rotation made unit as in
-    /// [`insert`](Self::insert)); its pairs are updated by the next
-    /// [`update`](Self::update).
+    /// [`insert`](Self::insert)); its pairs are recomputed by the next
+    /// [`update`](Self::update). A move that stays inside the shape's fat box (see
+    /// [`set_broad_margin`](Self::set_broad_margin)) leaves the broad phase untouched.
     ///
     /// # Errors
-    /// [`ShapeError::OutOfRange`] for a stale handle; [`ShapeError::NotFinite`] /
-    /// [`ShapeError::NotUnit`] for a refused rotation; the broad phase's
-    /// [`ShapeError`] for a non-finite translation. On error the shape keeps its old
-    /// pose.
-    pub fn set_pose(&mut self, handle: Handle, pose: V::Pose) -> Result<(), ShapeError> {
+    /// [`WorldError::StaleHandle`] for a stale handle; [`WorldError::Invalid`] for a
+    /// refused pose (as [`insert`](Self::insert)). On error the shape keeps its pose.
+    pub fn set_pose(&mut self, handle: Handle, pose: V::Pose) -> Result<(), WorldError> {
+        let entry = self.entry(handle).ok_or(WorldError::StaleHandle(handle))?;
         let pose = unit_pose::<V>(&pose)?;
-        let entry = self.entry(handle).ok_or_else(|| stale(handle))?;
         let aabb = entry.shape.world_aabb(&pose);
-        let proxy = entry.proxy;
-        self.tree.move_proxy(proxy, self.pair_box(&aabb), V::ZERO)?;
+        let (proxy, tree) = (entry.proxy, entry.motion.tree());
+        self.trees[tree].move_proxy(proxy, self.pair_box(&aabb), V::ZERO)?;
         self.ray_snapshot = OnceLock::new();
-        if let Some(e) = self.slot_mut(handle).and_then(|s| s.entry.as_mut()) {
+        if let Some(e) = self.entry_mut(handle) {
             e.pose = pose;
             e.aabb = aabb;
+        }
+        self.mark_dirty(handle.index);
+        Ok(())
+    }
+
+    /// Changes a shape's collision filter (effective from the next update: pairs it
+    /// no longer allows stop, pairs it now allows are found).
+    ///
+    /// # Errors
+    /// [`WorldError::StaleHandle`] for a stale handle.
+    pub fn set_filter(&mut self, handle: Handle, filter: Filter) -> Result<(), WorldError> {
+        let e = self.entry_mut(handle).ok_or(WorldError::StaleHandle(handle))?;
+        e.filter = filter;
+        let (proxy, tree) = (e.proxy, e.motion.tree());
+        self.trees[tree].touch(proxy);
+        self.mark_dirty(handle.index);
+        Ok(())
+    }
+
+    /// Excludes (or allows again) the pair of `a` and `b` whatever their filters: an
+    /// allowed-collision list for robots with more links than filter bits. Effective
+    /// from the next update; forgotten when either shape is removed.
+    ///
+    /// # Errors
+    /// [`WorldError::StaleHandle`] when either handle is stale.
+    pub fn set_pair_excluded(
+        &mut self,
+        a: Handle,
+        b: Handle,
+        excluded: bool,
+    ) -> Result<(), WorldError> {
+        for h in [a, b] {
+            self.entry(h).ok_or(WorldError::StaleHandle(h))?;
+        }
+        if excluded {
+            self.excluded.insert(pair_key(a, b));
+        } else if self.excluded.remove(&pair_key(a, b)) {
+            for h in [a, b] {
+                if let Some(e) = self.entry(h) {
+                    let (proxy, tree) = (e.proxy, e.motion.tree());
+                    self.trees[tree].touch(proxy);
+                }
+            }
+        }
+        for h in [a, b] {
+            self.mark_dirty(h.index);
         }
         Ok(())
     }
 
-    /// Changes a shape's collision filter (effective from the next update).
+    /// True when the pair of `a` and `b` is excluded by
+    /// [`set_pair_excluded`](Self::set_pair_excluded).
+    pub fn is_pair_excluded(&self, a: Handle, b: Handle) -> bool {
+        self.excluded.contains(&pair_key(a, b))
+    }
+
+    /// Sets the user data of a live handle (an id or index into the caller's own
+    /// tables; 0 at insertion).
     ///
     /// # Errors
-    /// [`ShapeError::OutOfRange`] for a stale handle.
-    pub fn set_filter(&mut self, handle: Handle, filter: Filter) -> Result<(), ShapeError> {
-        let e = self.slot_mut(handle).and_then(|s| s.entry.as_mut());
-        e.ok_or_else(|| stale(handle))?.filter = filter;
+    /// [`WorldError::StaleHandle`] for a stale handle.
+    pub fn set_user_data(&mut self, handle: Handle, data: u64) -> Result<(), WorldError> {
+        let e = self.entry_mut(handle).ok_or(WorldError::StaleHandle(handle))?;
+        e.user_data = data;
         Ok(())
+    }
+
+    /// The user data of a live handle.
+    pub fn user_data(&self, handle: Handle) -> Option<u64> {
+        self.entry(handle).map(|e| e.user_data)
     }
 
     /// The shape of a live handle.
@@ -339,6 +466,11 @@ impl<V: GjkVector, S: DispatchShape<V>> World<V, S> {
     /// The filter of a live handle.
     pub fn filter(&self, handle: Handle) -> Option<Filter> {
         self.entry(handle).map(|e| e.filter)
+    }
+
+    /// Whether a live handle is static or moving.
+    pub fn motion(&self, handle: Handle) -> Option<Motion> {
+        self.entry(handle).map(|e| e.motion)
     }
 
     /// The tight world box of a live handle.
@@ -363,6 +495,30 @@ impl<V: GjkVector, S: DispatchShape<V>> World<V, S> {
         aabb.loosened(self.prediction * V::Scalar::HALF)
     }
 
+    /// Puts slot `index` on the dirty list (once).
+    fn mark_dirty(&mut self, index: u32) {
+        if let Some(e) = self.slots[index as usize].entry.as_mut() {
+            if !e.dirty {
+                e.dirty = true;
+                self.dirty.push(index);
+            }
+        }
+    }
+
+    /// Drops pair `id` from the cache and from its two shapes' lists; returns its two
+    /// handles when it was touching.
+    fn destroy_pair(&mut self, id: u32) -> Option<(Handle, Handle)> {
+        let pair = *self.pairs.get(id);
+        for h in [pair.a, pair.b] {
+            if let Some(e) = self.slots[h.index()].entry.as_mut() {
+                if let Some(k) = e.pairs.iter().position(|&p| p == id) {
+                    e.pairs.swap_remove(k);
+                }
+            }
+        }
+        self.pairs.destroy(id)
+    }
+
     fn entry(&self, handle: Handle) -> Option<&Entry<V, S>> {
         let slot = self.slots.get(handle.index())?;
         (slot.generation == handle.generation)
@@ -370,9 +526,11 @@ impl<V: GjkVector, S: DispatchShape<V>> World<V, S> {
             .flatten()
     }
 
-    fn slot_mut(&mut self, handle: Handle) -> Option<&mut Slot<V, S>> {
+    fn entry_mut(&mut self, handle: Handle) -> Option<&mut Entry<V, S>> {
         let slot = self.slots.get_mut(handle.index())?;
-        (slot.generation == handle.generation).then_some(slot)
+        (slot.generation == handle.generation)
+            .then_some(slot.entry.as_mut())
+            .flatten()
     }
 
     /// The handle of the live entry in slot `index` (from the tree's user data).
@@ -392,22 +550,4 @@ impl<V: GjkVector, S: DispatchShape<V>> World<V, S> {
 /// [`check_pose`](crate::shape::error::check_pose).
 pub(crate) fn unit_pose<V: GjkVector>(pose: &V::Pose) -> Result<V::Pose, ShapeError> {
     crate::shape::error::check_pose("World", "pose.rotation", "pose.translation", pose)
-}
-
-fn stale(handle: Handle) -> ShapeError {
-    ShapeError::OutOfRange {
-        shape: "World",
-        field: "handle",
-        value: f64::from(handle.index),
-        range: "live handles",
-    }
-}
-
-fn too_many() -> ShapeError {
-    ShapeError::OutOfRange {
-        shape: "World",
-        field: "shape count",
-        value: u32::MAX as f64,
-        range: "below u32::MAX",
-    }
 }

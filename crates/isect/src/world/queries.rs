@@ -7,7 +7,7 @@
 // `!(x >= y)` is deliberate: it is also true for NaN, which must take the safe branch.
 #![allow(clippy::neg_cmp_op_on_partial_ord)]
 
-use super::{unit_pose, Entry, Filter, Handle, World};
+use super::{unit_pose, Entry, Handle, QueryFilter, World};
 use crate::algo::gjk::GjkVector;
 use crate::broad::Bvh;
 use crate::math::{Real, Vector};
@@ -35,12 +35,13 @@ impl<V: GjkVector, S: DispatchShape<V> + Sync> World<V, S> {
     /// shape hits it at `t = 0` (zero normal). A non-finite ray, or a NaN or negative
     /// `max_t`, hits nothing. Walks the snapshot of [`cast_rays`](Self::cast_rays) while
     /// one is kept (a static scene), else the tree.
-    pub fn cast_ray(
+    pub fn cast_ray<'f>(
         &self,
         ray: &Ray<V>,
         max_t: V::Scalar,
-        filter: Filter,
+        filter: impl Into<QueryFilter<'f>>,
     ) -> Option<WorldRayHit<V>> {
+        let filter = filter.into();
         let mut best = None;
         match self.ray_snapshot.get() {
             Some(bvh) => {
@@ -49,9 +50,12 @@ impl<V: GjkVector, S: DispatchShape<V> + Sync> World<V, S> {
                 });
             }
             None => {
-                self.tree.cast_ray(ray, max_t, |_, slot, t_max| {
-                    self.keep_closest(&mut best, slot, ray, t_max, &filter)
-                });
+                for tree in &self.trees {
+                    let reach = best.map_or(max_t, |b: WorldRayHit<V>| b.hit.t);
+                    tree.cast_ray(ray, reach, |_, slot, t_max| {
+                        self.keep_closest(&mut best, slot, ray, t_max, &filter)
+                    });
+                }
             }
         }
         best
@@ -67,7 +71,7 @@ impl<V: GjkVector, S: DispatchShape<V> + Sync> World<V, S> {
         slot: u32,
         ray: &Ray<V>,
         t_max: V::Scalar,
-        filter: &Filter,
+        filter: &QueryFilter<'_>,
     ) -> Option<V::Scalar> {
         let (handle, e) = self.allowed(slot, filter)?;
         let hit = e.shape.cast_ray_posed(&e.pose, ray, t_max)?;
@@ -80,35 +84,46 @@ impl<V: GjkVector, S: DispatchShape<V> + Sync> World<V, S> {
     /// Any shape (allowed by `filter`) that `ray` hits within `max_t`: cheaper than
     /// [`cast_ray`](Self::cast_ray) when only a yes / no is needed. Which one is
     /// reported among several depends on the tree. Misses as [`cast_ray`](Self::cast_ray).
-    pub fn cast_ray_any(&self, ray: &Ray<V>, max_t: V::Scalar, filter: Filter) -> Option<Handle> {
-        let id = self.tree.cast_ray_any(ray, max_t, |_, user| {
-            self.allowed(user, &filter)
-                .is_some_and(|(_, e)| e.shape.cast_ray_posed(&e.pose, ray, max_t).is_some())
-        })?;
-        let user = self.tree.user_data(id)?;
-        self.handle_at(user).map(|(h, _)| h)
+    pub fn cast_ray_any<'f>(
+        &self,
+        ray: &Ray<V>,
+        max_t: V::Scalar,
+        filter: impl Into<QueryFilter<'f>>,
+    ) -> Option<Handle> {
+        let filter = filter.into();
+        self.trees.iter().find_map(|tree| {
+            let id = tree.cast_ray_any(ray, max_t, |_, user| {
+                self.allowed(user, &filter)
+                    .is_some_and(|(_, e)| e.shape.cast_ray_posed(&e.pose, ray, max_t).is_some())
+            })?;
+            let user = tree.user_data(id)?;
+            self.handle_at(user).map(|(h, _)| h)
+        })
     }
 
     /// Every hit of `ray` within `max_t` on shapes allowed by `filter`, sorted by `t`
     /// then handle (one hit per shape: its first). Misses as [`cast_ray`](Self::cast_ray).
-    pub fn cast_ray_all(
+    pub fn cast_ray_all<'f>(
         &self,
         ray: &Ray<V>,
         max_t: V::Scalar,
-        filter: Filter,
+        filter: impl Into<QueryFilter<'f>>,
     ) -> Vec<WorldRayHit<V>> {
+        let filter = filter.into();
         let mut hits = Vec::new();
         if !(max_t >= V::Scalar::ZERO) {
             return hits;
         }
-        self.tree.cast_ray_all(ray, max_t, |_, user, _| {
-            if let Some((handle, e)) = self.allowed(user, &filter) {
-                if let Some(hit) = e.shape.cast_ray_posed(&e.pose, ray, max_t) {
-                    hits.push(WorldRayHit { handle, hit });
+        for tree in &self.trees {
+            tree.cast_ray_all(ray, max_t, |_, user, _| {
+                if let Some((handle, e)) = self.allowed(user, &filter) {
+                    if let Some(hit) = e.shape.cast_ray_posed(&e.pose, ray, max_t) {
+                        hits.push(WorldRayHit { handle, hit });
+                    }
                 }
-            }
-            true
-        });
+                true
+            });
+        }
         hits.sort_by(|x, y| {
             x.hit
                 .t
@@ -128,12 +143,13 @@ impl<V: GjkVector, S: DispatchShape<V> + Sync> World<V, S> {
     /// boxes with the SIMD ray kernel instead of the binary tree; the snapshot is kept
     /// until a shape is inserted, removed or moved, so repeated batches on a static
     /// scene build it once. The snapshot holds about 64 bytes per shape.
-    pub fn cast_rays(
+    pub fn cast_rays<'f>(
         &self,
         rays: &[Ray<V>],
         max_t: V::Scalar,
-        filter: Filter,
+        filter: impl Into<QueryFilter<'f>>,
     ) -> Vec<Option<WorldRayHit<V>>> {
+        let filter = filter.into();
         let snapshot = match self.ray_snapshot.get() {
             Some(bvh) => Some(bvh),
             None if 4 * rays.len() >= self.len() => {
@@ -184,7 +200,7 @@ impl<V: GjkVector, S: DispatchShape<V> + Sync> World<V, S> {
         bvh: &Bvh<V>,
         rays: &[Ray<V>],
         max_t: V::Scalar,
-        filter: Filter,
+        filter: QueryFilter<'_>,
     ) -> Vec<Option<WorldRayHit<V>>> {
         let mut best = vec![None; rays.len()];
         bvh.cast_rays(rays, max_t, |k, slot, t_max| {
@@ -200,14 +216,15 @@ impl<V: GjkVector, S: DispatchShape<V> + Sync> World<V, S> {
     /// touching at `t = 0` hits at time 0. A non-finite pose or velocity, a refused
     /// rotation (see [`insert`](Self::insert)), or a non-finite or negative `max_t`,
     /// hits nothing.
-    pub fn cast_shape(
+    pub fn cast_shape<'f>(
         &self,
         pose: &V::Pose,
         vel: V,
         shape: &S,
         max_t: V::Scalar,
-        filter: Filter,
+        filter: impl Into<QueryFilter<'f>>,
     ) -> Option<(Handle, ShapeCastHit<V>)> {
+        let filter = filter.into();
         if !(max_t.is_finite() && max_t >= V::Scalar::ZERO && vel.is_finite()) {
             return None;
         }
@@ -231,7 +248,8 @@ impl<V: GjkVector, S: DispatchShape<V> + Sync> World<V, S> {
 
     /// The shapes (allowed by `filter`) that contain the point `p` (boundary
     /// included), sorted by handle. A NaN point finds nothing.
-    pub fn shapes_at_point(&self, p: V, filter: Filter) -> Vec<Handle> {
+    pub fn shapes_at_point<'f>(&self, p: V, filter: impl Into<QueryFilter<'f>>) -> Vec<Handle> {
+        let filter = filter.into();
         if p.is_nan() {
             return Vec::new();
         }
@@ -243,7 +261,12 @@ impl<V: GjkVector, S: DispatchShape<V> + Sync> World<V, S> {
     /// The shapes (allowed by `filter`) that touch or overlap the box `region` (exact
     /// shape test, not just their bounding boxes), sorted by handle. A box with NaN
     /// finds nothing.
-    pub fn shapes_in_aabb(&self, region: &Aabb<V>, filter: Filter) -> Vec<Handle> {
+    pub fn shapes_in_aabb<'f>(
+        &self,
+        region: &Aabb<V>,
+        filter: impl Into<QueryFilter<'f>>,
+    ) -> Vec<Handle> {
+        let filter = filter.into();
         self.collect_in_box(region, &filter, |e| {
             e.shape.intersects_aabb(&e.pose, region)
         })
@@ -252,7 +275,13 @@ impl<V: GjkVector, S: DispatchShape<V> + Sync> World<V, S> {
     /// The shapes (allowed by `filter`) that touch or overlap `shape` placed at
     /// `pose` ([`dispatch::intersects`]), sorted by handle. A non-finite pose or a
     /// refused rotation (see [`insert`](Self::insert)) finds nothing.
-    pub fn intersecting_shapes(&self, pose: &V::Pose, shape: &S, filter: Filter) -> Vec<Handle> {
+    pub fn intersecting_shapes<'f>(
+        &self,
+        pose: &V::Pose,
+        shape: &S,
+        filter: impl Into<QueryFilter<'f>>,
+    ) -> Vec<Handle> {
+        let filter = filter.into();
         let Ok(pose) = &unit_pose::<V>(pose) else {
             return Vec::new();
         };
@@ -262,27 +291,29 @@ impl<V: GjkVector, S: DispatchShape<V> + Sync> World<V, S> {
         })
     }
 
-    /// The live entry of a tree proxy when its filter allows `filter`.
-    fn allowed(&self, user: u32, filter: &Filter) -> Option<(Handle, &Entry<V, S>)> {
+    /// The live entry of a tree proxy when `filter` admits it.
+    fn allowed(&self, user: u32, filter: &QueryFilter<'_>) -> Option<(Handle, &Entry<V, S>)> {
         self.handle_at(user)
-            .filter(|(_, e)| e.filter.allows(filter))
+            .filter(|(h, e)| filter.admits(*h, &e.filter))
     }
 
     /// Calls `f` for each allowed shape whose tight box meets `region`.
     fn for_each_in_box(
         &self,
         region: &Aabb<V>,
-        filter: &Filter,
+        filter: &QueryFilter<'_>,
         mut f: impl FnMut(Handle, &Entry<V, S>),
     ) {
-        self.tree.query(region, |_, user| {
-            if let Some((handle, e)) = self.allowed(user, filter) {
-                if e.aabb.intersects(region) {
-                    f(handle, e);
+        for tree in &self.trees {
+            tree.query(region, |_, user| {
+                if let Some((handle, e)) = self.allowed(user, filter) {
+                    if e.aabb.intersects(region) {
+                        f(handle, e);
+                    }
                 }
-            }
-            true
-        });
+                true
+            });
+        }
     }
 
     /// The sorted handles of allowed shapes whose tight box meets `region` and that
@@ -290,7 +321,7 @@ impl<V: GjkVector, S: DispatchShape<V> + Sync> World<V, S> {
     fn collect_in_box(
         &self,
         region: &Aabb<V>,
-        filter: &Filter,
+        filter: &QueryFilter<'_>,
         exact: impl Fn(&Entry<V, S>) -> bool,
     ) -> Vec<Handle> {
         let mut found = Vec::new();

@@ -1,57 +1,61 @@
-//! The world's step: broad phase (tree pairs, filters, tight boxes), narrow phase
-//! (dispatch contacts, optionally in parallel), and the pair events.
+//! The world's step, as Box2D v3's `b2UpdateBroadPhasePairs` and `b2Collide`: new
+//! pairs from the proxies whose fat box changed, then the narrow phase on the pairs
+//! of the shapes that moved, then the events.
 //!
-//! The broad phase is incremental, as Box2D's `b2UpdatePairs`: the world keeps the
-//! pairs whose fat boxes overlap, and each update re-queries only the proxies whose
-//! fat box changed (the tree's *moved* buffer); pairs of two unmoved proxies keep
-//! their overlap. When more than half the proxies moved, one traversal of the tree
-//! against itself replaces the queries (same pairs, less work). With a broad-phase margin
-//! ([`set_broad_margin`](World::set_broad_margin)) a shape that moves less than the
-//! margin does not move its fat box at all. Once as many leaves were inserted or
-//! reinserted into the tree since its last rebuild as it holds (a bulk load, or a
-//! scene that churned through it), the update first rebuilds the tree top down
-//! ([`DynamicTree::rebuild`](crate::broad::DynamicTree::rebuild)): handles, fat boxes
-//! and pairs stay, the tree gets shallower, at O(log n) per insertion amortised.
+//! - **Broad phase.** Static and moving shapes sit in two dynamic trees. A moved
+//!   moving proxy is queried against both trees, a moved static one against the
+//!   moving tree only, so static–static pairs never exist. When more than half the
+//!   moving proxies moved, one traversal of the moving tree against itself and
+//!   against the static tree replaces the queries (same pairs, less work). A pair
+//!   found is added to the persistent [`PairCache`](super::pairs) unless cached.
+//!   Once as many leaves were (re)inserted into a tree since its last rebuild as it
+//!   holds, the update first rebuilds it top down
+//!   ([`DynamicTree::rebuild`](crate::broad::DynamicTree::rebuild)).
+//! - **Narrow phase.** Only the pairs of *dirty* shapes (inserted, moved, refiltered)
+//!   and the new pairs are visited: a pair whose fat boxes parted, or whose filters
+//!   or exclusion now forbid it, is dropped; the others get
+//!   [`dispatch::contact`] (or [`dispatch::contact_manifold`]) when their tight
+//!   boxes, grown by half the prediction each, overlap. A pair of two unmoved shapes
+//!   keeps its contact without a query. With the `parallel` feature the queries run
+//!   on rayon's pool; results are written back in visit order, so the answers and
+//!   their order equal the serial run's.
+//! - **Events.** A pair that starts or stops touching is reported once, sorted.
+//!
+//! Phase times are measured only with the `timing` feature (`std::time::Instant`
+//! is missing on some targets, e.g. `wasm32-unknown-unknown`).
 
 use super::{Entry, Handle, World};
 use crate::algo::gjk::GjkVector;
 use crate::query::dispatch::{self, DispatchShape};
+use crate::query::manifold::{FeatureId, Manifold};
 use crate::query::Contact;
-use std::collections::BTreeSet;
-use std::time::{Duration, Instant};
+use core::time::Duration;
 
-/// Fewest (re)insertions since the last rebuild for [`World::update`] to rebuild the
+pub use super::pairs::PairContact;
+
+/// Fewest (re)insertions since the last rebuild for [`World::update`] to rebuild a
 /// tree: small worlds keep their incremental tree.
 pub const REBUILD_MIN_INSERTIONS: usize = 64;
 
 /// What the last [`update`](World::update) did, and how long its phases took.
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
 pub struct UpdateStats {
-    /// Time in the broad phase (pair maintenance, filters, tight boxes).
+    /// Time in the broad phase (new pairs, pair pruning, filters); zero without the
+    /// `timing` feature.
     pub broad: Duration,
-    /// Time in the narrow phase (one contact query per candidate pair).
+    /// Time in the narrow phase (one contact query per visited pair); zero without
+    /// the `timing` feature.
     pub narrow: Duration,
-    /// Shapes whose fat box changed (inserted, or moved out of it) and were re-queried.
+    /// Proxies whose fat box changed (inserted, moved out of it, refiltered) and were
+    /// queried for new pairs.
     pub moved: usize,
-    /// Pairs whose fat boxes overlap.
+    /// Pairs in the cache (overlapping fat boxes, allowed by filters) after the update.
     pub broad_pairs: usize,
-    /// Candidate pairs handed to the narrow phase (filters allow them, tight boxes
-    /// grown by the prediction overlap).
+    /// Narrow-phase queries run: pairs of dirty shapes whose tight boxes, grown by
+    /// the prediction, overlap.
     pub candidates: usize,
-    /// Touching pairs found.
+    /// Touching pairs after the update.
     pub contacts: usize,
-}
-
-/// The contact of a touching pair of a [`World`], `a < b`; the normal points from
-/// `a` to `b`.
-#[derive(Copy, Clone, Debug, PartialEq)]
-pub struct PairContact<V: crate::math::Vector> {
-    /// The smaller handle.
-    pub a: Handle,
-    /// The larger handle.
-    pub b: Handle,
-    /// The contact from `a` to `b`, in world space.
-    pub contact: Contact<V>,
 }
 
 /// What changed in an [`update`](World::update): pairs (`a < b`, sorted) that
@@ -65,48 +69,71 @@ pub struct UpdateEvents {
     pub stopped: Vec<(Handle, Handle)>,
 }
 
+/// A narrow-phase result: the deepest point and the manifold.
+type Found<V> = Option<(Contact<V>, Manifold<V>)>;
+
 impl<V: GjkVector, S: DispatchShape<V> + Sync> World<V, S> {
-    /// Finds every touching pair: candidate pairs from the tree's fat boxes whose
-    /// filters allow each other and whose tight boxes, grown by half the prediction
-    /// each, overlap, then the narrow phase
-    /// ([`dispatch::contact`] within the world's prediction) on each, in parallel
-    /// with the `parallel` feature (same answers, same order). Returns the pairs that
+    /// Brings the contacts up to date with the poses set since the last update (see
+    /// the module docs of `world::update` for the pipeline) and returns the pairs that
     /// started and stopped touching; the contacts are in [`contacts`](Self::contacts).
     pub fn update(&mut self) -> UpdateEvents {
-        let start = Instant::now();
-        self.rebuild_tree_if_grown();
-        let moved = self.tree.moved().len();
-        self.refresh_broad_pairs();
-        let candidates = self.candidate_pairs();
-        let broad_done = Instant::now();
-        let contacts = self.narrow_phase(&candidates);
-        self.stats = UpdateStats {
-            broad: broad_done - start,
-            narrow: broad_done.elapsed(),
-            moved,
-            broad_pairs: self.broad_pairs.len(),
-            candidates: candidates.len(),
-            contacts: contacts.len(),
+        let clock = Clock::start();
+        self.stamp = self.stamp.wrapping_add(1);
+        self.rebuild_trees_if_grown();
+        let moved = self.trees[0].moved().len() + self.trees[1].moved().len();
+        let mut events = UpdateEvents {
+            started: Vec::new(),
+            stopped: std::mem::take(&mut self.removed_pairs),
         };
-        let old: BTreeSet<(Handle, Handle)> = self
-            .contacts
-            .iter()
-            .map(|c| (c.a, c.b))
-            .chain(std::mem::take(&mut self.removed_pairs))
-            .collect();
-        let new: BTreeSet<(Handle, Handle)> = contacts.iter().map(|c| (c.a, c.b)).collect();
-        self.contacts = contacts;
-        self.tree.clear_moved();
-        UpdateEvents {
-            started: new.difference(&old).copied().collect(),
-            stopped: old.difference(&new).copied().collect(),
+        let mut visit = self.find_new_pairs();
+        self.collect_dirty_pairs(&mut visit);
+        let visit = self.prune_pairs(visit, &mut events.stopped);
+        let broad = clock.elapsed();
+        let found = self.narrow_phase(&visit);
+        let narrow = clock.elapsed().saturating_sub(broad);
+        for (&id, found) in visit.iter().zip(found) {
+            match self.pairs.set_contact(id, found) {
+                Some(true) => events.started.push(self.pair_handles(id)),
+                Some(false) => events.stopped.push(self.pair_handles(id)),
+                None => {}
+            }
         }
+        self.clear_dirty();
+        events.started.sort_unstable();
+        events.stopped.sort_unstable();
+        self.stats = UpdateStats {
+            broad,
+            narrow,
+            moved,
+            broad_pairs: self.pairs.len(),
+            candidates: visit.len(),
+            contacts: self.pairs.contacts().len(),
+        };
+        events
     }
 
-    /// The touching pairs of the last [`update`](Self::update) with their contacts,
-    /// sorted by `(a, b)`. Removing a shape drops its pairs at once.
+    /// The touching pairs after the last [`update`](Self::update), with their contacts
+    /// (`a < b`). The order is deterministic (the same calls give the same order,
+    /// serial or parallel) but not sorted: pairs join at the end when they start
+    /// touching and the last one takes the place of one that stops. Removing a shape
+    /// drops its pairs at once.
     pub fn contacts(&self) -> &[PairContact<V>] {
-        &self.contacts
+        self.pairs.contacts()
+    }
+
+    /// The contact of the pair of `a` and `b` when it touched at the last update.
+    pub fn contact(&self, a: Handle, b: Handle) -> Option<&PairContact<V>> {
+        let pair = self.pairs.get(self.pairs.find(a, b)?);
+        let c = self.pairs.contacts().get(pair.touching as usize)?;
+        (c.a == a.min(b) && c.b == a.max(b)).then_some(c)
+    }
+
+    /// A solver's accumulated impulses, one array per entry of
+    /// [`contacts`](Self::contacts) (same index), one value per manifold point. The
+    /// world keeps them while the pair touches and carries each to the next frame's
+    /// point with the same [`FeatureId`]; points new in a frame start at zero.
+    pub fn impulses_mut(&mut self) -> &mut [super::Impulses<V>] {
+        self.pairs.impulses_mut()
     }
 
     /// Phase times and counts of the last [`update`](Self::update) (zero before the
@@ -115,102 +142,232 @@ impl<V: GjkVector, S: DispatchShape<V> + Sync> World<V, S> {
         self.stats
     }
 
-    /// Rebuilds the tree when at least as many leaves were (re)inserted since its last
-    /// rebuild as it holds, and at least [`REBUILD_MIN_INSERTIONS`].
-    fn rebuild_tree_if_grown(&mut self) {
-        let grown = self.tree.insertions_since_rebuild();
-        if grown >= self.tree.len().max(REBUILD_MIN_INSERTIONS) {
-            self.tree.rebuild();
+    /// The two handles of pair `id`.
+    fn pair_handles(&self, id: u32) -> (Handle, Handle) {
+        let p = self.pairs.get(id);
+        (p.a, p.b)
+    }
+
+    /// Rebuilds each tree in which at least as many leaves were (re)inserted since its
+    /// last rebuild as it holds, and at least [`REBUILD_MIN_INSERTIONS`].
+    fn rebuild_trees_if_grown(&mut self) {
+        for tree in &mut self.trees {
+            let grown = tree.insertions_since_rebuild();
+            if grown >= tree.len().max(REBUILD_MIN_INSERTIONS) {
+                tree.rebuild();
+            }
         }
     }
 
-    /// Brings the fat-box pairs up to date: pairs with a moved or removed shape are
-    /// dropped, and the moved proxies' pairs are queried again. The result is the set
-    /// of all pairs with overlapping fat boxes, sorted, as a full traversal would give.
-    fn refresh_broad_pairs(&mut self) {
-        if 2 * self.tree.moved().len() > self.tree.len() {
-            // Most proxies moved: one traversal of the tree against itself is cheaper
-            // than a query per moved proxy, and gives the same pairs.
-            return self.all_broad_pairs();
-        }
-        let mut moved = vec![false; self.slots.len()];
-        for &id in self.tree.moved() {
-            if let Some(user) = self.tree.user_data(id) {
-                moved[user as usize] = true;
+    /// Adds the pairs the moved proxies' fat boxes now overlap (moving–moving and
+    /// moving–static) and returns the new pairs' ids.
+    fn find_new_pairs(&mut self) -> Vec<u32> {
+        let mut found: Vec<(u32, u32)> = Vec::new();
+        let [fixed, moving] = &self.trees;
+        let mut push = |tree_a: &crate::broad::DynamicTree<V>, p, tree_b: &crate::broad::DynamicTree<V>, q| {
+            if let (Some(a), Some(b)) = (tree_a.user_data(p), tree_b.user_data(q)) {
+                found.push((a, b));
             }
-        }
-        let mut pairs = std::mem::take(&mut self.broad_pairs);
-        pairs.retain(|&(a, b)| {
-            !moved[a.index()]
-                && !moved[b.index()]
-                && self.entry(a).is_some()
-                && self.entry(b).is_some()
-        });
-        self.tree.for_each_moved_pair(|p, q| {
-            let (Some(ua), Some(ub)) = (self.tree.user_data(p), self.tree.user_data(q)) else {
-                return;
-            };
-            if let (Some((ha, _)), Some((hb, _))) = (self.handle_at(ua), self.handle_at(ub)) {
-                pairs.push((ha.min(hb), ha.max(hb)));
-            }
-        });
-        pairs.sort_unstable();
-        self.broad_pairs = pairs;
-    }
-
-    /// Every pair of overlapping fat boxes, by a traversal of the tree against itself.
-    fn all_broad_pairs(&mut self) {
-        let mut pairs = std::mem::take(&mut self.broad_pairs);
-        pairs.clear();
-        self.tree.for_each_pair(|p, q| {
-            let (Some(ua), Some(ub)) = (self.tree.user_data(p), self.tree.user_data(q)) else {
-                return;
-            };
-            if let (Some((ha, _)), Some((hb, _))) = (self.handle_at(ua), self.handle_at(ub)) {
-                pairs.push((ha.min(hb), ha.max(hb)));
-            }
-        });
-        pairs.sort_unstable();
-        self.broad_pairs = pairs;
-    }
-
-    /// The fat-box pairs whose filters allow each other and whose tight boxes, grown
-    /// by half the prediction each, overlap; sorted.
-    fn candidate_pairs(&self) -> Vec<(Handle, Handle)> {
-        let meet = |&&(a, b): &&(Handle, Handle)| {
-            let (Some(ea), Some(eb)) = (self.entry(a), self.entry(b)) else {
-                return false;
-            };
-            let boxes_meet = self.pair_box(&ea.aabb).intersects(&self.pair_box(&eb.aabb));
-            ea.filter.allows(&eb.filter) && boxes_meet
         };
-        self.broad_pairs.iter().filter(meet).copied().collect()
+        if 2 * moving.moved().len() > moving.len() {
+            moving.for_each_pair(|p, q| push(moving, p, moving, q));
+            moving.for_each_pair_with(fixed, |p, q| push(moving, p, fixed, q));
+        } else {
+            moving.for_each_moved_pair(|p, q| push(moving, p, moving, q));
+            for &p in moving.moved() {
+                let Some(fat) = moving.fat_aabb(p) else { continue };
+                fixed.query(fat, |q, _| {
+                    push(moving, p, fixed, q);
+                    true
+                });
+            }
+            for &q in fixed.moved() {
+                let Some(fat) = fixed.fat_aabb(q) else { continue };
+                moving.query(fat, |p, _| {
+                    push(moving, p, fixed, q);
+                    true
+                });
+            }
+        }
+        for tree in &mut self.trees {
+            tree.clear_moved();
+        }
+        found
+            .into_iter()
+            .filter_map(|(a, b)| self.create_pair(a, b))
+            .collect()
     }
 
-    /// The contact of each candidate pair, kept when there is one (order kept).
-    fn narrow_phase(&self, candidates: &[(Handle, Handle)]) -> Vec<PairContact<V>> {
-        let one = |&(a, b): &(Handle, Handle)| -> Option<PairContact<V>> {
+    /// Caches the pair of slots `a` and `b` when their shapes may meet and it is new;
+    /// returns its id, stamped as visited.
+    fn create_pair(&mut self, a: u32, b: u32) -> Option<u32> {
+        let ((ha, ea), (hb, eb)) = (self.handle_at(a)?, self.handle_at(b)?);
+        if !self.may_pair(ha, ea, hb, eb) {
+            return None;
+        }
+        let id = self.pairs.create(ha, hb)?;
+        self.pairs.get_mut(id).stamp = self.stamp;
+        for slot in [a, b] {
+            if let Some(e) = self.slots[slot as usize].entry.as_mut() {
+                e.pairs.push(id);
+            }
+        }
+        Some(id)
+    }
+
+    /// True when two live shapes may form a pair: distinct, not both static, filters
+    /// allowing each other, not excluded.
+    fn may_pair(&self, ha: Handle, ea: &Entry<V, S>, hb: Handle, eb: &Entry<V, S>) -> bool {
+        use super::Motion::Static;
+        ha != hb
+            && !(ea.motion == Static && eb.motion == Static)
+            && ea.filter.allows(&eb.filter)
+            && !self.excluded.contains(&super::pair_key(ha, hb))
+    }
+
+    /// Appends the pairs of the dirty shapes not visited yet in this update.
+    fn collect_dirty_pairs(&mut self, visit: &mut Vec<u32>) {
+        for &slot in &self.dirty {
+            let Some(e) = self.slots[slot as usize].entry.as_ref() else { continue };
+            for &id in &e.pairs {
+                let pair = self.pairs.get_mut(id);
+                if pair.stamp != self.stamp {
+                    pair.stamp = self.stamp;
+                    visit.push(id);
+                }
+            }
+        }
+    }
+
+    /// Drops the visited pairs whose fat boxes parted or that may no longer pair
+    /// (their touching ones pushed on `stopped`); returns the pairs to query: those
+    /// whose pair boxes overlap. Pairs kept but not queried lose their contact.
+    fn prune_pairs(&mut self, visit: Vec<u32>, stopped: &mut Vec<(Handle, Handle)>) -> Vec<u32> {
+        let mut query = Vec::with_capacity(visit.len());
+        for id in visit {
+            match self.pair_state(id) {
+                PairState::Gone => {
+                    if let Some(ended) = self.destroy_pair(id) {
+                        stopped.push(ended);
+                    }
+                }
+                PairState::Apart => {
+                    if self.pairs.set_contact(id, None) == Some(false) {
+                        stopped.push(self.pair_handles(id));
+                    }
+                }
+                PairState::Near => query.push(id),
+            }
+        }
+        query
+    }
+
+    /// Whether pair `id` must go, is kept without contact, or needs a query.
+    fn pair_state(&self, id: u32) -> PairState {
+        let (a, b) = self.pair_handles(id);
+        let (Some(ea), Some(eb)) = (self.entry(a), self.entry(b)) else {
+            return PairState::Gone;
+        };
+        let fat = |e: &Entry<V, S>| self.trees[e.motion.tree()].fat_aabb(e.proxy).copied();
+        let fat_meet = matches!((fat(ea), fat(eb)), (Some(x), Some(y)) if x.intersects(&y));
+        if !fat_meet || !self.may_pair(a, ea, b, eb) {
+            return PairState::Gone;
+        }
+        if self.pair_box(&ea.aabb).intersects(&self.pair_box(&eb.aabb)) {
+            PairState::Near
+        } else {
+            PairState::Apart
+        }
+    }
+
+    /// The narrow-phase result of each pair of `visit` (same order).
+    fn narrow_phase(&self, visit: &[u32]) -> Vec<Found<V>> {
+        let one = |&id: &u32| -> Found<V> {
+            let (a, b) = self.pair_handles(id);
             let (ea, eb) = (self.entry(a)?, self.entry(b)?);
-            pair_contact(ea, eb, self.prediction).map(|contact| PairContact { a, b, contact })
+            self.pair_contact(ea, eb)
         };
         #[cfg(feature = "parallel")]
         {
             use rayon::prelude::*;
-            candidates.par_iter().filter_map(one).collect()
+            visit.par_iter().map(one).collect()
         }
         #[cfg(not(feature = "parallel"))]
         {
-            candidates.iter().filter_map(one).collect()
+            visit.iter().map(one).collect()
+        }
+    }
+
+    /// The contact of two entries, from `a` to `b`, with its manifold (one point
+    /// unless the world computes manifolds).
+    fn pair_contact(&self, a: &Entry<V, S>, b: &Entry<V, S>) -> Found<V> {
+        let p = self.prediction;
+        if self.manifolds {
+            let m = dispatch::contact_manifold(&a.pose, &a.shape, &b.pose, &b.shape, p)?;
+            let deepest = deepest_point(&m)?;
+            return Some((deepest, m));
+        }
+        let c = dispatch::contact(&a.pose, &a.shape, &b.pose, &b.shape, p)?;
+        Some((c, Manifold::single(&c, FeatureId::SINGLE)))
+    }
+
+    /// Empties the dirty list.
+    fn clear_dirty(&mut self) {
+        for slot in std::mem::take(&mut self.dirty) {
+            if let Some(e) = self.slots[slot as usize].entry.as_mut() {
+                e.dirty = false;
+            }
         }
     }
 }
 
-/// The contact of two entries, from `a` to `b`.
-#[inline]
-fn pair_contact<V: GjkVector, S: DispatchShape<V>>(
-    a: &Entry<V, S>,
-    b: &Entry<V, S>,
-    prediction: V::Scalar,
-) -> Option<Contact<V>> {
-    dispatch::contact(&a.pose, &a.shape, &b.pose, &b.shape, prediction)
+/// What a visited pair needs.
+enum PairState {
+    /// Drop it: a shape is gone, the fat boxes parted, or it may no longer pair.
+    Gone,
+    /// Keep it without contact: the pair boxes are apart.
+    Apart,
+    /// Query it.
+    Near,
+}
+
+/// The manifold's deepest point as a [`Contact`] (`None` for an empty manifold).
+fn deepest_point<V: GjkVector>(m: &Manifold<V>) -> Option<Contact<V>> {
+    let p = m
+        .points()
+        .iter()
+        .max_by(|x, y| x.depth.partial_cmp(&y.depth).unwrap_or(core::cmp::Ordering::Equal))?;
+    Some(Contact {
+        normal: m.normal,
+        depth: p.depth,
+        point_a: p.point_a,
+        point_b: p.point_b,
+        status: m.status,
+    })
+}
+
+/// Phase timing with the `timing` feature; a clock that reads zero without it.
+struct Clock {
+    #[cfg(feature = "timing")]
+    start: std::time::Instant,
+}
+
+impl Clock {
+    fn start() -> Self {
+        Self {
+            #[cfg(feature = "timing")]
+            start: std::time::Instant::now(),
+        }
+    }
+
+    fn elapsed(&self) -> Duration {
+        #[cfg(feature = "timing")]
+        {
+            self.start.elapsed()
+        }
+        #[cfg(not(feature = "timing"))]
+        {
+            Duration::ZERO
+        }
+    }
 }

@@ -733,10 +733,10 @@ where
         assert!(
             matches!(
                 e,
-                ShapeError::TooLarge {
+                isect::world::WorldError::Invalid(ShapeError::TooLarge {
                     field: "pose.translation",
                     ..
-                }
+                })
             ),
             "{e:?}"
         );

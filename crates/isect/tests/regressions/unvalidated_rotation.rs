@@ -19,7 +19,7 @@ use isect::math::{
 };
 use isect::query::dispatch;
 use isect::shape::{shape_2d, shape_3d, Aabb, Ball, Compound, Ray, ShapeError};
-use isect::world::{Filter, World};
+use isect::world::{WorldError, Filter, World};
 
 use crate::rng;
 use rng::Rng;
@@ -173,7 +173,8 @@ where
         assert!(
             matches!(
                 err,
-                Err(ShapeError::NotUnit { .. }) | Err(ShapeError::NotFinite { .. })
+                Err(WorldError::Invalid(ShapeError::NotUnit { .. }))
+                    | Err(WorldError::Invalid(ShapeError::NotFinite { .. }))
             ),
             "{q:?}: {err:?}"
         );
@@ -374,7 +375,7 @@ fn cube_at_five_with_a_quaternion_of_length_two() {
     let pose = Pose3::new(glam::Vec3::new(5.0, 0.0, 0.0), q);
     let err = world.insert(cube.clone(), pose, Filter::ALL);
     assert!(
-        matches!(err, Err(ShapeError::NotUnit { length, .. }) if length == 2.0),
+        matches!(err, Err(WorldError::Invalid(ShapeError::NotUnit { length, .. })) if length == 2.0),
         "{err:?}"
     );
     let pose = Pose3::new(glam::Vec3::new(5.0, 0.0, 0.0), glam::Quat::IDENTITY);

@@ -1,0 +1,421 @@
+//! The collision world per frame beside rapier's `CollisionPipeline::step` (broad and
+//! narrow phase, no solver) on identical seeded scenes: every moving shape translates
+//! by its own velocity each frame (bouncing inside the scene's box), both worlds get
+//! the same poses, and a frame is the moves plus the update. isect runs at contact
+//! prediction 0 with a broad-phase margin of 0.04 (rapier's fixed skin); rapier at
+//! prediction 0. Static shapes are rapier's parentless colliders that never move, and
+//! isect's `insert_static`. Before each group the touching-pair counts of both are
+//! printed (they agree up to a few exactly-touching pairs).
+//!
+//! Scenes: moving boxes (10k and 100k, 3D), 10k balls, capsules and boxes above a
+//! ground box, 10k moving 2D boxes, circles and polygons, and a level (20k static
+//! boxes on a floor, 100 moving balls).
+//!
+//! `cargo bench -p isect --bench world_rapier` (CPU time per frame).
+
+use std::hint::black_box;
+
+use criterion::{criterion_group, criterion_main, BenchmarkGroup, Criterion};
+use glam::{Quat, Vec2, Vec3};
+use isect::math::{Pose2, Pose3};
+use isect::shape::shape_2d::Shape as Shape2;
+use isect::shape::shape_3d::Shape as Shape3;
+use isect::shape::{Aabb, Ball, Capsule, ConvexPolygon};
+use isect::world::{Filter, Handle, World};
+use rapier2d::geometry as r2;
+use rapier3d::geometry as r3;
+
+mod support;
+use support::{cpu_time_config, CpuTime, Rng};
+
+/// isect's broad-phase margin: rapier's fixed skin.
+const MARGIN: f32 = 0.04;
+
+/// One shape of a 3D scene.
+#[derive(Copy, Clone)]
+enum Kind3 {
+    Cuboid(Vec3),
+    Ball(f32),
+    Capsule(f32, f32),
+}
+
+/// A body of a scene: kind, pose, velocity per frame (zero for static bodies).
+#[derive(Copy, Clone)]
+struct Body<K, P, T> {
+    kind: K,
+    pose: P,
+    vel: T,
+    fixed: bool,
+}
+
+type Body3 = Body<Kind3, (Vec3, Quat), Vec3>;
+
+impl Kind3 {
+    fn ours(self) -> Shape3<f32> {
+        match self {
+            Self::Cuboid(h) => Aabb::from_center(Vec3::ZERO, h).expect("box").into(),
+            Self::Ball(r) => Ball::new(Vec3::ZERO, r).expect("ball").into(),
+            Self::Capsule(hh, r) => {
+                Capsule::new(Vec3::new(0.0, -hh, 0.0), Vec3::new(0.0, hh, 0.0), r)
+                    .expect("capsule")
+                    .into()
+            }
+        }
+    }
+
+    fn rapier(self) -> r3::ColliderBuilder {
+        match self {
+            Self::Cuboid(h) => r3::ColliderBuilder::cuboid(h.x, h.y, h.z),
+            Self::Ball(r) => r3::ColliderBuilder::ball(r),
+            Self::Capsule(hh, r) => r3::ColliderBuilder::capsule_y(hh, r),
+        }
+    }
+}
+
+/// `n` bodies of the kinds `kind` draws, in a cube sized for about one neighbour
+/// each, moving up to `speed` per frame.
+fn moving_3d(rng: &mut Rng, n: usize, speed: f32, kind: impl Fn(&mut Rng) -> Kind3) -> Vec<Body3> {
+    let half = 0.9 * (n as f32).cbrt();
+    (0..n)
+        .map(|_| Body {
+            kind: kind(rng),
+            pose: (rng.vec3(-half, half), rng.rotation()),
+            vel: rng.vec3(-speed, speed),
+            fixed: false,
+        })
+        .collect()
+}
+
+fn random_box(rng: &mut Rng) -> Kind3 {
+    Kind3::Cuboid(rng.vec3(0.3, 0.6))
+}
+
+fn random_mixed(rng: &mut Rng) -> Kind3 {
+    match rng.below(3) {
+        0 => Kind3::Ball(rng.uniform(0.3, 0.6)),
+        1 => Kind3::Capsule(rng.uniform(0.2, 0.4), rng.uniform(0.2, 0.3)),
+        _ => random_box(rng),
+    }
+}
+
+/// Mixed bodies above (and partly sunk into) one large static ground box.
+fn on_ground(rng: &mut Rng, n: usize) -> Vec<Body3> {
+    let half = (n as f32).sqrt() * 0.8;
+    let mut bodies = moving_3d(rng, n, 0.02, random_mixed);
+    for b in &mut bodies {
+        b.pose.0.y = rng.uniform(0.0, 4.0);
+    }
+    bodies.push(Body {
+        kind: Kind3::Cuboid(Vec3::new(half, 0.5, half)),
+        pose: (Vec3::new(0.0, -0.5, 0.0), Quat::IDENTITY),
+        vel: Vec3::ZERO,
+        fixed: true,
+    });
+    bodies
+}
+
+/// A level: 20k static boxes resting on a static floor and 100 moving balls.
+fn level(rng: &mut Rng) -> Vec<Body3> {
+    let side = 141;
+    let mut bodies = Vec::with_capacity(20_200);
+    bodies.push(Body {
+        kind: Kind3::Cuboid(Vec3::new(side as f32, 0.5, side as f32)),
+        pose: (Vec3::new(0.0, -0.5, 0.0), Quat::IDENTITY),
+        vel: Vec3::ZERO,
+        fixed: true,
+    });
+    for i in 0..20_000 {
+        let (x, z) = ((i % side) as f32, (i / side) as f32);
+        let h = rng.vec3(0.2, 0.45);
+        bodies.push(Body {
+            kind: Kind3::Cuboid(h),
+            pose: (Vec3::new(2.0 * x - side as f32, h.y, 2.0 * z - side as f32), Quat::IDENTITY),
+            vel: Vec3::ZERO,
+            fixed: true,
+        });
+    }
+    for _ in 0..100 {
+        let at = rng.vec3(-side as f32, side as f32);
+        bodies.push(Body {
+            kind: Kind3::Ball(0.4),
+            pose: (Vec3::new(at.x, 0.4, at.z), Quat::IDENTITY),
+            vel: rng.vec3(-0.1, 0.1) * Vec3::new(1.0, 0.0, 1.0),
+            fixed: false,
+        });
+    }
+    bodies
+}
+
+/// Advances a moving body by its velocity, bouncing off the box of half side `half`.
+fn advance3(b: &mut Body3, half: f32) {
+    b.pose.0 += b.vel;
+    for k in 0..3 {
+        if b.pose.0[k].abs() > half {
+            b.vel[k] = -b.vel[k];
+        }
+    }
+}
+
+struct Ours3 {
+    world: World<Vec3, Shape3<f32>>,
+    handles: Vec<Handle>,
+}
+
+impl Ours3 {
+    fn new(bodies: &[Body3]) -> Self {
+        let mut world = World::new();
+        world.set_broad_margin(MARGIN).expect("margin");
+        let handles = bodies
+            .iter()
+            .map(|b| {
+                let pose = Pose3::new(b.pose.0, b.pose.1);
+                let r = if b.fixed {
+                    world.insert_static(b.kind.ours(), pose, Filter::ALL)
+                } else {
+                    world.insert(b.kind.ours(), pose, Filter::ALL)
+                };
+                r.expect("insert")
+            })
+            .collect();
+        world.update();
+        Self { world, handles }
+    }
+
+    fn frame(&mut self, bodies: &[Body3]) -> usize {
+        for (b, &h) in bodies.iter().zip(&self.handles).filter(|(b, _)| !b.fixed) {
+            let pose = Pose3::new(b.pose.0, b.pose.1);
+            self.world.set_pose(h, pose).expect("pose");
+        }
+        self.world.update();
+        self.world.contacts().len()
+    }
+}
+
+struct Rapier3 {
+    pipeline: rapier3d::pipeline::CollisionPipeline,
+    islands: rapier3d::dynamics::IslandManager,
+    broad: r3::BroadPhaseBvh,
+    narrow: r3::NarrowPhase,
+    bodies: rapier3d::dynamics::RigidBodySet,
+    colliders: r3::ColliderSet,
+    handles: Vec<r3::ColliderHandle>,
+}
+
+impl Rapier3 {
+    fn new(bodies: &[Body3]) -> Self {
+        let mut colliders = r3::ColliderSet::new();
+        let handles = bodies
+            .iter()
+            .map(|b| {
+                let pose = rapier3d::math::Pose::from_parts(b.pose.0, b.pose.1);
+                colliders.insert(b.kind.rapier().position(pose))
+            })
+            .collect();
+        let mut me = Self {
+            pipeline: rapier3d::pipeline::CollisionPipeline::new(),
+            islands: rapier3d::dynamics::IslandManager::new(),
+            broad: r3::BroadPhaseBvh::new(),
+            narrow: r3::NarrowPhase::new(),
+            bodies: rapier3d::dynamics::RigidBodySet::new(),
+            colliders,
+            handles,
+        };
+        me.step();
+        me
+    }
+
+    fn step(&mut self) {
+        self.pipeline.step(
+            0.0,
+            &mut self.islands,
+            &mut self.broad,
+            &mut self.narrow,
+            &mut self.bodies,
+            &mut self.colliders,
+            &(),
+            &(),
+        );
+    }
+
+    fn frame(&mut self, bodies: &[Body3]) -> usize {
+        for (b, &h) in bodies.iter().zip(&self.handles).filter(|(b, _)| !b.fixed) {
+            let pose = rapier3d::math::Pose::from_parts(b.pose.0, b.pose.1);
+            if let Some(c) = self.colliders.get_mut(h) {
+                c.set_position(pose);
+            }
+        }
+        self.step();
+        self.narrow
+            .contact_pairs()
+            .filter(|p| p.has_any_active_contact())
+            .count()
+    }
+}
+
+/// One group: rapier and isect, each advancing its own copy of the scene per frame.
+fn group_3d(c: &mut Criterion<CpuTime>, name: &str, bodies: Vec<Body3>, half: f32) {
+    let mut group = c.benchmark_group(name);
+    configure(&mut group, bodies.len());
+    let (mut ours, mut theirs) = (Ours3::new(&bodies), Rapier3::new(&bodies));
+    let (mut a, mut b) = (bodies.clone(), bodies);
+    for x in a.iter_mut().filter(|x| !x.fixed) {
+        advance3(x, half);
+    }
+    eprintln!(
+        "{name}: touching pairs rapier {} isect {}",
+        theirs.frame(&a),
+        ours.frame(&a)
+    );
+    group.bench_function("rapier", |bench| {
+        bench.iter(|| {
+            b.iter_mut().filter(|x| !x.fixed).for_each(|x| advance3(x, half));
+            black_box(theirs.frame(&b))
+        })
+    });
+    group.bench_function("isect", |bench| {
+        bench.iter(|| {
+            a.iter_mut().filter(|x| !x.fixed).for_each(|x| advance3(x, half));
+            black_box(ours.frame(&a))
+        })
+    });
+    eprintln!("{name}: isect {:?}", ours.world.update_stats());
+    group.finish();
+}
+
+/// Fewer samples for the large scenes (a frame of 100k shapes takes ~0.5 s).
+fn configure(group: &mut BenchmarkGroup<'_, CpuTime>, n: usize) {
+    group.sample_size(if n > 50_000 { 10 } else { 20 });
+}
+
+fn scenes_3d(c: &mut Criterion<CpuTime>) {
+    let mut rng = Rng(17);
+    for n in [10_000, 100_000] {
+        let bodies = moving_3d(&mut rng, n, 0.05, random_box);
+        group_3d(c, &format!("world_boxes_{}k", n / 1000), bodies, 0.9 * (n as f32).cbrt());
+    }
+    let bodies = on_ground(&mut rng, 10_000);
+    group_3d(c, "world_mixed_10k_on_ground", bodies, 0.8 * 100.0);
+    group_3d(c, "world_level_20k_static_100_balls", level(&mut rng), 141.0);
+}
+
+/// 2D: boxes, circles and polygons.
+#[derive(Clone)]
+struct Body2 {
+    ours: Shape2<f32>,
+    theirs: r2::SharedShape,
+    pos: Vec2,
+    angle: f32,
+    vel: Vec2,
+}
+
+fn bodies_2d(rng: &mut Rng, n: usize) -> Vec<Body2> {
+    let half = 0.9 * (n as f32).sqrt();
+    (0..n)
+        .map(|_| {
+            let (ours, theirs) = shape_2d(rng);
+            let p = rng.vec3(-half, half);
+            let v = rng.vec3(-0.05, 0.05);
+            Body2 {
+                ours,
+                theirs,
+                pos: Vec2::new(p.x, p.y),
+                angle: rng.uniform(-3.0, 3.0),
+                vel: Vec2::new(v.x, v.y),
+            }
+        })
+        .collect()
+}
+
+fn shape_2d(rng: &mut Rng) -> (Shape2<f32>, r2::SharedShape) {
+    let (w, h) = (rng.uniform(0.3, 0.6), rng.uniform(0.3, 0.6));
+    match rng.below(3) {
+        0 => {
+            let b = Aabb::from_center(Vec2::ZERO, Vec2::new(w, h)).expect("box");
+            (b.into(), r2::SharedShape::cuboid(w, h))
+        }
+        1 => (
+            Ball::new(Vec2::ZERO, w).expect("circle").into(),
+            r2::SharedShape::ball(w),
+        ),
+        _ => {
+            let pts: Vec<Vec2> = (0..6)
+                .map(|k| {
+                    let a = k as f32 * std::f32::consts::TAU / 6.0;
+                    Vec2::new(a.cos(), a.sin()) * w
+                })
+                .collect();
+            let ours = ConvexPolygon::new(&pts).expect("hexagon");
+            (ours.into(), r2::SharedShape::convex_hull(&pts).expect("hull"))
+        }
+    }
+}
+
+fn advance2(b: &mut Body2, half: f32) {
+    b.pos += b.vel;
+    for k in 0..2 {
+        if b.pos[k].abs() > half {
+            b.vel[k] = -b.vel[k];
+        }
+    }
+}
+
+fn scene_2d(c: &mut Criterion<CpuTime>) {
+    let n = 10_000;
+    let half = 0.9 * (n as f32).sqrt();
+    let mut rng = Rng(29);
+    let bodies = bodies_2d(&mut rng, n);
+    let mut ours = World::<Vec2, Shape2<f32>>::new();
+    ours.set_broad_margin(MARGIN).expect("margin");
+    let handles: Vec<Handle> = bodies
+        .iter()
+        .map(|b| ours.insert(b.ours.clone(), Pose2::new(b.pos, b.angle), Filter::ALL).expect("insert"))
+        .collect();
+    let mut colliders = r2::ColliderSet::new();
+    let theirs: Vec<_> = bodies
+        .iter()
+        .map(|b| {
+            let pose = rapier2d::math::Pose::new(b.pos, b.angle);
+            colliders.insert(r2::ColliderBuilder::new(b.theirs.clone()).position(pose))
+        })
+        .collect();
+    let mut pipeline = rapier2d::pipeline::CollisionPipeline::new();
+    let mut islands = rapier2d::dynamics::IslandManager::new();
+    let mut broad = r2::BroadPhaseBvh::new();
+    let mut narrow = r2::NarrowPhase::new();
+    let mut rb = rapier2d::dynamics::RigidBodySet::new();
+    let mut group = c.benchmark_group("world_2d_10k");
+    configure(&mut group, n);
+    let mut b = bodies.clone();
+    group.bench_function("rapier", |bench| {
+        bench.iter(|| {
+            for (x, &h) in b.iter_mut().zip(&theirs) {
+                advance2(x, half);
+                if let Some(c) = colliders.get_mut(h) {
+                    c.set_position(rapier2d::math::Pose::new(x.pos, x.angle));
+                }
+            }
+            pipeline.step(0.0, &mut islands, &mut broad, &mut narrow, &mut rb, &mut colliders, &(), &());
+            black_box(narrow.contact_pairs().filter(|p| p.has_any_active_contact()).count())
+        })
+    });
+    let mut a = bodies;
+    group.bench_function("isect", |bench| {
+        bench.iter(|| {
+            for (x, &h) in a.iter_mut().zip(&handles) {
+                advance2(x, half);
+                ours.set_pose(h, Pose2::new(x.pos, x.angle)).expect("pose");
+            }
+            ours.update();
+            black_box(ours.contacts().len())
+        })
+    });
+    eprintln!("world_2d_10k: isect {:?}", ours.update_stats());
+    group.finish();
+}
+
+criterion_group! {
+    name = benches;
+    config = cpu_time_config();
+    targets = scenes_3d, scene_2d
+}
+criterion_main!(benches);

@@ -1,0 +1,327 @@
+//! The world's persistent state against brute force: static and moving shapes, the
+//! pair cache under random operation sequences (inserts, moves inside and outside the
+//! fat box, removes, filter changes, pair exclusions, margin changes, refused calls),
+//! work done only for what moved, manifolds whose impulses persist by feature id,
+//! query filters (excluded handles, predicates) and user data. After every call the
+//! world passes its validator; after every update its contacts equal a fresh
+//! all-pairs computation and its events equal the difference of the touching sets.
+
+mod world_common;
+#[macro_use]
+#[path = "support/for_each_vector.rs"]
+mod for_each_vector;
+
+use isect::math::Isometry;
+use isect::query::{dispatch, Contact};
+use isect::shape::{Aabb, Ray};
+use isect::world::{Filter, Handle, Motion, QueryFilter, World, WorldError};
+use std::collections::BTreeSet;
+use world_common::*;
+
+/// Half the side of the scene's cube.
+const HALF: f64 = 3.0;
+
+type Pairs = BTreeSet<(Handle, Handle)>;
+
+/// Every pair that may touch (not both static, filters allow, not excluded) and
+/// touches within `prediction`, by brute force; with each pair's fresh contact.
+fn brute_contacts<V: TestDim>(
+    world: &World<V, V::S>,
+    prediction: V::Scalar,
+) -> Vec<(Handle, Handle, Contact<V>)> {
+    let hs: Vec<Handle> = world.handles().collect();
+    let mut out = Vec::new();
+    for (i, &a) in hs.iter().enumerate() {
+        for &b in &hs[i + 1..] {
+            let both_static = world.motion(a) == Some(Motion::Static)
+                && world.motion(b) == Some(Motion::Static);
+            let allowed = world.filter(a).unwrap().allows(&world.filter(b).unwrap());
+            if both_static || !allowed || world.is_pair_excluded(a, b) {
+                continue;
+            }
+            let (sa, pa) = (world.shape(a).unwrap(), world.pose(a).unwrap());
+            let (sb, pb) = (world.shape(b).unwrap(), world.pose(b).unwrap());
+            if let Some(c) = dispatch::contact(pa, sa, pb, sb, prediction) {
+                out.push((a, b, c));
+            }
+        }
+    }
+    out
+}
+
+/// The world's touching pairs, checked against brute force (same pairs, each contact
+/// equal to a fresh query on the same poses) and returned.
+fn check_contacts<V: TestDim>(world: &World<V, V::S>, prediction: V::Scalar) -> Pairs {
+    let mut got: Vec<_> = world
+        .contacts()
+        .iter()
+        .map(|c| (c.a, c.b, c.contact))
+        .collect();
+    got.sort_by_key(|&(a, b, _)| (a, b));
+    let want = brute_contacts(world, prediction);
+    assert_eq!(got.len(), want.len(), "touching pair count");
+    for (g, w) in got.iter().zip(&want) {
+        assert_eq!((g.0, g.1), (w.0, w.1));
+        assert_eq!(g.2, w.2, "a kept contact differs from a fresh query");
+    }
+    got.iter().map(|&(a, b, _)| (a, b)).collect()
+}
+
+/// A random live handle, if any.
+fn pick(world_handles: &[Handle], rng: &mut Rng) -> Option<Handle> {
+    (!world_handles.is_empty()).then(|| world_handles[rng.below(world_handles.len())])
+}
+
+/// One random operation; returns the handle of a shape it removed.
+fn random_operation<V: TestDim>(world: &mut World<V, V::S>, rng: &mut Rng) -> Option<Handle> {
+    let hs: Vec<Handle> = world.handles().collect();
+    match rng.below(10) {
+        0 | 1 => {
+            let shape = V::shape(rng.below(V::KINDS), rng, 1.0);
+            let (pose, filter) = (V::pose(rng, HALF), random_filter(rng));
+            let r = if rng.below(2) == 0 {
+                world.insert_static(shape, pose, filter)
+            } else {
+                world.insert(shape, pose, filter)
+            };
+            r.unwrap();
+        }
+        2..=4 => {
+            // Moves small (inside a fat box) and large.
+            let h = pick(&hs, rng)?;
+            let step = if rng.below(2) == 0 { 0.02 } else { 1.5 };
+            let p = *world.pose(h).unwrap();
+            let moved = V::Pose::from_translation(rand_vec::<V>(rng, step)).mul(&p);
+            world.set_pose(h, moved).unwrap();
+        }
+        5 => {
+            let h = pick(&hs, rng)?;
+            world.remove(h).unwrap();
+            return Some(h);
+        }
+        6 => {
+            let h = pick(&hs, rng)?;
+            world.set_filter(h, random_filter(rng)).unwrap();
+        }
+        7 => {
+            let (a, b) = (pick(&hs, rng)?, pick(&hs, rng)?);
+            let excluded = rng.below(2) == 0;
+            world.set_pair_excluded(a, b, excluded).unwrap();
+        }
+        8 => {
+            let margin = [0.0, 0.1, 0.5][rng.below(3)];
+            world.set_broad_margin(s::<V>(margin)).unwrap();
+        }
+        _ => refused_calls_change_nothing(world, rng),
+    }
+    None
+}
+
+/// Refused calls (a stale handle, NaN and non-unit poses, a bad margin) return the
+/// named error and leave the world as it was.
+fn refused_calls_change_nothing<V: TestDim>(world: &mut World<V, V::S>, rng: &mut Rng) {
+    let shape = V::shape(rng.below(V::KINDS), rng, 1.0);
+    let stale = world.insert(shape, V::Pose::IDENTITY, Filter::ALL).unwrap();
+    world.remove(stale).unwrap();
+    let before: Vec<_> = world.handles().map(|h| (h, *world.pose(h).unwrap())).collect();
+    assert_eq!(
+        world.set_pose(stale, V::Pose::IDENTITY),
+        Err(WorldError::StaleHandle(stale))
+    );
+    assert!(matches!(world.remove(stale), Err(WorldError::StaleHandle(_))));
+    if let Some(&(h, _)) = before.first() {
+        let nan = V::Pose::from_translation(V::splat(s::<V>(f64::NAN)));
+        assert!(matches!(world.set_pose(h, nan), Err(WorldError::Invalid(_))));
+        assert!(matches!(
+            world.set_pair_excluded(h, stale, true),
+            Err(WorldError::StaleHandle(_))
+        ));
+    }
+    let shape = V::shape(rng.below(V::KINDS), rng, 1.0);
+    let far = V::Pose::from_translation(V::splat(s::<V>(f64::INFINITY)));
+    assert!(world.insert(shape, far, Filter::ALL).is_err());
+    assert!(world.set_broad_margin(s::<V>(-1.0)).is_err());
+    let after: Vec<_> = world.handles().map(|h| (h, *world.pose(h).unwrap())).collect();
+    assert_eq!(before, after);
+    world.validate().unwrap();
+}
+
+/// Three categories: each shape belongs to one and, one time in four, ignores one.
+fn random_filter(rng: &mut Rng) -> Filter {
+    let group = 1 << rng.below(3);
+    let mask = if rng.below(4) == 0 {
+        !(1 << rng.below(3))
+    } else {
+        u32::MAX
+    };
+    Filter { group, mask }
+}
+
+/// Random operation sequences with updates in between, at prediction 0 and 0.1: the
+/// contacts equal brute force after every update, the events equal the difference
+/// of the touching sets (a removed shape's pairs stop), the validator passes after
+/// every call, no static–static pair is ever cached.
+fn random_operations_match_brute_force<V: TestDim>() {
+    let (mut started_total, mut stopped_total) = (0, 0);
+    for (seed, prediction) in [(1u64, 0.0), (2, 0.1), (3, 0.0), (4, 0.1)] {
+        let prediction = s::<V>(prediction);
+        let mut rng = Rng(seed);
+        let mut world = World::<V, V::S>::with_prediction(prediction).unwrap();
+        let mut touching = Pairs::new();
+        for _ in 0..30 {
+            let shape = V::shape(rng.below(V::KINDS), &mut rng, 1.0);
+            world
+                .insert(shape, V::pose(&mut rng, HALF), random_filter(&mut rng))
+                .unwrap();
+        }
+        for _step in 0..40 {
+            let mut removed = Vec::new();
+            for _ in 0..rng.below(6) {
+                removed.extend(random_operation(&mut world, &mut rng));
+                world.validate().unwrap();
+            }
+            let events = world.update();
+            world.validate().unwrap();
+            let now = check_contacts(&world, prediction);
+            let started: Pairs = now.difference(&touching).copied().collect();
+            let stopped: Pairs = touching.difference(&now).copied().collect();
+            assert_eq!(events.started.iter().copied().collect::<Pairs>(), started);
+            assert_eq!(events.stopped.iter().copied().collect::<Pairs>(), stopped);
+            assert!(events.started.windows(2).all(|w| w[0] < w[1]), "sorted");
+            assert!(events.stopped.windows(2).all(|w| w[0] < w[1]), "sorted");
+            started_total += started.len();
+            stopped_total += stopped.len();
+            touching = now;
+        }
+    }
+    assert!(started_total > 40 && stopped_total > 20, "{started_total} {stopped_total}");
+}
+
+/// A level: 300 overlapping static boxes and 8 moving balls. Static–static pairs are
+/// never cached; an update with nothing moved runs no narrow-phase query; moving one
+/// ball queries only that ball's pairs.
+fn static_level_costs_what_moved<V: TestDim>() {
+    let mut rng = Rng(21);
+    let mut world = World::<V, V::S>::new();
+    for _ in 0..300 {
+        let b = Aabb::from_center(rand_vec::<V>(&mut rng, 4.0), V::splat(s::<V>(0.6))).unwrap();
+        world.insert_static(V::cuboid(b), V::Pose::IDENTITY, Filter::ALL).unwrap();
+    }
+    let balls: Vec<Handle> = (0..8)
+        .map(|_| {
+            let shape = V::shape(0, &mut rng, 1.0);
+            world.insert(shape, V::pose(&mut rng, 4.0), Filter::ALL).unwrap()
+        })
+        .collect();
+    world.update();
+    world.validate().unwrap();
+    let stats = world.update_stats();
+    assert!(stats.broad_pairs <= 8 * 300, "{stats:?}");
+    assert!(stats.contacts > 8, "scene too sparse: {stats:?}");
+    check_contacts(&world, s::<V>(0.0));
+    world.update();
+    assert_eq!(world.update_stats().candidates, 0);
+    let p = *world.pose(balls[0]).unwrap();
+    let shifted = V::Pose::from_translation(rand_vec::<V>(&mut rng, 0.3)).mul(&p);
+    world.set_pose(balls[0], shifted).unwrap();
+    world.update();
+    let queried = world.update_stats().candidates;
+    let ball_pairs = world.contacts().iter().filter(|c| c.a == balls[0] || c.b == balls[0]);
+    assert!(queried >= ball_pairs.count());
+    assert!(queried <= 300 + 8, "{queried} queries for one moved ball");
+    check_contacts(&world, s::<V>(0.0));
+}
+
+/// A box resting on a ground box with manifolds on: 2 (2D) or 4 (3D) points; the
+/// impulses a solver stores are carried to the next frame's points with the same
+/// feature id after a small slide, and a pair that starts touching starts at zero.
+fn manifold_impulses_persist_by_feature<V: TestDim>() {
+    let mut world = World::<V, V::S>::new();
+    world.set_manifolds(true);
+    let ground = Aabb::from_center(V::ZERO, V::splat(s::<V>(5.0)).with(1, s::<V>(0.5))).unwrap();
+    world.insert_static(V::cuboid(ground), V::Pose::IDENTITY, Filter::ALL).unwrap();
+    let crate_box = V::cuboid(Aabb::from_center(V::ZERO, V::splat(s::<V>(0.5))).unwrap());
+    let resting = |x: f64| V::Pose::from_translation(V::ZERO.with(0, s::<V>(x)).with(1, s::<V>(0.99)));
+    let b = world.insert(crate_box.clone(), resting(0.0), Filter::ALL).unwrap();
+    world.update();
+    assert_eq!(world.contacts().len(), 1);
+    let points = world.contacts()[0].manifold.points().len();
+    assert_eq!(points, if V::DIM == 2 { 2 } else { 4 });
+    let ids: Vec<_> = world.contacts()[0].manifold.points().iter().map(|p| p.id).collect();
+    for (k, slot) in world.impulses_mut()[0].iter_mut().enumerate().take(points) {
+        *slot = s::<V>(k as f64 + 1.0);
+    }
+    world.set_pose(b, resting(0.01)).unwrap();
+    world.update();
+    let m = world.contacts()[0].manifold;
+    let impulses = world.impulses_mut()[0];
+    for (j, p) in m.points().iter().enumerate() {
+        let k = ids.iter().position(|&id| id == p.id).expect("same features");
+        assert_eq!(impulses[j], s::<V>(k as f64 + 1.0));
+    }
+    // A second crate lands: its pair starts with zero impulses.
+    world.insert(crate_box, resting(2.0), Filter::ALL).unwrap();
+    world.update();
+    let k = world.contacts().iter().position(|c| c.b != b && c.a != b).unwrap();
+    assert!(world.impulses_mut()[k].iter().all(|&i| i == s::<V>(0.0)));
+}
+
+/// Query filters: a ray cast that excludes the closest hit returns the next one, as
+/// brute force over the other shapes; a predicate on user data does the same.
+fn query_filters_exclude_and_ask<V: TestDim>() {
+    let mut rng = Rng(33);
+    let mut world = World::<V, V::S>::new();
+    for i in 0..60 {
+        let shape = V::shape(rng.below(V::KINDS), &mut rng, 1.0);
+        let pose = V::pose(&mut rng, HALF);
+        let h = if i % 2 == 0 {
+            world.insert(shape, pose, Filter::ALL).unwrap()
+        } else {
+            world.insert_static(shape, pose, Filter::ALL).unwrap()
+        };
+        world.set_user_data(h, i).unwrap();
+    }
+    let mut checked = 0;
+    for _ in 0..200 {
+        // From outside the scene towards a point inside it.
+        let origin = rand_unit::<V>(&mut rng) * s::<V>(2.0 * HALF);
+        let target = rand_vec::<V>(&mut rng, 0.5 * HALF);
+        let Some(dir) = (target - origin).try_normalize() else { continue };
+        let ray = Ray { origin, dir };
+        let t = s::<V>(4.0 * HALF);
+        let all = world.cast_ray_all(&ray, t, Filter::ALL);
+        let Some(first) = all.first() else { continue };
+        let skip = [first.handle];
+        let next = world.cast_ray(&ray, t, QueryFilter::new(Filter::ALL).excluding(&skip));
+        let want = all.iter().find(|h| h.handle != first.handle);
+        assert_eq!(next.map(|h| h.handle), want.map(|h| h.handle));
+        let even = |h: Handle| world.user_data(h).is_some_and(|d| d % 2 == 0);
+        let hit = world.cast_ray(&ray, t, QueryFilter::new(Filter::ALL).with_predicate(&even));
+        let want = all.iter().find(|h| even(h.handle));
+        assert_eq!(hit.map(|h| h.handle), want.map(|h| h.handle));
+        checked += 1;
+    }
+    assert!(checked > 100, "too few hits: {checked}");
+}
+
+/// User data: 0 at insertion, kept by set, gone with the shape; a stale handle is a
+/// named error.
+fn user_data_follows_the_handle<V: TestDim>() {
+    let mut rng = Rng(44);
+    let mut world = World::<V, V::S>::new();
+    let shape = V::shape(0, &mut rng, 1.0);
+    let h = world.insert(shape, V::Pose::IDENTITY, Filter::ALL).unwrap();
+    assert_eq!(world.user_data(h), Some(0));
+    world.set_user_data(h, u64::MAX).unwrap();
+    assert_eq!(world.user_data(h), Some(u64::MAX));
+    world.remove(h).unwrap();
+    assert_eq!(world.user_data(h), None);
+    assert_eq!(world.set_user_data(h, 1), Err(WorldError::StaleHandle(h)));
+    assert_eq!(world.motion(h), None);
+}
+
+for_each_vector!(random_operations_match_brute_force);
+for_each_vector!(static_level_costs_what_moved);
+for_each_vector!(manifold_impulses_persist_by_feature);
+for_each_vector!(query_filters_exclude_and_ask);
+for_each_vector!(user_data_follows_the_handle);
