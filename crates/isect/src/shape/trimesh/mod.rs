@@ -24,6 +24,7 @@
 //! Tolerances: those of [`internal_edges`], and [`BOX_PADDING_ULPS`] on the tree's
 //! boxes (conservative culling); the rest is exact on the stored floats.
 
+mod batch;
 pub mod closest;
 pub mod internal_edges;
 pub(crate) mod ray;
@@ -282,6 +283,30 @@ impl<R: Real> TriMesh<R> {
             point: ray.point_at(t),
             normal: if n.dot(ray.dir) > R::ZERO { -n } else { n },
         }
+    }
+
+    /// [`RayCast::cast_ray`]'s answer from the closest surface crossing `hit` of a
+    /// valid ray: open meshes report the crossing; a solid mesh reports `t = 0` with a
+    /// zero normal for a ray starting inside.
+    fn solid_answer(&self, ray: &Ray<R::V3>, hit: Option<(R, u32)>) -> Option<RayHit<R::V3>> {
+        if !self.solid {
+            return hit.map(|(t, i)| self.hit_at(ray, t, i));
+        }
+        // A first crossing through a front face proves the origin outside; a back face
+        // or no crossing is confirmed by the inside test (a ray touching a silhouette
+        // edge from outside meets a back face at the same t as a front face).
+        let inside = match hit {
+            Some((_, i)) if self.normals[i as usize].dot(ray.dir) < R::ZERO => false,
+            _ => self.inside(ray.origin),
+        };
+        if inside {
+            return Some(RayHit {
+                t: R::ZERO,
+                point: ray.origin,
+                normal: R::V3::ZERO,
+            });
+        }
+        hit.map(|(t, i)| self.hit_at(ray, t, i))
     }
 
     /// The closest hit `(t, triangle)` on the surface.
@@ -568,24 +593,7 @@ impl<R: Real> RayCast<R::V3> for TriMesh<R> {
             return None;
         }
         let hit = self.closest_surface_hit(ray, max_t);
-        if !self.solid {
-            return hit.map(|(t, i)| self.hit_at(ray, t, i));
-        }
-        // A first crossing through a front face proves the origin outside; a back face
-        // or no crossing is confirmed by the inside test (a ray touching a silhouette
-        // edge from outside meets a back face at the same t as a front face).
-        let inside = match hit {
-            Some((_, i)) if self.normals[i as usize].dot(ray.dir) < R::ZERO => false,
-            _ => self.inside(ray.origin),
-        };
-        if inside {
-            return Some(RayHit {
-                t: R::ZERO,
-                point: ray.origin,
-                normal: R::V3::ZERO,
-            });
-        }
-        hit.map(|(t, i)| self.hit_at(ray, t, i))
+        self.solid_answer(ray, hit)
     }
 }
 
