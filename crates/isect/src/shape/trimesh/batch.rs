@@ -45,8 +45,7 @@ impl<R: Real> TriMesh<R> {
         let crossed = ShearedRay::new(ray).is_some_and(|sheared| {
             self.bvh
                 .cast_ray_any(ray, max_t, |item| {
-                    sheared
-                        .hit(&self.corners[item as usize])
+                    self.triangle_hit(&sheared, item)
                         .is_some_and(|t| t <= max_t)
                 })
                 .is_some()
@@ -115,7 +114,7 @@ impl<R: Real> TriMesh<R> {
         let sheared: Vec<Option<ShearedRay<R::V3>>> = rays.iter().map(ShearedRay::new).collect();
         self.bvh
             .cast_rays(rays, max_t, |k, item, _| {
-                sheared[k].as_ref()?.hit(&self.corners[item as usize])
+                self.triangle_hit(sheared[k].as_ref()?, item)
             })
             .into_iter()
             .map(|hit| hit.map(|(i, t)| (t, i)))

@@ -257,7 +257,7 @@ impl<R: Real> TriMesh<R> {
         let mut hits: Vec<(R, u32)> = Vec::new();
         if let Some(sheared) = ShearedRay::new(ray) {
             self.bvh.cast_ray_all(ray, max_t, |item, _| {
-                if let Some(t) = sheared.hit(&self.corners[item as usize]) {
+                if let Some(t) = self.triangle_hit(&sheared, item) {
                     if t <= max_t {
                         hits.push((t, item));
                     }
@@ -309,13 +309,22 @@ impl<R: Real> TriMesh<R> {
         hit.map(|(t, i)| self.hit_at(ray, t, i))
     }
 
+    /// The watertight kernel on triangle `item`. A flat triangle (zero normal) is
+    /// never hit: the rounding of the shear can give collinear corners a sliver of
+    /// area, so its kernel answer is overruled (on the hit path only, where the extra
+    /// read costs little).
+    #[inline(always)]
+    fn triangle_hit(&self, sheared: &ShearedRay<R::V3>, item: u32) -> Option<R> {
+        let i = item as usize;
+        let t = sheared.hit(&self.corners[i])?;
+        (self.normals[i] != R::V3::ZERO).then_some(t)
+    }
+
     /// The closest hit `(t, triangle)` on the surface.
     fn closest_surface_hit(&self, ray: &Ray<R::V3>, max_t: R) -> Option<(R, u32)> {
         let sheared = ShearedRay::new(ray)?;
         self.bvh
-            .cast_ray(ray, max_t, |item, _| {
-                sheared.hit(&self.corners[item as usize])
-            })
+            .cast_ray(ray, max_t, |item, _| self.triangle_hit(&sheared, item))
             .map(|(i, t)| (t, i))
     }
 
