@@ -4,7 +4,8 @@
 //! that the hits agree (same `t` within [`T_REL`], same triangle or one sharing an edge
 //! or a vertex with it).
 //!
-//! Run (Debian: `apt-get install libembree-dev` first):
+//! Run (Debian: `apt-get install libembree-dev` first; `--features parallel` puts the
+//! batch column on all cores):
 //! `cd bench-peers/embree && cargo run --release` (add `-- --reps 9` for more
 //! repetitions; `-- callgrind <bunny|soup> <embree|isect|batch|any> <rays>` runs one
 //! loop alone, for `valgrind --tool=callgrind`).
