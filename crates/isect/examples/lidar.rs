@@ -31,7 +31,11 @@ fn scene() -> TriMesh<f32> {
     let mut indices: Vec<[u32; 3]> = Vec::new();
     let mut add = |data: &meshes::MeshData, scale: f32, at: Vec3| {
         let base = vertices.len() as u32;
-        vertices.extend(data.vertices.iter().map(|p| at + meshes::vec3_f32(*p) * scale));
+        vertices.extend(
+            data.vertices
+                .iter()
+                .map(|p| at + meshes::vec3_f32(*p) * scale),
+        );
         indices.extend(data.indices.iter().map(|t| t.map(|i| i + base)));
     };
     // Bumps of ±5 cm once scaled.
@@ -45,9 +49,11 @@ fn scene() -> TriMesh<f32> {
     let wall = meshes::grid(4, |_, _| 0.0);
     let base = vertices.len() as u32;
     // The grid turned upright: x along the wall, its z as height.
-    vertices.extend(wall.vertices.iter().map(|p| {
-        Vec3::new(10.0 * p[0] as f32, -0.7 + p[2] as f32, 12.0 + p[1] as f32)
-    }));
+    vertices.extend(
+        wall.vertices
+            .iter()
+            .map(|p| Vec3::new(10.0 * p[0] as f32, -0.7 + p[2] as f32, 12.0 + p[1] as f32)),
+    );
     indices.extend(wall.indices.iter().map(|t| t.map(|i| i + base)));
     TriMesh::new(vertices, indices, TriMeshFlags::OPEN).expect("a valid scene")
 }
@@ -95,7 +101,10 @@ fn main() {
     let ranges: Vec<Option<f32>> = hits.iter().map(|h| h.map(|(_, hit)| hit.t)).collect();
     assert_eq!(
         ranges,
-        single.iter().map(|h| h.map(|hit| hit.t)).collect::<Vec<_>>(),
+        single
+            .iter()
+            .map(|h| h.map(|hit| hit.t))
+            .collect::<Vec<_>>(),
         "the batch answers as the single-ray casts"
     );
     let returns: Vec<f32> = ranges.iter().flatten().copied().collect();
