@@ -168,7 +168,7 @@ struct Agreement {
 
 fn agree(s: &Scene, embree: &[Option<(f32, u32)>], ours: &[Option<(f32, u32)>]) -> Agreement {
     let mut a = Agreement::default();
-    for (e, o) in embree.iter().zip(ours) {
+    for ((e, o), ray) in embree.iter().zip(ours).zip(&s.rays) {
         match (e, o) {
             (None, None) => a.both_miss += 1,
             (Some(_), None) => a.only_embree += 1,
@@ -176,6 +176,10 @@ fn agree(s: &Scene, embree: &[Option<(f32, u32)>], ours: &[Option<(f32, u32)>]) 
             (Some((te, ie)), Some((to, io))) => {
                 if (te - to).abs() > T_REL * te.abs().max(1.0) {
                     a.t_differs += 1;
+                    if a.t_differs <= 3 {
+                        eprintln!("t differs: Embree t {te} triangle {ie}, isect t {to} triangle {io}");
+                        eprintln!("  in f64: Embree's {:?}, ours {:?}", f64_hit(s, ray, *ie), f64_hit(s, ray, *io));
+                    }
                     continue;
                 }
                 let (x, y) = (s.triangles[*ie as usize], s.triangles[*io as usize]);
@@ -190,6 +194,19 @@ fn agree(s: &Scene, embree: &[Option<(f32, u32)>], ours: &[Option<(f32, u32)>]) 
         }
     }
     a
+}
+
+/// The hit `t` and barycentrics of triangle `i` in f64 (isect's kernel on `DVec3`).
+fn f64_hit(s: &Scene, ray: &Ray<Vec3>, i: u32) -> Option<(f64, [f64; 3])> {
+    use glam::DVec3;
+    let [a, b, c] = s.triangles[i as usize].map(|k| Vec3::from(s.vertices[k as usize]).as_dvec3());
+    let tri = isect::shape::Triangle { a, b, c };
+    let r = Ray { origin: ray.origin.as_dvec3(), dir: ray.dir.as_dvec3() };
+    let hit = tri.cast_ray(&r, f64::INFINITY)?;
+    let p: DVec3 = hit.point;
+    let n = (b - a).cross(c - a);
+    let area = |x: DVec3, y: DVec3| (y - x).cross(p - x).dot(n) / n.length_squared();
+    Some((hit.t, [area(b, c), area(c, a), area(a, b)]))
 }
 
 fn origin_dir(r: &Ray<Vec3>) -> ([f32; 3], [f32; 3]) {
