@@ -6,6 +6,10 @@
 //!   hit). Ours: `TriMesh::cast_ray` (open and solid: closest hit with normal and
 //!   point); parry: `TriMesh::cast_local_ray_and_get_normal` (`…/hit`) and
 //!   `cast_local_ray` (`…/t`, reference).
+//! - `mesh_ray_bunny`: the Stanford bunny (`tests/data/bunny.obj`, 3,674 triangles),
+//!   rays from a sphere around it aimed at points of its box: closest hit, any hit
+//!   within the target (shadow rays; parry's `intersects_local_ray`), and our batch
+//!   `cast_rays` over all 8,192 rays per iteration (divide by 8,192).
 //! - `mesh_project`: the same mesh (solid; parry's `ORIENTED`), points of `[−1.5, 1.5]³`:
 //!   closest point and inside flag (`project_local_point(p, false)` on both sides).
 //! - `heightfield_ray`: a 256 × 256 terrain (130,050 triangles), rays from above and
@@ -94,6 +98,55 @@ fn mesh_ray(c: &mut Criterion) {
     );
     cycle(&mut g, "parry TriMesh::cast_local_ray", "t", &rays, |r| {
         theirs.cast_local_ray(&parry_ray(r), inf, true)
+    });
+    g.finish();
+}
+
+fn mesh_ray_bunny(c: &mut Criterion) {
+    let data = meshes::bunny();
+    let verts = data.vertices_f32();
+    let ours =
+        TriMesh::<f32>::new(verts.clone(), data.indices.clone(), TriMeshFlags::OPEN).unwrap();
+    let theirs = PTriMesh::new(verts, data.indices.clone()).unwrap();
+    // The bunny's box is about [−5, 5] × [0, 9.7] × [−3.7, 3.8]: rays from a sphere of
+    // radius 16 around its centre aimed at points of the box.
+    let center = Vec3::new(0.0, 4.8, 0.0);
+    let mut rng = Rng(0xB0B);
+    let rays: Vec<Ray<Vec3>> = (0..CASES)
+        .map(|_| {
+            let origin = center + rng.on_sphere(16.0);
+            let target = center + rng.vec3(-1.0, 1.0) * Vec3::new(5.0, 4.8, 3.8);
+            Ray {
+                origin,
+                dir: target - origin,
+            }
+        })
+        .collect();
+    let inf = f32::INFINITY;
+    let mut g = c.benchmark_group("mesh_ray_bunny");
+    cycle(&mut g, "isect TriMesh::cast_ray", "hit", &rays, |r| {
+        ours.cast_ray(r, inf)
+    });
+    cycle(&mut g, "isect TriMesh::cast_ray_any", "bool", &rays, |r| {
+        ours.cast_ray_any(r, 1.0)
+    });
+    cycle(
+        &mut g,
+        "parry TriMesh::cast_local_ray_and_get_normal",
+        "hit",
+        &rays,
+        |r| theirs.cast_local_ray_and_get_normal(&parry_ray(r), inf, true),
+    );
+    cycle(
+        &mut g,
+        "parry TriMesh::intersects_local_ray",
+        "bool",
+        &rays,
+        |r| theirs.intersects_local_ray(&parry_ray(r), 1.0),
+    );
+    // The whole batch per iteration: divide by the 8,192 rays.
+    g.bench_function("isect TriMesh::cast_rays (8192 rays)/hit", |b| {
+        b.iter(|| ours.cast_rays(&rays, inf))
     });
     g.finish();
 }
@@ -255,7 +308,13 @@ fn mesh_build(c: &mut Criterion<CpuTime>) {
     g.finish();
 }
 
-criterion_group!(benches, mesh_ray, mesh_project, heightfield_ray);
+criterion_group!(
+    benches,
+    mesh_ray,
+    mesh_ray_bunny,
+    mesh_project,
+    heightfield_ray
+);
 criterion_group! {
     name = build;
     config = cpu_time_config();

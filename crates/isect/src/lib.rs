@@ -51,7 +51,7 @@
 //! | [`shape::ConcavePolygon`] (holes allowed) | 2D | ✓ exact | ✓ | convex pieces (ear clipping + Hertel–Mehlhorn) | ✓ |
 //! | [`shape::Polyline`] | 2D | – | ✓ | segments | ✓ |
 //! | `HeightField` ([`shape::heightfield_2d`], [`shape::heightfield_3d`]) | 2D, 3D | – | ✓ grid walk (3D) | segments / triangles | ✓ |
-//! | [`shape::TriMesh`] (open or solid) | 3D | ✓ solid meshes | ✓ watertight | triangles | ✓ |
+//! | [`shape::TriMesh`] (open or solid) | 3D | ✓ solid meshes | ✓ watertight; also any hit and batches (`cast_ray_any`, `cast_rays`) | triangles | ✓ |
 //! | [`shape::Compound`] | 2D, 3D | ✓ | ✓ | convex shapes with poses | – |
 //!
 //! Every composite implements [`shape::Composite`] (a BVH over its parts) and

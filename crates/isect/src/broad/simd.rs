@@ -86,19 +86,21 @@ impl<S: Real> Boxes4<S> {
     }
 }
 
-/// A ray prepared for [`ray_boxes4`]: origin and inverse direction, axis by axis.
+/// A ray prepared for [`ray_boxes4`]: origin and inverse direction, axis by axis,
+/// each coordinate repeated in four lanes so that a traversal loads them as rows
+/// instead of broadcasting them again at every node.
 #[derive(Copy, Clone, Debug, PartialEq)]
 pub struct SoaRay<S: Real> {
-    origin: [S; 3],
-    inv_dir: [S; 3],
+    origin: [[S; LANES]; 3],
+    inv_dir: [[S; LANES]; 3],
 }
 
 impl<S: Real> Default for SoaRay<S> {
     /// A ray at the origin with a zero inverse direction (a placeholder to overwrite).
     fn default() -> Self {
         Self {
-            origin: [S::ZERO; 3],
-            inv_dir: [S::ZERO; 3],
+            origin: [[S::ZERO; LANES]; 3],
+            inv_dir: [[S::ZERO; LANES]; 3],
         }
     }
 }
@@ -110,8 +112,8 @@ impl<S: Real> SoaRay<S> {
     pub fn new<V: Vector<Scalar = S>>(ray: &PreparedRay<V>) -> Self {
         let mut soa = Self::default();
         for axis in 0..V::DIM {
-            soa.origin[axis] = ray.origin.get(axis);
-            soa.inv_dir[axis] = ray.inv_dir.get(axis);
+            soa.origin[axis] = [ray.origin.get(axis); LANES];
+            soa.inv_dir[axis] = [ray.inv_dir.get(axis); LANES];
         }
         soa
     }
@@ -148,11 +150,10 @@ pub fn ray_boxes4_mask<S: Real>(
     let mut exit = [max_t; LANES];
     for axis in 0..dim {
         let (lo, hi) = (&boxes.min[axis], &boxes.max[axis]);
-        let o = ray.origin[axis];
-        let inv = ray.inv_dir[axis];
+        let (o, inv) = (&ray.origin[axis], &ray.inv_dir[axis]);
         for lane in 0..LANES {
-            let t0 = (lo[lane] - o) * inv;
-            let t1 = (hi[lane] - o) * inv;
+            let t0 = (lo[lane] - o[lane]) * inv[lane];
+            let t1 = (hi[lane] - o[lane]) * inv[lane];
             // Where a NaN (0·∞) is picked, the other plane is at ±∞ or NaN too: both
             // updates below fail and leave the interval as it was (module docs).
             let t_near = if t1 < t0 { t1 } else { t0 };

@@ -116,3 +116,22 @@ pub fn grid(n: u32, h: impl Fn(f64, f64) -> f64) -> MeshData {
     }
     MeshData { vertices, indices }
 }
+
+/// The Stanford bunny (1,839 vertices, 3,674 triangles; open: it has holes in its
+/// base), from `tests/data/bunny.obj` (see `tests/data/README.md` for its origin and
+/// licence).
+pub fn bunny() -> MeshData {
+    let text = include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/bunny.obj"));
+    let (mut vertices, mut indices) = (Vec::new(), Vec::new());
+    for line in text.lines() {
+        let mut words = line.split_whitespace();
+        let kind = words.next();
+        let mut next = || words.next().expect("three numbers a line");
+        match kind {
+            Some("v") => vertices.push([0; 3].map(|_| next().parse::<f64>().unwrap())),
+            Some("f") => indices.push([0; 3].map(|_| next().parse::<u32>().unwrap() - 1)),
+            _ => {}
+        }
+    }
+    MeshData { vertices, indices }
+}

@@ -24,6 +24,7 @@
 //! Tolerances: those of [`internal_edges`], and [`BOX_PADDING_ULPS`] on the tree's
 //! boxes (conservative culling); the rest is exact on the stored floats.
 
+mod batch;
 pub mod closest;
 pub mod internal_edges;
 pub(crate) mod ray;
@@ -256,7 +257,7 @@ impl<R: Real> TriMesh<R> {
         let mut hits: Vec<(R, u32)> = Vec::new();
         if let Some(sheared) = ShearedRay::new(ray) {
             self.bvh.cast_ray_all(ray, max_t, |item, _| {
-                if let Some(t) = sheared.hit(&self.corners[item as usize]) {
+                if let Some(t) = self.triangle_hit(&sheared, item) {
                     if t <= max_t {
                         hits.push((t, item));
                     }
@@ -284,13 +285,46 @@ impl<R: Real> TriMesh<R> {
         }
     }
 
+    /// [`RayCast::cast_ray`]'s answer from the closest surface crossing `hit` of a
+    /// valid ray: open meshes report the crossing; a solid mesh reports `t = 0` with a
+    /// zero normal for a ray starting inside.
+    fn solid_answer(&self, ray: &Ray<R::V3>, hit: Option<(R, u32)>) -> Option<RayHit<R::V3>> {
+        if !self.solid {
+            return hit.map(|(t, i)| self.hit_at(ray, t, i));
+        }
+        // A first crossing through a front face proves the origin outside; a back face
+        // or no crossing is confirmed by the inside test (a ray touching a silhouette
+        // edge from outside meets a back face at the same t as a front face).
+        let inside = match hit {
+            Some((_, i)) if self.normals[i as usize].dot(ray.dir) < R::ZERO => false,
+            _ => self.inside(ray.origin),
+        };
+        if inside {
+            return Some(RayHit {
+                t: R::ZERO,
+                point: ray.origin,
+                normal: R::V3::ZERO,
+            });
+        }
+        hit.map(|(t, i)| self.hit_at(ray, t, i))
+    }
+
+    /// The watertight kernel on triangle `item`. A flat triangle (zero normal) is
+    /// never hit: the rounding of the shear can give collinear corners a sliver of
+    /// area, so its kernel answer is overruled (on the hit path only, where the extra
+    /// read costs little).
+    #[inline(always)]
+    fn triangle_hit(&self, sheared: &ShearedRay<R::V3>, item: u32) -> Option<R> {
+        let i = item as usize;
+        let t = sheared.hit(&self.corners[i])?;
+        (self.normals[i] != R::V3::ZERO).then_some(t)
+    }
+
     /// The closest hit `(t, triangle)` on the surface.
     fn closest_surface_hit(&self, ray: &Ray<R::V3>, max_t: R) -> Option<(R, u32)> {
         let sheared = ShearedRay::new(ray)?;
         self.bvh
-            .cast_ray(ray, max_t, |item, _| {
-                sheared.hit(&self.corners[item as usize])
-            })
+            .cast_ray(ray, max_t, |item, _| self.triangle_hit(&sheared, item))
             .map(|(i, t)| (t, i))
     }
 
@@ -568,24 +602,7 @@ impl<R: Real> RayCast<R::V3> for TriMesh<R> {
             return None;
         }
         let hit = self.closest_surface_hit(ray, max_t);
-        if !self.solid {
-            return hit.map(|(t, i)| self.hit_at(ray, t, i));
-        }
-        // A first crossing through a front face proves the origin outside; a back face
-        // or no crossing is confirmed by the inside test (a ray touching a silhouette
-        // edge from outside meets a back face at the same t as a front face).
-        let inside = match hit {
-            Some((_, i)) if self.normals[i as usize].dot(ray.dir) < R::ZERO => false,
-            _ => self.inside(ray.origin),
-        };
-        if inside {
-            return Some(RayHit {
-                t: R::ZERO,
-                point: ray.origin,
-                normal: R::V3::ZERO,
-            });
-        }
-        hit.map(|(t, i)| self.hit_at(ray, t, i))
+        self.solid_answer(ray, hit)
     }
 }
 

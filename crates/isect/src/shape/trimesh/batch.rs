@@ -1,0 +1,123 @@
+//! Ray queries of a [`TriMesh`] beyond the closest hit of one ray: the closest hit with
+//! its triangle, any hit (shadow rays), and batches of rays.
+//!
+//! Every query uses the same walk of the mesh's [`Bvh`](crate::broad::Bvh) and the same
+//! watertight kernel ([`ShearedRay`]) as [`RayCast::cast_ray`](crate::query::RayCast::cast_ray), so a batch answers each
+//! ray exactly as the single-ray call does. Batches walk several rays at once
+//! ([`Bvh::cast_rays`](crate::broad::Bvh::cast_rays)) and, with the `parallel` feature,
+//! spread chunks of [`PARALLEL_RAY_CHUNK`] rays over rayon's threads (answers identical,
+//! in the same order). No tolerances beyond the mesh's.
+
+use super::ray::ShearedRay;
+use super::TriMesh;
+use crate::math::Real;
+use crate::shape::{Ray, RayHit};
+
+/// Rays per task of the parallel batches: enough for the interleaved walk to keep
+/// several rays in flight and to pay for a task, small enough to balance the cores.
+#[cfg(feature = "parallel")]
+pub const PARALLEL_RAY_CHUNK: usize = 256;
+
+impl<R: Real> TriMesh<R> {
+    /// The closest surface crossing of the ray within `t ∈ [0, max_t]` and the index
+    /// of the triangle crossed (ties between triangles sharing an edge or vertex go to
+    /// the first met by the walk). Unlike [`cast_ray`](crate::query::RayCast::cast_ray) a ray starting
+    /// inside a solid mesh reports where it leaves, not `t = 0`. Flat triangles are
+    /// never hit; a NaN or infinite ray, a zero direction, or a NaN or negative
+    /// `max_t` hits nothing.
+    pub fn cast_ray_indexed(&self, ray: &Ray<R::V3>, max_t: R) -> Option<(u32, RayHit<R::V3>)> {
+        if !(ray.is_finite() && max_t >= R::ZERO) {
+            return None;
+        }
+        let (t, i) = self.closest_surface_hit(ray, max_t)?;
+        Some((i, self.hit_at(ray, t, i)))
+    }
+
+    /// Any hit: true when the ray crosses the surface within `t ∈ [0, max_t]`, or
+    /// starts inside a solid mesh (where [`cast_ray`](crate::query::RayCast::cast_ray) hits at
+    /// `t = 0`). Stops at the first triangle found, so it is the cheap test for shadow
+    /// and line-of-sight rays. Same edge behaviour as `cast_ray`: a NaN or infinite
+    /// ray, or a NaN or negative `max_t`, gives false.
+    pub fn cast_ray_any(&self, ray: &Ray<R::V3>, max_t: R) -> bool {
+        if !(ray.is_finite() && max_t >= R::ZERO) {
+            return false;
+        }
+        let crossed = ShearedRay::new(ray).is_some_and(|sheared| {
+            self.bvh
+                .cast_ray_any(ray, max_t, |item| {
+                    self.triangle_hit(&sheared, item)
+                        .is_some_and(|t| t <= max_t)
+                })
+                .is_some()
+        });
+        crossed || (self.solid && self.inside(ray.origin))
+    }
+
+    /// [`cast_ray`](crate::query::RayCast::cast_ray) of every ray: result `k` is exactly
+    /// `self.cast_ray(&rays[k], max_t)`. Bad rays (NaN, infinite) answer `None`
+    /// without disturbing the others. See the module docs for how the batch is walked.
+    pub fn cast_rays(&self, rays: &[Ray<R::V3>], max_t: R) -> Vec<Option<RayHit<R::V3>>> {
+        self.batch(rays, |mesh, rays| {
+            let hits = mesh.surface_hits(rays, max_t);
+            rays.iter()
+                .zip(hits)
+                .map(|(ray, hit)| {
+                    let valid = ray.is_finite() && max_t >= R::ZERO;
+                    valid.then(|| mesh.solid_answer(ray, hit)).flatten()
+                })
+                .collect()
+        })
+    }
+
+    /// [`cast_ray_indexed`](Self::cast_ray_indexed) of every ray, in order.
+    pub fn cast_rays_indexed(
+        &self,
+        rays: &[Ray<R::V3>],
+        max_t: R,
+    ) -> Vec<Option<(u32, RayHit<R::V3>)>> {
+        self.batch(rays, |mesh, rays| {
+            let hits = mesh.surface_hits(rays, max_t);
+            rays.iter()
+                .zip(hits)
+                .map(|(ray, hit)| {
+                    let valid = ray.is_finite() && max_t >= R::ZERO;
+                    let (t, i) = hit.filter(|_| valid)?;
+                    Some((i, mesh.hit_at(ray, t, i)))
+                })
+                .collect()
+        })
+    }
+
+    /// `answer(self, chunk)` over the rays, chunk by chunk on rayon's threads with the
+    /// `parallel` feature, in one piece without; results in ray order.
+    fn batch<T: Send>(
+        &self,
+        rays: &[Ray<R::V3>],
+        answer: impl Fn(&Self, &[Ray<R::V3>]) -> Vec<T> + Sync,
+    ) -> Vec<T> {
+        #[cfg(feature = "parallel")]
+        {
+            use rayon::prelude::*;
+            if rays.len() > PARALLEL_RAY_CHUNK {
+                return rays
+                    .par_chunks(PARALLEL_RAY_CHUNK)
+                    .flat_map_iter(|chunk| answer(self, chunk))
+                    .collect();
+            }
+        }
+        answer(self, rays)
+    }
+
+    /// The closest surface crossing `(t, triangle)` of every ray, by the tree's
+    /// interleaved batch walk.
+    fn surface_hits(&self, rays: &[Ray<R::V3>], max_t: R) -> Vec<Option<(R, u32)>> {
+        let sheared: Vec<Option<ShearedRay<R::V3>>> = rays.iter().map(ShearedRay::new).collect();
+        self.bvh
+            .cast_rays(rays, max_t, |k, item, _| {
+                self.triangle_hit(sheared[k].as_ref()?, item)
+            })
+            .into_iter()
+            .map(|hit| hit.map(|(i, t)| (t, i)))
+            .collect()
+    }
+}

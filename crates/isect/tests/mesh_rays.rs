@@ -1,0 +1,456 @@
+//! TriMesh ray queries as classes of seeded cases, f32 and f64, scales 1e-3 to 1e5:
+//!
+//! - watertightness: rays aimed exactly at shared vertices and at points of shared
+//!   edges (of a closed UV sphere with high-valence poles, a bumpy sphere and the
+//!   Stanford bunny) never slip between triangles, and on the convex sphere they cross
+//!   the surface exactly once at the feature and once on the way out;
+//! - the batch (`cast_rays`, `cast_rays_indexed`) answers each ray exactly as the
+//!   single-ray call, with bad rays (NaN, infinite, zero direction) mixed in;
+//! - any hit (`cast_ray_any`) agrees with the closest hit's existence, and all hits
+//!   (`cast_ray_all`) start with the closest;
+//! - bad input: non-finite rays and NaN or negative `max_t` miss in every query, flat
+//!   triangles are never hit, an empty mesh is refused and an empty tree finds nothing.
+
+#[path = "support/meshes.rs"]
+mod meshes;
+#[path = "support/rng.rs"]
+mod rng;
+
+use isect::broad::Bvh;
+use isect::math::{Real, Vector, Vector3};
+use isect::query::RayCast;
+use isect::shape::{Aabb, Ray, RayHit, TriMesh, TriMeshFlags};
+use meshes::{bumpy_sphere, bunny, MeshData};
+use rng::Rng;
+
+/// Runs `body::<f32>` and `body::<f64>` as two tests.
+macro_rules! for_each_real {
+    ($body:ident) => {
+        mod $body {
+            #[test]
+            fn f32() {
+                super::$body::<f32>();
+            }
+            #[test]
+            fn f64() {
+                super::$body::<f64>();
+            }
+        }
+    };
+}
+
+/// Slack on the ray parameter of a hit at a target point that was rounded to the
+/// scalar type, in machine epsilons (the rays are steered away from grazing angles, so
+/// the rounding of the target moves the crossing by a few epsilons at most).
+const SLACK_ULPS: f64 = 4096.0;
+
+/// Scales of the seeded sweeps.
+const SCALES: [f64; 4] = [1e-3, 1.0, 1e3, 1e5];
+
+fn slack<R: Real>() -> f64 {
+    SLACK_ULPS * R::EPSILON.to_f64()
+}
+
+fn v<R: Real>(p: [f64; 3]) -> R::V3 {
+    R::V3::new(R::from_f64(p[0]), R::from_f64(p[1]), R::from_f64(p[2]))
+}
+
+fn to_f64<R: Real>(p: R::V3) -> [f64; 3] {
+    [0, 1, 2].map(|i| p.get(i).to_f64())
+}
+
+fn build<R: Real>(data: &MeshData, flags: TriMeshFlags) -> TriMesh<R> {
+    TriMesh::new(data.map(v::<R>), data.indices.clone(), flags).unwrap()
+}
+
+fn sub(a: [f64; 3], b: [f64; 3]) -> [f64; 3] {
+    [a[0] - b[0], a[1] - b[1], a[2] - b[2]]
+}
+
+fn dot(a: [f64; 3], b: [f64; 3]) -> f64 {
+    a[0] * b[0] + a[1] * b[1] + a[2] * b[2]
+}
+
+fn cross(a: [f64; 3], b: [f64; 3]) -> [f64; 3] {
+    [
+        a[1] * b[2] - a[2] * b[1],
+        a[2] * b[0] - a[0] * b[2],
+        a[0] * b[1] - a[1] * b[0],
+    ]
+}
+
+fn unit(a: [f64; 3]) -> [f64; 3] {
+    let l = dot(a, a).sqrt();
+    a.map(|x| x / l)
+}
+
+/// A uniform unit vector.
+fn on_sphere(rng: &mut Rng) -> [f64; 3] {
+    loop {
+        let p = [0; 3].map(|_| rng.range(-1.0, 1.0));
+        let l = dot(p, p).sqrt();
+        if l > 0.1 && l <= 1.0 {
+            return p.map(|x| x / l);
+        }
+    }
+}
+
+/// Centre and radius of the mesh's bounding sphere (of its box).
+fn bounds(data: &MeshData) -> ([f64; 3], f64) {
+    let mut lo = [f64::INFINITY; 3];
+    let mut hi = [f64::NEG_INFINITY; 3];
+    for p in &data.vertices {
+        for a in 0..3 {
+            lo[a] = lo[a].min(p[a]);
+            hi[a] = hi[a].max(p[a]);
+        }
+    }
+    let c = [0, 1, 2].map(|a| 0.5 * (lo[a] + hi[a]));
+    (c, 0.5 * dot(sub(hi, lo), sub(hi, lo)).sqrt())
+}
+
+/// The triangles around each vertex and each edge (`(min, max)` vertex pair).
+struct Adjacency {
+    fans: Vec<Vec<usize>>,
+    edges: std::collections::HashMap<(u32, u32), Vec<usize>>,
+}
+
+fn adjacency(data: &MeshData) -> Adjacency {
+    let mut fans = vec![Vec::new(); data.vertices.len()];
+    let mut edges = std::collections::HashMap::<(u32, u32), Vec<usize>>::new();
+    for (i, t) in data.indices.iter().enumerate() {
+        for k in 0..3 {
+            fans[t[k] as usize].push(i);
+            let (a, b) = (t[k], t[(k + 1) % 3]);
+            edges.entry((a.min(b), a.max(b))).or_default().push(i);
+        }
+    }
+    Adjacency { fans, edges }
+}
+
+impl Adjacency {
+    /// The triangles around vertex `v` when every edge there is shared by exactly two
+    /// (a closed fan), else `None` (a boundary or non-manifold vertex).
+    fn closed_fan(&self, data: &MeshData, v: u32) -> Option<&[usize]> {
+        let fan = &self.fans[v as usize];
+        let closed = fan.iter().all(|&i| {
+            data.indices[i]
+                .iter()
+                .filter(|&&w| w != v)
+                .all(|&w| self.edges[&(v.min(w), v.max(w))].len() == 2)
+        });
+        closed.then_some(fan.as_slice())
+    }
+}
+
+/// A point of a shared feature of triangle `tri`: one of its vertices, or a point of
+/// one of its edges (the midpoint or a seeded lerp), computed in f64; with the
+/// triangles around that feature. `None` for a boundary feature.
+fn feature_point(
+    rng: &mut Rng,
+    data: &MeshData,
+    adj: &Adjacency,
+    tri: [u32; 3],
+) -> Option<([f64; 3], Vec<usize>)> {
+    let k = rng.below(3);
+    let (i, j) = (tri[k], tri[(k + 1) % 3]);
+    let (a, b) = (data.vertices[i as usize], data.vertices[j as usize]);
+    if rng.below(3) == 0 {
+        return Some((a, adj.closed_fan(data, i)?.to_vec()));
+    }
+    let s = if rng.below(2) == 0 { 0.5 } else { rng.unit() };
+    let around = &adj.edges[&(i.min(j), i.max(j))];
+    (around.len() == 2).then(|| ([0, 1, 2].map(|x| a[x] + s * (b[x] - a[x])), around.clone()))
+}
+
+/// The unit normal of triangle `i` (right-hand rule).
+fn normal(data: &MeshData, i: usize) -> [f64; 3] {
+    let c = data.indices[i].map(|v| data.vertices[v as usize]);
+    unit(cross(sub(c[1], c[0]), sub(c[2], c[0])))
+}
+
+/// Distinct crossings among sorted hits: hits within `tol` (relative) of the previous
+/// one are the same crossing (an edge or vertex reports one hit per triangle).
+fn crossings<V: Vector>(hits: &[RayHit<V>], tol: f64) -> usize {
+    let mut count = 0;
+    let mut last = f64::NEG_INFINITY;
+    for h in hits {
+        let t = h.t.to_f64();
+        if t - last > tol * t.abs().max(1.0) {
+            count += 1;
+        }
+        last = t;
+    }
+    count
+}
+
+/// Rays from outside at shared vertices and edge points of `data` scaled by `k`: the
+/// closest hit is never past the target (no slip). With `convex`, the hit is at the
+/// target and the line crosses the surface exactly twice (in at the feature, out).
+/// Returns how many rays were cast.
+fn aim_at_features<R: Real>(data: &MeshData, k: f64, convex: bool, seed: u64) -> usize {
+    let data = MeshData {
+        vertices: data.vertices.iter().map(|p| p.map(|x| x * k)).collect(),
+        indices: data.indices.clone(),
+    };
+    let mesh = build::<R>(&data, TriMeshFlags::OPEN);
+    let (center, radius) = bounds(&data);
+    let slack = slack::<R>();
+    let mut rng = Rng(seed);
+    let adj = adjacency(&data);
+    let mut cast = 0;
+    while cast < 300 {
+        let tri = data.indices[rng.below(data.indices.len())];
+        let Some((target, around)) = feature_point(&mut rng, &data, &adj, tri) else {
+            continue;
+        };
+        let target = to_f64::<R>(v::<R>(target));
+        let origin = to_f64::<R>(v::<R>(
+            [0, 1, 2].map(|i| center[i] + 3.0 * radius * on_sphere(&mut rng)[i]),
+        ));
+        let dir = sub(target, origin);
+        // Every triangle around the feature faces the ray, away from grazing: the line
+        // crosses the surface there (rather than touching a vertex from outside), and
+        // the target's rounding moves the crossing by a few epsilons at most.
+        if !around
+            .iter()
+            .all(|&j| dot(normal(&data, j), unit(dir)) < -0.2)
+        {
+            continue;
+        }
+        cast += 1;
+        let ray = Ray {
+            origin: v::<R>(origin),
+            dir: v::<R>(dir),
+        };
+        let what = format!("scale {k}, triangle {tri:?}, target {target:?}");
+        let hit = mesh.cast_ray(&ray, R::from_f64(1.0 + slack));
+        let t = hit.unwrap_or_else(|| panic!("slipped through: {what}")).t;
+        assert!(t.to_f64() <= 1.0 + slack, "hit past the target: {what}");
+        if convex {
+            assert!(t.to_f64() >= 1.0 - slack, "hit before the target: {what}");
+            let all = mesh.cast_ray_all(&ray, R::INFINITY);
+            assert_eq!(crossings(&all, slack), 2, "crossings: {what}");
+        }
+    }
+    cast
+}
+
+// Shared vertices (including the poles' fans of 24 triangles) and edges of a closed UV
+// sphere: every ray crosses once at the feature and once on the way out.
+fn watertight_sphere<R: Real>() {
+    let sphere = bumpy_sphere(24, 12, 0.0);
+    for (i, k) in SCALES.into_iter().enumerate() {
+        aim_at_features::<R>(&sphere, k, true, 0x5A0 + i as u64);
+    }
+}
+for_each_real!(watertight_sphere);
+
+// The same on a non-convex closed mesh and on the bunny: no ray slips past its target.
+fn watertight_bumpy_and_bunny<R: Real>() {
+    let bumpy = bumpy_sphere(40, 20, 0.15);
+    let bunny = bunny();
+    for (i, k) in SCALES.into_iter().enumerate() {
+        aim_at_features::<R>(&bumpy, k, false, 0xB0 + i as u64);
+        aim_at_features::<R>(&bunny, k, false, 0xB1 + i as u64);
+    }
+}
+for_each_real!(watertight_bumpy_and_bunny);
+
+/// Seeded rays at the mesh: origins in a box three times the mesh's, aimed at points
+/// of its box, so that some start inside a solid mesh and about half miss.
+fn scene_rays<R: Real>(data: &MeshData, rng: &mut Rng, n: usize) -> Vec<Ray<R::V3>> {
+    let (c, r) = bounds(data);
+    (0..n)
+        .map(|_| {
+            let o = [0, 1, 2].map(|i| c[i] + rng.range(-3.0, 3.0) * r);
+            let target = [0, 1, 2].map(|i| c[i] + rng.range(-0.9, 0.9) * r);
+            Ray {
+                origin: v::<R>(o),
+                dir: v::<R>(sub(target, o)),
+            }
+        })
+        .collect()
+}
+
+/// Rays that must miss everything: NaN and infinite components, a zero direction
+/// (from outside the mesh).
+fn bad_rays<R: Real>() -> Vec<Ray<R::V3>> {
+    let (nan, inf) = (f64::NAN, f64::INFINITY);
+    let far = [1e3, 1e3, 1e3];
+    [
+        (far, [nan, 0.0, 0.0]),
+        ([nan, 0.0, 0.0], [1.0, 0.0, 0.0]),
+        ([0.0, 0.0, -inf], [0.0, 0.0, 1.0]),
+        (far, [-inf, -inf, -inf]),
+        (far, [0.0, 0.0, 0.0]),
+    ]
+    .map(|(o, d)| Ray {
+        origin: v::<R>(o),
+        dir: v::<R>(d),
+    })
+    .to_vec()
+}
+
+// The batch answers each ray as the single-ray call, open and solid, for several
+// max_t; bad rays mixed in answer None and leave the good ones' answers unchanged.
+fn batch_matches_single<R: Real>() {
+    let mut rng = Rng(0xBA7C);
+    for data in [bunny(), bumpy_sphere(32, 16, 0.1)] {
+        let solid = data.indices.len() != bunny().indices.len();
+        let mut meshes = vec![build::<R>(&data, TriMeshFlags::OPEN)];
+        if solid {
+            meshes.push(build::<R>(&data, TriMeshFlags::SOLID));
+        }
+        let mut rays = scene_rays::<R>(&data, &mut rng, 600);
+        let bad = bad_rays::<R>();
+        for (i, b) in bad.iter().enumerate() {
+            rays.insert(100 * i + 7, *b);
+        }
+        for mesh in &meshes {
+            let hits = rays
+                .iter()
+                .filter(|r| mesh.cast_ray(r, R::INFINITY).is_some())
+                .count();
+            assert!(
+                (rays.len() * 3 / 10..=rays.len() * 7 / 10).contains(&hits),
+                "hit rate {hits}/{}",
+                rays.len()
+            );
+            for max_t in [
+                R::INFINITY,
+                R::from_f64(0.5),
+                R::from_f64(f64::NAN),
+                R::from_f64(-1.0),
+            ] {
+                let batch = mesh.cast_rays(&rays, max_t);
+                let indexed = mesh.cast_rays_indexed(&rays, max_t);
+                assert_eq!(batch.len(), rays.len());
+                for (k, ray) in rays.iter().enumerate() {
+                    assert_eq!(batch[k], mesh.cast_ray(ray, max_t), "ray {k}");
+                    assert_eq!(indexed[k], mesh.cast_ray_indexed(ray, max_t), "ray {k}");
+                }
+                for k in (0..bad.len()).map(|i| 100 * i + 7) {
+                    assert_eq!(batch[k], None, "bad ray {k}");
+                    assert_eq!(indexed[k], None, "bad ray {k}");
+                }
+            }
+        }
+    }
+}
+for_each_real!(batch_matches_single);
+
+// Any hit agrees with the closest hit's existence (solid meshes: a ray starting
+// inside hits at t = 0 in both); all hits start with the closest surface crossing.
+fn any_and_all_hits<R: Real>() {
+    let mut rng = Rng(0xA11);
+    let data = bumpy_sphere(32, 16, 0.1);
+    for flags in [TriMeshFlags::OPEN, TriMeshFlags::SOLID] {
+        let mesh = build::<R>(&data, flags);
+        for ray in scene_rays::<R>(&data, &mut rng, 400) {
+            let max_t = R::from_f64(rng.range(0.0, 1.5));
+            let closest = mesh.cast_ray(&ray, max_t);
+            assert_eq!(mesh.cast_ray_any(&ray, max_t), closest.is_some(), "{ray:?}");
+            let all = mesh.cast_ray_all(&ray, max_t);
+            let surface = mesh.cast_ray_indexed(&ray, max_t);
+            assert_eq!(
+                all.first().map(|h| h.t),
+                surface.map(|(_, h)| h.t),
+                "{ray:?}"
+            );
+            if let Some((i, hit)) = surface {
+                assert_eq!(
+                    mesh.triangle(i as usize)
+                        .unwrap()
+                        .cast_ray(&ray, max_t)
+                        .map(|h| h.t),
+                    Some(hit.t)
+                );
+            }
+        }
+    }
+}
+for_each_real!(any_and_all_hits);
+
+// Non-finite rays and NaN or negative max_t miss in every query; flat triangles are
+// never hit (their points are aimed at from every side); an empty mesh is refused and
+// an empty tree answers a batch with no hits.
+fn bad_input<R: Real>() {
+    let data = bumpy_sphere(16, 8, 0.0);
+    for flags in [TriMeshFlags::OPEN, TriMeshFlags::SOLID] {
+        let mesh = build::<R>(&data, flags);
+        let inside = Ray {
+            origin: R::V3::ZERO,
+            dir: v::<R>([1.0, 0.0, 0.0]),
+        };
+        for ray in bad_rays::<R>() {
+            assert_eq!(mesh.cast_ray(&ray, R::INFINITY), None, "{ray:?}");
+            assert_eq!(mesh.cast_ray_indexed(&ray, R::INFINITY), None);
+            assert!(!mesh.cast_ray_any(&ray, R::INFINITY));
+            assert!(mesh.cast_ray_all(&ray, R::INFINITY).is_empty());
+        }
+        for max_t in [R::from_f64(f64::NAN), R::from_f64(-1.0), R::NEG_INFINITY] {
+            assert_eq!(mesh.cast_ray(&inside, max_t), None);
+            assert_eq!(mesh.cast_ray_indexed(&inside, max_t), None);
+            assert!(!mesh.cast_ray_any(&inside, max_t));
+            assert!(mesh.cast_ray_all(&inside, max_t).is_empty());
+        }
+    }
+    // Flat triangles: collinear corners, a repeated corner, all corners equal; one real
+    // triangle far away keeps the mesh valid.
+    let flat = MeshData {
+        vertices: vec![
+            [0.0, 0.0, 0.0],
+            [1.0, 1.0, 1.0],
+            [2.0, 2.0, 2.0],
+            [0.0, 1.0, 0.0],
+            [9.0, 9.0, 9.0],
+            [10.0, 9.0, 9.0],
+            [9.0, 10.0, 9.0],
+        ],
+        indices: vec![[0, 1, 2], [0, 3, 3], [1, 1, 1], [4, 5, 6]],
+    };
+    let mesh = build::<R>(&flat, TriMeshFlags::OPEN);
+    let mut rng = Rng(0xF1A7);
+    let mut rays = Vec::new();
+    for _ in 0..500 {
+        let tri = flat.indices[rng.below(3)];
+        let c = tri.map(|i| flat.vertices[i as usize]);
+        let (k, s) = (rng.below(3), rng.unit());
+        let target = [0, 1, 2].map(|x| c[k][x] + s * (c[(k + 1) % 3][x] - c[k][x]));
+        let origin = [0, 1, 2].map(|i| target[i] + 5.0 * on_sphere(&mut rng)[i]);
+        rays.push(Ray {
+            origin: v::<R>(origin),
+            dir: v::<R>(sub(target, origin)),
+        });
+    }
+    for (k, ray) in rays.iter().enumerate() {
+        let hit = mesh.cast_ray_indexed(ray, R::from_f64(2.0));
+        assert!(
+            hit.is_none_or(|(i, _)| i == 3),
+            "flat triangle hit by ray {k}"
+        );
+    }
+    assert!(mesh
+        .cast_rays_indexed(&rays, R::from_f64(2.0))
+        .iter()
+        .all(|h| h.is_none_or(|(i, _)| i == 3)));
+    assert!(TriMesh::<R>::new(vec![], vec![], TriMeshFlags::OPEN).is_err());
+    let empty = Bvh::<R::V3>::build(&[] as &[Aabb<R::V3>]);
+    let hits = empty.cast_rays(&rays, R::INFINITY, |_, _, _| panic!("no leaf test"));
+    assert!(hits.iter().all(Option::is_none));
+}
+for_each_real!(bad_input);
+
+// The bunny file parses to the counts its source gives, every index in range.
+#[test]
+fn bunny_data() {
+    let b = bunny();
+    assert_eq!((b.vertices.len(), b.indices.len()), (1839, 3674));
+    assert!(b
+        .indices
+        .iter()
+        .flatten()
+        .all(|&i| (i as usize) < b.vertices.len()));
+    assert!(TriMesh::<f32>::new(b.map(v::<f32>), b.indices, TriMeshFlags::OPEN).is_ok());
+}
