@@ -3,23 +3,13 @@
 
 use crate::svg::Figure;
 use glam::{DQuat, DVec2, DVec3};
-use isect::algo::gjk::GjkVector;
-use isect::math::{Isometry, Pose2, Pose3, Rot2};
-use isect::query::dispatch::DispatchShape;
-use isect::shape::{shape_2d, shape_3d};
+use isect::math::{Pose2, Pose3, Rot2};
 use isect::world::World;
+pub use isect_io::scene::{SceneSpace, D2, D3};
 
-/// A dimension: its vector, pose and shape types, and conversions to plain numbers.
-pub trait Space: 'static {
-    /// The vector type (`DVec2` or `DVec3`).
-    type V: GjkVector<Scalar = f64, Pose = Self::Pose>;
-    /// The pose type.
-    type Pose: Isometry<Self::V>;
-    /// The shape enum: any shape of the dimension, convex or composite.
-    type S: DispatchShape<Self::V> + Clone + Sync;
-    /// 2 or 3.
-    const DIM: usize;
-
+/// A dimension (its vector, pose and shape types from the scene reader's
+/// [`SceneSpace`]) with conversions to plain numbers and pictures.
+pub trait Space: SceneSpace {
     /// The coordinates of `v`, `DIM` of them.
     fn coords(v: Self::V) -> Vec<f64>;
     /// The vector of `DIM` coordinates (`None` for another count).
@@ -36,19 +26,9 @@ pub trait Space: 'static {
 }
 
 /// The collision world of a space.
-pub type SpaceWorld<Sp> = World<<Sp as Space>::V, <Sp as Space>::S>;
-
-/// The plane.
-pub struct D2;
-/// Space.
-pub struct D3;
+pub type SpaceWorld<Sp> = World<<Sp as SceneSpace>::V, <Sp as SceneSpace>::S>;
 
 impl Space for D2 {
-    type V = DVec2;
-    type Pose = Pose2<f64>;
-    type S = shape_2d::AnyShape<f64>;
-    const DIM: usize = 2;
-
     fn coords(v: DVec2) -> Vec<f64> {
         vec![v.x, v.y]
     }
@@ -76,11 +56,6 @@ impl Space for D2 {
 }
 
 impl Space for D3 {
-    type V = DVec3;
-    type Pose = Pose3<f64>;
-    type S = shape_3d::AnyShape<f64>;
-    const DIM: usize = 3;
-
     fn coords(v: DVec3) -> Vec<f64> {
         vec![v.x, v.y, v.z]
     }
