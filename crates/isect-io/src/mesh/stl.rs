@@ -34,7 +34,7 @@ pub fn parse_stl(bytes: &[u8], path: &Path) -> Result<MeshData, Error> {
             vertex,
             ..Location::default()
         };
-        let triangle = triangle.map_err(|e| Error::new(path, at(None), format!("STL: {e}")))?;
+        let triangle = triangle.map_err(|e| Error::new(path, at(None), stl_message(&e)))?;
         let mut corners = [0u32; 3];
         for (k, v) in triangle.vertices.iter().enumerate() {
             if !v.0.iter().all(|c| c.is_finite()) {
@@ -51,4 +51,13 @@ pub fn parse_stl(bytes: &[u8], path: &Path) -> Result<MeshData, Error> {
         mesh.triangles.push(corners);
     }
     Ok(mesh)
+}
+
+/// The message of a facet that cannot be read: a truncated file says so.
+fn stl_message(e: &std::io::Error) -> String {
+    if e.kind() == std::io::ErrorKind::UnexpectedEof {
+        format!("STL: the file ends inside this facet (truncated): {e}")
+    } else {
+        format!("STL: {e}")
+    }
 }
