@@ -343,3 +343,93 @@ fn a_bad_referenced_file_is_reported_at_the_scene_entry() {
     let e = message("scene_missing_file.json");
     assert!(e.contains("no_such.obj: cannot read"), "{e}");
 }
+
+/// SplitMix64, the tests' seeded generator (as `isect/tests/support/rng.rs`).
+struct Rng(u64);
+
+impl Rng {
+    fn next_u64(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+    fn below(&mut self, n: usize) -> usize {
+        (self.next_u64() % n as u64) as usize
+    }
+}
+
+/// Parses `bytes` as the file `name` with the parser of its format; returns the
+/// error text, if any.
+fn read_damaged(name: &str, bytes: &[u8]) -> Option<String> {
+    use isect_io::mesh::{parse_gltf, parse_obj, parse_stl};
+    use isect_io::polygon::{parse_geojson, parse_wkt};
+    let path = Path::new(name);
+    let text = || String::from_utf8_lossy(bytes).into_owned();
+    let polygons = |r: Result<Vec<isect_io::polygon::PolygonData>, isect_io::Error>| {
+        r.and_then(|ps| {
+            ps.iter()
+                .try_for_each(|p| p.to_polygon::<f64>(path).map(|_| ()))
+        })
+    };
+    let mesh = |r: Result<isect_io::mesh::MeshData, isect_io::Error>| {
+        r.and_then(|m| m.to_trimesh::<f32>(path, TriMeshFlags::OPEN).map(|_| ()))
+    };
+    let result = match path.extension().and_then(|e| e.to_str()) {
+        Some("obj") => mesh(parse_obj(&text(), path)),
+        Some("stl") => mesh(parse_stl(bytes, path)),
+        Some("gltf" | "glb") => mesh(parse_gltf(bytes, path)),
+        Some("geojson") => polygons(parse_geojson(&text(), path)),
+        _ => polygons(parse_wkt(&text(), path)),
+    };
+    result.err().map(|e| e.to_string())
+}
+
+/// Files up to this size are cut at every length.
+const MAX_EVERY_LENGTH: usize = 800;
+
+/// Every valid file cut at every length, and with seeded bytes overwritten: the reader
+/// returns (a shape or an error naming the file), never panics.
+#[test]
+fn damaged_files_never_panic() {
+    let names = [
+        "cube.obj",
+        "cube_ascii.stl",
+        "cube_binary.stl",
+        "cube.gltf",
+        "cube.glb",
+        "square_hole.geojson",
+        "multi.geojson",
+        "polygons.wkt",
+    ];
+    let mut rng = Rng(16);
+    let mut refused = 0;
+    for name in names {
+        let bytes = std::fs::read(data(name)).unwrap();
+        // Every length of a small file; of a larger one, the ends and seeded lengths.
+        let n = bytes.len();
+        let lengths: Vec<usize> = if n <= MAX_EVERY_LENGTH {
+            (0..n).collect()
+        } else {
+            let seeded = (0..MAX_EVERY_LENGTH / 2).map(|_| rng.below(n));
+            (0..64).chain(n - 64..n).chain(seeded).collect()
+        };
+        let mut cases: Vec<Vec<u8>> = lengths.iter().map(|&k| bytes[..k].to_vec()).collect();
+        for _ in 0..300 {
+            let mut b = bytes.clone();
+            for _ in 0..1 + rng.below(4) {
+                let i = rng.below(b.len());
+                b[i] = b"0123456789.-eE ,()[]{}\"/\n\x00\xff"[rng.below(27)];
+            }
+            cases.push(b);
+        }
+        for case in &cases {
+            if let Some(e) = read_damaged(name, case) {
+                assert!(e.contains(name), "{e}");
+                refused += 1;
+            }
+        }
+    }
+    assert!(refused > 1000, "only {refused} damaged files refused");
+}

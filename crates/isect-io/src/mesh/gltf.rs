@@ -23,9 +23,16 @@ pub const MAX_NODE_DEPTH: usize = 256;
 /// accessor reaches past its buffer, a primitive draws points or lines, or a position
 /// is not finite; each naming the mesh and primitive.
 pub fn read_gltf(path: &Path) -> Result<MeshData, Error> {
-    let bytes = read_bytes(path)?;
-    let file =
-        gltf::Gltf::from_slice(&bytes).map_err(|e| Error::file(path, format!("glTF: {e}")))?;
+    parse_gltf(&read_bytes(path)?, path)
+}
+
+/// Parses glTF or GLB `bytes`; `path` names them in the messages, and external
+/// buffers are read relative to its folder.
+///
+/// # Errors
+/// As [`read_gltf`].
+pub fn parse_gltf(bytes: &[u8], path: &Path) -> Result<MeshData, Error> {
+    let file = open_checked(bytes).map_err(|e| Error::file(path, format!("glTF: {e}")))?;
     let buffers = load_buffers(&file, path)?;
     let mut mesh = MeshData::default();
     let scene = file.default_scene().or_else(|| file.scenes().next());
@@ -42,6 +49,33 @@ pub fn read_gltf(path: &Path) -> Result<MeshData, Error> {
         }
     }
     Ok(mesh)
+}
+
+/// The document of `bytes`, validated. gltf-json 1.4's validation indexes the
+/// accessor list with a primitive's POSITION index unchecked (a panic for a malformed
+/// file), so those indices are checked first.
+fn open_checked(bytes: &[u8]) -> Result<gltf::Gltf, String> {
+    let file = gltf::Gltf::from_slice_without_validation(bytes).map_err(|e| e.to_string())?;
+    let root = file.document.as_json();
+    for (m, mesh) in root.meshes.iter().enumerate() {
+        for (p, primitive) in mesh.primitives.iter().enumerate() {
+            for accessor in primitive.attributes.values() {
+                if accessor.value() >= root.accessors.len() {
+                    return Err(format!(
+                        "mesh {m}, primitive {p}: accessor {} does not exist ({} accessors)",
+                        accessor.value(),
+                        root.accessors.len()
+                    ));
+                }
+            }
+        }
+    }
+    let document =
+        gltf::Document::from_json(file.document.into_json()).map_err(|e| e.to_string())?;
+    Ok(gltf::Gltf {
+        document,
+        blob: file.blob,
+    })
 }
 
 /// Every buffer's bytes: the GLB chunk, a `data:` URI, or a file beside `path`.

@@ -13,7 +13,7 @@ mod obj;
 mod stl;
 
 #[cfg(feature = "gltf")]
-pub use self::gltf::read_gltf;
+pub use self::gltf::{parse_gltf, read_gltf};
 #[cfg(feature = "obj")]
 pub use self::obj::{parse_obj, read_obj};
 #[cfg(feature = "stl")]
