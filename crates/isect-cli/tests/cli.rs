@@ -1243,3 +1243,57 @@ fn a_reader_that_goes_away_is_not_a_crash() {
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     assert!(!stderr(&out).contains("panicked"), "{}", stderr(&out));
 }
+
+/// Scene entries may reference mesh and polygon files, relative to the scene file
+/// (not to the working folder): a ball of radius 1 at x = 1.5 overlaps the cube
+/// [-1, 1]³ read from an OBJ file by 0.5, two 4×4 GeoJSON squares 3.5 apart by 0.5; a bad referenced file is reported at
+/// the entry with its own file and line.
+#[test]
+fn scenes_reference_mesh_and_polygon_files() {
+    let dir = scratch("file_refs");
+    let cube =
+        "v -1 -1 -1\nv 1 -1 -1\nv 1 1 -1\nv -1 1 -1\nv -1 -1 1\nv 1 -1 1\nv 1 1 1\nv -1 1 1\n\
+                f 1 4 3 2\nf 5 6 7 8\nf 1 2 6 5\nf 2 3 7 6\nf 3 4 8 7\nf 4 1 5 8\n";
+    std::fs::create_dir_all(dir.join("meshes")).unwrap();
+    std::fs::write(dir.join("meshes/cube.obj"), cube).unwrap();
+    let square = r#"{"type":"Polygon","coordinates":[[[0,0],[4,0],[4,4],[0,4],[0,0]]]}"#;
+    std::fs::write(dir.join("square.geojson"), square).unwrap();
+    let mesh = |id: &str, x: f64| {
+        format!(
+            r#"{{"id":"{id}","shape":{{"type":"mesh_file","path":"meshes/cube.obj","solid":true}},"position":[{x},0,0]}}"#
+        )
+    };
+    let ball = r#"{"id":"b","shape":{"type":"ball","radius":1},"position":[1.5,0,0]}"#;
+    let scene3 = format!(r#"{{"dim":3,"shapes":[{},{ball}]}}"#, mesh("a", 0.0));
+    std::fs::write(dir.join("meshes3.json"), scene3).unwrap();
+    let poly = |id: &str, x: f64| {
+        format!(
+            r#"{{"id":"{id}","shape":{{"type":"polygon_file","path":"square.geojson"}},"position":[{x},0]}}"#
+        )
+    };
+    let scene2 = format!(
+        r#"{{"dim":2,"shapes":[{},{}]}}"#,
+        poly("p", 0.0),
+        poly("q", 3.5)
+    );
+    std::fs::write(dir.join("polygons2.json"), scene2).unwrap();
+    for scene in ["meshes3.json", "polygons2.json"] {
+        let path = dir.join(scene);
+        let got = check_pairs(path.to_str().unwrap());
+        assert_eq!(got.len(), 1, "{scene}: {got:?}");
+        assert!((got[0].2 - 0.5).abs() < 1e-9, "{scene}: {got:?}");
+    }
+    std::fs::write(
+        dir.join("meshes/cube.obj"),
+        cube.replace("v 1 1 1", "v 1 nan 1"),
+    )
+    .unwrap();
+    let out = isect(&["check", dir.join("meshes3.json").to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2));
+    let e = stderr(&out);
+    assert!(
+        e.contains("meshes3.json:1:") && e.contains("cube.obj:7: vertex coordinate 1"),
+        "{e}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
