@@ -20,7 +20,7 @@ use isect::shape::heightfield_2d::HeightField as HeightField2;
 use isect::shape::heightfield_3d::HeightField as HeightField3;
 use isect::shape::{obb_2d, obb_3d, shape_2d, shape_3d, Aabb, Ball, Capsule, ConcavePolygon, Cone};
 use isect::shape::{ConvexPolygon, ConvexPolyhedron, Cylinder, HalfSpace, Plane, Polyline};
-use isect::shape::{Ray, Rounded, Sector, ShapeError, TriMesh, TriMeshFlags};
+use isect::shape::{Ray, Rounded, Sector, Segment, ShapeError, TriMesh, TriMeshFlags};
 use serde::de::DeserializeOwned;
 use serde::Serialize;
 use world_common::{assert_hit_rate, rand_unit, rand_vec, s, Rng};
@@ -446,6 +446,19 @@ fn invalid_data_is_a_serde_error_with_the_shape_message() {
                 r#"{"inner":{"min":[0,0],"max":[1,1]},"radius":-1}"#,
                 Rounded::new(Aabb::new(V2::ZERO, V2::ONE).unwrap(), -1.0).unwrap_err(),
             );
+            assert_rejected::<obb_2d::Obb<$r>>(
+                r#"{"center":[0,0],"half_extents":[-1,1],"rotation":{"cos":1,"sin":0}}"#,
+                obb_2d::Obb::<$r>::new(V2::ZERO, V2::new(-1.0, 1.0), Rot2::from_angle(0.0)).unwrap_err(),
+            );
+            assert_rejected::<obb_3d::Obb<$r>>(
+                r#"{"center":[0,0,0],"half_extents":[1,1,1],"rotation":[0,0,0,0]}"#,
+                obb_3d::Obb::<$r>::new(V3::ZERO, V3::ONE, <$r as Real>::Quat::from_xyzw(0.0, 0.0, 0.0, 0.0))
+                    .unwrap_err(),
+            );
+            // A coordinate past the library's limit `Real::MAX_COORD`.
+            let far = <$r as Real>::MAX_COORD * 2.0;
+            let text = format!(r#"{{"a":[{far},0],"b":[0,0]}}"#);
+            assert_rejected::<Segment<V2>>(&text, Segment::new(V2::new(far, 0.0), V2::ZERO).unwrap_err());
             // An error deep inside an enum or compound still reaches the reader.
             assert_rejected::<shape_3d::Shape<$r>>(
                 r#"{"Cone":{"half_height":-1,"radius":1}}"#,
