@@ -73,8 +73,8 @@ impl fmt::Display for Location {
 pub struct Error {
     /// The file (as given to the reader, or a name for text read from memory).
     pub path: PathBuf,
-    /// Where in the file.
-    pub location: Location,
+    /// Where in the file (boxed: the error stays small to move around).
+    pub location: Box<Location>,
     /// What is wrong.
     pub message: String,
 }
@@ -84,7 +84,7 @@ impl Error {
     pub fn new(path: impl AsRef<Path>, location: Location, message: impl Into<String>) -> Self {
         Self {
             path: path.as_ref().to_path_buf(),
-            location,
+            location: Box::new(location),
             message: message.into(),
         }
     }
@@ -100,7 +100,7 @@ impl Error {
 /// ring, vertex), `FILE: MESSAGE` for the whole file.
 impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let at = &self.location;
+        let at: &Location = &self.location;
         let text_only = Location {
             line: at.line,
             column: at.column,
