@@ -1,5 +1,5 @@
 //! Triangle meshes from files: Wavefront OBJ ([`tobj`]), STL ASCII and binary
-//! ([`stl_io`]) and glTF 2.0 ([`gltf`]), each behind its feature, read into plain
+//! ([`stl_io`]) and glTF 2.0 ([`gltf`](::gltf)), each behind its feature, read into plain
 //! [`MeshData`] and built into the library's [`TriMesh`] through its validating
 //! constructor. Errors name the file and where in it the problem is (the OBJ line,
 //! the STL facet, the glTF mesh and primitive, the vertex), never panic on a

@@ -1,4 +1,4 @@
-//! Polygons with holes from GeoJSON ([`geojson`]) and WKT ([`wkt`]), each behind its
+//! Polygons with holes from GeoJSON ([`geojson`](::geojson)) and WKT ([`wkt`](::wkt)), each behind its
 //! feature, and conversions from and to [`geo_types`] (feature `geo`). A Polygon gives
 //! one [`ConcavePolygon`], a MultiPolygon (or a geometry collection) one per member, in
 //! file order. Rings may be closed (the repeated closing vertex is dropped) and wound
