@@ -14,10 +14,10 @@
 use crate::demo_shapes::DemoSpace;
 use crate::error::CliError;
 use crate::output::write_atomic;
-use crate::render::{contact_mark, ray_mark};
+use crate::render::{contact_mark, ray_mark, svg_limit};
 use crate::rng::Rng;
-use crate::space::{Space, SpaceWorld, D2, D3};
-use crate::svg::{Drawing, Outline};
+use crate::space::{Space, SpaceWorld, View, D2, D3};
+use crate::svg::{Drawing, Outline, DEFAULT_MAX_SVG_BYTES};
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 use isect::math::Vector;
@@ -53,6 +53,10 @@ pub struct DemoArgs {
     /// Seed of the random scene.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
+    /// The largest SVG written, in MiB: a larger picture is refused (the run's
+    /// summary is still printed), nothing written.
+    #[arg(long, default_value_t = DEFAULT_MAX_SVG_BYTES >> 20)]
+    pub max_svg_mb: usize,
 }
 
 /// Runs `isect demo`.
@@ -73,7 +77,10 @@ pub fn run(args: &DemoArgs) -> Result<(), CliError> {
         picture.get_or_insert(drawing);
     }
     if let Some(drawing) = picture {
-        write_atomic(&args.output, drawing.to_svg().as_bytes())?;
+        let svg = drawing
+            .to_svg(svg_limit(args.max_svg_mb))
+            .map_err(CliError::input)?;
+        write_atomic(&args.output, svg.as_bytes())?;
         out!("wrote {}", args.output.display());
     }
     Ok(())
@@ -322,11 +329,11 @@ fn last_frame<Sp: DemoSpace>(
     let contacts = world
         .contacts()
         .iter()
-        .map(|c| contact_mark::<Sp>(&c.contact));
+        .map(|c| contact_mark::<Sp>(&c.contact, View::Z));
     let marks = rays
         .iter()
         .zip(&hits)
-        .map(|(r, h)| ray_mark::<Sp>(r, f64::INFINITY, h.map(|h| h.hit), 4.0 * half));
+        .map(|(r, h)| ray_mark::<Sp>(r, f64::INFINITY, h.map(|h| h.hit), 4.0 * half, View::Z));
     let stats = RayStats {
         cast: rays.len(),
         hit: hits.iter().flatten().count(),

@@ -4,8 +4,8 @@ use crate::error::CliError;
 use crate::figure::xy;
 use crate::output::write_atomic;
 use crate::scene::{self, AnyScene, Scene};
-use crate::space::Space;
-use crate::svg::{ContactMark, Drawing, Outline, RayMark};
+use crate::space::{Space, View};
+use crate::svg::{ContactMark, Drawing, Outline, RayMark, DEFAULT_MAX_SVG_BYTES};
 use crate::world::SceneWorld;
 use clap::Args;
 use isect::math::Isometry;
@@ -20,6 +20,18 @@ pub struct RenderArgs {
     /// Where to write the SVG (written to a temporary file beside it, then renamed).
     #[arg(short, long)]
     pub output: PathBuf,
+    /// The axis a 3D scene is seen along: z (front: x right, y up), x (side: −z
+    /// right, y up) or y (top: x right, −z up).
+    #[arg(long, value_enum, default_value_t = View::Z)]
+    pub view: View,
+    /// The largest SVG written, in MiB: a larger picture is refused, nothing written.
+    #[arg(long, default_value_t = DEFAULT_MAX_SVG_BYTES >> 20)]
+    pub max_svg_mb: usize,
+}
+
+/// `max_svg_mb` in bytes (saturating).
+pub fn svg_limit(max_svg_mb: usize) -> usize {
+    max_svg_mb.saturating_mul(1 << 20)
 }
 
 /// Runs `isect render`.
@@ -29,10 +41,20 @@ pub struct RenderArgs {
 /// output cannot be written.
 pub fn run(args: &RenderArgs) -> Result<(), CliError> {
     let drawing = match scene::load(&args.scene)? {
-        AnyScene::D2(s) => drawing(&s)?,
-        AnyScene::D3(s) => drawing(&s)?,
+        AnyScene::D2(_) if args.view != View::Z => {
+            let msg = format!(
+                "--view {:?} needs a 3D scene (a 2D scene is drawn in its plane)",
+                args.view
+            );
+            return Err(CliError::input(msg.to_lowercase()));
+        }
+        AnyScene::D2(s) => drawing(&s, args.view)?,
+        AnyScene::D3(s) => drawing(&s, args.view)?,
     };
-    write_atomic(&args.output, drawing.to_svg().as_bytes())?;
+    let svg = drawing
+        .to_svg(svg_limit(args.max_svg_mb))
+        .map_err(CliError::input)?;
+    write_atomic(&args.output, svg.as_bytes())?;
     eprintln!(
         "wrote {} ({} shapes, {} contacts, {} rays)",
         args.output.display(),
@@ -43,27 +65,29 @@ pub fn run(args: &RenderArgs) -> Result<(), CliError> {
     Ok(())
 }
 
-/// The picture of a scene: outlines, the world's contacts, each ray's closest hit.
-fn drawing<Sp: Space>(scene: &Scene<Sp>) -> Result<Drawing, CliError> {
+/// The picture of a scene seen along `view`: outlines, the world's contacts, each
+/// ray's closest hit.
+fn drawing<Sp: Space>(scene: &Scene<Sp>, view: View) -> Result<Drawing, CliError> {
     let world = SceneWorld::new(scene)?;
     let shapes = scene.shapes.iter().map(|s| Outline {
         id: s.id.clone(),
         kind: Sp::kind_name(&s.shape),
-        figure: Sp::figure(&s.shape, &s.pose),
+        figure: Sp::figure(&s.shape, &Sp::viewed_pose(&s.pose, view)),
     });
     let shapes: Vec<Outline> = shapes.collect();
     let contacts = world
         .contacts()
         .into_iter()
-        .map(|c| contact_mark::<Sp>(&c.contact));
+        .map(|c| contact_mark::<Sp>(&c.contact, view));
     let extent = scene_extent(&shapes);
     let rays = scene.rays.iter().map(|r| {
         let hit = world.world.cast_ray(&r.ray, r.max_t, Filter::ALL);
-        ray_mark::<Sp>(&r.ray, r.max_t, hit.map(|h| h.hit), extent)
+        ray_mark::<Sp>(&r.ray, r.max_t, hit.map(|h| h.hit), extent, view)
     });
     let velocities = scene.shapes.iter().filter_map(|s| {
         let at = s.pose.translation();
-        Some((xy::<Sp>(at), xy::<Sp>(s.velocity?)))
+        let seen = |v| xy::<Sp>(Sp::viewed(v, view));
+        Some((seen(at), seen(s.velocity?)))
     });
     Ok(Drawing {
         contacts: contacts.collect(),
@@ -73,29 +97,32 @@ fn drawing<Sp: Space>(scene: &Scene<Sp>) -> Result<Drawing, CliError> {
     })
 }
 
-/// A contact projected onto the picture.
-pub fn contact_mark<Sp: Space>(c: &isect::query::Contact<Sp::V>) -> ContactMark {
+/// A contact projected onto the picture of `view`.
+pub fn contact_mark<Sp: Space>(c: &isect::query::Contact<Sp::V>, view: View) -> ContactMark {
+    let seen = |v| xy::<Sp>(Sp::viewed(v, view));
     ContactMark {
-        point_a: xy::<Sp>(c.point_a),
-        point_b: xy::<Sp>(c.point_b),
-        normal: xy::<Sp>(c.normal),
+        point_a: seen(c.point_a),
+        point_b: seen(c.point_b),
+        normal: seen(c.normal),
     }
 }
 
 /// A ray drawn up to its hit, or up to `max_t` but no further than `extent`
-/// beyond its origin when it misses.
+/// beyond its origin when it misses, in the picture of `view`.
 pub fn ray_mark<Sp: Space>(
     ray: &isect::shape::Ray<Sp::V>,
     max_t: f64,
     hit: Option<isect::shape::RayHit<Sp::V>>,
     extent: f64,
+    view: View,
 ) -> RayMark {
-    let from = xy::<Sp>(ray.origin);
+    let seen = |v| xy::<Sp>(Sp::viewed(v, view));
+    let from = seen(ray.origin);
     match hit {
         Some(h) => RayMark {
             from,
-            to: xy::<Sp>(h.point),
-            hit_normal: Some(xy::<Sp>(h.normal)),
+            to: seen(h.point),
+            hit_normal: Some(seen(h.normal)),
         },
         None => {
             let len = isect::math::Vector::length(ray.dir);
@@ -106,7 +133,7 @@ pub fn ray_mark<Sp: Space>(
             };
             RayMark {
                 from,
-                to: xy::<Sp>(ray.point_at(t)),
+                to: seen(ray.point_at(t)),
                 hit_normal: None,
             }
         }

@@ -3,23 +3,47 @@
 
 use crate::svg::Figure;
 use glam::{DQuat, DVec2, DVec3};
-use isect::algo::gjk::GjkVector;
-use isect::math::{Isometry, Pose2, Pose3, Rot2};
-use isect::query::dispatch::DispatchShape;
-use isect::shape::{shape_2d, shape_3d};
+use isect::math::{Pose2, Pose3, Rot2};
 use isect::world::World;
+pub use isect_io::scene::{SceneSpace, D2, D3};
 
-/// A dimension: its vector, pose and shape types, and conversions to plain numbers.
-pub trait Space: 'static {
-    /// The vector type (`DVec2` or `DVec3`).
-    type V: GjkVector<Scalar = f64, Pose = Self::Pose>;
-    /// The pose type.
-    type Pose: Isometry<Self::V>;
-    /// The shape enum: any shape of the dimension, convex or composite.
-    type S: DispatchShape<Self::V> + Clone + Sync;
-    /// 2 or 3.
-    const DIM: usize;
+/// The axis a 3D scene is seen along in a picture (orthographic). The library is
+/// y-up (cylinders, cones and heightfields stand along y), so the views are those of
+/// a y-up drawing: front, side and top; each keeps a right-handed frame (picture
+/// right, picture up, toward the viewer).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
+pub enum View {
+    /// Front, from +z: x to the right, y up (the x–y plane; the only view of a 2D
+    /// scene).
+    #[default]
+    Z,
+    /// Side, from +x: −z to the right, y up (the z–y plane).
+    X,
+    /// Top, from +y: x to the right, −z up (the x–z plane seen from above).
+    Y,
+}
 
+impl View {
+    /// The rotation taking world coordinates to picture coordinates (right, up,
+    /// toward the viewer).
+    pub fn rotation(self) -> DQuat {
+        match self {
+            Self::Z => DQuat::IDENTITY,
+            // (x, y, z) → (−z, y, x).
+            Self::X => DQuat::from_mat3(&glam::DMat3::from_cols(DVec3::Z, DVec3::Y, -DVec3::X)),
+            // (x, y, z) → (x, −z, y).
+            Self::Y => DQuat::from_mat3(&glam::DMat3::from_cols(DVec3::X, DVec3::Z, -DVec3::Y)),
+        }
+    }
+}
+
+/// A dimension (its vector, pose and shape types from the scene reader's
+/// [`SceneSpace`]) with conversions to plain numbers and pictures.
+pub trait Space: SceneSpace {
+    /// `v` in the picture frame of `view` (2D: `v`).
+    fn viewed(v: Self::V, view: View) -> Self::V;
+    /// `pose` followed by the turn into the picture frame of `view` (2D: `pose`).
+    fn viewed_pose(pose: &Self::Pose, view: View) -> Self::Pose;
     /// The coordinates of `v`, `DIM` of them.
     fn coords(v: Self::V) -> Vec<f64>;
     /// The vector of `DIM` coordinates (`None` for another count).
@@ -36,19 +60,15 @@ pub trait Space: 'static {
 }
 
 /// The collision world of a space.
-pub type SpaceWorld<Sp> = World<<Sp as Space>::V, <Sp as Space>::S>;
-
-/// The plane.
-pub struct D2;
-/// Space.
-pub struct D3;
+pub type SpaceWorld<Sp> = World<<Sp as SceneSpace>::V, <Sp as SceneSpace>::S>;
 
 impl Space for D2 {
-    type V = DVec2;
-    type Pose = Pose2<f64>;
-    type S = shape_2d::AnyShape<f64>;
-    const DIM: usize = 2;
-
+    fn viewed(v: DVec2, _view: View) -> DVec2 {
+        v
+    }
+    fn viewed_pose(pose: &Pose2<f64>, _view: View) -> Pose2<f64> {
+        *pose
+    }
     fn coords(v: DVec2) -> Vec<f64> {
         vec![v.x, v.y]
     }
@@ -76,11 +96,13 @@ impl Space for D2 {
 }
 
 impl Space for D3 {
-    type V = DVec3;
-    type Pose = Pose3<f64>;
-    type S = shape_3d::AnyShape<f64>;
-    const DIM: usize = 3;
-
+    fn viewed(v: DVec3, view: View) -> DVec3 {
+        view.rotation() * v
+    }
+    fn viewed_pose(pose: &Pose3<f64>, view: View) -> Pose3<f64> {
+        let q = view.rotation();
+        Pose3::new(q * pose.translation, q * pose.rotation)
+    }
     fn coords(v: DVec3) -> Vec<f64> {
         vec![v.x, v.y, v.z]
     }

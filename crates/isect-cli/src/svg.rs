@@ -1,6 +1,13 @@
-//! SVG pictures: shapes (3D shapes by their orthographic projection onto the x–y
-//! plane, as [`crate::figure`] draws each kind), contact points with their normals,
-//! and rays with their hits.
+//! SVG pictures: shapes (3D shapes by their orthographic projection onto the
+//! picture plane, as [`crate::figure`] draws each kind), contact points with their
+//! normals, and rays with their hits.
+//!
+//! Pictures open in every reader: an outline that is not a region once drawn (a
+//! segment, a shape seen edge-on: fewer than 3 distinct pixel points, or no area) is
+//! drawn as a `<polyline>` or inside a line path, never as a `<polygon>` or a closed
+//! fill ring (ImageMagick's reader aborts on 2-point polygons); and a picture larger
+//! than a cap ([`DEFAULT_MAX_SVG_BYTES`] unless raised) is refused with a message
+//! instead of written (a million shapes would be a gigabyte).
 
 use std::fmt::Write;
 
@@ -12,6 +19,12 @@ const MARGIN_PX: f64 = 20.0;
 const DENSE_LINES: usize = 200;
 /// Length of a drawn normal, in pixels.
 const NORMAL_PX: f64 = 18.0;
+/// Twice the pixel area below which an outline is drawn as a line (a ring that
+/// encloses less than a hundredth of a pixel is a segment on screen).
+const FLAT_TWICE_AREA_PX: f64 = 0.02;
+/// The largest SVG written unless the caller raises it: 64 MiB (about 100,000
+/// curved shapes; browsers and ImageMagick slow to a crawl well before a gigabyte).
+pub const DEFAULT_MAX_SVG_BYTES: usize = 64 << 20;
 
 /// A point of the drawing plane.
 pub type P = [f64; 2];
@@ -164,17 +177,24 @@ fn escape(s: &str) -> String {
 }
 
 impl Drawing {
-    /// The picture as an SVG document: `<svg ...>` ... `</svg>`, one `<polygon
-    /// class="shape">` per shape.
-    pub fn to_svg(&self) -> String {
+    /// The picture as an SVG document: `<svg ...>` ... `</svg>`, one element of class
+    /// `shape` per shape (`<polygon>` for a convex region, `<polyline>` for a flat
+    /// outline, `<g>` for a composite).
+    ///
+    /// # Errors
+    /// A message saying how far it got when the document would exceed `max_bytes`.
+    pub fn to_svg(&self, max_bytes: usize) -> Result<String, String> {
         let frame = Frame::around(self.all_points());
         let (w, h) = frame.size();
         let mut s = format!(
             "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{w}\" height=\"{h}\" viewBox=\"0 0 {w} {h}\">\n"
         );
         s.push_str("<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n");
-        for o in &self.shapes {
+        for (i, o) in self.shapes.iter().enumerate() {
             self.write_shape(&mut s, &frame, o);
+            if s.len() > max_bytes {
+                return Err(too_large(max_bytes, i + 1, self.shapes.len()));
+            }
         }
         for c in &self.contacts {
             write_contact(&mut s, &frame, c);
@@ -186,7 +206,10 @@ impl Drawing {
             write_velocity(&mut s, &frame, at, v);
         }
         s.push_str("</svg>\n");
-        s
+        if s.len() > max_bytes {
+            return Err(too_large(max_bytes, self.shapes.len(), self.shapes.len()));
+        }
+        Ok(s)
     }
 
     fn all_points(&self) -> impl Iterator<Item = P> + '_ {
@@ -214,6 +237,10 @@ impl Drawing {
                     format!("{x:.2},{y:.2}")
                 })
                 .collect();
+            if is_flat(frame, ring) {
+                write_flat(s, &pts, fill, &title);
+                return;
+            }
             let _ = writeln!(
                 s,
                 "<polygon class=\"shape\" points=\"{}\" fill=\"{fill}\" fill-opacity=\"0.35\" stroke=\"#333\" stroke-width=\"1\" stroke-linejoin=\"round\">{title}</polygon>",
@@ -222,43 +249,100 @@ impl Drawing {
             return;
         }
         let _ = writeln!(s, "<g class=\"shape\">{title}");
-        if !f.rings.is_empty() {
+        // A closed fill ring needs an area: flat rings (triangles seen edge-on) are
+        // drawn as lines, unless the figure's own lines (a wireframe) cover them.
+        let (rings, flat): (Vec<&Vec<P>>, Vec<&Vec<P>>) =
+            f.rings.iter().partition(|r| !is_flat(frame, r));
+        let rings: Vec<Vec<P>> = rings.into_iter().cloned().collect();
+        let flat = flat.into_iter().filter(|_| f.lines.is_empty());
+        let lines: Vec<Vec<P>> = f.lines.iter().chain(flat).cloned().collect();
+        let pieces: Vec<Vec<P>> = f
+            .pieces
+            .iter()
+            .filter(|r| !is_flat(frame, r))
+            .cloned()
+            .collect();
+        if !rings.is_empty() {
             let rule = if f.even_odd { "evenodd" } else { "nonzero" };
             let stroke = if f.lines.is_empty() { "#333" } else { "none" };
             let _ = writeln!(
                 s,
                 "<path class=\"fill\" d=\"{}\" fill=\"{fill}\" fill-opacity=\"0.35\" fill-rule=\"{rule}\" stroke=\"{stroke}\" stroke-width=\"1\" stroke-linejoin=\"round\"/>",
-                path_data(frame, &f.rings, true)
+                path_data(frame, &rings, true)
             );
         }
-        if !f.pieces.is_empty() {
+        if !pieces.is_empty() {
             let _ = writeln!(
                 s,
                 "<path class=\"piece\" d=\"{}\" fill=\"none\" stroke=\"#333\" stroke-opacity=\"0.25\" stroke-width=\"0.75\" stroke-dasharray=\"3 2\"/>",
-                path_data(frame, &f.pieces, true)
+                path_data(frame, &pieces, true)
             );
         }
-        if !f.lines.is_empty() {
+        if lines.iter().any(|l| l.len() > 1) {
             // A dense wireframe (a terrain seen from the side) in hairlines.
-            let width = if f.lines.len() > DENSE_LINES {
-                0.4
-            } else {
-                1.5
-            };
+            let width = if lines.len() > DENSE_LINES { 0.4 } else { 1.5 };
             let _ = writeln!(
                 s,
                 "<path class=\"line\" d=\"{}\" fill=\"none\" stroke=\"{fill}\" stroke-width=\"{width}\" stroke-linejoin=\"round\" stroke-linecap=\"round\"/>",
-                path_data(frame, &f.lines, false)
+                path_data(frame, &lines, false)
             );
         }
         s.push_str("</g>\n");
     }
 }
 
+/// Whether `ring` is no region once drawn: fewer than 3 distinct pixel points, or
+/// less than [`FLAT_TWICE_AREA_PX`] of area.
+fn is_flat(frame: &Frame, ring: &[P]) -> bool {
+    let px: Vec<(f64, f64)> = ring.iter().map(|&p| frame.px(p)).collect();
+    let mut distinct: Vec<(i64, i64)> = px
+        .iter()
+        .map(|&(x, y)| ((x * 100.0).round() as i64, (y * 100.0).round() as i64))
+        .collect();
+    distinct.sort_unstable();
+    distinct.dedup();
+    if distinct.len() < 3 {
+        return true;
+    }
+    let twice_area: f64 = (0..px.len())
+        .map(|i| {
+            let (a, b) = (px[i], px[(i + 1) % px.len()]);
+            a.0 * b.1 - b.0 * a.1
+        })
+        .sum();
+    twice_area.abs() < FLAT_TWICE_AREA_PX
+}
+
+/// A flat outline (`pts`, pixel coordinates) as one `<polyline class="shape">`, a
+/// lone point as a short one.
+fn write_flat(s: &mut String, pts: &[String], colour: &str, title: &str) {
+    let mut pts = pts.to_vec();
+    if pts.len() == 1 {
+        pts.push(pts[0].clone());
+    }
+    let _ = writeln!(
+        s,
+        "<polyline class=\"shape\" points=\"{}\" fill=\"none\" stroke=\"{colour}\" stroke-width=\"2\" stroke-linecap=\"round\" stroke-linejoin=\"round\">{title}</polyline>",
+        pts.join(" ")
+    );
+}
+
+/// The message for a picture over `max_bytes` after `written` of `total` shapes.
+fn too_large(max_bytes: usize, written: usize, total: usize) -> String {
+    let mb = |b: usize| b as f64 / f64::from(1 << 20);
+    format!(
+        "the SVG would be larger than {:.0} MB ({written} of {total} shapes drawn when it \
+         passed the limit): nothing was written; draw fewer shapes, or raise the limit \
+         with --max-svg-mb",
+        mb(max_bytes)
+    )
+}
+
 /// SVG path data for `paths` (`M x,y L x,y ...`, each closed with `Z` when `closed`).
 fn path_data(frame: &Frame, paths: &[Vec<P>], closed: bool) -> String {
     let mut d = String::new();
-    for path in paths.iter().filter(|p| !p.is_empty()) {
+    // A path of one point draws nothing (and some readers refuse it).
+    for path in paths.iter().filter(|p| p.len() > 1) {
         for (i, &p) in path.iter().enumerate() {
             let (x, y) = frame.px(p);
             let op = if i == 0 { 'M' } else { 'L' };

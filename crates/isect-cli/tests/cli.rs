@@ -408,22 +408,23 @@ fn assert_only_files(dir: &Path, expected: &[&str]) {
 
 #[test]
 fn render_draws_one_element_per_shape() {
-    for (scene, shapes) in [
-        ("examples/scenes/shapes_2d.json", 9),
-        ("examples/scenes/touching_2d.json", 7),
-        ("examples/scenes/shapes_3d.json", 9),
-        ("examples/scenes/touching_3d.json", 6),
+    for (scene, shapes, segments) in [
+        ("examples/scenes/shapes_2d.json", 9, 1),
+        ("examples/scenes/touching_2d.json", 7, 0),
+        ("examples/scenes/shapes_3d.json", 9, 1),
+        ("examples/scenes/touching_3d.json", 6, 0),
     ] {
         let (out, svg, dir) = render("render", scene);
         assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
         let text = std::fs::read_to_string(&svg).expect("svg written");
         assert!(text.starts_with("<svg "), "{scene}");
         assert!(text.trim_end().ends_with("</svg>"), "{scene}");
-        assert_eq!(
-            text.matches("<polygon class=\"shape\"").count(),
-            shapes,
-            "{scene}"
-        );
+        // Regions as polygons, segments (flat outlines) as polylines.
+        let regions = text.matches("<polygon class=\"shape\"").count();
+        let flat = text.matches("<polyline class=\"shape\"").count();
+        assert_eq!(regions + flat, shapes, "{scene}");
+        assert_eq!(flat, segments, "{scene}: the segments");
+        assert_readable_svg(&text);
         // Each element that opens closes (no half-written tags).
         assert_eq!(text.matches("<g ").count(), text.matches("</g>").count());
         assert_only_files(&dir, &["out.svg"]);
@@ -494,9 +495,14 @@ fn demo_runs_small_and_writes_its_svg() {
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     let text = std::fs::read_to_string(&svg).expect("svg written");
     assert!(text.starts_with("<svg ") && text.trim_end().ends_with("</svg>"));
-    // The last 2D frame: every convex shape outlined, and the four composites
-    // (ground, concave polygon, polyline, compound) as groups of paths.
-    assert_eq!(text.matches("<polygon class=\"shape\"").count(), 200);
+    // The last 2D frame: every convex shape outlined (segments as polylines), and the
+    // four composites (ground, concave polygon, polyline, compound) as groups of paths.
+    let convex = text.matches("<polygon class=\"shape\"").count();
+    assert_eq!(
+        convex + text.matches("<polyline class=\"shape\"").count(),
+        200
+    );
+    assert_readable_svg(&text);
     assert_eq!(text.matches("<g class=\"shape\"").count(), 4);
     assert_eq!(text.matches("fill-rule=\"evenodd\"").count(), 1);
     let summary = String::from_utf8_lossy(&out.stdout);
@@ -1242,4 +1248,316 @@ fn a_reader_that_goes_away_is_not_a_crash() {
     let out = child.wait_with_output().expect("waits");
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     assert!(!stderr(&out).contains("panicked"), "{}", stderr(&out));
+}
+
+/// Scene entries may reference mesh and polygon files, relative to the scene file
+/// (not to the working folder): a ball of radius 1 at x = 1.5 overlaps the cube
+/// [-1, 1]³ read from an OBJ file by 0.5, two 4×4 GeoJSON squares 3.5 apart by 0.5; a bad referenced file is reported at
+/// the entry with its own file and line.
+#[test]
+fn scenes_reference_mesh_and_polygon_files() {
+    let dir = scratch("file_refs");
+    let cube =
+        "v -1 -1 -1\nv 1 -1 -1\nv 1 1 -1\nv -1 1 -1\nv -1 -1 1\nv 1 -1 1\nv 1 1 1\nv -1 1 1\n\
+                f 1 4 3 2\nf 5 6 7 8\nf 1 2 6 5\nf 2 3 7 6\nf 3 4 8 7\nf 4 1 5 8\n";
+    std::fs::create_dir_all(dir.join("meshes")).unwrap();
+    std::fs::write(dir.join("meshes/cube.obj"), cube).unwrap();
+    let square = r#"{"type":"Polygon","coordinates":[[[0,0],[4,0],[4,4],[0,4],[0,0]]]}"#;
+    std::fs::write(dir.join("square.geojson"), square).unwrap();
+    let mesh = |id: &str, x: f64| {
+        format!(
+            r#"{{"id":"{id}","shape":{{"type":"mesh_file","path":"meshes/cube.obj","solid":true}},"position":[{x},0,0]}}"#
+        )
+    };
+    let ball = r#"{"id":"b","shape":{"type":"ball","radius":1},"position":[1.5,0,0]}"#;
+    let scene3 = format!(r#"{{"dim":3,"shapes":[{},{ball}]}}"#, mesh("a", 0.0));
+    std::fs::write(dir.join("meshes3.json"), scene3).unwrap();
+    let poly = |id: &str, x: f64| {
+        format!(
+            r#"{{"id":"{id}","shape":{{"type":"polygon_file","path":"square.geojson"}},"position":[{x},0]}}"#
+        )
+    };
+    let scene2 = format!(
+        r#"{{"dim":2,"shapes":[{},{}]}}"#,
+        poly("p", 0.0),
+        poly("q", 3.5)
+    );
+    std::fs::write(dir.join("polygons2.json"), scene2).unwrap();
+    for scene in ["meshes3.json", "polygons2.json"] {
+        let path = dir.join(scene);
+        let got = check_pairs(path.to_str().unwrap());
+        assert_eq!(got.len(), 1, "{scene}: {got:?}");
+        assert!((got[0].2 - 0.5).abs() < 1e-9, "{scene}: {got:?}");
+    }
+    std::fs::write(
+        dir.join("meshes/cube.obj"),
+        cube.replace("v 1 1 1", "v 1 nan 1"),
+    )
+    .unwrap();
+    let out = isect(&["check", dir.join("meshes3.json").to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2));
+    let e = stderr(&out);
+    assert!(
+        e.contains("meshes3.json:1:") && e.contains("cube.obj:7: vertex coordinate 1"),
+        "{e}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The points of every `<polygon ... points="...">` of `svg`, in pixels.
+fn polygon_points(svg: &str) -> Vec<Vec<(f64, f64)>> {
+    svg.split("<polygon ")
+        .skip(1)
+        .map(|rest| {
+            let points = rest
+                .split("points=\"")
+                .nth(1)
+                .expect("points")
+                .split('"')
+                .next()
+                .unwrap();
+            points
+                .split_whitespace()
+                .map(|p| {
+                    let (x, y) = p.split_once(',').expect("x,y");
+                    (x.parse().expect("x"), y.parse().expect("y"))
+                })
+                .collect()
+        })
+        .collect()
+}
+
+/// Every polygon of `svg` is a region (3 distinct points or more, some area), no path
+/// is a lone point, and elements balance: what ImageMagick's reader needs (it aborts
+/// on 2-point polygons).
+fn assert_readable_svg(svg: &str) {
+    for ring in polygon_points(svg) {
+        let mut distinct = ring.clone();
+        distinct.sort_by(|a, b| a.partial_cmp(b).unwrap());
+        distinct.dedup();
+        assert!(
+            distinct.len() >= 3,
+            "polygon of {} distinct points: {ring:?}",
+            distinct.len()
+        );
+        let twice_area: f64 = (0..ring.len())
+            .map(|i| {
+                let (a, b) = (ring[i], ring[(i + 1) % ring.len()]);
+                a.0 * b.1 - b.0 * a.1
+            })
+            .sum();
+        assert!(twice_area.abs() > 0.0, "flat polygon {ring:?}");
+    }
+    assert!(!svg.contains(" d=\"\""), "an empty path");
+    assert_eq!(svg.matches("<g ").count(), svg.matches("</g>").count());
+}
+
+/// Whether a real ImageMagick is installed (not a stand-in), to open the pictures.
+fn imagemagick() -> bool {
+    Command::new("convert")
+        .arg("-version")
+        .output()
+        .map(|o| String::from_utf8_lossy(&o.stdout).contains("ImageMagick"))
+        .unwrap_or(false)
+}
+
+/// Every example scene, in every view (3D), renders to an SVG whose polygons are all
+/// regions (segments and shapes seen edge-on are polylines or lines), and which
+/// ImageMagick converts to PNG where it is installed.
+#[test]
+fn rendered_svgs_open_in_imagemagick_from_every_view() {
+    let dir = scratch("readable");
+    let magick = imagemagick();
+    for scene in std::fs::read_dir(repo_root().join("examples/scenes")).unwrap() {
+        let scene = scene.unwrap().path();
+        let views: &[&str] = if scene.to_string_lossy().contains("_3d") {
+            &["z", "x", "y"]
+        } else {
+            &["z"]
+        };
+        for view in views {
+            let svg = dir.join(format!(
+                "{}_{view}.svg",
+                scene.file_stem().unwrap().to_string_lossy()
+            ));
+            let out = isect(&[
+                "render",
+                scene.to_str().unwrap(),
+                "--view",
+                view,
+                "-o",
+                svg.to_str().unwrap(),
+            ]);
+            assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+            let text = std::fs::read_to_string(&svg).unwrap();
+            assert_readable_svg(&text);
+            if magick {
+                let png = svg.with_extension("png");
+                let out = Command::new("convert")
+                    .arg(&svg)
+                    .arg(&png)
+                    .output()
+                    .unwrap();
+                assert!(
+                    out.status.success() && png.exists(),
+                    "{}: {}",
+                    svg.display(),
+                    stderr(&out)
+                );
+            }
+        }
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// `--view` turns the picture: a box of half extents (1, 2, 3) spans 2 × 4 seen
+/// along z (x right, y up), 6 × 4 along x (−z right, y up), 2 × 6 along y (x right,
+/// −z up); the SVG's size follows (900 px for the longer side, 20 px margins). A ray
+/// along −z from z = 10 onto the box's face z = 3 starts below its hit in the top view
+/// (−z is up) and left of it in the side view (−z is right): the views are not mirrored.
+#[test]
+fn render_view_draws_3d_scenes_from_each_axis() {
+    let dir = scratch("view");
+    let scene = dir.join("box.json");
+    let text = r#"{"dim":3,"shapes":[{"id":"box","shape":{"type":"cuboid","half_extents":[1,2,3]}}],
+                   "rays":[{"from":[0,0,10],"dir":[0,0,-1]}]}"#;
+    std::fs::write(&scene, text).unwrap();
+    // (view, spans of the box, sign of the ray's drawn x2 − x1 and y2 − y1 in pixels).
+    for (view, span, dx, dy) in [
+        ("z", [2.0, 4.0], 0.0_f64, 0.0_f64),
+        ("x", [13.0, 4.0], 1.0, 0.0),
+        ("y", [2.0, 13.0], 0.0, -1.0),
+    ] {
+        let svg = dir.join(format!("{view}.svg"));
+        let out = isect(&[
+            "render",
+            scene.to_str().unwrap(),
+            "--view",
+            view,
+            "-o",
+            svg.to_str().unwrap(),
+        ]);
+        assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+        let text = std::fs::read_to_string(&svg).unwrap();
+        let scale = 860.0 / f64::max(span[0], span[1]);
+        let size = |name: &str| -> f64 {
+            let v = text
+                .split(&format!(" {name}=\""))
+                .nth(1)
+                .unwrap()
+                .split('"')
+                .next()
+                .unwrap();
+            v.parse().unwrap()
+        };
+        let want = [span[0] * scale + 40.0, span[1] * scale + 40.0];
+        // The SVG rounds its size up to whole pixels.
+        let got = [size("width"), size("height")];
+        assert!(
+            (0..2).all(|i| (got[i] - want[i]).abs() <= 1.0),
+            "--view {view}: {got:?}, want {want:?}"
+        );
+        let ray = text.split("<g class=\"ray\"><line ").nth(1).expect("a ray");
+        let attr = |name: &str| -> f64 {
+            let v = ray
+                .split(&format!("{name}=\""))
+                .nth(1)
+                .unwrap()
+                .split('"')
+                .next()
+                .unwrap();
+            v.parse().unwrap()
+        };
+        let (rx, ry) = (attr("x2") - attr("x1"), attr("y2") - attr("y1"));
+        assert_eq!(
+            (rx.signum() * dx.abs(), ry.signum() * dy.abs()),
+            (dx, dy),
+            "--view {view}: ray ({rx}, {ry})"
+        );
+    }
+    let scene2 = repo_root().join("examples/scenes/shapes_2d.json");
+    let out = isect(&[
+        "render",
+        scene2.to_str().unwrap(),
+        "--view",
+        "x",
+        "-o",
+        dir.join("2d.svg").to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr(&out).contains("--view x needs a 3d scene"),
+        "{}",
+        stderr(&out)
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A picture over the size cap is refused with a message and nothing is written
+/// (render); the demo still prints its summary and refuses the picture alike.
+#[test]
+fn huge_pictures_are_refused_not_written() {
+    let dir = scratch("huge");
+    let svg = dir.join("out.svg");
+    let out = isect(&[
+        "render",
+        "examples/scenes/shapes_2d.json",
+        "--max-svg-mb",
+        "0",
+        "-o",
+        svg.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr(&out).contains("the SVG would be larger than 0 MB (1 of 9 shapes drawn"),
+        "{}",
+        stderr(&out)
+    );
+    assert_only_files(&dir, &[]);
+    // 40,000 balls: about 60 MB of SVG at 1.5 kB a ball, refused under a 16 MB cap.
+    let balls: Vec<String> = (0..40_000)
+        .map(|i| {
+            format!(
+                r#"{{"shape":{{"type":"ball","radius":0.4}},"position":[{},{}]}}"#,
+                i % 200,
+                i / 200
+            )
+        })
+        .collect();
+    let scene = dir.join("balls.json");
+    std::fs::write(
+        &scene,
+        format!(r#"{{"dim":2,"shapes":[{}]}}"#, balls.join(",")),
+    )
+    .unwrap();
+    let out = isect(&[
+        "render",
+        scene.to_str().unwrap(),
+        "--max-svg-mb",
+        "16",
+        "-o",
+        svg.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("larger than 16 MB"),
+        "{}",
+        stderr(&out)
+    );
+    assert!(!svg.exists());
+    let out = isect(&[
+        "demo",
+        "--shapes",
+        "50",
+        "--frames",
+        "2",
+        "--max-svg-mb",
+        "0",
+        "-o",
+        svg.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stdout).contains("2D: 50 shapes"));
+    assert!(!svg.exists());
+    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -80,6 +80,8 @@ pub mod broad;
 pub mod math;
 mod prelude;
 pub mod query;
+#[cfg(feature = "serde")]
+pub mod serial;
 pub mod shape;
 pub mod world;
 

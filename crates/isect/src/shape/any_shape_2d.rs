@@ -12,6 +12,11 @@ any_shape! {
     /// Any 2D shape: a convex [`Shape`] or a composite (compound, concave polygon, polyline, heightfield). Every pair of
     /// kinds answers every query through [`crate::query::dispatch`]; swapping A and B
     /// mirrors the answer.
+    #[cfg_attr(
+        feature = "serde",
+        derive(serde::Serialize, serde::Deserialize),
+        serde(bound = "R: crate::serial::SerdeReal, R::V2: crate::algo::gjk::GjkVector<Pose = Pose2<R>>")
+    )]
     AnyShape<R> over R::V2, pose Pose2<R>, convex Shape<R>;
     /// Convex parts with poses ([`Compound`]).
     Compound(Compound<R::V2, Shape<R>>),

@@ -12,6 +12,11 @@ any_shape! {
     /// Any 3D shape: a convex [`Shape`] or a composite (compound, ...). Every pair of
     /// kinds answers every query through [`crate::query::dispatch`]; swapping A and B
     /// mirrors the answer.
+    #[cfg_attr(
+        feature = "serde",
+        derive(serde::Serialize, serde::Deserialize),
+        serde(bound = "R: crate::serial::SerdeReal, R::V3: crate::algo::gjk::GjkVector<Pose = Pose3<R>>")
+    )]
     AnyShape<R> over R::V3, pose Pose3<R>, convex Shape<R>;
     /// Convex parts with poses ([`Compound`]).
     Compound(Compound<R::V3, Shape<R>>),

@@ -41,6 +41,23 @@ impl<V: Vector> Plane<V> {
         })
     }
 
+    /// [`Plane::new`], but a `normal` already unit to rounding (squared length within
+    /// [`ROTATION_KEEP_ULPS`](crate::math::ROTATION_KEEP_ULPS) of 1) is kept bit for
+    /// bit, as poses keep such rotations: a plane read back from a file is the plane
+    /// written (normalising again could move the normal by an ulp).
+    ///
+    /// # Errors
+    /// As [`Plane::new`].
+    #[cfg(feature = "serde")]
+    pub(crate) fn new_keeping_unit(normal: V, d: V::Scalar) -> Result<Self, ShapeError> {
+        let plane = Self::new(normal, d)?;
+        let keep = V::Scalar::from_f64(crate::math::ROTATION_KEEP_ULPS) * V::Scalar::EPSILON;
+        if (normal.length_squared() - V::Scalar::ONE).abs() <= keep {
+            return Ok(Self { normal, d });
+        }
+        Ok(plane)
+    }
+
     /// The plane through `point` with normal `normal` (normalised).
     ///
     /// # Errors

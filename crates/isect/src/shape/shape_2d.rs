@@ -18,6 +18,11 @@ use crate::shape::{Aabb, Ball, Capsule, ConvexPolygon, Ray, RayHit, Rounded, Seg
 /// rotation turns it about the local origin). `Segment` and `Triangle` are the
 /// segment and the solid triangle; the `Rounded*` variants are Minkowski sums with a
 /// disc. Every variant is validated by its own constructor, so a `Shape` holds no NaN.
+#[cfg_attr(
+    feature = "serde",
+    derive(serde::Serialize, serde::Deserialize),
+    serde(bound = "R: crate::serial::SerdeReal")
+)]
 #[derive(Clone, Debug, PartialEq)]
 pub enum Shape<R: Real> {
     /// A disc.

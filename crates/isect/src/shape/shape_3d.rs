@@ -21,6 +21,11 @@ use crate::shape::{
 /// volume; `Cylinder` and `Cone` are along the local y axis (see their types);
 /// `RoundedCuboid` is a Minkowski sum with a ball. Every variant is validated by its
 /// own constructor, so a `Shape` holds no NaN.
+#[cfg_attr(
+    feature = "serde",
+    derive(serde::Serialize, serde::Deserialize),
+    serde(bound = "R: crate::serial::SerdeReal")
+)]
 #[derive(Clone, Debug, PartialEq)]
 pub enum Shape<R: Real> {
     /// A sphere.

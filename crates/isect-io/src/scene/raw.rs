@@ -3,8 +3,7 @@
 //! semantic error (negative radius, non-convex polygon) gets serde_json's position
 //! and serde_path_to_error's field path like a syntax error does.
 
-use super::{Scene, SceneRay, SceneShape};
-use crate::space::{Space, D2, D3};
+use super::{referenced, Scene, SceneRay, SceneShape, SceneSpace as Space, D2, D3};
 use glam::{DQuat, DVec2, DVec3};
 use isect::algo::gjk::GjkVector;
 use isect::math::{Pose2, Pose3, ROTATION_UNIT_ULPS};
@@ -315,6 +314,11 @@ enum RawShape2 {
         heights: Vec<f64>,
         scale: P2,
     },
+    /// A polygon read from a GeoJSON or WKT file.
+    PolygonFile {
+        path: String,
+        index: Option<usize>,
+    },
     Compound {
         parts: Vec<Part2>,
     },
@@ -387,6 +391,7 @@ impl RawShape2 {
                 closed,
                 segments,
             } => return polyline(vecs(vertices), closed, segments).map(A::from),
+            Self::PolygonFile { path, index } => return polygon_file(&path, index).map(A::from),
             Self::Heightfield { heights, scale } => {
                 let field = heightfield_2d::HeightField::new(heights, v(scale));
                 return Ok(A::from(built(field)?));
@@ -628,6 +633,12 @@ enum RawShape3 {
         #[serde(default)]
         solid: bool,
     },
+    /// A mesh read from an OBJ, STL or glTF file.
+    MeshFile {
+        path: String,
+        #[serde(default)]
+        solid: bool,
+    },
     Heightfield {
         rows: usize,
         cols: usize,
@@ -718,6 +729,7 @@ impl RawShape3 {
                 heights,
                 scale,
             } => return heightfield_3d(heights, rows, cols, v(scale)).map(A::from),
+            Self::MeshFile { path, solid } => return mesh_file(&path, solid).map(A::from),
             Self::Compound { parts } => return compound_3d(parts).map(A::from),
         }))
     }
@@ -759,4 +771,43 @@ impl From<Scene3> for Scene<D3> {
             velocity: e.velocity.map(DVec3::from),
         })
     }
+}
+
+// ---------------------------------------------------------------- referenced files
+
+/// The mesh of the file at `path` (relative to the scene), its errors as the entry's.
+fn mesh_file<E: Error>(path: &str, solid: bool) -> Result<TriMesh<f64>, E> {
+    let file = referenced(path);
+    let data = crate::mesh::read_mesh(&file).map_err(|e| E::custom(e.to_string()))?;
+    data.to_trimesh(&file, TriMeshFlags { solid })
+        .map_err(|e| E::custom(e.to_string()))
+}
+
+/// Polygon `index` of the file at `path` (relative to the scene); without `index`
+/// the file must hold exactly one polygon.
+fn polygon_file<E: Error>(path: &str, index: Option<usize>) -> Result<ConcavePolygon<f64>, E> {
+    let file = referenced(path);
+    let polygons = crate::polygon::read_polygons(&file).map_err(|e| E::custom(e.to_string()))?;
+    let n = polygons.len();
+    let chosen = match index {
+        Some(i) if i < n => &polygons[i],
+        Some(i) => {
+            let msg = format!(
+                "{}: index {i}, but the file holds {n} polygon(s)",
+                file.display()
+            );
+            return Err(E::custom(msg));
+        }
+        None if n == 1 => &polygons[0],
+        None => {
+            let msg = format!(
+                "{}: holds {n} polygons; give `index` to pick one",
+                file.display()
+            );
+            return Err(E::custom(msg));
+        }
+    };
+    chosen
+        .to_polygon(&file)
+        .map_err(|e| E::custom(e.to_string()))
 }
