@@ -40,7 +40,8 @@ use crate::algo::support::SupportMap;
 use crate::math::{Isometry, Real, Vector};
 use crate::query::ball_tests::ball_aabb_contact_predicted;
 use crate::query::cast_ray::RayCast;
-use crate::query::cast_shapes::ShapeCastHit;
+use crate::query::cast_options::ShapeCastOptions;
+use crate::query::cast_shapes::{ShapeCastHit, Sweep};
 use crate::query::contact::Contact;
 use crate::query::distance::{closest_points_segment_segment, world_segment, ClosestPoints};
 use crate::query::manifold::{FeatureId, Manifold};
@@ -103,8 +104,10 @@ pub trait DispatchShape<V: GjkVector>: RayCast<V> + Clone {
         b: &Self,
     ) -> ClosestPoints<V>;
 
-    /// See [`cast_shapes`].
+    /// See [`cast_shapes`]: [`cast_pair_with`](Self::cast_pair_with) with the
+    /// default options.
     #[allow(clippy::too_many_arguments)]
+    #[inline]
     fn cast_pair(
         pose_a: &V::Pose,
         vel_a: V,
@@ -113,6 +116,31 @@ pub trait DispatchShape<V: GjkVector>: RayCast<V> + Clone {
         vel_b: V,
         b: &Self,
         max_t: V::Scalar,
+    ) -> Option<ShapeCastHit<V>> {
+        let options = ShapeCastOptions::default();
+        Self::cast_pair_with(pose_a, vel_a, a, pose_b, vel_b, b, max_t, &options)
+    }
+
+    /// See [`cast_shapes_with`].
+    #[allow(clippy::too_many_arguments)]
+    fn cast_pair_with(
+        pose_a: &V::Pose,
+        vel_a: V,
+        a: &Self,
+        pose_b: &V::Pose,
+        vel_b: V,
+        b: &Self,
+        max_t: V::Scalar,
+        options: &ShapeCastOptions<V::Scalar>,
+    ) -> Option<ShapeCastHit<V>>;
+
+    /// See [`time_of_impact_with`].
+    fn time_of_impact_pair(
+        sweep_a: &Sweep<V>,
+        a: &Self,
+        sweep_b: &Sweep<V>,
+        b: &Self,
+        options: &ShapeCastOptions<V::Scalar>,
     ) -> Option<ShapeCastHit<V>>;
 }
 
@@ -213,6 +241,65 @@ pub fn cast_shapes<V: GjkVector, S: DispatchShape<V>>(
 ) -> Option<ShapeCastHit<V>> {
     let (pose_a, pose_b) = (&entering_pose::<V>(pose_a), &entering_pose::<V>(pose_b));
     S::cast_pair(pose_a, vel_a, a, pose_b, vel_b, b, max_t)
+}
+
+/// [`cast_shapes`] with options ([`ShapeCastOptions`]): a target distance (skin) at
+/// which the cast stops, and whether a contact the motion does not approach counts
+/// (see [`crate::query::cast_options`]). Composites decide per part, with the part's
+/// corrected normal. The default options give [`cast_shapes`]'s answer. `None` for
+/// NaN input, a refused rotation, a negative `max_t` or invalid options.
+#[allow(clippy::too_many_arguments)]
+#[inline]
+pub fn cast_shapes_with<V: GjkVector, S: DispatchShape<V>>(
+    pose_a: &V::Pose,
+    vel_a: V,
+    a: &S,
+    pose_b: &V::Pose,
+    vel_b: V,
+    b: &S,
+    max_t: V::Scalar,
+    options: &ShapeCastOptions<V::Scalar>,
+) -> Option<ShapeCastHit<V>> {
+    let (pose_a, pose_b) = (&entering_pose::<V>(pose_a), &entering_pose::<V>(pose_b));
+    S::cast_pair_with(pose_a, vel_a, a, pose_b, vel_b, b, max_t, options)
+}
+
+/// The first time `t ∈ [0, 1]` at which A and B, moving and rotating along their
+/// sweeps ([`Sweep`]: linear translation, rotation at constant speed about each
+/// shape's local origin), touch: [`time_of_impact_with`] with the default options.
+/// Every pair of kinds, composites included.
+#[inline]
+pub fn time_of_impact<V: GjkVector, S: DispatchShape<V>>(
+    sweep_a: &Sweep<V>,
+    a: &S,
+    sweep_b: &Sweep<V>,
+    b: &S,
+) -> Option<ShapeCastHit<V>> {
+    time_of_impact_with(sweep_a, a, sweep_b, b, &ShapeCastOptions::default())
+}
+
+/// [`time_of_impact`] with options. Convex pairs: conservative advancement
+/// ([`crate::query::time_of_impact_with`], tolerance
+/// [`CAST_GAP_ULPS`](crate::query::cast_shapes::CAST_GAP_ULPS), cap
+/// [`TOI_MAX_ITERATIONS`](crate::query::cast_shapes::TOI_MAX_ITERATIONS) per pair
+/// of parts, then the last safe time with `MaxIterations`). A composite bounds the
+/// region the other shape sweeps in its frame (a box grown by the rotations' reach,
+/// conservative), walks its part tree with it and keeps the earliest part hit (see
+/// [`crate::query::composite`]). `None` when they do not touch by `t = 1`, for a
+/// non-finite or refused pose in a sweep (NaN or infinite motion) or invalid options.
+#[inline]
+pub fn time_of_impact_with<V: GjkVector, S: DispatchShape<V>>(
+    sweep_a: &Sweep<V>,
+    a: &S,
+    sweep_b: &Sweep<V>,
+    b: &S,
+    options: &ShapeCastOptions<V::Scalar>,
+) -> Option<ShapeCastHit<V>> {
+    let checked = |s: &Sweep<V>| Sweep {
+        start: entering_pose::<V>(&s.start),
+        end: entering_pose::<V>(&s.end),
+    };
+    S::time_of_impact_pair(&checked(sweep_a), a, &checked(sweep_b), b, options)
 }
 
 /// The world box of a ball (`centre ± r`) or of a local box (its transformed

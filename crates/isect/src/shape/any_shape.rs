@@ -233,7 +233,7 @@ macro_rules! any_shape_dispatch {
             }
 
             #[inline]
-            fn cast_pair(
+            fn cast_pair_with(
                 pa: &$pose,
                 vel_a: $v,
                 a: &Self,
@@ -241,9 +241,22 @@ macro_rules! any_shape_dispatch {
                 vel_b: $v,
                 b: &Self,
                 max_t: $r,
+                options: &$crate::query::ShapeCastOptions<$r>,
             ) -> Option<$crate::query::ShapeCastHit<$v>> {
                 let poses = $crate::query::composite::Poses { a: pa, b: pb };
-                let q = $crate::query::composite::CastPair { poses, vel_a, vel_b, max_t };
+                let q = $crate::query::composite::CastPair { poses, vel_a, vel_b, max_t, options };
+                Self::pair(&q, a, b)
+            }
+
+            #[inline]
+            fn time_of_impact_pair(
+                sweep_a: &$crate::query::Sweep<$v>,
+                a: &Self,
+                sweep_b: &$crate::query::Sweep<$v>,
+                b: &Self,
+                options: &$crate::query::ShapeCastOptions<$r>,
+            ) -> Option<$crate::query::ShapeCastHit<$v>> {
+                let q = $crate::query::composite::ToiPair { sweep_a, sweep_b, options };
                 Self::pair(&q, a, b)
             }
         }

@@ -384,7 +384,7 @@ macro_rules! dispatch_by_table {
                 table::closest_points(pa, a, pb, b)
             }
 
-            fn cast_pair(
+            fn cast_pair_with(
                 pa: &$Pose<R>,
                 vel_a: R::$V,
                 a: &Self,
@@ -392,8 +392,19 @@ macro_rules! dispatch_by_table {
                 vel_b: R::$V,
                 b: &Self,
                 max_t: R,
+                options: &ShapeCastOptions<R>,
             ) -> Option<ShapeCastHit<R::$V>> {
-                crate::query::cast_shapes(pa, vel_a, a, pb, vel_b, b, max_t)
+                crate::query::cast_shapes_with(pa, vel_a, a, pb, vel_b, b, max_t, options)
+            }
+
+            fn time_of_impact_pair(
+                sweep_a: &Sweep<R::$V>,
+                a: &Self,
+                sweep_b: &Sweep<R::$V>,
+                b: &Self,
+                options: &ShapeCastOptions<R>,
+            ) -> Option<ShapeCastHit<R::$V>> {
+                crate::query::time_of_impact_with(sweep_a, a, sweep_b, b, options)
             }
         }
     };
