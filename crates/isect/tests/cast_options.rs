@@ -28,12 +28,13 @@ mod world_common;
 use composite_common::{random_compound, CompositeDim};
 use isect::math::{Isometry, Pose2, Pose3, Real, Vector};
 use isect::query::composite::ConvexPart;
-use isect::query::dispatch;
+use isect::query::dispatch::{self, DispatchShape};
+use isect::query::RayCast;
 use isect::query::{ShapeCastHit, ShapeCastOptions, Sweep};
 use isect::shape::error::ShapeError;
 use isect::shape::heightfield_2d::HeightField as HeightField2;
 use isect::shape::heightfield_3d::HeightField as HeightField3;
-use isect::shape::{Aabb, Ball, Capsule, ConcavePolygon, Polyline};
+use isect::shape::{Aabb, Ball, Capsule, ConcavePolygon, Polyline, Ray};
 use isect::shape::{TriMesh, TriMeshFlags};
 use world_common::{assert_hit_rate, rand_unit, rand_vec, s, tol, Rng, TestDim};
 
@@ -64,6 +65,20 @@ where
     fn wall(thickness: f64, half: f64) -> Self::Any;
     /// The capsule as the convex enum.
     fn capsule(c: Capsule<Self>) -> Self::S;
+    /// Kinds with an interior besides `kinds`: a solid mesh (3D).
+    fn solid_kinds() -> Vec<(String, Self::Any)>;
+    /// True for the names of the convex kinds.
+    fn convex_name(name: &str) -> bool {
+        ![
+            "Compound",
+            "TriMesh",
+            "TriMesh solid",
+            "HeightField",
+            "ConcavePolygon",
+            "Polyline",
+        ]
+        .contains(&name)
+    }
 }
 
 fn vec<V: Vector>(x: f64, y: f64, z: f64) -> V {
@@ -111,9 +126,13 @@ macro_rules! impl_3d {
     ($v:ty, $r:ty, $q:ty) => {
         impl Dim for $v {
             fn floors(c: f64) -> Vec<(&'static str, Self::Any)> {
-                let slab = Aabb::from_center(vec(0.0, -0.5 * c, 0.0), vec(3.0 * c, 0.5 * c, 3.0 * c));
+                let slab =
+                    Aabb::from_center(vec(0.0, -0.5 * c, 0.0), vec(3.0 * c, 0.5 * c, 3.0 * c));
                 let (vs, idx) = grid_mesh(3, c);
-                let vs = vs.iter().map(|p| <$v>::new(p[0] as $r, p[1] as $r, p[2] as $r)).collect();
+                let vs = vs
+                    .iter()
+                    .map(|p| <$v>::new(p[0] as $r, p[1] as $r, p[2] as $r))
+                    .collect();
                 let mesh = TriMesh::<$r>::new(vs, idx, TriMeshFlags::OPEN).unwrap();
                 let size = <$v>::new((6.0 * c) as $r, c as $r, (6.0 * c) as $r);
                 let hf = HeightField3::<$r>::new(vec![0.0; 49], 7, 7, size).unwrap();
@@ -130,18 +149,30 @@ macro_rules! impl_3d {
                         (<$v>::kind_name(&part).to_string(), part.into())
                     })
                     .collect();
-                out.push(("Compound".into(), random_compound::<Self>(rng, 3, 0.8, 0.6).into()));
+                out.push((
+                    "Compound".into(),
+                    random_compound::<Self>(rng, 3, 0.8, 0.6).into(),
+                ));
                 let data = meshes::bumpy_sphere(8, 5, 0.2).scaled(0.8);
                 let v = data.map(|p| <$v>::new(p[0] as $r, p[1] as $r, p[2] as $r));
                 let mesh = TriMesh::<$r>::new(v, data.indices.clone(), TriMeshFlags::OPEN);
                 out.push(("TriMesh".into(), mesh.unwrap().into()));
                 let heights = (0..25).map(|_| rng.range(-0.3, 0.3) as $r).collect();
                 let size = <$v>::new(2.0, 1.0, 2.0);
-                out.push(("HeightField".into(), HeightField3::<$r>::new(heights, 5, 5, size).unwrap().into()));
+                out.push((
+                    "HeightField".into(),
+                    HeightField3::<$r>::new(heights, 5, 5, size).unwrap().into(),
+                ));
                 out
             }
             fn capsule(c: Capsule<Self>) -> Self::S {
                 c.into()
+            }
+            fn solid_kinds() -> Vec<(String, Self::Any)> {
+                let data = meshes::bumpy_sphere(8, 5, 0.2).scaled(0.8);
+                let v = data.map(|p| <$v>::new(p[0] as $r, p[1] as $r, p[2] as $r));
+                let mesh = TriMesh::<$r>::new(v, data.indices.clone(), TriMeshFlags::SOLID);
+                vec![("TriMesh solid".into(), mesh.unwrap().into())]
             }
             fn yaw(angle: f64) -> Self::Pose {
                 Pose3::new(<$v>::ZERO, <$q>::from_rotation_y(angle as $r))
@@ -157,7 +188,12 @@ macro_rules! impl_3d {
                     return convex::<Self>(b.unwrap());
                 }
                 let p = |y: f64, z: f64| <$v>::new(0.0, y as $r, z as $r);
-                let vs = vec![p(-half, -half), p(half, -half), p(half, half), p(-half, half)];
+                let vs = vec![
+                    p(-half, -half),
+                    p(half, -half),
+                    p(half, half),
+                    p(-half, half),
+                ];
                 TriMesh::<$r>::new(vs, vec![[0, 1, 2], [0, 2, 3]], TriMeshFlags::OPEN)
                     .unwrap()
                     .into()
@@ -171,7 +207,9 @@ macro_rules! impl_2d {
         impl Dim for $v {
             fn floors(c: f64) -> Vec<(&'static str, Self::Any)> {
                 let slab = Aabb::from_center(vec(0.0, -0.5 * c, 0.0), vec(3.0 * c, 0.5 * c, 0.0));
-                let chain = (-3..=3).map(|i| <$v>::new((i as f64 * c) as $r, 0.0)).collect();
+                let chain = (-3..=3)
+                    .map(|i| <$v>::new((i as f64 * c) as $r, 0.0))
+                    .collect();
                 let line = Polyline::<$r>::new(chain, false).unwrap();
                 let hf = HeightField2::<$r>::new(vec![0.0; 7], <$v>::new((6.0 * c) as $r, c as $r));
                 vec![
@@ -187,7 +225,10 @@ macro_rules! impl_2d {
                         (<$v>::kind_name(&part).to_string(), part.into())
                     })
                     .collect();
-                out.push(("Compound".into(), random_compound::<Self>(rng, 3, 0.8, 0.6).into()));
+                out.push((
+                    "Compound".into(),
+                    random_compound::<Self>(rng, 3, 0.8, 0.6).into(),
+                ));
                 let star = (0..10)
                     .map(|i| {
                         let r = if i % 2 == 0 { 1.0 } else { 0.45 } * rng.range(0.9, 1.1);
@@ -200,7 +241,10 @@ macro_rules! impl_2d {
                 let chain = (0..7)
                     .map(|i| <$v>::new((-1.0 + i as f64 / 3.0) as $r, rng.range(-0.4, 0.4) as $r))
                     .collect();
-                out.push(("Polyline".into(), Polyline::<$r>::new(chain, false).unwrap().into()));
+                out.push((
+                    "Polyline".into(),
+                    Polyline::<$r>::new(chain, false).unwrap().into(),
+                ));
                 let heights = (0..6).map(|_| rng.range(-0.3, 0.3) as $r).collect();
                 let hf = HeightField2::<$r>::new(heights, <$v>::new(2.0, 1.0)).unwrap();
                 out.push(("HeightField".into(), hf.into()));
@@ -208,6 +252,9 @@ macro_rules! impl_2d {
             }
             fn capsule(c: Capsule<Self>) -> Self::S {
                 c.into()
+            }
+            fn solid_kinds() -> Vec<(String, Self::Any)> {
+                Vec::new()
             }
             fn yaw(_: f64) -> Self::Pose {
                 Pose2::default()
@@ -300,7 +347,11 @@ fn sideways<V: Vector>() -> Vec<V> {
 /// Horizontal places over a floor of cells `c`: a grid vertex, a cell edge, a mesh
 /// diagonal (3D), and random ones within `[−c, c]`.
 fn places<V: Vector>(rng: &mut Rng, c: f64) -> Vec<V> {
-    let mut out = vec![V::ZERO, vec::<V>(0.5 * c, 0.0, 0.0), vec::<V>(0.5 * c, 0.0, 0.5 * c)];
+    let mut out = vec![
+        V::ZERO,
+        vec::<V>(0.5 * c, 0.0, 0.0),
+        vec::<V>(0.5 * c, 0.0, 0.5 * c),
+    ];
     for _ in 0..PLACES {
         out.push(vec::<V>(rng.range(-c, c), 0.0, rng.range(-c, c)));
     }
@@ -368,9 +419,15 @@ where
     }
     let down = -up::<V>() * s::<V>(k);
     let cast = cast_mover(floor, shape, pose, down, &options);
-    assert!(cast.is_some_and(|h| h.time <= tol_t), "{label}: cast down: {cast:?}");
+    assert!(
+        cast.is_some_and(|h| h.time <= tol_t),
+        "{label}: cast down: {cast:?}"
+    );
     let toi = sweep_mover(floor, shape, pose, down, &options);
-    assert!(toi.is_some_and(|h| h.time <= tol_t), "{label}: sweep down: {toi:?}");
+    assert!(
+        toi.is_some_and(|h| h.time <= tol_t),
+        "{label}: sweep down: {toi:?}"
+    );
 }
 
 // Ball, capsule and box resting on a box, a mesh (polyline) and a heightfield, at
@@ -388,13 +445,18 @@ where
                 for place in places::<V>(&mut rng, k) {
                     for sunk in [0.0, 1e-4] {
                         let pose = at(place + up::<V>() * s::<V>(lift - sunk * k));
-                        let label = format!("{shape_name} on {floor_name}, k {k}, sunk {sunk}, at {place:?}");
+                        let label = format!(
+                            "{shape_name} on {floor_name}, k {k}, sunk {sunk}, at {place:?}"
+                        );
                         check_resting::<V>(&floor, &shape, &pose, k, &label);
                         if sunk > 0.0 {
                             let side = V::unit_axis(0) * s::<V>(k);
                             let plain = ShapeCastOptions::default();
                             let hit = cast_mover(&floor, &shape, &pose, side, &plain);
-                            assert!(hit.is_some_and(|h| h.time == s::<V>(0.0)), "{label}: default: {hit:?}");
+                            assert!(
+                                hit.is_some_and(|h| h.time == s::<V>(0.0)),
+                                "{label}: default: {hit:?}"
+                            );
                         }
                     }
                 }
@@ -436,15 +498,33 @@ where
     let options = mover::<V>(0.05 * k);
     for dir in sideways::<V>().into_iter().chain([up::<V>()]) {
         let hit = cast_mover(floor, shape, pose, dir * s::<V>(k), &options);
-        assert!(hit.is_none(), "{label}: within skin, along {dir:?}: {hit:?}");
+        assert!(
+            hit.is_none(),
+            "{label}: within skin, along {dir:?}: {hit:?}"
+        );
     }
     let down = -up::<V>() * s::<V>(k);
     let hit = cast_mover(floor, shape, pose, down, &options);
-    assert!(hit.is_some_and(|h| h.time == s::<V>(0.0)), "{label}: within skin, down: {hit:?}");
+    assert!(
+        hit.is_some_and(|h| h.time == s::<V>(0.0)),
+        "{label}: within skin, down: {hit:?}"
+    );
     let d = hit.unwrap().depth.to_f64();
-    assert!((d + 0.02 * k).abs() <= 10.0 * tol::<V>() * k, "{label}: depth {d}");
-    let plain = cast_mover(floor, shape, pose, V::unit_axis(0) * s::<V>(k), &skinned::<V>(0.05 * k));
-    assert!(plain.is_some_and(|h| h.time == s::<V>(0.0)), "{label}: stop at penetration: {plain:?}");
+    assert!(
+        (d + 0.02 * k).abs() <= 10.0 * tol::<V>() * k,
+        "{label}: depth {d}"
+    );
+    let plain = cast_mover(
+        floor,
+        shape,
+        pose,
+        V::unit_axis(0) * s::<V>(k),
+        &skinned::<V>(0.05 * k),
+    );
+    assert!(
+        plain.is_some_and(|h| h.time == s::<V>(0.0)),
+        "{label}: stop at penetration: {plain:?}"
+    );
 }
 
 /// A mover 0.3·k above the floor with a skin of 0.05·k, cast and swept down.
@@ -459,24 +539,40 @@ where
     let id = V::Pose::IDENTITY;
     for (how, hit) in [
         ("cast", cast_mover(floor, shape, pose, down, &options)),
-        ("sweep", sweep_mover(floor, shape, pose, down * s::<V>(1.0 / 1.4), &options)),
+        (
+            "sweep",
+            sweep_mover(floor, shape, pose, down * s::<V>(1.0 / 1.4), &options),
+        ),
     ] {
         let h = hit.unwrap_or_else(|| panic!("{label}: {how} down missed"));
         let moved = h.time.to_f64() * k;
-        assert!((moved - 0.25 * k).abs() <= tol_k, "{label}: {how} stopped after {moved}");
+        assert!(
+            (moved - 0.25 * k).abs() <= tol_k,
+            "{label}: {how} stopped after {moved}"
+        );
         let pose_t = match how {
             "cast" => at(down * h.time).mul(pose),
             _ => mover_sweep::<V>(pose, down * s::<V>(1.0 / 1.4)).pose_at(h.time),
         };
         let gap = dispatch::distance(&id, floor, &pose_t, shape).to_f64();
         assert!((gap - skin).abs() <= tol_k, "{label}: {how} gap {gap}");
-        assert!((h.depth.to_f64() + skin).abs() <= tol_k, "{label}: {how} depth {:?}", h.depth);
+        assert!(
+            (h.depth.to_f64() + skin).abs() <= tol_k,
+            "{label}: {how} depth {:?}",
+            h.depth
+        );
         let apart = (h.point_b - h.point_a).dot(h.normal).to_f64();
-        assert!((apart - skin).abs() <= tol_k, "{label}: {how} witnesses {apart}");
+        assert!(
+            (apart - skin).abs() <= tol_k,
+            "{label}: {how} witnesses {apart}"
+        );
     }
     for dir in sideways::<V>() {
         let hit = cast_mover(floor, shape, pose, dir * s::<V>(k), &options);
-        assert!(hit.is_none(), "{label}: beyond skin, along {dir:?}: {hit:?}");
+        assert!(
+            hit.is_none(),
+            "{label}: beyond skin, along {dir:?}: {hit:?}"
+        );
     }
 }
 
@@ -523,7 +619,10 @@ where
     });
     if let Some(t) = first {
         let h = hit.unwrap_or_else(|| panic!("{label}: no impact, sampled touch at {t}"));
-        assert!(h.time.to_f64() <= t + tol::<V>(), "{label}: impact {h:?} after {t}");
+        assert!(
+            h.time.to_f64() <= t + tol::<V>(),
+            "{label}: impact {h:?} after {t}"
+        );
     }
     let Some(h) = hit else {
         return false;
@@ -543,8 +642,16 @@ where
     V::S: ConvexPart<V>,
 {
     let skin = 0.1;
-    let (va, vb) = (sa.end.translation() - sa.start.translation(), sb.end.translation() - sb.start.translation());
-    let pose = |t: f64| (at(va * s::<V>(t)).mul(&sa.start), at(vb * s::<V>(t)).mul(&sb.start));
+    let (va, vb) = (
+        sa.end.translation() - sa.start.translation(),
+        sb.end.translation() - sb.start.translation(),
+    );
+    let pose = |t: f64| {
+        (
+            at(va * s::<V>(t)).mul(&sa.start),
+            at(vb * s::<V>(t)).mul(&sb.start),
+        )
+    };
     let gap_at = |t: f64| {
         let (pa, pb) = pose(t);
         dispatch::distance(&pa, a, &pb, b).to_f64()
@@ -554,19 +661,31 @@ where
     let hit = dispatch::cast_shapes_with(pa, va, a, pb, vb, b, one, &skinned::<V>(skin));
     if let Some(t) = first_sample(|t| gap_at(t) <= skin) {
         let h = hit.unwrap_or_else(|| panic!("{label}: no skin hit, sampled at {t}"));
-        assert!(h.time.to_f64() <= t + tol::<V>(), "{label}: skin hit {h:?} after {t}");
+        assert!(
+            h.time.to_f64() <= t + tol::<V>(),
+            "{label}: skin hit {h:?} after {t}"
+        );
     }
     let Some(h) = hit else {
         return;
     };
     let gap = gap_at(h.time.to_f64());
     if h.time > s::<V>(0.0) {
-        assert!((gap - skin).abs() <= touch_tol::<V>(), "{label}: gap {gap} at {h:?}");
+        assert!(
+            (gap - skin).abs() <= touch_tol::<V>(),
+            "{label}: gap {gap} at {h:?}"
+        );
     } else {
-        assert!(gap <= skin + touch_tol::<V>(), "{label}: gap {gap} at time 0");
+        assert!(
+            gap <= skin + touch_tol::<V>(),
+            "{label}: gap {gap} at time 0"
+        );
     }
     if let Some(m) = dispatch::cast_shapes_with(pa, va, a, pb, vb, b, one, &mover::<V>(skin)) {
-        assert!(m.time.to_f64() >= h.time.to_f64() - tol::<V>(), "{label}: mover {m:?} before {h:?}");
+        assert!(
+            m.time.to_f64() >= h.time.to_f64() - tol::<V>(),
+            "{label}: mover {m:?} before {h:?}"
+        );
     }
 }
 
@@ -616,8 +735,16 @@ where
             let h = hit.unwrap_or_else(|| panic!("k {k}, wall {thickness}: ball tunnelled"));
             let expected = (2.9 * k - 0.5 * thickness) / (1e4 * k);
             let err = (h.time.to_f64() - expected).abs() * 1e4;
-            assert!(err <= 10.0 * tol::<V>(), "k {k}: ball hit at {:?}, expected {expected}", h.time);
-            let bar = Capsule::new(vec(-0.5 * k, 0.0, 0.0), vec(0.5 * k, 0.0, 0.0), s::<V>(0.01 * k));
+            assert!(
+                err <= 10.0 * tol::<V>(),
+                "k {k}: ball hit at {:?}, expected {expected}",
+                h.time
+            );
+            let bar = Capsule::new(
+                vec(-0.5 * k, 0.0, 0.0),
+                vec(0.5 * k, 0.0, 0.0),
+                s::<V>(0.01 * k),
+            );
             let bar = convex::<V>(V::capsule(bar.unwrap()));
             let from = at(vec::<V>(-3.0 * k, 0.3 * k, 0.0)).mul(&V::turn(&mut rng, 3.0));
             let end = at(vec::<V>(3.0 * k, -0.3 * k, 0.0)).mul(&V::turn(&mut rng, 3.0));
@@ -626,7 +753,10 @@ where
             let h = dispatch::time_of_impact(&still, &wall, &sweep, &bar);
             let h = h.unwrap_or_else(|| panic!("k {k}, wall {thickness}: bar tunnelled"));
             let gap = dispatch::distance(&id, &wall, &sweep.pose_at(h.time), &bar).to_f64();
-            assert!(gap <= touch_tol::<V>() * k, "k {k}: bar {gap} away at {h:?}");
+            assert!(
+                gap <= touch_tol::<V>() * k,
+                "k {k}: bar {gap} away at {h:?}"
+            );
         }
     }
 }
@@ -641,7 +771,9 @@ where
 {
     for k in SCALES {
         let r = 0.5 * k;
-        let cube = convex::<V>(V::cuboid(Aabb::from_center(V::ZERO, V::splat(s::<V>(k))).unwrap()));
+        let cube = convex::<V>(V::cuboid(
+            Aabb::from_center(V::ZERO, V::splat(s::<V>(k))).unwrap(),
+        ));
         let ball = convex::<V>(V::S::from(Ball::new(V::ZERO, s::<V>(r)).unwrap()));
         let id = V::Pose::IDENTITY;
         let vel = V::unit_axis(0) * s::<V>(k);
@@ -651,13 +783,23 @@ where
         };
         let plain = ShapeCastOptions::default();
         let tangent = k + r;
-        assert!(cast(tangent, &mover::<V>(0.0)).is_none(), "k {k}: graze hit a mover");
-        let h = cast(tangent, &plain).unwrap_or_else(|| panic!("k {k}: default cast missed the corner"));
-        assert!((h.time.to_f64() - 4.0).abs() <= 10.0 * tol::<V>(), "k {k}: corner at {h:?}");
+        assert!(
+            cast(tangent, &mover::<V>(0.0)).is_none(),
+            "k {k}: graze hit a mover"
+        );
+        let h = cast(tangent, &plain)
+            .unwrap_or_else(|| panic!("k {k}: default cast missed the corner"));
+        assert!(
+            (h.time.to_f64() - 4.0).abs() <= 10.0 * tol::<V>(),
+            "k {k}: corner at {h:?}"
+        );
         let cut = cast(tangent - 0.05 * r, &mover::<V>(0.0));
         let expected = 4.0 - (1.0 - 0.95f64 * 0.95).sqrt() * 0.5;
         let h = cut.unwrap_or_else(|| panic!("k {k}: near graze missed"));
-        assert!((h.time.to_f64() - expected).abs() <= 10.0 * tol::<V>(), "k {k}: cut at {h:?}");
+        assert!(
+            (h.time.to_f64() - expected).abs() <= 10.0 * tol::<V>(),
+            "k {k}: cut at {h:?}"
+        );
     }
 }
 for_each_dim!(grazes_and_near_grazes);
@@ -686,14 +828,25 @@ where
             let good = V::unit_axis(0);
             for o in [ShapeCastOptions::default(), mover::<V>(0.1)] {
                 for v in bad_vels {
-                    assert!(dispatch::cast_shapes_with(&pa, v, a, &pb, good, b, one, &o).is_none(), "{na}/{nb}");
-                    let sweep = Sweep { start: pb, end: at(v).mul(&pb) };
+                    assert!(
+                        dispatch::cast_shapes_with(&pa, v, a, &pb, good, b, one, &o).is_none(),
+                        "{na}/{nb}"
+                    );
+                    let sweep = Sweep {
+                        start: pb,
+                        end: at(v).mul(&pb),
+                    };
                     let still = Sweep { start: pa, end: pa };
-                    assert!(dispatch::time_of_impact_with(&still, a, &sweep, b, &o).is_none(), "{na}/{nb}");
+                    assert!(
+                        dispatch::time_of_impact_with(&still, a, &sweep, b, &o).is_none(),
+                        "{na}/{nb}"
+                    );
                 }
             }
             for o in &bad_skins {
-                assert!(dispatch::cast_shapes_with(&pa, good, a, &pb, V::ZERO, b, one, o).is_none());
+                assert!(
+                    dispatch::cast_shapes_with(&pa, good, a, &pb, V::ZERO, b, one, o).is_none()
+                );
                 let sweep = Sweep { start: pb, end: pb };
                 assert!(dispatch::time_of_impact_with(&sweep, a, &sweep, b, o).is_none());
             }
@@ -701,12 +854,110 @@ where
             let still = dispatch::cast_shapes(&pa, V::ZERO, a, &pb, V::ZERO, b, one);
             assert_eq!(still.is_some(), overlapping, "{na}/{nb}: zero-length cast");
             let o = mover::<V>(0.0);
-            assert!(dispatch::cast_shapes_with(&pa, V::ZERO, a, &pb, V::ZERO, b, one, &o).is_none());
+            assert!(
+                dispatch::cast_shapes_with(&pa, V::ZERO, a, &pb, V::ZERO, b, one, &o).is_none()
+            );
         }
     }
     let err = ShapeCastOptions::<V::Scalar>::new(s::<V>(-1.0), false).unwrap_err();
-    let named = ShapeError::Negative { shape: "ShapeCastOptions", field: "target_distance", value: -1.0 };
+    let named = ShapeError::Negative {
+        shape: "ShapeCastOptions",
+        field: "target_distance",
+        value: -1.0,
+    };
     assert_eq!(err, named);
-    assert!(matches!(ShapeCastOptions::<V::Scalar>::mover(nan), Err(ShapeError::NotFinite { .. })));
+    assert!(matches!(
+        ShapeCastOptions::<V::Scalar>::mover(nan),
+        Err(ShapeError::NotFinite { .. })
+    ));
 }
 for_each_dim!(bad_input_gives_none);
+
+/// The first time after 0 at which the ray leaves the shape: the first of 1024 steps
+/// up to `reach` outside, refined by bisection; `None` when it never leaves.
+fn sampled_exit<V: Dim>(shape: &V::Any, pose: &V::Pose, ray: &Ray<V>, reach: f64) -> Option<f64>
+where
+    V::S: ConvexPart<V>,
+{
+    let inside = |t: f64| shape.contains_point(pose, ray.origin + ray.dir * s::<V>(t));
+    let steps = 1024;
+    let k = (1..=steps).find(|&k| !inside(reach * k as f64 / steps as f64))?;
+    let (mut lo, mut hi) = (
+        reach * (k - 1) as f64 / steps as f64,
+        reach * k as f64 / steps as f64,
+    );
+    for _ in 0..40 {
+        let mid = 0.5 * (lo + hi);
+        if inside(mid) {
+            lo = mid;
+        } else {
+            hi = mid;
+        }
+    }
+    Some(0.5 * (lo + hi))
+}
+
+// Rays with the `solid` switch on every kind with an interior (convex solids,
+// compound, concave polygon, solid mesh) from random inside origins: `solid = true`
+// is the plain posed cast (t = 0, zero normal); `solid = false` hits where the ray
+// leaves, at the sampled exit (a compound: no later than its union's exit, on a
+// part's boundary), with a unit normal facing the ray; beyond `max_t` no hit. From
+// outside both switches agree.
+fn rays_leave_when_not_solid<V: Dim>()
+where
+    V::S: ConvexPart<V>,
+{
+    let mut rng = Rng(0x7e57_0006);
+    let mut kinds = V::kinds(&mut rng);
+    kinds.extend(V::solid_kinds());
+    let mut checked = 0;
+    for (name, shape) in &kinds {
+        let pose = V::pose(&mut rng, 1.0);
+        for _ in 0..300 {
+            let origin = pose.transform_point(rand_vec::<V>(&mut rng, 0.5));
+            let ray = Ray::new(
+                origin,
+                rand_unit::<V>(&mut rng) * s::<V>(rng.range(0.5, 2.0)),
+            )
+            .unwrap();
+            let big = s::<V>(100.0);
+            let solid = shape.cast_ray_solid(&pose, &ray, big, true);
+            assert_eq!(
+                solid,
+                shape.cast_ray_posed(&pose, &ray, big),
+                "{name}: solid switch"
+            );
+            let open = shape.cast_ray_solid(&pose, &ray, big, false);
+            if !shape.contains_point(&pose, origin) || solid.is_some_and(|h| h.normal != V::ZERO) {
+                if solid.is_some_and(|h| h.normal != V::ZERO) || V::convex_name(name) {
+                    assert_eq!(open, solid, "{name}: from outside");
+                }
+                continue;
+            }
+            let exit = sampled_exit::<V>(shape, &pose, &ray, 10.0);
+            let h = open.unwrap_or_else(|| panic!("{name}: no exit of {ray:?}"));
+            let scale = ray.dir.length().to_f64();
+            let tol_t = 20.0 * tol::<V>() / scale;
+            match exit {
+                Some(e) if name == "Compound" => {
+                    assert!(h.t.to_f64() <= e + tol_t, "{name}: {h:?} after {e}")
+                }
+                Some(e) => assert!((h.t.to_f64() - e).abs() <= tol_t, "{name}: {h:?}, exit {e}"),
+                None => panic!("{name}: the sampled ray never leaves"),
+            }
+            let n = h.normal;
+            assert!(
+                (n.length().to_f64() - 1.0).abs() < 1e-3 && n.dot(ray.dir) <= s::<V>(0.0),
+                "{name}: {h:?}"
+            );
+            let short = shape.cast_ray_solid(&pose, &ray, h.t * s::<V>(0.99), false);
+            assert!(
+                short.is_none() || name == "Compound",
+                "{name}: {short:?} before the exit"
+            );
+            checked += 1;
+        }
+    }
+    assert!(checked > 200, "only {checked} inside rays");
+}
+for_each_dim!(rays_leave_when_not_solid);

@@ -184,8 +184,14 @@ where
     let hit = if skin == V::Scalar::ZERO {
         cast_shapes(pose_a, vel_a, a, pose_b, vel_b, b, max_t)?
     } else {
-        let grown = Inflated { inner: b, extra: skin };
-        unskinned(cast_shapes(pose_a, vel_a, a, pose_b, vel_b, &grown, max_t)?, skin)
+        let grown = Inflated {
+            inner: b,
+            extra: skin,
+        };
+        unskinned(
+            cast_shapes(pose_a, vel_a, a, pose_b, vel_b, &grown, max_t)?,
+            skin,
+        )
     };
     (options.stop_at_penetration || approaches(hit.normal, vel_b - vel_a)).then_some(hit)
 }
@@ -236,7 +242,10 @@ where
     if skin == V::Scalar::ZERO {
         return time_of_impact_movers(ma, a, mb, b, limit);
     }
-    let grown = Inflated { inner: b, extra: skin };
+    let grown = Inflated {
+        inner: b,
+        extra: skin,
+    };
     time_of_impact_movers(ma, a, mb, &grown, limit).map(|h| unskinned(h, skin))
 }
 

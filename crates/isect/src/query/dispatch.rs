@@ -39,8 +39,8 @@ use crate::algo::sat_2d::Mtv;
 use crate::algo::support::SupportMap;
 use crate::math::{Isometry, Real, Vector};
 use crate::query::ball_tests::ball_aabb_contact_predicted;
-use crate::query::cast_ray::RayCast;
 use crate::query::cast_options::ShapeCastOptions;
+use crate::query::cast_ray::RayCast;
 use crate::query::cast_shapes::{ShapeCastHit, Sweep};
 use crate::query::contact::Contact;
 use crate::query::distance::{closest_points_segment_segment, world_segment, ClosestPoints};
@@ -65,6 +65,22 @@ pub trait DispatchShape<V: GjkVector>: RayCast<V> + Clone {
     /// True when the shape placed at `pose` touches or overlaps the world box
     /// `region`; `false` for a box with NaN or a non-finite pose.
     fn intersects_aabb(&self, pose: &V::Pose, region: &Aabb<V>) -> bool;
+
+    /// The first hit of the world ray `ray` on the shape placed at `pose`, within
+    /// `t ∈ [0, max_t]`, in world space. `solid = true`: as
+    /// [`RayCast::cast_ray_posed`] (a ray starting inside a solid hits at `t = 0`
+    /// with a zero normal). `solid = false`: a ray starting inside hits the boundary
+    /// where it leaves (convex kinds, [`cast_ray_convex_solid`](crate::query::cast_ray::cast_ray_convex_solid)),
+    /// or a composite's next surface or boundary crossing
+    /// ([`Composite::cast_ray_boundary`](crate::shape::Composite::cast_ray_boundary)),
+    /// the normal facing the ray. Misses as [`RayCast`] documents.
+    fn cast_ray_solid(
+        &self,
+        pose: &V::Pose,
+        ray: &crate::shape::Ray<V>,
+        max_t: V::Scalar,
+        solid: bool,
+    ) -> Option<crate::shape::RayHit<V>>;
 
     /// See [`intersects`].
     fn intersects_pair(pose_a: &V::Pose, a: &Self, pose_b: &V::Pose, b: &Self) -> bool;

@@ -179,6 +179,24 @@ macro_rules! any_shape_dispatch {
                 }
             }
 
+            fn cast_ray_solid(
+                &self,
+                pose: &$pose,
+                ray: &$crate::shape::Ray<$v>,
+                max_t: $r,
+                solid: bool,
+            ) -> Option<$crate::shape::RayHit<$v>> {
+                use $crate::query::RayCast;
+                use $crate::shape::Composite;
+                match self {
+                    Self::Convex(s) => s.cast_ray_solid(pose, ray, max_t, solid),
+                    $( Self::$variant(c) if solid => c.cast_ray_posed(pose, ray, max_t), )*
+                    $( Self::$variant(c) => $crate::query::cast_ray::posed_hit(pose, ray, |r| {
+                        c.cast_ray_boundary(r, max_t)
+                    }), )*
+                }
+            }
+
             #[inline]
             fn intersects_pair(pa: &$pose, a: &Self, pb: &$pose, b: &Self) -> bool {
                 let poses = $crate::query::composite::Poses { a: pa, b: pb };

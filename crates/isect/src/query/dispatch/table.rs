@@ -347,6 +347,17 @@ macro_rules! dispatch_by_table {
                 support_intersects_aabb(self, pose, region)
             }
 
+            fn cast_ray_solid(
+                &self,
+                pose: &$Pose<R>,
+                ray: &crate::shape::Ray<R::$V>,
+                max_t: R,
+                solid: bool,
+            ) -> Option<crate::shape::RayHit<R::$V>> {
+                use crate::query::cast_ray::{cast_ray_convex_solid, posed_hit};
+                posed_hit(pose, ray, |r| cast_ray_convex_solid(self, r, max_t, solid))
+            }
+
             fn intersects_pair(pa: &$Pose<R>, a: &Self, pb: &$Pose<R>, b: &Self) -> bool {
                 table::intersects(pa, a, pb, b)
             }
