@@ -423,6 +423,16 @@ where
         cast.is_some_and(|h| h.time <= tol_t),
         "{label}: cast down: {cast:?}"
     );
+    // The mover as A: the same answers, mirrored.
+    let (id, one) = (V::Pose::IDENTITY, s::<V>(1.4));
+    let side = V::unit_axis(0) * s::<V>(k);
+    let swapped = dispatch::cast_shapes_with(pose, side, shape, &id, V::ZERO, floor, one, &options);
+    assert!(swapped.is_none(), "{label}: swapped sideways: {swapped:?}");
+    let swapped = dispatch::cast_shapes_with(pose, down, shape, &id, V::ZERO, floor, one, &options);
+    assert!(
+        swapped.is_some_and(|h| h.time <= tol_t),
+        "{label}: swapped down: {swapped:?}"
+    );
     let toi = sweep_mover(floor, shape, pose, down, &options);
     assert!(
         toi.is_some_and(|h| h.time <= tol_t),
