@@ -187,17 +187,40 @@ where
     best
 }
 
-/// The box bounding, in the composite's frame, the region a shape sweeps while it
-/// rides `ms` and the composite rides `mc` over `[0, 1]` (see the module docs):
-/// `box_at(pose)` is the shape's box at a pose in the composite's frame, `radius`
-/// its reach from its local origin. `None` for non-finite sweeps.
+/// What a shape sweeps in a composite's frame over `[0, 1]` (see the module docs).
+struct Swept<V: Vector> {
+    /// The box bounding the whole swept region, grown by the skin.
+    region: Aabb<V>,
+    /// The shape's box at time 0, grown by the skin.
+    start: Aabb<V>,
+    /// A bound on how far any point of the shape moves in the composite's frame per
+    /// unit time: a part whose box is `δ` from `start` is not reached before `δ / speed`.
+    speed: V::Scalar,
+}
+
+impl<V: Vector> Swept<V> {
+    /// The earliest time the shape may reach a box (0 when it starts there).
+    fn earliest(&self, part_box: &Aabb<V>) -> V::Scalar {
+        let gap = (part_box.min - self.start.max).max(self.start.min - part_box.max);
+        let gap = gap.max(V::ZERO).length();
+        if gap == V::Scalar::ZERO {
+            return gap;
+        }
+        gap / self.speed
+    }
+}
+
+/// The region a shape sweeps in the composite's frame while it rides `ms` and the
+/// composite rides `mc` over `[0, 1]` (see the module docs): `box_at(pose)` is the
+/// shape's box at a pose in the composite's frame, `radius` its reach from its local
+/// origin. `None` for non-finite sweeps.
 fn swept_region<V: GjkVector>(
     mc: &Mover<'_, V>,
     ms: &Mover<'_, V>,
     box_at: impl Fn(&V::Pose) -> Aabb<V>,
     radius: V::Scalar,
     skin: V::Scalar,
-) -> Option<Aabb<V>> {
+) -> Option<Swept<V>> {
     if !(mc.is_finite() && ms.is_finite()) {
         return None;
     }
@@ -213,16 +236,22 @@ fn swept_region<V: GjkVector>(
     let reach = ms.offset.translation().length() + radius;
     let apart = (ms.sweep.start.translation() - mc.sweep.start.translation()).length();
     let far = apart + rel_lin.length() + reach;
-    let grow = ms.turn() * reach + mc.turn() * far + skin;
-    if !grow.is_finite() {
+    let spin = ms.turn() * reach + mc.turn() * far;
+    if !(spin + skin).is_finite() {
         return None;
     }
-    Some(start.merged(&end).loosened(grow))
+    Some(Swept {
+        region: start.merged(&end).loosened(spin + skin),
+        start: start.loosened(skin),
+        speed: shift.length() + spin,
+    })
 }
 
 /// The earliest time of impact of the parts of `c` (riding `sweep_c`) with `s`
 /// (riding `ms`), up to `limit`, at target distance `skin`, among the hits
-/// `judge(part, hit)` keeps (hits with the composite as A).
+/// `judge(part, hit)` keeps (hits with the composite as A). The parts in the swept
+/// region are visited by the earliest time the shape may reach their boxes, and the
+/// walk stops at a part that cannot be reached before the best hit.
 fn earliest_toi<V, C>(
     (sweep_c, c): (&Sweep<V>, &C),
     (ms, s): (&Mover<'_, V>, &C::Part),
@@ -236,10 +265,20 @@ where
     C::Part: ConvexPart<V>,
 {
     let mc = Mover::whole(sweep_c);
-    let region = swept_region(&mc, ms, |p| s.world_aabb(p), bounding_radius(s), skin)?;
+    let swept = swept_region(&mc, ms, |p| s.world_aabb(p), bounding_radius(s), skin)?;
+    let mut candidates = Vec::new();
+    c.for_each_part_in(&swept.region, |i| {
+        let part_box = c.with_part(i, |pp, part| part.world_aabb(pp));
+        candidates.push((swept.earliest(&part_box), i));
+        true
+    });
+    candidates.sort_unstable_by(|x, y| x.partial_cmp(y).unwrap_or(core::cmp::Ordering::Equal));
     let mut best: Option<ShapeCastHit<V>> = None;
-    c.for_each_part_in(&region, |i| {
+    for (earliest, i) in candidates {
         let lim = best.map_or(limit, |h| h.time);
+        if !(earliest <= lim) {
+            break;
+        }
         let hit = c.with_part(i, |pp, part| {
             let mp = Mover {
                 sweep: sweep_c,
@@ -252,8 +291,7 @@ where
                 best = Some(h);
             }
         }
-        true
-    });
+    }
     best
 }
 
@@ -315,7 +353,7 @@ where
     if !options.is_valid() {
         return None;
     }
-    let region = swept_region(&ma, &mb, box_b, box_radius(&root), skin)?;
+    let region = swept_region(&ma, &mb, box_b, box_radius(&root), skin)?.region;
     let mut best: Option<ShapeCastHit<V>> = None;
     a.for_each_part_in(&region, |i| {
         let limit = best.map_or(V::Scalar::ONE, |h| h.time);
