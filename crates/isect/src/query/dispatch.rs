@@ -264,6 +264,30 @@ pub fn cast_shapes<V: GjkVector, S: DispatchShape<V>>(
 /// (see [`crate::query::cast_options`]). Composites decide per part, with the part's
 /// corrected normal. The default options give [`cast_shapes`]'s answer. `None` for
 /// NaN input, a refused rotation, a negative `max_t` or invalid options.
+///
+/// # Example
+/// A capsule standing on a floor, cast as a mover: it slides and lifts off freely
+/// and is stopped at once when pushed down.
+/// ```
+/// use glam::Vec3;
+/// use isect::math::Pose3;
+/// use isect::query::{dispatch, ShapeCastOptions};
+/// use isect::shape::{shape_3d::Shape, Aabb, Capsule};
+///
+/// let floor = Aabb::new(Vec3::new(-10.0, -1.0, -10.0), Vec3::new(10.0, 0.0, 10.0))?;
+/// let floor = Shape::<f32>::from(floor);
+/// let capsule = Capsule::new(Vec3::new(0.0, 0.5, 0.0), Vec3::new(0.0, 1.5, 0.0), 0.5)?;
+/// let capsule = Shape::<f32>::from(capsule);
+/// let here = Pose3::default(); // the capsule's bottom at y = 0
+/// let mover = ShapeCastOptions::mover(0.0)?;
+/// let cast = |vel| {
+///     dispatch::cast_shapes_with(&here, Vec3::ZERO, &floor, &here, vel, &capsule, 1.0, &mover)
+/// };
+/// assert!(cast(Vec3::X).is_none()); // sideways: slides
+/// assert!(cast(Vec3::Y).is_none()); // up: lifts off
+/// assert!(cast(-Vec3::Y).is_some_and(|h| h.time < 1e-6)); // down: blocked at once
+/// # Ok::<(), isect::shape::ShapeError>(())
+/// ```
 #[allow(clippy::too_many_arguments)]
 #[inline]
 pub fn cast_shapes_with<V: GjkVector, S: DispatchShape<V>>(
@@ -284,6 +308,28 @@ pub fn cast_shapes_with<V: GjkVector, S: DispatchShape<V>>(
 /// sweeps ([`Sweep`]: linear translation, rotation at constant speed about each
 /// shape's local origin), touch: [`time_of_impact_with`] with the default options.
 /// Every pair of kinds, composites included.
+///
+/// # Example
+/// A bar spinning while it crosses a thin wall in one step is caught.
+/// ```
+/// use glam::{Quat, Vec3};
+/// use isect::math::Pose3;
+/// use isect::query::{dispatch, Sweep};
+/// use isect::shape::{shape_3d::Shape, Aabb, Capsule};
+///
+/// let wall = Aabb::new(Vec3::new(-0.01, -5.0, -5.0), Vec3::new(0.01, 5.0, 5.0))?;
+/// let wall = Shape::<f32>::from(wall);
+/// let bar = Capsule::new(Vec3::new(-1.0, 0.0, 0.0), Vec3::new(1.0, 0.0, 0.0), 0.05)?;
+/// let bar = Shape::<f32>::from(bar);
+/// let still = Sweep { start: Pose3::default(), end: Pose3::default() };
+/// let moving = Sweep {
+///     start: Pose3::new(Vec3::new(-4.0, 0.0, 0.0), Quat::IDENTITY),
+///     end: Pose3::new(Vec3::new(4.0, 0.0, 0.0), Quat::from_rotation_z(3.0)),
+/// };
+/// let hit = dispatch::time_of_impact(&still, &wall, &moving, &bar).expect("caught");
+/// assert!(hit.time > 0.3 && hit.time < 0.55);
+/// # Ok::<(), isect::shape::ShapeError>(())
+/// ```
 #[inline]
 pub fn time_of_impact<V: GjkVector, S: DispatchShape<V>>(
     sweep_a: &Sweep<V>,
