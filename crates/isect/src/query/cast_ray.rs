@@ -110,7 +110,8 @@ where
     }
     let d = ray.dir;
     let dd = d.dot(d);
-    if !(dd > V::Scalar::ZERO) {
+    // A finite ray (it hit): `dd` is not NaN; zero never leaves.
+    if dd == V::Scalar::ZERO {
         return None;
     }
     // The support plane along `d`: `t_far` is where the ray crosses it.
