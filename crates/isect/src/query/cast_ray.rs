@@ -30,6 +30,7 @@ pub use ball::NORMAL_UNIT_ULPS;
 /// `tests/regressions/curved_ray_casts.rs`.
 pub const SUPPORT_CAST_SQRT_ULPS: f64 = 4.0;
 
+use crate::algo::support::SupportMap;
 use crate::math::{Isometry, Real, Vector};
 use crate::shape::{Ray, RayHit};
 
@@ -63,6 +64,76 @@ pub trait RayCast<V: Vector> {
             normal: pose.transform_vector(hit.normal),
         })
     }
+}
+
+/// A world-space ray cast on a shape placed at `pose`: `local` casts the ray in the
+/// shape's frame; the hit comes back in world space.
+#[inline]
+pub(crate) fn posed_hit<V: Vector>(
+    pose: &V::Pose,
+    ray: &Ray<V>,
+    local: impl FnOnce(&Ray<V>) -> Option<RayHit<V>>,
+) -> Option<RayHit<V>> {
+    let ray = Ray {
+        origin: pose.inverse_transform_point(ray.origin),
+        dir: pose.inverse_transform_vector(ray.dir),
+    };
+    local(&ray).map(|hit| RayHit {
+        t: hit.t,
+        point: pose.transform_point(hit.point),
+        normal: pose.transform_vector(hit.normal),
+    })
+}
+
+/// The ray cast of a convex shape with a `solid` switch (parry's `solid` flag). `solid
+/// = true`: [`RayCast::cast_ray`] (an origin inside hits at `t = 0` with a zero
+/// normal). `solid = false`: an origin inside hits the boundary where the ray leaves,
+/// its normal facing the ray (the inward normal there), `None` when that is beyond
+/// `max_t` or the direction is zero. The exit is found by casting back from the
+/// plane of the shape's support point along the ray (every point of a convex shape
+/// lies before it), so it costs one support call and one more ray cast; its accuracy
+/// is the kind's ray cast at a distance of the shape's extent along the ray.
+pub fn cast_ray_convex_solid<V, S>(
+    shape: &S,
+    ray: &Ray<V>,
+    max_t: V::Scalar,
+    solid: bool,
+) -> Option<RayHit<V>>
+where
+    V: Vector,
+    S: RayCast<V> + SupportMap<V> + ?Sized,
+{
+    let hit = shape.cast_ray(ray, max_t)?;
+    let inside = hit.t == V::Scalar::ZERO && hit.normal == V::ZERO;
+    if solid || !inside {
+        return Some(hit);
+    }
+    let d = ray.dir;
+    let dd = d.dot(d);
+    // A finite ray (it hit): `dd` is not NaN; zero never leaves.
+    if dd == V::Scalar::ZERO {
+        return None;
+    }
+    // The support plane along `d`: `t_far` is where the ray crosses it.
+    let t_far = ((shape.local_support(d) - ray.origin).dot(d) / dd).max(V::Scalar::ZERO);
+    let back = Ray {
+        origin: ray.origin + d * t_far,
+        dir: -d,
+    };
+    let exit = match shape.cast_ray(&back, t_far) {
+        // The far point is inside by rounding: the exit is on the support plane.
+        Some(h) if h.normal != V::ZERO => RayHit {
+            t: t_far - h.t,
+            point: h.point,
+            normal: -h.normal,
+        },
+        _ => RayHit {
+            t: t_far,
+            point: back.origin,
+            normal: facing_dir(d),
+        },
+    };
+    (exit.t <= max_t).then_some(exit)
 }
 
 /// True when a query may proceed: a finite ray and `max_t ≥ 0` (false for NaN).

@@ -595,28 +595,97 @@ where
     A: SupportMap<V> + ?Sized,
     B: SupportMap<V> + ?Sized,
 {
-    let poses = [sweep_a.start, sweep_a.end, sweep_b.start, sweep_b.end];
-    if !poses.iter().all(|p| p.is_finite()) {
+    let (ma, mb) = (Mover::whole(sweep_a), Mover::whole(sweep_b));
+    time_of_impact_movers(&ma, a, &mb, b, V::Scalar::ONE)
+}
+
+/// A shape carried by a sweep: its pose at time `t` is `sweep.pose_at(t) · offset`
+/// (a part of a composite rides the composite's sweep at its part pose).
+#[derive(Copy, Clone, Debug)]
+pub(crate) struct Mover<'s, V: Vector> {
+    pub(crate) sweep: &'s Sweep<V>,
+    pub(crate) offset: V::Pose,
+}
+
+impl<'s, V: GjkVector> Mover<'s, V> {
+    /// The shape at the sweep's own origin.
+    #[inline]
+    pub(crate) fn whole(sweep: &'s Sweep<V>) -> Self {
+        Self {
+            sweep,
+            offset: V::Pose::IDENTITY,
+        }
+    }
+
+    /// The shape's pose at time `t`.
+    #[inline]
+    pub(crate) fn pose_at(&self, t: V::Scalar) -> V::Pose {
+        self.sweep.pose_at(t).mul(&self.offset)
+    }
+
+    /// The sweep's translation over `[0, 1]`.
+    #[inline]
+    pub(crate) fn lin(&self) -> V {
+        self.sweep.end.translation() - self.sweep.start.translation()
+    }
+
+    /// The sweep's rotation angle over `[0, 1]`.
+    #[inline]
+    pub(crate) fn turn(&self) -> V::Scalar {
+        V::rotation_angle(&self.sweep.start, &self.sweep.end)
+    }
+
+    /// True when the sweep and the offset are finite.
+    #[inline]
+    pub(crate) fn is_finite(&self) -> bool {
+        self.sweep.start.is_finite() && self.sweep.end.is_finite() && self.offset.is_finite()
+    }
+
+    /// The velocity (per unit of sweep time) at time `t` of the carried point that
+    /// is at world point `p` then: the translation plus the rotation's part, by the
+    /// symmetric difference of [`TOI_VELOCITY_STEP`] on the rotated offset.
+    pub(crate) fn point_velocity(&self, p: V, t: V::Scalar) -> V {
+        let h = V::Scalar::from_f64(crate::query::cast_options::TOI_VELOCITY_STEP);
+        let q = self.sweep.pose_at(t).inverse_transform_point(p);
+        let ahead = self.sweep.pose_at(t + h).transform_vector(q);
+        let behind = self.sweep.pose_at(t - h).transform_vector(q);
+        self.lin() + (ahead - behind) * (V::Scalar::HALF / h)
+    }
+}
+
+/// [`time_of_impact`] of shapes carried by movers, up to time `limit` (`≤ 1`).
+/// Closing speeds are bounded about each sweep's origin: a point of a carried shape
+/// lies within `|offset.translation| + bounding_radius` of it.
+pub(crate) fn time_of_impact_movers<V, A, B>(
+    ma: &Mover<'_, V>,
+    a: &A,
+    mb: &Mover<'_, V>,
+    b: &B,
+    limit: V::Scalar,
+) -> Option<ShapeCastHit<V>>
+where
+    V: GjkVector,
+    A: SupportMap<V> + ?Sized,
+    B: SupportMap<V> + ?Sized,
+{
+    if !(ma.is_finite() && mb.is_finite() && limit >= V::Scalar::ZERO) {
         return None;
     }
-    let lin_a = sweep_a.end.translation() - sweep_a.start.translation();
-    let lin_b = sweep_b.end.translation() - sweep_b.start.translation();
-    let (turn_a, turn_b) = (
-        V::rotation_angle(&sweep_a.start, &sweep_a.end),
-        V::rotation_angle(&sweep_b.start, &sweep_b.end),
-    );
+    let (lin_a, lin_b) = (ma.lin(), mb.lin());
+    let (turn_a, turn_b) = (ma.turn(), mb.turn());
+    let (pa0, pb0) = (ma.pose_at(V::Scalar::ZERO), mb.pose_at(V::Scalar::ZERO));
     if turn_a == V::Scalar::ZERO && turn_b == V::Scalar::ZERO {
-        let one = V::Scalar::ONE;
-        return cast_shapes(&sweep_a.start, lin_a, a, &sweep_b.start, lin_b, b, one);
+        return cast_shapes(&pa0, lin_a, a, &pb0, lin_b, b, limit);
     }
+    let reach = |m: &Mover<'_, V>, r: V::Scalar| m.offset.translation().length() + r;
     let closing = Closing {
         lin: lin_a - lin_b,
-        spin: turn_a * bounding_radius(a) + turn_b * bounding_radius(b),
+        spin: turn_a * reach(ma, bounding_radius(a)) + turn_b * reach(mb, bounding_radius(b)),
     };
     let mut cache = GjkCache::new();
     let mut t = V::Scalar::ZERO;
     for iteration in 1..=TOI_MAX_ITERATIONS {
-        let (pa, pb) = (sweep_a.pose_at(t), sweep_b.pose_at(t));
+        let (pa, pb) = (ma.pose_at(t), mb.pose_at(t));
         let diff = MinkowskiDiff::new(a, b, pa.inv_mul(&pb));
         match closing.safe_step(&diff, &pa, &mut cache) {
             Advance::Touching => {
@@ -625,11 +694,11 @@ where
             Advance::Never => return None,
             Advance::By(dt) => t += dt,
         }
-        if !(t <= V::Scalar::ONE) {
+        if !(t <= limit) {
             return None;
         }
     }
-    let (pa, pb) = (sweep_a.pose_at(t), sweep_b.pose_at(t));
+    let (pa, pb) = (ma.pose_at(t), mb.pose_at(t));
     toi_hit(&pa, a, &pb, b, t, TOI_MAX_ITERATIONS, Status::MaxIterations)
 }
 

@@ -39,8 +39,9 @@ use crate::algo::sat_2d::Mtv;
 use crate::algo::support::SupportMap;
 use crate::math::{Isometry, Real, Vector};
 use crate::query::ball_tests::ball_aabb_contact_predicted;
+use crate::query::cast_options::ShapeCastOptions;
 use crate::query::cast_ray::RayCast;
-use crate::query::cast_shapes::ShapeCastHit;
+use crate::query::cast_shapes::{ShapeCastHit, Sweep};
 use crate::query::contact::Contact;
 use crate::query::distance::{closest_points_segment_segment, world_segment, ClosestPoints};
 use crate::query::manifold::{FeatureId, Manifold};
@@ -64,6 +65,22 @@ pub trait DispatchShape<V: GjkVector>: RayCast<V> + Clone {
     /// True when the shape placed at `pose` touches or overlaps the world box
     /// `region`; `false` for a box with NaN or a non-finite pose.
     fn intersects_aabb(&self, pose: &V::Pose, region: &Aabb<V>) -> bool;
+
+    /// The first hit of the world ray `ray` on the shape placed at `pose`, within
+    /// `t ∈ [0, max_t]`, in world space. `solid = true`: as
+    /// [`RayCast::cast_ray_posed`] (a ray starting inside a solid hits at `t = 0`
+    /// with a zero normal). `solid = false`: a ray starting inside hits the boundary
+    /// where it leaves (convex kinds, [`cast_ray_convex_solid`](crate::query::cast_ray::cast_ray_convex_solid)),
+    /// or a composite's next surface or boundary crossing
+    /// ([`Composite::cast_ray_boundary`](crate::shape::Composite::cast_ray_boundary)),
+    /// the normal facing the ray. Misses as [`RayCast`] documents.
+    fn cast_ray_solid(
+        &self,
+        pose: &V::Pose,
+        ray: &crate::shape::Ray<V>,
+        max_t: V::Scalar,
+        solid: bool,
+    ) -> Option<crate::shape::RayHit<V>>;
 
     /// See [`intersects`].
     fn intersects_pair(pose_a: &V::Pose, a: &Self, pose_b: &V::Pose, b: &Self) -> bool;
@@ -103,8 +120,10 @@ pub trait DispatchShape<V: GjkVector>: RayCast<V> + Clone {
         b: &Self,
     ) -> ClosestPoints<V>;
 
-    /// See [`cast_shapes`].
+    /// See [`cast_shapes`]: [`cast_pair_with`](Self::cast_pair_with) with the
+    /// default options.
     #[allow(clippy::too_many_arguments)]
+    #[inline]
     fn cast_pair(
         pose_a: &V::Pose,
         vel_a: V,
@@ -113,6 +132,31 @@ pub trait DispatchShape<V: GjkVector>: RayCast<V> + Clone {
         vel_b: V,
         b: &Self,
         max_t: V::Scalar,
+    ) -> Option<ShapeCastHit<V>> {
+        let options = ShapeCastOptions::default();
+        Self::cast_pair_with(pose_a, vel_a, a, pose_b, vel_b, b, max_t, &options)
+    }
+
+    /// See [`cast_shapes_with`].
+    #[allow(clippy::too_many_arguments)]
+    fn cast_pair_with(
+        pose_a: &V::Pose,
+        vel_a: V,
+        a: &Self,
+        pose_b: &V::Pose,
+        vel_b: V,
+        b: &Self,
+        max_t: V::Scalar,
+        options: &ShapeCastOptions<V::Scalar>,
+    ) -> Option<ShapeCastHit<V>>;
+
+    /// See [`time_of_impact_with`].
+    fn time_of_impact_pair(
+        sweep_a: &Sweep<V>,
+        a: &Self,
+        sweep_b: &Sweep<V>,
+        b: &Self,
+        options: &ShapeCastOptions<V::Scalar>,
     ) -> Option<ShapeCastHit<V>>;
 }
 
@@ -213,6 +257,111 @@ pub fn cast_shapes<V: GjkVector, S: DispatchShape<V>>(
 ) -> Option<ShapeCastHit<V>> {
     let (pose_a, pose_b) = (&entering_pose::<V>(pose_a), &entering_pose::<V>(pose_b));
     S::cast_pair(pose_a, vel_a, a, pose_b, vel_b, b, max_t)
+}
+
+/// [`cast_shapes`] with options ([`ShapeCastOptions`]): a target distance (skin) at
+/// which the cast stops, and whether a contact the motion does not approach counts
+/// (see [`crate::query::cast_options`]). Composites decide per part, with the part's
+/// corrected normal. The default options give [`cast_shapes`]'s answer. `None` for
+/// NaN input, a refused rotation, a negative `max_t` or invalid options.
+///
+/// # Example
+/// A capsule standing on a floor, cast as a mover: it slides and lifts off freely
+/// and is stopped at once when pushed down.
+/// ```
+/// use glam::Vec3;
+/// use isect::math::Pose3;
+/// use isect::query::{dispatch, ShapeCastOptions};
+/// use isect::shape::{shape_3d::Shape, Aabb, Capsule};
+///
+/// let floor = Aabb::new(Vec3::new(-10.0, -1.0, -10.0), Vec3::new(10.0, 0.0, 10.0))?;
+/// let floor = Shape::<f32>::from(floor);
+/// let capsule = Capsule::new(Vec3::new(0.0, 0.5, 0.0), Vec3::new(0.0, 1.5, 0.0), 0.5)?;
+/// let capsule = Shape::<f32>::from(capsule);
+/// let here = Pose3::default(); // the capsule's bottom at y = 0
+/// let mover = ShapeCastOptions::mover(0.0)?;
+/// let cast = |vel| {
+///     dispatch::cast_shapes_with(&here, Vec3::ZERO, &floor, &here, vel, &capsule, 1.0, &mover)
+/// };
+/// assert!(cast(Vec3::X).is_none()); // sideways: slides
+/// assert!(cast(Vec3::Y).is_none()); // up: lifts off
+/// assert!(cast(-Vec3::Y).is_some_and(|h| h.time < 1e-6)); // down: blocked at once
+/// # Ok::<(), isect::shape::ShapeError>(())
+/// ```
+#[allow(clippy::too_many_arguments)]
+#[inline]
+pub fn cast_shapes_with<V: GjkVector, S: DispatchShape<V>>(
+    pose_a: &V::Pose,
+    vel_a: V,
+    a: &S,
+    pose_b: &V::Pose,
+    vel_b: V,
+    b: &S,
+    max_t: V::Scalar,
+    options: &ShapeCastOptions<V::Scalar>,
+) -> Option<ShapeCastHit<V>> {
+    let (pose_a, pose_b) = (&entering_pose::<V>(pose_a), &entering_pose::<V>(pose_b));
+    S::cast_pair_with(pose_a, vel_a, a, pose_b, vel_b, b, max_t, options)
+}
+
+/// The first time `t ∈ [0, 1]` at which A and B, moving and rotating along their
+/// sweeps ([`Sweep`]: linear translation, rotation at constant speed about each
+/// shape's local origin), touch: [`time_of_impact_with`] with the default options.
+/// Every pair of kinds, composites included.
+///
+/// # Example
+/// A bar spinning while it crosses a thin wall in one step is caught.
+/// ```
+/// use glam::{Quat, Vec3};
+/// use isect::math::Pose3;
+/// use isect::query::{dispatch, Sweep};
+/// use isect::shape::{shape_3d::Shape, Aabb, Capsule};
+///
+/// let wall = Aabb::new(Vec3::new(-0.01, -5.0, -5.0), Vec3::new(0.01, 5.0, 5.0))?;
+/// let wall = Shape::<f32>::from(wall);
+/// let bar = Capsule::new(Vec3::new(-1.0, 0.0, 0.0), Vec3::new(1.0, 0.0, 0.0), 0.05)?;
+/// let bar = Shape::<f32>::from(bar);
+/// let still = Sweep { start: Pose3::default(), end: Pose3::default() };
+/// let moving = Sweep {
+///     start: Pose3::new(Vec3::new(-4.0, 0.0, 0.0), Quat::IDENTITY),
+///     end: Pose3::new(Vec3::new(4.0, 0.0, 0.0), Quat::from_rotation_z(3.0)),
+/// };
+/// let hit = dispatch::time_of_impact(&still, &wall, &moving, &bar).expect("caught");
+/// assert!(hit.time > 0.3 && hit.time < 0.55);
+/// # Ok::<(), isect::shape::ShapeError>(())
+/// ```
+#[inline]
+pub fn time_of_impact<V: GjkVector, S: DispatchShape<V>>(
+    sweep_a: &Sweep<V>,
+    a: &S,
+    sweep_b: &Sweep<V>,
+    b: &S,
+) -> Option<ShapeCastHit<V>> {
+    time_of_impact_with(sweep_a, a, sweep_b, b, &ShapeCastOptions::default())
+}
+
+/// [`time_of_impact`] with options. Convex pairs: conservative advancement
+/// ([`crate::query::time_of_impact_with`], tolerance
+/// [`CAST_GAP_ULPS`](crate::query::cast_shapes::CAST_GAP_ULPS), cap
+/// [`TOI_MAX_ITERATIONS`](crate::query::cast_shapes::TOI_MAX_ITERATIONS) per pair
+/// of parts, then the last safe time with `MaxIterations`). A composite bounds the
+/// region the other shape sweeps in its frame (a box grown by the rotations' reach,
+/// conservative), walks its part tree with it and keeps the earliest part hit (see
+/// [`crate::query::composite`]). `None` when they do not touch by `t = 1`, for a
+/// non-finite or refused pose in a sweep (NaN or infinite motion) or invalid options.
+#[inline]
+pub fn time_of_impact_with<V: GjkVector, S: DispatchShape<V>>(
+    sweep_a: &Sweep<V>,
+    a: &S,
+    sweep_b: &Sweep<V>,
+    b: &S,
+    options: &ShapeCastOptions<V::Scalar>,
+) -> Option<ShapeCastHit<V>> {
+    let checked = |s: &Sweep<V>| Sweep {
+        start: entering_pose::<V>(&s.start),
+        end: entering_pose::<V>(&s.end),
+    };
+    S::time_of_impact_pair(&checked(sweep_a), a, &checked(sweep_b), b, options)
 }
 
 /// The world box of a ball (`centre ± r`) or of a local box (its transformed

@@ -2,6 +2,7 @@
 //! queries) or a set of pair kernels.
 
 pub mod ball_tests;
+pub mod cast_options;
 pub mod cast_ray;
 pub mod cast_shapes;
 pub mod composite;
@@ -17,6 +18,7 @@ pub mod project_point;
 pub mod project_polytope;
 pub mod sector_tests;
 
+pub use cast_options::{cast_shapes_with, time_of_impact_with, ShapeCastOptions};
 pub use cast_ray::RayCast;
 pub use cast_shapes::{cast_shapes, time_of_impact, ShapeCastHit, Sweep};
 pub use contact::{contact, Contact};

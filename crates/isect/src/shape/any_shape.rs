@@ -179,6 +179,24 @@ macro_rules! any_shape_dispatch {
                 }
             }
 
+            fn cast_ray_solid(
+                &self,
+                pose: &$pose,
+                ray: &$crate::shape::Ray<$v>,
+                max_t: $r,
+                solid: bool,
+            ) -> Option<$crate::shape::RayHit<$v>> {
+                use $crate::query::RayCast;
+                use $crate::shape::Composite;
+                match self {
+                    Self::Convex(s) => s.cast_ray_solid(pose, ray, max_t, solid),
+                    $( Self::$variant(c) if solid => c.cast_ray_posed(pose, ray, max_t), )*
+                    $( Self::$variant(c) => $crate::query::cast_ray::posed_hit(pose, ray, |r| {
+                        c.cast_ray_boundary(r, max_t)
+                    }), )*
+                }
+            }
+
             #[inline]
             fn intersects_pair(pa: &$pose, a: &Self, pb: &$pose, b: &Self) -> bool {
                 let poses = $crate::query::composite::Poses { a: pa, b: pb };
@@ -233,7 +251,7 @@ macro_rules! any_shape_dispatch {
             }
 
             #[inline]
-            fn cast_pair(
+            fn cast_pair_with(
                 pa: &$pose,
                 vel_a: $v,
                 a: &Self,
@@ -241,9 +259,22 @@ macro_rules! any_shape_dispatch {
                 vel_b: $v,
                 b: &Self,
                 max_t: $r,
+                options: &$crate::query::ShapeCastOptions<$r>,
             ) -> Option<$crate::query::ShapeCastHit<$v>> {
                 let poses = $crate::query::composite::Poses { a: pa, b: pb };
-                let q = $crate::query::composite::CastPair { poses, vel_a, vel_b, max_t };
+                let q = $crate::query::composite::CastPair { poses, vel_a, vel_b, max_t, options };
+                Self::pair(&q, a, b)
+            }
+
+            #[inline]
+            fn time_of_impact_pair(
+                sweep_a: &$crate::query::Sweep<$v>,
+                a: &Self,
+                sweep_b: &$crate::query::Sweep<$v>,
+                b: &Self,
+                options: &$crate::query::ShapeCastOptions<$r>,
+            ) -> Option<$crate::query::ShapeCastHit<$v>> {
+                let q = $crate::query::composite::ToiPair { sweep_a, sweep_b, options };
                 Self::pair(&q, a, b)
             }
         }

@@ -91,6 +91,31 @@ pub trait Composite<V: GjkVector> {
         self.correct_normal(i, normal)
     }
 
+    /// The first crossing of `ray` (in the composite's frame) with the composite's
+    /// surface or boundary within `t ∈ [0, max_t]`, normal facing the ray: a ray
+    /// starting inside a solid composite is not hit at `t = 0` but where it meets the
+    /// boundary (the `solid = false` cast of
+    /// [`DispatchShape::cast_ray_solid`]). The default walks the parts with their own
+    /// `solid = false` casts (right for meshes, heightfields and polylines, whose
+    /// parts are the surface, and for compounds, whose parts' boundaries are); a
+    /// concave polygon answers with its outline. Misses as
+    /// [`RayCast`](crate::query::RayCast) documents.
+    fn cast_ray_boundary(
+        &self,
+        ray: &crate::shape::Ray<V>,
+        max_t: V::Scalar,
+    ) -> Option<crate::shape::RayHit<V>> {
+        let mut best: Option<crate::shape::RayHit<V>> = None;
+        self.bvh().cast_ray(ray, max_t, |i, best_t| {
+            let hit = self.with_part(i, |pp, part| part.cast_ray_solid(pp, ray, best_t, false))?;
+            if best.is_none_or(|b| hit.t < b.t) {
+                best = Some(hit);
+            }
+            Some(hit.t)
+        });
+        best
+    }
+
     /// True when the composite encloses volume (a solid closed mesh, a concave polygon,
     /// a compound of solids) and `p` (in the composite's frame) lies inside it or on
     /// its boundary. Open meshes, polylines and heightfields contain no point: the

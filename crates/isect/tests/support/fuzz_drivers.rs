@@ -1179,6 +1179,35 @@ fn composite<V: Dim>(g: &mut Gen) {
     let valid = finite && va.is_finite() && vb.is_finite() && t >= V::Scalar::ZERO;
     let h = dispatch::cast_shapes(&pa, va, &a, &pb, vb, &b, t);
     check_cast(&what, valid, t, tame, h);
+    moving_with_options::<V>(g, (&a, pa, va), (&b, pb, vb), t, &what);
+    let id = V::Pose::IDENTITY;
+    check_ray_hit(&what, &ray, t, a.cast_ray_solid(&id, &ray, t, false), tame);
+}
+
+/// `dispatch::cast_shapes_with` and `dispatch::time_of_impact_with` with random
+/// options (any skin, either start rule) and random end poses: hits only for valid
+/// input, within `[0, max_t]`, tame hits finite with unit normals.
+fn moving_with_options<V: Dim>(
+    g: &mut Gen,
+    (a, pa, va): (&V::A, V::Pose, V),
+    (b, pb, vb): (&V::A, V::Pose, V),
+    t: V::Scalar,
+    what: &str,
+) {
+    let options = query::ShapeCastOptions {
+        target_distance: g.real::<V::Scalar>(),
+        stop_at_penetration: g.below(2) == 0,
+    };
+    let tame = !g.wild;
+    let finite = pa.is_finite() && pb.is_finite() && va.is_finite() && vb.is_finite();
+    let valid = finite && t >= V::Scalar::ZERO && options.is_valid();
+    let h = dispatch::cast_shapes_with(&pa, va, a, &pb, vb, b, t, &options);
+    check_cast(what, valid, t, tame, h);
+    let (ea, eb) = (V::pose(g), V::pose(g));
+    let (sa, sb) = (Sweep { start: pa, end: ea }, Sweep { start: pb, end: eb });
+    let toi = dispatch::time_of_impact_with(&sa, a, &sb, b, &options);
+    let valid = [pa, ea, pb, eb].iter().all(|p| p.is_finite()) && options.is_valid();
+    check_cast(what, valid, V::Scalar::ONE, tame, toi);
 }
 
 /// A composite of `V`'s dimension, or one time in four a convex shape of the enum.

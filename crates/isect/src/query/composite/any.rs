@@ -4,6 +4,8 @@
 //! convex–convex case calls the convex dispatch directly.
 
 use super::*;
+use crate::query::cast_options::ShapeCastOptions;
+use crate::query::cast_shapes::Sweep;
 use crate::query::distance::ClosestPoints;
 use crate::shape::Composite;
 
@@ -169,36 +171,66 @@ impl<V: GjkVector, P: ConvexPart<V>> PairQuery<V, P> for ClosestPair<'_, V> {
     }
 }
 
-/// [`cast_shapes`](super::cast_shapes) for every combination: velocities of A and
-/// B, and `max_t`.
+/// [`cast_shapes_with`](super::cast_shapes_with) for every combination: velocities
+/// of A and B, `max_t` and the options.
 pub(crate) struct CastPair<'q, V: Vector> {
     pub(crate) poses: Poses<'q, V>,
     pub(crate) vel_a: V,
     pub(crate) vel_b: V,
     pub(crate) max_t: V::Scalar,
+    pub(crate) options: &'q ShapeCastOptions<V::Scalar>,
 }
 
 impl<V: GjkVector, P: ConvexPart<V>> PairQuery<V, P> for CastPair<'_, V> {
     type Output = Option<ShapeCastHit<V>>;
     #[inline]
     fn convex_convex(&self, a: &P, b: &P) -> Self::Output {
-        let (pa, pb) = (self.poses.a, self.poses.b);
-        P::cast_pair(pa, self.vel_a, a, pb, self.vel_b, b, self.max_t)
+        let (pa, pb, o) = (self.poses.a, self.poses.b, self.options);
+        P::cast_pair_with(pa, self.vel_a, a, pb, self.vel_b, b, self.max_t, o)
     }
     fn composite_convex<A: Composite<V, Part = P>>(&self, a: &A, b: &P) -> Self::Output {
-        let (pa, pb) = (self.poses.a, self.poses.b);
-        cast_shapes(pa, self.vel_a, a, pb, self.vel_b, b, self.max_t)
+        let (pa, pb, o) = (self.poses.a, self.poses.b, self.options);
+        cast_shapes_with(pa, self.vel_a, a, pb, self.vel_b, b, self.max_t, o)
     }
     fn convex_composite<B: Composite<V, Part = P>>(&self, a: &P, b: &B) -> Self::Output {
-        let (pa, pb) = (self.poses.a, self.poses.b);
-        cast_shapes(pb, self.vel_b, b, pa, self.vel_a, a, self.max_t).map(flip_hit)
+        let (pa, pb, o) = (self.poses.a, self.poses.b, self.options);
+        cast_shapes_with(pb, self.vel_b, b, pa, self.vel_a, a, self.max_t, o).map(flip_hit)
     }
     fn composite_composite<A, B>(&self, a: &A, b: &B) -> Self::Output
     where
         A: Composite<V, Part = P>,
         B: Composite<V, Part = P>,
     {
-        let (pa, pb) = (self.poses.a, self.poses.b);
-        cast_shapes_composites(pa, self.vel_a, a, pb, self.vel_b, b, self.max_t)
+        let (pa, pb, o) = (self.poses.a, self.poses.b, self.options);
+        cast_shapes_composites_with(pa, self.vel_a, a, pb, self.vel_b, b, self.max_t, o)
+    }
+}
+
+/// [`time_of_impact`](super::time_of_impact) for every combination: the sweeps and
+/// the options.
+pub(crate) struct ToiPair<'q, V: Vector> {
+    pub(crate) sweep_a: &'q Sweep<V>,
+    pub(crate) sweep_b: &'q Sweep<V>,
+    pub(crate) options: &'q ShapeCastOptions<V::Scalar>,
+}
+
+impl<V: GjkVector, P: ConvexPart<V>> PairQuery<V, P> for ToiPair<'_, V> {
+    type Output = Option<ShapeCastHit<V>>;
+    #[inline]
+    fn convex_convex(&self, a: &P, b: &P) -> Self::Output {
+        P::time_of_impact_pair(self.sweep_a, a, self.sweep_b, b, self.options)
+    }
+    fn composite_convex<A: Composite<V, Part = P>>(&self, a: &A, b: &P) -> Self::Output {
+        time_of_impact(self.sweep_a, a, self.sweep_b, b, self.options)
+    }
+    fn convex_composite<B: Composite<V, Part = P>>(&self, a: &P, b: &B) -> Self::Output {
+        time_of_impact(self.sweep_b, b, self.sweep_a, a, self.options).map(flip_hit)
+    }
+    fn composite_composite<A, B>(&self, a: &A, b: &B) -> Self::Output
+    where
+        A: Composite<V, Part = P>,
+        B: Composite<V, Part = P>,
+    {
+        time_of_impact_composites(self.sweep_a, a, self.sweep_b, b, self.options)
     }
 }

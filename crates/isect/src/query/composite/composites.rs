@@ -5,9 +5,7 @@
 // `!(x >= y)` is deliberate: it is also true for NaN, which must take the safe branch.
 #![allow(clippy::neg_cmp_op_on_partial_ord)]
 
-use super::convex::{
-    cast_shapes, closest_below, distance_below, earlier, nan_points, swept_candidates,
-};
+use super::convex::{closest_below, distance_below, nan_points};
 use super::*;
 use crate::query::distance::ClosestPoints;
 use crate::shape::Composite;
@@ -240,26 +238,6 @@ where
     B: Composite<V, Part = A::Part>,
     A::Part: ConvexPart<V>,
 {
-    if !(vel_a.is_finite() && vel_b.is_finite() && max_t >= V::Scalar::ZERO) {
-        return None;
-    }
-    let region = region_of_composite(pose_a, pose_b, b, V::Scalar::ZERO)?;
-    let rel = pose_a.inverse_transform_vector(vel_b - vel_a);
-    let mut best: Option<ShapeCastHit<V>> = None;
-    for (enter, i) in swept_candidates(a, &region, rel, max_t) {
-        if best.is_some_and(|h| enter > h.time) {
-            break;
-        }
-        let limit = best.map_or(max_t, |h| h.time);
-        let pwa = part_pose(a, i, pose_a);
-        let hit = a.with_part(i, |_, x| {
-            cast_shapes(pose_b, vel_b, b, &pwa, vel_a, x, limit)
-        });
-        if let Some(h) = hit.map(flip_hit) {
-            if earlier(&h, best.as_ref()) {
-                best = Some(h);
-            }
-        }
-    }
-    best
+    let options = crate::query::ShapeCastOptions::default();
+    super::cast_shapes_composites_with(pose_a, vel_a, a, pose_b, vel_b, b, max_t, &options)
 }

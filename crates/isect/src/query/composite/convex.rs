@@ -234,27 +234,8 @@ where
     C: Composite<V>,
     C::Part: ConvexPart<V>,
 {
-    if !(vel_a.is_finite() && vel_b.is_finite() && max_t >= V::Scalar::ZERO) {
-        return None;
-    }
-    let region = region_of(pose_a, pose_b, b, V::Scalar::ZERO)?;
-    let rel = pose_a.inverse_transform_vector(vel_b - vel_a);
-    let mut best: Option<ShapeCastHit<V>> = None;
-    for (enter, i) in swept_candidates(a, &region, rel, max_t) {
-        if best.is_some_and(|h| enter > h.time) {
-            break;
-        }
-        let limit = best.map_or(max_t, |h| h.time);
-        let hit = a.with_part(i, |pp, part| {
-            C::Part::cast_pair(&pose_a.mul(pp), vel_a, part, pose_b, vel_b, b, limit)
-        });
-        if let Some(h) = hit {
-            if earlier(&h, best.as_ref()) {
-                best = Some(h);
-            }
-        }
-    }
-    best
+    let options = crate::query::ShapeCastOptions::default();
+    super::cast_shapes_with(pose_a, vel_a, a, pose_b, vel_b, b, max_t, &options)
 }
 
 /// True when `h` comes before `best`: earlier, or as early and deeper.

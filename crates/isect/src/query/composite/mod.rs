@@ -9,7 +9,9 @@
 //!
 //! - [`intersects`], [`contact`], [`contact_manifolds`], [`distance`],
 //!   [`closest_points`], [`cast_shapes`] take the composite as A and a convex shape as
-//!   B; the `*_composites` functions take two composites. Swapping A and B mirrors
+//!   B; the `*_composites` functions take two composites. [`cast_shapes_with`] adds
+//!   [`ShapeCastOptions`](crate::query::ShapeCastOptions) and [`time_of_impact`] moves
+//!   with rotation (module `moving`). Swapping A and B mirrors
 //!   every answer (the shape enums [`AnyShape`](crate::shape::shape_3d::AnyShape) do
 //!   the swap for mixed pairs).
 //! - [`cast_ray`], [`cast_ray_all`], [`project_local_point`] are the default
@@ -46,6 +48,7 @@
 mod any;
 mod composites;
 mod convex;
+mod moving;
 mod single;
 
 pub use any::PairQuery;
@@ -54,13 +57,16 @@ pub use composites::{
     contact_manifolds_composites, distance_composites, intersects_composites,
 };
 pub use convex::{cast_shapes, closest_points, contact, contact_manifolds, distance, intersects};
+pub use moving::{
+    cast_shapes_composites_with, cast_shapes_with, time_of_impact, time_of_impact_composites,
+};
 pub use single::{
     cast_ray, cast_ray_all, contains_point, intersects_aabb, project_local_point, transformed_aabb,
     world_aabb,
 };
 
 pub(crate) use any::{
-    CastPair, ClosestPair, ContactPair, DistancePair, IntersectsPair, ManifoldPair, Poses,
+    CastPair, ClosestPair, ContactPair, DistancePair, IntersectsPair, ManifoldPair, Poses, ToiPair,
 };
 
 use crate::algo::gjk::GjkVector;

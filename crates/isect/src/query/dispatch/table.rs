@@ -347,6 +347,17 @@ macro_rules! dispatch_by_table {
                 support_intersects_aabb(self, pose, region)
             }
 
+            fn cast_ray_solid(
+                &self,
+                pose: &$Pose<R>,
+                ray: &crate::shape::Ray<R::$V>,
+                max_t: R,
+                solid: bool,
+            ) -> Option<crate::shape::RayHit<R::$V>> {
+                use crate::query::cast_ray::{cast_ray_convex_solid, posed_hit};
+                posed_hit(pose, ray, |r| cast_ray_convex_solid(self, r, max_t, solid))
+            }
+
             fn intersects_pair(pa: &$Pose<R>, a: &Self, pb: &$Pose<R>, b: &Self) -> bool {
                 table::intersects(pa, a, pb, b)
             }
@@ -384,7 +395,7 @@ macro_rules! dispatch_by_table {
                 table::closest_points(pa, a, pb, b)
             }
 
-            fn cast_pair(
+            fn cast_pair_with(
                 pa: &$Pose<R>,
                 vel_a: R::$V,
                 a: &Self,
@@ -392,8 +403,19 @@ macro_rules! dispatch_by_table {
                 vel_b: R::$V,
                 b: &Self,
                 max_t: R,
+                options: &ShapeCastOptions<R>,
             ) -> Option<ShapeCastHit<R::$V>> {
-                crate::query::cast_shapes(pa, vel_a, a, pb, vel_b, b, max_t)
+                crate::query::cast_shapes_with(pa, vel_a, a, pb, vel_b, b, max_t, options)
+            }
+
+            fn time_of_impact_pair(
+                sweep_a: &Sweep<R::$V>,
+                a: &Self,
+                sweep_b: &Sweep<R::$V>,
+                b: &Self,
+                options: &ShapeCastOptions<R>,
+            ) -> Option<ShapeCastHit<R::$V>> {
+                crate::query::time_of_impact_with(sweep_a, a, sweep_b, b, options)
             }
         }
     };

@@ -552,6 +552,12 @@ where
         )
     }
 
+    /// The first crossing of the outline ([`cast_ray_all`](Self::cast_ray_all)): the
+    /// convex pieces' shared diagonals are not boundary.
+    fn cast_ray_boundary(&self, ray: &Ray<R::V2>, max_t: R) -> Option<RayHit<R::V2>> {
+        self.cast_ray_all(ray, max_t).first().map(|(_, hit)| *hit)
+    }
+
     /// The pieces' internal edges and vertices are not surface. A normal of piece `i`
     /// equal (within [`FLAT_VERTEX_ULPS`]) to the normal of one of the piece's boundary
     /// edges is kept. Otherwise the other shape sits at the piece's support vertex `v`
