@@ -166,7 +166,9 @@ pub fn populate<Sp: DemoSpace>(
     let mut world = World::new();
     let mut bodies = Vec::with_capacity(n + 4);
     for c in Sp::composites(half).map_err(fail)? {
-        let handle = world.insert(c.shape, c.pose, Filter::ALL).map_err(refused)?;
+        let handle = world
+            .insert(c.shape, c.pose, Filter::ALL)
+            .map_err(refused)?;
         bodies.push(Body {
             handle,
             pose: c.pose,

@@ -129,7 +129,10 @@ fn level(rng: &mut Rng) -> Vec<Body3> {
         let h = rng.vec3(0.2, 0.45);
         bodies.push(Body {
             kind: Kind3::Cuboid(h),
-            pose: (Vec3::new(2.0 * x - side as f32, h.y, 2.0 * z - side as f32), Quat::IDENTITY),
+            pose: (
+                Vec3::new(2.0 * x - side as f32, h.y, 2.0 * z - side as f32),
+                Quat::IDENTITY,
+            ),
             vel: Vec3::ZERO,
             fixed: true,
         });
@@ -268,13 +271,17 @@ fn group_3d(c: &mut Criterion<CpuTime>, name: &str, bodies: Vec<Body3>, half: f3
     );
     group.bench_function("rapier", |bench| {
         bench.iter(|| {
-            b.iter_mut().filter(|x| !x.fixed).for_each(|x| advance3(x, half));
+            b.iter_mut()
+                .filter(|x| !x.fixed)
+                .for_each(|x| advance3(x, half));
             black_box(theirs.frame(&b))
         })
     });
     group.bench_function("isect", |bench| {
         bench.iter(|| {
-            a.iter_mut().filter(|x| !x.fixed).for_each(|x| advance3(x, half));
+            a.iter_mut()
+                .filter(|x| !x.fixed)
+                .for_each(|x| advance3(x, half));
             black_box(ours.frame(&a))
         })
     });
@@ -291,11 +298,21 @@ fn scenes_3d(c: &mut Criterion<CpuTime>) {
     let mut rng = Rng(17);
     for n in [10_000, 100_000] {
         let bodies = moving_3d(&mut rng, n, 0.05, random_box);
-        group_3d(c, &format!("world_boxes_{}k", n / 1000), bodies, 0.9 * (n as f32).cbrt());
+        group_3d(
+            c,
+            &format!("world_boxes_{}k", n / 1000),
+            bodies,
+            0.9 * (n as f32).cbrt(),
+        );
     }
     let bodies = on_ground(&mut rng, 10_000);
     group_3d(c, "world_mixed_10k_on_ground", bodies, 0.8 * 100.0);
-    group_3d(c, "world_level_20k_static_100_balls", level(&mut rng), 141.0);
+    group_3d(
+        c,
+        "world_level_20k_static_100_balls",
+        level(&mut rng),
+        141.0,
+    );
 }
 
 /// 2D: boxes, circles and polygons.
@@ -345,7 +362,10 @@ fn shape_2d(rng: &mut Rng) -> (Shape2<f32>, r2::SharedShape) {
                 })
                 .collect();
             let ours = ConvexPolygon::new(&pts).expect("hexagon");
-            (ours.into(), r2::SharedShape::convex_hull(&pts).expect("hull"))
+            (
+                ours.into(),
+                r2::SharedShape::convex_hull(&pts).expect("hull"),
+            )
         }
     }
 }
@@ -368,7 +388,10 @@ fn scene_2d(c: &mut Criterion<CpuTime>) {
     ours.set_broad_margin(MARGIN).expect("margin");
     let handles: Vec<Handle> = bodies
         .iter()
-        .map(|b| ours.insert(b.ours.clone(), Pose2::new(b.pos, b.angle), Filter::ALL).expect("insert"))
+        .map(|b| {
+            ours.insert(b.ours.clone(), Pose2::new(b.pos, b.angle), Filter::ALL)
+                .expect("insert")
+        })
         .collect();
     let mut colliders = r2::ColliderSet::new();
     let theirs: Vec<_> = bodies
@@ -394,8 +417,22 @@ fn scene_2d(c: &mut Criterion<CpuTime>) {
                     c.set_position(rapier2d::math::Pose::new(x.pos, x.angle));
                 }
             }
-            pipeline.step(0.0, &mut islands, &mut broad, &mut narrow, &mut rb, &mut colliders, &(), &());
-            black_box(narrow.contact_pairs().filter(|p| p.has_any_active_contact()).count())
+            pipeline.step(
+                0.0,
+                &mut islands,
+                &mut broad,
+                &mut narrow,
+                &mut rb,
+                &mut colliders,
+                &(),
+                &(),
+            );
+            black_box(
+                narrow
+                    .contact_pairs()
+                    .filter(|p| p.has_any_active_contact())
+                    .count(),
+            )
         })
     });
     let mut a = bodies;

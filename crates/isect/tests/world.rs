@@ -544,7 +544,10 @@ fn bad_input<V: TestDim>() {
     assert!(world.set_pose(h, nan).is_err());
     assert_eq!(*world.pose(h).unwrap(), before);
     world.remove(h).unwrap();
-    assert_eq!(world.remove(h).err(), Some(isect::world::WorldError::StaleHandle(h)));
+    assert_eq!(
+        world.remove(h).err(),
+        Some(isect::world::WorldError::StaleHandle(h))
+    );
     assert!(world.set_pose(h, before).is_err());
     assert!(world.set_filter(h, Filter::ALL).is_err());
     let reuse = world.insert(shape, before, Filter::ALL).unwrap();

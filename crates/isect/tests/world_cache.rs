@@ -12,7 +12,9 @@ mod world_common;
 mod for_each_vector;
 
 use isect::math::Isometry;
-use isect::query::{dispatch, Contact};
+use isect::query::cast_shapes::Sweep;
+use isect::query::dispatch::DispatchShape;
+use isect::query::{dispatch, Contact, ShapeCastOptions};
 use isect::shape::{Aabb, Ray};
 use isect::world::{Filter, Handle, Motion, QueryFilter, World, WorldError};
 use std::collections::BTreeSet;
@@ -33,8 +35,8 @@ fn brute_contacts<V: TestDim>(
     let mut out = Vec::new();
     for (i, &a) in hs.iter().enumerate() {
         for &b in &hs[i + 1..] {
-            let both_static = world.motion(a) == Some(Motion::Static)
-                && world.motion(b) == Some(Motion::Static);
+            let both_static =
+                world.motion(a) == Some(Motion::Static) && world.motion(b) == Some(Motion::Static);
             let allowed = world.filter(a).unwrap().allows(&world.filter(b).unwrap());
             if both_static || !allowed || world.is_pair_excluded(a, b) {
                 continue;
@@ -123,15 +125,24 @@ fn refused_calls_change_nothing<V: TestDim>(world: &mut World<V, V::S>, rng: &mu
     let shape = V::shape(rng.below(V::KINDS), rng, 1.0);
     let stale = world.insert(shape, V::Pose::IDENTITY, Filter::ALL).unwrap();
     world.remove(stale).unwrap();
-    let before: Vec<_> = world.handles().map(|h| (h, *world.pose(h).unwrap())).collect();
+    let before: Vec<_> = world
+        .handles()
+        .map(|h| (h, *world.pose(h).unwrap()))
+        .collect();
     assert_eq!(
         world.set_pose(stale, V::Pose::IDENTITY),
         Err(WorldError::StaleHandle(stale))
     );
-    assert!(matches!(world.remove(stale), Err(WorldError::StaleHandle(_))));
+    assert!(matches!(
+        world.remove(stale),
+        Err(WorldError::StaleHandle(_))
+    ));
     if let Some(&(h, _)) = before.first() {
         let nan = V::Pose::from_translation(V::splat(s::<V>(f64::NAN)));
-        assert!(matches!(world.set_pose(h, nan), Err(WorldError::Invalid(_))));
+        assert!(matches!(
+            world.set_pose(h, nan),
+            Err(WorldError::Invalid(_))
+        ));
         assert!(matches!(
             world.set_pair_excluded(h, stale, true),
             Err(WorldError::StaleHandle(_))
@@ -141,7 +152,10 @@ fn refused_calls_change_nothing<V: TestDim>(world: &mut World<V, V::S>, rng: &mu
     let far = V::Pose::from_translation(V::splat(s::<V>(f64::INFINITY)));
     assert!(world.insert(shape, far, Filter::ALL).is_err());
     assert!(world.set_broad_margin(s::<V>(-1.0)).is_err());
-    let after: Vec<_> = world.handles().map(|h| (h, *world.pose(h).unwrap())).collect();
+    let after: Vec<_> = world
+        .handles()
+        .map(|h| (h, *world.pose(h).unwrap()))
+        .collect();
     assert_eq!(before, after);
     world.validate().unwrap();
 }
@@ -194,7 +208,10 @@ fn random_operations_match_brute_force<V: TestDim>() {
             touching = now;
         }
     }
-    assert!(started_total > 40 && stopped_total > 20, "{started_total} {stopped_total}");
+    assert!(
+        started_total > 40 && stopped_total > 20,
+        "{started_total} {stopped_total}"
+    );
 }
 
 /// A level: 300 overlapping static boxes and 8 moving balls. Static–static pairs are
@@ -205,12 +222,16 @@ fn static_level_costs_what_moved<V: TestDim>() {
     let mut world = World::<V, V::S>::new();
     for _ in 0..300 {
         let b = Aabb::from_center(rand_vec::<V>(&mut rng, 4.0), V::splat(s::<V>(0.6))).unwrap();
-        world.insert_static(V::cuboid(b), V::Pose::IDENTITY, Filter::ALL).unwrap();
+        world
+            .insert_static(V::cuboid(b), V::Pose::IDENTITY, Filter::ALL)
+            .unwrap();
     }
     let balls: Vec<Handle> = (0..8)
         .map(|_| {
             let shape = V::shape(0, &mut rng, 1.0);
-            world.insert(shape, V::pose(&mut rng, 4.0), Filter::ALL).unwrap()
+            world
+                .insert(shape, V::pose(&mut rng, 4.0), Filter::ALL)
+                .unwrap()
         })
         .collect();
     world.update();
@@ -226,7 +247,10 @@ fn static_level_costs_what_moved<V: TestDim>() {
     world.set_pose(balls[0], shifted).unwrap();
     world.update();
     let queried = world.update_stats().candidates;
-    let ball_pairs = world.contacts().iter().filter(|c| c.a == balls[0] || c.b == balls[0]);
+    let ball_pairs = world
+        .contacts()
+        .iter()
+        .filter(|c| c.a == balls[0] || c.b == balls[0]);
     assert!(queried >= ball_pairs.count());
     assert!(queried <= 300 + 8, "{queried} queries for one moved ball");
     check_contacts(&world, s::<V>(0.0));
@@ -239,15 +263,25 @@ fn manifold_impulses_persist_by_feature<V: TestDim>() {
     let mut world = World::<V, V::S>::new();
     world.set_manifolds(true);
     let ground = Aabb::from_center(V::ZERO, V::splat(s::<V>(5.0)).with(1, s::<V>(0.5))).unwrap();
-    world.insert_static(V::cuboid(ground), V::Pose::IDENTITY, Filter::ALL).unwrap();
+    world
+        .insert_static(V::cuboid(ground), V::Pose::IDENTITY, Filter::ALL)
+        .unwrap();
     let crate_box = V::cuboid(Aabb::from_center(V::ZERO, V::splat(s::<V>(0.5))).unwrap());
-    let resting = |x: f64| V::Pose::from_translation(V::ZERO.with(0, s::<V>(x)).with(1, s::<V>(0.99)));
-    let b = world.insert(crate_box.clone(), resting(0.0), Filter::ALL).unwrap();
+    let resting =
+        |x: f64| V::Pose::from_translation(V::ZERO.with(0, s::<V>(x)).with(1, s::<V>(0.99)));
+    let b = world
+        .insert(crate_box.clone(), resting(0.0), Filter::ALL)
+        .unwrap();
     world.update();
     assert_eq!(world.contacts().len(), 1);
     let points = world.contacts()[0].manifold.points().len();
     assert_eq!(points, if V::DIM == 2 { 2 } else { 4 });
-    let ids: Vec<_> = world.contacts()[0].manifold.points().iter().map(|p| p.id).collect();
+    let ids: Vec<_> = world.contacts()[0]
+        .manifold
+        .points()
+        .iter()
+        .map(|p| p.id)
+        .collect();
     for (k, slot) in world.impulses_mut()[0].iter_mut().enumerate().take(points) {
         *slot = s::<V>(k as f64 + 1.0);
     }
@@ -256,13 +290,20 @@ fn manifold_impulses_persist_by_feature<V: TestDim>() {
     let m = world.contacts()[0].manifold;
     let impulses = world.impulses_mut()[0];
     for (j, p) in m.points().iter().enumerate() {
-        let k = ids.iter().position(|&id| id == p.id).expect("same features");
+        let k = ids
+            .iter()
+            .position(|&id| id == p.id)
+            .expect("same features");
         assert_eq!(impulses[j], s::<V>(k as f64 + 1.0));
     }
     // A second crate lands: its pair starts with zero impulses.
     world.insert(crate_box, resting(2.0), Filter::ALL).unwrap();
     world.update();
-    let k = world.contacts().iter().position(|c| c.b != b && c.a != b).unwrap();
+    let k = world
+        .contacts()
+        .iter()
+        .position(|c| c.b != b && c.a != b)
+        .unwrap();
     assert!(world.impulses_mut()[k].iter().all(|&i| i == s::<V>(0.0)));
 }
 
@@ -286,7 +327,9 @@ fn query_filters_exclude_and_ask<V: TestDim>() {
         // From outside the scene towards a point inside it.
         let origin = rand_unit::<V>(&mut rng) * s::<V>(2.0 * HALF);
         let target = rand_vec::<V>(&mut rng, 0.5 * HALF);
-        let Some(dir) = (target - origin).try_normalize() else { continue };
+        let Some(dir) = (target - origin).try_normalize() else {
+            continue;
+        };
         let ray = Ray { origin, dir };
         let t = s::<V>(4.0 * HALF);
         let all = world.cast_ray_all(&ray, t, Filter::ALL);
@@ -325,3 +368,123 @@ for_each_vector!(static_level_costs_what_moved);
 for_each_vector!(manifold_impulses_persist_by_feature);
 for_each_vector!(query_filters_exclude_and_ask);
 for_each_vector!(user_data_follows_the_handle);
+
+/// Motion queries equal brute force over every shape: the world's time of impact
+/// (with rotation, skin and either start rule), its shape cast with options and its
+/// non-solid ray cast each return the earliest pair answer over all allowed shapes,
+/// so the pruning by swept boxes never drops the first hit.
+fn motion_queries_match_brute_force<V: TestDim>() {
+    let mut rng = Rng(55);
+    let mut world = World::<V, V::S>::new();
+    // A plane fills faster than a volume: spread the 2D scene for a balanced hit rate.
+    let spread = if V::DIM == 2 { 2.5 * HALF } else { HALF };
+    for i in 0..40 {
+        let shape = V::shape(rng.below(V::KINDS), &mut rng, 1.0);
+        let pose = V::pose(&mut rng, spread);
+        if i % 2 == 0 {
+            world.insert_static(shape, pose, Filter::ALL).unwrap();
+        } else {
+            world.insert(shape, pose, Filter::ALL).unwrap();
+        }
+    }
+    let hs: Vec<Handle> = world.handles().collect();
+    let (mut hits, mut total) = (0, 0);
+    for k in 0..60 {
+        let shape = V::shape(rng.below(V::KINDS), &mut rng, 0.5);
+        let start = V::pose(&mut rng, spread);
+        let step = rand_vec::<V>(&mut rng, 3.0);
+        let end =
+            V::Pose::from_translation(start.translation() + step).mul(&V::pose(&mut rng, 0.0));
+        let sweep = Sweep { start, end };
+        let skin = s::<V>([0.0, 0.05][k % 2]);
+        let options = ShapeCastOptions::new(skin, k % 3 != 0).unwrap();
+        let got = world.time_of_impact(&sweep, &shape, &options, Filter::ALL);
+        let want = earliest(&hs, |h| {
+            let (e, p) = (world.shape(h).unwrap(), *world.pose(h).unwrap());
+            let rest = Sweep { start: p, end: p };
+            dispatch::time_of_impact_with(&rest, e, &sweep, &shape, &options)
+        });
+        assert_eq!(got.map(|(h, x)| (h, x.time)), want, "time of impact {k}");
+        let vel = end.translation() - start.translation();
+        let got = world.cast_shape_with(&start, vel, &shape, s::<V>(1.0), &options, Filter::ALL);
+        let want = earliest(&hs, |h| {
+            let (e, p) = (world.shape(h).unwrap(), world.pose(h).unwrap());
+            dispatch::cast_shapes_with(p, V::ZERO, e, &start, vel, &shape, s::<V>(1.0), &options)
+        });
+        assert_eq!(got.map(|(h, x)| (h, x.time)), want, "shape cast {k}");
+        hits += usize::from(got.is_some());
+        total += 1;
+        let ray = Ray {
+            origin: start.translation(),
+            dir: vel,
+        };
+        let got = world.cast_ray_with(&ray, s::<V>(1.0), false, Filter::ALL);
+        let want = hs
+            .iter()
+            .filter_map(|&h| {
+                let (e, p) = (world.shape(h).unwrap(), world.pose(h).unwrap());
+                e.cast_ray_solid(p, &ray, s::<V>(1.0), false)
+                    .map(|x| (x.t, h))
+            })
+            .min_by(|x, y| x.partial_cmp(y).unwrap());
+        assert_eq!(got.map(|x| (x.hit.t, x.handle)), want, "ray {k}");
+    }
+    assert_hit_rate(hits, total, "world shape casts");
+}
+
+/// The earliest `(handle, time)` of `hit` over `handles` (ties: the smaller handle).
+fn earliest<V: TestDim>(
+    handles: &[Handle],
+    hit: impl Fn(Handle) -> Option<isect::query::ShapeCastHit<V>>,
+) -> Option<(Handle, V::Scalar)> {
+    handles
+        .iter()
+        .filter_map(|&h| hit(h).map(|x| (x.time, h)))
+        .min_by(|x, y| x.partial_cmp(y).unwrap())
+        .map(|(t, h)| (h, t))
+}
+
+/// A capsule resting on a static floor (2D and 3D), cast as a
+/// mover: sideways and up it is free, down it is blocked at time 0; the default
+/// options block it at once in every direction; excluding the floor frees it.
+fn grounded_mover_walks_and_jumps<V: TestDim>() {
+    let mut world = World::<V, V::S>::new();
+    let floor = Aabb::from_center(
+        V::ZERO.with(1, s::<V>(-1.0)),
+        V::splat(s::<V>(10.0)).with(1, s::<V>(1.0)),
+    )
+    .unwrap();
+    let f = world
+        .insert_static(V::cuboid(floor), V::Pose::IDENTITY, Filter::ALL)
+        .unwrap();
+    let up = V::ZERO.with(1, s::<V>(1.0));
+    let capsule = V::capsule(
+        isect::shape::Capsule::new(up * s::<V>(0.5), up * s::<V>(1.5), s::<V>(0.5)).unwrap(),
+    );
+    let here = V::Pose::IDENTITY;
+    let mover = ShapeCastOptions::mover(s::<V>(0.01)).unwrap();
+    let side = V::ZERO.with(0, s::<V>(1.0));
+    let cast = |vel: V, o: &ShapeCastOptions<V::Scalar>, q: QueryFilter<'_>| {
+        world.cast_shape_with(&here, vel, &capsule, s::<V>(1.0), o, q)
+    };
+    let all = QueryFilter::new(Filter::ALL);
+    assert!(cast(side, &mover, all).is_none());
+    assert!(cast(up, &mover, all).is_none());
+    assert_eq!(
+        cast(-up, &mover, all).map(|(h, x)| (h, x.time)),
+        Some((f, s::<V>(0.0)))
+    );
+    let plain = ShapeCastOptions::default();
+    assert_eq!(
+        cast(side, &plain, all).map(|(h, x)| (h, x.time)),
+        Some((f, s::<V>(0.0)))
+    );
+    let skip = [f];
+    assert!(cast(-up, &plain, all.excluding(&skip)).is_none());
+    // Bad input: NaN motion, a negative skin.
+    assert!(cast(V::splat(s::<V>(f64::NAN)), &mover, all).is_none());
+    assert!(ShapeCastOptions::mover(s::<V>(-1.0)).is_err());
+}
+
+for_each_vector!(motion_queries_match_brute_force);
+for_each_vector!(grounded_mover_walks_and_jumps);

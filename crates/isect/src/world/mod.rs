@@ -56,6 +56,7 @@
 
 mod error;
 mod filter;
+mod motion;
 mod pairs;
 mod queries;
 mod update;
@@ -392,7 +393,9 @@ impl<V: GjkVector, S: DispatchShape<V>> World<V, S> {
     /// # Errors
     /// [`WorldError::StaleHandle`] for a stale handle.
     pub fn set_filter(&mut self, handle: Handle, filter: Filter) -> Result<(), WorldError> {
-        let e = self.entry_mut(handle).ok_or(WorldError::StaleHandle(handle))?;
+        let e = self
+            .entry_mut(handle)
+            .ok_or(WorldError::StaleHandle(handle))?;
         e.filter = filter;
         let (proxy, tree) = (e.proxy, e.motion.tree());
         self.trees[tree].touch(proxy);
@@ -443,7 +446,9 @@ impl<V: GjkVector, S: DispatchShape<V>> World<V, S> {
     /// # Errors
     /// [`WorldError::StaleHandle`] for a stale handle.
     pub fn set_user_data(&mut self, handle: Handle, data: u64) -> Result<(), WorldError> {
-        let e = self.entry_mut(handle).ok_or(WorldError::StaleHandle(handle))?;
+        let e = self
+            .entry_mut(handle)
+            .ok_or(WorldError::StaleHandle(handle))?;
         e.user_data = data;
         Ok(())
     }

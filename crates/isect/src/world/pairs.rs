@@ -62,7 +62,9 @@ impl Hasher for PairKeyHasher {
     #[inline]
     fn write_u64(&mut self, key: u64) {
         // Fibonacci hashing; the high bits mix both slot indices.
-        self.0 = (self.0 ^ key).wrapping_mul(0x9E37_79B9_7F4A_7C15).rotate_left(29);
+        self.0 = (self.0 ^ key)
+            .wrapping_mul(0x9E37_79B9_7F4A_7C15)
+            .rotate_left(29);
     }
 }
 
@@ -173,7 +175,8 @@ impl<V: Vector> PairCache<V> {
             }
             (Some((contact, manifold)), k) => {
                 let k = k as usize;
-                self.impulses[k] = carried(&self.contacts[k].manifold, &manifold, &self.impulses[k]);
+                self.impulses[k] =
+                    carried(&self.contacts[k].manifold, &manifold, &self.impulses[k]);
                 self.contacts[k].contact = contact;
                 self.contacts[k].manifold = manifold;
                 None

@@ -12,7 +12,6 @@ use crate::algo::gjk::GjkVector;
 use crate::broad::Bvh;
 use crate::math::{Real, Vector};
 use crate::query::dispatch::{self, DispatchShape};
-use crate::query::ShapeCastHit;
 use crate::shape::{Aabb, Ray, RayHit};
 
 /// Rays per task of the parallel [`World::cast_rays`]: enough for the batch walk to
@@ -41,20 +40,44 @@ impl<V: GjkVector, S: DispatchShape<V> + Sync> World<V, S> {
         max_t: V::Scalar,
         filter: impl Into<QueryFilter<'f>>,
     ) -> Option<WorldRayHit<V>> {
+        self.cast_ray_with(ray, max_t, true, filter)
+    }
+
+    /// [`cast_ray`](Self::cast_ray) with a `solid` switch: `solid = false` treats
+    /// every shape as its boundary, so a ray starting inside a shape hits where it
+    /// leaves it (normal facing the ray) instead of at `t = 0`
+    /// ([`DispatchShape::cast_ray_solid`]).
+    ///
+    /// ```
+    /// use isect::d3::*;
+    ///
+    /// # fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// let mut world = World::new();
+    /// world.insert(Shape::Ball(Ball::new(Vec3::ZERO, 1.0)?), Pose::IDENTITY, Filter::ALL)?;
+    /// let ray = Ray { origin: Vec3::ZERO, dir: Vec3::X };
+    /// assert_eq!(world.cast_ray_with(&ray, 10.0, true, Filter::ALL).unwrap().hit.t, 0.0);
+    /// let exit = world.cast_ray_with(&ray, 10.0, false, Filter::ALL).unwrap();
+    /// assert!((exit.hit.t - 1.0).abs() < 1e-6);
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub fn cast_ray_with<'f>(
+        &self,
+        ray: &Ray<V>,
+        max_t: V::Scalar,
+        solid: bool,
+        filter: impl Into<QueryFilter<'f>>,
+    ) -> Option<WorldRayHit<V>> {
         let filter = filter.into();
         let mut best = None;
+        let mut keep = |slot, t_max| self.keep_closest(&mut best, slot, ray, t_max, &filter, solid);
         match self.ray_snapshot.get() {
             Some(bvh) => {
-                bvh.cast_ray(ray, max_t, |slot, t_max| {
-                    self.keep_closest(&mut best, slot, ray, t_max, &filter)
-                });
+                bvh.cast_ray(ray, max_t, &mut keep);
             }
             None => {
                 for tree in &self.trees {
-                    let reach = best.map_or(max_t, |b: WorldRayHit<V>| b.hit.t);
-                    tree.cast_ray(ray, reach, |_, slot, t_max| {
-                        self.keep_closest(&mut best, slot, ray, t_max, &filter)
-                    });
+                    tree.cast_ray(ray, max_t, |_, slot, t_max| keep(slot, t_max));
                 }
             }
         }
@@ -72,9 +95,10 @@ impl<V: GjkVector, S: DispatchShape<V> + Sync> World<V, S> {
         ray: &Ray<V>,
         t_max: V::Scalar,
         filter: &QueryFilter<'_>,
+        solid: bool,
     ) -> Option<V::Scalar> {
         let (handle, e) = self.allowed(slot, filter)?;
-        let hit = e.shape.cast_ray_posed(&e.pose, ray, t_max)?;
+        let hit = e.shape.cast_ray_solid(&e.pose, ray, t_max, solid)?;
         if best.is_none_or(|b| (hit.t, handle) < (b.hit.t, b.handle)) {
             *best = Some(WorldRayHit { handle, hit });
         }
@@ -204,44 +228,7 @@ impl<V: GjkVector, S: DispatchShape<V> + Sync> World<V, S> {
     ) -> Vec<Option<WorldRayHit<V>>> {
         let mut best = vec![None; rays.len()];
         bvh.cast_rays(rays, max_t, |k, slot, t_max| {
-            self.keep_closest(&mut best[k], slot, &rays[k], t_max, &filter)
-        });
-        best
-    }
-
-    /// The first shape (allowed by `filter`) that `shape`, starting at `pose` and
-    /// translating by `vel` per unit time, touches within `t ∈ [0, max_t]`, with the
-    /// hit as [`dispatch::cast_shapes`] reports it (the world shape is A, static; the
-    /// cast shape is B). Ties in time go to the smaller handle. A shape already
-    /// touching at `t = 0` hits at time 0. A non-finite pose or velocity, a refused
-    /// rotation (see [`insert`](Self::insert)), or a non-finite or negative `max_t`,
-    /// hits nothing.
-    pub fn cast_shape<'f>(
-        &self,
-        pose: &V::Pose,
-        vel: V,
-        shape: &S,
-        max_t: V::Scalar,
-        filter: impl Into<QueryFilter<'f>>,
-    ) -> Option<(Handle, ShapeCastHit<V>)> {
-        let filter = filter.into();
-        if !(max_t.is_finite() && max_t >= V::Scalar::ZERO && vel.is_finite()) {
-            return None;
-        }
-        let pose = &unit_pose::<V>(pose).ok()?;
-        let start = shape.world_aabb(pose);
-        let end = Aabb {
-            min: start.min + vel * max_t,
-            max: start.max + vel * max_t,
-        };
-        let mut best: Option<(Handle, ShapeCastHit<V>)> = None;
-        self.for_each_in_box(&start.merged(&end), &filter, |handle, e| {
-            let hit = dispatch::cast_shapes(&e.pose, V::ZERO, &e.shape, pose, vel, shape, max_t);
-            if let Some(hit) = hit {
-                if best.is_none_or(|(h, b)| (hit.time, handle) < (b.time, h)) {
-                    best = Some((handle, hit));
-                }
-            }
+            self.keep_closest(&mut best[k], slot, &rays[k], t_max, &filter, true)
         });
         best
     }
@@ -298,7 +285,7 @@ impl<V: GjkVector, S: DispatchShape<V> + Sync> World<V, S> {
     }
 
     /// Calls `f` for each allowed shape whose tight box meets `region`.
-    fn for_each_in_box(
+    pub(super) fn for_each_in_box(
         &self,
         region: &Aabb<V>,
         filter: &QueryFilter<'_>,

@@ -164,25 +164,30 @@ impl<V: GjkVector, S: DispatchShape<V> + Sync> World<V, S> {
     fn find_new_pairs(&mut self) -> Vec<u32> {
         let mut found: Vec<(u32, u32)> = Vec::new();
         let [fixed, moving] = &self.trees;
-        let mut push = |tree_a: &crate::broad::DynamicTree<V>, p, tree_b: &crate::broad::DynamicTree<V>, q| {
-            if let (Some(a), Some(b)) = (tree_a.user_data(p), tree_b.user_data(q)) {
-                found.push((a, b));
-            }
-        };
+        let mut push =
+            |tree_a: &crate::broad::DynamicTree<V>, p, tree_b: &crate::broad::DynamicTree<V>, q| {
+                if let (Some(a), Some(b)) = (tree_a.user_data(p), tree_b.user_data(q)) {
+                    found.push((a, b));
+                }
+            };
         if 2 * moving.moved().len() > moving.len() {
             moving.for_each_pair(|p, q| push(moving, p, moving, q));
             moving.for_each_pair_with(fixed, |p, q| push(moving, p, fixed, q));
         } else {
             moving.for_each_moved_pair(|p, q| push(moving, p, moving, q));
             for &p in moving.moved() {
-                let Some(fat) = moving.fat_aabb(p) else { continue };
+                let Some(fat) = moving.fat_aabb(p) else {
+                    continue;
+                };
                 fixed.query(fat, |q, _| {
                     push(moving, p, fixed, q);
                     true
                 });
             }
             for &q in fixed.moved() {
-                let Some(fat) = fixed.fat_aabb(q) else { continue };
+                let Some(fat) = fixed.fat_aabb(q) else {
+                    continue;
+                };
                 moving.query(fat, |p, _| {
                     push(moving, p, fixed, q);
                     true
@@ -228,7 +233,9 @@ impl<V: GjkVector, S: DispatchShape<V> + Sync> World<V, S> {
     /// Appends the pairs of the dirty shapes not visited yet in this update.
     fn collect_dirty_pairs(&mut self, visit: &mut Vec<u32>) {
         for &slot in &self.dirty {
-            let Some(e) = self.slots[slot as usize].entry.as_ref() else { continue };
+            let Some(e) = self.slots[slot as usize].entry.as_ref() else {
+                continue;
+            };
             for &id in &e.pairs {
                 let pair = self.pairs.get_mut(id);
                 if pair.stamp != self.stamp {
@@ -333,10 +340,11 @@ enum PairState {
 
 /// The manifold's deepest point as a [`Contact`] (`None` for an empty manifold).
 fn deepest_point<V: GjkVector>(m: &Manifold<V>) -> Option<Contact<V>> {
-    let p = m
-        .points()
-        .iter()
-        .max_by(|x, y| x.depth.partial_cmp(&y.depth).unwrap_or(core::cmp::Ordering::Equal))?;
+    let p = m.points().iter().max_by(|x, y| {
+        x.depth
+            .partial_cmp(&y.depth)
+            .unwrap_or(core::cmp::Ordering::Equal)
+    })?;
     Some(Contact {
         normal: m.normal,
         depth: p.depth,

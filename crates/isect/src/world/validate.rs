@@ -34,7 +34,10 @@ impl<V: GjkVector, S: DispatchShape<V>> World<V, S> {
             }
         }
         if live != self.len() {
-            return Err(defect(format!("{live} live shapes, trees hold {}", self.len())));
+            return Err(defect(format!(
+                "{live} live shapes, trees hold {}",
+                self.len()
+            )));
         }
         self.validate_pairs()
     }

@@ -19,7 +19,7 @@ use isect::math::{
 };
 use isect::query::dispatch;
 use isect::shape::{shape_2d, shape_3d, Aabb, Ball, Compound, Ray, ShapeError};
-use isect::world::{WorldError, Filter, World};
+use isect::world::{Filter, World, WorldError};
 
 use crate::rng;
 use rng::Rng;

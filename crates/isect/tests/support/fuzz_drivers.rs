@@ -1812,7 +1812,13 @@ fn world_any<V: Dim>(g: &mut Gen) {
             3 if !live.is_empty() => {
                 let gone = live.swap_remove(g.below(live.len())).handle;
                 assert!(w.remove(gone).is_ok(), "remove of a live handle failed");
-                assert!(matches!(w.remove(gone), Err(isect::world::WorldError::StaleHandle(_))), "second remove found the shape");
+                assert!(
+                    matches!(
+                        w.remove(gone),
+                        Err(isect::world::WorldError::StaleHandle(_))
+                    ),
+                    "second remove found the shape"
+                );
             }
             4 => world_contacts(&mut w, &live, prediction),
             _ => world_scan(g, &w, &live),

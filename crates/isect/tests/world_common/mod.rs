@@ -73,6 +73,8 @@ pub trait TestDim: GjkVector {
     fn pose(rng: &mut Rng, half: f64) -> Self::Pose;
     /// The cuboid kind of the enum.
     fn cuboid(b: Aabb<Self>) -> Self::S;
+    /// The enum value of a capsule.
+    fn capsule(c: Capsule<Self>) -> Self::S;
 }
 
 /// Half extents between `0.2·size` and `0.6·size`.
@@ -169,6 +171,9 @@ macro_rules! impl_2d {
             fn cuboid(b: Aabb<Self>) -> Self::S {
                 b.into()
             }
+            fn capsule(c: Capsule<Self>) -> Self::S {
+                c.into()
+            }
             fn pose(rng: &mut Rng, half: f64) -> Self::Pose {
                 Pose2::new(rand_vec(rng, half), rng.range(-3.2, 3.2) as $r)
             }
@@ -203,6 +208,9 @@ macro_rules! impl_3d {
             }
             fn cuboid(b: Aabb<Self>) -> Self::S {
                 b.into()
+            }
+            fn capsule(c: Capsule<Self>) -> Self::S {
+                c.into()
             }
             fn pose(rng: &mut Rng, half: f64) -> Self::Pose {
                 let axis = rand_unit(rng);
