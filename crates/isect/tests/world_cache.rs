@@ -11,7 +11,7 @@ mod world_common;
 #[path = "support/for_each_vector.rs"]
 mod for_each_vector;
 
-use isect::math::Isometry;
+use isect::math::{Isometry, Real};
 use isect::query::cast_shapes::Sweep;
 use isect::query::dispatch::DispatchShape;
 use isect::query::{dispatch, Contact, ShapeCastOptions};
@@ -488,3 +488,50 @@ fn grounded_mover_walks_and_jumps<V: TestDim>() {
 
 for_each_vector!(motion_queries_match_brute_force);
 for_each_vector!(grounded_mover_walks_and_jumps);
+
+/// Long thin shapes (the session-6 soak: a plate 2·10⁶ long and 6·10⁻⁵ thick, nearly
+/// axis-aligned) with small shapes just off their faces, at gaps of 0.1 to 1000
+/// machine epsilons of the plate's size, where the narrow phase decides "touching" only
+/// to its relative accuracy: the world reports exactly the pairs `dispatch::contact`
+/// reports, at predictions 0 to 0.03 (the world's boxes carry that band,
+/// `PAIR_BOX_ULPS`; without it the world dropped such pairs).
+fn extreme_aspect_pairs_match_dispatch<V: TestDim>() {
+    let mut rng = Rng(66);
+    let (mut reported, mut apart) = (0, 0);
+    let eps = V::Scalar::EPSILON.to_f64();
+    let thin_axis = V::DIM - 1;
+    for case in 0..60 {
+        let prediction = s::<V>([0.0, 1e-5, 0.03][case % 3]);
+        let mut world = World::<V, V::S>::with_prediction(prediction).unwrap();
+        let (long, thin) = (
+            10f64.powf(rng.range(3.0, 6.3)),
+            10f64.powf(rng.range(-5.0, -2.0)),
+        );
+        let half = V::splat(s::<V>(long)).with(thin_axis, s::<V>(thin));
+        let plate = V::cuboid(Aabb::from_center(V::ZERO, half).unwrap());
+        world
+            .insert_static(plate, V::Pose::IDENTITY, Filter::ALL)
+            .unwrap();
+        for _ in 0..6 {
+            let size = 10f64.powf(rng.range(-4.0, 0.0));
+            let shape = V::shape(rng.below(V::KINDS), &mut rng, size);
+            let b = shape.world_aabb(&V::Pose::IDENTITY);
+            let gap = long * eps * 10f64.powf(rng.range(-1.0, 3.0));
+            let lift = thin + gap - b.min.get(thin_axis).to_f64();
+            let spot = rand_vec::<V>(&mut rng, 0.5 * long).with(thin_axis, s::<V>(lift));
+            world
+                .insert(shape, V::Pose::from_translation(spot), Filter::ALL)
+                .unwrap();
+            apart += 1;
+        }
+        world.update();
+        world.validate().unwrap();
+        reported += check_contacts(&world, prediction).len();
+    }
+    assert!(
+        reported > 10 && reported < apart,
+        "{reported} of {apart} pairs touch"
+    );
+}
+
+for_each_vector!(extreme_aspect_pairs_match_dispatch);

@@ -77,6 +77,16 @@ use pairs::{pair_key, PairCache};
 use std::collections::HashSet;
 use std::sync::OnceLock;
 
+/// The broad phase's allowance for the narrow phase's rounding, in machine epsilons
+/// of a box's largest coordinate magnitude: the pair queries decide "touching" to a
+/// relative accuracy of a few hundred ε of the shapes' size and offset
+/// ([`GJK_REL_ULPS`](crate::algo::gjk::GJK_REL_ULPS),
+/// [`TOUCH_ULPS`](crate::algo::clip_3d::TOUCH_ULPS)), so a pair whose exact boxes are
+/// apart by less may still touch; without the band, a thin shape a million units
+/// long was dropped by the world while `dispatch::contact` reported it (the
+/// session-6 soak). At scale 1 in `f32` the band is 3e-5.
+pub const PAIR_BOX_ULPS: f64 = 256.0;
+
 /// A shape's handle in a [`World`]: a slot index and the generation of that slot, so
 /// that a handle of a removed shape never names the shape that reuses its slot.
 /// Ordered by index, then generation.
@@ -493,11 +503,14 @@ impl<V: GjkVector, S: DispatchShape<V>> World<V, S> {
         })
     }
 
-    /// A tight box grown by half the prediction: two shapes within `prediction` of
-    /// each other have overlapping pair boxes.
+    /// A tight box grown by half the prediction and by the narrow phase's rounding
+    /// band ([`PAIR_BOX_ULPS`]): two shapes that the narrow phase may report within
+    /// `prediction` of each other have overlapping pair boxes.
     #[inline]
     fn pair_box(&self, aabb: &Aabb<V>) -> Aabb<V> {
-        aabb.loosened(self.prediction * V::Scalar::HALF)
+        let magnitude = aabb.min.abs().max(aabb.max.abs()).max_element();
+        let band = V::Scalar::from_f64(PAIR_BOX_ULPS) * V::Scalar::EPSILON * magnitude;
+        aabb.loosened(self.prediction * V::Scalar::HALF + band)
     }
 
     /// Puts slot `index` on the dirty list (once).
