@@ -37,6 +37,7 @@ mod polygon_tiny_edge_normal;
 mod polyhedron_contains_vertices;
 mod polyhedron_sliver_loses_point;
 mod ray_zero_dir_infinite_t;
+mod sat_contact_witness;
 mod tiny_and_huge_normals;
 mod triangle_convex_distance;
 mod triangle_sliver_projection;

@@ -24,7 +24,13 @@ impl<R: Real> ConvexEnum<R::V2> for Shape<R>
 where
     R::V2: GjkVector<Pose = Pose2<R>>,
 {
-    shared_convex_hooks!(V2, Pose2, sat_2d, contact_manifold_obb_2d);
+    shared_convex_hooks!(
+        V2,
+        Pose2,
+        sat_2d,
+        contact_manifold_obb_2d,
+        crate::algo::witness::witness_2d
+    );
 
     fn own_intersects(pa: &Pose2<R>, a: &Self, pb: &Pose2<R>, b: &Self) -> Option<bool> {
         match (a, b) {
@@ -47,7 +53,10 @@ where
         };
         Some(match sat_2d::polygon_polygon(pa, x, pb, y) {
             SatResult::Overlapping { depth, axis } if -depth <= prediction => {
-                Some(contact_from_mtv(pa, x, Mtv { axis, depth }))
+                let va = x.vertices().iter().map(|&v| pa.transform_point(v));
+                let vb = y.vertices().iter().map(|&v| pb.transform_point(v));
+                let w = crate::algo::witness::witness_2d(va, vb, axis, depth);
+                Some(contact_from_mtv(Mtv { axis, depth }, w))
             }
             SatResult::Separated { distance, .. } if distance <= prediction => {
                 crate::query::contact(pa, x, pb, y, prediction)
