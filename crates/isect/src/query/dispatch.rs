@@ -158,7 +158,7 @@ pub fn contact<V: GjkVector, S: DispatchShape<V>>(
 
 /// The contact manifold of the shapes within `prediction`: up to 2 (2D) or 4 (3D)
 /// points from SAT and clipping ([`crate::query::manifold`]) for box–box,
-/// polygon–polygon and polyhedron–polyhedron pairs, the single point of [`contact`]
+/// polygon–polygon, 2D box–polygon and polyhedron–polyhedron pairs, the single point of [`contact`]
 /// (id [`FeatureId::SINGLE`]) for the other pairs. `None` beyond `prediction`, for
 /// a non-finite pose, a refused rotation or a NaN `prediction`.
 #[inline]

@@ -261,6 +261,36 @@ where
         .unwrap_or_else(|| contact_manifold_convex(pose_a, a, pose_b, b, prediction))
 }
 
+/// Manifold of a 2D oriented box (A) and a convex polygon (B): 1 or 2 points, the box
+/// seen as a four-sided polygon (as Box2D's `b2MakeBox` does); edge behaviour as
+/// [`contact_manifold_polygons`].
+pub fn contact_manifold_obb_polygon<R: Real>(
+    pose_a: &Pose2<R>,
+    a: &obb_2d::Obb<R>,
+    pose_b: &Pose2<R>,
+    b: &ConvexPolygon<R>,
+    prediction: R,
+) -> Option<Manifold<R::V2>>
+where
+    R::V2: GjkVector<Pose = Pose2<R>>,
+{
+    if !valid_input(pose_a, pose_b, prediction) {
+        return None;
+    }
+    let (va, na, wa) = box_2d_features(pose_a, a);
+    let fa = PolygonFeatures {
+        vertices: &va,
+        normals: &na,
+    };
+    let fb = PolygonFeatures {
+        vertices: b.vertices(),
+        normals: b.normals(),
+    };
+    let size = a.half_extents().max_element().max(b.scale());
+    polygon_manifold(&wa, fa, pose_b, fb, prediction, size)
+        .unwrap_or_else(|| contact_manifold_convex(pose_a, a, pose_b, b, prediction))
+}
+
 /// A 2D box's corners and edge normals in its own frame, and that frame's pose.
 fn box_2d_features<R: Real>(
     pose: &Pose2<R>,

@@ -5,6 +5,7 @@
 #[path = "../support/rng.rs"]
 mod rng;
 
+mod box_polygon_manifold;
 mod bvh_subnormal_bounds;
 mod capsule_crossing_depth;
 mod cast_size_tolerance;

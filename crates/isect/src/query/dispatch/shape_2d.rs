@@ -1,11 +1,14 @@
 //! The 2D convex enum in the shared dispatch table ([`super::table`]): its kinds,
-//! box–box SAT on oriented rectangles and the polygon–polygon SAT kernels.
+//! box–box SAT on oriented rectangles, the polygon–polygon SAT kernels and the
+//! box–polygon manifold.
 
 use super::table::{self, dispatch_by_table, shared_convex_hooks, ConvexEnum, Kind};
 use super::*;
 use crate::algo::sat_2d::{self, SatResult};
 use crate::math::Pose2;
-use crate::query::manifold::{contact_manifold_obb_2d, contact_manifold_polygons};
+use crate::query::manifold::{
+    contact_manifold_obb_2d, contact_manifold_obb_polygon, contact_manifold_polygons,
+};
 use crate::shape::obb_2d::Obb;
 use crate::shape::shape_2d::Shape;
 
@@ -72,10 +75,20 @@ where
         b: &Self,
         prediction: R,
     ) -> Option<Option<Manifold<R::V2>>> {
+        let id = Pose2::default();
         match (a, b) {
             (Shape::Polygon(x), Shape::Polygon(y)) => {
                 Some(contact_manifold_polygons(pa, x, pb, y, prediction))
             }
+            (Shape::Cuboid(x), Shape::Polygon(y)) => Some(
+                world_obb(pa, x)
+                    .and_then(|o| contact_manifold_obb_polygon(&id, &o, pb, y, prediction)),
+            ),
+            (Shape::Polygon(x), Shape::Cuboid(y)) => Some(
+                world_obb(pb, y)
+                    .and_then(|o| contact_manifold_obb_polygon(&id, &o, pa, x, prediction))
+                    .map(|m| m.flipped()),
+            ),
             _ => None,
         }
     }
