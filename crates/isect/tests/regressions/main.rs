@@ -2,6 +2,8 @@
 //! targets or the seeded sweep (`tests/sweep.rs`), each written before its fix.
 //! RELIABILITY.md lists them with the family that found them.
 
+#[path = "../support/meshes.rs"]
+mod meshes;
 #[path = "../support/rng.rs"]
 mod rng;
 
@@ -39,6 +41,7 @@ mod polyhedron_contains_vertices;
 mod polyhedron_sliver_loses_point;
 mod ray_zero_dir_infinite_t;
 mod sat_contact_witness;
+mod solid_mesh_inside;
 mod tiny_and_huge_normals;
 mod triangle_convex_distance;
 mod triangle_sliver_projection;
