@@ -39,6 +39,7 @@ mod polygon_sat_touching_gap;
 mod polygon_tiny_edge_normal;
 mod polyhedron_contains_vertices;
 mod polyhedron_sliver_loses_point;
+mod polyline_merged_manifold;
 mod ray_zero_dir_infinite_t;
 mod sat_contact_witness;
 mod solid_mesh_inside;
