@@ -1,14 +1,13 @@
 //! The 2D convex enum in the shared dispatch table ([`super::table`]): its kinds,
 //! box–box SAT on oriented rectangles, the polygon–polygon SAT kernels and the
-//! box–polygon, box–segment and polygon–segment manifolds.
+//! box–polygon manifold.
 
 use super::table::{self, dispatch_by_table, shared_convex_hooks, ConvexEnum, Kind};
 use super::*;
 use crate::algo::sat_2d::{self, SatResult};
 use crate::math::Pose2;
 use crate::query::manifold::{
-    contact_manifold_obb_2d, contact_manifold_obb_polygon, contact_manifold_obb_segment,
-    contact_manifold_polygon_segment, contact_manifold_polygons,
+    contact_manifold_obb_2d, contact_manifold_obb_polygon, contact_manifold_polygons,
 };
 use crate::shape::obb_2d::Obb;
 use crate::shape::shape_2d::Shape;
@@ -89,21 +88,6 @@ where
                 world_obb(pb, y)
                     .and_then(|o| contact_manifold_obb_polygon(&id, &o, pa, x, prediction))
                     .map(|m| m.flipped()),
-            ),
-            (Shape::Cuboid(x), Shape::Segment(y)) => Some(
-                world_obb(pa, x)
-                    .and_then(|o| contact_manifold_obb_segment(&id, &o, pb, y, prediction)),
-            ),
-            (Shape::Segment(x), Shape::Cuboid(y)) => Some(
-                world_obb(pb, y)
-                    .and_then(|o| contact_manifold_obb_segment(&id, &o, pa, x, prediction))
-                    .map(|m| m.flipped()),
-            ),
-            (Shape::Polygon(x), Shape::Segment(y)) => {
-                Some(contact_manifold_polygon_segment(pa, x, pb, y, prediction))
-            }
-            (Shape::Segment(x), Shape::Polygon(y)) => Some(
-                contact_manifold_polygon_segment(pb, y, pa, x, prediction).map(|m| m.flipped()),
             ),
             _ => None,
         }
