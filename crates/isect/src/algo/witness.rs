@@ -21,6 +21,8 @@
 //! the poses must not turn a resting face into one corner). When rounding empties the
 //! overlap, the middle between the two features is used. NaN input gives NaN points.
 
+// `!(x > y)` is deliberate: it is also true for NaN, which must take the safe branch.
+#![allow(clippy::neg_cmp_op_on_partial_ord)]
 use crate::math::tolerance::eps;
 use crate::math::{Real, Vector, Vector2, Vector3};
 

@@ -47,7 +47,7 @@ fn on_compound<R: Real>()
 where
     R::V2: GjkVector<Pose = Pose2<R>>,
 {
-    let mut rng = Rng(0x9_011_11e);
+    let mut rng = Rng(0x0901_111e);
     for s in SCALES {
         for case in 0..150 {
             let (top, hw, hh) = if case % 2 == 0 {

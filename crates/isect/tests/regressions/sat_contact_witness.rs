@@ -95,7 +95,7 @@ fn resting_2d<R: Real>()
 where
     R::V2: GjkVector<Pose = Pose2<R>>,
 {
-    let mut rng = Rng(0x5a7_2d);
+    let mut rng = Rng(0x0005_a72d);
     for s in SCALES {
         for case in 0..CASES {
             let ground_at = v2::<R>(rng.range(-3.0, 3.0) * s, rng.range(-3.0, 3.0) * s);
@@ -165,7 +165,7 @@ fn resting_3d<R: Real>()
 where
     R::V3: GjkVector<Pose = Pose3<R>>,
 {
-    let mut rng = Rng(0x5a7_3d);
+    let mut rng = Rng(0x0005_a73d);
     let up = R::V3::unit_axis(1);
     for s in SCALES {
         for case in 0..CASES {
@@ -250,7 +250,7 @@ fn random_pairs_2d<R: Real>()
 where
     R::V2: GjkVector<Pose = Pose2<R>>,
 {
-    let mut rng = Rng(0x5a7_72d);
+    let mut rng = Rng(0x005a_772d);
     let (mut hits, mut total) = (0, 0);
     for s in SCALES {
         for case in 0..CASES {
@@ -314,7 +314,7 @@ fn random_pairs_3d<R: Real>()
 where
     R::V3: GjkVector<Pose = Pose3<R>>,
 {
-    let mut rng = Rng(0x5a7_73d);
+    let mut rng = Rng(0x005a_773d);
     let (mut hits, mut total) = (0, 0);
     for s in SCALES {
         for case in 0..CASES {
