@@ -15,3 +15,4 @@ pub mod sat_2d;
 pub mod sat_3d;
 pub mod slab;
 pub mod support;
+pub mod witness;

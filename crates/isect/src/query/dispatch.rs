@@ -23,9 +23,11 @@
 //! and the `isect` command). The [`DispatchShape`] methods take poses as given
 //! (unit rotations; the composite queries call them per part with composed poses).
 //!
-//! SAT contacts (box–box, polygon–polygon) report `point_a` as A's support point
-//! along the normal and `point_b = point_a − depth · normal` (on B's supporting
-//! plane), which keeps `point_a − point_b = depth · normal` as EPA's contacts do.
+//! SAT contacts (box–box, polygon–polygon) report the centre of the contact region:
+//! the overlap of A's and B's support features along the normal, `point_a` on A's
+//! supporting plane and `point_b = point_a − depth · normal` on B's
+//! ([`crate::algo::witness`]), which keeps `point_a − point_b = depth · normal` as
+//! EPA's contacts do.
 
 mod ball_flat;
 pub(crate) use ball_flat::FlatPart;
@@ -200,7 +202,7 @@ pub fn contact<V: GjkVector, S: DispatchShape<V>>(
 
 /// The contact manifold of the shapes within `prediction`: up to 2 (2D) or 4 (3D)
 /// points from SAT and clipping ([`crate::query::manifold`]) for box–box,
-/// polygon–polygon and polyhedron–polyhedron pairs, the single point of [`contact`]
+/// polygon–polygon, 2D box–polygon and polyhedron–polyhedron pairs, the single point of [`contact`]
 /// (id [`FeatureId::SINGLE`]) for the other pairs. `None` beyond `prediction`, for
 /// a non-finite pose, a refused rotation or a NaN `prediction`.
 #[inline]
@@ -545,22 +547,34 @@ pub(crate) fn intersects_ball_ball<V: Vector>(
     (q - p).length_at_most(a.radius() + b.radius())
 }
 
-/// The contact of a SAT minimum translation vector: `point_a` is A's support point
-/// along the axis, `point_b = point_a − depth · axis`.
+/// The contact of a SAT minimum translation vector with its witness points
+/// `(point_a, point_b)` ([`crate::algo::witness`]).
 #[inline]
-pub(crate) fn contact_from_mtv<V: Vector, A: SupportMap<V> + ?Sized>(
-    pose_a: &V::Pose,
-    a: &A,
-    mtv: Mtv<V>,
-) -> Contact<V> {
-    let point_a = a.support(pose_a, mtv.axis);
+pub(crate) fn contact_from_mtv<V: Vector>(mtv: Mtv<V>, (point_a, point_b): (V, V)) -> Contact<V> {
     Contact {
         normal: mtv.axis,
         depth: mtv.depth,
         point_a,
-        point_b: point_a - mtv.axis * mtv.depth,
+        point_b,
         status: Status::Converged,
     }
+}
+
+/// The corners of the box `b` placed at `pose` (4 in 2D, 8 in 3D) and their count.
+pub(crate) fn box_corners<V: Vector>(pose: &V::Pose, b: &Aabb<V>) -> ([V; 8], usize) {
+    let count = 1 << V::DIM;
+    let mut out = [V::ZERO; 8];
+    for (i, c) in out.iter_mut().enumerate().take(count) {
+        let pick = |p: V, k: usize| {
+            if (i >> k) & 1 == 1 {
+                p.with(k, b.max.get(k))
+            } else {
+                p
+            }
+        };
+        *c = pose.transform_point((0..V::DIM).fold(b.min, pick));
+    }
+    (out, count)
 }
 
 /// A contact, if any, seen from the other shape (see [`Contact::flipped`]).

@@ -194,6 +194,87 @@ where
     contact(pose_a, a, pose_b, b, prediction).map(|c| Manifold::single(&c, FeatureId::SINGLE))
 }
 
+/// [`merge_manifolds`] merges the manifolds whose normals are within this cosine of
+/// the deepest one's (about 5°).
+pub const MERGE_NORMAL_COS: f64 = 0.996;
+/// [`merge_manifolds`] counts points closer than this many machine epsilons of the
+/// points' largest coordinate as one.
+pub const MERGE_DUPLICATE_ULPS: f64 = 1024.0;
+
+/// One manifold from several, such as a composite's per-part manifolds
+/// ([`crate::query::composite::PartManifold`]): the normal of the deepest one; the
+/// points of every manifold whose normal is within [`MERGE_NORMAL_COS`] of it, less
+/// duplicates (within [`MERGE_DUPLICATE_ULPS`]: parts meeting at a shared vertex or
+/// edge both report it); reduced to 2 points in 2D, 4 in 3D by keeping the point
+/// farthest from their mean and then, one at a time, the point farthest from those
+/// kept (farthest-point sampling: the widest support, which keeps a resting shape
+/// from tipping, as the two extremes of Box2D's manifolds and Jolt's
+/// `PruneContactPoints` do; a deeper point between them may be dropped).
+/// Points keep their ids and depths. `None` for no manifold or no point.
+pub fn merge_manifolds<'a, V: Vector>(
+    manifolds: impl IntoIterator<Item = &'a Manifold<V>>,
+) -> Option<Manifold<V>> {
+    let all: Vec<&Manifold<V>> = manifolds.into_iter().collect();
+    let reference = all
+        .iter()
+        .copied()
+        .filter(|m| !m.points().is_empty())
+        .fold(None, |best: Option<&Manifold<V>>, m| match best {
+            Some(b) if !(m.max_depth() > b.max_depth()) => Some(b),
+            _ => Some(m),
+        })?;
+    let cos = V::Scalar::from_f64(MERGE_NORMAL_COS);
+    let points: Vec<ManifoldPoint<V>> = all
+        .iter()
+        .filter(|m| m.normal.dot(reference.normal) >= cos)
+        .flat_map(|m| m.points().iter().copied())
+        .collect();
+    let magnitude = points
+        .iter()
+        .fold(V::Scalar::ZERO, |s, p| s.max(p.point_b.abs().max_element()));
+    let tiny = crate::math::tolerance::eps::<V::Scalar>(MERGE_DUPLICATE_ULPS) * magnitude;
+    let cap = if V::DIM == 2 { 2 } else { MAX_MANIFOLD_POINTS };
+    let mut m = Manifold::new(reference.normal, reference.status);
+    for i in farthest_points(&points, cap, tiny) {
+        let p = points[i];
+        m.push(p.point_a, p.point_b, p.depth, p.id);
+    }
+    Some(m)
+}
+
+/// Indices of at most `cap` of `points`: the one farthest (by `point_b`) from their
+/// mean, then repeatedly the one farthest from those chosen, while farther than
+/// `tiny`.
+fn farthest_points<V: Vector>(
+    points: &[ManifoldPoint<V>],
+    cap: usize,
+    tiny: V::Scalar,
+) -> Vec<usize> {
+    let count = V::Scalar::from_f64(points.len() as f64);
+    let mean = points.iter().fold(V::ZERO, |s, p| s + p.point_b) / count;
+    let from_mean = |i: usize| points[i].point_b.distance_squared(mean);
+    let Some(first) =
+        (0..points.len()).reduce(|b, i| if from_mean(i) > from_mean(b) { i } else { b })
+    else {
+        return Vec::new();
+    };
+    let mut chosen = vec![first];
+    while chosen.len() < cap {
+        let gap = |i: usize| {
+            chosen
+                .iter()
+                .map(|&c| points[c].point_b.distance(points[i].point_b))
+                .fold(V::Scalar::INFINITY, |m, d| m.min(d))
+        };
+        let next = (0..points.len()).reduce(|b, i| if gap(i) > gap(b) { i } else { b });
+        match next {
+            Some(i) if gap(i) > tiny => chosen.push(i),
+            _ => break,
+        }
+    }
+    chosen
+}
+
 /// True when the poses and `prediction` can be used.
 fn valid_input<P: Isometry<V>, V: Vector>(pose_a: &P, pose_b: &P, prediction: V::Scalar) -> bool {
     pose_a.is_finite() && pose_b.is_finite() && !prediction.is_nan()
@@ -258,6 +339,36 @@ where
         .max_element()
         .max(b.half_extents().max_element());
     polygon_manifold(&wa, fa, &wb, fb, prediction, size)
+        .unwrap_or_else(|| contact_manifold_convex(pose_a, a, pose_b, b, prediction))
+}
+
+/// Manifold of a 2D oriented box (A) and a convex polygon (B): 1 or 2 points, the box
+/// seen as a four-sided polygon (as Box2D's `b2MakeBox` does); edge behaviour as
+/// [`contact_manifold_polygons`].
+pub fn contact_manifold_obb_polygon<R: Real>(
+    pose_a: &Pose2<R>,
+    a: &obb_2d::Obb<R>,
+    pose_b: &Pose2<R>,
+    b: &ConvexPolygon<R>,
+    prediction: R,
+) -> Option<Manifold<R::V2>>
+where
+    R::V2: GjkVector<Pose = Pose2<R>>,
+{
+    if !valid_input(pose_a, pose_b, prediction) {
+        return None;
+    }
+    let (va, na, wa) = box_2d_features(pose_a, a);
+    let fa = PolygonFeatures {
+        vertices: &va,
+        normals: &na,
+    };
+    let fb = PolygonFeatures {
+        vertices: b.vertices(),
+        normals: b.normals(),
+    };
+    let size = a.half_extents().max_element().max(b.scale());
+    polygon_manifold(&wa, fa, pose_b, fb, prediction, size)
         .unwrap_or_else(|| contact_manifold_convex(pose_a, a, pose_b, b, prediction))
 }
 

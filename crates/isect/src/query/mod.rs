@@ -25,6 +25,7 @@ pub use contact::{contact, Contact};
 pub use distance::{closest_points, distance, ClosestPoints};
 pub use manifold::{
     contact_manifold_convex, contact_manifold_obb_2d, contact_manifold_obb_3d,
-    contact_manifold_polygons, contact_manifold_polyhedra, FeatureId, Manifold, ManifoldPoint,
+    contact_manifold_obb_polygon, contact_manifold_polygons, contact_manifold_polyhedra,
+    merge_manifolds, FeatureId, Manifold, ManifoldPoint,
 };
 pub use project_point::{PointProjection, ProjectPoint};

@@ -125,4 +125,26 @@ pub trait Composite<V: GjkVector> {
         let _ = p;
         false
     }
+
+    /// For a composite whose volume is bounded by its parts' surfaces only (a solid
+    /// triangle mesh, whose parts are its boundary triangles) and a point `p` (in the
+    /// composite's frame) inside it or on it: the nearest part, the nearest surface
+    /// point and the unit outward direction there (the shortest way out of the
+    /// solid). `None` for points outside, NaN, and composites whose parts fill their
+    /// volume (concave polygons, compounds: their parts answer for the inside) or
+    /// enclose none. The default answers `None`.
+    #[inline]
+    fn exit_from_inside(&self, p: V) -> Option<(u32, V, V)> {
+        let _ = p;
+        None
+    }
+
+    /// Calls `f(part, point)` with sample points of the surface (a mesh's vertices,
+    /// in the composite's frame, each with one part that has it), which the queries
+    /// test against another composite's [`exit_from_inside`](Self::exit_from_inside)
+    /// to measure how deep two solids overlap. The default has none.
+    #[inline]
+    fn for_each_sample_point(&self, f: impl FnMut(u32, V)) {
+        let _ = f;
+    }
 }

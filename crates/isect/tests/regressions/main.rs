@@ -2,14 +2,18 @@
 //! targets or the seeded sweep (`tests/sweep.rs`), each written before its fix.
 //! RELIABILITY.md lists them with the family that found them.
 
+#[path = "../support/meshes.rs"]
+mod meshes;
 #[path = "../support/rng.rs"]
 mod rng;
 
+mod box_polygon_manifold;
 mod bvh_subnormal_bounds;
 mod capsule_crossing_depth;
 mod cast_size_tolerance;
 mod closest_point_precision;
 mod compound_empty_message;
+mod compound_merged_manifold;
 mod concave_polygon_gis;
 mod concave_polygon_large;
 mod concave_polygon_no_pieces;
@@ -37,6 +41,8 @@ mod polygon_tiny_edge_normal;
 mod polyhedron_contains_vertices;
 mod polyhedron_sliver_loses_point;
 mod ray_zero_dir_infinite_t;
+mod sat_contact_witness;
+mod solid_mesh_inside;
 mod tiny_and_huge_normals;
 mod triangle_convex_distance;
 mod triangle_sliver_projection;

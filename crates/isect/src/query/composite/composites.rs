@@ -80,12 +80,16 @@ where
             !hit
         },
     );
-    hit
+    // One solid mesh wholly inside the other meets none of its surface parts.
+    hit || deepest_samples(pose_a, a, pose_b, b).is_some()
 }
 
 /// The deepest contact over the pairs of parts within `prediction`, with the two
 /// part indices, normals corrected by both composites (see the module docs).
-/// `None` when no pair is that close, for non-finite poses or a NaN `prediction`.
+/// When a vertex of one solid mesh lies inside the other, the deepest such vertex
+/// answers instead ([`deepest_sample`]): two overlapping solids' surfaces meet only
+/// at the rim of the overlap, where crossing triangles give shallow contacts along
+/// arbitrary normals. `None` when no pair is that close, for non-finite poses or a NaN `prediction`.
 pub fn contact_composites<V, A, B>(
     pose_a: &V::Pose,
     a: &A,
@@ -101,6 +105,9 @@ where
 {
     if prediction.is_nan() {
         return None;
+    }
+    if let Some(inside) = deepest_samples(pose_a, a, pose_b, b) {
+        return Some(inside);
     }
     let margin = prediction.max(V::Scalar::ZERO);
     let mut best: Option<(u32, u32, Contact<V>)> = None;
@@ -124,9 +131,30 @@ where
     best
 }
 
+/// The deeper of [`deepest_sample`] of `b` in `a` and of `a` in `b` (seen from A).
+fn deepest_samples<V, A, B>(
+    pose_a: &V::Pose,
+    a: &A,
+    pose_b: &V::Pose,
+    b: &B,
+) -> Option<(u32, u32, Contact<V>)>
+where
+    V: GjkVector,
+    A: Composite<V>,
+    B: Composite<V>,
+{
+    let ab = deepest_sample(pose_a, a, pose_b, b);
+    let ba = deepest_sample(pose_b, b, pose_a, a).map(|(j, i, c)| (i, j, c.flipped()));
+    match (ab, ba) {
+        (Some(x), Some(y)) => Some(if y.2.depth > x.2.depth { y } else { x }),
+        (x, y) => x.or(y),
+    }
+}
+
 /// One manifold per pair of parts within `prediction`, normals corrected by both
 /// composites, sorted by part indices. Empty for non-finite poses or a NaN
-/// `prediction`.
+/// `prediction`. A vertex of a solid mesh's partner inside it gives the one point of
+/// [`contact_composites`]' deepest vertex instead.
 pub fn contact_manifolds_composites<V, A, B>(
     pose_a: &V::Pose,
     a: &A,
@@ -142,6 +170,15 @@ where
 {
     let mut out = Vec::new();
     if prediction.is_nan() {
+        return out;
+    }
+    if let Some((i, j, c)) = deepest_samples(pose_a, a, pose_b, b) {
+        let manifold = Manifold::single(&c, crate::query::manifold::FeatureId::SINGLE);
+        out.push(PartManifold {
+            part_a: Some(i),
+            part_b: Some(j),
+            manifold,
+        });
         return out;
     }
     let margin = prediction.max(V::Scalar::ZERO);
@@ -181,6 +218,9 @@ where
     let Some(region) = region_of_composite(pose_a, pose_b, b, V::Scalar::ZERO) else {
         return nan;
     };
+    if deepest_samples(pose_a, a, pose_b, b).is_some() {
+        return V::Scalar::ZERO;
+    }
     let best = nearest_part(a, &region, V::Scalar::INFINITY, |i, upper| {
         let pwa = part_pose(a, i, pose_a);
         let d = a.with_part(i, |_, x| distance_below(pose_b, b, &pwa, x, upper))?;
@@ -206,6 +246,15 @@ where
     let Some(region) = region_of_composite(pose_a, pose_b, b, V::Scalar::ZERO) else {
         return nan_points();
     };
+    if let Some((_, _, c)) = deepest_samples(pose_a, a, pose_b, b) {
+        return ClosestPoints {
+            distance: V::Scalar::ZERO,
+            point_a: c.point_b,
+            point_b: c.point_b,
+            status: crate::algo::gjk::Status::Converged,
+            iterations: 0,
+        };
+    }
     let best = nearest_part(a, &region, V::Scalar::INFINITY, |i, upper| {
         let pwa = part_pose(a, i, pose_a);
         let cp = a.with_part(i, |_, x| closest_below(pose_b, b, &pwa, x, upper))?;

@@ -38,13 +38,18 @@ where
         });
         !hit
     });
-    hit
+    // Wholly inside a solid mesh, `b` meets none of its surface parts.
+    hit || solid_contact(pose_a, a, pose_b, b).is_some()
 }
 
 /// The deepest contact over the parts of `a` within `prediction` of `b`, with the
 /// part's index, after [`Composite::correct_normal_at`] (see the module docs).
 /// `None` when no part is that close, for non-finite poses or a NaN `prediction`.
 /// Among equally deep contacts, the part visited first wins.
+///
+/// A solid mesh whose inside holds `b`'s inner point answers the contact that pushes
+/// `b` out through the nearest surface ([`solid_contact`]), whatever the parts say:
+/// a triangle's own contact there would push `b` deeper into the solid.
 ///
 /// The deepest uncorrected part contact wins, and only its normal is corrected and its depth re-measured,
 /// which never lowers it (a re-measured depth is at least the part's own), so the
@@ -63,6 +68,9 @@ where
 {
     if !(pose_a.is_finite() && pose_b.is_finite()) || prediction.is_nan() {
         return None;
+    }
+    if let Some(inside) = solid_contact(pose_a, a, pose_b, b) {
+        return Some(inside);
     }
     let region = region_of(pose_a, pose_b, b, prediction.max(V::Scalar::ZERO))?;
     let mut best: Option<(u32, Contact<V>)> = None;
@@ -90,7 +98,8 @@ where
 /// One manifold per part of `a` within `prediction` of `b` (the convex dispatch's
 /// [`DispatchShape::contact_manifold_pair`]: SAT and clipping for box / polygon /
 /// polyhedron pairs, one point otherwise), normals corrected as [`contact`]'s;
-/// sorted by part index. Empty for non-finite poses or a NaN `prediction`.
+/// sorted by part index. Empty for non-finite poses or a NaN `prediction`. Inside a
+/// solid mesh, the one point of [`contact`]'s push-out contact.
 pub fn contact_manifolds<V, C>(
     pose_a: &V::Pose,
     a: &C,
@@ -107,6 +116,15 @@ where
     let Some(region) = region_of(pose_a, pose_b, b, prediction.max(V::Scalar::ZERO)) else {
         return out;
     };
+    if let Some((i, c)) = solid_contact(pose_a, a, pose_b, b) {
+        let manifold = Manifold::single(&c, crate::query::manifold::FeatureId::SINGLE);
+        out.push(PartManifold {
+            part_a: Some(i),
+            part_b: None,
+            manifold,
+        });
+        return out;
+    }
     a.for_each_part_in(&region, |i| {
         let m = a.with_part(i, |pp, part| {
             let m = C::Part::contact_manifold_pair(&pose_a.mul(pp), part, pose_b, b, prediction)?;
@@ -155,6 +173,9 @@ where
     C::Part: ConvexPart<V>,
 {
     let region = region_of(pose_a, pose_b, b, V::Scalar::ZERO)?;
+    if solid_contact(pose_a, a, pose_b, b).is_some() {
+        return Some(V::Scalar::ZERO);
+    }
     let best = nearest_part(a, &region, upper, |i, _| {
         let d = a.with_part(i, |pp, part| {
             C::Part::distance_pair(&pose_a.mul(pp), part, pose_b, b)
@@ -194,6 +215,15 @@ where
     C::Part: ConvexPart<V>,
 {
     let region = region_of(pose_a, pose_b, b, V::Scalar::ZERO)?;
+    if let Some((_, c)) = solid_contact(pose_a, a, pose_b, b) {
+        return Some(ClosestPoints {
+            distance: V::Scalar::ZERO,
+            point_a: c.point_b,
+            point_b: c.point_b,
+            status: Status::Converged,
+            iterations: 0,
+        });
+    }
     let best = nearest_part(a, &region, upper, |i, _| {
         let cp = a.with_part(i, |pp, part| {
             C::Part::closest_points_pair(&pose_a.mul(pp), part, pose_b, b)

@@ -240,6 +240,94 @@ pub(crate) fn manifold_along<V: GjkVector, P: SupportMap<V>>(
     out
 }
 
+/// A point inside the convex shape `b` placed at `pose` (world): the mean of its
+/// support points along `±` each axis, a convex combination of its points.
+fn inner_point<V: GjkVector, P: SupportMap<V>>(pose: &V::Pose, b: &P) -> V {
+    let sum = (0..V::DIM).fold(V::ZERO, |s, k| {
+        let e = V::unit_axis(k);
+        s + b.support(pose, e) + b.support(pose, -e)
+    });
+    sum * V::Scalar::from_f64(0.5 / V::DIM as f64)
+}
+
+/// The contact that pushes `b` out of the solid `a` (see
+/// [`Composite::exit_from_inside`]) when a point inside `b` ([`inner_point`]) lies
+/// inside `a`, with the index of `a`'s nearest part. The surface point `q` nearest
+/// that point and the outward direction `n` there give the normal; the depth is how
+/// far `b` reaches below the surface along `n`, `n · q − h_B(−n)`, so moving `b` by
+/// `depth · n` takes it out through that surface (exact for a ball: the distance to
+/// the surface plus the radius). `point_b` is `b`'s support point along `−n` and
+/// `point_a = point_b + depth · n`, as for re-measured contacts. `None` when the
+/// point is outside `a` (or `a` is not such a solid), or the depth is not positive.
+pub(crate) fn solid_contact<V, C, P>(
+    pose_a: &V::Pose,
+    a: &C,
+    pose_b: &V::Pose,
+    b: &P,
+) -> Option<(u32, Contact<V>)>
+where
+    V: GjkVector,
+    C: Composite<V>,
+    P: SupportMap<V>,
+{
+    let inner = pose_a.inverse_transform_point(inner_point(pose_b, b));
+    let (i, q, n) = a.exit_from_inside(inner)?;
+    let (q, n) = (pose_a.transform_point(q), pose_a.transform_vector(n));
+    let point_b = b.support(pose_b, -n);
+    let depth = n.dot(q - point_b);
+    (depth > V::Scalar::ZERO).then(|| {
+        let c = Contact {
+            normal: n,
+            depth,
+            point_a: point_b + n * depth,
+            point_b,
+            status: crate::algo::gjk::Status::Converged,
+        };
+        (i, c)
+    })
+}
+
+/// The deepest of `b`'s sample points ([`Composite::for_each_sample_point`]) inside
+/// the solid `a` ([`Composite::exit_from_inside`]): `(a's part, b's part, contact)`
+/// with the normal the outward direction at the nearest surface point `q`, the depth
+/// `|q − v|`, `point_a = q` and `point_b = v`. This samples the signed distance of
+/// `a` at `b`'s vertices, as signed-distance-field contacts do (Macklin et al.,
+/// "Local Optimization for Robust Signed Distance Field Collision", 2020; PhysX SDF
+/// contacts): for meshes of smooth solids it converges to the true penetration as
+/// the resolution grows. `None` when no sample is inside.
+pub(crate) fn deepest_sample<V, A, B>(
+    pose_a: &V::Pose,
+    a: &A,
+    pose_b: &V::Pose,
+    b: &B,
+) -> Option<(u32, u32, Contact<V>)>
+where
+    V: GjkVector,
+    A: Composite<V>,
+    B: Composite<V>,
+{
+    let pose_ab = pose_a.inv_mul(pose_b);
+    let mut best: Option<(u32, u32, Contact<V>)> = None;
+    b.for_each_sample_point(|j, v| {
+        let Some((i, q, n)) = a.exit_from_inside(pose_ab.transform_point(v)) else {
+            return;
+        };
+        let (q, v) = (pose_a.transform_point(q), pose_b.transform_point(v));
+        let depth = q.distance(v);
+        if deeper::<V>(depth, best.map(|(_, _, c)| c.depth)) {
+            let c = Contact {
+                normal: pose_a.transform_vector(n),
+                depth,
+                point_a: q,
+                point_b: v,
+                status: crate::algo::gjk::Status::Converged,
+            };
+            best = Some((i, j, c));
+        }
+    });
+    best
+}
+
 /// A re-measured depth that never turns a separated pair (raw depth `< 0`) into a
 /// penetrating one: the extents along the corrected normal may overlap while the
 /// parts are apart along another axis.

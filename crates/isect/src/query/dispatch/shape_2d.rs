@@ -1,11 +1,14 @@
 //! The 2D convex enum in the shared dispatch table ([`super::table`]): its kinds,
-//! box–box SAT on oriented rectangles and the polygon–polygon SAT kernels.
+//! box–box SAT on oriented rectangles, the polygon–polygon SAT kernels and the
+//! box–polygon manifold.
 
 use super::table::{self, dispatch_by_table, shared_convex_hooks, ConvexEnum, Kind};
 use super::*;
 use crate::algo::sat_2d::{self, SatResult};
 use crate::math::Pose2;
-use crate::query::manifold::{contact_manifold_obb_2d, contact_manifold_polygons};
+use crate::query::manifold::{
+    contact_manifold_obb_2d, contact_manifold_obb_polygon, contact_manifold_polygons,
+};
 use crate::shape::obb_2d::Obb;
 use crate::shape::shape_2d::Shape;
 
@@ -24,7 +27,13 @@ impl<R: Real> ConvexEnum<R::V2> for Shape<R>
 where
     R::V2: GjkVector<Pose = Pose2<R>>,
 {
-    shared_convex_hooks!(V2, Pose2, sat_2d, contact_manifold_obb_2d);
+    shared_convex_hooks!(
+        V2,
+        Pose2,
+        sat_2d,
+        contact_manifold_obb_2d,
+        crate::algo::witness::witness_2d
+    );
 
     fn own_intersects(pa: &Pose2<R>, a: &Self, pb: &Pose2<R>, b: &Self) -> Option<bool> {
         match (a, b) {
@@ -47,7 +56,10 @@ where
         };
         Some(match sat_2d::polygon_polygon(pa, x, pb, y) {
             SatResult::Overlapping { depth, axis } if -depth <= prediction => {
-                Some(contact_from_mtv(pa, x, Mtv { axis, depth }))
+                let va = x.vertices().iter().map(|&v| pa.transform_point(v));
+                let vb = y.vertices().iter().map(|&v| pb.transform_point(v));
+                let w = crate::algo::witness::witness_2d(va, vb, axis, depth);
+                Some(contact_from_mtv(Mtv { axis, depth }, w))
             }
             SatResult::Separated { distance, .. } if distance <= prediction => {
                 crate::query::contact(pa, x, pb, y, prediction)
@@ -63,10 +75,20 @@ where
         b: &Self,
         prediction: R,
     ) -> Option<Option<Manifold<R::V2>>> {
+        let id = Pose2::default();
         match (a, b) {
             (Shape::Polygon(x), Shape::Polygon(y)) => {
                 Some(contact_manifold_polygons(pa, x, pb, y, prediction))
             }
+            (Shape::Cuboid(x), Shape::Polygon(y)) => Some(
+                world_obb(pa, x)
+                    .and_then(|o| contact_manifold_obb_polygon(&id, &o, pb, y, prediction)),
+            ),
+            (Shape::Polygon(x), Shape::Cuboid(y)) => Some(
+                world_obb(pb, y)
+                    .and_then(|o| contact_manifold_obb_polygon(&id, &o, pa, x, prediction))
+                    .map(|m| m.flipped()),
+            ),
             _ => None,
         }
     }

@@ -24,7 +24,13 @@ impl<R: Real> ConvexEnum<R::V3> for Shape<R>
 where
     R::V3: GjkVector<Pose = Pose3<R>>,
 {
-    shared_convex_hooks!(V3, Pose3, sat_3d, contact_manifold_obb_3d);
+    shared_convex_hooks!(
+        V3,
+        Pose3,
+        sat_3d,
+        contact_manifold_obb_3d,
+        crate::algo::witness::witness_3d
+    );
 
     fn own_manifold(
         pa: &Pose3<R>,

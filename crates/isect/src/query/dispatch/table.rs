@@ -38,6 +38,16 @@ pub(crate) trait ConvexEnum<V: GjkVector>: SupportMap<V> + Sized {
     /// The boxes' minimum translation vector, `None` when they are apart.
     fn boxes_mtv(pa: &V::Pose, a: &Aabb<V>, pb: &V::Pose, b: &Aabb<V>) -> Option<Mtv<V>>;
 
+    /// The contact of the boxes' minimum translation vector `mtv`, with witnesses at
+    /// the centre of the contact region ([`crate::algo::witness`]).
+    fn boxes_contact(
+        pa: &V::Pose,
+        a: &Aabb<V>,
+        pb: &V::Pose,
+        b: &Aabb<V>,
+        mtv: Mtv<V>,
+    ) -> Contact<V>;
+
     /// The boxes' clipped contact manifold within `prediction`.
     fn boxes_manifold(
         pa: &V::Pose,
@@ -144,7 +154,7 @@ pub(crate) fn contact<V: GjkVector, S: ConvexEnum<V>>(
         (Ball(x), Segment(y)) => contact_ball_flat(pa, x, pb, y, prediction),
         (Segment(x), Ball(y)) => flip_contact(contact_ball_flat(pb, y, pa, x, prediction)),
         (Cuboid(x), Cuboid(y)) => match S::boxes_mtv(pa, x, pb, y) {
-            Some(mtv) if -mtv.depth <= prediction => Some(contact_from_mtv(pa, x, mtv)),
+            Some(mtv) if -mtv.depth <= prediction => Some(S::boxes_contact(pa, x, pb, y, mtv)),
             // Apart but maybe within the prediction: the distance comes from GJK.
             _ if prediction > V::Scalar::ZERO => generic_contact(pa, x, pb, y, prediction),
             _ => None,
@@ -276,9 +286,10 @@ pub(crate) fn closest_points_ball_shape<V: GjkVector, S: ProjectPoint<V>>(
 /// [`ConvexEnum`]'s shared hooks for one dimension's `Shape`: the kind view of the
 /// variants both dimensions have, and the box hooks, where both local boxes become
 /// world OBBs (by the `world_obb` function in scope where this is used) for that
-/// dimension's SAT module `$sat` and OBB manifold `$manifold`.
+/// dimension's SAT module `$sat`, OBB manifold `$manifold` and SAT witness function
+/// `$witness` ([`crate::algo::witness`]).
 macro_rules! shared_convex_hooks {
-    ($V:ident, $Pose:ident, $sat:ident, $manifold:ident) => {
+    ($V:ident, $Pose:ident, $sat:ident, $manifold:ident, $witness:path) => {
         #[inline]
         fn kind(&self) -> Kind<'_, R::$V> {
             match self {
@@ -307,6 +318,19 @@ macro_rules! shared_convex_hooks {
             b: &Aabb<R::$V>,
         ) -> Option<Mtv<R::$V>> {
             $sat::obb_obb_mtv(&world_obb(pa, a)?, &world_obb(pb, b)?)
+        }
+
+        fn boxes_contact(
+            pa: &$Pose<R>,
+            a: &Aabb<R::$V>,
+            pb: &$Pose<R>,
+            b: &Aabb<R::$V>,
+            mtv: Mtv<R::$V>,
+        ) -> Contact<R::$V> {
+            let (ca, na) = box_corners(pa, a);
+            let (cb, nb) = box_corners(pb, b);
+            let (ia, ib) = (ca[..na].iter().copied(), cb[..nb].iter().copied());
+            contact_from_mtv(mtv, $witness(ia, ib, mtv.axis, mtv.depth))
         }
 
         fn boxes_manifold(

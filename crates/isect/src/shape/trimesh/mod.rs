@@ -585,6 +585,34 @@ where
     fn contains_local_point(&self, p: R::V3) -> bool {
         self.inside(p)
     }
+
+    /// Solid meshes: the nearest triangle and surface point, and the direction from
+    /// `p` to it (the pseudo-normal when `p` is on the surface).
+    fn exit_from_inside(&self, p: R::V3) -> Option<(u32, R::V3, R::V3)> {
+        if !self.solid || !self.aabb.contains_point(p) {
+            return None;
+        }
+        let (i, q, feature, _) = self.nearest(p)?;
+        let pseudo = self.pseudo_normal(i, feature);
+        if !(on_surface(p, q) || (p - q).dot(pseudo) <= R::ZERO) {
+            return None;
+        }
+        let out = (q - p).try_normalize().or_else(|| pseudo.try_normalize())?;
+        Some((i, q, out))
+    }
+
+    /// The vertices, each with the first triangle of its ring (vertices no triangle
+    /// uses are skipped).
+    fn for_each_sample_point(&self, mut f: impl FnMut(u32, R::V3)) {
+        let topology = self.topology();
+        for (v, &p) in self.vertices.iter().enumerate() {
+            if let Some(&t) =
+                topology.ring[topology.ring_start[v]..topology.ring_start[v + 1]].first()
+            {
+                f(t, p);
+            }
+        }
+    }
 }
 
 impl<R: Real> RayCast<R::V3> for TriMesh<R> {

@@ -1,0 +1,283 @@
+//! Witness points of a separating-axis contact: where on the two shapes a contact of
+//! normal `n` (from A to B) and depth `d` takes place, for polytopes given by their
+//! vertices (2D polygons and boxes, 3D boxes).
+//!
+//! Method: the minimum translation `d · n` is the point of the Minkowski difference
+//! `A − B` nearest the origin, so it lies on the difference's support feature along
+//! `n`, which is `S_A(n) − S_B(−n)` (the support features: A's vertices on its
+//! supporting plane along `n`, B's on its supporting plane along `−n`). Hence the
+//! projections of `S_A(n)` and `S_B(−n)` onto the plane normal to `n` overlap, and
+//! that overlap is the contact region (Ericson, *Real-Time Collision Detection*, 9.4
+//! on the Minkowski sum's support features; Box2D v3 and Jolt clip the same two
+//! features to build their manifolds). The witness is the centre of the overlap (the
+//! middle of an interval in 2D; in 3D the mean of the clipped polygon's vertices, the
+//! middle of a clipped segment, the crossing of two edges, or a vertex), lifted onto
+//! A's supporting plane for `point_a`; `point_b = point_a − d · n` lies on B's
+//! supporting plane up to rounding. So both points lie on their shape's surface and
+//! in the contact region, and `point_a − point_b = d · n` exactly as EPA's contacts.
+//!
+//! Tolerance: vertices within `eps(`[`SUPPORT_FEATURE_ULPS`]`)` times the largest
+//! coordinate of their supporting plane belong to the support feature (rounding of
+//! the poses must not turn a resting face into one corner). When rounding empties the
+//! overlap, the middle between the two features is used. NaN input gives NaN points.
+
+// `!(x > y)` is deliberate: it is also true for NaN, which must take the safe branch.
+#![allow(clippy::neg_cmp_op_on_partial_ord)]
+use crate::math::tolerance::eps;
+use crate::math::{Real, Vector, Vector2, Vector3};
+
+/// Vertices this many machine epsilons (relative to the largest coordinate) below a
+/// supporting plane still belong to the support feature.
+pub const SUPPORT_FEATURE_ULPS: f64 = 64.0;
+
+/// Most support-feature points gathered per shape in 3D (a box face has 4; further
+/// points are dropped).
+pub const MAX_FEATURE_POINTS: usize = 8;
+
+/// A 2D point set: its points and how many are used.
+type PointSet<W> = ([W; MAX_FEATURE_POINTS], usize);
+
+/// The heights of the two supporting planes along `n` (`max n·v` over A, `min n·v`
+/// over B) and the tolerance of [`SUPPORT_FEATURE_ULPS`].
+fn support_planes<V: Vector>(
+    a: impl Iterator<Item = V>,
+    b: impl Iterator<Item = V>,
+    n: V,
+) -> (V::Scalar, V::Scalar, V::Scalar) {
+    let s = V::Scalar::ZERO;
+    let (mut top, mut bottom, mut size) = (V::Scalar::NEG_INFINITY, V::Scalar::INFINITY, s);
+    for v in a {
+        top = top.max(n.dot(v));
+        size = size.max(v.abs().max_element());
+    }
+    for v in b {
+        bottom = bottom.min(n.dot(v));
+        size = size.max(v.abs().max_element());
+    }
+    (top, bottom, eps::<V::Scalar>(SUPPORT_FEATURE_ULPS) * size)
+}
+
+/// Witness points `(point_a, point_b)` of the 2D contact of normal `n` and depth
+/// `depth` between the polygons of vertices `a` and `b` (world space; see the module
+/// docs).
+pub fn witness_2d<V: Vector2>(
+    a: impl Iterator<Item = V> + Clone,
+    b: impl Iterator<Item = V> + Clone,
+    n: V,
+    depth: V::Scalar,
+) -> (V, V) {
+    let (top, bottom, tol) = support_planes(a.clone(), b.clone(), n);
+    let t = n.perp();
+    let (a0, a1) = interval(a.filter(|&v| n.dot(v) >= top - tol), t);
+    let (b0, b1) = interval(b.filter(|&v| n.dot(v) <= bottom + tol), t);
+    let half = V::Scalar::from_f64(0.5);
+    let middle = (a0.max(b0) + a1.min(b1)) * half;
+    let point_a = t * middle + n * top;
+    (point_a, point_a - n * depth)
+}
+
+/// The extent of `points` along `t`.
+fn interval<V: Vector>(points: impl Iterator<Item = V>, t: V) -> (V::Scalar, V::Scalar) {
+    points.fold(
+        (V::Scalar::INFINITY, V::Scalar::NEG_INFINITY),
+        |(lo, hi), v| {
+            let s = t.dot(v);
+            (lo.min(s), hi.max(s))
+        },
+    )
+}
+
+/// Witness points `(point_a, point_b)` of the 3D contact of normal `n` and depth
+/// `depth` between the polytopes of vertices `a` and `b` (world space, at most
+/// [`MAX_FEATURE_POINTS`] on a supporting plane; see the module docs).
+pub fn witness_3d<V: Vector3>(
+    a: impl Iterator<Item = V> + Clone,
+    b: impl Iterator<Item = V> + Clone,
+    n: V,
+    depth: V::Scalar,
+) -> (V, V) {
+    let (top, bottom, tol) = support_planes(a.clone(), b.clone(), n);
+    let (u, w) = n.orthonormal_basis();
+    let flat = |v: V| <V::Scalar as Real>::V2::new(u.dot(v), w.dot(v));
+    let pa = gather(a.filter(|&v| n.dot(v) >= top - tol).map(flat));
+    let pb = gather(b.filter(|&v| n.dot(v) <= bottom + tol).map(flat));
+    let c = overlap_centre(pa, pb);
+    let point_a = u * c.x() + w * c.y() + n * top;
+    (point_a, point_a - n * depth)
+}
+
+/// The first [`MAX_FEATURE_POINTS`] of `points`, in counter-clockwise order about
+/// their mean.
+fn gather<W: Vector2>(points: impl Iterator<Item = W>) -> PointSet<W> {
+    let mut set = ([W::ZERO; MAX_FEATURE_POINTS], 0);
+    for p in points.take(MAX_FEATURE_POINTS) {
+        set.0[set.1] = p;
+        set.1 += 1;
+    }
+    let pts = &mut set.0[..set.1];
+    let c = mean(pts);
+    pts.sort_by(|&p, &q| angle_order(p - c, q - c));
+    set
+}
+
+/// Counter-clockwise order of two directions, from the `+x` axis (NaN sorts equal).
+fn angle_order<W: Vector2>(p: W, q: W) -> core::cmp::Ordering {
+    let zero = W::Scalar::ZERO;
+    let lower = |d: W| d.y() < zero || (d.y() == zero && d.x() < zero);
+    lower(p).cmp(&lower(q)).then_with(|| {
+        zero.partial_cmp(&p.perp_dot(q))
+            .unwrap_or(core::cmp::Ordering::Equal)
+    })
+}
+
+/// The mean of `points` (NaN for none).
+fn mean<W: Vector>(points: &[W]) -> W {
+    let n = W::Scalar::from_f64(points.len() as f64);
+    points.iter().fold(W::ZERO, |s, &p| s + p) / n
+}
+
+/// A support feature seen along the normal.
+enum Feature<W> {
+    Point(W),
+    Segment(W, W),
+    Polygon,
+}
+
+/// The kind of the ordered point set `s`: a polygon when it spans an area above
+/// rounding, else its two farthest points (or its one point).
+fn feature_of<W: Vector2>(s: &PointSet<W>) -> Feature<W> {
+    let pts = &s.0[..s.1];
+    let (mut far, mut best) = ((pts[0], pts[0]), W::Scalar::ZERO);
+    for (i, &p) in pts.iter().enumerate() {
+        for &q in &pts[i + 1..] {
+            if p.distance_squared(q) > best {
+                (far, best) = ((p, q), p.distance_squared(q));
+            }
+        }
+    }
+    let area2 = (0..pts.len()).fold(W::Scalar::ZERO, |s, i| {
+        s + pts[i].perp_dot(pts[(i + 1) % pts.len()])
+    });
+    let span = best.sqrt();
+    if !(span > W::Scalar::ZERO) {
+        Feature::Point(pts[0])
+    } else if !(area2.abs() > eps::<W::Scalar>(SUPPORT_FEATURE_ULPS) * best) {
+        Feature::Segment(far.0, far.1)
+    } else {
+        Feature::Polygon
+    }
+}
+
+/// The centre of the overlap of the convex hulls of `p` and `q` (see the module
+/// docs); the middle of their means when rounding leaves no overlap.
+fn overlap_centre<W: Vector2>(p: PointSet<W>, q: PointSet<W>) -> W {
+    let half = W::Scalar::from_f64(0.5);
+    let fallback = (mean(&p.0[..p.1]) + mean(&q.0[..q.1])) * half;
+    if p.1 == 0 || q.1 == 0 {
+        return fallback;
+    }
+    let found = match (feature_of(&p), feature_of(&q)) {
+        (Feature::Point(x), _) | (_, Feature::Point(x)) => Some(x),
+        (Feature::Segment(a, b), Feature::Segment(c, d)) => Some(segments_centre(a, b, c, d)),
+        (Feature::Segment(a, b), Feature::Polygon) => clip_segment(a, b, &q.0[..q.1]),
+        (Feature::Polygon, Feature::Segment(a, b)) => clip_segment(a, b, &p.0[..p.1]),
+        (Feature::Polygon, Feature::Polygon) => clip_polygons(&p.0[..p.1], &q.0[..q.1]),
+    };
+    found.unwrap_or(fallback)
+}
+
+/// The centre of the overlap of segments `ab` and `cd`: the middle of the shared
+/// interval of parallel ones, else the middle of their closest points.
+fn segments_centre<W: Vector2>(a: W, b: W, c: W, d: W) -> W {
+    let half = W::Scalar::from_f64(0.5);
+    let (e, f) = (b - a, d - c);
+    let parallel =
+        e.perp_dot(f).abs() <= eps::<W::Scalar>(SUPPORT_FEATURE_ULPS) * e.length() * f.length();
+    if parallel {
+        let Some(t) = e.try_normalize() else {
+            return (a + c) * half;
+        };
+        let (lo, hi) = (t.dot(a).min(t.dot(b)), t.dot(a).max(t.dot(b)));
+        let (lo2, hi2) = (t.dot(c).min(t.dot(d)), t.dot(c).max(t.dot(d)));
+        let along = (lo.max(lo2) + hi.min(hi2)) * half;
+        let across = (t.perp().dot(a) + t.perp().dot(c)) * half;
+        return t * along + t.perp() * across;
+    }
+    let s1 = crate::shape::Segment { a, b };
+    let s2 = crate::shape::Segment { a: c, b: d };
+    let (_, _, x, y) = crate::query::distance::closest_points_segment_segment(&s1, &s2);
+    (x + y) * half
+}
+
+/// The middle of segment `ab` clipped to the counter-clockwise convex polygon `poly`
+/// (Cyrus–Beck); `None` when nothing is left.
+fn clip_segment<W: Vector2>(a: W, b: W, poly: &[W]) -> Option<W> {
+    let (mut t0, mut t1) = (W::Scalar::ZERO, W::Scalar::ONE);
+    let d = b - a;
+    for i in 0..poly.len() {
+        let (p, q) = (poly[i], poly[(i + 1) % poly.len()]);
+        let e = q - p;
+        // Inside is the left of each edge: `e × (x − p) ≥ 0`.
+        let (at_a, rate) = (e.perp_dot(a - p), e.perp_dot(d));
+        if rate == W::Scalar::ZERO {
+            if at_a < W::Scalar::ZERO {
+                return None;
+            }
+            continue;
+        }
+        let t = -at_a / rate;
+        if rate > W::Scalar::ZERO {
+            t0 = t0.max(t);
+        } else {
+            t1 = t1.min(t);
+        }
+    }
+    (t0 <= t1).then(|| a + d * ((t0 + t1) * W::Scalar::from_f64(0.5)))
+}
+
+/// Capacity of the clipped polygon: 8 points clipped by 8 half-planes.
+const CLIP_CAPACITY: usize = 2 * MAX_FEATURE_POINTS;
+
+/// The mean of the vertices of `p` clipped to `q` (both counter-clockwise and
+/// convex, Sutherland–Hodgman; Ericson 8.3.4); `None` when nothing is left.
+fn clip_polygons<W: Vector2>(p: &[W], q: &[W]) -> Option<W> {
+    let mut cur = ([W::ZERO; CLIP_CAPACITY], 0);
+    for &v in p {
+        cur.0[cur.1] = v;
+        cur.1 += 1;
+    }
+    for i in 0..q.len() {
+        let (s, e) = (q[i], q[(i + 1) % q.len()] - q[i]);
+        cur = clip_half_plane(&cur.0[..cur.1], |x| e.perp_dot(x - s));
+        if cur.1 == 0 {
+            return None;
+        }
+    }
+    Some(mean(&cur.0[..cur.1]))
+}
+
+/// One Sutherland–Hodgman pass keeping `side(x) ≥ 0`.
+fn clip_half_plane<W: Vector2>(
+    poly: &[W],
+    side: impl Fn(W) -> W::Scalar,
+) -> ([W; CLIP_CAPACITY], usize) {
+    let mut out = ([W::ZERO; CLIP_CAPACITY], 0);
+    let mut push = |x: W| {
+        if out.1 < CLIP_CAPACITY {
+            out.0[out.1] = x;
+            out.1 += 1;
+        }
+    };
+    let zero = W::Scalar::ZERO;
+    for i in 0..poly.len() {
+        let (x, y) = (poly[i], poly[(i + 1) % poly.len()]);
+        let (sx, sy) = (side(x), side(y));
+        if sx >= zero {
+            push(x);
+        }
+        if (sx >= zero) != (sy >= zero) {
+            push(x + (y - x) * (sx / (sx - sy)));
+        }
+    }
+    out
+}
