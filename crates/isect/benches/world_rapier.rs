@@ -212,7 +212,12 @@ impl Rapier3 {
             .iter()
             .map(|b| {
                 let pose = rapier3d::math::Pose::from_parts(b.pose.0, b.pose.1);
-                colliders.insert(b.kind.rapier().position(pose).active_collision_types(active(b.fixed)))
+                colliders.insert(
+                    b.kind
+                        .rapier()
+                        .position(pose)
+                        .active_collision_types(active(b.fixed)),
+                )
             })
             .collect();
         let mut me = Self {

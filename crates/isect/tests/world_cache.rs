@@ -458,7 +458,7 @@ fn grounded_mover_walks_and_jumps<V: TestDim>() {
         .insert_static(V::cuboid(floor), V::Pose::IDENTITY, Filter::ALL)
         .unwrap();
     let up = V::ZERO.with(1, s::<V>(1.0));
-    let capsule = V::capsule(
+    let capsule = V::capsule_shape(
         isect::shape::Capsule::new(up * s::<V>(0.5), up * s::<V>(1.5), s::<V>(0.5)).unwrap(),
     );
     let here = V::Pose::IDENTITY;

@@ -74,7 +74,7 @@ pub trait TestDim: GjkVector {
     /// The cuboid kind of the enum.
     fn cuboid(b: Aabb<Self>) -> Self::S;
     /// The enum value of a capsule.
-    fn capsule(c: Capsule<Self>) -> Self::S;
+    fn capsule_shape(c: Capsule<Self>) -> Self::S;
 }
 
 /// Half extents between `0.2·size` and `0.6·size`.
@@ -171,7 +171,7 @@ macro_rules! impl_2d {
             fn cuboid(b: Aabb<Self>) -> Self::S {
                 b.into()
             }
-            fn capsule(c: Capsule<Self>) -> Self::S {
+            fn capsule_shape(c: Capsule<Self>) -> Self::S {
                 c.into()
             }
             fn pose(rng: &mut Rng, half: f64) -> Self::Pose {
@@ -209,7 +209,7 @@ macro_rules! impl_3d {
             fn cuboid(b: Aabb<Self>) -> Self::S {
                 b.into()
             }
-            fn capsule(c: Capsule<Self>) -> Self::S {
+            fn capsule_shape(c: Capsule<Self>) -> Self::S {
                 c.into()
             }
             fn pose(rng: &mut Rng, half: f64) -> Self::Pose {
