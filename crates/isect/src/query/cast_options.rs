@@ -5,7 +5,7 @@
 //! which lets a shape already touching slide instead of sticking).
 //!
 //! **Target distance.** A cast with target distance `s` is the cast of A against B
-//! grown by a ball of radius `s` ([`Inflated`]: B's margin plus `s`, so GJK and EPA
+//! grown by a ball of radius `s` (`Inflated`: B's margin plus `s`, so GJK and EPA
 //! still run on B's core): it stops when the shapes come within `s`. The reported
 //! witnesses lie on the real shapes (`point_b − point_a = s · normal` at a hit after
 //! time 0) and `depth` is the real shapes' penetration (`−s` there; at time 0 the

@@ -87,7 +87,7 @@ where
 /// The deepest contact over the pairs of parts within `prediction`, with the two
 /// part indices, normals corrected by both composites (see the module docs).
 /// When a vertex of one solid mesh lies inside the other, the deepest such vertex
-/// answers instead ([`deepest_sample`]): two overlapping solids' surfaces meet only
+/// answers instead (`deepest_sample`): two overlapping solids' surfaces meet only
 /// at the rim of the overlap, where crossing triangles give shallow contacts along
 /// arbitrary normals. `None` when no pair is that close, for non-finite poses or a NaN `prediction`.
 pub fn contact_composites<V, A, B>(

@@ -48,7 +48,7 @@ where
 /// Among equally deep contacts, the part visited first wins.
 ///
 /// A solid mesh whose inside holds `b`'s inner point answers the contact that pushes
-/// `b` out through the nearest surface ([`solid_contact`]), whatever the parts say:
+/// `b` out through the nearest surface (`solid_contact`), whatever the parts say:
 /// a triangle's own contact there would push `b` deeper into the solid.
 ///
 /// The deepest uncorrected part contact wins, and only its normal is corrected and its depth re-measured,
