@@ -21,17 +21,6 @@ const SHAPES: usize = 60;
 /// Half the side of the scene's cube.
 const HALF: f64 = 3.0;
 
-/// Three categories: each shape belongs to one and, one time in four, ignores one.
-fn random_filter(rng: &mut Rng) -> Filter {
-    let group = 1 << rng.below(3);
-    let mask = if rng.below(4) == 0 {
-        !(1 << rng.below(3))
-    } else {
-        u32::MAX
-    };
-    Filter { group, mask }
-}
-
 fn insert_random<V: TestDim>(world: &mut World<V, V::S>, rng: &mut Rng) -> Handle {
     let shape = V::shape(rng.below(V::KINDS), rng, 1.0);
     world

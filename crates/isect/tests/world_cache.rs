@@ -160,17 +160,6 @@ fn refused_calls_change_nothing<V: TestDim>(world: &mut World<V, V::S>, rng: &mu
     world.validate().unwrap();
 }
 
-/// Three categories: each shape belongs to one and, one time in four, ignores one.
-fn random_filter(rng: &mut Rng) -> Filter {
-    let group = 1 << rng.below(3);
-    let mask = if rng.below(4) == 0 {
-        !(1 << rng.below(3))
-    } else {
-        u32::MAX
-    };
-    Filter { group, mask }
-}
-
 /// Random operation sequences with updates in between, at prediction 0 and 0.1: the
 /// contacts equal brute force after every update, the events equal the difference
 /// of the touching sets (a removed shape's pairs stop), the validator passes after

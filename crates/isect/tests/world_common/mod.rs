@@ -14,6 +14,17 @@ use isect::shape::{Rounded, Segment, Triangle};
 mod rng;
 pub use rng::Rng;
 
+/// Three categories: each shape belongs to one and, one time in four, ignores one.
+pub fn random_filter(rng: &mut Rng) -> isect::world::Filter {
+    let group = 1 << rng.below(3);
+    let mask = if rng.below(4) == 0 {
+        !(1 << rng.below(3))
+    } else {
+        u32::MAX
+    };
+    isect::world::Filter { group, mask }
+}
+
 pub fn rand_vec<V: Vector>(rng: &mut Rng, half: f64) -> V {
     (0..V::DIM).fold(V::ZERO, |v, i| {
         v.with(i, V::Scalar::from_f64(rng.range(-half, half)))
