@@ -21,6 +21,9 @@
 //!   skins give `None` (and `ShapeCastOptions::new` a named error), never a panic.
 
 mod composite_common;
+#[macro_use]
+#[path = "support/for_each_vector.rs"]
+mod for_each_vector;
 #[path = "support/meshes.rs"]
 mod meshes;
 mod world_common;
@@ -279,30 +282,6 @@ impl_3d!(glam::DVec3, f64, glam::DQuat);
 impl_2d!(glam::Vec2, f32);
 impl_2d!(glam::DVec2, f64);
 
-/// Runs a generic test body for the four vector types.
-macro_rules! for_each_dim {
-    ($body:ident) => {
-        mod $body {
-            #[test]
-            fn vec2() {
-                super::$body::<glam::Vec2>();
-            }
-            #[test]
-            fn vec3() {
-                super::$body::<glam::Vec3>();
-            }
-            #[test]
-            fn dvec2() {
-                super::$body::<glam::DVec2>();
-            }
-            #[test]
-            fn dvec3() {
-                super::$body::<glam::DVec3>();
-            }
-        }
-    };
-}
-
 /// A movers' resting shape of size `k` (ball, capsule along y, box) and the height
 /// of its local origin above its lowest point.
 fn resting_shapes<V: Dim>(k: f64) -> Vec<(&'static str, V::Any, f64)>
@@ -474,7 +453,7 @@ where
         }
     }
 }
-for_each_dim!(resting_movers_slide_and_lift);
+for_each_vector!(resting_movers_slide_and_lift);
 
 // A skin of 5 % of the size: a mover within it is hit at time 0 only moving in; one
 // 30 % above stops when the real shapes are the skin apart (time 0.25 at unit
@@ -498,7 +477,7 @@ where
         }
     }
 }
-for_each_dim!(skins_stop_short);
+for_each_vector!(skins_stop_short);
 
 /// A mover 0.02·k above the floor with a skin of 0.05·k.
 fn check_within_skin<V: Dim>(floor: &V::Any, shape: &V::Any, pose: &V::Pose, k: f64, label: &str)
@@ -724,7 +703,7 @@ where
     }
     assert_hit_rate(hits, total, "time of impact");
 }
-for_each_dim!(sweeps_match_brute_force);
+for_each_vector!(sweeps_match_brute_force);
 
 // A ball at 10^4 sizes per unit time through a wall 10^-3 thick (a box) and one of
 // no thickness (a mesh, a polyline): the cast hits at the wall, whatever the scale.
@@ -770,7 +749,7 @@ where
         }
     }
 }
-for_each_dim!(fast_motions_do_not_tunnel);
+for_each_vector!(fast_motions_do_not_tunnel);
 
 // Grazing: a ball sliding along a box's top at exactly its height from afar meets
 // the corner tangentially — a mover is not hit (the default cast is, at the corner);
@@ -812,7 +791,7 @@ where
         );
     }
 }
-for_each_dim!(grazes_and_near_grazes);
+for_each_vector!(grazes_and_near_grazes);
 
 // Bad input on every pair of kinds: NaN and infinite velocities and sweeps, and
 // negative, NaN and infinite skins give None; the options' constructor names the
@@ -881,7 +860,7 @@ where
         Err(ShapeError::NotFinite { .. })
     ));
 }
-for_each_dim!(bad_input_gives_none);
+for_each_vector!(bad_input_gives_none);
 
 /// The first time after 0 at which the ray leaves the shape: the first of 1024 steps
 /// up to `reach` outside, refined by bisection; `None` when it never leaves.
@@ -970,4 +949,4 @@ where
     }
     assert!(checked > 200, "only {checked} inside rays");
 }
-for_each_dim!(rays_leave_when_not_solid);
+for_each_vector!(rays_leave_when_not_solid);
