@@ -546,6 +546,9 @@ impl<R: Real> HeightField<R> {
     /// direction, a NaN or infinite ray, and a NaN or negative `max_t` find nothing.
     pub fn cast_ray_cell(&self, ray: &Ray<R::V3>, max_t: R) -> Option<(usize, R)> {
         let sheared = ShearedRay::new(ray)?;
+        if self.cells_within_padding() {
+            return self.cast_ray_tree(&sheared, ray, max_t);
+        }
         let (t0, t1) = PreparedRay::new(ray, max_t).interval(&self.aabb.loosened(self.pad))?;
         let (o, d) = (ray.origin, ray.dir);
         let start = ray.point_at(t0);
@@ -573,6 +576,30 @@ impl<R: Real> HeightField<R> {
             t_in = t_out;
         }
         None
+    }
+
+    /// Whether a cell is narrower (in x or z) than twice the boxes' padding: the walk
+    /// then cannot tell which cells a ray passes within the padding of (it steps back
+    /// at most one cell), so the tree of padded triangle boxes, which culls exactly as
+    /// a [`TriMesh`](crate::shape::TriMesh) does, answers instead.
+    fn cells_within_padding(&self) -> bool {
+        let width = |lines: &[R]| lines[1] - lines[0];
+        width(&self.xs).min(width(&self.zs)) <= self.pad + self.pad
+    }
+
+    /// The closest hit through the tree of padded triangle boxes.
+    fn cast_ray_tree(
+        &self,
+        sheared: &ShearedRay<R::V3>,
+        ray: &Ray<R::V3>,
+        max_t: R,
+    ) -> Option<(usize, R)> {
+        let (i, t) = self.bvh.cast_ray(ray, max_t, |item, _| {
+            sheared
+                .hit(&self.corners(item as usize))
+                .filter(|&h| h <= max_t)
+        })?;
+        Some((i as usize, t))
     }
 
     /// False when the ray's height over `[t_in, t_out]` stays above or below every

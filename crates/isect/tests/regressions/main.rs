@@ -42,6 +42,7 @@ mod polyhedron_contains_vertices;
 mod polyhedron_sliver_loses_point;
 mod ray_zero_dir_infinite_t;
 mod sat_contact_witness;
+mod sliver_ray_hits;
 mod solid_mesh_inside;
 mod tiny_and_huge_normals;
 mod triangle_convex_distance;
