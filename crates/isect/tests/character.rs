@@ -141,6 +141,66 @@ macro_rules! common {
         }
 
         #[test]
+        fn step_height_sweep_climbs_exactly_the_low_steps() {
+            let mut rng = super::rng::Rng(0x57A1);
+            for k in super::SCALES {
+                for _ in 0..12 {
+                    // Heights away from the limit by 5 %: low ones climbed, high ones not.
+                    let low = rng.unit() < 0.5;
+                    let frac = if low {
+                        rng.range(0.05, 0.95)
+                    } else {
+                        rng.range(1.05, 2.5)
+                    };
+                    let p = climb(k, frac * STEP);
+                    let top = 5.0 * frac * STEP * k + SKIN * k;
+                    let climbed = (p.height() - top).abs() < 0.5 * SKIN * k;
+                    let stayed = p.height() < 2.0 * SKIN * k;
+                    assert!(
+                        if low { climbed } else { stayed },
+                        "k {k} frac {frac}: {:?}",
+                        p.pose
+                    );
+                }
+            }
+        }
+
+        #[test]
+        fn slope_sweep_holds_gentle_slopes_and_slides_steep_ones() {
+            let mut rng = super::rng::Rng(0x5109);
+            for k in super::SCALES {
+                for _ in 0..8 {
+                    let gentle = rng.unit() < 0.5;
+                    let deg = if gentle {
+                        rng.range(2.0, 43.0)
+                    } else {
+                        rng.range(47.0, 85.0)
+                    };
+                    let (world, mut p) = on_slope(k, deg.to_radians());
+                    for _ in 0..3 {
+                        p.frame(&world, -up() * s(GRAVITY * k));
+                    }
+                    let start = p.pose.translation;
+                    let moves: Vec<_> = (0..50)
+                        .map(|_| p.frame(&world, -up() * s(GRAVITY * k)))
+                        .collect();
+                    let moved = (p.pose.translation - start).length() as f64;
+                    if gentle {
+                        assert!(
+                            moves.iter().all(|m| m.grounded),
+                            "k {k} {deg}°: not grounded"
+                        );
+                        assert!(moved < 1e-4 * SKIN * k, "k {k} {deg}°: drifted {moved}");
+                    } else {
+                        assert!(moves.iter().all(|m| !m.grounded), "k {k} {deg}°: grounded");
+                        // Gravity along the slope: at least g·cos²(85°)·50 frames.
+                        assert!(moved > 0.3 * GRAVITY * k, "k {k} {deg}°: slid only {moved}");
+                    }
+                }
+            }
+        }
+
+        #[test]
         fn does_not_climb_steps_higher_than_the_step_height() {
             for k in super::SCALES {
                 for frac in [1.1, 1.5, 3.0] {
@@ -201,10 +261,15 @@ macro_rules! common {
                     let x = p.pose.translation.x as f64;
                     assert!(x + RADIUS * k < wall_x, "k {k} speed {speed}: x = {x}");
                 }
-                // A motion of 1e30 (finite) stops at the wall too.
+                // A motion of 1e30 (finite) stops at the wall too, or is cut at the
+                // documented reach of a move.
                 let mut p = player(k, up() * s(SKIN * k));
-                p.frame(&world, V::X * s(1e30));
+                let m = p.frame(&world, V::X * s(1e30));
                 assert!((p.pose.translation.x as f64) + RADIUS * k < wall_x);
+                let slope =
+                    (Real::EPSILON as f64).sqrt() * isect::query::cast_options::APPROACH_SQRT_ULPS;
+                let reach = MAX_SINK_SKINS * SKIN * k / slope;
+                assert!((m.translation.length() as f64) <= reach * (1.0 + 1e-3));
             }
         }
 

@@ -36,11 +36,11 @@ impl<V: GjkVector> CharacterController<V> {
     /// world.insert_static(Shape::Cuboid(Aabb::new(Vec2::new(-10.0, -1.0), Vec2::new(10.0, 0.0))?), Pose::IDENTITY, Filter::ALL)?;
     /// world.insert_static(Shape::Cuboid(Aabb::new(Vec2::new(2.0, 0.0), Vec2::new(2.1, 5.0))?), Pose::IDENTITY, Filter::ALL)?;
     /// let body: AnyShape = Shape::Capsule(Capsule::new(Vec2::new(0.0, 0.5), Vec2::new(0.0, 1.0), 0.5)?).into();
-    /// let controller = CharacterController::new(Vec2::Y, 0.01)?;
-    /// let pose = Pose::from_translation(Vec2::new(0.0, 0.01));
+    /// let controller = CharacterController::new(Vec2::Y, 0.1)?;
+    /// let pose = Pose::from_translation(Vec2::new(0.0, 0.1));
     /// // A fast move to the right under gravity stops a skin short of the wall at x = 2.
-    /// let m = controller.move_shape(&world, &body, &pose, Vec2::new(100.0, -1.0), Filter::ALL)?;
-    /// assert!((m.translation.x - 1.49).abs() < 1e-3 && m.translation.y.abs() < 1e-3);
+    /// let m = controller.move_shape(&world, &body, &pose, Vec2::new(3.0, -1.0), Filter::ALL)?;
+    /// assert!((m.translation.x - 1.4).abs() < 1e-3 && m.translation.y.abs() < 1e-3);
     /// assert!(m.grounded && m.collisions.len() >= 1);
     /// # Ok(())
     /// # }
