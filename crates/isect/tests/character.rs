@@ -662,6 +662,44 @@ macro_rules! suite_3d {
             }
 
             #[test]
+            fn grounded_against_a_steep_face_of_the_same_mesh() {
+                for k in SCALES {
+                    // One open mesh: a floor (y = 0, x < 2) and a 60° face rising from x = 2.
+                    let q = |x: f64, y: f64, z: f64| V::new(s(x * k), s(y * k), s(z * k));
+                    let rise = 3.0 * 60f64.to_radians().tan();
+                    let vertices = vec![
+                        q(-10.0, 0.0, -5.0),
+                        q(-10.0, 0.0, 5.0),
+                        q(2.0, 0.0, 5.0),
+                        q(2.0, 0.0, -5.0),
+                        q(5.0, rise, 5.0),
+                        q(5.0, rise, -5.0),
+                    ];
+                    let indices = vec![[0, 1, 2], [0, 2, 3], [3, 2, 4], [3, 4, 5]];
+                    let mesh = TriMesh::new(vertices, indices, TriMeshFlags::OPEN).expect("mesh");
+                    let mut world = World::new();
+                    world
+                        .insert_static(mesh, Pose::IDENTITY, Filter::ALL)
+                        .expect("mesh");
+                    let mut p = player(k, up() * s(SKIN * k));
+                    for (i, m) in p.walk(&world, V::X, 40).iter().enumerate() {
+                        assert!(m.grounded, "k {k}: frame {i} not grounded at {:?}", p.pose);
+                    }
+                    assert!(
+                        p.height() < 0.1 * k,
+                        "k {k}: climbed the face to {}",
+                        p.height()
+                    );
+                    // The capsule stops where its sphere keeps the skin from the face: x = 1.758.
+                    assert!(
+                        (p.pose.translation.x as f64) < 1.76 * k,
+                        "k {k}: {:?}",
+                        p.pose
+                    );
+                }
+            }
+
+            #[test]
             fn walks_over_bumpy_mesh_terrain() {
                 let mut rng = rng::Rng(0x7E44);
                 for k in SCALES {

@@ -332,18 +332,42 @@ impl<V: GjkVector, S: DispatchShape<V> + Sync> Mover<'_, V, S> {
         (top.t > V::Scalar::ZERO && walkable).then_some(top.normal)
     }
 
-    /// The walkable ground within two skins below the character moved by `offset`.
+    /// The walkable ground within two skins below the character moved by `offset`:
+    /// the first surface a cast one skin down meets, or when that one is not walkable
+    /// (a steep face beside the character), what a ray down from the middle of the
+    /// character's foot meets.
     fn ground_at(&self, offset: V) -> Option<Ground<V>> {
         let (handle, hit) = self.cast(offset, -self.up * self.controller.skin)?;
         let normal = match self.classify(offset, &hit) {
             Surface::Ground => hit.normal,
             Surface::Ledge(face) => face,
-            _ => return None,
+            _ => return self.ground_below(offset),
         };
         Some(Ground {
             handle,
             normal,
             point: hit.point_a,
+        })
+    }
+
+    /// The walkable ground a ray meets within two skins below the middle of the foot
+    /// of the character moved by `offset`.
+    fn ground_below(&self, offset: V) -> Option<Ground<V>> {
+        let (up, skin) = (self.up, self.controller.skin);
+        let b = self.shape.world_aabb(&self.at(offset));
+        let middle = (b.min + b.max) * V::Scalar::HALF;
+        let ray = Ray {
+            origin: middle + up * (self.foot(offset) + skin - middle.dot(up)),
+            dir: -up,
+        };
+        let found = self
+            .world
+            .cast_ray(&ray, skin * V::Scalar::from_f64(3.0), self.filter)?;
+        let walkable = found.hit.normal.dot(up) >= self.controller.max_slope_climb.cos();
+        (found.hit.t > V::Scalar::ZERO && walkable).then_some(Ground {
+            handle: found.handle,
+            normal: found.hit.normal,
+            point: found.hit.point,
         })
     }
 
