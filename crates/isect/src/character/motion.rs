@@ -139,6 +139,10 @@ impl<V: GjkVector> CharacterController<V> {
     /// # }
     /// ```
     ///
+    /// The carry is one cast, cut like each cast of a move (see
+    /// [`MAX_SINK_SKINS`](super::MAX_SINK_SKINS): 11 skins in `f32` with 4
+    /// iterations).
+    ///
     /// # Errors
     /// As [`move_shape`](Self::move_shape); a NaN or infinite displacement is
     /// refused as `carry.displacement`.
@@ -151,6 +155,7 @@ impl<V: GjkVector> CharacterController<V> {
         desired: V,
         filter: impl Into<QueryFilter<'f>>,
     ) -> Result<CharacterMove<V>, CharacterError> {
+        self.validate()?;
         let displacement = check_finite(NAME, "carry.displacement", carry.displacement)?;
         let pose = check_pose::<V, V::Pose>(NAME, "pose.rotation", "pose.translation", pose)?;
         let filter = filter.into();
@@ -160,7 +165,7 @@ impl<V: GjkVector> CharacterController<V> {
         let others = filter.excluding(&exclude);
         let one = V::Scalar::ONE;
         let length = displacement.length();
-        let reach = (max_cast::<V>(self.skin, 1) / length).min(one);
+        let reach = (max_cast::<V>(self.skin, self.max_iterations) / length).min(one);
         let displacement = if length > V::Scalar::ZERO {
             displacement * reach
         } else {
