@@ -18,8 +18,9 @@ use criterion::{criterion_group, criterion_main, Criterion};
 use glam::{Quat, Vec3};
 use isect::character::CharacterController;
 use isect::math::{Isometry, Pose3};
+use isect::query::ShapeCastOptions;
 use isect::shape::shape_3d::{AnyShape, Shape};
-use isect::shape::{Aabb, Capsule, Ray, TriMesh, TriMeshFlags};
+use isect::shape::{Aabb, Capsule, TriMesh, TriMeshFlags};
 use isect::world::{Filter, World};
 use rapier3d::control::{CharacterAutostep, CharacterLength, KinematicCharacterController};
 use rapier3d::geometry as r3;
@@ -70,23 +71,24 @@ fn boxes(rng: &mut Rng) -> Vec<(Vec3, Vec3)> {
         .collect()
 }
 
-/// The capsule's pose (its segment's centre) resting a skin above the terrain at
-/// `(x, z)` as our world sees it, from a ray down (so that the start is valid).
-fn rest(world: &World<Vec3, AnyShape<f32>>, x: f32, z: f32) -> Vec3 {
-    let ray = Ray {
-        origin: Vec3::new(x, 10.0, z),
-        dir: -Vec3::Y,
-    };
-    let y = world
-        .cast_ray(&ray, 20.0, Filter::ALL)
-        .map_or(0.0, |h| h.hit.point.y);
-    Vec3::new(x, y + 2.0 * SKIN + RADIUS + HALF_SEGMENT + 0.1, z)
+/// The capsule's centre resting a skin above the level at `(x, z)`: our mover cast
+/// straight down from above (the same start for both controllers).
+fn rest(world: &World<Vec3, AnyShape<f32>>, body: &AnyShape<f32>, x: f32, z: f32) -> Vec3 {
+    let above = Vec3::new(x, 10.0, z);
+    let options = ShapeCastOptions::mover(SKIN).expect("options");
+    let pose = Pose3::from_translation(above);
+    let fall = Vec3::new(0.0, -20.0, 0.0);
+    let t = world
+        .cast_shape_with(&pose, fall, body, 1.0, &options, Filter::ALL)
+        .map_or(0.0, |(_, hit)| hit.time);
+    above + fall * t
 }
 
 /// The seeded moves: start centre and desired translation.
 fn moves(
     rng: &mut Rng,
     world: &World<Vec3, AnyShape<f32>>,
+    body: &AnyShape<f32>,
     boxes: &[(Vec3, Vec3)],
 ) -> Vec<(Vec3, Vec3)> {
     (0..CASES)
@@ -101,7 +103,7 @@ fn moves(
             } else {
                 (rng.range(-45.0, 45.0) as f32, rng.range(-45.0, 45.0) as f32)
             };
-            let start = rest(world, x, z);
+            let start = rest(world, body, x, z);
             (start, dir * 0.1 - Vec3::Y * 0.05)
         })
         .collect()
@@ -190,7 +192,6 @@ fn character(c: &mut Criterion<CpuTime>) {
     let placed = boxes(&mut rng);
     let world = ours(&placed);
     let other = rapier(&placed);
-    let cases = moves(&mut rng, &world, &placed);
     let capsule = Capsule::new(
         Vec3::new(0.0, -HALF_SEGMENT, 0.0),
         Vec3::new(0.0, HALF_SEGMENT, 0.0),
@@ -198,6 +199,7 @@ fn character(c: &mut Criterion<CpuTime>) {
     )
     .expect("capsule");
     let body: AnyShape<f32> = Shape::Capsule(capsule).into();
+    let cases = moves(&mut rng, &world, &body, &placed);
     let their_body = rapier3d::geometry::SharedShape::capsule_y(HALF_SEGMENT, RADIUS);
     let queries = other.broad.as_query_pipeline(
         other.narrow.query_dispatcher(),
