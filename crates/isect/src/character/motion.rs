@@ -140,7 +140,7 @@ impl<V: GjkVector> CharacterController<V> {
     /// ```
     ///
     /// The carry is one cast, cut like each cast of a move (see
-    /// [`MAX_SINK_SKINS`](super::MAX_SINK_SKINS): 11 skins in `f32` with 4
+    /// [`MAX_SINK_SKINS`]: 11 skins in `f32` with 4
     /// iterations).
     ///
     /// # Errors
