@@ -73,10 +73,13 @@
 //! - [`query`]: one module a query verb, and the seed kernels.
 //! - [`broad`]: broad-phase structures.
 //! - [`world`]: the collision world.
+//! - [`character`]: a kinematic character controller (move and slide, slopes, steps,
+//!   snapping, platforms) on the world's shape casts.
 #![warn(missing_docs)]
 
 pub mod algo;
 pub mod broad;
+pub mod character;
 pub mod math;
 mod prelude;
 pub mod query;
