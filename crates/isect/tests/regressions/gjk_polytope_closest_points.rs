@@ -394,11 +394,11 @@ where
 // Polytope pairs in f64.
 #[test]
 fn polytope_closest_points_are_exact_f64() {
-    sweep::<f64>(0x18_05_64);
+    sweep::<f64>(0x1805_0064);
 }
 
 // Polytope pairs in f32, where nearly touching gaps lost half the digits.
 #[test]
 fn polytope_closest_points_are_exact_f32() {
-    sweep::<f32>(0x18_05_32);
+    sweep::<f32>(0x1805_0032);
 }
