@@ -63,8 +63,10 @@ pub const GJK_DISTANCE_ULPS: f64 = 256.0;
 /// Accuracy of GJK's closest points between polytopes (boxes, polyhedra, triangles,
 /// segments, points, and their rounded forms): the distance, the distance between the
 /// witness points and each witness point's distance to its shape are within
-/// `GJK_POLYTOPE_ULPS · ε · M` of the exact values, `M` the largest coordinate
-/// magnitude of either shape's vertices in A's frame, at every gap; except that a gap
+/// `GJK_POLYTOPE_ULPS · ε · M + GJK_REL_ULPS · ε · d` of the exact values, `M` the
+/// largest coordinate magnitude of either shape's vertices in A's frame and `d` the
+/// distance (the second term is GJK's relative termination, [`GJK_REL_ULPS`]), at
+/// every gap, including gaps of a few `ε · M`; except that a gap
 /// within the touching band ([`GJK_OVERLAP_ULPS`] `ε` of the simplex's size) reports
 /// distance 0 (its witness points are still exact). GJK reaches it by confirming a
 /// simplex whose next support point repeats a vertex along the simplex's precise
