@@ -60,6 +60,19 @@ pub const GJK_GAP_FLOOR_ULPS: f64 = 8.0;
 /// up to about `√ε · M`. Curved shapes converge only to their own floor (see
 /// [`GJK_REL_ULPS`]). Checked by `tests/regressions/triangle_convex_distance.rs`.
 pub const GJK_DISTANCE_ULPS: f64 = 256.0;
+/// Accuracy of GJK's closest points between polytopes (boxes, polyhedra, triangles,
+/// segments, points, and their rounded forms): the distance, the distance between the
+/// witness points and each witness point's distance to its shape are within
+/// `GJK_POLYTOPE_ULPS · ε · M + GJK_REL_ULPS · ε · d` of the exact values, `M` the
+/// largest coordinate magnitude of either shape's vertices in A's frame and `d` the
+/// distance (the second term is GJK's relative termination, [`GJK_REL_ULPS`]), at
+/// every gap, including gaps of a few `ε · M`; except that a gap
+/// within the touching band ([`GJK_OVERLAP_ULPS`] `ε` of the simplex's size) reports
+/// distance 0 (its witness points are still exact). GJK reaches it by confirming a
+/// simplex whose next support point repeats a vertex along the simplex's precise
+/// direction (`support_along_precise`). Checked, independent of vertex order, by
+/// `tests/regressions/gjk_polytope_closest_points.rs`.
+pub const GJK_POLYTOPE_ULPS: f64 = 16.0;
 /// The origin is on the simplex (the cores touch or overlap) when its distance to
 /// the simplex is at most `GJK_OVERLAP_ULPS · ε` times the simplex's largest vertex.
 pub const GJK_OVERLAP_ULPS: f64 = 64.0;
@@ -552,14 +565,51 @@ where
         if separated_beyond(v, v2, &p, max_distance) {
             return (Status::Converged, iterations + 1, Ending::Beyond);
         }
-        if bounds_met(v, v2, p.w, simplex) || simplex.contains_w(p.w) {
+        if bounds_met(v, v2, p.w, simplex) {
             return (Status::Converged, iterations + 1, Ending::Apart);
         }
+        let p = if simplex.contains_w(p.w) {
+            match support_along_precise(diff, simplex) {
+                Some(q) => q,
+                None => return (Status::Converged, iterations + 1, Ending::Apart),
+            }
+        } else {
+            p
+        };
         previous = *simplex;
         pushed = Some(p);
         simplex.push(p);
     }
     (Status::MaxIterations, GJK_MAX_ITERATIONS, Ending::Apart)
+}
+
+/// The support point along the precise direction of the reduced `simplex`
+/// ([`GjkVector::precise_closest`]: a triangle's normal, a segment's perpendicular),
+/// when it is a new vertex that the bounds do not already prove useless; `None`
+/// when the simplex is confirmed.
+///
+/// GJK's search direction `v` is a weighted sum of support points rounded by `ε · M`,
+/// so near touching its direction is off by `ε · M / |v|`; a support point along it
+/// that repeats a vertex leaves the lower bound `v · w / |v|` unproven (a box and a
+/// polyhedron `800 ε · M` apart came out `185 ε · M` too far in `f32`). The precise
+/// direction of a triangle is its facet normal, accurate to `ε`.
+#[cold]
+fn support_along_precise<V, A, B>(
+    diff: &MinkowskiDiff<'_, V, A, B>,
+    simplex: &Simplex<V>,
+) -> Option<SupportPoint<V>>
+where
+    V: GjkVector,
+    A: SupportMap<V> + ?Sized,
+    B: SupportMap<V> + ?Sized,
+{
+    let n = V::precise_closest(simplex);
+    let n2 = n.length_squared();
+    if !(n2 > V::Scalar::ZERO) {
+        return None;
+    }
+    let q = diff.support(-n);
+    (!simplex.contains_w(q.w) && !bounds_met(n, n2, q.w, simplex)).then_some(q)
 }
 
 /// True when the supporting plane of `A − B` found along `-v` (every point `x` has

@@ -24,6 +24,7 @@ mod dispatch_non_finite_pose;
 mod epa_blow_up_recursion;
 mod epa_face_explosion;
 mod fuzz_artifacts;
+mod gjk_polytope_closest_points;
 mod gjk_tiny_scale_nan;
 mod heightfield_scale_overflow;
 mod huge_magnitude_kinds;
