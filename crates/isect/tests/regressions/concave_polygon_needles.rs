@@ -183,7 +183,10 @@ fn sweep<R: Real>(seed: u64) {
     }
     // The class must be exercised: most needles are accepted and sampled.
     assert!(built * 2 >= cases, "{built} of {cases} needles accepted");
-    assert!(checked >= built * 10, "{checked} points checked on {built} needles");
+    assert!(
+        checked >= built * 10,
+        "{checked} points checked on {built} needles"
+    );
 }
 
 #[test]
@@ -194,4 +197,26 @@ fn needle_polygons_f32() {
 #[test]
 fn needle_polygons_f64() {
     sweep::<f64>(0x18_0008);
+}
+
+/// The sweep's first case (seed 0x79d2c090e8516f7c): a triangle 900,489 long and
+/// under 11 wide; the point 13,395 below its sharp tip is outside the polygon and
+/// every piece (the piece accepted it: each edge line, widened by the slack 0.86,
+/// passed it).
+#[test]
+fn sweep_needle_tip_is_outside() {
+    use glam::Vec2;
+    let ring = vec![
+        Vec2::new(0.0, -1520.9379),
+        Vec2::new(6.914_866_4, 898_967.94),
+        Vec2::new(-4.0, 52_630.516),
+    ];
+    let poly = ConcavePolygon::<f32>::new(ring, Vec::new()).expect("a valid triangle");
+    let p = Vec2::new(0.529_161_93, -14_916.249);
+    assert!(!poly.contains_point(p));
+    assert!(poly.pieces().iter().all(|piece| !piece.contains_point(p)));
+    // Points inside stay inside: a third of the way up, on the axis.
+    let q = Vec2::new(1.0, 300_000.0);
+    assert!(poly.contains_point(q));
+    assert!(poly.pieces().iter().any(|piece| piece.contains_point(q)));
 }

@@ -128,10 +128,11 @@ impl<R: Real> ConcavePolygon<R> {
         check_rings_magnitude(&input)?;
         let validate::Validated { rings, next, order } = validate::validate_rings(&input)?;
         let points: Vec<R::V2> = rings.iter().flatten().copied().collect();
-        let triangles = triangulate::triangulate(&points, &next, order).ok_or(ShapeError::Degenerate {
-            shape: "ConcavePolygon",
-            reason: "the triangulation sweep found the rings inconsistent",
-        })?;
+        let triangles =
+            triangulate::triangulate(&points, &next, order).ok_or(ShapeError::Degenerate {
+                shape: "ConcavePolygon",
+                reason: "the triangulation sweep found the rings inconsistent",
+            })?;
         let merged = merge::merge_triangles(&points, &triangles);
         let boundary = SegmentSet::new(points.clone(), ring_edges(&next));
         let (pieces, piece_ids) = build_pieces::<R>(&points, merged);

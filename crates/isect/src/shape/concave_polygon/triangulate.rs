@@ -322,8 +322,12 @@ mod tests {
         ]
         .map(|(x, y)| DVec2::new(x, y))
         .to_vec();
-        let tris =
-            triangulate(&points, &successors(&[vec![0, 1, 2, 3], vec![4, 5, 6, 7]]), None).unwrap();
+        let tris = triangulate(
+            &points,
+            &successors(&[vec![0, 1, 2, 3], vec![4, 5, 6, 7]]),
+            None,
+        )
+        .unwrap();
         assert_eq!(tris.len(), 8);
         assert!(tris
             .iter()
