@@ -165,7 +165,7 @@ impl<R: Real> ConvexPolygon<R> {
     }
 
     /// True when `p` is inside or on the boundary (within [`BOUNDARY_ULPS`]); false
-    /// for a NaN point. The slack rounds the corners: a point outside an edge line by
+    /// for a non-finite point. The slack rounds the corners: a point outside an edge line by
     /// at most the slack counts as inside only when it lies within the slack of an
     /// edge. Widening each edge line by the slack would push a vertex `θ` sharp out
     /// by `slack / sin(θ/2)`: an `f32` needle 9e5 long and a few units wide accepted
@@ -173,6 +173,9 @@ impl<R: Real> ConvexPolygon<R> {
     /// bounding circle, tested first, only rejects points beyond the far vertex,
     /// `regressions/fuzz_artifacts.rs`, `decomposition_2651cb86`).
     pub fn contains_point(&self, p: R::V2) -> bool {
+        if !p.is_finite() {
+            return false;
+        }
         let slack = self.scale.max(p.abs().max_element()) * eps::<R>(BOUNDARY_ULPS);
         let reach = self.radius + slack;
         if p.distance_squared(self.center) > reach * reach {
