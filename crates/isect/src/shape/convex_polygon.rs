@@ -4,12 +4,12 @@
 //! [`COLLINEAR_ULPS`] decides when a middle vertex is collinear (and dropped) and
 //! when a turn counts as a reflex turn; [`ZERO_AREA_ULPS`] decides when the area is
 //! zero (relative to the squared size of the bounding box). `contains_point` accepts
-//! points up to [`BOUNDARY_ULPS`] times the polygon's coordinate scale outside an edge,
-//! so points computed on the boundary count as inside. The bounding circle's radius is
+//! points up to [`BOUNDARY_ULPS`] times the polygon's coordinate scale from an edge
+//! (corners rounded, not mitred), so points computed on the boundary count as inside. The bounding circle's radius is
 //! widened by [`CIRCLE_ULPS`] (relative to the radius and the centre's coordinates).
 
 use super::error::{check_coord_list, ShapeError};
-use super::{Aabb, Ray, RayHit};
+use super::{Aabb, Ray, RayHit, Segment};
 use crate::algo::clip::cast_ray_half_spaces;
 use crate::algo::support::{support_of_points, SupportMap};
 use crate::math::tolerance::eps;
@@ -71,6 +71,11 @@ impl<R: Real> ConvexPolygon<R> {
             });
         }
         check_coord_list("ConvexPolygon", "points", points)?;
+        if simple {
+            if let Some(polygon) = Self::counter_clockwise(points) {
+                return Ok(polygon);
+            }
+        }
         let ring = dedup_ring(points);
         if ring.len() < 3 {
             return Err(too_few(ring.len()));
@@ -92,6 +97,40 @@ impl<R: Real> ConvexPolygon<R> {
         let normals = edge_normals(&vertices);
         let (center, radius) = bounding_circle(&vertices);
         Ok(Self {
+            vertices,
+            normals,
+            scale,
+            center,
+            radius,
+        })
+    }
+
+    /// The common case of [`build`](Self::build) for a simple outline, without its
+    /// scratch lists (the pieces of a concave polygon, by the tens of thousands): no
+    /// repeated neighbours and every turn a left turn beyond [`COLLINEAR_ULPS`], with a
+    /// positive area that passes [`ZERO_AREA_ULPS`]. `None` otherwise (the general
+    /// path then decides, with the same tests).
+    fn counter_clockwise(points: &[R::V2]) -> Option<Self> {
+        let n = points.len();
+        if n < 3 {
+            return None;
+        }
+        let left_turns = (0..n).all(|i| {
+            let e1 = points[i] - points[(i + n - 1) % n];
+            let e2 = points[(i + 1) % n] - points[i];
+            let tol = e1.length() * e2.length() * eps::<R>(COLLINEAR_ULPS);
+            e1 != R::V2::ZERO && e1.perp_dot(e2) > tol
+        });
+        if !left_turns || check_area(points).is_err() || twice_area(points) <= R::ZERO {
+            return None;
+        }
+        let vertices = points.to_vec();
+        let scale = vertices
+            .iter()
+            .fold(R::ZERO, |m, p| m.max(p.abs().max_element()));
+        let normals = edge_normals(&vertices);
+        let (center, radius) = bounding_circle(&vertices);
+        Some(Self {
             vertices,
             normals,
             scale,
@@ -126,19 +165,43 @@ impl<R: Real> ConvexPolygon<R> {
     }
 
     /// True when `p` is inside or on the boundary (within [`BOUNDARY_ULPS`]); false
-    /// for a NaN point. The bounding circle is tested first: at a vertex a few
-    /// millionths of a radian sharp, the edge lines' slack alone would accept points
-    /// far beyond the vertex (`regressions/fuzz_artifacts.rs`, `decomposition_2651cb86`).
+    /// for a non-finite point. The slack rounds the corners: a point outside an edge line by
+    /// at most the slack counts as inside only when it lies within the slack of an
+    /// edge. Widening each edge line by the slack would push a vertex `θ` sharp out
+    /// by `slack / sin(θ/2)`: an `f32` needle 9e5 long and a few units wide accepted
+    /// a point 13,395 beyond its tip (`regressions/concave_polygon_needles.rs`; the
+    /// bounding circle, tested first, only rejects points beyond the far vertex,
+    /// `regressions/fuzz_artifacts.rs`, `decomposition_2651cb86`).
     pub fn contains_point(&self, p: R::V2) -> bool {
+        if !p.is_finite() {
+            return false;
+        }
         let slack = self.scale.max(p.abs().max_element()) * eps::<R>(BOUNDARY_ULPS);
         let reach = self.radius + slack;
         if p.distance_squared(self.center) > reach * reach {
             return false;
         }
-        self.vertices
-            .iter()
-            .zip(&self.normals)
-            .all(|(&v, &n)| n.dot(p - v) <= slack)
+        let mut in_band = false;
+        for (&v, &n) in self.vertices.iter().zip(&self.normals) {
+            let out = n.dot(p - v);
+            if out > slack {
+                return false;
+            }
+            in_band |= out > R::ZERO;
+        }
+        !in_band || self.near_edge(p, slack)
+    }
+
+    /// True when `p` lies within `slack` of an edge.
+    fn near_edge(&self, p: R::V2, slack: R) -> bool {
+        let n = self.vertices.len();
+        (0..n).any(|i| {
+            let edge = Segment {
+                a: self.vertices[i],
+                b: self.vertices[(i + 1) % n],
+            };
+            edge.closest_point(p).0.distance_squared(p) <= slack * slack
+        })
     }
 
     /// The world-space bounding box of the polygon placed at `pose`.

@@ -16,6 +16,7 @@ mod compound_empty_message;
 mod compound_merged_manifold;
 mod concave_polygon_gis;
 mod concave_polygon_large;
+mod concave_polygon_needles;
 mod concave_polygon_no_pieces;
 mod concave_polygon_piece_in_hole;
 mod concave_polygon_tiny_scale;

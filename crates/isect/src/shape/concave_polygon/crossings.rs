@@ -131,6 +131,8 @@ pub(super) struct Contact<V> {
 pub(super) struct Report<V> {
     pub contacts: Vec<Contact<V>>,
     pub misplaced: Option<(u32, bool)>,
+    /// The vertices in sweep order.
+    pub order: Vec<u32>,
 }
 
 /// Sweeps the rings: `Err` for two edges that cross or share a stretch.
@@ -140,6 +142,7 @@ pub(super) fn sweep<V: Vector2>(lay: &Layout<V>) -> Result<Report<V>, ShapeError
     let mut report = Report {
         contacts: Vec::new(),
         misplaced: None,
+        order: Vec::new(),
     };
     let (mut k, mut line) = (0, Vec::new());
     while k < order.len() {
@@ -151,6 +154,7 @@ pub(super) fn sweep<V: Vector2>(lay: &Layout<V>) -> Result<Report<V>, ShapeError
         event(lay, &mut status, p, &order[k..end], &mut report, &mut line)?;
         k = end;
     }
+    report.order = order;
     Ok(report)
 }
 

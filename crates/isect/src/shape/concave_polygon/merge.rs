@@ -100,34 +100,38 @@ impl EdgeOwners {
 }
 
 /// `a` (holding the edge `u → v`) and `b` (holding `v → u`) joined across that edge,
-/// when `u` and `v` stay convex; `None` otherwise.
+/// when `u` and `v` stay convex; `None` otherwise. Indices only until the merge is
+/// known to succeed: most diagonals stay, and they allocate nothing.
 fn try_merge<V: Vector2>(points: &[V], a: &[u32], b: &[u32], u: u32, v: u32) -> Option<Vec<u32>> {
-    // a from v round to u, b from u round to v: the merged ring without the diagonal.
-    let a_path = rotate_from(a, v, u)?;
-    let b_path = rotate_from(b, u, v)?;
+    // `a` read from `v` round to `u`, then `b` from after `u` round to before `v`: the
+    // merged ring without the diagonal.
+    let (na, nb) = (a.len(), b.len());
+    let sa = edge_end(a, u, v)?;
+    let sb = edge_end(b, v, u)?;
+    let at = |piece: &[u32], k: usize| piece[k % piece.len()];
     let p = |i: u32| points[i as usize];
     let convex = |prev: u32, at: u32, next: u32| {
         let turn = orient(p(prev), p(at), p(next));
         turn > V::Scalar::ZERO
             || (turn == V::Scalar::ZERO && (p(at) - p(prev)).dot(p(next) - p(at)) > V::Scalar::ZERO)
     };
-    let (na, nb) = (a_path.len(), b_path.len());
-    if !convex(a_path[na - 2], u, b_path[1]) || !convex(b_path[nb - 2], v, a_path[1]) {
+    // Around `u`: its predecessor in `a`, its successor in `b`; around `v` likewise.
+    if !convex(at(a, sa + na - 2), u, at(b, sb + 1))
+        || !convex(at(b, sb + nb - 2), v, at(a, sa + 1))
+    {
         return None;
     }
-    let mut merged = a_path;
-    merged.extend_from_slice(&b_path[1..nb - 1]);
+    let mut merged = Vec::with_capacity(na + nb - 2);
+    merged.extend((0..na).map(|k| at(a, sa + k)));
+    merged.extend((1..nb - 1).map(|k| at(b, sb + k)));
     Some(merged)
 }
 
-/// `piece` read from `start` round to `end`, when `end → start` is one of its edges.
-fn rotate_from(piece: &[u32], start: u32, end: u32) -> Option<Vec<u32>> {
+/// The position of `end` in `piece` when `start → end` is one of its edges.
+fn edge_end(piece: &[u32], start: u32, end: u32) -> Option<usize> {
     let n = piece.len();
-    let s = piece.iter().position(|&i| i == start)?;
-    if piece[(s + n - 1) % n] != end {
-        return None;
-    }
-    Some((0..n).map(|k| piece[(s + k) % n]).collect())
+    let s = piece.iter().position(|&i| i == end)?;
+    (piece[(s + n - 1) % n] == start).then_some(s)
 }
 
 #[cfg(test)]

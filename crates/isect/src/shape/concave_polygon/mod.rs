@@ -126,15 +126,16 @@ impl<R: Real> ConcavePolygon<R> {
         input.push(outer);
         input.extend(holes);
         check_rings_magnitude(&input)?;
-        let validate::Validated { rings, next } = validate::validate_rings(&input)?;
+        let validate::Validated { rings, next, order } = validate::validate_rings(&input)?;
         let points: Vec<R::V2> = rings.iter().flatten().copied().collect();
-        let triangles = triangulate::triangulate(&points, &next).ok_or(ShapeError::Degenerate {
-            shape: "ConcavePolygon",
-            reason: "the triangulation sweep found the rings inconsistent",
-        })?;
+        let triangles =
+            triangulate::triangulate(&points, &next, order).ok_or(ShapeError::Degenerate {
+                shape: "ConcavePolygon",
+                reason: "the triangulation sweep found the rings inconsistent",
+            })?;
         let merged = merge::merge_triangles(&points, &triangles);
         let boundary = SegmentSet::new(points.clone(), ring_edges(&next));
-        let (pieces, piece_ids) = build_pieces::<R>(&points, &merged);
+        let (pieces, piece_ids) = build_pieces::<R>(&points, merged);
         let area = rings
             .iter()
             .map(|r| ring_twice_area(r))
@@ -272,24 +273,25 @@ fn predecessors(next: &[u32]) -> Vec<u32> {
 
 /// The convex polygons of the merged index lists, with the index lists themselves. A
 /// list that [`ConvexPolygon::new`] refuses (rounding made it reflex or flat) is split
-/// into its fan triangles, and flat triangles are dropped.
+/// into its fan triangles, and flat triangles are dropped. Each list is built once.
 fn build_pieces<R: Real>(
     points: &[R::V2],
-    merged: &[Vec<u32>],
+    merged: Vec<Vec<u32>>,
 ) -> (Vec<ConvexPolygon<R>>, Vec<Vec<u32>>) {
     let mut pieces = Vec::with_capacity(merged.len());
     let mut ids_of = Vec::with_capacity(merged.len());
+    let mut scratch = Vec::new();
     for ids in merged {
-        let fan: Vec<Vec<u32>> = match convex_of::<R>(points, ids) {
-            Some(_) => vec![ids.clone()],
-            None => (1..ids.len().saturating_sub(1))
-                .map(|k| vec![ids[0], ids[k], ids[k + 1]])
-                .collect(),
-        };
-        for ids in fan {
-            if let Some(piece) = convex_of::<R>(points, &ids) {
+        if let Some(piece) = convex_of::<R>(points, &ids, &mut scratch) {
+            pieces.push(piece);
+            ids_of.push(ids);
+            continue;
+        }
+        for k in 1..ids.len().saturating_sub(1) {
+            let fan = vec![ids[0], ids[k], ids[k + 1]];
+            if let Some(piece) = convex_of::<R>(points, &fan, &mut scratch) {
                 pieces.push(piece);
-                ids_of.push(ids);
+                ids_of.push(fan);
             }
         }
     }
@@ -350,9 +352,15 @@ fn check_no_lost_spike<R: Real>(
     Ok(())
 }
 
-fn convex_of<R: Real>(points: &[R::V2], ids: &[u32]) -> Option<ConvexPolygon<R>> {
-    let pts: Vec<R::V2> = ids.iter().map(|&i| points[i as usize]).collect();
-    ConvexPolygon::from_simple_outline(&pts).ok()
+/// The convex polygon of the points `ids`, built through `scratch` (reused).
+fn convex_of<R: Real>(
+    points: &[R::V2],
+    ids: &[u32],
+    scratch: &mut Vec<R::V2>,
+) -> Option<ConvexPolygon<R>> {
+    scratch.clear();
+    scratch.extend(ids.iter().map(|&i| points[i as usize]));
+    ConvexPolygon::from_simple_outline(scratch).ok()
 }
 
 /// The boundary at one vertex: the outward unit normals of the ring edges before and

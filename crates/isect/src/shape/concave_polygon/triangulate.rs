@@ -23,8 +23,13 @@ use crate::math::{Real, Vector2};
 
 /// Triangles (counter-clockwise, vertex indices into `points`) of the solid left of
 /// the curves `next` (the successor of each vertex). `None` when the sweep finds the
-/// curves inconsistent (never for validated input).
-pub(super) fn triangulate<V: Vector2>(points: &[V], next: &[u32]) -> Option<Vec<[u32; 3]>> {
+/// curves inconsistent (never for validated input). `order`: the vertices in sweep
+/// order when already known (sorted here otherwise).
+pub(super) fn triangulate<V: Vector2>(
+    points: &[V],
+    next: &[u32],
+    order: Option<Vec<u32>>,
+) -> Option<Vec<[u32; 3]>> {
     let mut prev = vec![0u32; next.len()];
     for (v, &w) in next.iter().enumerate() {
         prev[w as usize] = v as u32;
@@ -32,7 +37,8 @@ pub(super) fn triangulate<V: Vector2>(points: &[V], next: &[u32]) -> Option<Vec<
     let kinds: Vec<Kind> = (0..next.len())
         .map(|v| kind(points, prev[v], v as u32, next[v]))
         .collect();
-    let diagonals = monotone_diagonals(points, next, &prev, &kinds)?;
+    let order = order.unwrap_or_else(|| sweep_order(points));
+    let diagonals = monotone_diagonals(points, next, &prev, &kinds, &order)?;
     let mut triangles = Vec::with_capacity(next.len());
     for face in faces(points, next, &prev, &diagonals)? {
         triangulate_monotone(points, &face, &mut triangles);
@@ -79,8 +85,8 @@ fn monotone_diagonals<V: Vector2>(
     next: &[u32],
     prev: &[u32],
     kinds: &[Kind],
+    order: &[u32],
 ) -> Option<Vec<(u32, u32)>> {
-    let order = sweep_order(points);
     let edge = |v: u32| Key::edge(points[v as usize], points[next[v as usize] as usize], v);
     let mut status: Status<V, u32> = Status::new();
     let mut diagonals = Vec::new();
@@ -316,8 +322,12 @@ mod tests {
         ]
         .map(|(x, y)| DVec2::new(x, y))
         .to_vec();
-        let tris =
-            triangulate(&points, &successors(&[vec![0, 1, 2, 3], vec![4, 5, 6, 7]])).unwrap();
+        let tris = triangulate(
+            &points,
+            &successors(&[vec![0, 1, 2, 3], vec![4, 5, 6, 7]]),
+            None,
+        )
+        .unwrap();
         assert_eq!(tris.len(), 8);
         assert!(tris
             .iter()
@@ -340,7 +350,7 @@ mod tests {
         ]
         .map(|(x, y)| DVec2::new(x, y))
         .to_vec();
-        let tris = triangulate(&points, &successors(&[(0..8).collect()])).unwrap();
+        let tris = triangulate(&points, &successors(&[(0..8).collect()]), None).unwrap();
         assert_eq!(tris.len(), 6);
         assert!((area_of(&points, &tris) - 4.0).abs() < 1e-12);
     }

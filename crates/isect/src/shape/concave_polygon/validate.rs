@@ -29,6 +29,10 @@ const SHAPE: &str = "ConcavePolygon";
 pub(super) struct Validated<V> {
     pub rings: Vec<Vec<V>>,
     pub next: Vec<u32>,
+    /// The vertices of `rings` in sweep order, when the validation sweep's order carries
+    /// over (no contacts: the same distinct points, some rings reversed); `None`
+    /// otherwise.
+    pub order: Option<Vec<u32>>,
 }
 
 /// Checks the rings (outer first) as given to [`ConcavePolygon::new`](super::ConcavePolygon::new).
@@ -68,8 +72,12 @@ pub(super) fn validate_rings<V: Vector2>(input: &[Vec<V>]) -> Result<Validated<V
             },
         ));
     }
+    let order = report
+        .contacts
+        .is_empty()
+        .then(|| renumbered_order(&lay, report.order));
     let (rings, next) = contacts::assemble(&lay, &report.contacts);
-    Ok(Validated { rings, next })
+    Ok(Validated { rings, next, order })
 }
 
 /// The cleaned rings numbered through, with their names and which side is solid.
@@ -92,6 +100,19 @@ fn layout<V: Vector2>(rings: Vec<Vec<V>>, kept: Vec<Vec<usize>>) -> Layout<V> {
         names: kept.into_iter().flatten().collect(),
         solid_left,
     }
+}
+
+/// The sweep order of the layout's vertices renumbered as [`contacts::assemble`]
+/// numbers them without contacts: a ring whose solid is on the right is reversed.
+fn renumbered_order<V: Vector2>(lay: &Layout<V>, mut order: Vec<u32>) -> Vec<u32> {
+    for g in &mut order {
+        let r = lay.ring_of[*g as usize] as usize;
+        if !lay.solid_left[r] {
+            let (first, last) = (lay.start[r] as u32, lay.start[r + 1] as u32 - 1);
+            *g = first + last - *g;
+        }
+    }
+    order
 }
 
 /// Global index of each ring's first vertex.
