@@ -3,17 +3,23 @@
 //! *Computational Geometry*, 1.1).
 //!
 //! Points are sorted by `(x, y)`; the lower and upper chains are built by popping
-//! every point that does not make a strict left turn. A turn counts as left only when
-//! its cross product exceeds [`HULL_2D_COLLINEAR_ULPS`] machine epsilons of the product
-//! of the two edge lengths (the sine of the turn angle), so collinear and nearly
-//! collinear points are dropped and the hull is strictly convex with margin. Input
-//! points can lie outside the hull by at most that relative amount.
+//! every point that does not make a strict left turn, by the exact sign of the
+//! orientation determinant (Shewchuk's predicate, `shape::concave_polygon::geometry`):
+//! the exact convex hull. Then nearly collinear vertices are dropped: a vertex whose
+//! turn has a sine below [`HULL_2D_COLLINEAR_ULPS`] machine epsilons (cross product
+//! over the product of the two edge lengths), provided every vertex dropped between
+//! its neighbours stays within that relative distance of their chord, so the hull is
+//! strictly convex with margin and input points lie outside it by at most that
+//! relative amount. (Popping nearly collinear points in the chains themselves dropped
+//! an extreme point when a nearly collinear run is not sorted along its line, as on a
+//! nearly vertical line: `tests/regressions/hull_nearly_flat_offset.rs`.)
 //! O(n log n); every loop is bounded by the input length.
 
 use core::cmp::Ordering;
 
 use crate::math::tolerance::eps;
-use crate::math::Vector2;
+use crate::math::{Real, Vector2};
+use crate::shape::concave_polygon::geometry::orient;
 use crate::shape::ShapeError;
 
 /// Sine of the smallest turn the hull keeps, in machine epsilons: smaller turns are
@@ -72,16 +78,21 @@ pub fn convex_hull_2d_indices<V: Vector2>(points: &[V]) -> Result<Vec<usize>, Sh
     if hull.len() < 3 {
         return Err(too_few(2));
     }
+    let hull = drop_nearly_collinear(&sorted, &hull);
+    if hull.len() < 3 {
+        return Err(too_few(2));
+    }
     Ok(hull.into_iter().map(|k| sorted[k].1).collect())
 }
 
-/// One monotone chain (positions in `sorted`): keeps only strict left turns.
+/// One monotone chain (positions in `sorted`): keeps only strict left turns (exact
+/// sign).
 fn half_hull<V: Vector2>(sorted: &[(V, usize)], order: impl Iterator<Item = usize>) -> Vec<usize> {
     let mut chain: Vec<usize> = Vec::new();
     for i in order {
         while chain.len() >= 2 {
             let (a, b) = (chain[chain.len() - 2], chain[chain.len() - 1]);
-            if is_left_turn(sorted[a].0, sorted[b].0, sorted[i].0) {
+            if orient(sorted[a].0, sorted[b].0, sorted[i].0) > V::Scalar::ZERO {
                 break;
             }
             chain.pop();
@@ -91,13 +102,66 @@ fn half_hull<V: Vector2>(sorted: &[(V, usize)], order: impl Iterator<Item = usiz
     chain
 }
 
-/// True when `a → b → c` turns left by more than the collinearity tolerance.
+/// Most vertices dropped in a row between two kept ones (each drop checks them all
+/// against the new chord): bounds the work on long, nearly straight runs.
+const MAX_DROPPED_RUN: usize = 64;
+
+/// The exact hull `ring` (positions in `sorted`, counter-clockwise, strictly convex)
+/// without its nearly collinear vertices, starting at its least `(x, y)` vertex. A
+/// vertex is dropped when [`is_nearly_on_chord`] holds for it and for every vertex
+/// already dropped between the same kept neighbours. Dropping a vertex only widens the
+/// turns at its neighbours, so a vertex with the ring's largest turn (at least 2π / k)
+/// is kept: the walk starts there and goes once around.
+fn drop_nearly_collinear<V: Vector2>(sorted: &[(V, usize)], ring: &[usize]) -> Vec<usize> {
+    let k = ring.len();
+    let at = |j: usize| sorted[ring[j % k]].0;
+    let turn = |j: usize| {
+        let (a, b, c) = (at(j + k - 1), at(j), at(j + 1));
+        let (ab, bc) = (b - a, c - b);
+        ab.perp_dot(bc).to_f64() / (ab.length() * bc.length()).to_f64()
+    };
+    let start = (0..k)
+        .max_by(|&i, &j| turn(i).partial_cmp(&turn(j)).unwrap_or(Ordering::Equal))
+        .unwrap_or(0);
+    // Kept positions in `ring` order from `start`, with the length of `dropped` when
+    // each was pushed (the vertices dropped after it).
+    let mut kept: Vec<(usize, usize)> = vec![(start, 0)];
+    let mut dropped: Vec<usize> = Vec::new();
+    for j in start + 1..=start + k {
+        let c = at(j);
+        while kept.len() >= 2 {
+            let (a, from) = kept[kept.len() - 2];
+            let (b, _) = kept[kept.len() - 1];
+            let between = &dropped[from..];
+            let straight = between.len() < MAX_DROPPED_RUN
+                && is_nearly_on_chord(at(a), c, at(b))
+                && between.iter().all(|&d| is_nearly_on_chord(at(a), c, at(d)));
+            if !straight {
+                break;
+            }
+            kept.pop();
+            dropped.push(b);
+        }
+        if j < start + k {
+            kept.push((j, dropped.len()));
+        }
+    }
+    let mut out: Vec<usize> = kept.into_iter().map(|(j, _)| ring[j % k]).collect();
+    // Start at the least (x, y) vertex, as the chains do.
+    let first = (0..out.len()).min_by_key(|&i| out[i]).unwrap_or(0);
+    out.rotate_left(first);
+    out
+}
+
+/// True when `p` lies within [`HULL_2D_COLLINEAR_ULPS`] machine epsilons, relative to
+/// `|p − a|`, of the line through `a` and `c`, and projects between them: the sine of
+/// the angle at `a` between `c` and `p` is that small.
 #[inline]
-fn is_left_turn<V: Vector2>(a: V, b: V, c: V) -> bool {
-    let (ab, ac) = (b - a, c - a);
-    let cross = ab.perp_dot(ac);
-    let scale = ab.length() * ac.length();
-    cross > eps::<V::Scalar>(HULL_2D_COLLINEAR_ULPS) * scale
+fn is_nearly_on_chord<V: Vector2>(a: V, c: V, p: V) -> bool {
+    let (ac, ap) = (c - a, p - a);
+    let cross = ac.perp_dot(ap).abs();
+    let between = ac.dot(ap) >= V::Scalar::ZERO && ac.dot(c - p) >= V::Scalar::ZERO;
+    between && cross <= eps::<V::Scalar>(HULL_2D_COLLINEAR_ULPS) * ac.length() * ap.length()
 }
 
 #[cfg(test)]

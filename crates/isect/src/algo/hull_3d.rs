@@ -635,7 +635,8 @@ impl Builder<'_> {
     /// The final check: every live face's links are mutual, every edge is convex
     /// (the neighbour's far corner is not strictly above, exactly; the same
     /// determinant from either side, so tested once per edge) and not a flat fold
-    /// (coplanar neighbours face the same way), and `2V − F = 4`. O(F).
+    /// (coplanar neighbours face the same way, [`Self::facing_alike`]), and
+    /// `2V − F = 4`. O(F).
     fn verify(&self) -> Result<(), ShapeError> {
         let mut live = 0usize;
         let mut is_vertex = vec![false; self.pts.len()];
@@ -655,7 +656,7 @@ impl Builder<'_> {
                 let far = gf.v.iter().copied().find(|x| !face.v.contains(x));
                 let far = far.ok_or(degenerate("two faces on the same corners"))?;
                 let side = self.side(f as u32, far);
-                if side > 0.0 || (side == 0.0 && dot(face.normal, gf.normal) <= 0.0) {
+                if side > 0.0 || (side == 0.0 && !self.facing_alike(f, g as usize)) {
                     return Err(degenerate("hull is not convex at an edge"));
                 }
             }
@@ -665,6 +666,20 @@ impl Builder<'_> {
             return Err(degenerate("hull is not a topological sphere"));
         }
         Ok(())
+    }
+
+    /// True when the coplanar faces `f` and `g` face the same way, by their
+    /// [`accurate_cross`] normals: a sliver's rounded cross product can point anywhere
+    /// (three nearly collinear points of a flat region; a folded-looking but valid
+    /// hull was refused, `tests/regressions/hull_nearly_flat_offset.rs`).
+    fn facing_alike(&self, f: usize, g: usize) -> bool {
+        let normal = |f: usize| {
+            let [a, b, c] = self.faces[f]
+                .v
+                .map(|i| glam::DVec3::from_array(self.pts[i as usize]));
+            accurate_cross(a, b, c)
+        };
+        normal(f).dot(normal(g)) > 0.0
     }
 
     /// Compacts the live faces into a [`Hull3d`] of the original points, with each

@@ -36,6 +36,7 @@ mod hull_3d_large;
 mod hull_contact_prediction;
 mod hull_drops_thick_plane_point;
 mod hull_flat_queries;
+mod hull_nearly_flat_offset;
 mod hull_sliver_face_normal;
 mod point_closest_points;
 mod polygon_sat_touching_gap;

@@ -13,7 +13,7 @@ use crate::math::{Real, Vector2};
 /// [`exact_orient`]); the value is the exact determinant rounded (to the smallest
 /// subnormal of its sign when it is too small for the scalar type).
 #[inline]
-pub(super) fn orient<V: Vector2>(a: V, b: V, c: V) -> V::Scalar {
+pub(crate) fn orient<V: Vector2>(a: V, b: V, c: V) -> V::Scalar {
     if a == c || b == c || a == b {
         // Exactly zero; the sweeps compare edges at shared vertices all the time, and
         // the filter below would send every such case to the exact sum.
