@@ -29,6 +29,7 @@ use isect::shape::shape_3d::Shape;
 use isect::shape::{Aabb, Capsule, ConvexPolyhedron, Segment, Triangle};
 
 use crate::rng::Rng;
+use crate::triangle_convex_distance::segment_segment;
 
 /// A polytope as its points (the reference uses every edge and triangle of them) and
 /// a margin (a capsule's radius).
@@ -36,38 +37,6 @@ use crate::rng::Rng;
 struct Polytope {
     verts: Vec<DVec3>,
     margin: f64,
-}
-
-/// Closest points of segments `p1 q1` and `p2 q2` (Ericson 5.1.9, in f64).
-fn segment_segment(p1: DVec3, q1: DVec3, p2: DVec3, q2: DVec3) -> (DVec3, DVec3) {
-    let (d1, d2, r) = (q1 - p1, q2 - p2, p1 - p2);
-    let (a, e, f) = (d1.length_squared(), d2.length_squared(), d2.dot(r));
-    if a <= 0.0 && e <= 0.0 {
-        return (p1, p2);
-    }
-    let (s, t) = if a <= 0.0 {
-        (0.0, (f / e).clamp(0.0, 1.0))
-    } else if e <= 0.0 {
-        ((-d1.dot(r) / a).clamp(0.0, 1.0), 0.0)
-    } else {
-        let (b, c) = (d1.dot(d2), d1.dot(r));
-        let denom = a * e - b * b;
-        let mut s = if denom > 0.0 {
-            ((b * f - c * e) / denom).clamp(0.0, 1.0)
-        } else {
-            0.0
-        };
-        let mut t = (b * s + f) / e;
-        if t < 0.0 {
-            t = 0.0;
-            s = (-c / a).clamp(0.0, 1.0);
-        } else if t > 1.0 {
-            t = 1.0;
-            s = ((b - c) / a).clamp(0.0, 1.0);
-        }
-        (s, t)
-    };
-    (p1 + d1 * s, p2 + d2 * t)
 }
 
 /// The point of triangle `t` nearest `p` (its edges when `p` projects outside or the

@@ -18,6 +18,7 @@ use glam::{DVec3, Vec3};
 use isect::math::{Real, Vector, Vector3};
 use isect::query::RayCast;
 use isect::shape::heightfield_3d::HeightField;
+use isect::shape::trimesh::BOX_PADDING_ULPS;
 use isect::shape::{Ray, Triangle};
 
 use crate::rng::Rng;
@@ -164,5 +165,53 @@ fn narrow_heightfields_answer_their_nearest_part() {
     for (k, width) in [1e-25, 1e-15, 1e-11, 1e-6, 1.0].into_iter().enumerate() {
         check_narrow_field::<f32>(0xf1e1d + k as u64, width);
         check_narrow_field::<f64>(0xf1e1d + k as u64, width);
+    }
+}
+
+/// Found by the session-8 soak of `composite_queries` after the kernel's fix (seed
+/// `0xdd6bb6ba58845fef`): a field 7,455 wide, 1e-5 deep and 1e-8 high, and a ray
+/// leaving it steeply. A sliver's recomputed `t` put the hit 1.2e-8 below the field's
+/// box (the exact crossing is behind the origin), where no tree culling by triangle
+/// boxes finds it; the hit is now kept inside the triangle's box.
+#[test]
+fn soak_field_hit_stays_in_its_box() {
+    let heights = vec![
+        0.07640476826834958,
+        1.2169605328706107e-15,
+        -0.0005918981784880338,
+        -3.0,
+        14333.997459561255,
+        1.983670260792712e-26,
+        -0.0009676526314554302,
+        -76217.99073619398,
+        -0.0008020138222656755,
+        -0.006734134665608009,
+        0.04307297466669788,
+        6214.742747622188,
+    ];
+    let scale = DVec3::new(
+        7455.228847728935,
+        1.357420993677045e-13,
+        9.827950403340353e-6,
+    );
+    let field = HeightField::new(heights, 4, 3, scale).expect("valid field");
+    let ray = Ray {
+        origin: DVec3::new(
+            -2942.2322324836036,
+            -1.6312423678609224e-9,
+            -1.5530842430350995e-6,
+        ),
+        dir: DVec3::new(-3426.490525868152, -533.9547717896444, -1997.2105419952657),
+    };
+    let max_t = 81.56390593271314;
+    let field_t = field.cast_ray(&ray, max_t).map(|h| h.t);
+    assert_eq!(field_t, nearest_part(&field, &ray, max_t));
+    if let Some(t) = field_t {
+        let b = field.aabb();
+        let pad = BOX_PADDING_ULPS * f64::EPSILON * b.min.abs().max(b.max.abs()).max_element();
+        let p = ray.origin + ray.dir * t;
+        let inside =
+            (b.min - DVec3::splat(pad)).cmple(p).all() && p.cmple(b.max + DVec3::splat(pad)).all();
+        assert!(inside, "hit {p} outside the field's box {b:?}");
     }
 }

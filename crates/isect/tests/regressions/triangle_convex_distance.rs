@@ -105,8 +105,9 @@ impl Polytope {
     }
 }
 
-/// Closest points of segments `p1 q1` and `p2 q2` (Ericson 5.1.9, in f64).
-fn segment_segment(p1: DVec3, q1: DVec3, p2: DVec3, q2: DVec3) -> (DVec3, DVec3) {
+/// Closest points of segments `p1 q1` and `p2 q2` (Ericson 5.1.9, in f64); shared
+/// with `gjk_polytope_closest_points`.
+pub(crate) fn segment_segment(p1: DVec3, q1: DVec3, p2: DVec3, q2: DVec3) -> (DVec3, DVec3) {
     let (d1, d2, r) = (q1 - p1, q2 - p2, p1 - p2);
     let (a, e, f) = (d1.length_squared(), d2.length_squared(), d2.dot(r));
     if a <= 0.0 && e <= 0.0 {

@@ -13,9 +13,10 @@
 //! edge functions cancel); past [`SLIVER_CANCELLATION`] the `t` is recomputed in
 //! `f64` (`careful_t`) as the better of that interpolation and the ray's closest
 //! approach to the sliver's longest edge (off by at most the sliver's height), each
-//! with its error estimate. The hit point is then within about `√ε₆₄·L / sin θ` of
-//! the triangle (`L` its longest edge, `θ` the angle between the ray and that edge),
-//! a few `f32` ulps of `L` for `f32` meshes.
+//! with its error estimate, and kept inside the triangle's box (grown by [`BOX_ULPS`]),
+//! so that trees culling by triangle boxes agree with it. The hit point is then within
+//! about `√ε₆₄·L / sin θ` of the triangle (`L` its longest edge, `θ` the angle between
+//! the ray and that edge), a few `f32` ulps of `L` for `f32` meshes.
 
 use crate::math::exact::{dekker_product, grow_expansion};
 use crate::math::{Real, Vector};
@@ -26,6 +27,10 @@ use glam::DVec3;
 /// magnitudes has the exact sign (the products' and the difference's roundings);
 /// nearer ones are settled exactly.
 pub const EDGE_SIGN_ULPS: f64 = 4.0;
+
+/// The growth of a triangle's box, in ulps of its largest coordinate (relative to the
+/// ray's origin), inside which a recomputed hit is kept.
+pub const BOX_ULPS: f64 = 4.0;
 
 /// The edge functions' cancellation (the sum of their products' magnitudes over their
 /// sum) beyond which a hit's `t` is recomputed by `careful_t`: the interpolated `t`
@@ -118,9 +123,22 @@ impl<V: Vector> ShearedRay<V> {
         let (t_bary, err_bary) = barycentric_t(d, [p, q, r]).unwrap_or((t_fast, f64::INFINITY));
         let (t_edge, err_edge) = longest_edge_t(d, [p, q, r]);
         let t = if err_edge < err_bary { t_edge } else { t_bary };
-        // `max`/`min` rather than `clamp`: a non-finite ray gives NaN bounds.
-        t.max(lo).min(hi)
+        // A hit lies in the triangle's box: kept there, it agrees with every tree
+        // that culls by (padded) triangle boxes. `max`/`min` rather than `clamp`: a
+        // non-finite ray gives NaN bounds.
+        let (enter, exit) = box_interval(d, [p, q, r]);
+        t.max(lo.max(enter)).min(hi.min(exit))
     }
+}
+
+/// The interval of `t` over which the ray (from the origin, direction `d`) is inside
+/// the box of the corners `p`, grown by [`BOX_ULPS`] of their largest coordinate.
+fn box_interval(d: DVec3, p: [DVec3; 3]) -> (f64, f64) {
+    let (min, max) = (p[0].min(p[1]).min(p[2]), p[0].max(p[1]).max(p[2]));
+    let pad = BOX_ULPS * f64::EPSILON * min.abs().max(max.abs()).max_element();
+    let (a, b) = ((min - pad) / d, (max + pad) / d);
+    let (enter, exit) = (a.min(b), a.max(b));
+    (enter.max_element(), exit.min_element())
 }
 
 /// The range of `t` over the triangle's corners `p` (relative to the ray's origin).
