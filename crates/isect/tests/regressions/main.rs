@@ -14,6 +14,7 @@ mod cast_size_tolerance;
 mod closest_point_precision;
 mod compound_empty_message;
 mod compound_merged_manifold;
+mod concave_polygon_far_ray;
 mod concave_polygon_gis;
 mod concave_polygon_large;
 mod concave_polygon_needles;

@@ -443,10 +443,11 @@ impl<R: Real> RayCast<R::V2> for ConcavePolygon<R> {
     /// with its outward normal. A zero direction hits only from inside. Non-finite rays
     /// and NaN or negative `max_t` miss.
     ///
-    /// The ray is cast once, unbounded, against the boundary: a clean first crossing (inside
-    /// an edge, not at `t = 0`) says whether the origin is outside (the ray enters) or
-    /// inside (it leaves); no crossing at all means outside, unless the origin is within
-    /// the on-segment tolerance of the bounding box. Other cases (an origin on
+    /// An origin outside the bounding box (widened by the on-segment tolerance) is
+    /// outside: the first crossing within `max_t` answers. Otherwise the ray is cast
+    /// once, unbounded, against the boundary: a clean first crossing (inside an edge,
+    /// not at `t = 0`) says whether the origin is outside (the ray enters) or inside
+    /// (it leaves). Other cases (an origin on
     /// the boundary, a crossing through a vertex, a zero direction) decide by
     /// [`contains_point`](ConcavePolygon::contains_point).
     fn cast_ray(&self, ray: &Ray<R::V2>, max_t: R) -> Option<RayHit<R::V2>> {
@@ -458,11 +459,18 @@ impl<R: Real> RayCast<R::V2> for ConcavePolygon<R> {
             point: ray.origin,
             normal: R::V2::ZERO,
         };
+        if !self.near_boundary_box(ray.origin) {
+            // Outside the box, so outside: the first crossing within `max_t` enters. (A
+            // far origin's unbounded crossing may be a near miss within the segments'
+            // tolerance, whose side says nothing about the origin.)
+            return self
+                .boundary
+                .cast_ray_indexed(ray, max_t)
+                .map(|(_, hit)| hit);
+        }
         if ray.dir != R::V2::ZERO {
             match self.boundary.cast_ray_indexed(ray, R::INFINITY) {
-                // No crossing: outside, unless the origin is on the boundary within
-                // its tolerance (just outside it by rounding, moving out).
-                None if !self.near_boundary_box(ray.origin) => return None,
+                // No crossing, the origin within the box's tolerance: decided below.
                 None => {}
                 Some((i, hit)) => {
                     let across = ray.dir.dot(-self.boundary.normal(i));
