@@ -38,6 +38,10 @@ macro_rules! common_aliases {
         pub type Bvh = $crate::broad::Bvh<$v>;
         /// See [`crate::broad::SweepAndPrune`].
         pub type SweepAndPrune = $crate::broad::SweepAndPrune<$v>;
+        /// See [`crate::world::WorldDistance`].
+        pub type WorldDistance = $crate::world::WorldDistance<$v>;
+        /// See [`crate::world::ConfigurationCheck`].
+        pub type ConfigurationCheck = $crate::world::ConfigurationCheck<$v>;
         pub use $crate::math::{Isometry, Real as _, Vector as _};
         pub use $crate::query::{ProjectPoint, RayCast};
         pub use $crate::shape::Composite;

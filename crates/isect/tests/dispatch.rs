@@ -361,3 +361,54 @@ mod coincident_flat_shapes {
         coincident_kinds::<glam::DVec3>(true);
     }
 }
+
+/// Capsule–box distances with analytic answers (the segment–box kernel), on the unit
+/// box `[0, 1]^DIM` seen through a random rigid motion of both shapes, at scales 1e-3
+/// to 1e4: a capsule parallel to the top face 2 above it, one crossing the box, one
+/// whose end rests on a face, one passing the box's corner edge diagonally (distance
+/// from the corner `(1, 1)` to the line `x + y = 3`, `1/√2`), a zero-length one (a
+/// ball), from either side of the pair.
+fn capsule_box_distances<V: TestDim>() {
+    let mut rng = Rng(41);
+    for scale in [1e-3, 1.0, 1e4] {
+        let k = |v: f64| v * scale;
+        // In 3D the capsules lie in the plane z = 0.5 (mid-box).
+        let p = |x: f64, y: f64| {
+            let v = V::ZERO.with(0, s::<V>(k(x))).with(1, s::<V>(k(y)));
+            if V::DIM == 3 {
+                v.with(2, s::<V>(k(0.5)))
+            } else {
+                v
+            }
+        };
+        let cases = [
+            (p(-2.0, 3.0), p(3.0, 3.0), 0.5, 1.5),
+            (p(-2.0, 0.5), p(3.0, 0.5), 0.1, 0.0),
+            (p(0.5, 1.2), p(0.5, 4.0), 0.2, 0.0),
+            (
+                p(4.0, -1.0),
+                p(-1.0, 4.0),
+                0.1,
+                std::f64::consts::FRAC_1_SQRT_2 - 0.1,
+            ),
+            (p(2.5, 0.5), p(2.5, 0.5), 0.5, 1.0),
+        ];
+        let unit = isect::shape::Aabb::new(V::ZERO, V::splat(s::<V>(k(1.0)))).unwrap();
+        for (a, b, r, want) in cases {
+            let capsule = isect::shape::Capsule::new(a, b, s::<V>(k(r))).unwrap();
+            let motion = V::pose(&mut rng, k(5.0));
+            let (cap, cube) = (V::capsule_shape(capsule), V::cuboid(unit));
+            for d in [
+                dispatch::distance(&motion, &cap, &motion, &cube),
+                dispatch::distance(&motion, &cube, &motion, &cap),
+            ] {
+                let got = d.to_f64() / scale;
+                assert!(
+                    (got - want).abs() <= tol::<V>(),
+                    "scale {scale}: capsule {a:?}–{b:?} r {r}: {got} vs {want}"
+                );
+            }
+        }
+    }
+}
+for_each_type!(capsule_box, capsule_box_distances);

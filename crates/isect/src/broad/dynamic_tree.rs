@@ -781,6 +781,50 @@ impl<V: Vector> DynamicTree<V> {
         }
     }
 
+    /// Branch and bound (Ericson, *Real-Time Collision Detection*, 6.5.2): visits
+    /// every proxy whose fat box's lower bound `bound(box)` is at most the cutoff,
+    /// the child with the smaller bound first. `leaf(proxy, user, cutoff)` may return
+    /// a new cutoff; the smaller of the two prunes the rest of the walk. Returns the
+    /// final cutoff. A box whose bound is NaN is never visited; so a NaN `cutoff`
+    /// visits nothing.
+    // `!(lower <= cutoff)` is deliberate: it is also true for NaN.
+    #[allow(clippy::neg_cmp_op_on_partial_ord)]
+    pub fn branch_and_bound(
+        &self,
+        bound: impl Fn(&Aabb<V>) -> V::Scalar,
+        mut cutoff: V::Scalar,
+        mut leaf: impl FnMut(ProxyId, u32, V::Scalar) -> Option<V::Scalar>,
+    ) -> V::Scalar {
+        let Some(root) = self.node(self.root) else {
+            return cutoff;
+        };
+        let mut stack = Stack::new((NULL, V::Scalar::ZERO));
+        stack.push((self.root, bound(&root.aabb)));
+        while let Some((i, lower)) = stack.pop() {
+            if !(lower <= cutoff) {
+                continue;
+            }
+            let node = &self.nodes[i as usize];
+            if node.is_leaf() {
+                if let Some(c) = leaf(ProxyId(i), node.user, cutoff) {
+                    cutoff = cutoff.min(c);
+                }
+                continue;
+            }
+            let near = (node.child1, bound(&self.nodes[node.child1 as usize].aabb));
+            let far = (node.child2, bound(&self.nodes[node.child2 as usize].aabb));
+            let (near, far) = if far.1 < near.1 {
+                (far, near)
+            } else {
+                (near, far)
+            };
+            // Pushed far then near, so the near child pops first.
+            stack.push(far);
+            stack.push(near);
+        }
+        cutoff
+    }
+
     /// Closest hit: casts `ray` over `t ∈ [0, max_t]`. For each proxy whose fat box the
     /// ray reaches before the best hit so far, `leaf(proxy, user, best_t)` returns the
     /// exact hit parameter of the object (or `None` for a miss); a value `≤ best_t` clips

@@ -1,6 +1,8 @@
 //! `distance` and `closest_points` for any pair of convex shapes with a support
 //! map (GJK, see [`crate::algo::gjk`]), and the analytic kernels for balls and
-//! capsules (segment–segment closest points, Ericson 5.1.9).
+//! capsules (segment–segment closest points, Ericson 5.1.9) and capsules and boxes
+//! (segment–box, [`closest_point_segment_aabb`]: an exact minimisation over the
+//! segment, as Ericson 5.1.3's point–box clamp applied piece by piece).
 //!
 //! Every function takes `(pose_a, &a, pose_b, &b)`, works in A's frame
 //! (`pose_ab = pose_a⁻¹ · pose_b`) and answers in world space. Tolerance:
@@ -12,7 +14,7 @@ use crate::algo::gjk::{self, GjkCache, GjkResult, GjkVector, MinkowskiDiff, Stat
 use crate::algo::support::SupportMap;
 use crate::math::tolerance::eps;
 use crate::math::{Isometry, Real, Vector};
-use crate::shape::{Ball, Capsule, Segment};
+use crate::shape::{Aabb, Ball, Capsule, Segment};
 
 /// Two segments count as parallel in [`closest_points_segment_segment`] when the
 /// squared sine of their angle is below `SEGMENT_PARALLEL_ULPS · ε`.
@@ -203,6 +205,112 @@ pub fn distance_capsule_capsule<V: Vector>(
     let (_, _, pa, pb) =
         closest_points_segment_segment(&world_segment(pose_a, a), &world_segment(pose_b, b));
     (pa.distance(pb) - a.radius() - b.radius()).max(V::Scalar::ZERO)
+}
+
+/// The point of the segment `s` nearest to the box `b` (both in one frame): `(t,
+/// d²)`, the point `s.a + t·(s.b − s.a)` and its squared distance to the box (0 when
+/// the segment meets it). Exact up to rounding: the squared distance from a point
+/// moving along the segment to the box is convex and piecewise quadratic in `t`, its
+/// pieces split where the segment crosses a face's plane; on each piece the set of
+/// clamped axes is fixed, so its minimum is that of one quadratic, evaluated by the
+/// point–box clamp (Ericson 5.1.3). At most `2·DIM + 1` pieces. NaN input gives a
+/// NaN distance.
+///
+/// ```
+/// use isect::d3::*;
+/// use isect::query::distance::closest_point_segment_aabb;
+///
+/// # fn main() -> Result<(), Box<dyn std::error::Error>> {
+/// let unit = Aabb::new(Vec3::ZERO, Vec3::ONE)?;
+/// // A segment passing 2 above the box's top, parallel to it.
+/// let s = Segment::new(Vec3::new(-5.0, 3.0, 0.5), Vec3::new(5.0, 3.0, 0.5))?;
+/// let (t, d2) = closest_point_segment_aabb(&s, &unit);
+/// assert_eq!(d2, 4.0);
+/// assert!((0.5..=0.6).contains(&t));
+/// # Ok(())
+/// # }
+/// ```
+pub fn closest_point_segment_aabb<V: Vector>(
+    s: &Segment<V>,
+    b: &Aabb<V>,
+) -> (V::Scalar, V::Scalar) {
+    let (zero, one) = (V::Scalar::ZERO, V::Scalar::ONE);
+    let d = s.b - s.a;
+    // Piece ends: 0, 1 and the crossings of the faces' planes inside (0, 1).
+    let mut ends = [one; 8];
+    let mut n = 1;
+    ends[0] = zero;
+    for axis in 0..V::DIM {
+        let (p, di) = (s.a.get(axis), d.get(axis));
+        for plane in [b.min.get(axis), b.max.get(axis)] {
+            let t = (plane - p) / di;
+            if t > zero && t < one {
+                ends[n] = t;
+                n += 1;
+            }
+        }
+    }
+    n += 1; // the final 1
+    ends[..n].sort_unstable_by(|x, y| x.partial_cmp(y).unwrap_or(core::cmp::Ordering::Equal));
+    let at = |t: V::Scalar| b.distance_squared_to_point(s.a + d * t);
+    let mut best = (zero, at(zero));
+    for piece in ends[..n].windows(2) {
+        let t = piece_minimum(s.a, d, b, piece[0], piece[1]);
+        let d2 = at(t);
+        if d2 < best.1 {
+            best = (t, d2);
+        }
+    }
+    best
+}
+
+/// The minimiser over `[t0, t1]` of the squared distance from `p + t·d` to `b`, on a
+/// piece where each axis stays below, inside or above the box: the vertex of the
+/// quadratic `Σ (p + t·d − bound)²` over the clamped axes, clamped to the piece.
+fn piece_minimum<V: Vector>(p: V, d: V, b: &Aabb<V>, t0: V::Scalar, t1: V::Scalar) -> V::Scalar {
+    let zero = V::Scalar::ZERO;
+    let mid = (t0 + t1) * V::Scalar::from_f64(0.5);
+    let (mut quad, mut lin) = (zero, zero);
+    for axis in 0..V::DIM {
+        let (pi, di) = (p.get(axis), d.get(axis));
+        let x = pi + mid * di;
+        let bound = if x < b.min.get(axis) {
+            b.min.get(axis)
+        } else if x > b.max.get(axis) {
+            b.max.get(axis)
+        } else {
+            continue;
+        };
+        quad += di * di;
+        lin += di * (pi - bound);
+    }
+    if quad > zero {
+        (-lin / quad).max(t0).min(t1)
+    } else {
+        t0
+    }
+}
+
+/// Distance between a capsule and a box (0 when they touch or overlap), from the
+/// capsule's segment taken into the box's frame ([`closest_point_segment_aabb`]).
+#[inline]
+pub fn distance_capsule_cuboid<V: Vector>(
+    pose_a: &V::Pose,
+    a: &Capsule<V>,
+    pose_b: &V::Pose,
+    b: &Aabb<V>,
+) -> V::Scalar {
+    let s = a.segment();
+    let to_b = |p: V| pose_b.inverse_transform_point(pose_a.transform_point(p));
+    let local = Segment {
+        a: to_b(s.a),
+        b: to_b(s.b),
+    };
+    let d = closest_point_segment_aabb(&local, b).1.sqrt();
+    if d.is_nan() {
+        return d;
+    }
+    (d - a.radius()).max(V::Scalar::ZERO)
 }
 
 /// A capsule's segment in world space.

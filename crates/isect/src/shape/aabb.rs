@@ -155,6 +155,39 @@ impl<V: Vector> Aabb<V> {
         self.closest_point(p).distance_squared(p)
     }
 
+    /// Distance between the closed boxes: 0 when they touch or overlap, else the
+    /// length of the gap between them (per axis, the larger of the two one-sided
+    /// gaps). Boxes with NaN give an unspecified value.
+    ///
+    /// ```
+    /// use isect::d2::*;
+    ///
+    /// # fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// let a = Aabb::new(Vec2::ZERO, Vec2::ONE)?;
+    /// let b = Aabb::new(Vec2::new(4.0, 5.0), Vec2::new(6.0, 6.0))?;
+    /// assert_eq!(a.distance_to_aabb(&b), 5.0); // a 3-by-4 gap
+    /// assert_eq!(a.distance_to_aabb(&a), 0.0);
+    /// # Ok(())
+    /// # }
+    /// ```
+    #[inline]
+    pub fn distance_to_aabb(&self, other: &Self) -> V::Scalar {
+        self.distance_squared_to_aabb(other).sqrt()
+    }
+
+    /// The square of [`distance_to_aabb`](Self::distance_to_aabb), without its root
+    /// (for comparisons).
+    #[inline]
+    pub fn distance_squared_to_aabb(&self, other: &Self) -> V::Scalar {
+        let zero = V::Scalar::ZERO;
+        (0..V::DIM).fold(zero, |acc, axis| {
+            let gap = (self.min.get(axis) - other.max.get(axis))
+                .max(other.min.get(axis) - self.max.get(axis))
+                .max(zero);
+            acc + gap * gap
+        })
+    }
+
     /// Area in 2D, volume in 3D.
     #[inline]
     pub fn measure(&self) -> V::Scalar {

@@ -15,6 +15,15 @@ pub enum WorldError {
     Invalid(ShapeError),
     /// The world already holds `u32::MAX` slots.
     Full,
+    /// A batch of [`check_configurations`](super::World::check_configurations) whose
+    /// pose list is not one pose per link for each configuration: `links` is 0 or
+    /// does not divide `poses`.
+    BatchLength {
+        /// How many poses were given.
+        poses: usize,
+        /// How many links.
+        links: usize,
+    },
 }
 
 impl core::fmt::Display for WorldError {
@@ -28,6 +37,10 @@ impl core::fmt::Display for WorldError {
             ),
             Self::Invalid(e) => write!(f, "World: {e}"),
             Self::Full => write!(f, "World: the world holds u32::MAX slots"),
+            Self::BatchLength { poses, links } => write!(
+                f,
+                "World::check_configurations: {poses} poses are not one per link of {links} links for each configuration"
+            ),
         }
     }
 }

@@ -2,7 +2,8 @@
 //! generational handles; a broad phase of two dynamic trees (static and moving
 //! shapes); a persistent pair cache whose narrow phase of
 //! [`dispatch`](crate::query::dispatch) contacts or manifolds runs only for what
-//! moved; and scene queries (rays, shape casts, points, boxes, shape overlaps).
+//! moved; and scene queries (rays, shape casts, points, boxes, shape overlaps,
+//! distances and signed distances, batches of robot configurations).
 //!
 //! One generic type serves both dimensions: [`World<V, S>`] over the vector type and
 //! the shape enum (the preludes' `World` holds `AnyShape`, convex and composite;
@@ -54,6 +55,7 @@
 //! # }
 //! ```
 
+mod distance;
 mod error;
 mod filter;
 mod motion;
@@ -62,6 +64,7 @@ mod queries;
 mod update;
 mod validate;
 
+pub use distance::{ConfigurationCheck, WorldDistance};
 pub use error::WorldError;
 pub use filter::{Filter, QueryFilter};
 pub use pairs::{Impulses, PairContact};

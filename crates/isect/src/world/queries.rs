@@ -279,7 +279,11 @@ impl<V: GjkVector, S: DispatchShape<V> + Sync> World<V, S> {
     }
 
     /// The live entry of a tree proxy when `filter` admits it.
-    fn allowed(&self, user: u32, filter: &QueryFilter<'_>) -> Option<(Handle, &Entry<V, S>)> {
+    pub(super) fn allowed(
+        &self,
+        user: u32,
+        filter: &QueryFilter<'_>,
+    ) -> Option<(Handle, &Entry<V, S>)> {
         self.handle_at(user)
             .filter(|(h, e)| filter.admits(*h, &e.filter))
     }

@@ -69,6 +69,7 @@ pub fn assert_hit_rate(hits: usize, total: usize, what: &str) {
 pub trait TestDim: GjkVector {
     /// The shape enum of this dimension.
     type S: DispatchShape<Self>
+        + isect::query::ProjectPoint<Self>
         + SupportMap<Self>
         + From<Ball<Self>>
         + std::fmt::Debug

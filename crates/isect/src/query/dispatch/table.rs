@@ -198,6 +198,8 @@ pub(crate) fn distance<V: GjkVector, S: ConvexEnum<V> + ProjectPoint<V>>(
         (Capsule(x), Capsule(y)) => gd::distance_capsule_capsule(pa, x, pb, y),
         (Ball(x), Cuboid(y)) => distance_ball_cuboid(pa, x, pb, y),
         (Cuboid(x), Ball(y)) => distance_ball_cuboid(pb, y, pa, x),
+        (Capsule(x), Cuboid(y)) => gd::distance_capsule_cuboid(pa, x, pb, y),
+        (Cuboid(x), Capsule(y)) => gd::distance_capsule_cuboid(pb, y, pa, x),
         (Ball(x), Triangle(y)) => distance_ball_flat(pa, x, pb, y),
         (Triangle(x), Ball(y)) => distance_ball_flat(pb, y, pa, x),
         (Ball(x), Segment(y)) => distance_ball_flat(pa, x, pb, y),
