@@ -77,10 +77,6 @@ impl<V: GjkVector> CharacterController<V> {
     /// [`move_shape`](Self::move_shape) for the shape `handle` of `world`, at its pose
     /// in the world and excluded from the casts. The world is not changed.
     ///
-    /// # Errors
-    /// [`CharacterError::StaleHandle`] when `handle` names no live shape; otherwise as
-    /// [`move_shape`](Self::move_shape).
-    ///
     /// ```
     /// use isect::d2::*;
     /// use isect::character::CharacterController;
@@ -100,6 +96,10 @@ impl<V: GjkVector> CharacterController<V> {
     /// # Ok(())
     /// # }
     /// ```
+    ///
+    /// # Errors
+    /// [`CharacterError::StaleHandle`] when `handle` names no live shape; otherwise as
+    /// [`move_shape`](Self::move_shape).
     pub fn move_handle<'f, S: DispatchShape<V> + Sync>(
         &self,
         world: &World<V, S>,
