@@ -130,6 +130,25 @@ impl<V: Vector> Bvh<V> {
 
     /// Calls `f(item)` for every item whose box overlaps `aabb` (closed boxes), until `f`
     /// returns `false`. A NaN box finds nothing.
+    ///
+    /// ```
+    /// use isect::d3::*;
+    ///
+    /// # fn main() -> Result<(), ShapeError> {
+    /// // A 10 × 10 grid of unit boxes on the floor: a box over [2.5, 4.5] × [2.5, 3.5] in
+    /// // x and z meets 3 × 2 of them.
+    /// let boxes: Vec<Aabb> = (0..100)
+    ///     .map(|i| { let (x, z) = ((i % 10) as f32, (i / 10) as f32);
+    ///         Aabb::new(Vec3::new(x, 0.0, z), Vec3::new(x + 1.0, 1.0, z + 1.0)) })
+    ///     .collect::<Result<_, _>>()?;
+    /// let bvh = Bvh::build(&boxes);
+    /// let mut found = Vec::new();
+    /// bvh.query(&Aabb::new(Vec3::new(2.5, 0.0, 2.5), Vec3::new(4.5, 1.0, 3.5))?, |i| { found.push(i); true });
+    /// found.sort();
+    /// assert_eq!(found, [22, 23, 24, 32, 33, 34]);
+    /// # Ok(())
+    /// # }
+    /// ```
     pub fn query(&self, aabb: &Aabb<V>, mut f: impl FnMut(u32) -> bool) {
         if self.nodes.is_empty() {
             return;
@@ -161,6 +180,21 @@ impl<V: Vector> Bvh<V> {
     /// object (or `None`); a value `≤ best_t` clips the ray. Nodes are visited near first.
     /// Returns the item and `t` of the closest hit. A non-finite ray or a NaN or negative
     /// `max_t` hits nothing; `max_t = ∞` is allowed.
+    ///
+    /// ```
+    /// use isect::d2::*;
+    ///
+    /// # fn main() -> Result<(), ShapeError> {
+    /// // Unit balls at x = 3, 6, 9 with their boxes in a BVH; the leaf test is exact.
+    /// let balls: Vec<Ball> = [6.0, 9.0, 3.0].iter().map(|&x| Ball::new(Vec2::new(x, 0.0), 1.0)).collect::<Result<_, _>>()?;
+    /// let boxes: Vec<Aabb> = balls.iter().map(|b| Aabb::from_center(b.center(), Vec2::ONE)).collect::<Result<_, _>>()?;
+    /// let bvh = Bvh::build(&boxes);
+    /// let ray = Ray::new(Vec2::ZERO, Vec2::X)?;
+    /// let hit = bvh.cast_ray(&ray, 100.0, |i, best_t| balls[i as usize].cast_ray(&ray, best_t).map(|h| h.t));
+    /// assert_eq!(hit, Some((2, 2.0))); // item 2, the ball at x = 3
+    /// # Ok(())
+    /// # }
+    /// ```
     pub fn cast_ray(
         &self,
         ray: &Ray<V>,
@@ -178,6 +212,21 @@ impl<V: Vector> Bvh<V> {
 
     /// Any hit: the first item (in traversal order) for which `leaf(item)` confirms a hit
     /// among those whose box the ray meets within `max_t`.
+    ///
+    /// ```
+    /// use isect::d2::*;
+    ///
+    /// # fn main() -> Result<(), ShapeError> {
+    /// // Shadow ray: any box between the light at (10, 0) and the point (0, 0)?
+    /// let boxes = [Aabb::new(Vec2::new(4.0, 2.0), Vec2::new(5.0, 3.0))?, Aabb::new(Vec2::new(6.0, -1.0), Vec2::new(7.0, 1.0))?];
+    /// let bvh = Bvh::build(&boxes);
+    /// let to_light = Ray::new(Vec2::ZERO, Vec2::new(10.0, 0.0))?;
+    /// assert_eq!(bvh.cast_ray_any(&to_light, 1.0, |_| true), Some(1));
+    /// let high = Ray::new(Vec2::new(0.0, 5.0), Vec2::new(10.0, 0.0))?;
+    /// assert_eq!(bvh.cast_ray_any(&high, 1.0, |_| true), None);
+    /// # Ok(())
+    /// # }
+    /// ```
     pub fn cast_ray_any(
         &self,
         ray: &Ray<V>,
@@ -197,6 +246,21 @@ impl<V: Vector> Bvh<V> {
 
     /// All hits: calls `f(item, t_enter)` for every item whose box the ray meets within
     /// `max_t` (`t_enter` is the entry into the box), until `f` returns `false`.
+    ///
+    /// ```
+    /// use isect::d3::*;
+    ///
+    /// # fn main() -> Result<(), ShapeError> {
+    /// // Three unit cubes along z at 2, 5 and 8: the ray enters each at its near face.
+    /// let boxes: Vec<Aabb> = [8.0, 2.0, 5.0].iter().map(|&z| Aabb::new(Vec3::new(-0.5, -0.5, z), Vec3::new(0.5, 0.5, z + 1.0))).collect::<Result<_, _>>()?;
+    /// let bvh = Bvh::build(&boxes);
+    /// let mut entries = Vec::new();
+    /// bvh.cast_ray_all(&Ray::new(Vec3::ZERO, Vec3::Z)?, 100.0, |i, t| { entries.push((i, t)); true });
+    /// entries.sort_by(|a, b| a.1.total_cmp(&b.1));
+    /// assert_eq!(entries, [(1, 2.0), (2, 5.0), (0, 8.0)]);
+    /// # Ok(())
+    /// # }
+    /// ```
     pub fn cast_ray_all(
         &self,
         ray: &Ray<V>,
@@ -220,6 +284,23 @@ impl<V: Vector> Bvh<V> {
     /// given (sorting them by origin measured slower: the caller's per-ray data is then
     /// read out of order). `leaf` sees the rays interleaved; each ray's own calls come
     /// in the order `cast_ray` makes them.
+    ///
+    /// ```
+    /// use isect::d2::*;
+    ///
+    /// # fn main() -> Result<(), ShapeError> {
+    /// // A wall of boxes at x ∈ [5, 6] with a gap at y ∈ [2, 3]; rays along +x at
+    /// // heights 0.5 .. 4.5: the one through the gap misses.
+    /// let boxes: Vec<Aabb> = [0.0, 1.0, 3.0, 4.0].iter().map(|&y| Aabb::new(Vec2::new(5.0, y), Vec2::new(6.0, y + 1.0))).collect::<Result<_, _>>()?;
+    /// let bvh = Bvh::build(&boxes);
+    /// let rays: Vec<Ray> = (0..5).map(|k| Ray { origin: Vec2::new(0.0, k as f32 + 0.5), dir: Vec2::X }).collect();
+    /// // The boxes are the objects: the exact test is the box's own ray cast.
+    /// let hits = bvh.cast_rays(&rays, 100.0, |k, i, best_t| boxes[i as usize].cast_ray(&rays[k], best_t).map(|h| h.t));
+    /// let ts: Vec<Option<f32>> = hits.iter().map(|h| h.map(|(_, t)| t)).collect();
+    /// assert_eq!(ts, [Some(5.0), Some(5.0), None, Some(5.0), Some(5.0)]);
+    /// # Ok(())
+    /// # }
+    /// ```
     pub fn cast_rays(
         &self,
         rays: &[Ray<V>],
@@ -442,6 +523,20 @@ impl<V: Vector> Bvh<V> {
     /// tested against the four child boxes of the other by one 4-wide kernel call (a 4×4
     /// test). An item meeting an inner node is finished at once by a box query of that
     /// subtree, which keeps the item's box in registers and the subtree in cache.
+    ///
+    /// ```
+    /// use isect::d2::*;
+    ///
+    /// # fn main() -> Result<(), ShapeError> {
+    /// // Unit boxes at x = 0, 0.5, 3, 3.9: two overlapping pairs.
+    /// let boxes: Vec<Aabb> = [0.0, 0.5, 3.0, 3.9].iter().map(|&x| Aabb::new(Vec2::new(x, 0.0), Vec2::new(x + 1.0, 1.0))).collect::<Result<_, _>>()?;
+    /// let mut pairs = Vec::new();
+    /// Bvh::build(&boxes).for_each_pair(|a, b| pairs.push((a.min(b), a.max(b))));
+    /// pairs.sort();
+    /// assert_eq!(pairs, [(0, 1), (2, 3)]);
+    /// # Ok(())
+    /// # }
+    /// ```
     pub fn for_each_pair(&self, mut f: impl FnMut(u32, u32)) {
         if self.nodes.is_empty() {
             return;

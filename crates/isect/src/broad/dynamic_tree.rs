@@ -759,6 +759,28 @@ fn stretched<V: Vector>(fat: &Aabb<V>, displacement: V) -> Aabb<V> {
 impl<V: Vector> DynamicTree<V> {
     /// Calls `f(proxy, user)` for every proxy whose fat box overlaps `aabb` (closed boxes),
     /// until `f` returns `false`. A NaN box finds nothing.
+    ///
+    /// ```
+    /// use isect::d2::*;
+    ///
+    /// # fn main() -> Result<(), ShapeError> {
+    /// // Ten unit boxes along x, user data = their index: a box over x ∈ [2.5, 4.5]
+    /// // meets boxes 2, 3 and 4 (no margin: fat boxes are the tight ones).
+    /// let mut tree = DynamicTree::new();
+    /// for i in 0..10u32 {
+    ///     let x = i as f32;
+    ///     tree.insert(Aabb::new(Vec2::new(x, 0.0), Vec2::new(x + 1.0, 1.0))?, i)?;
+    /// }
+    /// let mut found = Vec::new();
+    /// tree.query(&Aabb::new(Vec2::new(2.5, 0.0), Vec2::new(4.5, 1.0))?, |_, user| {
+    ///     found.push(user);
+    ///     true // keep going
+    /// });
+    /// found.sort();
+    /// assert_eq!(found, [2, 3, 4]);
+    /// # Ok(())
+    /// # }
+    /// ```
     pub fn query(&self, aabb: &Aabb<V>, mut f: impl FnMut(ProxyId, u32) -> bool) {
         if self.root == NULL {
             return;
@@ -831,6 +853,26 @@ impl<V: Vector> DynamicTree<V> {
     /// the ray. Returns the proxy and `t` of the closest hit. Children are visited near
     /// first. A non-finite ray, or a NaN or negative `max_t`, hits nothing; `max_t = ∞` is
     /// allowed.
+    ///
+    /// ```
+    /// use isect::d2::*;
+    ///
+    /// # fn main() -> Result<(), ShapeError> {
+    /// // Unit balls along x at 3, 6 and 9, their boxes in the tree; the leaf test is the
+    /// // exact ray cast of the ball the proxy's user data names.
+    /// let balls: Vec<Ball> = [9.0, 3.0, 6.0].iter().map(|&x| Ball::new(Vec2::new(x, 0.0), 1.0)).collect::<Result<_, _>>()?;
+    /// let mut tree = DynamicTree::new();
+    /// for (i, b) in balls.iter().enumerate() {
+    ///     tree.insert(Aabb::from_center(b.center(), Vec2::ONE)?, i as u32)?;
+    /// }
+    /// let ray = Ray::new(Vec2::ZERO, Vec2::X)?;
+    /// let (_, t) = tree
+    ///     .cast_ray(&ray, 100.0, |_, user, best_t| balls[user as usize].cast_ray(&ray, best_t).map(|h| h.t))
+    ///     .expect("a ball is hit");
+    /// assert_eq!(t, 2.0); // the ball at x = 3
+    /// # Ok(())
+    /// # }
+    /// ```
     pub fn cast_ray(
         &self,
         ray: &Ray<V>,
@@ -851,6 +893,22 @@ impl<V: Vector> DynamicTree<V> {
 
     /// Any hit: the first proxy (in traversal order) for which `leaf(proxy, user)`
     /// confirms a hit among those whose fat box the ray reaches within `max_t`.
+    ///
+    /// ```
+    /// use isect::d2::*;
+    ///
+    /// # fn main() -> Result<(), ShapeError> {
+    /// let ball = Ball::new(Vec2::new(5.0, 0.0), 1.0)?;
+    /// let mut tree = DynamicTree::new();
+    /// let id = tree.insert(Aabb::from_center(ball.center(), Vec2::ONE)?, 0)?;
+    /// let ahead = Ray::new(Vec2::ZERO, Vec2::X)?;
+    /// assert_eq!(tree.cast_ray_any(&ahead, 10.0, |_, _| ball.intersects_ray(&ahead, 10.0)), Some(id));
+    /// // This ray crosses a corner of the ball's box but passes 1.27 from its centre.
+    /// let by = Ray::new(Vec2::new(3.2, 0.0), Vec2::ONE)?;
+    /// assert_eq!(tree.cast_ray_any(&by, 10.0, |_, _| ball.intersects_ray(&by, 10.0)), None);
+    /// # Ok(())
+    /// # }
+    /// ```
     pub fn cast_ray_any(
         &self,
         ray: &Ray<V>,
@@ -873,6 +931,27 @@ impl<V: Vector> DynamicTree<V> {
     /// All hits: calls `f(proxy, user, t_enter)` for every proxy whose fat box the ray
     /// meets within `max_t` (`t_enter` is the entry into the fat box), until `f` returns
     /// `false`.
+    ///
+    /// ```
+    /// use isect::d2::*;
+    ///
+    /// # fn main() -> Result<(), ShapeError> {
+    /// // Three unit boxes along x at 2, 5, 8: the ray enters each box's fat box at its
+    /// // left side.
+    /// let mut tree = DynamicTree::new();
+    /// for (i, x) in [2.0, 5.0, 8.0].into_iter().enumerate() {
+    ///     tree.insert(Aabb::new(Vec2::new(x, -0.5), Vec2::new(x + 1.0, 0.5))?, i as u32)?;
+    /// }
+    /// let mut entries = Vec::new();
+    /// tree.cast_ray_all(&Ray::new(Vec2::ZERO, Vec2::X)?, 100.0, |_, user, t| {
+    ///     entries.push((user, t));
+    ///     true
+    /// });
+    /// entries.sort_by(|a, b| a.1.total_cmp(&b.1));
+    /// assert_eq!(entries, [(0, 2.0), (1, 5.0), (2, 8.0)]);
+    /// # Ok(())
+    /// # }
+    /// ```
     pub fn cast_ray_all(
         &self,
         ray: &Ray<V>,
@@ -946,6 +1025,22 @@ impl<V: Vector> DynamicTree<V> {
 
     /// Calls `f(a, b)` once for every pair of distinct proxies whose fat boxes overlap,
     /// with `a < b`, by a traversal of the tree against itself.
+    ///
+    /// ```
+    /// use isect::d2::*;
+    ///
+    /// # fn main() -> Result<(), ShapeError> {
+    /// // Boxes [0, 1], [0.5, 1.5] and [3, 4] along x: one overlapping pair.
+    /// let mut tree = DynamicTree::new();
+    /// let a = tree.insert(Aabb::new(Vec2::ZERO, Vec2::ONE)?, 0)?;
+    /// let b = tree.insert(Aabb::new(Vec2::new(0.5, 0.0), Vec2::new(1.5, 1.0))?, 1)?;
+    /// tree.insert(Aabb::new(Vec2::new(3.0, 0.0), Vec2::new(4.0, 1.0))?, 2)?;
+    /// let mut pairs = Vec::new();
+    /// tree.for_each_pair(|p, q| pairs.push((p, q)));
+    /// assert_eq!(pairs, [(a.min(b), a.max(b))]);
+    /// # Ok(())
+    /// # }
+    /// ```
     pub fn for_each_pair(&self, mut f: impl FnMut(ProxyId, ProxyId)) {
         if self.root == NULL {
             return;
@@ -1016,6 +1111,22 @@ impl<V: Vector> DynamicTree<V> {
 
     /// Calls `f(a, b)` for every pair of overlapping fat boxes where `a` is in `self` and
     /// `b` in `other`.
+    ///
+    /// ```
+    /// use isect::d2::*;
+    ///
+    /// # fn main() -> Result<(), ShapeError> {
+    /// // A tree of walls and a tree of movers: only the mover overlapping a wall pairs.
+    /// let (mut walls, mut movers) = (DynamicTree::new(), DynamicTree::new());
+    /// let wall = walls.insert(Aabb::new(Vec2::ZERO, Vec2::new(0.5, 10.0))?, 0)?;
+    /// let near = movers.insert(Aabb::new(Vec2::new(0.25, 1.0), Vec2::new(1.25, 2.0))?, 0)?;
+    /// movers.insert(Aabb::new(Vec2::new(5.0, 1.0), Vec2::new(6.0, 2.0))?, 1)?;
+    /// let mut pairs = Vec::new();
+    /// walls.for_each_pair_with(&movers, |w, m| pairs.push((w, m)));
+    /// assert_eq!(pairs, [(wall, near)]);
+    /// # Ok(())
+    /// # }
+    /// ```
     pub fn for_each_pair_with(&self, other: &Self, mut f: impl FnMut(ProxyId, ProxyId)) {
         if self.root == NULL || other.root == NULL {
             return;
@@ -1030,6 +1141,26 @@ impl<V: Vector> DynamicTree<V> {
     /// Box2D's pair update: calls `f(a, b)` (with `a < b`) once for every pair of
     /// overlapping fat boxes in which at least one proxy is in the moved buffer. Call
     /// [`clear_moved`](Self::clear_moved) afterwards.
+    ///
+    /// ```
+    /// use isect::d2::*;
+    ///
+    /// # fn main() -> Result<(), ShapeError> {
+    /// // Two far-apart boxes; after clearing the insertions, one moves onto the other:
+    /// // the moved pair is reported once.
+    /// let mut tree = DynamicTree::new();
+    /// let a = tree.insert(Aabb::new(Vec2::ZERO, Vec2::ONE)?, 0)?;
+    /// let b = tree.insert(Aabb::new(Vec2::splat(10.0), Vec2::splat(11.0))?, 1)?;
+    /// tree.clear_moved();
+    /// let mut pairs = Vec::new();
+    /// tree.for_each_moved_pair(|p, q| pairs.push((p, q)));
+    /// assert!(pairs.is_empty());
+    /// tree.move_proxy(b, Aabb::new(Vec2::splat(0.5), Vec2::splat(1.5))?, Vec2::ZERO)?;
+    /// tree.for_each_moved_pair(|p, q| pairs.push((p, q)));
+    /// assert_eq!(pairs, [(a.min(b), a.max(b))]);
+    /// # Ok(())
+    /// # }
+    /// ```
     pub fn for_each_moved_pair(&self, mut f: impl FnMut(ProxyId, ProxyId)) {
         for &id in &self.moved {
             let fat = self.nodes[id.index()].aabb;

@@ -220,6 +220,26 @@ impl<V: Vector> SweepAndPrune<V> {
 
     /// Re-sorts the endpoints, sweeps, and refreshes [`pairs`](Self::pairs),
     /// [`started`](Self::started) and [`stopped`](Self::stopped).
+    ///
+    /// ```
+    /// use isect::d2::*;
+    ///
+    /// # fn main() -> Result<(), ShapeError> {
+    /// // Sweep along x: boxes [0, 1] and [0.5, 1.5] overlap; moving the second away ends it.
+    /// let mut sap = SweepAndPrune::new(0)?;
+    /// let a = sap.insert(Aabb::new(Vec2::ZERO, Vec2::ONE)?)?;
+    /// let b = sap.insert(Aabb::new(Vec2::new(0.5, 0.0), Vec2::new(1.5, 1.0))?)?;
+    /// sap.insert(Aabb::new(Vec2::new(5.0, 0.0), Vec2::new(6.0, 1.0))?)?;
+    /// sap.update();
+    /// assert_eq!(sap.pairs(), [(a, b)]);
+    /// assert_eq!(sap.started(), [(a, b)]);
+    /// sap.set_aabb(b, Aabb::new(Vec2::new(2.0, 0.0), Vec2::new(3.0, 1.0))?)?;
+    /// sap.update();
+    /// assert!(sap.pairs().is_empty());
+    /// assert_eq!(sap.stopped(), [(a, b)]);
+    /// # Ok(())
+    /// # }
+    /// ```
     pub fn update(&mut self) {
         self.drop_removed();
         self.refresh_endpoints();

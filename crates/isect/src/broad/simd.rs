@@ -124,6 +124,24 @@ impl<S: Real> SoaRay<S> {
 /// of axes in use (2 or 3). Gives the same hits and entry values as
 /// [`PreparedRay::interval`] with the same `max_t`; a NaN `max_t` or one below zero
 /// misses everything.
+///
+/// ```
+/// use isect::d2::*;
+/// use isect::algo::slab::PreparedRay;
+/// use isect::broad::simd::{ray_boxes4, Boxes4, SoaRay};
+///
+/// # fn main() -> Result<(), ShapeError> {
+/// // Unit boxes at x = 2, 5 and off the ray at y = 3, and an empty lane.
+/// let mut boxes = Boxes4::<f32>::EMPTY;
+/// boxes.set(0, &Aabb::new(Vec2::new(2.0, -0.5), Vec2::new(3.0, 0.5))?);
+/// boxes.set(1, &Aabb::new(Vec2::new(5.0, -0.5), Vec2::new(6.0, 0.5))?);
+/// boxes.set(2, &Aabb::new(Vec2::new(2.0, 3.0), Vec2::new(3.0, 4.0))?);
+/// let ray = SoaRay::new(&PreparedRay::new(&Ray::new(Vec2::ZERO, Vec2::X)?, 100.0));
+/// assert_eq!(ray_boxes4(&ray, &boxes, 2, 100.0), [2.0, 5.0, f32::INFINITY, f32::INFINITY]);
+/// assert_eq!(ray_boxes4(&ray, &boxes, 2, 4.0)[1], f32::INFINITY); // beyond max_t
+/// # Ok(())
+/// # }
+/// ```
 #[inline(always)]
 pub fn ray_boxes4<S: Real>(ray: &SoaRay<S>, boxes: &Boxes4<S>, dim: usize, max_t: S) -> [S; LANES] {
     let (enter, hit) = ray_boxes4_mask(ray, boxes, dim, max_t);
@@ -139,6 +157,26 @@ pub fn ray_boxes4<S: Real>(ray: &SoaRay<S>, boxes: &Boxes4<S>, dim: usize, max_t
 /// [`ray_boxes4`] for traversals: the per-lane entry parameters (meaningful only in hit
 /// lanes) and the bit mask of the lanes hit within `[0, max_t]` (bit `l` for lane `l`),
 /// which the compiler forms with one vector comparison.
+///
+/// ```
+/// use isect::d3::*;
+/// use isect::algo::slab::PreparedRay;
+/// use isect::broad::simd::{ray_boxes4_mask, Boxes4, SoaRay};
+///
+/// # fn main() -> Result<(), ShapeError> {
+/// // Lanes 0 and 2 hold unit cubes on the ray's path, lane 1 one beside it.
+/// let mut boxes = Boxes4::<f32>::EMPTY;
+/// for (lane, y) in [(0, 0.0), (1, 5.0), (2, 0.0)] {
+///     let x = 3.0 * (lane + 1) as f32;
+///     boxes.set(lane, &Aabb::from_center(Vec3::new(x, y, 0.0), Vec3::splat(0.5))?);
+/// }
+/// let ray = SoaRay::new(&PreparedRay::new(&Ray::new(Vec3::ZERO, Vec3::X)?, 100.0));
+/// let (t, mask) = ray_boxes4_mask(&ray, &boxes, 3, 100.0);
+/// assert_eq!(mask, 0b0101);
+/// assert_eq!((t[0], t[2]), (2.5, 8.5));
+/// # Ok(())
+/// # }
+/// ```
 #[inline(always)]
 pub fn ray_boxes4_mask<S: Real>(
     ray: &SoaRay<S>,
@@ -181,6 +219,21 @@ pub fn ray_boxes4_mask<S: Real>(
 
 /// Box against four boxes: per lane, whether the closed boxes share a point. False for
 /// empty lanes and whenever a coordinate is NaN.
+///
+/// ```
+/// use isect::d2::*;
+/// use isect::broad::simd::{aabb_boxes4, Boxes4};
+///
+/// # fn main() -> Result<(), ShapeError> {
+/// let mut boxes = Boxes4::<f32>::EMPTY;
+/// boxes.set(0, &Aabb::new(Vec2::ZERO, Vec2::ONE)?);
+/// boxes.set(1, &Aabb::new(Vec2::new(1.0, 0.0), Vec2::new(2.0, 1.0))?); // touches at x = 1
+/// boxes.set(2, &Aabb::new(Vec2::new(3.0, 0.0), Vec2::new(4.0, 1.0))?);
+/// let query = Aabb::new(Vec2::new(0.5, 0.5), Vec2::new(1.0, 2.0))?;
+/// assert_eq!(aabb_boxes4(&query, &boxes), [true, true, false, false]);
+/// # Ok(())
+/// # }
+/// ```
 #[inline(always)]
 pub fn aabb_boxes4<V: Vector>(aabb: &Aabb<V>, boxes: &Boxes4<V::Scalar>) -> [bool; LANES] {
     let mut hit = [true; LANES];
@@ -198,6 +251,23 @@ pub fn aabb_boxes4<V: Vector>(aabb: &Aabb<V>, boxes: &Boxes4<V::Scalar>) -> [boo
 /// Lane `lane` of `a` against the four boxes of `b`, over the first `dim` axes: bit `l`
 /// of the result is set when the closed boxes share a point. Empty lanes overlap
 /// nothing; a NaN coordinate fails its comparisons.
+///
+/// ```
+/// use isect::d2::*;
+/// use isect::broad::simd::{lane_boxes4, Boxes4};
+///
+/// # fn main() -> Result<(), ShapeError> {
+/// // Lane 0 of `a`, the box [0, 2]², against the four lanes of `b`.
+/// let mut a = Boxes4::<f32>::EMPTY;
+/// a.set(0, &Aabb::new(Vec2::ZERO, Vec2::splat(2.0))?);
+/// let mut b = Boxes4::<f32>::EMPTY;
+/// b.set(0, &Aabb::new(Vec2::splat(1.0), Vec2::splat(3.0))?);
+/// b.set(1, &Aabb::new(Vec2::splat(5.0), Vec2::splat(6.0))?);
+/// b.set(3, &Aabb::new(Vec2::new(2.0, 0.0), Vec2::new(3.0, 1.0))?); // touches x = 2
+/// assert_eq!(lane_boxes4(&a, 0, &b, 2), 0b1001);
+/// # Ok(())
+/// # }
+/// ```
 #[inline(always)]
 pub fn lane_boxes4<S: Real>(a: &Boxes4<S>, lane: usize, b: &Boxes4<S>, dim: usize) -> u32 {
     let mut hit = [true; LANES];

@@ -77,6 +77,26 @@ impl<V: GjkVector> CharacterController<V> {
     /// [`move_shape`](Self::move_shape) for the shape `handle` of `world`, at its pose
     /// in the world and excluded from the casts. The world is not changed.
     ///
+    /// ```
+    /// use isect::d2::*;
+    /// use isect::character::CharacterController;
+    ///
+    /// # fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// // A character in the world, standing on a floor (top y = 0) 1.5 left of a wall at
+    /// // x = 2: moving it right by 3 stops it a skin (0.1) short of the wall.
+    /// let mut world = World::new();
+    /// world.insert_static(Shape::Cuboid(Aabb::new(Vec2::new(-10.0, -1.0), Vec2::new(10.0, 0.0))?), Pose::IDENTITY, Filter::ALL)?;
+    /// world.insert_static(Shape::Cuboid(Aabb::new(Vec2::new(2.0, 0.0), Vec2::new(2.1, 5.0))?), Pose::IDENTITY, Filter::ALL)?;
+    /// let body = Shape::Capsule(Capsule::new(Vec2::new(0.0, 0.5), Vec2::new(0.0, 1.0), 0.5)?);
+    /// let me = world.insert(body, Pose::from_translation(Vec2::new(0.0, 0.1)), Filter::ALL)?;
+    /// let controller = CharacterController::new(Vec2::Y, 0.1)?;
+    /// // The character's own shape is left out of the casts.
+    /// let m = controller.move_handle(&world, me, Vec2::new(3.0, 0.0), Filter::ALL)?;
+    /// assert!((m.translation.x - 1.4).abs() < 1e-3 && m.translation.y.abs() < 1e-3);
+    /// # Ok(())
+    /// # }
+    /// ```
+    ///
     /// # Errors
     /// [`CharacterError::StaleHandle`] when `handle` names no live shape; otherwise as
     /// [`move_shape`](Self::move_shape).

@@ -15,6 +15,18 @@ use crate::shape::{Aabb, Ball};
 /// Ball–ball overlap (seed 002), with squared distances and no square root (lengths
 /// when the squares overflow).
 /// Touching counts. Balls are validated, so no NaN reaches this test.
+///
+/// ```
+/// use isect::d2::*;
+/// use isect::query::ball_tests::ball_ball_intersects;
+///
+/// # fn main() -> Result<(), ShapeError> {
+/// let a = Ball::new(Vec2::ZERO, 1.0)?;
+/// assert!(ball_ball_intersects(&a, &Ball::new(Vec2::new(3.0, 0.0), 2.0)?)); // touching
+/// assert!(!ball_ball_intersects(&a, &Ball::new(Vec2::new(3.1, 0.0), 2.0)?));
+/// # Ok(())
+/// # }
+/// ```
 #[inline]
 pub fn ball_ball_intersects<V: Vector>(a: &Ball<V>, b: &Ball<V>) -> bool {
     (b.center() - a.center()).length_at_most(a.radius() + b.radius())
@@ -24,6 +36,21 @@ pub fn ball_ball_intersects<V: Vector>(a: &Ball<V>, b: &Ball<V>) -> bool {
 /// [`ball_ball_intersects`], so touching counts). Concentric balls have no preferred
 /// direction: they report the first coordinate axis as normal, as parry does, with
 /// [`Status::Degenerate`].
+///
+/// ```
+/// use isect::d3::*;
+/// use isect::query::ball_tests::ball_ball_contact;
+///
+/// # fn main() -> Result<(), ShapeError> {
+/// let a = Ball::new(Vec3::ZERO, 1.0)?;
+/// let b = Ball::new(Vec3::new(0.0, 1.5, 0.0), 1.0)?;
+/// let c = ball_ball_contact(&a, &b).expect("they overlap");
+/// assert_eq!(c.normal, Vec3::Y);
+/// assert!((c.depth - 0.5).abs() < 1e-6);
+/// assert!((c.point_a - Vec3::Y).length() < 1e-6);
+/// # Ok(())
+/// # }
+/// ```
 #[inline]
 pub fn ball_ball_contact<V: Vector>(a: &Ball<V>, b: &Ball<V>) -> Option<Contact<V>> {
     let (ca, cb) = (a.center(), b.center());
@@ -70,6 +97,22 @@ pub fn ball_ball_contact<V: Vector>(a: &Ball<V>, b: &Ball<V>) -> Option<Contact<
 ///
 /// In `a`'s frame, `b`'s centre moves along `d = motion_b − motion_a` and meets the
 /// ball of radius `r = r_a + r_b` around `a`'s centre when `|e + t·d| = r`.
+///
+/// ```
+/// use isect::d2::*;
+/// use isect::query::ball_tests::ball_ball_first_contact;
+///
+/// # fn main() -> Result<(), ShapeError> {
+/// // Unit circles 10 apart closing at 16 in total: they touch when 2 apart, t = 0.5.
+/// let a = Ball::new(Vec2::ZERO, 1.0)?;
+/// let b = Ball::new(Vec2::new(10.0, 0.0), 1.0)?;
+/// let t = ball_ball_first_contact(&a, Vec2::new(8.0, 0.0), &b, Vec2::new(-8.0, 0.0));
+/// assert!((t.expect("they meet") - 0.5).abs() < 1e-6);
+/// // Moving apart: no contact.
+/// assert_eq!(ball_ball_first_contact(&a, -Vec2::X, &b, Vec2::X), None);
+/// # Ok(())
+/// # }
+/// ```
 pub fn ball_ball_first_contact<V: Vector>(
     a: &Ball<V>,
     motion_a: V,
@@ -109,6 +152,19 @@ pub fn ball_ball_first_contact<V: Vector>(
 /// Ball–AABB overlap (seed 002): clamp the centre to the box to get its closest
 /// point, then compare squared distance with `r²`. Touching counts. A box holding
 /// NaN (through its public fields) gives `false`.
+///
+/// ```
+/// use isect::d3::*;
+/// use isect::query::ball_tests::ball_aabb_intersects;
+///
+/// # fn main() -> Result<(), ShapeError> {
+/// let cube = Aabb::new(Vec3::ZERO, Vec3::ONE)?;
+/// // The cube's corner (1, 1, 1) is √3 ≈ 1.732 from (2, 2, 2).
+/// assert!(ball_aabb_intersects(&Ball::new(Vec3::splat(2.0), 1.75)?, &cube));
+/// assert!(!ball_aabb_intersects(&Ball::new(Vec3::splat(2.0), 1.7)?, &cube));
+/// # Ok(())
+/// # }
+/// ```
 #[inline]
 pub fn ball_aabb_intersects<V: Vector>(ball: &Ball<V>, aabb: &Aabb<V>) -> bool {
     let r = ball.radius();
@@ -118,6 +174,21 @@ pub fn ball_aabb_intersects<V: Vector>(ball: &Ball<V>, aabb: &Aabb<V>) -> bool {
 /// Ball–AABB contact, normal from the ball (A) to the box (B); `None` when
 /// separated or when the box holds NaN. [`ball_aabb_contact_predicted`] with a zero
 /// prediction.
+///
+/// ```
+/// use isect::d2::*;
+/// use isect::query::ball_tests::ball_aabb_contact;
+///
+/// # fn main() -> Result<(), ShapeError> {
+/// let ground = Aabb::new(Vec2::new(-10.0, -1.0), Vec2::new(10.0, 0.0))?;
+/// let ball = Ball::new(Vec2::new(3.0, 0.75), 1.0)?;
+/// let c = ball_aabb_contact(&ball, &ground).expect("the ball sinks 0.25 into the ground");
+/// assert_eq!(c.normal, -Vec2::Y); // from the ball to the box
+/// assert!((c.depth - 0.25).abs() < 1e-6);
+/// assert_eq!(c.point_b, Vec2::new(3.0, 0.0));
+/// # Ok(())
+/// # }
+/// ```
 pub fn ball_aabb_contact<V: Vector>(ball: &Ball<V>, aabb: &Aabb<V>) -> Option<Contact<V>> {
     ball_aabb_contact_predicted(ball, aabb, V::Scalar::ZERO)
 }
@@ -130,6 +201,20 @@ pub fn ball_aabb_contact<V: Vector>(ball: &Ball<V>, aabb: &Aabb<V>) -> Option<Co
 /// face's outward normal and the depth is the radius plus the centre's distance to
 /// that face. Ties between faces go to the lowest axis, min side first. A NaN box or
 /// `prediction` gives `None`.
+///
+/// ```
+/// use isect::d2::*;
+/// use isect::query::ball_tests::ball_aabb_contact_predicted;
+///
+/// # fn main() -> Result<(), ShapeError> {
+/// let ground = Aabb::new(Vec2::new(-10.0, -1.0), Vec2::new(10.0, 0.0))?;
+/// let ball = Ball::new(Vec2::new(0.0, 1.5), 1.0)?; // 0.5 above the ground
+/// let c = ball_aabb_contact_predicted(&ball, &ground, 1.0).expect("within the prediction");
+/// assert!((c.depth + 0.5).abs() < 1e-6); // a gap is a negative depth
+/// assert!(ball_aabb_contact_predicted(&ball, &ground, 0.25).is_none());
+/// # Ok(())
+/// # }
+/// ```
 pub fn ball_aabb_contact_predicted<V: Vector>(
     ball: &Ball<V>,
     aabb: &Aabb<V>,

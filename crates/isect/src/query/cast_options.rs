@@ -161,6 +161,23 @@ pub(crate) fn unskinned<V: Vector>(hit: ShapeCastHit<V>, skin: V::Scalar) -> Sha
 /// `options.target_distance`, the hit counting as the module docs say. The default
 /// options give `cast_shapes`'s answer. `None` for no hit, NaN input, a negative
 /// `max_t` or invalid options ([`ShapeCastOptions::is_valid`]).
+///
+/// ```
+/// use isect::d2::*;
+/// use isect::query::{cast_shapes_with, ShapeCastOptions};
+///
+/// # fn main() -> Result<(), ShapeError> {
+/// // A unit ball moving right at 1 towards a unit ball at x = 10: it touches at t = 8,
+/// // and comes within a skin of 0.5 at t = 7.5.
+/// let ball = Ball::new(Vec2::ZERO, 1.0)?;
+/// let target = Pose::from_translation(Vec2::new(10.0, 0.0));
+/// let skin = ShapeCastOptions::new(0.5, true)?;
+/// let hit = cast_shapes_with(&Pose::IDENTITY, Vec2::X, &ball, &target, Vec2::ZERO, &ball,
+///     100.0, &skin).expect("it arrives");
+/// assert!((hit.time - 7.5).abs() < 1e-4);
+/// # Ok(())
+/// # }
+/// ```
 #[allow(clippy::too_many_arguments)]
 pub fn cast_shapes_with<V, A, B>(
     pose_a: &V::Pose,
@@ -203,6 +220,25 @@ where
 /// in time: a contact left at time 0 is not searched again within the sweep (a
 /// shape that leaves a contact and swings back into it within one sweep is missed;
 /// shorter sweeps find it). `None` for no hit, NaN poses or invalid options.
+///
+/// ```
+/// use isect::d3::*;
+/// use isect::query::{time_of_impact_with, ShapeCastOptions, Sweep};
+///
+/// # fn main() -> Result<(), ShapeError> {
+/// // A unit ball sweeping from x = 0 to x = 10 towards a unit ball at x = 6: it
+/// // touches at x = 4 (t = 0.4) and comes within 1.0 at x = 3 (t = 0.3).
+/// let ball = Ball::new(Vec3::ZERO, 1.0)?;
+/// let moving = Sweep { start: Pose::IDENTITY,
+///     end: Pose::from_translation(Vec3::new(10.0, 0.0, 0.0)) };
+/// let at = Pose::from_translation(Vec3::new(6.0, 0.0, 0.0));
+/// let still = Sweep { start: at, end: at };
+/// let hit = time_of_impact_with(&moving, &ball, &still, &ball,
+///     &ShapeCastOptions::new(1.0, true)?).expect("it comes within 1.0");
+/// assert!((hit.time - 0.3).abs() < 1e-4);
+/// # Ok(())
+/// # }
+/// ```
 pub fn time_of_impact_with<V, A, B>(
     sweep_a: &Sweep<V>,
     a: &A,

@@ -42,16 +42,57 @@ use crate::shape::{Ray, RayHit};
 /// infinity, or a NaN or negative `max_t`, misses.
 pub trait RayCast<V: Vector> {
     /// The first hit with `t ∈ [0, max_t]`, or `None`.
+    ///
+    /// ```
+    /// use isect::d2::*;
+    ///
+    /// # fn main() -> Result<(), ShapeError> {
+    /// let b = Aabb::new(Vec2::new(4.0, -1.0), Vec2::new(6.0, 1.0))?;
+    /// let ray = Ray::new(Vec2::ZERO, Vec2::X)?;
+    /// let hit = b.cast_ray(&ray, 100.0).expect("the ray points at the box");
+    /// assert_eq!((hit.t, hit.point, hit.normal), (4.0, Vec2::new(4.0, 0.0), -Vec2::X));
+    /// assert!(b.cast_ray(&ray, 3.0).is_none()); // max_t stops short of it
+    /// # Ok(())
+    /// # }
+    /// ```
     fn cast_ray(&self, ray: &Ray<V>, max_t: V::Scalar) -> Option<RayHit<V>>;
 
     /// True when the ray hits for some `t ∈ [0, max_t]`. Implementations may answer
     /// faster than [`RayCast::cast_ray`].
+    ///
+    /// ```
+    /// use isect::d3::*;
+    ///
+    /// # fn main() -> Result<(), ShapeError> {
+    /// let ball = Ball::new(Vec3::new(0.0, 0.0, -10.0), 1.0)?;
+    /// let down_the_axis = Ray::new(Vec3::ZERO, -Vec3::Z)?;
+    /// let offset = Ray::new(Vec3::new(1.5, 0.0, 0.0), -Vec3::Z)?;
+    /// assert!(ball.intersects_ray(&down_the_axis, 20.0));
+    /// assert!(!ball.intersects_ray(&offset, 20.0));
+    /// # Ok(())
+    /// # }
+    /// ```
     #[inline]
     fn intersects_ray(&self, ray: &Ray<V>, max_t: V::Scalar) -> bool {
         self.cast_ray(ray, max_t).is_some()
     }
 
     /// The first hit of a world-space ray on this shape placed at `pose`, in world space.
+    ///
+    /// ```
+    /// use isect::d2::*;
+    ///
+    /// # fn main() -> Result<(), ShapeError> {
+    /// // A unit ball in its own frame, placed at (5, 0): the ray from the origin along
+    /// // +x hits it at t = 4, reported in world space.
+    /// let ball = Ball::new(Vec2::ZERO, 1.0)?;
+    /// let pose = Pose::from_translation(Vec2::new(5.0, 0.0));
+    /// let hit = ball.cast_ray_posed(&pose, &Ray::new(Vec2::ZERO, Vec2::X)?, 10.0).unwrap();
+    /// assert!((hit.t - 4.0).abs() < 1e-6);
+    /// assert!((hit.point - Vec2::new(4.0, 0.0)).length() < 1e-6);
+    /// # Ok(())
+    /// # }
+    /// ```
     #[inline]
     fn cast_ray_posed(&self, pose: &V::Pose, ray: &Ray<V>, max_t: V::Scalar) -> Option<RayHit<V>> {
         let local = Ray {
@@ -93,6 +134,23 @@ pub(crate) fn posed_hit<V: Vector>(
 /// plane of the shape's support point along the ray (every point of a convex shape
 /// lies before it), so it costs one support call and one more ray cast; its accuracy
 /// is the kind's ray cast at a distance of the shape's extent along the ray.
+///
+/// ```
+/// use isect::d3::*;
+/// use isect::query::cast_ray::cast_ray_convex_solid;
+///
+/// # fn main() -> Result<(), ShapeError> {
+/// // A ray from inside a ball of radius 2: solid, it hits at once; hollow, it hits
+/// // where it leaves, with the normal facing the ray.
+/// let ball = Ball::new(Vec3::ZERO, 2.0)?;
+/// let ray = Ray::new(Vec3::ZERO, Vec3::Y)?;
+/// assert_eq!(cast_ray_convex_solid(&ball, &ray, 10.0, true).unwrap().t, 0.0);
+/// let exit = cast_ray_convex_solid(&ball, &ray, 10.0, false).expect("it leaves at y = 2");
+/// assert!((exit.t - 2.0).abs() < 1e-5);
+/// assert!((exit.normal + Vec3::Y).length() < 1e-5);
+/// # Ok(())
+/// # }
+/// ```
 pub fn cast_ray_convex_solid<V, S>(
     shape: &S,
     ray: &Ray<V>,

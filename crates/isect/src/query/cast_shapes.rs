@@ -80,6 +80,26 @@ pub struct ShapeCastHit<V: Vector> {
 /// with their contact depth (positive when penetrating); equal velocities give
 /// `None` unless overlapping at time 0; NaN poses, velocities or `max_t`, or a
 /// negative `max_t`, give `None`.
+///
+/// ```
+/// use isect::d2::*;
+/// use isect::query::cast_shapes;
+///
+/// # fn main() -> Result<(), ShapeError> {
+/// // A unit ball at x = 0 moving right at 2 towards a wall [5, 6] × [-5, 5]: the
+/// // ball's front reaches x = 5 at t = 2.
+/// let ball = Ball::new(Vec2::ZERO, 1.0)?;
+/// let wall = Obb::from_angle(Vec2::new(5.5, 0.0), Vec2::new(0.5, 5.0), 0.0)?;
+/// let hit = cast_shapes(&Pose::IDENTITY, Vec2::new(2.0, 0.0), &ball,
+///     &Pose::IDENTITY, Vec2::ZERO, &wall, 10.0).expect("it hits the wall");
+/// assert!((hit.time - 2.0).abs() < 1e-4);
+/// assert!((hit.normal - Vec2::X).length() < 1e-4);
+/// // Moving away: no hit.
+/// assert!(cast_shapes(&Pose::IDENTITY, -Vec2::X, &ball,
+///     &Pose::IDENTITY, Vec2::ZERO, &wall, 10.0).is_none());
+/// # Ok(())
+/// # }
+/// ```
 #[allow(clippy::too_many_arguments)]
 pub fn cast_shapes<V, A, B>(
     pose_a: &V::Pose,
@@ -551,6 +571,22 @@ pub struct Sweep<V: Vector> {
 
 impl<V: GjkVector> Sweep<V> {
     /// The pose at time `t`.
+    ///
+    /// ```
+    /// use isect::d2::*;
+    /// use isect::query::Sweep;
+    ///
+    /// // Halfway along a sweep from the origin to (4, 2), turning from 0 to a quarter turn.
+    /// let sweep = Sweep::<Vec2> {
+    ///     start: Pose::new(Vec2::ZERO, 0.0),
+    ///     end: Pose::new(Vec2::new(4.0, 2.0), std::f32::consts::FRAC_PI_2),
+    /// };
+    /// let mid = sweep.pose_at(0.5);
+    /// assert!((mid.transform_point(Vec2::ZERO) - Vec2::new(2.0, 1.0)).length() < 1e-6);
+    /// // The local x axis has turned 45°.
+    /// let x = mid.transform_vector(Vec2::X);
+    /// assert!((x - Vec2::splat(0.5f32.sqrt())).length() < 1e-6);
+    /// ```
     #[inline]
     pub fn pose_at(&self, t: V::Scalar) -> V::Pose {
         V::interpolate_pose(&self.start, &self.end, t)
@@ -559,6 +595,18 @@ impl<V: GjkVector> Sweep<V> {
 
 /// A bound on the distance of any point of `shape` from its local origin: the
 /// half-diagonal of its local bounding box, from `2 · DIM` support calls.
+///
+/// ```
+/// use isect::d3::*;
+/// use isect::query::cast_shapes::bounding_radius;
+///
+/// # fn main() -> Result<(), ShapeError> {
+/// // A 2 × 4 × 4 box centred on its origin: half-diagonal √(1 + 4 + 4) = 3.
+/// let b = Obb::new(Vec3::ZERO, Vec3::new(1.0, 2.0, 2.0), Quat::IDENTITY)?;
+/// assert!((bounding_radius(&b) - 3.0).abs() < 1e-5);
+/// # Ok(())
+/// # }
+/// ```
 pub fn bounding_radius<V: Vector, S: SupportMap<V> + ?Sized>(shape: &S) -> V::Scalar {
     let corner = (0..V::DIM).fold(V::ZERO, |c, i| {
         let axis = V::unit_axis(i);
@@ -584,6 +632,29 @@ pub fn bounding_radius<V: Vector, S: SupportMap<V> + ?Sized>(shape: &S) -> V::Sc
 /// Edge cases: overlap at `t = 0` answers `time = 0` with the contact depth; at
 /// [`TOI_MAX_ITERATIONS`] the last safe time is returned with `MaxIterations`; NaN
 /// poses give `None`.
+///
+/// ```
+/// use isect::d2::*;
+/// use isect::query::{time_of_impact, Sweep};
+///
+/// # fn main() -> Result<(), ShapeError> {
+/// // A 4 × 0.2 bar pivoting at the origin swings a quarter turn from +x to +y; a
+/// // ball of radius 0.5 sits at (0, 2). The bar's side meets it when the ball's
+/// // centre is 0.6 from the bar's axis: 2·cos θ = 0.6, θ = acos 0.3, t = θ / (π/2).
+/// let bar = Obb::from_angle(Vec2::ZERO, Vec2::new(2.0, 0.1), 0.0)?;
+/// let swing = Sweep {
+///     start: Pose::new(Vec2::ZERO, 0.0),
+///     end: Pose::new(Vec2::ZERO, std::f32::consts::FRAC_PI_2),
+/// };
+/// let ball = Ball::new(Vec2::ZERO, 0.5)?;
+/// let at = Pose::from_translation(Vec2::new(0.0, 2.0));
+/// let hit = time_of_impact(&swing, &bar, &Sweep { start: at, end: at }, &ball)
+///     .expect("the bar reaches the ball");
+/// let expected = 0.3f32.acos() / std::f32::consts::FRAC_PI_2;
+/// assert!((hit.time - expected).abs() < 1e-3, "{}", hit.time);
+/// # Ok(())
+/// # }
+/// ```
 pub fn time_of_impact<V, A, B>(
     sweep_a: &Sweep<V>,
     a: &A,

@@ -67,6 +67,21 @@ impl<V: Vector> Contact<V> {
 /// Edge cases: exactly touching shapes give depth 0; coincident ball centres and
 /// other degenerate pairs give `Status::Degenerate` (see [`Contact::status`]); NaN
 /// poses or a NaN `prediction` give `None`.
+///
+/// ```
+/// use isect::d2::*;
+/// use isect::query::contact;
+///
+/// # fn main() -> Result<(), ShapeError> {
+/// let square = Obb::from_angle(Vec2::ZERO, Vec2::ONE, 0.0)?; // [-1, 1]²
+/// let ball = Ball::new(Vec2::ZERO, 1.0)?;
+/// let at = Pose::from_translation(Vec2::new(1.75, 0.0));
+/// let c = contact(&Pose::IDENTITY, &square, &at, &ball, 0.0).expect("they overlap");
+/// assert!((c.depth - 0.25).abs() < 1e-4);
+/// assert!((c.normal - Vec2::X).length() < 1e-4);
+/// # Ok(())
+/// # }
+/// ```
 pub fn contact<V, A, B>(
     pose_a: &V::Pose,
     a: &A,
@@ -168,6 +183,22 @@ pub(crate) fn contact_points<V: Vector>(
 
 /// Contact of two balls (analytic). Coincident centres give `Status::Degenerate`
 /// with normal +x of A's frame and depth `ra + rb`; NaN input gives `None`.
+///
+/// ```
+/// use isect::d3::*;
+/// use isect::query::contact::contact_ball_ball;
+///
+/// # fn main() -> Result<(), ShapeError> {
+/// let ball = Ball::new(Vec3::ZERO, 1.0)?;
+/// let (a, b) = (Pose::IDENTITY, Pose::from_translation(Vec3::new(0.0, 0.0, 3.0)));
+/// // 1.0 apart: only a prediction of at least 1 reports it, with depth −1.
+/// assert!(contact_ball_ball(&a, &ball, &b, &ball, 0.5).is_none());
+/// let c = contact_ball_ball(&a, &ball, &b, &ball, 1.0).expect("within the prediction");
+/// assert!((c.depth + 1.0).abs() < 1e-6);
+/// assert_eq!(c.normal, Vec3::Z);
+/// # Ok(())
+/// # }
+/// ```
 #[inline]
 pub fn contact_ball_ball<V: Vector>(
     pose_a: &V::Pose,
@@ -185,6 +216,22 @@ pub fn contact_ball_ball<V: Vector>(
 /// Contact of a ball and a capsule: the ball against the capsule's nearest
 /// segment point. When the ball's centre is on the capsule's segment the
 /// general GJK/EPA path answers (with `Status::Degenerate`: no unique normal).
+///
+/// ```
+/// use isect::d2::*;
+/// use isect::query::contact::contact_ball_capsule;
+///
+/// # fn main() -> Result<(), ShapeError> {
+/// // A horizontal capsule of radius 0.5 and a unit ball centred 1.25 above its axis.
+/// let capsule = Capsule::new(Vec2::new(-2.0, 0.0), Vec2::new(2.0, 0.0), 0.5)?;
+/// let ball = Ball::new(Vec2::new(1.0, 1.25), 1.0)?;
+/// let c = contact_ball_capsule(&Pose::IDENTITY, &ball, &Pose::IDENTITY, &capsule, 0.0)
+///     .expect("they overlap");
+/// assert!((c.depth - 0.25).abs() < 1e-6);
+/// assert!((c.normal + Vec2::Y).length() < 1e-6); // from the ball down to the capsule
+/// # Ok(())
+/// # }
+/// ```
 pub fn contact_ball_capsule<V: GjkVector>(
     pose_a: &V::Pose,
     a: &Ball<V>,
@@ -210,6 +257,22 @@ pub const CAPSULE_CORE_ULPS: f64 = 64.0;
 /// or cross (closer than [`CAPSULE_CORE_ULPS`] epsilons of their coordinates), the
 /// general GJK/EPA path answers: crossing segments in 2D overlap deeper than
 /// `r_a + r_b`, by how far one must move to uncross them.
+///
+/// ```
+/// use isect::d3::*;
+/// use isect::query::contact::contact_capsule_capsule;
+///
+/// # fn main() -> Result<(), ShapeError> {
+/// // Two crossing capsules of radius 0.5 whose axes are 0.8 apart along z.
+/// let a = Capsule::new(Vec3::new(-1.0, 0.0, 0.0), Vec3::new(1.0, 0.0, 0.0), 0.5)?;
+/// let b = Capsule::new(Vec3::new(0.0, -1.0, 0.8), Vec3::new(0.0, 1.0, 0.8), 0.5)?;
+/// let c = contact_capsule_capsule(&Pose::IDENTITY, &a, &Pose::IDENTITY, &b, 0.0)
+///     .expect("they overlap");
+/// assert!((c.depth - 0.2).abs() < 1e-6);
+/// assert!((c.normal - Vec3::Z).length() < 1e-6);
+/// # Ok(())
+/// # }
+/// ```
 pub fn contact_capsule_capsule<V: GjkVector>(
     pose_a: &V::Pose,
     a: &Capsule<V>,

@@ -58,14 +58,56 @@ use crate::shape::{Aabb, Ball, Capsule};
 pub trait DispatchShape<V: GjkVector>: RayCast<V> + Clone {
     /// The world bounding box of the shape placed at `pose` (non-finite bounds for a
     /// non-finite pose).
+    ///
+    /// ```
+    /// use isect::d2::*;
+    /// use isect::query::dispatch::DispatchShape;
+    ///
+    /// # fn main() -> Result<(), ShapeError> {
+    /// let ball = Shape::Ball(Ball::new(Vec2::ZERO, 1.0)?);
+    /// let b = ball.world_aabb(&Pose::from_translation(Vec2::new(5.0, 2.0)));
+    /// assert_eq!((b.min, b.max), (Vec2::new(4.0, 1.0), Vec2::new(6.0, 3.0)));
+    /// # Ok(())
+    /// # }
+    /// ```
     fn world_aabb(&self, pose: &V::Pose) -> Aabb<V>;
 
     /// True when the shape placed at `pose` contains the world point `p` (boundary
     /// included); `false` for a NaN point or a non-finite pose.
+    ///
+    /// ```
+    /// use isect::d2::*;
+    /// use isect::query::dispatch::DispatchShape;
+    ///
+    /// # fn main() -> Result<(), ShapeError> {
+    /// // A 2 × 1 box turned a quarter turn about its origin covers [-1, 0] × [0, 2].
+    /// let plank = Shape::Cuboid(Aabb::new(Vec2::ZERO, Vec2::new(2.0, 1.0))?);
+    /// let turned = Pose::new(Vec2::ZERO, std::f32::consts::FRAC_PI_2);
+    /// assert!(plank.contains_point(&turned, Vec2::new(-0.5, 1.5)));
+    /// assert!(!plank.contains_point(&turned, Vec2::new(1.5, 0.5)));
+    /// # Ok(())
+    /// # }
+    /// ```
     fn contains_point(&self, pose: &V::Pose, p: V) -> bool;
 
     /// True when the shape placed at `pose` touches or overlaps the world box
     /// `region`; `false` for a box with NaN or a non-finite pose.
+    ///
+    /// ```
+    /// use isect::d3::*;
+    /// use isect::query::dispatch::DispatchShape;
+    ///
+    /// # fn main() -> Result<(), ShapeError> {
+    /// // The corner box starts 0.9·√3 ≈ 1.56 from the ball's centre: it misses the
+    /// // ball, though it overlaps the ball's bounding box.
+    /// let ball = Shape::Ball(Ball::new(Vec3::ZERO, 1.0)?);
+    /// let corner = Aabb::new(Vec3::splat(0.9), Vec3::splat(2.0))?;
+    /// let face = Aabb::new(Vec3::new(0.9, -0.1, -0.1), Vec3::new(2.0, 0.1, 0.1))?;
+    /// assert!(!ball.intersects_aabb(&Pose::IDENTITY, &corner));
+    /// assert!(ball.intersects_aabb(&Pose::IDENTITY, &face));
+    /// # Ok(())
+    /// # }
+    /// ```
     fn intersects_aabb(&self, pose: &V::Pose, region: &Aabb<V>) -> bool;
 
     /// The first hit of the world ray `ray` on the shape placed at `pose`, within
@@ -76,6 +118,23 @@ pub trait DispatchShape<V: GjkVector>: RayCast<V> + Clone {
     /// or a composite's next surface or boundary crossing
     /// ([`Composite::cast_ray_boundary`](crate::shape::Composite::cast_ray_boundary)),
     /// the normal facing the ray. Misses as [`RayCast`] documents.
+    ///
+    /// ```
+    /// use isect::d2::*;
+    /// use isect::query::dispatch::DispatchShape;
+    ///
+    /// # fn main() -> Result<(), ShapeError> {
+    /// // A ray from the centre of a 4 × 4 box placed at (10, 0).
+    /// let b = Shape::Cuboid(Aabb::new(Vec2::splat(-2.0), Vec2::splat(2.0))?);
+    /// let pose = Pose::from_translation(Vec2::new(10.0, 0.0));
+    /// let ray = Ray::new(Vec2::new(10.0, 0.0), Vec2::Y)?;
+    /// assert_eq!(b.cast_ray_solid(&pose, &ray, 10.0, true).unwrap().t, 0.0);
+    /// let exit = b.cast_ray_solid(&pose, &ray, 10.0, false).expect("it leaves the box");
+    /// assert!((exit.t - 2.0).abs() < 1e-6);
+    /// assert!((exit.normal + Vec2::Y).length() < 1e-6); // facing the ray
+    /// # Ok(())
+    /// # }
+    /// ```
     fn cast_ray_solid(
         &self,
         pose: &V::Pose,
@@ -174,6 +233,21 @@ pub(crate) fn entering_pose<V: GjkVector>(pose: &V::Pose) -> V::Pose {
 /// True when the shapes touch or overlap; `false` when a pose is not finite or a
 /// rotation is refused (see the module docs). Agrees with
 /// [`crate::query::distance::intersects`] up to rounding.
+///
+/// ```
+/// use isect::d3::*;
+/// use isect::query::dispatch;
+///
+/// # fn main() -> Result<(), ShapeError> {
+/// let ball = Shape::Ball(Ball::new(Vec3::ZERO, 1.0)?);
+/// let post = Shape::Cylinder(Cylinder::new(2.0, 0.5)?); // radius 0.5 about y
+/// let near = Pose::from_translation(Vec3::new(1.5, 0.0, 0.0)); // touching
+/// let far = Pose::from_translation(Vec3::new(1.6, 0.0, 0.0));
+/// assert!(dispatch::intersects(&Pose::IDENTITY, &ball, &near, &post));
+/// assert!(!dispatch::intersects(&Pose::IDENTITY, &ball, &far, &post));
+/// # Ok(())
+/// # }
+/// ```
 #[inline]
 pub fn intersects<V: GjkVector, S: DispatchShape<V>>(
     pose_a: &V::Pose,
@@ -188,6 +262,22 @@ pub fn intersects<V: GjkVector, S: DispatchShape<V>>(
 /// The contact of the shapes when their separation is at most `prediction`, as
 /// [`crate::query::contact()`]; `None` otherwise and for a non-finite pose, a refused
 /// rotation or a NaN `prediction`. Touching shapes give depth 0.
+///
+/// ```
+/// use isect::d2::*;
+/// use isect::query::dispatch;
+///
+/// # fn main() -> Result<(), ShapeError> {
+/// // A unit ball 0.25 into the top of a floor box.
+/// let floor = Shape::Cuboid(Aabb::new(Vec2::new(-10.0, -1.0), Vec2::new(10.0, 0.0))?);
+/// let ball = Shape::Ball(Ball::new(Vec2::ZERO, 1.0)?);
+/// let at = Pose::from_translation(Vec2::new(2.0, 0.75));
+/// let c = dispatch::contact(&Pose::IDENTITY, &floor, &at, &ball, 0.0).expect("overlap");
+/// assert!((c.depth - 0.25).abs() < 1e-6);
+/// assert!((c.normal - Vec2::Y).length() < 1e-6); // from the floor (A) to the ball (B)
+/// # Ok(())
+/// # }
+/// ```
 #[inline]
 pub fn contact<V: GjkVector, S: DispatchShape<V>>(
     pose_a: &V::Pose,
@@ -205,6 +295,22 @@ pub fn contact<V: GjkVector, S: DispatchShape<V>>(
 /// polygon–polygon, 2D box–polygon and polyhedron–polyhedron pairs, the single point of [`contact`]
 /// (id [`FeatureId::SINGLE`]) for the other pairs. `None` beyond `prediction`, for
 /// a non-finite pose, a refused rotation or a NaN `prediction`.
+///
+/// ```
+/// use isect::d3::*;
+/// use isect::query::dispatch;
+///
+/// # fn main() -> Result<(), ShapeError> {
+/// // A unit cube 0.1 into a wide floor: a box–box face contact of 4 points.
+/// let floor = Shape::Cuboid(Aabb::new(Vec3::new(-5.0, -1.0, -5.0), Vec3::new(5.0, 0.0, 5.0))?);
+/// let cube = Shape::Cuboid(Aabb::new(Vec3::splat(-0.5), Vec3::splat(0.5))?);
+/// let at = Pose::from_translation(Vec3::new(0.0, 0.4, 0.0));
+/// let m = dispatch::contact_manifold(&Pose::IDENTITY, &floor, &at, &cube, 0.0).unwrap();
+/// assert_eq!(m.points().len(), 4);
+/// assert!(m.points().iter().all(|p| (p.depth - 0.1).abs() < 1e-5));
+/// # Ok(())
+/// # }
+/// ```
 #[inline]
 pub fn contact_manifold<V: GjkVector, S: DispatchShape<V>>(
     pose_a: &V::Pose,
@@ -219,6 +325,20 @@ pub fn contact_manifold<V: GjkVector, S: DispatchShape<V>>(
 
 /// Distance between the shapes (0 when touching or overlapping; NaN for a
 /// non-finite pose or a refused rotation).
+///
+/// ```
+/// use isect::d2::*;
+/// use isect::query::dispatch;
+///
+/// # fn main() -> Result<(), ShapeError> {
+/// let capsule = Shape::Capsule(Capsule::new(Vec2::new(-1.0, 0.0), Vec2::new(1.0, 0.0), 0.5)?);
+/// let ball = Shape::Ball(Ball::new(Vec2::ZERO, 1.0)?);
+/// let at = Pose::from_translation(Vec2::new(5.0, 0.0)); // 4 from the capsule's end
+/// let d = dispatch::distance(&Pose::IDENTITY, &capsule, &at, &ball);
+/// assert!((d - 2.5).abs() < 1e-6);
+/// # Ok(())
+/// # }
+/// ```
 #[inline]
 pub fn distance<V: GjkVector, S: DispatchShape<V>>(
     pose_a: &V::Pose,
@@ -232,6 +352,22 @@ pub fn distance<V: GjkVector, S: DispatchShape<V>>(
 
 /// Closest points of the shapes, as [`crate::query::closest_points`] (NaN distance
 /// with `Status::Degenerate` for a non-finite pose or a refused rotation).
+///
+/// ```
+/// use isect::d3::*;
+/// use isect::query::dispatch;
+///
+/// # fn main() -> Result<(), ShapeError> {
+/// let cube = Shape::Cuboid(Aabb::new(Vec3::splat(-1.0), Vec3::splat(1.0))?);
+/// let ball = Shape::Ball(Ball::new(Vec3::ZERO, 0.5)?);
+/// let at = Pose::from_translation(Vec3::new(0.0, 0.0, 4.0));
+/// let cp = dispatch::closest_points(&Pose::IDENTITY, &cube, &at, &ball);
+/// assert!((cp.distance - 2.5).abs() < 1e-5);
+/// assert!((cp.point_b - Vec3::new(0.0, 0.0, 3.5)).length() < 1e-5);
+/// assert!((cp.point_a.z - 1.0).abs() < 1e-5); // on the cube's top face
+/// # Ok(())
+/// # }
+/// ```
 #[inline]
 pub fn closest_points<V: GjkVector, S: DispatchShape<V>>(
     pose_a: &V::Pose,
@@ -246,6 +382,23 @@ pub fn closest_points<V: GjkVector, S: DispatchShape<V>>(
 /// The first time in `[0, max_t]` at which the translating shapes touch, as
 /// [`crate::query::cast_shapes()`] (overlap at time 0 answers `time = 0` with the
 /// contact depth; `None` for NaN input, a refused rotation or a negative `max_t`).
+///
+/// ```
+/// use isect::d2::*;
+/// use isect::query::dispatch;
+///
+/// # fn main() -> Result<(), ShapeError> {
+/// // A unit ball falling at 3 onto a floor whose top is at y = 0, from y = 7: its
+/// // bottom reaches the floor after 6 / 3 = 2.
+/// let floor = Shape::Cuboid(Aabb::new(Vec2::new(-10.0, -1.0), Vec2::new(10.0, 0.0))?);
+/// let ball = Shape::Ball(Ball::new(Vec2::ZERO, 1.0)?);
+/// let start = Pose::from_translation(Vec2::new(0.0, 7.0));
+/// let hit = dispatch::cast_shapes(&Pose::IDENTITY, Vec2::ZERO, &floor,
+///     &start, Vec2::new(0.0, -3.0), &ball, 10.0).expect("it lands");
+/// assert!((hit.time - 2.0).abs() < 1e-5);
+/// # Ok(())
+/// # }
+/// ```
 #[allow(clippy::too_many_arguments)]
 #[inline]
 pub fn cast_shapes<V: GjkVector, S: DispatchShape<V>>(
@@ -351,6 +504,24 @@ pub fn time_of_impact<V: GjkVector, S: DispatchShape<V>>(
 /// conservative), walks its part tree with it and keeps the earliest part hit (see
 /// [`crate::query::composite`]). `None` when they do not touch by `t = 1`, for a
 /// non-finite or refused pose in a sweep (NaN or infinite motion) or invalid options.
+///
+/// ```
+/// use isect::d3::*;
+/// use isect::query::{dispatch, ShapeCastOptions, Sweep};
+///
+/// # fn main() -> Result<(), ShapeError> {
+/// // A unit ball swept from z = 10 to z = 0 above a floor whose top is at z = 0:
+/// // it comes within a skin of 0.5 when its centre is at z = 1.5, t = 0.85.
+/// let floor = Shape::Cuboid(Aabb::new(Vec3::new(-5.0, -5.0, -1.0), Vec3::new(5.0, 5.0, 0.0))?);
+/// let ball = Shape::Ball(Ball::new(Vec3::ZERO, 1.0)?);
+/// let still = Sweep { start: Pose::IDENTITY, end: Pose::IDENTITY };
+/// let fall = Sweep { start: Pose::from_translation(Vec3::new(0.0, 0.0, 10.0)), end: Pose::IDENTITY };
+/// let skin = ShapeCastOptions::new(0.5, true)?;
+/// let hit = dispatch::time_of_impact_with(&still, &floor, &fall, &ball, &skin).unwrap();
+/// assert!((hit.time - 0.85).abs() < 1e-4);
+/// # Ok(())
+/// # }
+/// ```
 #[inline]
 pub fn time_of_impact_with<V: GjkVector, S: DispatchShape<V>>(
     sweep_a: &Sweep<V>,

@@ -39,6 +39,22 @@ pub struct ClosestPoints<V: Vector> {
 ///
 /// Edge cases: touching or overlapping shapes give distance 0 and a common point;
 /// NaN poses give a NaN distance with `Status::Degenerate`.
+///
+/// ```
+/// use isect::d2::*;
+/// use isect::query::closest_points;
+///
+/// # fn main() -> Result<(), ShapeError> {
+/// let square = Obb::from_angle(Vec2::ZERO, Vec2::ONE, 0.0)?; // [-1, 1]²
+/// let ball = Ball::new(Vec2::ZERO, 1.0)?;
+/// let at = Pose::from_translation(Vec2::new(0.0, 5.0));
+/// let cp = closest_points(&Pose::IDENTITY, &square, &at, &ball);
+/// assert!((cp.distance - 3.0).abs() < 1e-4);
+/// assert!((cp.point_b - Vec2::new(0.0, 4.0)).length() < 1e-4);
+/// assert!((cp.point_a.y - 1.0).abs() < 1e-4); // on the square's top edge
+/// # Ok(())
+/// # }
+/// ```
 pub fn closest_points<V, A, B>(pose_a: &V::Pose, a: &A, pose_b: &V::Pose, b: &B) -> ClosestPoints<V>
 where
     V: GjkVector,
@@ -50,6 +66,24 @@ where
 
 /// [`closest_points`] warm-started from (and updating) `cache`: for frame-to-frame
 /// queries of the same pair, pass the same cache every frame.
+///
+/// ```
+/// use isect::d3::*;
+/// use isect::algo::gjk::GjkCache;
+/// use isect::query::distance::closest_points_cached;
+///
+/// # fn main() -> Result<(), ShapeError> {
+/// let (a, b) = (Ball::new(Vec3::ZERO, 1.0)?, Ball::new(Vec3::ZERO, 0.5)?);
+/// let mut cache = GjkCache::new();
+/// // The same pair over three frames, B drifting away along x.
+/// for (frame, x) in [4.0_f32, 4.5, 5.0].into_iter().enumerate() {
+///     let at = Pose::from_translation(Vec3::new(x, 0.0, 0.0));
+///     let cp = closest_points_cached(&Pose::IDENTITY, &a, &at, &b, &mut cache);
+///     assert!((cp.distance - (x - 1.5)).abs() < 1e-4, "frame {frame}");
+/// }
+/// # Ok(())
+/// # }
+/// ```
 pub fn closest_points_cached<V, A, B>(
     pose_a: &V::Pose,
     a: &A,
@@ -67,6 +101,20 @@ where
 
 /// Distance between two convex shapes (0 when they touch or overlap; NaN for NaN
 /// poses). See [`closest_points`] for the witness points and GJK's status.
+///
+/// ```
+/// use isect::d3::*;
+/// use isect::query::distance;
+///
+/// # fn main() -> Result<(), ShapeError> {
+/// let a = Ball::new(Vec3::ZERO, 1.0)?;
+/// let b = Ball::new(Vec3::ZERO, 2.0)?;
+/// let at = Pose::from_translation(Vec3::new(0.0, 6.0, 0.0));
+/// assert!((distance(&Pose::IDENTITY, &a, &at, &b) - 3.0).abs() < 1e-4);
+/// assert_eq!(distance(&Pose::IDENTITY, &a, &Pose::IDENTITY, &b), 0.0); // overlapping
+/// # Ok(())
+/// # }
+/// ```
 #[inline]
 pub fn distance<V, A, B>(pose_a: &V::Pose, a: &A, pose_b: &V::Pose, b: &B) -> V::Scalar
 where
@@ -85,6 +133,23 @@ where
 
 /// Boolean GJK test: true when the shapes touch or overlap (stops at the first
 /// separating plane, so cheaper than [`distance`]). False for NaN poses.
+///
+/// ```
+/// use isect::d2::*;
+/// use isect::query::distance::intersects;
+///
+/// # fn main() -> Result<(), ShapeError> {
+/// let square = Obb::from_angle(Vec2::ZERO, Vec2::ONE, 0.0)?; // [-1, 1]²
+/// let ball = Ball::new(Vec2::ZERO, 1.0)?;
+/// // A unit ball at (1.9, 0) reaches x = 0.9 and overlaps; at (1.9, 1.9) it is
+/// // 0.9·√2 ≈ 1.27 from the corner (1, 1) and misses.
+/// let near = Pose::from_translation(Vec2::new(1.9, 0.0));
+/// let diagonal = Pose::from_translation(Vec2::new(1.9, 1.9));
+/// assert!(intersects(&Pose::IDENTITY, &square, &near, &ball));
+/// assert!(!intersects(&Pose::IDENTITY, &square, &diagonal, &ball));
+/// # Ok(())
+/// # }
+/// ```
 pub fn intersects<V, A, B>(pose_a: &V::Pose, a: &A, pose_b: &V::Pose, b: &B) -> bool
 where
     V: GjkVector,
@@ -167,6 +232,18 @@ pub(crate) fn grow_by_margins<V: Vector>(
 }
 
 /// Distance between two balls (0 when they touch or overlap).
+///
+/// ```
+/// use isect::d2::*;
+/// use isect::query::distance::distance_ball_ball;
+///
+/// # fn main() -> Result<(), ShapeError> {
+/// let ball = Ball::new(Vec2::ZERO, 1.0)?;
+/// let at = Pose::from_translation(Vec2::new(3.0, 4.0)); // centres 5 apart
+/// assert!((distance_ball_ball(&Pose::IDENTITY, &ball, &at, &ball) - 3.0).abs() < 1e-6);
+/// # Ok(())
+/// # }
+/// ```
 #[inline]
 pub fn distance_ball_ball<V: Vector>(
     pose_a: &V::Pose,
@@ -181,6 +258,19 @@ pub fn distance_ball_ball<V: Vector>(
 
 /// Distance between a ball and a capsule (0 when they touch or overlap): the
 /// ball's centre against the capsule's segment.
+///
+/// ```
+/// use isect::d3::*;
+/// use isect::query::distance::distance_ball_capsule;
+///
+/// # fn main() -> Result<(), ShapeError> {
+/// let capsule = Capsule::new(Vec3::new(0.0, -1.0, 0.0), Vec3::new(0.0, 1.0, 0.0), 0.5)?;
+/// let ball = Ball::new(Vec3::new(0.0, 4.0, 0.0), 1.0)?; // 3 above the top of the axis
+/// let d = distance_ball_capsule(&Pose::IDENTITY, &ball, &Pose::IDENTITY, &capsule);
+/// assert!((d - 1.5).abs() < 1e-6);
+/// # Ok(())
+/// # }
+/// ```
 #[inline]
 pub fn distance_ball_capsule<V: Vector>(
     pose_a: &V::Pose,
@@ -195,6 +285,20 @@ pub fn distance_ball_capsule<V: Vector>(
 
 /// Distance between two capsules (0 when they touch or overlap), from the closest
 /// points of their segments.
+///
+/// ```
+/// use isect::d2::*;
+/// use isect::query::distance::distance_capsule_capsule;
+///
+/// # fn main() -> Result<(), ShapeError> {
+/// // Two parallel horizontal capsules of radius 0.5, axes 3 apart.
+/// let a = Capsule::new(Vec2::new(-1.0, 0.0), Vec2::new(1.0, 0.0), 0.5)?;
+/// let above = Pose::from_translation(Vec2::new(0.5, 3.0));
+/// let d = distance_capsule_capsule(&Pose::IDENTITY, &a, &above, &a);
+/// assert!((d - 2.0).abs() < 1e-6);
+/// # Ok(())
+/// # }
+/// ```
 #[inline]
 pub fn distance_capsule_capsule<V: Vector>(
     pose_a: &V::Pose,
@@ -327,6 +431,22 @@ pub(crate) fn world_segment<V: Vector>(pose: &V::Pose, c: &Capsule<V>) -> Segmen
 /// `p = s1.a + s·(s1.b − s1.a)` and `q = s2.a + t·(s2.b − s2.a)`, `s, t ∈ [0, 1]`.
 /// Zero-length segments are points; for parallel segments one of the closest pairs
 /// is returned.
+///
+/// ```
+/// use isect::d3::*;
+/// use isect::query::distance::closest_points_segment_segment;
+///
+/// # fn main() -> Result<(), ShapeError> {
+/// // Skew segments: along x at z = 0, along y at z = 2, crossing over (1, 0).
+/// let s1 = Segment::new(Vec3::ZERO, Vec3::new(2.0, 0.0, 0.0))?;
+/// let s2 = Segment::new(Vec3::new(1.0, -1.0, 2.0), Vec3::new(1.0, 1.0, 2.0))?;
+/// let (s, t, p, q) = closest_points_segment_segment(&s1, &s2);
+/// assert!((s - 0.5).abs() < 1e-6 && (t - 0.5).abs() < 1e-6);
+/// assert!((p - Vec3::new(1.0, 0.0, 0.0)).length() < 1e-6);
+/// assert!(((q - p).length() - 2.0).abs() < 1e-6);
+/// # Ok(())
+/// # }
+/// ```
 pub fn closest_points_segment_segment<V: Vector>(
     s1: &Segment<V>,
     s2: &Segment<V>,

@@ -179,6 +179,22 @@ impl<V: Vector> Manifold<V> {
 
 /// The manifold of two convex shapes of any kind: the single point of [`contact`]
 /// (with [`FeatureId::SINGLE`]), `None` beyond `prediction` or for NaN input.
+///
+/// ```
+/// use isect::d3::*;
+/// use isect::query::contact_manifold_convex;
+///
+/// # fn main() -> Result<(), ShapeError> {
+/// // A cylinder (any support-mapped pair) gets the single point of `contact`.
+/// let ball = Ball::new(Vec3::ZERO, 1.0)?;
+/// let post = Cylinder::new(2.0, 0.5)?;
+/// let at = Pose::from_translation(Vec3::new(1.25, 0.0, 0.0));
+/// let m = contact_manifold_convex(&Pose::IDENTITY, &ball, &at, &post, 0.0).expect("overlap");
+/// assert_eq!(m.points().len(), 1);
+/// assert!((m.points()[0].depth - 0.25).abs() < 1e-4);
+/// # Ok(())
+/// # }
+/// ```
 pub fn contact_manifold_convex<V, A, B>(
     pose_a: &V::Pose,
     a: &A,
@@ -211,6 +227,30 @@ pub const MERGE_DUPLICATE_ULPS: f64 = 1024.0;
 /// from tipping, as the two extremes of Box2D's manifolds and Jolt's
 /// `PruneContactPoints` do; a deeper point between them may be dropped).
 /// Points keep their ids and depths. `None` for no manifold or no point.
+///
+/// ```
+/// use isect::d2::*;
+/// use isect::query::{contact_manifold_obb_2d, merge_manifolds};
+///
+/// # fn main() -> Result<(), ShapeError> {
+/// // A box resting 0.1 deep across two floor tiles: one manifold a tile, merged into
+/// // one of 2 points (the box's two bottom corners) along the shared normal.
+/// let tile = Obb::from_angle(Vec2::ZERO, Vec2::new(1.0, 0.5), 0.0)?;
+/// let crate_ = Obb::from_angle(Vec2::ZERO, Vec2::new(0.5, 0.5), 0.0)?;
+/// let left = Pose::from_translation(Vec2::new(-1.0, 0.0));
+/// let right = Pose::from_translation(Vec2::new(1.0, 0.0));
+/// let on_top = Pose::from_translation(Vec2::new(0.0, 0.9));
+/// let parts = [
+///     contact_manifold_obb_2d(&left, &tile, &on_top, &crate_, 0.0).expect("touches the left tile"),
+///     contact_manifold_obb_2d(&right, &tile, &on_top, &crate_, 0.0).expect("and the right one"),
+/// ];
+/// let m = merge_manifolds(&parts).expect("two manifolds");
+/// assert_eq!(m.points().len(), 2);
+/// assert!((m.normal - Vec2::Y).length() < 1e-5);
+/// assert!(m.points().iter().all(|p| (p.depth - 0.1).abs() < 1e-5));
+/// # Ok(())
+/// # }
+/// ```
 pub fn merge_manifolds<'a, V: Vector>(
     manifolds: impl IntoIterator<Item = &'a Manifold<V>>,
 ) -> Option<Manifold<V>> {
@@ -283,6 +323,24 @@ fn valid_input<P: Isometry<V>, V: Vector>(pose_a: &P, pose_b: &P, prediction: V:
 /// Manifold of two convex polygons: 1 or 2 points. `None` when they are farther apart
 /// than `prediction`, or for NaN poses or `prediction`. Exactly touching polygons give
 /// depth 0; within `prediction` the depths are negative (separation).
+///
+/// ```
+/// use isect::d2::*;
+/// use isect::query::contact_manifold_polygons;
+///
+/// # fn main() -> Result<(), ShapeError> {
+/// // Two unit squares, the second 0.25 into the first from above: an edge contact
+/// // of 2 points, each 0.25 deep.
+/// let square = ConvexPolygon::new(&[Vec2::ZERO, Vec2::X, Vec2::ONE, Vec2::Y])?;
+/// let above = Pose::from_translation(Vec2::new(0.0, 0.75));
+/// let m = contact_manifold_polygons(&Pose::IDENTITY, &square, &above, &square, 0.0)
+///     .expect("they overlap");
+/// assert_eq!(m.points().len(), 2);
+/// assert!((m.normal - Vec2::Y).length() < 1e-6);
+/// assert!(m.points().iter().all(|p| (p.depth - 0.25).abs() < 1e-6));
+/// # Ok(())
+/// # }
+/// ```
 pub fn contact_manifold_polygons<R: Real>(
     pose_a: &Pose2<R>,
     a: &ConvexPolygon<R>,
@@ -311,6 +369,23 @@ where
 
 /// Manifold of two 2D oriented boxes: 1 or 2 points; edge behaviour as
 /// [`contact_manifold_polygons`] (zero-extent boxes are fine).
+///
+/// ```
+/// use isect::d2::*;
+/// use isect::query::contact_manifold_obb_2d;
+///
+/// # fn main() -> Result<(), ShapeError> {
+/// // A 2 × 2 box side by side with a 1 × 1 box 0.5 into it along x.
+/// let big = Obb::from_angle(Vec2::ZERO, Vec2::ONE, 0.0)?;
+/// let small = Obb::from_angle(Vec2::ZERO, Vec2::splat(0.5), 0.0)?;
+/// let beside = Pose::from_translation(Vec2::new(1.0, 0.0));
+/// let m = contact_manifold_obb_2d(&Pose::IDENTITY, &big, &beside, &small, 0.0).unwrap();
+/// assert_eq!(m.points().len(), 2);
+/// assert!((m.normal - Vec2::X).length() < 1e-6);
+/// assert!((m.max_depth() - 0.5).abs() < 1e-6);
+/// # Ok(())
+/// # }
+/// ```
 pub fn contact_manifold_obb_2d<R: Real>(
     pose_a: &Pose2<R>,
     a: &obb_2d::Obb<R>,
@@ -345,6 +420,22 @@ where
 /// Manifold of a 2D oriented box (A) and a convex polygon (B): 1 or 2 points, the box
 /// seen as a four-sided polygon (as Box2D's `b2MakeBox` does); edge behaviour as
 /// [`contact_manifold_polygons`].
+///
+/// ```
+/// use isect::d2::*;
+/// use isect::query::contact_manifold_obb_polygon;
+///
+/// # fn main() -> Result<(), ShapeError> {
+/// // A triangle standing on a box with its tip 0.2 into the box's top: one point.
+/// let slab = Obb::from_angle(Vec2::ZERO, Vec2::new(2.0, 0.5), 0.0)?; // top at y = 0.5
+/// let spike = ConvexPolygon::new(&[Vec2::new(0.0, 0.3), Vec2::new(1.0, 2.0), Vec2::new(-1.0, 2.0)])?;
+/// let m = contact_manifold_obb_polygon(&Pose::IDENTITY, &slab, &Pose::IDENTITY, &spike, 0.0)
+///     .expect("the tip is in the box");
+/// assert_eq!(m.points().len(), 1);
+/// assert!((m.points()[0].depth - 0.2).abs() < 1e-6);
+/// # Ok(())
+/// # }
+/// ```
 pub fn contact_manifold_obb_polygon<R: Real>(
     pose_a: &Pose2<R>,
     a: &obb_2d::Obb<R>,
@@ -454,6 +545,23 @@ type BoxBuf<R> = FixedClipBuffer<<R as Real>::V3, 8>;
 /// `None` beyond `prediction` or for NaN poses or `prediction`; exactly touching
 /// boxes give depth 0, boxes within `prediction` negative depths. Zero-extent boxes
 /// are fine (their faces have zero area).
+///
+/// ```
+/// use isect::d3::*;
+/// use isect::query::contact_manifold_obb_3d;
+///
+/// # fn main() -> Result<(), ShapeError> {
+/// // A unit cube resting 0.1 deep on a wide slab: a face contact of 4 points.
+/// let slab = Obb::new(Vec3::ZERO, Vec3::new(5.0, 0.5, 5.0), Quat::IDENTITY)?;
+/// let cube = Obb::new(Vec3::ZERO, Vec3::splat(0.5), Quat::IDENTITY)?;
+/// let on_top = Pose::from_translation(Vec3::new(0.0, 0.9, 0.0));
+/// let m = contact_manifold_obb_3d(&Pose::IDENTITY, &slab, &on_top, &cube, 0.0).unwrap();
+/// assert_eq!(m.points().len(), 4);
+/// assert!((m.normal - Vec3::Y).length() < 1e-6);
+/// assert!(m.points().iter().all(|p| (p.depth - 0.1).abs() < 1e-5));
+/// # Ok(())
+/// # }
+/// ```
 pub fn contact_manifold_obb_3d<R: Real>(
     pose_a: &Pose3<R>,
     a: &obb_3d::Obb<R>,
@@ -643,6 +751,24 @@ fn face_manifold<V: Vector3, B: ClipBuffer<V>>(
 /// edge–edge (edge pairs pruned on the Gauss map). `None` beyond `prediction` or for
 /// NaN poses or `prediction`; touching gives depth 0, within `prediction` negative
 /// depths. Allocates its edge lists (O(E) per call; the SAT is O(F·V + E²)).
+///
+/// ```
+/// use isect::d3::*;
+/// use isect::query::contact_manifold_polyhedra;
+///
+/// # fn main() -> Result<(), ShapeError> {
+/// // Two unit cubes as hulls of their corners, the second 0.2 into the first from above.
+/// let corners: Vec<Vec3> = (0..8)
+///     .map(|i| Vec3::new((i & 1) as f32, ((i >> 1) & 1) as f32, ((i >> 2) & 1) as f32))
+///     .collect();
+/// let cube = ConvexPolyhedron::from_points(&corners)?;
+/// let above = Pose::from_translation(Vec3::new(0.0, 0.8, 0.0));
+/// let m = contact_manifold_polyhedra(&Pose::IDENTITY, &cube, &above, &cube, 0.0).unwrap();
+/// assert_eq!(m.points().len(), 4);
+/// assert!(m.points().iter().all(|p| (p.depth - 0.2).abs() < 1e-5));
+/// # Ok(())
+/// # }
+/// ```
 pub fn contact_manifold_polyhedra<R: Real>(
     pose_a: &Pose3<R>,
     a: &ConvexPolyhedron<R>,

@@ -26,6 +26,25 @@ pub struct CollidingPair<R: Real> {
 ///
 /// Shapes with a non-finite pose never collide. Cost: `O(n log n)` for the sort plus
 /// the pairs whose x intervals overlap.
+///
+/// ```
+/// use isect::d2::*;
+/// use isect::query::pipeline::colliding_pairs;
+///
+/// # fn main() -> Result<(), ShapeError> {
+/// // Three unit squares along x at 0, 0.5 and 3: only the first two overlap.
+/// let square = ConvexPolygon::new(&[Vec2::ZERO, Vec2::X, Vec2::ONE, Vec2::Y])?;
+/// let shapes: Vec<(Pose, &ConvexPolygon)> = [0.0, 0.5, 3.0]
+///     .iter()
+///     .map(|&x| (Pose::from_translation(Vec2::new(x, 0.0)), &square))
+///     .collect();
+/// let pairs = colliding_pairs(&shapes);
+/// assert_eq!(pairs.len(), 1);
+/// assert_eq!((pairs[0].i, pairs[0].j), (0, 1));
+/// assert!((pairs[0].mtv.depth - 0.5).abs() < 1e-6);
+/// # Ok(())
+/// # }
+/// ```
 pub fn colliding_pairs<R: Real>(shapes: &[(Pose2<R>, &ConvexPolygon<R>)]) -> Vec<CollidingPair<R>> {
     let boxes: Vec<Aabb<R::V2>> = shapes.iter().map(|(pose, poly)| poly.aabb(pose)).collect();
     let mut order: Vec<usize> = (0..shapes.len())
@@ -56,6 +75,22 @@ pub fn colliding_pairs<R: Real>(shapes: &[(Pose2<R>, &ConvexPolygon<R>)]) -> Vec
 }
 
 /// The same answer by testing every pair with SAT alone: the reference for tests.
+///
+/// ```
+/// use isect::d2::*;
+/// use isect::query::pipeline::{colliding_pairs, colliding_pairs_brute_force};
+///
+/// # fn main() -> Result<(), ShapeError> {
+/// let square = ConvexPolygon::new(&[Vec2::ZERO, Vec2::X, Vec2::ONE, Vec2::Y])?;
+/// let shapes: Vec<(Pose, &ConvexPolygon)> = (0..6)
+///     .map(|k| (Pose::from_translation(Vec2::new(0.7 * k as f32, 0.0)), &square))
+///     .collect();
+/// let brute = colliding_pairs_brute_force(&shapes);
+/// assert_eq!(brute.len(), 5); // each square overlaps the next
+/// assert_eq!(brute, colliding_pairs(&shapes));
+/// # Ok(())
+/// # }
+/// ```
 pub fn colliding_pairs_brute_force<R: Real>(
     shapes: &[(Pose2<R>, &ConvexPolygon<R>)],
 ) -> Vec<CollidingPair<R>> {

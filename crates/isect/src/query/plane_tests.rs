@@ -42,6 +42,20 @@ fn projected_range<V: Vector>(aabb: &Aabb<V>, normal: V) -> (V::Scalar, V::Scala
 /// [`PlaneSide::Straddling`]. Works in 2D (a line) and 3D.
 ///
 /// Returns `None` when the box holds NaN (possible through its public fields).
+///
+/// ```
+/// use isect::d3::*;
+/// use isect::query::plane_tests::{aabb_plane_side, PlaneSide};
+///
+/// # fn main() -> Result<(), ShapeError> {
+/// let floor = Plane::new(Vec3::Y, 0.0)?; // y = 0, front side up
+/// let crate_above = Aabb::new(Vec3::new(0.0, 0.5, 0.0), Vec3::new(1.0, 1.5, 1.0))?;
+/// let sunk = Aabb::new(Vec3::new(0.0, -0.5, 0.0), Vec3::new(1.0, 0.5, 1.0))?;
+/// assert_eq!(aabb_plane_side(&crate_above, &floor), Some(PlaneSide::Front));
+/// assert_eq!(aabb_plane_side(&sunk, &floor), Some(PlaneSide::Straddling));
+/// # Ok(())
+/// # }
+/// ```
 #[inline]
 pub fn aabb_plane_side<V: Vector>(aabb: &Aabb<V>, plane: &Plane<V>) -> Option<PlaneSide> {
     let (lo, hi) = projected_range(aabb, plane.normal());
@@ -66,6 +80,21 @@ pub fn aabb_plane_side<V: Vector>(aabb: &Aabb<V>, plane: &Plane<V>) -> Option<Pl
 ///   seed's "front-side collisions only"); a box starting behind gives `None`.
 /// - Motion parallel to the plane (`normal · motion = 0`) never touches: `None`.
 /// - NaN or infinite box or motion, or a NaN or negative `max_t`: `None`.
+///
+/// ```
+/// use isect::d2::*;
+/// use isect::query::plane_tests::aabb_plane_first_contact;
+///
+/// # fn main() -> Result<(), ShapeError> {
+/// // A unit box 3 above the line y = 0, falling at 2 a second: it lands at t = 1.5.
+/// let ground = Plane::new(Vec2::Y, 0.0)?;
+/// let b = Aabb::new(Vec2::new(0.0, 3.0), Vec2::new(1.0, 4.0))?;
+/// let t = aabb_plane_first_contact(&b, &ground, Vec2::new(0.0, -2.0), 10.0, true);
+/// assert!((t.expect("it lands") - 1.5).abs() < 1e-6);
+/// assert_eq!(aabb_plane_first_contact(&b, &ground, Vec2::new(0.0, -2.0), 1.0, true), None);
+/// # Ok(())
+/// # }
+/// ```
 pub fn aabb_plane_first_contact<V: Vector>(
     aabb: &Aabb<V>,
     plane: &Plane<V>,
@@ -107,6 +136,20 @@ pub const THREE_PLANES_PARALLEL_ULPS: f64 = 1024.0;
 /// `None` when two planes are parallel or nearly so, or when all three normals are
 /// (nearly) coplanar, e.g. three faces of a prism: then there is no single point.
 /// "Nearly" is [`THREE_PLANES_PARALLEL_ULPS`] machine epsilons of the determinant.
+///
+/// ```
+/// use isect::d3::*;
+/// use isect::query::plane_tests::three_planes_point;
+///
+/// # fn main() -> Result<(), ShapeError> {
+/// let (x, y, z) = (Plane::new(Vec3::X, 1.0)?, Plane::new(Vec3::Y, 2.0)?, Plane::new(Vec3::Z, 3.0)?);
+/// let p = three_planes_point(&x, &y, &z).expect("three independent normals");
+/// assert!((p - Vec3::new(1.0, 2.0, 3.0)).length() < 1e-6);
+/// // Two parallel planes: no single point.
+/// assert_eq!(three_planes_point(&x, &Plane::new(Vec3::X, 5.0)?, &z), None);
+/// # Ok(())
+/// # }
+/// ```
 pub fn three_planes_point<V: Vector3>(a: &Plane<V>, b: &Plane<V>, c: &Plane<V>) -> Option<V> {
     let (n1, n2, n3) = (a.normal(), b.normal(), c.normal());
     let n12 = n1.cross(n2);

@@ -12,6 +12,24 @@ use crate::shape::{ConvexPolyhedron, Plane, Ray, RayHit};
 /// iff `(P − Pᵢ)·Nᵢ > 0`, i.e. `signed_distance > 0`, for some plane. Boundary
 /// inside. Written as "every distance ≤ 0" so that a NaN point is outside.
 /// Works in 2D (lines bounding a convex polygon) and 3D.
+///
+/// ```
+/// use isect::d2::*;
+/// use isect::query::polyhedron_tests::point_in_half_spaces;
+///
+/// # fn main() -> Result<(), ShapeError> {
+/// // The triangle x ≥ 0, y ≥ 0, x + y ≤ 1 as three lines with outward normals.
+/// let n = Vec2::ONE.normalize();
+/// let sides = [
+///     Plane::new(-Vec2::X, 0.0)?,
+///     Plane::new(-Vec2::Y, 0.0)?,
+///     Plane::new(n, n.dot(Vec2::new(1.0, 0.0)))?,
+/// ];
+/// assert!(point_in_half_spaces(&sides, Vec2::new(0.25, 0.25)));
+/// assert!(!point_in_half_spaces(&sides, Vec2::new(0.75, 0.75)));
+/// # Ok(())
+/// # }
+/// ```
 #[inline]
 pub fn point_in_half_spaces<V: Vector>(planes: &[Plane<V>], p: V) -> bool {
     planes

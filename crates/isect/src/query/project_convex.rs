@@ -28,6 +28,21 @@ use crate::shape::{Cone, Cylinder, Rounded};
 /// (the point where the shortest push out of the shape leaves it). A point beyond
 /// [`QUERY_REACH`](crate::math::QUERY_REACH) gets the NaN projection (refused: GJK's
 /// squared distances would overflow).
+///
+/// ```
+/// use isect::d3::*;
+/// use isect::query::project_convex::project_by_support;
+///
+/// # fn main() -> Result<(), ShapeError> {
+/// // A cylinder of radius 1 and height 4 about the y axis; (3, 0, 0) projects onto
+/// // its side at (1, 0, 0).
+/// let c = Cylinder::new(2.0, 1.0)?;
+/// let proj = project_by_support(&c, Vec3::new(3.0, 0.0, 0.0), true);
+/// assert!(!proj.is_inside);
+/// assert!((proj.point - Vec3::X).length() < 1e-4);
+/// # Ok(())
+/// # }
+/// ```
 pub fn project_by_support<V: GjkVector, S: SupportMap<V> + ?Sized>(
     shape: &S,
     p: V,

@@ -34,10 +34,39 @@ impl<V: Vector> PointProjection<V> {
 /// Point projection onto one shape.
 pub trait ProjectPoint<V: Vector> {
     /// Projects `p`, given in the shape's local frame; the answer is local too.
+    ///
+    /// ```
+    /// use isect::d2::*;
+    ///
+    /// # fn main() -> Result<(), ShapeError> {
+    /// let square = Aabb::new(Vec2::ZERO, Vec2::splat(2.0))?;
+    /// let outside = square.project_local_point(Vec2::new(5.0, 1.0), true);
+    /// assert_eq!((outside.point, outside.is_inside), (Vec2::new(2.0, 1.0), false));
+    /// // Inside: solid keeps the point, hollow pushes it to the nearest side.
+    /// let p = Vec2::new(1.5, 1.0);
+    /// assert_eq!(square.project_local_point(p, true).point, p);
+    /// assert_eq!(square.project_local_point(p, false).point, Vec2::new(2.0, 1.0));
+    /// # Ok(())
+    /// # }
+    /// ```
     fn project_local_point(&self, p: V, solid: bool) -> PointProjection<V>;
 
     /// Projects the world point `p` onto the shape placed at `pose`; the answer is in
     /// world space.
+    ///
+    /// ```
+    /// use isect::d3::*;
+    ///
+    /// # fn main() -> Result<(), ShapeError> {
+    /// // A unit ball placed at (0, 0, 10); the point (0, 0, 13) projects to (0, 0, 11).
+    /// let ball = Ball::new(Vec3::ZERO, 1.0)?;
+    /// let pose = Pose::from_translation(Vec3::new(0.0, 0.0, 10.0));
+    /// let proj = ball.project_point(&pose, Vec3::new(0.0, 0.0, 13.0), true);
+    /// assert!(!proj.is_inside);
+    /// assert!((proj.point - Vec3::new(0.0, 0.0, 11.0)).length() < 1e-6);
+    /// # Ok(())
+    /// # }
+    /// ```
     fn project_point(&self, pose: &V::Pose, p: V, solid: bool) -> PointProjection<V> {
         if !pose.is_finite() || p.is_nan() {
             return PointProjection::nan();

@@ -48,6 +48,20 @@ fn in_angular_range<R: Real>(s: &Sector<R>, w: R::V2) -> bool {
 
 /// Point in sector with cross products (seed 003 method 1, sign trap fixed).
 /// Boundary (arc, edges, centre) inside; NaN outside.
+///
+/// ```
+/// use isect::d2::*;
+/// use isect::query::sector_tests::point_in_sector_cross;
+///
+/// # fn main() -> Result<(), ShapeError> {
+/// // A quarter disc of radius 2: angles 0 to π/2 from the origin.
+/// let s = Sector::new(Vec2::ZERO, 2.0, 0.0, std::f32::consts::FRAC_PI_2)?;
+/// assert!(point_in_sector_cross(&s, Vec2::new(1.0, 1.0)));
+/// assert!(!point_in_sector_cross(&s, Vec2::new(-1.0, 1.0))); // wrong quadrant
+/// assert!(!point_in_sector_cross(&s, Vec2::new(1.5, 1.5))); // beyond the arc
+/// # Ok(())
+/// # }
+/// ```
 #[inline]
 pub fn point_in_sector_cross<R: Real>(s: &Sector<R>, p: R::V2) -> bool {
     let w = p - s.center();
@@ -58,6 +72,19 @@ pub fn point_in_sector_cross<R: Real>(s: &Sector<R>, p: R::V2) -> bool {
 /// outside when `W` is in front of either edge normal; for a span > π, outside when
 /// `W` is strictly inside the complementary wedge from `V` to `U`.
 /// Boundary inside; NaN outside.
+///
+/// ```
+/// use isect::d2::*;
+/// use isect::query::sector_tests::point_in_sector_normals;
+///
+/// # fn main() -> Result<(), ShapeError> {
+/// // A reflex sector (span 3π/2) of radius 1: every quadrant but the fourth.
+/// let s = Sector::new(Vec2::ZERO, 1.0, 0.0, 1.5 * std::f32::consts::PI)?;
+/// assert!(point_in_sector_normals(&s, Vec2::new(-0.5, -0.5)));
+/// assert!(!point_in_sector_normals(&s, Vec2::new(0.5, -0.5)));
+/// # Ok(())
+/// # }
+/// ```
 #[inline]
 pub fn point_in_sector_normals<R: Real>(s: &Sector<R>, p: R::V2) -> bool {
     let w = p - s.center();
@@ -81,6 +108,20 @@ pub fn point_in_sector_normals<R: Real>(s: &Sector<R>, p: R::V2) -> bool {
 /// Reference test by angle: the counter-clockwise angle of `W` from the start
 /// direction, in `[0, 2π)`, is at most the span (the centre itself is inside).
 /// Agrees with the other two except within `atan2` rounding of the edges. NaN outside.
+///
+/// ```
+/// use isect::d2::*;
+/// use isect::query::sector_tests::point_in_sector_angle;
+///
+/// # fn main() -> Result<(), ShapeError> {
+/// // A 60° sector of radius 3 centred on the +y axis (from 60° to 120°).
+/// let pi = std::f32::consts::PI;
+/// let s = Sector::new(Vec2::ZERO, 3.0, pi / 3.0, pi / 3.0)?;
+/// assert!(point_in_sector_angle(&s, Vec2::new(0.0, 2.0)));
+/// assert!(!point_in_sector_angle(&s, Vec2::new(2.0, 2.0))); // at 45°
+/// # Ok(())
+/// # }
+/// ```
 pub fn point_in_sector_angle<R: Real>(s: &Sector<R>, p: R::V2) -> bool {
     let w = p - s.center();
     if !within_radius(s, w) {

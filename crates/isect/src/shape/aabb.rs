@@ -102,6 +102,17 @@ impl<V: Vector> Aabb<V> {
     }
 
     /// Point in the box (seed 003): the boundary counts as inside. False for NaN.
+    ///
+    /// ```
+    /// use isect::d3::*;
+    ///
+    /// # fn main() -> Result<(), ShapeError> {
+    /// let room = Aabb::new(Vec3::ZERO, Vec3::new(4.0, 3.0, 5.0))?;
+    /// assert!(room.contains_point(Vec3::new(4.0, 1.0, 2.0))); // on a wall counts
+    /// assert!(!room.contains_point(Vec3::new(2.0, 3.5, 2.0)));
+    /// # Ok(())
+    /// # }
+    /// ```
     #[inline]
     pub fn contains_point(&self, p: V) -> bool {
         self.min.all_le(p) && p.all_le(self.max)
@@ -109,6 +120,17 @@ impl<V: Vector> Aabb<V> {
 
     /// AABB–AABB overlap (seeds 001 and 003): true when the closed boxes share a
     /// point, so touching faces, edges or corners count. False when either box holds NaN.
+    ///
+    /// ```
+    /// use isect::d2::*;
+    ///
+    /// # fn main() -> Result<(), ShapeError> {
+    /// let a = Aabb::new(Vec2::ZERO, Vec2::ONE)?;
+    /// assert!(a.intersects(&Aabb::new(Vec2::new(1.0, 0.5), Vec2::new(2.0, 2.0))?)); // touching
+    /// assert!(!a.intersects(&Aabb::new(Vec2::new(1.5, 0.0), Vec2::new(2.0, 1.0))?));
+    /// # Ok(())
+    /// # }
+    /// ```
     #[inline]
     pub fn intersects(&self, other: &Self) -> bool {
         // Non-short-circuit `&`: random overlap tests mispredict branches.
@@ -118,6 +140,17 @@ impl<V: Vector> Aabb<V> {
     }
 
     /// True when `other` lies inside `self` (boundaries may touch).
+    ///
+    /// ```
+    /// use isect::d2::*;
+    ///
+    /// # fn main() -> Result<(), ShapeError> {
+    /// let outer = Aabb::new(Vec2::ZERO, Vec2::splat(10.0))?;
+    /// assert!(outer.contains(&Aabb::new(Vec2::ONE, Vec2::splat(2.0))?));
+    /// assert!(!outer.contains(&Aabb::new(Vec2::splat(9.0), Vec2::splat(11.0))?)); // sticks out
+    /// # Ok(())
+    /// # }
+    /// ```
     #[inline]
     pub fn contains(&self, other: &Self) -> bool {
         self.min.all_le(other.min) && other.max.all_le(self.max)
@@ -144,12 +177,34 @@ impl<V: Vector> Aabb<V> {
     }
 
     /// The point of the box closest to `p` (seed 002's "closest point" by clamping).
+    ///
+    /// ```
+    /// use isect::d3::*;
+    ///
+    /// # fn main() -> Result<(), ShapeError> {
+    /// let b = Aabb::new(Vec3::ZERO, Vec3::ONE)?;
+    /// assert_eq!(b.closest_point(Vec3::new(3.0, 0.5, -2.0)), Vec3::new(1.0, 0.5, 0.0));
+    /// assert_eq!(b.closest_point(Vec3::splat(0.25)), Vec3::splat(0.25)); // inside: itself
+    /// # Ok(())
+    /// # }
+    /// ```
     #[inline]
     pub fn closest_point(&self, p: V) -> V {
         p.max(self.min).min(self.max)
     }
 
     /// Squared distance from `p` to the box; zero inside.
+    ///
+    /// ```
+    /// use isect::d2::*;
+    ///
+    /// # fn main() -> Result<(), ShapeError> {
+    /// let b = Aabb::new(Vec2::ZERO, Vec2::ONE)?;
+    /// assert_eq!(b.distance_squared_to_point(Vec2::new(4.0, 5.0)), 25.0); // (3, 4) off the corner
+    /// assert_eq!(b.distance_squared_to_point(Vec2::splat(0.5)), 0.0);
+    /// # Ok(())
+    /// # }
+    /// ```
     #[inline]
     pub fn distance_squared_to_point(&self, p: V) -> V::Scalar {
         self.closest_point(p).distance_squared(p)

@@ -57,6 +57,17 @@ impl<V: Vector> Ball<V> {
     }
 
     /// Point in ball: the boundary counts as inside. False for NaN.
+    ///
+    /// ```
+    /// use isect::d3::*;
+    ///
+    /// # fn main() -> Result<(), ShapeError> {
+    /// let ball = Ball::new(Vec3::new(1.0, 2.0, 3.0), 2.0)?;
+    /// assert!(ball.contains_point(Vec3::new(1.0, 4.0, 3.0))); // on the surface
+    /// assert!(!ball.contains_point(Vec3::new(2.5, 3.5, 3.0))); // 1.5·√2 ≈ 2.12 away
+    /// # Ok(())
+    /// # }
+    /// ```
     #[inline]
     pub fn contains_point(&self, p: V) -> bool {
         p.distance_squared(self.center) <= self.radius * self.radius

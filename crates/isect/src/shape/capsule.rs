@@ -83,6 +83,18 @@ impl<V: Vector> Capsule<V> {
     }
 
     /// Point in capsule: the boundary counts as inside; false for NaN.
+    ///
+    /// ```
+    /// use isect::d2::*;
+    ///
+    /// # fn main() -> Result<(), ShapeError> {
+    /// let c = Capsule::new(Vec2::new(0.0, -1.0), Vec2::new(0.0, 1.0), 0.5)?;
+    /// assert!(c.contains_point(Vec2::new(0.0, 1.5))); // the top of the upper cap
+    /// assert!(c.contains_point(Vec2::new(0.4, 0.0)));
+    /// assert!(!c.contains_point(Vec2::new(0.4, 1.4))); // beside the cap
+    /// # Ok(())
+    /// # }
+    /// ```
     #[inline]
     pub fn contains_point(&self, p: V) -> bool {
         let (q, _) = self.segment.closest_point(p);

@@ -34,6 +34,25 @@ pub trait Composite<V: GjkVector> {
     /// `region`, until `f` returns `false`; it may report parts whose boxes do not
     /// overlap (the queries test each part). The default walks [`bvh`](Self::bvh);
     /// a heightfield visits the grid cells under the region directly.
+    ///
+    /// ```
+    /// use isect::d2::*;
+    ///
+    /// # fn main() -> Result<(), ShapeError> {
+    /// // A polyline of 10 unit segments along x: a box over x ∈ [2.5, 4.5] meets
+    /// // segments 2, 3 and 4.
+    /// let line = Polyline::new((0..=10).map(|i| Vec2::new(i as f32, 0.0)).collect(), false)?;
+    /// let region = Aabb::new(Vec2::new(2.5, -0.5), Vec2::new(4.5, 0.5))?;
+    /// let mut parts = Vec::new();
+    /// line.for_each_part_in(&region, |i| {
+    ///     parts.push(i);
+    ///     true // keep going
+    /// });
+    /// parts.sort();
+    /// assert_eq!(parts, [2, 3, 4]);
+    /// # Ok(())
+    /// # }
+    /// ```
     #[inline]
     fn for_each_part_in(&self, region: &Aabb<V>, f: impl FnMut(u32) -> bool) {
         self.bvh().overlapping(region, f);
@@ -45,6 +64,24 @@ pub trait Composite<V: GjkVector> {
     /// `best`); a part at distance 0 ends the search. The default is
     /// [`Bvh::nearest_to_aabb`]; compounds of a few parts scan their boxes. A NaN
     /// region or `upper` finds nothing.
+    ///
+    /// ```
+    /// use isect::d2::*;
+    ///
+    /// # fn main() -> Result<(), ShapeError> {
+    /// // The segment of a polyline nearest to a point (a zero-size box), by the segments'
+    /// // exact distances: the segment from (3, 0) to (4, 0) is 2 below (3.5, 2).
+    /// let line = Polyline::new((0..=10).map(|i| Vec2::new(i as f32, 0.0)).collect(), false)?;
+    /// let p = Vec2::new(3.5, 2.0);
+    /// let region = Aabb::new(p, p)?;
+    /// let nearest = line.nearest_part_to(&region, f32::INFINITY, |i, best| {
+    ///     let d = line.segment(i)?.closest_point(p).0.distance(p);
+    ///     (d < best).then_some(d)
+    /// });
+    /// assert_eq!(nearest, Some((3, 2.0)));
+    /// # Ok(())
+    /// # }
+    /// ```
     #[inline]
     fn nearest_part_to(
         &self,
@@ -100,6 +137,21 @@ pub trait Composite<V: GjkVector> {
     /// parts are the surface, and for compounds, whose parts' boundaries are); a
     /// concave polygon answers with its outline. Misses as
     /// [`RayCast`](crate::query::RayCast) documents.
+    ///
+    /// ```
+    /// use isect::d2::*;
+    ///
+    /// # fn main() -> Result<(), ShapeError> {
+    /// // A ray from inside a 4 × 4 square (a concave polygon): its boundary is met where
+    /// // the ray leaves, at t = 2, not at t = 0.
+    /// let square = ConcavePolygon::new(vec![Vec2::ZERO, Vec2::new(4.0, 0.0), Vec2::splat(4.0), Vec2::new(0.0, 4.0)], vec![])?;
+    /// let ray = Ray::new(Vec2::splat(2.0), Vec2::X)?;
+    /// let hit = square.cast_ray_boundary(&ray, 10.0).expect("it leaves the square");
+    /// assert!((hit.t - 2.0).abs() < 1e-6);
+    /// assert!((hit.normal + Vec2::X).length() < 1e-6); // facing the ray
+    /// # Ok(())
+    /// # }
+    /// ```
     fn cast_ray_boundary(
         &self,
         ray: &crate::shape::Ray<V>,
@@ -120,6 +172,22 @@ pub trait Composite<V: GjkVector> {
     /// a compound of solids) and `p` (in the composite's frame) lies inside it or on
     /// its boundary. Open meshes, polylines and heightfields contain no point: the
     /// default answers `false`.
+    ///
+    /// ```
+    /// use isect::d2::*;
+    ///
+    /// # fn main() -> Result<(), ShapeError> {
+    /// // A U: the 3 × 2 rectangle less a 1 × 1 notch in the middle of its top.
+    /// let u = ConcavePolygon::new(vec![Vec2::ZERO, Vec2::new(3.0, 0.0), Vec2::new(3.0, 2.0), Vec2::new(2.0, 2.0),
+    ///     Vec2::new(2.0, 1.0), Vec2::ONE, Vec2::new(1.0, 2.0), Vec2::new(0.0, 2.0)], vec![])?;
+    /// assert!(u.contains_local_point(Vec2::new(0.5, 1.5)));
+    /// assert!(!u.contains_local_point(Vec2::new(1.5, 1.5))); // in the notch
+    /// // A polyline encloses nothing.
+    /// let line = Polyline::new(vec![Vec2::ZERO, Vec2::new(3.0, 0.0)], false)?;
+    /// assert!(!line.contains_local_point(Vec2::new(1.0, 0.0)));
+    /// # Ok(())
+    /// # }
+    /// ```
     #[inline]
     fn contains_local_point(&self, p: V) -> bool {
         let _ = p;
@@ -133,6 +201,27 @@ pub trait Composite<V: GjkVector> {
     /// solid). `None` for points outside, NaN, and composites whose parts fill their
     /// volume (concave polygons, compounds: their parts answer for the inside) or
     /// enclose none. The default answers `None`.
+    ///
+    /// ```
+    /// use isect::d3::*;
+    ///
+    /// # fn cube(h: f32) -> Result<TriMesh, ShapeError> {
+    /// #     let corner = |i: u32| Vec3::new(h * ((i & 1) as f32 * 2.0 - 1.0), h * ((i >> 1 & 1) as f32 * 2.0 - 1.0), h * ((i >> 2 & 1) as f32 * 2.0 - 1.0));
+    /// #     let quads = [[0, 4, 6, 2], [1, 3, 7, 5], [0, 1, 5, 4], [2, 6, 7, 3], [0, 2, 3, 1], [4, 5, 7, 6]];
+    /// #     let triangles = quads.iter().flat_map(|&[a, b, c, d]| [[a, b, c], [a, c, d]]).collect();
+    /// #     TriMesh::new((0..8).map(corner).collect(), triangles, TriMeshFlags::SOLID)
+    /// # }
+    /// # fn main() -> Result<(), ShapeError> {
+    /// // A solid cube mesh [-1, 1]³ (12 triangles): from (0.2, 0.7, 0) the shortest way
+    /// // out is up, through the face y = 1, 0.3 away.
+    /// let cube = cube(1.0)?;
+    /// let (_, point, out) = cube.exit_from_inside(Vec3::new(0.2, 0.7, 0.0)).expect("inside");
+    /// assert!((point - Vec3::new(0.2, 1.0, 0.0)).length() < 1e-5);
+    /// assert!((out - Vec3::Y).length() < 1e-5);
+    /// assert!(cube.exit_from_inside(Vec3::new(0.0, 2.0, 0.0)).is_none()); // outside
+    /// # Ok(())
+    /// # }
+    /// ```
     #[inline]
     fn exit_from_inside(&self, p: V) -> Option<(u32, V, V)> {
         let _ = p;

@@ -220,6 +220,25 @@ impl<V: GjkVector, S: ConvexPart<V>> ProjectPoint<V> for Compound<V, S> {
 impl<V: GjkVector, S: DispatchShape<V>> Compound<V, S> {
     /// The box of the compound placed at `pose` (the local box's corners transformed:
     /// not tight under rotation). Non-finite for a non-finite pose.
+    ///
+    /// ```
+    /// use isect::d2::*;
+    ///
+    /// # fn main() -> Result<(), ShapeError> {
+    /// // A dumbbell: unit balls at x = ±2 joined by a bar, placed at (10, 5).
+    /// let ball = Shape::Ball(Ball::new(Vec2::ZERO, 1.0)?);
+    /// let bar = Shape::Cuboid(Aabb::new(Vec2::new(-2.0, -0.1), Vec2::new(2.0, 0.1))?);
+    /// let dumbbell = Compound::new(vec![
+    ///     (Pose::from_translation(Vec2::new(-2.0, 0.0)), ball.clone()),
+    ///     (Pose::from_translation(Vec2::new(2.0, 0.0)), ball),
+    ///     (Pose::IDENTITY, bar),
+    /// ])?;
+    /// let b = dumbbell.world_aabb(&Pose::from_translation(Vec2::new(10.0, 5.0)));
+    /// assert!((b.min - Vec2::new(7.0, 4.0)).length() < 1e-5);
+    /// assert!((b.max - Vec2::new(13.0, 6.0)).length() < 1e-5);
+    /// # Ok(())
+    /// # }
+    /// ```
     pub fn world_aabb(&self, pose: &V::Pose) -> Aabb<V> {
         cq::transformed_aabb(&self.local_aabb(), pose)
     }

@@ -40,6 +40,18 @@ impl<R: Real> Cone<R> {
     }
 
     /// Point in cone: the boundary counts as inside; false for NaN.
+    ///
+    /// ```
+    /// use isect::d3::*;
+    ///
+    /// # fn main() -> Result<(), ShapeError> {
+    /// // Base of radius 1 at y = -1, apex at y = 1: radius 0.5 at y = 0.
+    /// let cone = Cone::new(1.0, 1.0)?;
+    /// assert!(cone.contains_point(Vec3::new(0.0, 0.0, 0.5)));
+    /// assert!(!cone.contains_point(Vec3::new(0.0, 0.0, 0.6)));
+    /// # Ok(())
+    /// # }
+    /// ```
     pub fn contains_point(&self, p: R::V3) -> bool {
         let h = self.half_height;
         let y = p.get(1);
@@ -58,6 +70,18 @@ impl<R: Real> Cone<R> {
     /// The farthest point along `dir` (a support mapping): the apex or the base
     /// rim point in the radial direction of `dir`, whichever reaches farther
     /// (the apex on ties).
+    ///
+    /// ```
+    /// use isect::d3::*;
+    ///
+    /// # fn main() -> Result<(), ShapeError> {
+    /// let cone = Cone::new(1.0, 1.0)?;
+    /// assert_eq!(cone.support_point(Vec3::Y), Vec3::new(0.0, 1.0, 0.0)); // the apex
+    /// let rim = cone.support_point(Vec3::new(0.0, -1.0, 1.0));
+    /// assert!((rim - Vec3::new(0.0, -1.0, 1.0)).length() < 1e-6); // the base rim
+    /// # Ok(())
+    /// # }
+    /// ```
     #[inline]
     pub fn support_point(&self, dir: R::V3) -> R::V3 {
         let h = self.half_height;

@@ -172,6 +172,17 @@ impl<R: Real> ConvexPolygon<R> {
     /// a point 13,395 beyond its tip (`regressions/concave_polygon_needles.rs`; the
     /// bounding circle, tested first, only rejects points beyond the far vertex,
     /// `regressions/fuzz_artifacts.rs`, `decomposition_2651cb86`).
+    ///
+    /// ```
+    /// use isect::d2::*;
+    ///
+    /// # fn main() -> Result<(), ShapeError> {
+    /// let tri = ConvexPolygon::new(&[Vec2::ZERO, Vec2::new(4.0, 0.0), Vec2::new(0.0, 4.0)])?;
+    /// assert!(tri.contains_point(Vec2::new(2.0, 2.0))); // on the hypotenuse
+    /// assert!(!tri.contains_point(Vec2::new(2.5, 2.0)));
+    /// # Ok(())
+    /// # }
+    /// ```
     pub fn contains_point(&self, p: R::V2) -> bool {
         if !p.is_finite() {
             return false;
@@ -205,6 +216,17 @@ impl<R: Real> ConvexPolygon<R> {
     }
 
     /// The world-space bounding box of the polygon placed at `pose`.
+    ///
+    /// ```
+    /// use isect::d2::*;
+    ///
+    /// # fn main() -> Result<(), ShapeError> {
+    /// let tri = ConvexPolygon::new(&[Vec2::ZERO, Vec2::new(4.0, 0.0), Vec2::new(0.0, 2.0)])?;
+    /// let b = tri.aabb(&Pose::from_translation(Vec2::new(1.0, 1.0)));
+    /// assert_eq!((b.min, b.max), (Vec2::ONE, Vec2::new(5.0, 3.0)));
+    /// # Ok(())
+    /// # }
+    /// ```
     pub fn aabb(&self, pose: &Pose2<R>) -> Aabb<R::V2> {
         let first = pose.transform_point(self.vertices[0]);
         self.vertices[1..].iter().fold(

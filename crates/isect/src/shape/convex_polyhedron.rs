@@ -284,6 +284,18 @@ impl<R: Real> ConvexPolyhedron<R> {
     /// tolerance of its plane (twice [`HULL_3D_FLAT_ULPS`], the plane itself being
     /// one of the input's planes through three extreme points), so that it contains
     /// every point it was built from. The boundary is inside; NaN is outside.
+    ///
+    /// ```
+    /// use isect::d3::*;
+    ///
+    /// # fn main() -> Result<(), ShapeError> {
+    /// // The tetrahedron x, y, z ≥ 0, x + y + z ≤ 1.
+    /// let tet = ConvexPolyhedron::from_points(&[Vec3::ZERO, Vec3::X, Vec3::Y, Vec3::Z])?;
+    /// assert!(tet.contains_point(Vec3::splat(0.25)));
+    /// assert!(!tet.contains_point(Vec3::splat(0.4))); // x + y + z = 1.2
+    /// # Ok(())
+    /// # }
+    /// ```
     pub fn contains_point(&self, p: R::V3) -> bool {
         let scale = max_coordinate(&self.vertices).max(p.abs().max_element());
         let ulps = if self.flat {
@@ -297,6 +309,20 @@ impl<R: Real> ConvexPolyhedron<R> {
 
     /// The largest signed distance of `p` to a face plane: ≤ 0 inside, the distance
     /// to the surface for points beyond one face.
+    ///
+    /// ```
+    /// use isect::d3::*;
+    ///
+    /// # fn main() -> Result<(), ShapeError> {
+    /// let corners: Vec<Vec3> = (0..8)
+    ///     .map(|i| Vec3::new((i & 1) as f32, ((i >> 1) & 1) as f32, ((i >> 2) & 1) as f32))
+    ///     .collect();
+    /// let cube = ConvexPolyhedron::from_points(&corners)?;
+    /// assert!((cube.max_face_distance(Vec3::new(0.5, 3.0, 0.5)) - 2.0).abs() < 1e-6);
+    /// assert!((cube.max_face_distance(Vec3::splat(0.5)) + 0.5).abs() < 1e-6); // inside
+    /// # Ok(())
+    /// # }
+    /// ```
     pub fn max_face_distance(&self, p: R::V3) -> R {
         self.planes
             .iter()

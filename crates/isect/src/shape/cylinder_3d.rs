@@ -39,6 +39,18 @@ impl<R: Real> Cylinder<R> {
     }
 
     /// Point in cylinder: the boundary counts as inside; false for NaN.
+    ///
+    /// ```
+    /// use isect::d3::*;
+    ///
+    /// # fn main() -> Result<(), ShapeError> {
+    /// let can = Cylinder::new(1.0, 0.5)?; // y in [-1, 1], radius 0.5 about the y axis
+    /// assert!(can.contains_point(Vec3::new(0.3, 0.9, 0.3))); // 0.42 from the axis
+    /// assert!(!can.contains_point(Vec3::new(0.4, 0.0, 0.4)));
+    /// assert!(!can.contains_point(Vec3::new(0.0, 1.1, 0.0)));
+    /// # Ok(())
+    /// # }
+    /// ```
     #[inline]
     pub fn contains_point(&self, p: R::V3) -> bool {
         let radial = p.get(0) * p.get(0) + p.get(2) * p.get(2);
@@ -48,6 +60,17 @@ impl<R: Real> Cylinder<R> {
     /// The farthest point along `dir` (a support mapping): the rim point in the
     /// radial direction of `dir` on the cap facing `dir`. When `dir` is parallel to
     /// the axis the cap's centre is returned.
+    ///
+    /// ```
+    /// use isect::d3::*;
+    ///
+    /// # fn main() -> Result<(), ShapeError> {
+    /// let can = Cylinder::new(1.0, 0.5)?;
+    /// let p = can.support_point(Vec3::new(1.0, 1.0, 0.0));
+    /// assert!((p - Vec3::new(0.5, 1.0, 0.0)).length() < 1e-6); // the top rim towards +x
+    /// # Ok(())
+    /// # }
+    /// ```
     #[inline]
     pub fn support_point(&self, dir: R::V3) -> R::V3 {
         let y = self.half_height.copysign(dir.get(1));

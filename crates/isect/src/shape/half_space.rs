@@ -19,6 +19,19 @@ impl<V: Vector> HalfSpace<V> {
     }
 
     /// Point in half-space: the plane itself counts as inside. False for NaN.
+    ///
+    /// ```
+    /// use isect::d2::*;
+    ///
+    /// # fn main() -> Result<(), ShapeError> {
+    /// // The solid below the line y = 1 (behind its normal +y).
+    /// let ground = HalfSpace::new(Plane::new(Vec2::Y, 1.0)?);
+    /// assert!(ground.contains_point(Vec2::new(50.0, -3.0)));
+    /// assert!(ground.contains_point(Vec2::new(0.0, 1.0))); // the boundary
+    /// assert!(!ground.contains_point(Vec2::new(0.0, 1.5)));
+    /// # Ok(())
+    /// # }
+    /// ```
     #[inline]
     pub fn contains_point(&self, p: V) -> bool {
         self.plane.signed_distance(p) <= V::Scalar::ZERO

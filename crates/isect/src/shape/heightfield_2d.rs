@@ -96,6 +96,19 @@ impl<R: Real> HeightField<R> {
 
     /// The surface height (scaled) above `x`, interpolated linearly; `None` outside
     /// `[−scale.x / 2, scale.x / 2]` or for NaN.
+    ///
+    /// ```
+    /// use isect::d2::*;
+    ///
+    /// # fn main() -> Result<(), ShapeError> {
+    /// // Heights 0, 1, 0 over x ∈ [-2, 2] (samples at -2, 0, 2), scaled 3 in y: a hill.
+    /// let hill = HeightField::new(vec![0.0, 1.0, 0.0], Vec2::new(4.0, 3.0))?;
+    /// assert_eq!(hill.height_at(0.0), Some(3.0));
+    /// assert_eq!(hill.height_at(1.0), Some(1.5)); // halfway down
+    /// assert_eq!(hill.height_at(2.5), None); // beyond the field
+    /// # Ok(())
+    /// # }
+    /// ```
     pub fn height_at(&self, x: R) -> Option<R> {
         let half = self.scale.x() * R::HALF;
         if !(x >= -half && x <= half) {
@@ -120,6 +133,19 @@ impl<R: Real> HeightField<R> {
     /// Every point where the ray meets the surface with `t ∈ [0, max_t]` and the
     /// segment index, ordered by `t` then index (a ray through a sample reports it once
     /// per segment). Non-finite rays and NaN or negative `max_t` give no hit.
+    ///
+    /// ```
+    /// use isect::d2::*;
+    ///
+    /// # fn main() -> Result<(), ShapeError> {
+    /// // A ray at height 1.5 through a hill 3 high crosses both slopes, at x = -1 and x = 1.
+    /// let hill = HeightField::new(vec![0.0, 1.0, 0.0], Vec2::new(4.0, 3.0))?;
+    /// let hits = hill.cast_ray_all(&Ray::new(Vec2::new(-3.0, 1.5), Vec2::X)?, 10.0);
+    /// let at: Vec<(u32, f32)> = hits.iter().map(|(i, h)| (*i, h.t)).collect();
+    /// assert_eq!(at, [(0, 2.0), (1, 4.0)]);
+    /// # Ok(())
+    /// # }
+    /// ```
     pub fn cast_ray_all(&self, ray: &Ray<R::V2>, max_t: R) -> Vec<(u32, RayHit<R::V2>)> {
         self.set.cast_ray_all(ray, max_t)
     }

@@ -544,6 +544,20 @@ impl<R: Real> HeightField<R> {
     /// and the first cell with a hit holds the closest one (a triangle lies in its
     /// cell's column). At most `nrows + ncols + 2` cells are visited. A zero
     /// direction, a NaN or infinite ray, and a NaN or negative `max_t` find nothing.
+    ///
+    /// ```
+    /// use isect::d3::*;
+    ///
+    /// # fn main() -> Result<(), ShapeError> {
+    /// // A flat 3 × 3 field at height 2 over a 10 × 10 square: a ray falling from
+    /// // y = 10 meets it at t = 8.
+    /// let field = HeightField::new(vec![1.0; 9], 3, 3, Vec3::new(10.0, 2.0, 10.0))?;
+    /// let (triangle, t) = field.cast_ray_cell(&Ray::new(Vec3::new(1.0, 10.0, 1.0), -Vec3::Y)?, 100.0).unwrap();
+    /// assert!(triangle < field.triangle_count());
+    /// assert!((t - 8.0).abs() < 1e-5);
+    /// # Ok(())
+    /// # }
+    /// ```
     pub fn cast_ray_cell(&self, ray: &Ray<R::V3>, max_t: R) -> Option<(usize, R)> {
         let sheared = ShearedRay::new(ray)?;
         if self.cells_within_padding() {

@@ -105,6 +105,17 @@ impl<R: Real> Obb<R> {
     }
 
     /// The smallest world-axis-aligned box around it.
+    ///
+    /// ```
+    /// use isect::d2::*;
+    ///
+    /// # fn main() -> Result<(), ShapeError> {
+    /// // A 2 × 2 square turned 45°: its box has half-width √2.
+    /// let b = Obb::from_angle(Vec2::ZERO, Vec2::ONE, std::f32::consts::FRAC_PI_4)?;
+    /// assert!((b.aabb().max - Vec2::splat(2f32.sqrt())).length() < 1e-6);
+    /// # Ok(())
+    /// # }
+    /// ```
     pub fn aabb(&self) -> Aabb<R::V2> {
         let [ax, ay] = self.axes();
         let reach = ax.abs() * self.half_extents.x() + ay.abs() * self.half_extents.y();
@@ -115,6 +126,18 @@ impl<R: Real> Obb<R> {
     }
 
     /// True when `p` is in the closed box; false for a NaN point.
+    ///
+    /// ```
+    /// use isect::d2::*;
+    ///
+    /// # fn main() -> Result<(), ShapeError> {
+    /// // A 4 × 2 box turned 90°: it now spans 2 along x and 4 along y.
+    /// let b = Obb::from_angle(Vec2::ZERO, Vec2::new(2.0, 1.0), std::f32::consts::FRAC_PI_2)?;
+    /// assert!(b.contains_point(Vec2::new(0.5, 1.8)));
+    /// assert!(!b.contains_point(Vec2::new(1.5, 0.0)));
+    /// # Ok(())
+    /// # }
+    /// ```
     pub fn contains_point(&self, p: R::V2) -> bool {
         let local = self.to_local(p).abs();
         local.all_le(self.half_extents)

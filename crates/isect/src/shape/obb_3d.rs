@@ -85,6 +85,18 @@ impl<R: Real> Obb<R> {
     }
 
     /// The smallest world-axis-aligned box around it.
+    ///
+    /// ```
+    /// use isect::d3::*;
+    ///
+    /// # fn main() -> Result<(), ShapeError> {
+    /// let b = Obb::new(Vec3::new(5.0, 0.0, 0.0), Vec3::new(2.0, 1.0, 1.0), Quat::from_rotation_y(std::f32::consts::FRAC_PI_2))?;
+    /// let bb = b.aabb(); // turned about y: the long side now along z
+    /// assert!((bb.min - Vec3::new(4.0, -1.0, -2.0)).length() < 1e-6);
+    /// assert!((bb.max - Vec3::new(6.0, 1.0, 2.0)).length() < 1e-6);
+    /// # Ok(())
+    /// # }
+    /// ```
     pub fn aabb(&self) -> Aabb<R::V3> {
         let axes = self.axes();
         let reach = (0..3).fold(R::V3::ZERO, |acc, i| {
@@ -97,6 +109,19 @@ impl<R: Real> Obb<R> {
     }
 
     /// True when `p` is in the closed box; false for a NaN point.
+    ///
+    /// ```
+    /// use isect::d3::*;
+    ///
+    /// # fn main() -> Result<(), ShapeError> {
+    /// // A 2 × 2 × 2 cube turned 45° about z: its corners reach √2 ≈ 1.41 along x,
+    /// // and the old corner (1, 1, 0) is now √2 out along a face normal.
+    /// let b = Obb::new(Vec3::ZERO, Vec3::ONE, Quat::from_rotation_z(std::f32::consts::FRAC_PI_4))?;
+    /// assert!(b.contains_point(Vec3::new(1.3, 0.0, 0.0)));
+    /// assert!(!b.contains_point(Vec3::new(1.0, 1.0, 0.0)));
+    /// # Ok(())
+    /// # }
+    /// ```
     pub fn contains_point(&self, p: R::V3) -> bool {
         self.to_local(p).abs().all_le(self.half_extents)
     }

@@ -95,12 +95,33 @@ impl<V: Vector> Plane<V> {
     }
 
     /// Signed distance `normal · p − d`: positive in front, negative behind.
+    ///
+    /// ```
+    /// use isect::d3::*;
+    ///
+    /// # fn main() -> Result<(), ShapeError> {
+    /// let floor = Plane::new(Vec3::Y, 2.0)?; // y = 2
+    /// assert_eq!(floor.signed_distance(Vec3::new(5.0, 7.0, 1.0)), 5.0);
+    /// assert_eq!(floor.signed_distance(Vec3::new(0.0, -1.0, 0.0)), -3.0); // behind
+    /// # Ok(())
+    /// # }
+    /// ```
     #[inline]
     pub fn signed_distance(&self, p: V) -> V::Scalar {
         self.normal.dot(p) - self.d
     }
 
     /// The point of the plane closest to `p`.
+    ///
+    /// ```
+    /// use isect::d2::*;
+    ///
+    /// # fn main() -> Result<(), ShapeError> {
+    /// let wall = Plane::new(Vec2::X, 3.0)?; // x = 3
+    /// assert_eq!(wall.project_point(Vec2::new(7.0, 2.0)), Vec2::new(3.0, 2.0));
+    /// # Ok(())
+    /// # }
+    /// ```
     #[inline]
     pub fn project_point(&self, p: V) -> V {
         p - self.normal * self.signed_distance(p)
@@ -108,6 +129,17 @@ impl<V: Vector> Plane<V> {
 
     /// Seed 004's `contains`: `|signed_distance(p)| ≤ tolerance` (tolerance in units of
     /// length). False for NaN.
+    ///
+    /// ```
+    /// use isect::d3::*;
+    ///
+    /// # fn main() -> Result<(), ShapeError> {
+    /// let floor = Plane::new(Vec3::Y, 0.0)?;
+    /// assert!(floor.contains_point(Vec3::new(3.0, 1e-4, 2.0), 1e-3));
+    /// assert!(!floor.contains_point(Vec3::new(3.0, 1e-2, 2.0), 1e-3));
+    /// # Ok(())
+    /// # }
+    /// ```
     #[inline]
     pub fn contains_point(&self, p: V, tolerance: V::Scalar) -> bool {
         self.signed_distance(p).abs() <= tolerance

@@ -470,11 +470,37 @@ impl<R: Real> Polyline<R> {
     /// segment index, ordered by `t` then index. A ray through a shared vertex reports
     /// it once per segment; a ray along a segment reports its first point on it.
     /// Non-finite rays and NaN or negative `max_t` give no hit.
+    ///
+    /// ```
+    /// use isect::d2::*;
+    ///
+    /// # fn main() -> Result<(), ShapeError> {
+    /// // A zigzag fence crossed by a horizontal ray at y = 0.5: one hit per slat.
+    /// let fence = Polyline::new(vec![Vec2::ZERO, Vec2::new(1.0, 1.0), Vec2::new(2.0, 0.0), Vec2::new(3.0, 1.0)], false)?;
+    /// let hits = fence.cast_ray_all(&Ray::new(Vec2::new(-1.0, 0.5), Vec2::X)?, 10.0);
+    /// let at: Vec<(u32, f32)> = hits.iter().map(|(i, h)| (*i, h.t)).collect();
+    /// assert_eq!(at, [(0, 1.5), (1, 2.5), (2, 3.5)]);
+    /// # Ok(())
+    /// # }
+    /// ```
     pub fn cast_ray_all(&self, ray: &Ray<R::V2>, max_t: R) -> Vec<(u32, RayHit<R::V2>)> {
         self.set.cast_ray_all(ray, max_t)
     }
 
     /// The first hit and the index of its segment (see [`RayCast::cast_ray`]).
+    ///
+    /// ```
+    /// use isect::d2::*;
+    ///
+    /// # fn main() -> Result<(), ShapeError> {
+    /// // The first slat of a zigzag fence that a ray from the right meets is the last one.
+    /// let fence = Polyline::new(vec![Vec2::ZERO, Vec2::new(1.0, 1.0), Vec2::new(2.0, 0.0), Vec2::new(3.0, 1.0)], false)?;
+    /// let (slat, hit) = fence.cast_ray_indexed(&Ray::new(Vec2::new(5.0, 0.5), -Vec2::X)?, 10.0).unwrap();
+    /// assert_eq!(slat, 2);
+    /// assert!((hit.t - 2.5).abs() < 1e-6);
+    /// # Ok(())
+    /// # }
+    /// ```
     pub fn cast_ray_indexed(&self, ray: &Ray<R::V2>, max_t: R) -> Option<(u32, RayHit<R::V2>)> {
         self.set.cast_ray_indexed(ray, max_t)
     }

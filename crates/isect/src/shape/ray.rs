@@ -92,6 +92,17 @@ impl<V: Vector> Segment<V> {
 
     /// The point of the segment closest to `p` and its parameter in `[0, 1]`.
     /// A degenerate segment answers its start point with parameter 0.
+    ///
+    /// ```
+    /// use isect::d2::*;
+    ///
+    /// # fn main() -> Result<(), ShapeError> {
+    /// let s = Segment::new(Vec2::ZERO, Vec2::new(4.0, 0.0))?;
+    /// assert_eq!(s.closest_point(Vec2::new(1.0, 3.0)), (Vec2::new(1.0, 0.0), 0.25));
+    /// assert_eq!(s.closest_point(Vec2::new(9.0, 1.0)), (Vec2::new(4.0, 0.0), 1.0)); // clamped
+    /// # Ok(())
+    /// # }
+    /// ```
     #[inline]
     pub fn closest_point(&self, p: V) -> (V, V::Scalar) {
         let d = self.direction();

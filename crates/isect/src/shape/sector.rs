@@ -109,6 +109,20 @@ impl<R: Real> Sector<R> {
 
     /// Point in sector (seed 003, method 1 with cross products); see
     /// [`crate::query::sector_tests::point_in_sector_cross`]. Boundary inside, NaN outside.
+    ///
+    /// ```
+    /// use isect::d2::*;
+    ///
+    /// # fn main() -> Result<(), ShapeError> {
+    /// // A guard's view: 10 ahead along +x, 45° to each side.
+    /// let pi = std::f32::consts::PI;
+    /// let view = Sector::new(Vec2::ZERO, 10.0, -pi / 4.0, pi / 2.0)?;
+    /// assert!(view.contains_point(Vec2::new(6.0, 5.0)));
+    /// assert!(!view.contains_point(Vec2::new(5.0, 6.0))); // more than 45° off
+    /// assert!(!view.contains_point(Vec2::new(-1.0, 0.0))); // behind
+    /// # Ok(())
+    /// # }
+    /// ```
     #[inline]
     pub fn contains_point(&self, p: R::V2) -> bool {
         crate::query::sector_tests::point_in_sector_cross(self, p)

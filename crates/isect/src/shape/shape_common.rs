@@ -88,6 +88,20 @@ macro_rules! convex_enum_impls {
             /// The world bounding box of the shape placed at `pose` (tight for every
             /// kind: from the support points along `±` each axis). A non-finite pose
             /// gives a box with non-finite bounds.
+            ///
+            /// ```
+            /// use isect::d2::*;
+            ///
+            /// # fn main() -> Result<(), ShapeError> {
+            /// // A capsule from (-1, 0) to (1, 0) of radius 0.5, turned a quarter turn: its box
+            /// // is 1 wide and 3 tall.
+            /// let capsule = Shape::Capsule(Capsule::new(Vec2::new(-1.0, 0.0), Vec2::new(1.0, 0.0), 0.5)?);
+            /// let b = capsule.aabb(&Pose::new(Vec2::ZERO, std::f32::consts::FRAC_PI_2));
+            /// assert!((b.max - Vec2::new(0.5, 1.5)).length() < 1e-5);
+            /// assert!((b.min + Vec2::new(0.5, 1.5)).length() < 1e-5);
+            /// # Ok(())
+            /// # }
+            /// ```
             pub fn aabb(&self, pose: &<R::$V as Vector>::Pose) -> Aabb<R::$V> {
                 match self {
                     $(Self::$kind(s) => aabb_by_support(s, pose),)*

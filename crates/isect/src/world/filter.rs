@@ -29,6 +29,17 @@ impl Filter {
     };
 
     /// True when the two filters let their shapes interact (symmetric).
+    ///
+    /// ```
+    /// use isect::world::Filter;
+    ///
+    /// const PLAYER: u32 = 1;
+    /// const BULLET: u32 = 2;
+    /// let player = Filter { group: PLAYER, mask: u32::MAX };
+    /// let bullet = Filter { group: BULLET, mask: PLAYER }; // bullets hit players only
+    /// assert!(bullet.allows(&player));
+    /// assert!(!bullet.allows(&bullet));
+    /// ```
     #[inline]
     pub fn allows(&self, other: &Self) -> bool {
         self.group & other.mask != 0 && other.group & self.mask != 0

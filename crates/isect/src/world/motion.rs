@@ -23,6 +23,25 @@ impl<V: GjkVector, S: DispatchShape<V> + Sync> World<V, S> {
     /// [`cast_shape_with`](Self::cast_shape_with) for a mover that may leave a
     /// contact). A non-finite pose or velocity, a refused rotation (see
     /// [`insert`](Self::insert)), or a non-finite or negative `max_t`, hits nothing.
+    ///
+    /// ```
+    /// use isect::d2::*;
+    ///
+    /// # fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// // A unit ball thrown right at speed 2 from the origin towards a wall at x = 9:
+    /// // its front reaches the wall at t = 4.
+    /// let mut world = World::new();
+    /// let wall = Aabb::new(Vec2::new(9.0, -5.0), Vec2::new(10.0, 5.0))?;
+    /// let w = world.insert_static(Shape::Cuboid(wall), Pose::IDENTITY, Filter::ALL)?;
+    /// let ball: AnyShape = Shape::Ball(Ball::new(Vec2::ZERO, 1.0)?).into();
+    /// let (hit, at) = world
+    ///     .cast_shape(&Pose::IDENTITY, Vec2::new(2.0, 0.0), &ball, 10.0, Filter::ALL)
+    ///     .expect("it reaches the wall");
+    /// assert_eq!(hit, w);
+    /// assert!((at.time - 4.0).abs() < 1e-5);
+    /// # Ok(())
+    /// # }
+    /// ```
     pub fn cast_shape<'f>(
         &self,
         pose: &V::Pose,

@@ -34,6 +34,23 @@ impl<V: GjkVector, S: DispatchShape<V> + Sync> World<V, S> {
     /// shape hits it at `t = 0` (zero normal). A non-finite ray, or a NaN or negative
     /// `max_t`, hits nothing. Walks the snapshot of [`cast_rays`](Self::cast_rays) while
     /// one is kept (a static scene), else the tree.
+    ///
+    /// ```
+    /// use isect::d2::*;
+    ///
+    /// # fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// // Two unit balls on the x axis at 5 and 8: a ray along +x hits the nearer at t = 4.
+    /// let mut world = World::new();
+    /// let near = world.insert(Shape::Ball(Ball::new(Vec2::new(5.0, 0.0), 1.0)?), Pose::IDENTITY, Filter::ALL)?;
+    /// world.insert(Shape::Ball(Ball::new(Vec2::new(8.0, 0.0), 1.0)?), Pose::IDENTITY, Filter::ALL)?;
+    /// let ray = Ray::new(Vec2::ZERO, Vec2::X)?;
+    /// let hit = world.cast_ray(&ray, 100.0, Filter::ALL).expect("it hits");
+    /// assert_eq!(hit.handle, near);
+    /// assert!((hit.hit.t - 4.0).abs() < 1e-6);
+    /// assert!(world.cast_ray(&ray, 3.5, Filter::ALL).is_none()); // max_t stops short
+    /// # Ok(())
+    /// # }
+    /// ```
     pub fn cast_ray<'f>(
         &self,
         ray: &Ray<V>,
@@ -108,6 +125,21 @@ impl<V: GjkVector, S: DispatchShape<V> + Sync> World<V, S> {
     /// Any shape (allowed by `filter`) that `ray` hits within `max_t`: cheaper than
     /// [`cast_ray`](Self::cast_ray) when only a yes / no is needed. Which one is
     /// reported among several depends on the tree. Misses as [`cast_ray`](Self::cast_ray).
+    ///
+    /// ```
+    /// use isect::d3::*;
+    ///
+    /// # fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// // Line of sight: a wall between x = 4 and x = 5 blocks the view along +x.
+    /// let mut world = World::new();
+    /// let wall = Aabb::new(Vec3::new(4.0, -5.0, -5.0), Vec3::new(5.0, 5.0, 5.0))?;
+    /// let w = world.insert_static(Shape::Cuboid(wall), Pose::IDENTITY, Filter::ALL)?;
+    /// let eye = Ray::new(Vec3::ZERO, Vec3::X)?;
+    /// assert_eq!(world.cast_ray_any(&eye, 10.0, Filter::ALL), Some(w));
+    /// assert_eq!(world.cast_ray_any(&eye, 3.9, Filter::ALL), None); // the target is nearer
+    /// # Ok(())
+    /// # }
+    /// ```
     pub fn cast_ray_any<'f>(
         &self,
         ray: &Ray<V>,
@@ -127,6 +159,25 @@ impl<V: GjkVector, S: DispatchShape<V> + Sync> World<V, S> {
 
     /// Every hit of `ray` within `max_t` on shapes allowed by `filter`, sorted by `t`
     /// then handle (one hit per shape: its first). Misses as [`cast_ray`](Self::cast_ray).
+    ///
+    /// ```
+    /// use isect::d2::*;
+    ///
+    /// # fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// // Three unit balls along +x at 3, 6, 9: every one is hit, nearest first.
+    /// let mut world = World::new();
+    /// let mut handles = Vec::new();
+    /// for x in [9.0, 3.0, 6.0] {
+    ///     let ball = Shape::Ball(Ball::new(Vec2::new(x, 0.0), 1.0)?);
+    ///     handles.push(world.insert(ball, Pose::IDENTITY, Filter::ALL)?);
+    /// }
+    /// let hits = world.cast_ray_all(&Ray::new(Vec2::ZERO, Vec2::X)?, 100.0, Filter::ALL);
+    /// let ts: Vec<f32> = hits.iter().map(|h| h.hit.t).collect();
+    /// assert_eq!(ts, [2.0, 5.0, 8.0]);
+    /// assert_eq!(hits[0].handle, handles[1]);
+    /// # Ok(())
+    /// # }
+    /// ```
     pub fn cast_ray_all<'f>(
         &self,
         ray: &Ray<V>,
@@ -167,6 +218,24 @@ impl<V: GjkVector, S: DispatchShape<V> + Sync> World<V, S> {
     /// boxes with the SIMD ray kernel instead of the binary tree; the snapshot is kept
     /// until a shape is inserted, removed or moved, so repeated batches on a static
     /// scene build it once. The snapshot holds about 64 bytes per shape.
+    ///
+    /// ```
+    /// use isect::d3::*;
+    ///
+    /// # fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// // A floor whose top is at y = 0; rays straight down from heights 1, 2 and 3, and
+    /// // one pointing up that misses.
+    /// let mut world = World::new();
+    /// let floor = Aabb::new(Vec3::new(-10.0, -1.0, -10.0), Vec3::new(10.0, 0.0, 10.0))?;
+    /// world.insert_static(Shape::Cuboid(floor), Pose::IDENTITY, Filter::ALL)?;
+    /// let mut rays: Vec<Ray> = (1..=3).map(|h| Ray { origin: Vec3::new(0.0, h as f32, 0.0), dir: -Vec3::Y }).collect();
+    /// rays.push(Ray::new(Vec3::new(0.0, 1.0, 0.0), Vec3::Y)?);
+    /// let hits = world.cast_rays(&rays, 100.0, Filter::ALL);
+    /// let ts: Vec<Option<f32>> = hits.iter().map(|h| h.map(|h| h.hit.t)).collect();
+    /// assert_eq!(ts, [Some(1.0), Some(2.0), Some(3.0), None]);
+    /// # Ok(())
+    /// # }
+    /// ```
     pub fn cast_rays<'f>(
         &self,
         rays: &[Ray<V>],
@@ -235,6 +304,21 @@ impl<V: GjkVector, S: DispatchShape<V> + Sync> World<V, S> {
 
     /// The shapes (allowed by `filter`) that contain the point `p` (boundary
     /// included), sorted by handle. A NaN point finds nothing.
+    ///
+    /// ```
+    /// use isect::d2::*;
+    ///
+    /// # fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// // Two overlapping unit balls at x = 0 and x = 1.5: x = 0.75 is in both.
+    /// let mut world = World::new();
+    /// let a = world.insert(Shape::Ball(Ball::new(Vec2::ZERO, 1.0)?), Pose::IDENTITY, Filter::ALL)?;
+    /// let b = world.insert(Shape::Ball(Ball::new(Vec2::new(1.5, 0.0), 1.0)?), Pose::IDENTITY, Filter::ALL)?;
+    /// assert_eq!(world.shapes_at_point(Vec2::new(0.75, 0.0), Filter::ALL), [a, b]);
+    /// assert_eq!(world.shapes_at_point(Vec2::new(-0.5, 0.0), Filter::ALL), [a]);
+    /// assert!(world.shapes_at_point(Vec2::new(0.75, 0.9), Filter::ALL).is_empty());
+    /// # Ok(())
+    /// # }
+    /// ```
     pub fn shapes_at_point<'f>(&self, p: V, filter: impl Into<QueryFilter<'f>>) -> Vec<Handle> {
         let filter = filter.into();
         if p.is_nan() {
@@ -248,6 +332,22 @@ impl<V: GjkVector, S: DispatchShape<V> + Sync> World<V, S> {
     /// The shapes (allowed by `filter`) that touch or overlap the box `region` (exact
     /// shape test, not just their bounding boxes), sorted by handle. A box with NaN
     /// finds nothing.
+    ///
+    /// ```
+    /// use isect::d2::*;
+    ///
+    /// # fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// // A unit ball at the origin: a box near its bounding box's corner misses the
+    /// // ball itself (the exact test), a box over its side hits.
+    /// let mut world = World::new();
+    /// let ball = world.insert(Shape::Ball(Ball::new(Vec2::ZERO, 1.0)?), Pose::IDENTITY, Filter::ALL)?;
+    /// let corner = Aabb::new(Vec2::splat(0.8), Vec2::splat(2.0))?;
+    /// let side = Aabb::new(Vec2::new(0.9, -0.1), Vec2::new(2.0, 0.1))?;
+    /// assert!(world.shapes_in_aabb(&corner, Filter::ALL).is_empty());
+    /// assert_eq!(world.shapes_in_aabb(&side, Filter::ALL), [ball]);
+    /// # Ok(())
+    /// # }
+    /// ```
     pub fn shapes_in_aabb<'f>(
         &self,
         region: &Aabb<V>,
@@ -262,6 +362,23 @@ impl<V: GjkVector, S: DispatchShape<V> + Sync> World<V, S> {
     /// The shapes (allowed by `filter`) that touch or overlap `shape` placed at
     /// `pose` ([`dispatch::intersects`]), sorted by handle. A non-finite pose or a
     /// refused rotation (see [`insert`](Self::insert)) finds nothing.
+    ///
+    /// ```
+    /// use isect::d3::*;
+    ///
+    /// # fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// // Unit balls at x = 0, 3 and 6 and a probe capsule from x = 2 to 4 of radius 0.4:
+    /// // its ends reach x = 1.6 and 4.4, 0.6 short of the outer balls.
+    /// let mut world = World::new();
+    /// let mut h = Vec::new();
+    /// for x in [0.0, 3.0, 6.0] {
+    ///     h.push(world.insert(Shape::Ball(Ball::new(Vec3::new(x, 0.0, 0.0), 1.0)?), Pose::IDENTITY, Filter::ALL)?);
+    /// }
+    /// let probe = Shape::Capsule(Capsule::new(Vec3::new(2.0, 0.0, 0.0), Vec3::new(4.0, 0.0, 0.0), 0.4)?);
+    /// assert_eq!(world.intersecting_shapes(&Pose::IDENTITY, &probe.into(), Filter::ALL), [h[1]]);
+    /// # Ok(())
+    /// # }
+    /// ```
     pub fn intersecting_shapes<'f>(
         &self,
         pose: &V::Pose,

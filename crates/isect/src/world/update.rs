@@ -76,6 +76,24 @@ impl<V: GjkVector, S: DispatchShape<V> + Sync> World<V, S> {
     /// Brings the contacts up to date with the poses set since the last update (see
     /// the module docs of `world::update` for the pipeline) and returns the pairs that
     /// started and stopped touching; the contacts are in [`contacts`](Self::contacts).
+    ///
+    /// ```
+    /// use isect::d2::*;
+    ///
+    /// # fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// // Two unit balls 1.5 apart start touching; moved 3 apart they stop.
+    /// let mut world = World::new();
+    /// let a = world.insert(Shape::Ball(Ball::new(Vec2::ZERO, 1.0)?), Pose::IDENTITY, Filter::ALL)?;
+    /// let b = world.insert(Shape::Ball(Ball::new(Vec2::ZERO, 1.0)?), Pose::from_translation(Vec2::new(1.5, 0.0)), Filter::ALL)?;
+    /// let events = world.update();
+    /// assert_eq!(events.started, [(a, b)]);
+    /// let depth = world.contact(a, b).expect("touching").contact.depth;
+    /// assert!((depth - 0.5).abs() < 1e-6);
+    /// world.set_pose(b, Pose::from_translation(Vec2::new(3.0, 0.0)))?;
+    /// assert_eq!(world.update().stopped, [(a, b)]);
+    /// # Ok(())
+    /// # }
+    /// ```
     pub fn update(&mut self) -> UpdateEvents {
         let clock = Clock::start();
         self.stamp = self.stamp.wrapping_add(1);
@@ -122,6 +140,25 @@ impl<V: GjkVector, S: DispatchShape<V> + Sync> World<V, S> {
     }
 
     /// The contact of the pair of `a` and `b` when it touched at the last update.
+    ///
+    /// ```
+    /// use isect::d3::*;
+    ///
+    /// # fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// // A unit cube resting 0.1 deep on a floor: with manifolds on, its contact after
+    /// // an update has 4 points (the cube's bottom corners).
+    /// let mut world = World::new();
+    /// world.set_manifolds(true);
+    /// let floor = world.insert_static(Shape::Cuboid(Aabb::new(Vec3::new(-5.0, -1.0, -5.0), Vec3::new(5.0, 0.0, 5.0))?), Pose::IDENTITY, Filter::ALL)?;
+    /// let cube = Shape::Cuboid(Aabb::new(Vec3::splat(-0.5), Vec3::splat(0.5))?);
+    /// let c = world.insert(cube, Pose::from_translation(Vec3::new(0.0, 0.4, 0.0)), Filter::ALL)?;
+    /// world.update();
+    /// let pair = world.contact(floor, c).expect("resting");
+    /// assert_eq!(pair.manifold.points().len(), 4);
+    /// assert!((pair.contact.depth - 0.1).abs() < 1e-5);
+    /// # Ok(())
+    /// # }
+    /// ```
     pub fn contact(&self, a: Handle, b: Handle) -> Option<&PairContact<V>> {
         let pair = self.pairs.get(self.pairs.find(a, b)?);
         let c = self.pairs.contacts().get(pair.touching as usize)?;

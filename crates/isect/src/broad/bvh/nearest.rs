@@ -111,6 +111,21 @@ impl<V: Vector> Bvh<V> {
     /// far; items whose box is farther than the best are never passed. Returns the
     /// item and its squared distance (the first found among equals). An empty tree or
     /// a NaN or infinite `p` finds nothing.
+    ///
+    /// ```
+    /// use isect::d2::*;
+    ///
+    /// # fn main() -> Result<(), ShapeError> {
+    /// // The nearest of three points (as zero-size boxes) to (4, 1): (5, 1), at distance² 1.
+    /// let points = [Vec2::ZERO, Vec2::new(5.0, 1.0), Vec2::new(-3.0, 7.0)];
+    /// let boxes: Vec<Aabb> = points.iter().map(|&p| Aabb::new(p, p)).collect::<Result<_, _>>()?;
+    /// let bvh = Bvh::build(&boxes);
+    /// let q = Vec2::new(4.0, 1.0);
+    /// let nearest = bvh.nearest(q, |i, _| Some(points[i as usize].distance_squared(q)));
+    /// assert_eq!(nearest, Some((1, 1.0)));
+    /// # Ok(())
+    /// # }
+    /// ```
     pub fn nearest(
         &self,
         p: V,
@@ -127,6 +142,22 @@ impl<V: Vector> Bvh<V> {
     /// and the items' boxes as the lower bounds; `leaf(item, best)` returns the exact
     /// distance to the item. Overlapping boxes are at distance 0, so a leaf answering
     /// 0 ends the search. A NaN box or `upper` finds nothing.
+    ///
+    /// ```
+    /// use isect::d2::*;
+    ///
+    /// # fn main() -> Result<(), ShapeError> {
+    /// // The unit box nearest to a query box: the one at x = 5 is 2 from [1, 3] × [0, 1].
+    /// let boxes: Vec<Aabb> = [-4.0, 5.0, 9.0].iter().map(|&x| Aabb::new(Vec2::new(x, 0.0), Vec2::new(x + 1.0, 1.0))).collect::<Result<_, _>>()?;
+    /// let bvh = Bvh::build(&boxes);
+    /// let region = Aabb::new(Vec2::new(1.0, 0.0), Vec2::new(3.0, 1.0))?;
+    /// // The exact distance here is the box distance itself.
+    /// let gap = |b: &Aabb| (b.min.x - region.max.x).max(region.min.x - b.max.x).max(0.0);
+    /// let nearest = bvh.nearest_to_aabb(&region, f32::INFINITY, |i, _| Some(gap(&boxes[i as usize])));
+    /// assert_eq!(nearest, Some((1, 2.0)));
+    /// # Ok(())
+    /// # }
+    /// ```
     pub fn nearest_to_aabb(
         &self,
         region: &Aabb<V>,
@@ -206,6 +237,21 @@ impl<V: Vector> Bvh<V> {
     /// Calls `f(item)` for every item whose box overlaps `aabb` (closed boxes), until
     /// `f` returns `false`: the items and the order of [`Bvh::query`] (a NaN box finds
     /// nothing), with the walk described in the module docs.
+    ///
+    /// ```
+    /// use isect::d2::*;
+    ///
+    /// # fn main() -> Result<(), ShapeError> {
+    /// // Stop at the first overlapping item: is any box under the point (2.5, 0.5)?
+    /// let boxes: Vec<Aabb> = (0..8).map(|i| Aabb::new(Vec2::new(i as f32, 0.0), Vec2::new(i as f32 + 1.0, 1.0))).collect::<Result<_, _>>()?;
+    /// let bvh = Bvh::build(&boxes);
+    /// let p = Vec2::new(2.5, 0.5);
+    /// let mut hit = None;
+    /// bvh.overlapping(&Aabb::new(p, p)?, |i| { hit = Some(i); false });
+    /// assert_eq!(hit, Some(2));
+    /// # Ok(())
+    /// # }
+    /// ```
     pub fn overlapping(&self, aabb: &Aabb<V>, mut f: impl FnMut(u32) -> bool) {
         if self.nodes.is_empty() {
             return;

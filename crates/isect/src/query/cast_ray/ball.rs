@@ -106,6 +106,18 @@ impl<V: Vector> Ball<V> {
     /// exactly at `max_t` hits); a zero direction, or one so short that `1 / |dir|²`
     /// overflows, is `None` unless the origin is inside; NaN or infinite rays and NaN
     /// or negative `max_t` give `None`.
+    ///
+    /// ```
+    /// use isect::d3::*;
+    ///
+    /// # fn main() -> Result<(), ShapeError> {
+    /// let ball = Ball::new(Vec3::new(0.0, 0.0, 5.0), 1.0)?;
+    /// let ray = Ray::new(Vec3::ZERO, Vec3::Z)?;
+    /// assert_eq!(ball.ray_toi(&ray, 10.0), Some(4.0));
+    /// assert_eq!(ball.ray_toi(&ray, 3.5), None);
+    /// # Ok(())
+    /// # }
+    /// ```
     #[inline(always)]
     pub fn ray_toi(&self, ray: &Ray<V>, max_t: V::Scalar) -> Option<V::Scalar> {
         let q = Quadratic::new(self, ray);

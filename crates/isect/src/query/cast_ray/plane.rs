@@ -91,6 +91,18 @@ impl<V: Vector> Plane<V> {
     /// `None` (a crossing exactly at `max_t` hits; a `t` overflowing to infinity
     /// misses); NaN or infinite rays (or rays so large that `n · origin` or `n · dir`
     /// overflows) and NaN or negative `max_t` give `None`.
+    ///
+    /// ```
+    /// use isect::d3::*;
+    ///
+    /// # fn main() -> Result<(), ShapeError> {
+    /// let ceiling = Plane::new(Vec3::Y, 3.0)?; // y = 3
+    /// let up = Ray::new(Vec3::ZERO, Vec3::new(0.0, 2.0, 0.0))?; // dir not unit: t = 1.5
+    /// assert_eq!(ceiling.ray_toi(&up, 10.0), Some(1.5));
+    /// assert_eq!(ceiling.ray_toi(&Ray::new(Vec3::ZERO, Vec3::X)?, 10.0), None); // parallel
+    /// # Ok(())
+    /// # }
+    /// ```
     #[inline]
     pub fn ray_toi(&self, ray: &Ray<V>, max_t: V::Scalar) -> Option<V::Scalar> {
         let x = Crossing::new(self, ray);
@@ -111,6 +123,19 @@ impl<V: Vector> HalfSpace<V> {
     /// crossing exactly at `max_t` hits), moving parallel or away gives `None`; NaN or
     /// infinite rays (or rays so large that `n · origin` or `n · dir` overflows) and
     /// NaN or negative `max_t` give `None`.
+    ///
+    /// ```
+    /// use isect::d2::*;
+    ///
+    /// # fn main() -> Result<(), ShapeError> {
+    /// // The solid side of y = 1 is below it (behind the normal +y).
+    /// let ground = HalfSpace::new(Plane::new(Vec2::Y, 1.0)?);
+    /// let falling = Ray::new(Vec2::new(0.0, 5.0), -Vec2::Y)?;
+    /// assert_eq!(ground.ray_toi(&falling, 10.0), Some(4.0));
+    /// assert_eq!(ground.ray_toi(&Ray::new(Vec2::ZERO, Vec2::Y)?, 10.0), Some(0.0)); // inside
+    /// # Ok(())
+    /// # }
+    /// ```
     #[inline]
     pub fn ray_toi(&self, ray: &Ray<V>, max_t: V::Scalar) -> Option<V::Scalar> {
         let x = Crossing::new(&self.plane, ray);

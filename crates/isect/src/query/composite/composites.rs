@@ -61,6 +61,23 @@ fn for_each_part_pair<V, A, B>(
 
 /// True when some part of `a` touches or overlaps some part of `b`; `false` for
 /// non-finite poses.
+///
+/// ```
+/// use isect::d2::*;
+/// use isect::query::composite::intersects_composites;
+///
+/// # fn main() -> Result<(), ShapeError> {
+/// // A unit square (a concave polygon with one piece) over the upper floor (y = 1)
+/// // of a step: its bottom is at the pose's y.
+/// let step = Polyline::new(vec![Vec2::new(-4.0, 0.0), Vec2::ZERO, Vec2::Y, Vec2::new(4.0, 1.0)], false)?;
+/// let square = ConcavePolygon::new(vec![Vec2::ZERO, Vec2::X, Vec2::ONE, Vec2::Y], vec![])?;
+/// let sunk = Pose::from_translation(Vec2::new(2.0, 0.9));
+/// let lifted = Pose::from_translation(Vec2::new(2.0, 1.1));
+/// assert!(intersects_composites(&Pose::IDENTITY, &step, &sunk, &square));
+/// assert!(!intersects_composites(&Pose::IDENTITY, &step, &lifted, &square));
+/// # Ok(())
+/// # }
+/// ```
 pub fn intersects_composites<V, A, B>(pose_a: &V::Pose, a: &A, pose_b: &V::Pose, b: &B) -> bool
 where
     V: GjkVector,
@@ -90,6 +107,23 @@ where
 /// answers instead (`deepest_sample`): two overlapping solids' surfaces meet only
 /// at the rim of the overlap, where crossing triangles give shallow contacts along
 /// arbitrary normals. `None` when no pair is that close, for non-finite poses or a NaN `prediction`.
+///
+/// ```
+/// use isect::d2::*;
+/// use isect::query::composite::contact_composites;
+///
+/// # fn main() -> Result<(), ShapeError> {
+/// // A unit square 0.25 into the upper floor (segment 2) of a step.
+/// let step = Polyline::new(vec![Vec2::new(-4.0, 0.0), Vec2::ZERO, Vec2::Y, Vec2::new(4.0, 1.0)], false)?;
+/// let square = ConcavePolygon::new(vec![Vec2::ZERO, Vec2::X, Vec2::ONE, Vec2::Y], vec![])?;
+/// let at = Pose::from_translation(Vec2::new(2.0, 0.75));
+/// let (part_a, _, c) = contact_composites(&Pose::IDENTITY, &step, &at, &square, 0.0).unwrap();
+/// assert_eq!(part_a, 2);
+/// assert!((c.depth - 0.25).abs() < 1e-5);
+/// assert!((c.normal - Vec2::Y).length() < 1e-5);
+/// # Ok(())
+/// # }
+/// ```
 pub fn contact_composites<V, A, B>(
     pose_a: &V::Pose,
     a: &A,
@@ -155,6 +189,23 @@ where
 /// composites, sorted by part indices. Empty for non-finite poses or a NaN
 /// `prediction`. A vertex of a solid mesh's partner inside it gives the one point of
 /// [`contact_composites`]' deepest vertex instead.
+///
+/// ```
+/// use isect::d2::*;
+/// use isect::query::composite::contact_manifolds_composites;
+///
+/// # fn main() -> Result<(), ShapeError> {
+/// // A unit square 0.25 into the upper floor of a step: one pair of parts in contact.
+/// let step = Polyline::new(vec![Vec2::new(-4.0, 0.0), Vec2::ZERO, Vec2::Y, Vec2::new(4.0, 1.0)], false)?;
+/// let square = ConcavePolygon::new(vec![Vec2::ZERO, Vec2::X, Vec2::ONE, Vec2::Y], vec![])?;
+/// let at = Pose::from_translation(Vec2::new(2.0, 0.75));
+/// let ms = contact_manifolds_composites(&Pose::IDENTITY, &step, &at, &square, 0.0);
+/// assert_eq!(ms.len(), 1);
+/// assert_eq!((ms[0].part_a, ms[0].part_b), (Some(2), Some(0)));
+/// assert!((ms[0].manifold.max_depth() - 0.25).abs() < 1e-5);
+/// # Ok(())
+/// # }
+/// ```
 pub fn contact_manifolds_composites<V, A, B>(
     pose_a: &V::Pose,
     a: &A,
@@ -207,6 +258,20 @@ where
 
 /// Distance between the nearest parts of `a` and `b` (0 when touching or
 /// overlapping); NaN for non-finite poses.
+///
+/// ```
+/// use isect::d2::*;
+/// use isect::query::composite::distance_composites;
+///
+/// # fn main() -> Result<(), ShapeError> {
+/// // A unit square whose bottom is 2 above the upper floor of a step.
+/// let step = Polyline::new(vec![Vec2::new(-4.0, 0.0), Vec2::ZERO, Vec2::Y, Vec2::new(4.0, 1.0)], false)?;
+/// let square = ConcavePolygon::new(vec![Vec2::ZERO, Vec2::X, Vec2::ONE, Vec2::Y], vec![])?;
+/// let at = Pose::from_translation(Vec2::new(2.0, 3.0));
+/// assert!((distance_composites(&Pose::IDENTITY, &step, &at, &square) - 2.0).abs() < 1e-5);
+/// # Ok(())
+/// # }
+/// ```
 pub fn distance_composites<V, A, B>(pose_a: &V::Pose, a: &A, pose_b: &V::Pose, b: &B) -> V::Scalar
 where
     V: GjkVector,
@@ -231,6 +296,24 @@ where
 
 /// Closest points of the nearest parts of `a` and `b`; NaN distance with
 /// `Status::Degenerate` for non-finite poses.
+///
+/// ```
+/// use isect::d2::*;
+/// use isect::query::composite::closest_points_composites;
+///
+/// # fn main() -> Result<(), ShapeError> {
+/// // A unit square over the lower floor, [-2, -1] × [2, 3]: its corner (-1, 2) is
+/// // nearer to the step's top corner (0, 1), √2 away, than to the floor (2 below).
+/// let step = Polyline::new(vec![Vec2::new(-4.0, 0.0), Vec2::ZERO, Vec2::Y, Vec2::new(4.0, 1.0)], false)?;
+/// let square = ConcavePolygon::new(vec![Vec2::ZERO, Vec2::X, Vec2::ONE, Vec2::Y], vec![])?;
+/// let at = Pose::from_translation(Vec2::new(-2.0, 2.0));
+/// let cp = closest_points_composites(&Pose::IDENTITY, &step, &at, &square);
+/// assert!((cp.distance - 2f32.sqrt()).abs() < 1e-5);
+/// assert!((cp.point_a - Vec2::Y).length() < 1e-5);
+/// assert!((cp.point_b - Vec2::new(-1.0, 2.0)).length() < 1e-5);
+/// # Ok(())
+/// # }
+/// ```
 pub fn closest_points_composites<V, A, B>(
     pose_a: &V::Pose,
     a: &A,
@@ -271,6 +354,22 @@ where
 /// The earliest time in `[0, max_t]` at which a part of `a` touches a part of `b`,
 /// both translating, as [`cast_shapes`](super::cast_shapes); `None` for no hit, NaN
 /// input or a negative `max_t`.
+///
+/// ```
+/// use isect::d2::*;
+/// use isect::query::composite::cast_shapes_composites;
+///
+/// # fn main() -> Result<(), ShapeError> {
+/// // A unit square falling at 1 from 3 above the upper floor of a step lands at t = 3.
+/// let step = Polyline::new(vec![Vec2::new(-4.0, 0.0), Vec2::ZERO, Vec2::Y, Vec2::new(4.0, 1.0)], false)?;
+/// let square = ConcavePolygon::new(vec![Vec2::ZERO, Vec2::X, Vec2::ONE, Vec2::Y], vec![])?;
+/// let start = Pose::from_translation(Vec2::new(2.0, 4.0));
+/// let hit = cast_shapes_composites(&Pose::IDENTITY, Vec2::ZERO, &step,
+///     &start, -Vec2::Y, &square, 10.0).expect("it lands");
+/// assert!((hit.time - 3.0).abs() < 1e-4);
+/// # Ok(())
+/// # }
+/// ```
 #[allow(clippy::too_many_arguments)]
 pub fn cast_shapes_composites<V, A, B>(
     pose_a: &V::Pose,

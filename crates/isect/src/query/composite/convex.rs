@@ -22,6 +22,23 @@ pub(super) fn region_of<V: GjkVector, S: DispatchShape<V>>(
 }
 
 /// True when some part of `a` touches or overlaps `b`; `false` for non-finite poses.
+///
+/// ```
+/// use isect::d2::*;
+/// use isect::query::composite;
+///
+/// # fn main() -> Result<(), ShapeError> {
+/// // A ball of radius 0.5 above the bottom of a V-shaped valley with 45° slopes:
+/// // it reaches the slopes only when its centre is at most 0.5·√2 ≈ 0.71 above it.
+/// let valley = Polyline::new(vec![Vec2::new(-2.0, 2.0), Vec2::ZERO, Vec2::new(2.0, 2.0)], false)?;
+/// let ball = Shape::Ball(Ball::new(Vec2::ZERO, 0.5)?);
+/// let high = Pose::from_translation(Vec2::new(0.0, 0.75));
+/// let low = Pose::from_translation(Vec2::new(0.0, 0.65));
+/// assert!(!composite::intersects(&Pose::IDENTITY, &valley, &high, &ball));
+/// assert!(composite::intersects(&Pose::IDENTITY, &valley, &low, &ball));
+/// # Ok(())
+/// # }
+/// ```
 pub fn intersects<V, C>(pose_a: &V::Pose, a: &C, pose_b: &V::Pose, b: &C::Part) -> bool
 where
     V: GjkVector,
@@ -54,6 +71,23 @@ where
 /// The deepest uncorrected part contact wins, and only its normal is corrected and its depth re-measured,
 /// which never lowers it (a re-measured depth is at least the part's own), so the
 /// answer is at least as deep as every part's.
+///
+/// ```
+/// use isect::d2::*;
+/// use isect::query::composite;
+///
+/// # fn main() -> Result<(), ShapeError> {
+/// // A unit ball 0.25 into the upper floor of a step (segment 2).
+/// let step = Polyline::new(vec![Vec2::new(-4.0, 0.0), Vec2::ZERO, Vec2::Y, Vec2::new(4.0, 1.0)], false)?;
+/// let ball = Shape::Ball(Ball::new(Vec2::ZERO, 1.0)?);
+/// let at = Pose::from_translation(Vec2::new(2.0, 1.75));
+/// let (part, c) = composite::contact(&Pose::IDENTITY, &step, &at, &ball, 0.0).expect("overlap");
+/// assert_eq!(part, 2);
+/// assert!((c.depth - 0.25).abs() < 1e-5);
+/// assert!((c.normal - Vec2::Y).length() < 1e-5); // from the step up to the ball
+/// # Ok(())
+/// # }
+/// ```
 pub fn contact<V, C>(
     pose_a: &V::Pose,
     a: &C,
@@ -100,6 +134,25 @@ where
 /// polyhedron pairs, one point otherwise), normals corrected as [`contact`]'s;
 /// sorted by part index. Empty for non-finite poses or a NaN `prediction`. Inside a
 /// solid mesh, the one point of [`contact`]'s push-out contact.
+///
+/// ```
+/// use isect::d2::*;
+/// use isect::query::composite;
+///
+/// # fn main() -> Result<(), ShapeError> {
+/// // A ball in the corner of a step, 0.1 into both the lower floor and the riser:
+/// // one manifold a segment, normals up and left.
+/// let step = Polyline::new(vec![Vec2::new(-4.0, 0.0), Vec2::ZERO, Vec2::Y, Vec2::new(4.0, 1.0)], false)?;
+/// let ball = Shape::Ball(Ball::new(Vec2::ZERO, 0.5)?);
+/// let at = Pose::from_translation(Vec2::new(-0.4, 0.4));
+/// let ms = composite::contact_manifolds(&Pose::IDENTITY, &step, &at, &ball, 0.0);
+/// let parts: Vec<Option<u32>> = ms.iter().map(|m| m.part_a).collect();
+/// assert_eq!(parts, [Some(0), Some(1)]);
+/// assert!((ms[0].manifold.normal - Vec2::Y).length() < 1e-5);
+/// assert!((ms[1].manifold.normal + Vec2::X).length() < 1e-5);
+/// # Ok(())
+/// # }
+/// ```
 pub fn contact_manifolds<V, C>(
     pose_a: &V::Pose,
     a: &C,
@@ -149,6 +202,21 @@ where
 
 /// Distance from the nearest part of `a` to `b` (0 when touching or overlapping);
 /// NaN for non-finite poses.
+///
+/// ```
+/// use isect::d2::*;
+/// use isect::query::composite;
+///
+/// # fn main() -> Result<(), ShapeError> {
+/// // A unit ball centred at (-3.5, 4): 3 above the lower floor of a step, 3.6 from
+/// // the step's top corner (0, 1).
+/// let step = Polyline::new(vec![Vec2::new(-4.0, 0.0), Vec2::ZERO, Vec2::Y, Vec2::new(4.0, 1.0)], false)?;
+/// let ball = Shape::Ball(Ball::new(Vec2::ZERO, 1.0)?);
+/// let at = Pose::from_translation(Vec2::new(-3.5, 4.0));
+/// assert!((composite::distance(&Pose::IDENTITY, &step, &at, &ball) - 3.0).abs() < 1e-5);
+/// # Ok(())
+/// # }
+/// ```
 pub fn distance<V, C>(pose_a: &V::Pose, a: &C, pose_b: &V::Pose, b: &C::Part) -> V::Scalar
 where
     V: GjkVector,
@@ -187,6 +255,22 @@ where
 
 /// Closest points of the nearest part of `a` and `b` (a common point when they
 /// touch or overlap); NaN distance with `Status::Degenerate` for non-finite poses.
+///
+/// ```
+/// use isect::d2::*;
+/// use isect::query::composite;
+///
+/// # fn main() -> Result<(), ShapeError> {
+/// // A small ball 0.25 above the lower floor of a step, 1.75 from its riser.
+/// let step = Polyline::new(vec![Vec2::new(-4.0, 0.0), Vec2::ZERO, Vec2::Y, Vec2::new(4.0, 1.0)], false)?;
+/// let ball = Shape::Ball(Ball::new(Vec2::ZERO, 0.25)?);
+/// let at = Pose::from_translation(Vec2::new(-2.0, 0.5));
+/// let cp = composite::closest_points(&Pose::IDENTITY, &step, &at, &ball);
+/// assert!((cp.distance - 0.25).abs() < 1e-5); // the floor is 0.25 below the ball
+/// assert!((cp.point_a - Vec2::new(-2.0, 0.0)).length() < 1e-5);
+/// # Ok(())
+/// # }
+/// ```
 pub fn closest_points<V, C>(
     pose_a: &V::Pose,
     a: &C,
@@ -249,6 +333,24 @@ pub(super) fn nan_points<V: Vector>() -> ClosestPoints<V> {
 /// touches `b` (moving at `vel_b`), as [`crate::query::cast_shapes()`]; parts
 /// already touching at time 0 answer time 0, the deepest of them winning. `None`
 /// for no hit, NaN input or a negative `max_t`.
+///
+/// ```
+/// use isect::d2::*;
+/// use isect::query::composite;
+///
+/// # fn main() -> Result<(), ShapeError> {
+/// // A ball of radius 0.5 moving right at speed 2 just above the lower floor of a
+/// // step, from x = -3: its front meets the riser (x = 0) at t = 1.25.
+/// let step = Polyline::new(vec![Vec2::new(-4.0, 0.0), Vec2::ZERO, Vec2::Y, Vec2::new(4.0, 1.0)], false)?;
+/// let ball = Shape::Ball(Ball::new(Vec2::ZERO, 0.5)?);
+/// let start = Pose::from_translation(Vec2::new(-3.0, 0.6)); // 0.1 clear of the floor
+/// let hit = composite::cast_shapes(&Pose::IDENTITY, Vec2::ZERO, &step,
+///     &start, Vec2::new(2.0, 0.0), &ball, 10.0).expect("it meets the riser");
+/// assert!((hit.time - 1.25).abs() < 1e-4);
+/// assert!((hit.normal + Vec2::X).length() < 1e-4); // from the riser back to the ball
+/// # Ok(())
+/// # }
+/// ```
 #[allow(clippy::too_many_arguments)]
 pub fn cast_shapes<V, C>(
     pose_a: &V::Pose,

@@ -94,6 +94,23 @@ where
 /// `options.target_distance` of `b` (moving at `vel_b`) with a hit that counts (see
 /// the module docs). The default options give `cast_shapes`'s answer. `None` for no
 /// hit, NaN input, a negative `max_t` or invalid options.
+///
+/// ```
+/// use isect::d2::*;
+/// use isect::query::{composite, ShapeCastOptions};
+///
+/// # fn main() -> Result<(), ShapeError> {
+/// // A ball of radius 0.5 falling at 1 from y = 5 onto the upper floor (y = 1) of a
+/// // step touches at t = 3.5 and comes within a skin of 0.5 at t = 3.
+/// let step = Polyline::new(vec![Vec2::new(-4.0, 0.0), Vec2::ZERO, Vec2::Y, Vec2::new(4.0, 1.0)], false)?;
+/// let ball = Shape::Ball(Ball::new(Vec2::ZERO, 0.5)?);
+/// let start = Pose::from_translation(Vec2::new(2.0, 5.0));
+/// let hit = composite::cast_shapes_with(&Pose::IDENTITY, Vec2::ZERO, &step, &start, -Vec2::Y,
+///     &ball, 10.0, &ShapeCastOptions::mover(0.5)?).expect("it lands");
+/// assert!((hit.time - 3.0).abs() < 1e-4);
+/// # Ok(())
+/// # }
+/// ```
 #[allow(clippy::too_many_arguments)]
 pub fn cast_shapes_with<V, C>(
     pose_a: &V::Pose,
@@ -129,6 +146,23 @@ where
 /// [`cast_shapes_composites`](super::cast_shapes_composites) with options, as
 /// [`cast_shapes_with`] (a pair of parts counts along the normal corrected by both
 /// composites).
+///
+/// ```
+/// use isect::d2::*;
+/// use isect::query::{composite, ShapeCastOptions};
+///
+/// # fn main() -> Result<(), ShapeError> {
+/// // A unit square falling at 1 from 3 above the upper floor of a step comes within
+/// // a skin of 0.5 at t = 2.5.
+/// let step = Polyline::new(vec![Vec2::new(-4.0, 0.0), Vec2::ZERO, Vec2::Y, Vec2::new(4.0, 1.0)], false)?;
+/// let square = ConcavePolygon::new(vec![Vec2::ZERO, Vec2::X, Vec2::ONE, Vec2::Y], vec![])?;
+/// let start = Pose::from_translation(Vec2::new(2.0, 4.0));
+/// let hit = composite::cast_shapes_composites_with(&Pose::IDENTITY, Vec2::ZERO, &step,
+///     &start, -Vec2::Y, &square, 10.0, &ShapeCastOptions::new(0.5, true)?).expect("it lands");
+/// assert!((hit.time - 2.5).abs() < 1e-4);
+/// # Ok(())
+/// # }
+/// ```
 #[allow(clippy::too_many_arguments)]
 pub fn cast_shapes_composites_with<V, A, B>(
     pose_a: &V::Pose,
@@ -300,6 +334,27 @@ where
 /// (closing velocity of the witnesses at the hit time), as
 /// [`time_of_impact_with`](crate::query::time_of_impact_with) per part (see the
 /// module docs). `None` for no hit, non-finite sweeps or invalid options.
+///
+/// ```
+/// use isect::d2::*;
+/// use isect::query::{composite, ShapeCastOptions, Sweep};
+///
+/// # fn main() -> Result<(), ShapeError> {
+/// // A ball of radius 0.5 swept from y = 5 to y = -5 over the upper floor (y = 1)
+/// // of a step: its centre reaches y = 1.5 at t = 0.35.
+/// let step = Polyline::new(vec![Vec2::new(-4.0, 0.0), Vec2::ZERO, Vec2::Y, Vec2::new(4.0, 1.0)], false)?;
+/// let ball = Shape::Ball(Ball::new(Vec2::ZERO, 0.5)?);
+/// let still = Sweep { start: Pose::IDENTITY, end: Pose::IDENTITY };
+/// let fall = Sweep {
+///     start: Pose::from_translation(Vec2::new(2.0, 5.0)),
+///     end: Pose::from_translation(Vec2::new(2.0, -5.0)),
+/// };
+/// let hit = composite::time_of_impact(&still, &step, &fall, &ball, &ShapeCastOptions::default())
+///     .expect("it lands");
+/// assert!((hit.time - 0.35).abs() < 1e-4);
+/// # Ok(())
+/// # }
+/// ```
 pub fn time_of_impact<V, C>(
     sweep_a: &Sweep<V>,
     a: &C,
@@ -333,6 +388,28 @@ where
 /// [`time_of_impact`] of two composites: A's parts in the region B sweeps in A's
 /// frame, each against B's parts in the region it sweeps in B's frame; a pair of
 /// parts counts along the normal corrected by both composites.
+///
+/// ```
+/// use isect::d2::*;
+/// use isect::query::{composite, ShapeCastOptions, Sweep};
+///
+/// # fn main() -> Result<(), ShapeError> {
+/// // A unit square swept from y = 5 to y = -5 over the upper floor (y = 1) of a
+/// // step, turning a quarter turn about its corner on the way: its corner stays its
+/// // lowest point and reaches y = 1 at t = 0.4.
+/// let step = Polyline::new(vec![Vec2::new(-4.0, 0.0), Vec2::ZERO, Vec2::Y, Vec2::new(4.0, 1.0)], false)?;
+/// let square = ConcavePolygon::new(vec![Vec2::ZERO, Vec2::X, Vec2::ONE, Vec2::Y], vec![])?;
+/// let still = Sweep { start: Pose::IDENTITY, end: Pose::IDENTITY };
+/// let fall = Sweep {
+///     start: Pose::new(Vec2::new(2.0, 5.0), 0.0),
+///     end: Pose::new(Vec2::new(2.0, -5.0), std::f32::consts::FRAC_PI_2),
+/// };
+/// let hit = composite::time_of_impact_composites(&still, &step, &fall, &square,
+///     &ShapeCastOptions::default()).expect("it lands");
+/// assert!((hit.time - 0.4).abs() < 1e-3);
+/// # Ok(())
+/// # }
+/// ```
 pub fn time_of_impact_composites<V, A, B>(
     sweep_a: &Sweep<V>,
     a: &A,

@@ -12,6 +12,20 @@ use crate::shape::{Composite, Ray, RayHit};
 
 /// The box holding `aabb` after the rigid motion `pose`: its transformed corners'
 /// bounds (exact without rotation, loose with it). Non-finite for a non-finite pose.
+///
+/// ```
+/// use isect::d2::*;
+/// use isect::query::composite::transformed_aabb;
+///
+/// # fn main() -> Result<(), ShapeError> {
+/// // The unit square turned a quarter turn about the origin covers [-1, 0] × [0, 1].
+/// let square = Aabb::new(Vec2::ZERO, Vec2::ONE)?;
+/// let b = transformed_aabb(&square, &Pose::new(Vec2::ZERO, std::f32::consts::FRAC_PI_2));
+/// assert!((b.min - Vec2::new(-1.0, 0.0)).length() < 1e-6);
+/// assert!((b.max - Vec2::new(0.0, 1.0)).length() < 1e-6);
+/// # Ok(())
+/// # }
+/// ```
 pub fn transformed_aabb<V: Vector>(aabb: &Aabb<V>, pose: &V::Pose) -> Aabb<V> {
     let centre = pose.transform_point(aabb.center());
     let half = aabb.half_extents();
@@ -29,6 +43,20 @@ pub fn transformed_aabb<V: Vector>(aabb: &Aabb<V>, pose: &V::Pose) -> Aabb<V> {
 
 /// The world box of a composite placed at `pose`: its tree's root box transformed
 /// ([`transformed_aabb`]). An empty tree gives an inverted (empty) box at the pose.
+///
+/// ```
+/// use isect::d2::*;
+/// use isect::query::composite::world_aabb;
+///
+/// # fn main() -> Result<(), ShapeError> {
+/// // A step: floor at y = 0 for x < 0, at y = 1 for x > 0; placed 5 higher.
+/// let step = Polyline::new(vec![Vec2::new(-4.0, 0.0), Vec2::ZERO, Vec2::Y, Vec2::new(4.0, 1.0)], false)?;
+/// let b = world_aabb(&step, &Pose::from_translation(Vec2::new(0.0, 5.0)));
+/// assert!((b.min - Vec2::new(-4.0, 5.0)).length() < 1e-4);
+/// assert!((b.max - Vec2::new(4.0, 6.0)).length() < 1e-4);
+/// # Ok(())
+/// # }
+/// ```
 pub fn world_aabb<V: GjkVector, C: Composite<V>>(c: &C, pose: &V::Pose) -> Aabb<V> {
     match c.bvh().root_aabb() {
         Some(root) => transformed_aabb(&root, pose),
@@ -45,12 +73,43 @@ pub fn world_aabb<V: GjkVector, C: Composite<V>>(c: &C, pose: &V::Pose) -> Aabb<
 
 /// True when the composite at `pose` contains the world point `p`
 /// ([`Composite::contains_local_point`]); `false` for NaN or a non-finite pose.
+///
+/// ```
+/// use isect::d2::*;
+/// use isect::query::composite::contains_point;
+///
+/// # fn main() -> Result<(), ShapeError> {
+/// // An L: the 2 × 2 square less its top-right quarter, placed at (10, 0).
+/// let l = ConcavePolygon::new(vec![Vec2::ZERO, Vec2::new(2.0, 0.0), Vec2::new(2.0, 1.0),
+///     Vec2::ONE, Vec2::new(1.0, 2.0), Vec2::new(0.0, 2.0)], vec![])?;
+/// let pose = Pose::from_translation(Vec2::new(10.0, 0.0));
+/// assert!(contains_point(&l, &pose, Vec2::new(10.5, 1.5)));
+/// assert!(!contains_point(&l, &pose, Vec2::new(11.5, 1.5))); // the notch
+/// # Ok(())
+/// # }
+/// ```
 pub fn contains_point<V: GjkVector, C: Composite<V>>(c: &C, pose: &V::Pose, p: V) -> bool {
     pose.is_finite() && !p.is_nan() && c.contains_local_point(pose.inverse_transform_point(p))
 }
 
 /// True when some part of the composite at `pose` touches or overlaps the world
 /// box `region`; `false` for a box with NaN or a non-finite pose.
+///
+/// ```
+/// use isect::d2::*;
+/// use isect::query::composite::intersects_aabb;
+///
+/// # fn main() -> Result<(), ShapeError> {
+/// // A V-shaped valley: its bounding box holds the box above the bottom, its segments
+/// // do not.
+/// let valley = Polyline::new(vec![Vec2::new(-2.0, 2.0), Vec2::ZERO, Vec2::new(2.0, 2.0)], false)?;
+/// let above_bottom = Aabb::new(Vec2::new(-0.2, 0.5), Vec2::new(0.2, 1.0))?;
+/// let on_the_slope = Aabb::new(Vec2::new(0.8, 0.5), Vec2::new(1.2, 1.0))?;
+/// assert!(!intersects_aabb(&valley, &Pose::IDENTITY, &above_bottom));
+/// assert!(intersects_aabb(&valley, &Pose::IDENTITY, &on_the_slope));
+/// # Ok(())
+/// # }
+/// ```
 pub fn intersects_aabb<V, C>(c: &C, pose: &V::Pose, region: &Aabb<V>) -> bool
 where
     V: GjkVector,
@@ -73,6 +132,22 @@ where
 /// [`RayCast`](crate::query::RayCast): a ray starting inside a solid part hits at
 /// `t = 0` with a zero normal; a non-finite ray or a NaN or negative `max_t` misses.
 /// Ties in `t` go to the part the tree reaches first.
+///
+/// ```
+/// use isect::d2::*;
+/// use isect::query::composite;
+///
+/// # fn main() -> Result<(), ShapeError> {
+/// // A step: segment 0 the floor y = 0 (x < 0), segment 1 the riser, segment 2 the
+/// // upper floor y = 1 (x > 0). A ray falling at x = 2 from y = 5 hits segment 2 at t = 4.
+/// let step = Polyline::new(vec![Vec2::new(-4.0, 0.0), Vec2::ZERO, Vec2::Y, Vec2::new(4.0, 1.0)], false)?;
+/// let ray = Ray::new(Vec2::new(2.0, 5.0), -Vec2::Y)?;
+/// let (part, hit) = composite::cast_ray(&step, &ray, 10.0).expect("it lands on the step");
+/// assert_eq!(part, 2);
+/// assert!((hit.t - 4.0).abs() < 1e-6);
+/// # Ok(())
+/// # }
+/// ```
 pub fn cast_ray<V, C>(c: &C, ray: &Ray<V>, max_t: V::Scalar) -> Option<(u32, RayHit<V>)>
 where
     V: GjkVector,
@@ -91,6 +166,27 @@ where
 
 /// Every part's first hit of `ray` (local frame) within `max_t`, sorted by `t`, then
 /// part index. Misses as [`cast_ray`].
+///
+/// ```
+/// use isect::d2::*;
+/// use isect::query::composite;
+///
+/// # fn main() -> Result<(), ShapeError> {
+/// // A horizontal ray at y = 0.5 through a step crosses only its riser (segment 1)
+/// // at x = 0; through a closed square outline it crosses two sides.
+/// let step = Polyline::new(vec![Vec2::new(-4.0, 0.0), Vec2::ZERO, Vec2::Y, Vec2::new(4.0, 1.0)], false)?;
+/// let ray = Ray::new(Vec2::new(-3.0, 0.5), Vec2::X)?;
+/// let hits = composite::cast_ray_all(&step, &ray, 10.0);
+/// assert_eq!(hits.len(), 1);
+/// assert_eq!(hits[0].0, 1);
+/// assert!((hits[0].1.t - 3.0).abs() < 1e-6);
+/// let outline = Polyline::new(vec![Vec2::ZERO, Vec2::X, Vec2::ONE, Vec2::Y], true)?;
+/// let through = Ray::new(Vec2::new(-1.0, 0.5), Vec2::X)?;
+/// let ts: Vec<f32> = composite::cast_ray_all(&outline, &through, 10.0).iter().map(|h| h.1.t).collect();
+/// assert_eq!(ts, [1.0, 2.0]);
+/// # Ok(())
+/// # }
+/// ```
 pub fn cast_ray_all<V, C>(c: &C, ray: &Ray<V>, max_t: V::Scalar) -> Vec<(u32, RayHit<V>)>
 where
     V: GjkVector,
@@ -118,6 +214,20 @@ where
 /// part (the boundary of the union is not searched, as in parry). `is_inside` is
 /// true inside the composite or on a part. A NaN point gives
 /// [`PointProjection::nan`].
+///
+/// ```
+/// use isect::d2::*;
+/// use isect::query::composite::project_local_point;
+///
+/// # fn main() -> Result<(), ShapeError> {
+/// // The point (2, 3) above a step projects straight down onto its upper floor.
+/// let step = Polyline::new(vec![Vec2::new(-4.0, 0.0), Vec2::ZERO, Vec2::Y, Vec2::new(4.0, 1.0)], false)?;
+/// let proj = project_local_point(&step, Vec2::new(2.0, 3.0), true);
+/// assert!((proj.point - Vec2::new(2.0, 1.0)).length() < 1e-6);
+/// assert!(!proj.is_inside);
+/// # Ok(())
+/// # }
+/// ```
 pub fn project_local_point<V, C>(c: &C, p: V, solid: bool) -> PointProjection<V>
 where
     V: GjkVector,

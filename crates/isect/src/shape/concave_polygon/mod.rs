@@ -206,6 +206,22 @@ impl<R: Real> ConcavePolygon<R> {
     /// within [`ON_SEGMENT_ULPS`](super::polyline::ON_SEGMENT_ULPS), else by the even-odd rule over the boundary edges
     /// (a horizontal ray, half-open in `y`, edges found by the boundary tree).
     /// `false` for a non-finite point.
+    ///
+    /// ```
+    /// use isect::d2_f64::*;
+    ///
+    /// # fn main() -> Result<(), ShapeError> {
+    /// // A 10 × 10 block with a 4 × 4 courtyard (the hole, clockwise).
+    /// let block = vec![DVec2::ZERO, DVec2::new(10.0, 0.0), DVec2::splat(10.0), DVec2::new(0.0, 10.0)];
+    /// let yard = vec![DVec2::splat(3.0), DVec2::new(3.0, 7.0), DVec2::splat(7.0), DVec2::new(7.0, 3.0)];
+    /// let building = ConcavePolygon::new(block, vec![yard])?;
+    /// assert!(building.contains_point(DVec2::new(1.0, 5.0)));
+    /// assert!(!building.contains_point(DVec2::new(5.0, 5.0))); // in the courtyard
+    /// assert!(building.contains_point(DVec2::new(3.0, 5.0))); // on the courtyard's wall
+    /// assert!((building.area() - 84.0).abs() < 1e-9);
+    /// # Ok(())
+    /// # }
+    /// ```
     pub fn contains_point(&self, p: R::V2) -> bool {
         if !p.is_finite() {
             return false;
@@ -244,11 +260,42 @@ impl<R: Real> ConcavePolygon<R> {
     /// of the stored rings, [`outer`](Self::outer) then each of [`holes`](Self::holes))
     /// and its normal facing the ray. An origin inside is not a hit here (the list holds
     /// boundary points only). Non-finite rays and NaN or negative `max_t` give none.
+    ///
+    /// ```
+    /// use isect::d2::*;
+    ///
+    /// # fn main() -> Result<(), ShapeError> {
+    /// // A ray across a 10 × 10 block with a 4 × 4 courtyard crosses four walls: in, into
+    /// // the courtyard, out of it, out.
+    /// let block = vec![Vec2::ZERO, Vec2::new(10.0, 0.0), Vec2::splat(10.0), Vec2::new(0.0, 10.0)];
+    /// let yard = vec![Vec2::splat(3.0), Vec2::new(3.0, 7.0), Vec2::splat(7.0), Vec2::new(7.0, 3.0)];
+    /// let building = ConcavePolygon::new(block, vec![yard])?;
+    /// let ray = Ray::new(Vec2::new(-1.0, 5.0), Vec2::X)?;
+    /// let ts: Vec<f32> = building.cast_ray_all(&ray, 100.0).iter().map(|(_, h)| h.t).collect();
+    /// assert_eq!(ts, [1.0, 4.0, 8.0, 11.0]);
+    /// # Ok(())
+    /// # }
+    /// ```
     pub fn cast_ray_all(&self, ray: &Ray<R::V2>, max_t: R) -> Vec<(u32, RayHit<R::V2>)> {
         self.boundary.cast_ray_all(ray, max_t)
     }
 
     /// The boundary point nearest to `p` (polygon frame); `None` for a non-finite `p`.
+    ///
+    /// ```
+    /// use isect::d2::*;
+    ///
+    /// # fn main() -> Result<(), ShapeError> {
+    /// // From (5, 4) in the 4 × 4 courtyard of a 10 × 10 block, the nearest wall is
+    /// // the courtyard's south wall, 1 away.
+    /// let block = vec![Vec2::ZERO, Vec2::new(10.0, 0.0), Vec2::splat(10.0), Vec2::new(0.0, 10.0)];
+    /// let yard = vec![Vec2::splat(3.0), Vec2::new(3.0, 7.0), Vec2::splat(7.0), Vec2::new(7.0, 3.0)];
+    /// let building = ConcavePolygon::new(block, vec![yard])?;
+    /// let q = building.closest_boundary_point(Vec2::new(5.0, 4.0)).unwrap();
+    /// assert!((q - Vec2::new(5.0, 3.0)).length() < 1e-6);
+    /// # Ok(())
+    /// # }
+    /// ```
     pub fn closest_boundary_point(&self, p: R::V2) -> Option<R::V2> {
         self.boundary.nearest(p).map(|(_, q, _)| q)
     }

@@ -25,6 +25,25 @@ impl<R: Real> TriMesh<R> {
     /// inside a solid mesh reports where it leaves, not `t = 0`. Flat triangles are
     /// never hit; a NaN or infinite ray, a zero direction, or a NaN or negative
     /// `max_t` hits nothing.
+    ///
+    /// ```
+    /// use isect::d3::*;
+    ///
+    /// # fn main() -> Result<(), ShapeError> {
+    /// // An open ground quad (triangles 0 and 1) at y = 0; a ray falling at (x, z) = (2, 1)
+    /// // from y = 3 hits it at t = 3 in the triangle holding that point.
+    /// let ground = TriMesh::new(
+    ///     vec![Vec3::new(-5.0, 0.0, -5.0), Vec3::new(5.0, 0.0, -5.0), Vec3::new(5.0, 0.0, 5.0), Vec3::new(-5.0, 0.0, 5.0)],
+    ///     vec![[0, 1, 2], [0, 2, 3]],
+    ///     TriMeshFlags::OPEN,
+    /// )?;
+    /// let (triangle, hit) = ground.cast_ray_indexed(&Ray::new(Vec3::new(2.0, 3.0, 1.0), -Vec3::Y)?, 10.0).unwrap();
+    /// assert_eq!(triangle, 0); // x > z: the first triangle
+    /// assert!((hit.t - 3.0).abs() < 1e-6);
+    /// assert!((hit.normal - Vec3::Y).length() < 1e-6); // facing the ray
+    /// # Ok(())
+    /// # }
+    /// ```
     pub fn cast_ray_indexed(&self, ray: &Ray<R::V3>, max_t: R) -> Option<(u32, RayHit<R::V3>)> {
         if !(ray.is_finite() && max_t >= R::ZERO) {
             return None;
@@ -38,6 +57,23 @@ impl<R: Real> TriMesh<R> {
     /// `t = 0`). Stops at the first triangle found, so it is the cheap test for shadow
     /// and line-of-sight rays. Same edge behaviour as `cast_ray`: a NaN or infinite
     /// ray, or a NaN or negative `max_t`, gives false.
+    ///
+    /// ```
+    /// use isect::d3::*;
+    ///
+    /// # fn main() -> Result<(), ShapeError> {
+    /// // Shadow rays towards a light at y = 10 over an open roof quad at y = 3 spanning
+    /// // x, z ∈ [-1, 1]: blocked under the roof, lit beside it.
+    /// let roof = TriMesh::new(
+    ///     vec![Vec3::new(-1.0, 3.0, -1.0), Vec3::new(1.0, 3.0, -1.0), Vec3::new(1.0, 3.0, 1.0), Vec3::new(-1.0, 3.0, 1.0)],
+    ///     vec![[0, 1, 2], [0, 2, 3]],
+    ///     TriMeshFlags::OPEN,
+    /// )?;
+    /// assert!(roof.cast_ray_any(&Ray::new(Vec3::ZERO, Vec3::Y)?, 10.0));
+    /// assert!(!roof.cast_ray_any(&Ray::new(Vec3::new(2.0, 0.0, 0.0), Vec3::Y)?, 10.0));
+    /// # Ok(())
+    /// # }
+    /// ```
     pub fn cast_ray_any(&self, ray: &Ray<R::V3>, max_t: R) -> bool {
         if !(ray.is_finite() && max_t >= R::ZERO) {
             return false;
@@ -56,6 +92,27 @@ impl<R: Real> TriMesh<R> {
     /// [`cast_ray`](crate::query::RayCast::cast_ray) of every ray: result `k` is exactly
     /// `self.cast_ray(&rays[k], max_t)`. Bad rays (NaN, infinite) answer `None`
     /// without disturbing the others. See the module docs for how the batch is walked.
+    ///
+    /// ```
+    /// use isect::d3::*;
+    ///
+    /// # fn main() -> Result<(), ShapeError> {
+    /// // A ground quad at y = 0 over x, z ∈ [-5, 5]; rays falling from y = 1, 2, 3 and
+    /// // one outside the quad.
+    /// let ground = TriMesh::new(
+    ///     vec![Vec3::new(-5.0, 0.0, -5.0), Vec3::new(5.0, 0.0, -5.0), Vec3::new(5.0, 0.0, 5.0), Vec3::new(-5.0, 0.0, 5.0)],
+    ///     vec![[0, 1, 2], [0, 2, 3]],
+    ///     TriMeshFlags::OPEN,
+    /// )?;
+    /// let rays: Vec<Ray> = [(0.0, 1.0), (1.0, 2.0), (-3.0, 3.0), (7.0, 1.0)]
+    ///     .iter()
+    ///     .map(|&(x, y)| Ray { origin: Vec3::new(x, y, 0.5), dir: -Vec3::Y })
+    ///     .collect();
+    /// let ts: Vec<Option<f32>> = ground.cast_rays(&rays, 10.0).iter().map(|h| h.map(|h| h.t)).collect();
+    /// assert_eq!(ts, [Some(1.0), Some(2.0), Some(3.0), None]);
+    /// # Ok(())
+    /// # }
+    /// ```
     pub fn cast_rays(&self, rays: &[Ray<R::V3>], max_t: R) -> Vec<Option<RayHit<R::V3>>> {
         self.batch(rays, |mesh, rays| {
             let hits = mesh.surface_hits(rays, max_t);
@@ -70,6 +127,24 @@ impl<R: Real> TriMesh<R> {
     }
 
     /// [`cast_ray_indexed`](Self::cast_ray_indexed) of every ray, in order.
+    ///
+    /// ```
+    /// use isect::d3::*;
+    ///
+    /// # fn main() -> Result<(), ShapeError> {
+    /// // A ground quad at y = 0: triangle 0 holds the points with x > z, triangle 1 those
+    /// // with x < z.
+    /// let ground = TriMesh::new(
+    ///     vec![Vec3::new(-5.0, 0.0, -5.0), Vec3::new(5.0, 0.0, -5.0), Vec3::new(5.0, 0.0, 5.0), Vec3::new(-5.0, 0.0, 5.0)],
+    ///     vec![[0, 1, 2], [0, 2, 3]],
+    ///     TriMeshFlags::OPEN,
+    /// )?;
+    /// let rays = [Ray::new(Vec3::new(2.0, 1.0, -2.0), -Vec3::Y)?, Ray::new(Vec3::new(-2.0, 1.0, 2.0), -Vec3::Y)?];
+    /// let triangles: Vec<Option<u32>> = ground.cast_rays_indexed(&rays, 10.0).iter().map(|h| h.map(|(i, _)| i)).collect();
+    /// assert_eq!(triangles, [Some(0), Some(1)]);
+    /// # Ok(())
+    /// # }
+    /// ```
     pub fn cast_rays_indexed(
         &self,
         rays: &[Ray<R::V3>],

@@ -253,6 +253,28 @@ impl<R: Real> TriMesh<R> {
     /// are reported: a ray starting inside a solid mesh gets no `t = 0` hit here
     /// (unless it starts on the surface). A NaN or infinite ray, or a NaN or negative
     /// `max_t`, gives no hits.
+    ///
+    /// ```
+    /// use isect::d3::*;
+    ///
+    /// # fn cube(h: f32) -> Result<TriMesh, ShapeError> {
+    /// #     let corner = |i: u32| Vec3::new(h * ((i & 1) as f32 * 2.0 - 1.0), h * ((i >> 1 & 1) as f32 * 2.0 - 1.0), h * ((i >> 2 & 1) as f32 * 2.0 - 1.0));
+    /// #     let quads = [[0, 4, 6, 2], [1, 3, 7, 5], [0, 1, 5, 4], [2, 6, 7, 3], [0, 2, 3, 1], [4, 5, 7, 6]];
+    /// #     let triangles = quads.iter().flat_map(|&[a, b, c, d]| [[a, b, c], [a, c, d]]).collect();
+    /// #     TriMesh::new((0..8).map(corner).collect(), triangles, TriMeshFlags::SOLID)
+    /// # }
+    /// # fn main() -> Result<(), ShapeError> {
+    /// // A ray through a solid cube mesh [-1, 1]³ crosses its surface twice, in and out.
+    /// let cube = cube(1.0)?;
+    /// let ray = Ray::new(Vec3::new(-5.0, 0.25, 0.5), Vec3::X)?;
+    /// let ts: Vec<f32> = cube.cast_ray_all(&ray, 100.0).iter().map(|h| h.t).collect();
+    /// assert_eq!(ts, [4.0, 6.0]);
+    /// // From inside, only the way out is a crossing.
+    /// let inside = Ray::new(Vec3::new(0.0, 0.25, 0.5), Vec3::X)?;
+    /// assert_eq!(cube.cast_ray_all(&inside, 100.0).len(), 1);
+    /// # Ok(())
+    /// # }
+    /// ```
     pub fn cast_ray_all(&self, ray: &Ray<R::V3>, max_t: R) -> Vec<RayHit<R::V3>> {
         let mut hits: Vec<(R, u32)> = Vec::new();
         if let Some(sheared) = ShearedRay::new(ray) {
