@@ -9,7 +9,7 @@ use isect::algo::support::ConvexPoints;
 use isect::math::Pose3;
 use isect::query::cast_shapes::cast_shapes;
 use isect::query::contact::{contact, contact_capsule_capsule};
-use isect::query::distance::distance;
+use isect::query::distance::{distance, distance_capsule_cuboid};
 use isect::shape::{Aabb, Capsule, ConvexPolyhedron};
 use parry3d::math::Pose as PPose;
 use parry3d::query as pq;
@@ -153,6 +153,39 @@ fn linear_cast(c: &mut Criterion) {
         let (a, b) = (&boxes[k.shape_a].1, &pcaps[k.shape_b]);
         let options = pq::ShapeCastOptions::with_max_time_of_impact(1.0);
         pq::cast_shapes(&k.parry.0, Vec3::ZERO, a, &k.parry.1, *vel, b, options).ok()
+    });
+    group.finish();
+}
+
+/// Capsule–box distance: the segment–box kernel, our GJK, parry's `distance` (GJK).
+fn capsule_box_distance(c: &mut Criterion) {
+    let mut rng = Rng(9);
+    let boxes: Vec<(Aabb<Vec3>, ps::Cuboid)> = (0..SHAPES)
+        .map(|_| {
+            let h = rng.vec3(0.2, 0.8);
+            (
+                Aabb::from_center(Vec3::ZERO, h).expect("box"),
+                ps::Cuboid::new(h),
+            )
+        })
+        .collect();
+    let (caps, pcaps) = capsules(&mut rng);
+    let cases = cases(&mut rng, 1.5);
+    let mut group = c.benchmark_group("distance_capsule_box");
+    cycle_named(&mut group, "isect_kernel", &cases, |k| {
+        distance_capsule_cuboid(&k.ours.0, &caps[k.shape_a], &k.ours.1, &boxes[k.shape_b].0)
+    });
+    cycle_named(&mut group, "isect_gjk", &cases, |k| {
+        distance(&k.ours.0, &caps[k.shape_a], &k.ours.1, &boxes[k.shape_b].0)
+    });
+    cycle_named(&mut group, "parry", &cases, |k| {
+        pq::distance(
+            &k.parry.0,
+            &pcaps[k.shape_a],
+            &k.parry.1,
+            &boxes[k.shape_b].1,
+        )
+        .ok()
     });
     group.finish();
 }
@@ -303,6 +336,7 @@ criterion_group!(
     gjk_distance,
     epa_contact,
     capsule_contact,
+    capsule_box_distance,
     linear_cast
 );
 criterion_main!(benches, hull_contact);

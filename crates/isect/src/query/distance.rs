@@ -364,6 +364,10 @@ pub fn closest_point_segment_aabb<V: Vector>(
         if d2 < best.1 {
             best = (t, d2);
         }
+        // Convexity: a minimum before the piece's end is the global one.
+        if t < piece[1] {
+            break;
+        }
     }
     best
 }
