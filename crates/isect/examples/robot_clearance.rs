@@ -70,7 +70,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let name = |h: Handle| names.iter().find(|n| n.0 == h).map_or("?", |n| n.1);
     let links: Vec<AnyShape> = LINKS
         .iter()
-        .map(|&l| Ok(Shape::Capsule(Capsule::new(Vec3::ZERO, Vec3::X * l, RADIUS)?).into()))
+        .map(|&l| Ok(Capsule::new(Vec3::ZERO, Vec3::X * l, RADIUS)?.into()))
         .collect::<Result<_, ShapeError>>()?;
     // A swing from above the posts, round over the table, down to the floor.
     let angles = |t: f32| (-1.4 + 2.8 * t, 1.3 - 0.9 * t, -0.3 - 1.2 * t);

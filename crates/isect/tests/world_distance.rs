@@ -488,13 +488,7 @@ where
             R::from_f64(rng.range(0.2, 0.5)),
         )
         .unwrap();
-        world
-            .insert(
-                AnyShape::from(isect::shape::shape_3d::Shape::from(ball)),
-                Isometry::IDENTITY,
-                Filter::ALL,
-            )
-            .unwrap();
+        world.insert(ball, Isometry::IDENTITY, Filter::ALL).unwrap();
     }
     let inf = R::INFINITY;
     for _ in 0..QUERIES {

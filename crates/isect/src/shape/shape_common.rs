@@ -136,6 +136,15 @@ macro_rules! convex_enum_impls {
                 Self::$kind(s)
             }
         })*
+
+        // Each convex kind converts straight into the enum of every kind, so that
+        // `world.insert(ball, ..)` works on the preludes' `World` too.
+        $(impl<R: Real> From<$ty> for AnyShape<R> {
+            #[inline]
+            fn from(s: $ty) -> Self {
+                Self::Convex(Shape::$kind(s))
+            }
+        })*
     };
 }
 pub(crate) use convex_enum_impls;
