@@ -232,6 +232,14 @@ fn within_distance_matches_brute_force<V: TestDim>() {
         found_some > QUERIES / 4,
         "too few queries found anything: {found_some}"
     );
+    let shape = V::shape(0, &mut rng, 1.0);
+    let inf = V::Scalar::INFINITY;
+    let everything = world.shapes_within_distance(&V::Pose::IDENTITY, &shape, inf, Filter::ALL);
+    assert_eq!(
+        everything.len(),
+        world.len(),
+        "an infinite distance lists every shape"
+    );
 }
 for_each_vector!(within_distance_matches_brute_force);
 

@@ -187,8 +187,9 @@ impl<V: GjkVector, S: DispatchShape<V> + ProjectPoint<V> + Sync> World<V, S> {
 
     /// The shapes (allowed by `filter`) within `distance` of `shape` placed at
     /// `pose` (touching and overlapping ones at distance 0), with their distances
-    /// ([`dispatch::distance`]), sorted by handle. A non-finite pose, a refused
-    /// rotation, or a NaN, negative or infinite `distance`, finds nothing.
+    /// ([`dispatch::distance`]), sorted by handle; `distance = ∞` lists every shape
+    /// `filter` admits. A non-finite pose, a refused rotation, or a NaN or negative
+    /// `distance`, finds nothing.
     ///
     /// ```
     /// use isect::d3::*;
@@ -216,9 +217,6 @@ impl<V: GjkVector, S: DispatchShape<V> + ProjectPoint<V> + Sync> World<V, S> {
         let (Ok(pose), true) = (unit_pose::<V>(pose), distance >= V::Scalar::ZERO) else {
             return Vec::new();
         };
-        if !distance.is_finite() {
-            return Vec::new();
-        }
         let region = shape.world_aabb(&pose).loosened(distance);
         let mut found = Vec::new();
         self.for_each_in_box(&region, &filter, |handle, e| {
