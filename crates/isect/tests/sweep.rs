@@ -28,6 +28,9 @@ const CASES: u64 = 20000;
 /// Cases of the `World<V, AnyShape>` family: each runs up to a dozen world
 /// operations over composites and brute-force scans, about 8 times a pair case.
 const WORLD_ANY_CASES: u64 = 8000;
+/// Cases of the world distance family: each builds a world of up to 30 shapes and
+/// checks up to eighteen queries against brute force over every shape.
+const WORLD_DISTANCE_CASES: u64 = 2000;
 /// At least this fraction of the cases must reach their query (the rest are refused
 /// by a constructor, which is checked too): the sweep must test the queries.
 const MIN_REACHED: f64 = 0.2;
@@ -62,6 +65,7 @@ fn case_range(target: Target) -> (u64, u64) {
     };
     let regular = match target {
         Target::WorldAny => WORLD_ANY_CASES,
+        Target::WorldDistance => WORLD_DISTANCE_CASES,
         _ => CASES,
     };
     (
@@ -196,4 +200,9 @@ fn sweep_composite_queries() {
 #[test]
 fn sweep_world_any() {
     sweep(Target::WorldAny);
+}
+
+#[test]
+fn sweep_world_distance() {
+    sweep(Target::WorldDistance);
 }

@@ -340,6 +340,9 @@ pub fn closest_point_segment_aabb<V: Vector>(
 ) -> (V::Scalar, V::Scalar) {
     let (zero, one) = (V::Scalar::ZERO, V::Scalar::ONE);
     let d = s.b - s.a;
+    if let Some(t) = segment_meets_aabb(s.a, d, b) {
+        return (t, zero);
+    }
     // Piece ends: 0, 1 and the crossings of the faces' planes inside (0, 1).
     let mut ends = [one; 8];
     let mut n = 1;
@@ -370,6 +373,38 @@ pub fn closest_point_segment_aabb<V: Vector>(
         }
     }
     best
+}
+
+/// The first `t ∈ [0, 1]` at which `p + t·d` is in `b`, if any (the slab test,
+/// Ericson 5.3.3), for finite input. The pieces of [`closest_point_segment_aabb`]
+/// alone find a crossing at a piece's end, a plane crossing that rounding may put
+/// just outside the box: a segment through the box (or through a flat box) came out
+/// a rounding error apart instead of at 0 (`tests/regressions/capsule_box_crossing.rs`).
+#[allow(clippy::neg_cmp_op_on_partial_ord)]
+fn segment_meets_aabb<V: Vector>(p: V, d: V, b: &Aabb<V>) -> Option<V::Scalar> {
+    if !(p.is_finite() && d.is_finite()) {
+        return None;
+    }
+    let (mut lo, mut hi) = (V::Scalar::ZERO, V::Scalar::ONE);
+    for axis in 0..V::DIM {
+        let (pi, di) = (p.get(axis), d.get(axis));
+        let (min, max) = (b.min.get(axis), b.max.get(axis));
+        if di == V::Scalar::ZERO {
+            if pi < min || pi > max {
+                return None;
+            }
+            continue;
+        }
+        let (t0, t1) = ((min - pi) / di, (max - pi) / di);
+        let (t0, t1) = if t0 <= t1 { (t0, t1) } else { (t1, t0) };
+        lo = lo.max(t0);
+        hi = hi.min(t1);
+        // Also false for NaN (an infinite or NaN box).
+        if !(lo <= hi) {
+            return None;
+        }
+    }
+    Some(lo)
 }
 
 /// The minimiser over `[t0, t1]` of the squared distance from `p + t·d` to `b`, on a

@@ -9,6 +9,7 @@ mod rng;
 
 mod box_polygon_manifold;
 mod bvh_subnormal_bounds;
+mod capsule_box_crossing;
 mod capsule_crossing_depth;
 mod cast_size_tolerance;
 mod closest_point_precision;
