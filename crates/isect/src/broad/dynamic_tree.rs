@@ -809,6 +809,27 @@ impl<V: Vector> DynamicTree<V> {
     /// a new cutoff; the smaller of the two prunes the rest of the walk. Returns the
     /// final cutoff. A box whose bound is NaN is never visited; so a NaN `cutoff`
     /// visits nothing.
+    ///
+    /// ```
+    /// use isect::d2::*;
+    ///
+    /// # fn main() -> Result<(), ShapeError> {
+    /// // The nearest of three boxes to the point (0, 0), by squared box distance.
+    /// let mut tree = DynamicTree::new();
+    /// for (user, x) in [(0, 4.0), (1, -2.0), (2, 9.0)] {
+    ///     tree.insert(Aabb::from_center(Vec2::new(x, 0.0), Vec2::splat(0.5))?, user)?;
+    /// }
+    /// let p = Vec2::ZERO;
+    /// let mut nearest = None;
+    /// tree.branch_and_bound(|b| b.distance_squared_to_point(p), f32::INFINITY, |id, user, _| {
+    ///     let d2 = tree.fat_aabb(id)?.distance_squared_to_point(p);
+    ///     nearest = Some(user);
+    ///     Some(d2)
+    /// });
+    /// assert_eq!(nearest, Some(1)); // the box at x = −2
+    /// # Ok(())
+    /// # }
+    /// ```
     // `!(lower <= cutoff)` is deliberate: it is also true for NaN.
     #[allow(clippy::neg_cmp_op_on_partial_ord)]
     pub fn branch_and_bound(

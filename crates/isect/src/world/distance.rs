@@ -20,6 +20,7 @@
 
 use super::{unit_pose, Entry, Handle, QueryFilter, World, WorldError};
 use crate::algo::gjk::GjkVector;
+use crate::broad::Bvh;
 use crate::math::{Real, Vector};
 use crate::query::dispatch::{self, DispatchShape};
 use crate::query::ProjectPoint;
@@ -270,8 +271,9 @@ impl<V: GjkVector, S: DispatchShape<V> + ProjectPoint<V> + Sync> World<V, S> {
     ) -> Result<Vec<ConfigurationCheck<V>>, WorldError> {
         let filter = filter.into();
         let poses = checked_configurations::<V>(links.len(), poses, max_distance)?;
+        let snapshot = self.batch_snapshot(poses.len());
         let check = |configuration: &[V::Pose]| {
-            self.check_configuration(links, configuration, max_distance, filter)
+            self.check_configuration(links, configuration, max_distance, filter, snapshot)
         };
         #[cfg(feature = "parallel")]
         {
@@ -294,12 +296,13 @@ impl<V: GjkVector, S: DispatchShape<V> + ProjectPoint<V> + Sync> World<V, S> {
         poses: &[V::Pose],
         max_distance: V::Scalar,
         filter: QueryFilter<'_>,
+        snapshot: Option<&Bvh<V>>,
     ) -> ConfigurationCheck<V> {
         let mut nearest: Option<(usize, Handle, Ranked<V>)> = None;
         for (i, (link, pose)) in links.iter().zip(poses).enumerate() {
             // An overlap found bounds the next links to overlaps (box distance 0).
             let bound = nearest.map_or(max_distance, |n| n.2.distance.max(V::Scalar::ZERO));
-            let found = self.ranked_shape(pose, link, bound, Sign::Signed, filter);
+            let found = self.ranked_shape(pose, link, bound, Sign::Signed, filter, snapshot);
             if let Some((handle, d)) =
                 found.filter(|(_, d)| nearest.is_none_or(|n| d.distance < n.2.distance))
             {
@@ -330,7 +333,7 @@ impl<V: GjkVector, S: DispatchShape<V> + ProjectPoint<V> + Sync> World<V, S> {
             return None;
         }
         let bound = |b: &Aabb<V>| b.distance_squared_to_point(p);
-        let (handle, ranked) = self.nearest_by(bound, max_distance, filter, |e| {
+        let (handle, ranked) = self.nearest_by(bound, max_distance, filter, None, |e| {
             let answer = point_to_shape(p, &e.shape, &e.pose, sign)?;
             Some(Ranked {
                 distance: answer.distance,
@@ -353,13 +356,14 @@ impl<V: GjkVector, S: DispatchShape<V> + ProjectPoint<V> + Sync> World<V, S> {
         sign: Sign,
         filter: QueryFilter<'_>,
     ) -> Option<WorldDistance<V>> {
-        let (handle, ranked) = self.ranked_shape(pose, shape, max_distance, sign, filter)?;
+        let (handle, ranked) = self.ranked_shape(pose, shape, max_distance, sign, filter, None)?;
         self.answer_shape(handle, ranked, pose, shape)
     }
 
     /// The walk of the shape queries: lower bounds are distances between boxes;
     /// candidates are ranked by [`DispatchShape::distance_pair`] (analytic for the
-    /// round kinds and capsule–box), the depth of overlaps by the contact.
+    /// round kinds and capsule–box), the depth of overlaps by the contact. Walks the
+    /// static 4-wide `snapshot` when one is given, else the trees.
     fn ranked_shape(
         &self,
         pose: &V::Pose,
@@ -367,12 +371,27 @@ impl<V: GjkVector, S: DispatchShape<V> + ProjectPoint<V> + Sync> World<V, S> {
         max_distance: V::Scalar,
         sign: Sign,
         filter: QueryFilter<'_>,
+        snapshot: Option<&Bvh<V>>,
     ) -> Option<(Handle, Ranked<V>)> {
         let region = shape.world_aabb(pose);
         let bound = |b: &Aabb<V>| b.distance_squared_to_aabb(&region);
-        self.nearest_by(bound, max_distance, filter, |e| {
+        let walk = snapshot.map(|bvh| (bvh, &region));
+        self.nearest_by(bound, max_distance, filter, walk, |e| {
             rank_shape(&e.shape, &e.pose, shape, pose, sign)
         })
+    }
+
+    /// The snapshot of [`cast_rays`](Self::cast_rays) for a batch of `queries`
+    /// shape queries: kept or built when the batch is at least a quarter as large as
+    /// the world (the same rule as the ray batches), else none.
+    fn batch_snapshot(&self, queries: usize) -> Option<&Bvh<V>> {
+        match self.ray_snapshot.get() {
+            Some(bvh) => Some(bvh),
+            None if 4 * queries >= self.len() => {
+                Some(self.ray_snapshot.get_or_init(|| self.build_ray_snapshot()))
+            }
+            None => None,
+        }
     }
 
     /// The answer of a shape query for the nearest world shape `handle`: the one its
@@ -394,39 +413,48 @@ impl<V: GjkVector, S: DispatchShape<V> + ProjectPoint<V> + Sync> World<V, S> {
         Some(WorldDistance { handle, ..answer })
     }
 
-    /// Branch and bound over both trees: `rank` answers for one world shape whose
-    /// boxes' squared distance `bound` is within the best distance so far
-    /// (overlapping boxes are always tried: a signed answer may be deeper). Keeps the
-    /// least `(distance, handle)` within `max_distance`.
+    /// Branch and bound over both trees, or over a static snapshot with the query's
+    /// box: `rank` answers for one world shape whose boxes' squared distance `bound`
+    /// is within the best distance so far (overlapping boxes are always tried: a
+    /// signed answer may be deeper). Keeps the least `(distance, handle)` within
+    /// `max_distance`.
     fn nearest_by(
         &self,
         bound: impl Fn(&Aabb<V>) -> V::Scalar,
         max_distance: V::Scalar,
         filter: QueryFilter<'_>,
+        snapshot: Option<(&Bvh<V>, &Aabb<V>)>,
         rank: impl Fn(&Entry<V, S>) -> Option<Ranked<V>>,
     ) -> Option<(Handle, Ranked<V>)> {
         if !(max_distance >= V::Scalar::ZERO) {
             return None;
         }
         let mut best: Option<(Handle, Ranked<V>)> = None;
-        // The walk compares squared box distances with the square of the best.
-        let mut cutoff = max_distance * max_distance;
-        for tree in &self.trees {
-            cutoff = tree.branch_and_bound(&bound, cutoff, |_, user, cutoff| {
-                let (handle, e) = self.allowed(user, &filter)?;
-                if !(bound(&e.aabb) <= cutoff) {
-                    return None;
+        let mut visit = |slot: u32, cutoff: V::Scalar| {
+            let (handle, e) = self.allowed(slot, &filter)?;
+            if !(bound(&e.aabb) <= cutoff) {
+                return None;
+            }
+            let d = rank(e)?;
+            let key = (d.distance, handle);
+            let closer = best.is_none_or(|(h, b)| key < (b.distance, h));
+            if !(d.distance <= max_distance && closer) {
+                return None;
+            }
+            let reach = d.distance.max(V::Scalar::ZERO);
+            best = Some((handle, d));
+            Some(reach * reach)
+        };
+        // The walks compare squared box distances with the square of the best.
+        let cutoff = max_distance * max_distance;
+        match snapshot {
+            Some((bvh, region)) => bvh.branch_and_bound_from_aabb(region, cutoff, visit),
+            None => {
+                let mut cutoff = cutoff;
+                for tree in &self.trees {
+                    cutoff = tree.branch_and_bound(&bound, cutoff, |_, slot, c| visit(slot, c));
                 }
-                let d = rank(e)?;
-                let key = (d.distance, handle);
-                let closer = best.is_none_or(|(h, b)| key < (b.distance, h));
-                if !(d.distance <= max_distance && closer) {
-                    return None;
-                }
-                let reach = d.distance.max(V::Scalar::ZERO);
-                best = Some((handle, d));
-                Some(reach * reach)
-            });
+            }
         }
         best
     }

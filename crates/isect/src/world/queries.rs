@@ -272,7 +272,7 @@ impl<V: GjkVector, S: DispatchShape<V> + Sync> World<V, S> {
 
     /// The snapshot of [`cast_rays`](Self::cast_rays): one box per slot, free slots
     /// given an inverted box that the build leaves out.
-    fn build_ray_snapshot(&self) -> Bvh<V> {
+    pub(super) fn build_ray_snapshot(&self) -> Bvh<V> {
         let free = Aabb {
             min: V::splat(V::Scalar::ONE),
             max: V::splat(V::Scalar::ZERO),

@@ -105,6 +105,16 @@ fn box_distances4<V: Vector>(boxes: &Boxes4<V::Scalar>, region: &Aabb<V>) -> [V:
     d2
 }
 
+/// `d < bound`, or `d ≤ bound` when `INCLUSIVE` (false for NaN either way).
+#[inline(always)]
+fn within<const INCLUSIVE: bool, S: Real>(d: S, bound: S) -> bool {
+    if INCLUSIVE {
+        d <= bound
+    } else {
+        d < bound
+    }
+}
+
 impl<V: Vector> Bvh<V> {
     /// The item nearest to `p`: `leaf(item, best)` returns the exact squared distance
     /// from `p` to the item (or `None` to skip it), given the best squared distance so
@@ -134,7 +144,7 @@ impl<V: Vector> Bvh<V> {
         if !p.is_finite() {
             return None;
         }
-        self.branch_and_bound(|b| distances4(b, p), V::Scalar::INFINITY, leaf)
+        self.branch_and_bound::<false>(|b| distances4(b, p), V::Scalar::INFINITY, leaf)
     }
 
     /// The item nearest to the box `region` closer than `upper` (`∞` for no bound):
@@ -171,7 +181,7 @@ impl<V: Vector> Bvh<V> {
         // square of the best exact distance, which is kept here unsquared.
         let mut found: Option<(u32, V::Scalar)> = None;
         let mut best = upper;
-        self.branch_and_bound(
+        self.branch_and_bound::<false>(
             |b| box_distances4(b, region),
             upper * upper,
             |i, _| {
@@ -184,10 +194,46 @@ impl<V: Vector> Bvh<V> {
         found
     }
 
+    /// Branch and bound from the box `region` with an inclusive cutoff, for the
+    /// world's distance queries: every item whose box's *squared* distance to
+    /// `region` is at most the cutoff is passed to `leaf(item, cutoff)`, nearer boxes
+    /// of a node first; a returned value below the cutoff becomes the new cutoff.
+    /// Items tied with the cutoff are still visited, so that a caller can break ties
+    /// its own way. A NaN box or cutoff visits nothing.
+    ///
+    /// ```
+    /// use isect::d2::*;
+    ///
+    /// # fn main() -> Result<(), ShapeError> {
+    /// // Two unit boxes tied at distance 2 from the query box, one farther at 5.
+    /// let at = |x: f32, y: f32| Aabb::from_center(Vec2::new(x, y), Vec2::splat(0.5));
+    /// let bvh = Bvh::build(&[at(3.0, 0.0)?, at(-3.0, 0.0)?, at(6.0, 0.0)?]);
+    /// let mut seen = Vec::new();
+    /// bvh.branch_and_bound_from_aabb(&at(0.0, 0.0)?, f32::INFINITY, |item, _| {
+    ///     seen.push(item);
+    ///     Some(4.0) // squared distance 2², so the box at 5 is pruned
+    /// });
+    /// seen.sort();
+    /// assert_eq!(seen, [0, 1]); // both tied items, not the third
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub fn branch_and_bound_from_aabb(
+        &self,
+        region: &Aabb<V>,
+        cutoff: V::Scalar,
+        leaf: impl FnMut(u32, V::Scalar) -> Option<V::Scalar>,
+    ) {
+        if region.min.is_nan() || region.max.is_nan() || cutoff.is_nan() {
+            return;
+        }
+        self.branch_and_bound::<true>(|b| box_distances4(b, region), cutoff, leaf);
+    }
+
     /// The walk of [`nearest`](Self::nearest): `keys(boxes)` gives the lower bounds of
     /// a node's four lanes, `bound` the initial bound (exclusive).
     #[inline(always)]
-    fn branch_and_bound(
+    fn branch_and_bound<const INCLUSIVE: bool>(
         &self,
         keys: impl Fn(&Boxes4<V::Scalar>) -> [V::Scalar; LANES],
         mut bound: V::Scalar,
@@ -204,7 +250,7 @@ impl<V: Vector> Bvh<V> {
             let sorted = sorted_lanes(keys(&node.boxes), &node.child);
             // Items nearest first (each may shrink the bound).
             for &(d, code) in &sorted {
-                if code != EMPTY_SLOT && code & LEAF_BIT != 0 && d < bound {
+                if code != EMPTY_SLOT && code & LEAF_BIT != 0 && within::<INCLUSIVE, _>(d, bound) {
                     let item = code & !LEAF_BIT;
                     if let Some(exact) = leaf(item, bound).filter(|&e| e < bound) {
                         bound = exact;
@@ -215,7 +261,7 @@ impl<V: Vector> Bvh<V> {
             // Inner children: the nearest is next, the others wait farthest first.
             let mut next = None;
             for &(d, code) in sorted.iter().rev() {
-                if code & LEAF_BIT == 0 && d < bound {
+                if code & LEAF_BIT == 0 && within::<INCLUSIVE, _>(d, bound) {
                     if let Some(pending) = next.replace((code, d)) {
                         stack.push(pending);
                     }
@@ -225,7 +271,7 @@ impl<V: Vector> Bvh<V> {
                 Some((code, _)) => code,
                 None => loop {
                     match stack.pop() {
-                        Some((i, d)) if d < bound => break i,
+                        Some((i, d)) if within::<INCLUSIVE, _>(d, bound) => break i,
                         Some(_) => continue,
                         None => return best,
                     }
