@@ -103,6 +103,19 @@ fn capsules(rng: &mut Rng) -> (Vec<Capsule<Vec3>>, Vec<ps::Capsule>) {
         .unzip()
 }
 
+/// `SHAPES` boxes about the origin with half extents in `[0.2, 0.8)`, for both libraries.
+fn boxes(rng: &mut Rng) -> Vec<(Aabb<Vec3>, ps::Cuboid)> {
+    (0..SHAPES)
+        .map(|_| {
+            let h = rng.vec3(0.2, 0.8);
+            (
+                Aabb::from_center(Vec3::ZERO, h).expect("box"),
+                ps::Cuboid::new(h),
+            )
+        })
+        .collect()
+}
+
 fn capsule_contact(c: &mut Criterion) {
     let mut rng = Rng(7);
     let (ours, parry) = capsules(&mut rng);
@@ -125,15 +138,7 @@ fn capsule_contact(c: &mut Criterion) {
 
 fn linear_cast(c: &mut Criterion) {
     let mut rng = Rng(8);
-    let boxes: Vec<(Aabb<Vec3>, ps::Cuboid)> = (0..SHAPES)
-        .map(|_| {
-            let h = rng.vec3(0.2, 0.8);
-            (
-                Aabb::from_center(Vec3::ZERO, h).expect("box"),
-                ps::Cuboid::new(h),
-            )
-        })
-        .collect();
+    let boxes = boxes(&mut rng);
     let (caps, pcaps) = capsules(&mut rng);
     // Each case with the velocity of B relative to A.
     let cases: Vec<(Case, Vec3)> = cases(&mut rng, 3.0)
@@ -160,15 +165,7 @@ fn linear_cast(c: &mut Criterion) {
 /// Capsule–box distance: the segment–box kernel, our GJK, parry's `distance` (GJK).
 fn capsule_box_distance(c: &mut Criterion) {
     let mut rng = Rng(9);
-    let boxes: Vec<(Aabb<Vec3>, ps::Cuboid)> = (0..SHAPES)
-        .map(|_| {
-            let h = rng.vec3(0.2, 0.8);
-            (
-                Aabb::from_center(Vec3::ZERO, h).expect("box"),
-                ps::Cuboid::new(h),
-            )
-        })
-        .collect();
+    let boxes = boxes(&mut rng);
     let (caps, pcaps) = capsules(&mut rng);
     let cases = cases(&mut rng, 1.5);
     let mut group = c.benchmark_group("distance_capsule_box");

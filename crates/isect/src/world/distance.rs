@@ -8,8 +8,9 @@
 //! tree collision manager): a node whose box is farther than the best answer so far
 //! is pruned, so a query tests the few shapes near it, not the world. The answers are
 //! those of the pair queries, exact to their tolerances, with no tolerance of their
-//! own: [`dispatch::closest_points`] for distances, [`dispatch::contact`] for the
-//! depth of an overlap, [`ProjectPoint`] for points. Ties in distance go to the
+//! own: [`dispatch::closest_points`](crate::query::dispatch::closest_points) for
+//! distances, [`dispatch::contact`](crate::query::dispatch::contact) for the depth of
+//! an overlap, [`ProjectPoint`] for points. Ties in distance go to the
 //! smaller handle, so answers do not depend on the trees' layout; the one exception
 //! is a tie at a distance below the rounding of the box bounds (about `ε` of the
 //! coordinates), where a rounded bound may prune the tied shape (soak seed
@@ -22,7 +23,7 @@ use super::{unit_pose, Entry, Handle, QueryFilter, World, WorldError};
 use crate::algo::gjk::GjkVector;
 use crate::broad::Bvh;
 use crate::math::{Real, Vector};
-use crate::query::dispatch::{self, DispatchShape};
+use crate::query::dispatch::DispatchShape;
 use crate::query::ProjectPoint;
 use crate::shape::{Aabb, ShapeError};
 
@@ -127,8 +128,8 @@ impl<V: GjkVector, S: DispatchShape<V> + ProjectPoint<V> + Sync> World<V, S> {
 
     /// The shape (allowed by `filter`) nearest to `shape` placed at `pose`, if one is
     /// within `max_distance` (`∞` for no limit), with the closest points of
-    /// [`dispatch::closest_points`]; overlapping shapes are at distance 0. Ties go to
-    /// the smaller handle. A non-finite pose, a refused rotation (see
+    /// [`dispatch::closest_points`](crate::query::dispatch::closest_points);
+    /// overlapping shapes are at distance 0. Ties go to the smaller handle. A non-finite pose, a refused rotation (see
     /// [`insert`](Self::insert)), or a NaN or negative `max_distance`, finds nothing.
     ///
     /// ```
@@ -159,8 +160,9 @@ impl<V: GjkVector, S: DispatchShape<V> + ProjectPoint<V> + Sync> World<V, S> {
 
     /// [`nearest_to_shape`](Self::nearest_to_shape), signed: when `shape` overlaps
     /// world shapes, the answer is the deepest overlap, its distance minus the
-    /// penetration depth of [`dispatch::contact`], its normal the contact's (moving
-    /// the query by `−distance · normal` separates that pair). Finds nothing as
+    /// penetration depth of [`dispatch::contact`](crate::query::dispatch::contact),
+    /// its normal the contact's (moving the query by `−distance · normal` separates
+    /// that pair). Finds nothing as
     /// [`nearest_to_shape`](Self::nearest_to_shape) does.
     ///
     /// ```
@@ -191,8 +193,8 @@ impl<V: GjkVector, S: DispatchShape<V> + ProjectPoint<V> + Sync> World<V, S> {
 
     /// The shapes (allowed by `filter`) within `distance` of `shape` placed at
     /// `pose` (touching and overlapping ones at distance 0), with their distances
-    /// ([`dispatch::distance`]), sorted by handle; `distance = ∞` lists every shape
-    /// `filter` admits. A non-finite pose, a refused rotation, or a NaN or negative
+    /// ([`dispatch::distance`](crate::query::dispatch::distance)), sorted by handle;
+    /// `distance = ∞` lists every shape `filter` admits. A non-finite pose, a refused rotation, or a NaN or negative
     /// `distance`, finds nothing.
     ///
     /// ```
@@ -224,7 +226,8 @@ impl<V: GjkVector, S: DispatchShape<V> + ProjectPoint<V> + Sync> World<V, S> {
         let region = shape.world_aabb(&pose).loosened(distance);
         let mut found = Vec::new();
         self.for_each_in_box(&region, &filter, |handle, e| {
-            let d = dispatch::distance(&e.pose, &e.shape, &pose, shape);
+            // Both poses are already checked: the pair query, not its checking wrapper.
+            let d = S::distance_pair(&e.pose, &e.shape, &pose, shape);
             if d <= distance {
                 found.push((handle, d));
             }
