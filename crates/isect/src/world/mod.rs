@@ -111,6 +111,34 @@ impl Handle {
     pub fn generation(self) -> u32 {
         self.generation
     }
+
+    /// The handle as one integer, `generation << 32 | index`, for bindings and files
+    /// that store handles as numbers ([`from_bits`](Self::from_bits) reads it back).
+    ///
+    /// ```
+    /// use isect::d3::*;
+    ///
+    /// # fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// let mut world = World::new();
+    /// let h = world.insert(Ball::new(Vec3::ZERO, 1.0)?, Pose::IDENTITY, Filter::ALL)?;
+    /// assert_eq!(Handle::from_bits(h.to_bits()), h);
+    /// # Ok(())
+    /// # }
+    /// ```
+    #[inline]
+    pub fn to_bits(self) -> u64 {
+        (u64::from(self.generation) << 32) | u64::from(self.index)
+    }
+
+    /// The handle whose [`to_bits`](Self::to_bits) is `bits`. Any integer gives a
+    /// handle; one that names no live shape is refused by the world as stale.
+    #[inline]
+    pub fn from_bits(bits: u64) -> Self {
+        Self {
+            index: bits as u32,
+            generation: (bits >> 32) as u32,
+        }
+    }
 }
 
 /// Whether a shape moves. Static shapes (level geometry, terrain, walls) live in a

@@ -1,0 +1,29 @@
+"""isect: collision detection for 2D and 3D.
+
+Shapes (3D: ``Sphere``, ``Box``, ``Capsule``, ``Cylinder``, ``Cone``, ``RoundedBox``,
+``ConvexHull``, ``Triangle``, ``Segment``, ``TriMesh``, ``HeightField``, ``Compound``;
+2D: ``Circle``, ``Rectangle``, ``Capsule2d``, ``ConvexPolygon``, ``Polygon``,
+``Polyline``, ``HeightField2d``, ``Compound2d``, ``Triangle2d``, ``Segment2d``), the
+query verbs (``intersects``, ``distance``, ``closest_points``, ``contact``,
+``contact_manifold``, ``cast_ray``, ``cast_shape``, ``time_of_impact``,
+``contains_point``, ``project_point``), batch functions over numpy arrays
+(``cast_rays``, ``contains_points``, ``signed_distances``, ``collide_poses``) and the
+collision worlds ``World`` and ``World2d``.
+
+Poses: ``None`` (identity); in 3D ``(translation, quaternion)`` with the quaternion in
+scalar-last order ``(x, y, z, w)`` (as scipy's ``Rotation.as_quat()``), or a 4x4
+homogeneous matrix; in 2D ``(translation, angle)`` (radians) or a 3x3 matrix. Arrays
+of poses are ``(n, 7)`` rows ``x, y, z, qx, qy, qz, qw`` or ``(n, 4, 4)`` in 3D, and
+``(n, 3)`` rows ``x, y, angle`` or ``(n, 3, 3)`` in 2D. All arithmetic is float64.
+
+Errors: ``ValueError`` for a bad shape or value (the library's message),
+``TypeError`` for a wrong type, array shape or dtype, ``WorldError`` (a
+``ValueError``) when a world refuses a call. NaN or infinite poses and points are not
+errors: the queries answer them with a miss (``False``, ``None``, ``nan``), row by
+row in the batch functions.
+"""
+
+from ._isect import *  # noqa: F401,F403
+from ._isect import WorldError  # noqa: F401
+
+__version__ = "0.1.0"

@@ -1,0 +1,340 @@
+//! Batch queries over numpy arrays: the inputs are read while holding the GIL, then the
+//! work runs on every core (rayon) with the GIL released, and the answers come back as
+//! arrays. A row with NaN or infinite input answers with the row-wise miss (no hit,
+//! `False`, `nan`); the batch itself never fails for it.
+
+use crate::dim::{Dim, D2, D3};
+use crate::query::{by_dim, which, which_pair, Which};
+use isect::math::Isometry;
+use isect::query::dispatch;
+use isect::query::dispatch::DispatchShape;
+use isect::query::ProjectPoint;
+use isect::shape::{Ray, RayHit};
+use numpy::{PyArray1, PyArrayMethods};
+use pyo3::exceptions::PyTypeError;
+use pyo3::prelude::*;
+use rayon::prelude::*;
+
+type Any<'py> = Bound<'py, PyAny>;
+
+/// Rows handed to one rayon task: small enough to balance, large enough to amortise.
+const CHUNK: usize = 256;
+
+/// `f` over `items` on every core, in order.
+fn par_map<T: Sync, U: Send>(items: &[T], f: impl Fn(&T) -> U + Sync + Send) -> Vec<U> {
+    items.par_iter().with_min_len(CHUNK).map(f).collect()
+}
+
+/// A flat vector as an `(n, columns)` array (`(n,)` when `columns` is 1).
+fn array<'py>(py: Python<'py>, flat: Vec<f64>, columns: usize) -> PyResult<Py<PyAny>> {
+    let n = flat.len() / columns.max(1);
+    let a = PyArray1::from_vec(py, flat);
+    Ok(if columns == 1 {
+        a.into_any().unbind()
+    } else {
+        a.reshape([n, columns])?.into_any().unbind()
+    })
+}
+
+/// One ray's answer: the id that applies (`-1` for none) and the hit.
+pub type IdHit<V> = Option<(i64, RayHit<V>)>;
+
+/// Answers of `cast_rays`, one row per ray.
+#[pyclass(frozen, get_all, module = "isect")]
+pub struct RayHits {
+    /// True where the ray hit.
+    pub hit: Py<PyAny>,
+    /// The hit's ray parameter, `inf` for a miss.
+    pub t: Py<PyAny>,
+    /// The hit points, `nan` for a miss.
+    pub point: Py<PyAny>,
+    /// The unit normals, `nan` for a miss.
+    pub normal: Py<PyAny>,
+    /// The triangle hit in a mesh (or the shape's handle in a world), `-1` for a miss or
+    /// where no id applies.
+    pub id: Py<PyAny>,
+}
+
+impl RayHits {
+    /// Arrays from one optional `(id, hit)` per ray.
+    pub fn from_hits<D: Dim>(
+        py: Python<'_>,
+        hits: &[IdHit<D::V>],
+    ) -> PyResult<Self> {
+        let n = hits.len();
+        let (mut t, mut point, mut normal) = (
+            Vec::with_capacity(n),
+            Vec::with_capacity(n * D::N),
+            Vec::with_capacity(n * D::N),
+        );
+        let mut id = Vec::with_capacity(n);
+        let nan = D::from_slice(&[f64::NAN; 3][..D::N]);
+        for h in hits {
+            let (i, hit) = h.map_or(
+                (
+                    -1,
+                    RayHit {
+                        t: f64::INFINITY,
+                        point: nan,
+                        normal: nan,
+                    },
+                ),
+                |(i, h)| (i, h),
+            );
+            t.push(hit.t);
+            D::extend(&mut point, hit.point);
+            D::extend(&mut normal, hit.normal);
+            id.push(i);
+        }
+        let flags: Vec<bool> = hits.iter().map(Option::is_some).collect();
+        Ok(Self {
+            hit: PyArray1::from_vec(py, flags).into_any().unbind(),
+            t: array(py, t, 1)?,
+            point: array(py, point, D::N)?,
+            normal: array(py, normal, D::N)?,
+            id: PyArray1::from_vec(py, id).into_any().unbind(),
+        })
+    }
+}
+
+/// Rays from `(n, N)` origin and direction arrays of the same length.
+pub fn rays<D: Dim>(origins: &Any<'_>, directions: &Any<'_>) -> PyResult<Vec<Ray<D::V>>> {
+    let (o, d) = (
+        D::vectors(origins, "origins")?,
+        D::vectors(directions, "directions")?,
+    );
+    if o.len() != d.len() {
+        return Err(PyTypeError::new_err(format!(
+            "origins and directions: {} rows against {}",
+            o.len(),
+            d.len()
+        )));
+    }
+    Ok(o.into_iter()
+        .zip(d)
+        .map(|(origin, dir)| Ray { origin, dir })
+        .collect())
+}
+
+fn cast_rays_in<D: Dim>(
+    py: Python<'_>,
+    shape: &Any<'_>,
+    pose: Option<&Any<'_>>,
+    origins: &Any<'_>,
+    directions: &Any<'_>,
+    max_t: f64,
+    solid: bool,
+) -> PyResult<RayHits> {
+    let (s, pose) = (D::shape(shape).expect("checked"), D::pose(pose, "pose")?);
+    let rays = rays::<D>(origins, directions)?;
+    let hits = py.detach(|| {
+        par_map(&rays, |r| {
+            s.cast_ray_solid(&pose, r, max_t, solid).map(|h| (-1, h))
+        })
+    });
+    RayHits::from_hits::<D>(py, &hits)
+}
+
+/// Mesh rays through the mesh's packet kernel, with triangle ids (surface hits: used
+/// for open meshes, or when `solid=False`).
+fn cast_rays_mesh(
+    py: Python<'_>,
+    mesh: &isect::d3_f64::TriMesh,
+    pose: &isect::d3_f64::Pose,
+    rays: Vec<Ray<glam::DVec3>>,
+    max_t: f64,
+) -> PyResult<RayHits> {
+    let local: Vec<_> = rays
+        .iter()
+        .map(|r| Ray {
+            origin: pose.inverse_transform_point(r.origin),
+            dir: pose.inverse_transform_vector(r.dir),
+        })
+        .collect();
+    let hits: Vec<_> = py.detach(|| {
+        local
+            .par_chunks(CHUNK)
+            .flat_map_iter(|chunk| mesh.cast_rays_indexed(chunk, max_t))
+            .collect()
+    });
+    let to_world = |h: Option<(u32, RayHit<glam::DVec3>)>| {
+        h.map(|(i, h)| {
+            let hit = RayHit {
+                t: h.t,
+                point: pose.transform_point(h.point),
+                normal: pose.transform_vector(h.normal),
+            };
+            (i64::from(i), hit)
+        })
+    };
+    RayHits::from_hits::<D3>(py, &hits.into_iter().map(to_world).collect::<Vec<_>>())
+}
+
+/// N rays against one shape: `origins` and `directions` are `(n, 3)` (3D) or `(n, 2)`
+/// (2D) arrays. Returns `RayHits` (`hit`, `t`, `point`, `normal`, `id`: the triangle of
+/// a mesh). Runs on every core without the GIL.
+///
+/// >>> hits = isect.cast_rays(isect.Sphere(1.0), None, [[-5, 0, 0]], [[1, 0, 0]])
+/// >>> float(hits.t[0])
+/// 4.0
+#[pyfunction]
+#[pyo3(signature = (shape, pose, origins, directions, max_t=f64::INFINITY, solid=true))]
+pub fn cast_rays(
+    py: Python<'_>,
+    shape: &Any<'_>,
+    pose: Option<&Any<'_>>,
+    origins: &Any<'_>,
+    directions: &Any<'_>,
+    max_t: f64,
+    solid: bool,
+) -> PyResult<RayHits> {
+    if let Some(isect::d3_f64::AnyShape::TriMesh(mesh)) = D3::shape(shape) {
+        if !(solid && mesh.is_solid()) {
+            let pose = D3::pose(pose, "pose")?;
+            return cast_rays_mesh(py, mesh, &pose, rays::<D3>(origins, directions)?, max_t);
+        }
+    }
+    by_dim!(
+        which(shape, "shape")?,
+        cast_rays_in(py, shape, pose, origins, directions, max_t, solid)
+    )
+}
+
+fn contains_points_in<D: Dim>(
+    py: Python<'_>,
+    shape: &Any<'_>,
+    pose: Option<&Any<'_>>,
+    points: &Any<'_>,
+) -> PyResult<Py<PyAny>> {
+    let (s, pose) = (D::shape(shape).expect("checked"), D::pose(pose, "pose")?);
+    let points = D::vectors(points, "points")?;
+    let inside = py.detach(|| par_map(&points, |p| s.contains_point(&pose, *p)));
+    Ok(PyArray1::from_vec(py, inside).into_any().unbind())
+}
+
+/// For each row of `points` (`(n, 3)` or `(n, 2)`): True when the shape contains it.
+#[pyfunction]
+#[pyo3(signature = (shape, pose, points))]
+pub fn contains_points(
+    py: Python<'_>,
+    shape: &Any<'_>,
+    pose: Option<&Any<'_>>,
+    points: &Any<'_>,
+) -> PyResult<Py<PyAny>> {
+    by_dim!(
+        which(shape, "shape")?,
+        contains_points_in(py, shape, pose, points)
+    )
+}
+
+fn signed_distances_in<D: Dim>(
+    py: Python<'_>,
+    shape: &Any<'_>,
+    pose: Option<&Any<'_>>,
+    points: &Any<'_>,
+) -> PyResult<(Py<PyAny>, Py<PyAny>)> {
+    let (s, pose) = (D::shape(shape).expect("checked"), D::pose(pose, "pose")?);
+    let points = D::vectors(points, "points")?;
+    let answers = py.detach(|| {
+        par_map(&points, |p| {
+            let q = s.project_point(&pose, *p, false);
+            let d = isect::math::Vector::length(q.point - *p);
+            (if q.is_inside { -d } else { d }, q.point)
+        })
+    });
+    let mut nearest = Vec::with_capacity(answers.len() * D::N);
+    answers
+        .iter()
+        .for_each(|(_, q)| D::extend(&mut nearest, *q));
+    let distances = answers.iter().map(|(d, _)| *d).collect();
+    Ok((array(py, distances, 1)?, array(py, nearest, D::N)?))
+}
+
+/// For each row of `points`: the signed distance to the shape's boundary (negative
+/// inside a solid shape) and the nearest boundary point. Returns `(distances, points)`.
+#[pyfunction]
+#[pyo3(signature = (shape, pose, points))]
+pub fn signed_distances(
+    py: Python<'_>,
+    shape: &Any<'_>,
+    pose: Option<&Any<'_>>,
+    points: &Any<'_>,
+) -> PyResult<(Py<PyAny>, Py<PyAny>)> {
+    by_dim!(
+        which(shape, "shape")?,
+        signed_distances_in(py, shape, pose, points)
+    )
+}
+
+/// `poses` as an array of poses, or one pose repeated `n` times.
+fn poses_or_one<D: Dim>(obj: Option<&Any<'_>>, n: usize, what: &str) -> PyResult<Vec<D::Pose>> {
+    if let Some(obj) = obj.filter(|o| !o.is_none()) {
+        if let Ok(poses) = D::poses(obj, what) {
+            if poses.len() != n {
+                return Err(PyTypeError::new_err(format!(
+                    "{what}: {} poses, expected {n}",
+                    poses.len()
+                )));
+            }
+            return Ok(poses);
+        }
+    }
+    Ok(vec![D::pose(obj, what)?; n])
+}
+
+fn collide_poses_in<D: Dim>(
+    py: Python<'_>,
+    a: &Any<'_>,
+    poses_a: &Any<'_>,
+    b: &Any<'_>,
+    poses_b: Option<&Any<'_>>,
+) -> PyResult<(Py<PyAny>, Py<PyAny>)> {
+    let (sa, sb) = (D::shape(a).expect("checked"), D::shape(b).expect("checked"));
+    let pa = D::poses(poses_a, "poses_a")?;
+    let pb = poses_or_one::<D>(poses_b, pa.len(), "poses_b")?;
+    let pairs: Vec<(D::Pose, D::Pose)> = pa.into_iter().zip(pb).collect();
+    let answers = py.detach(|| {
+        par_map(&pairs, |(pa, pb)| {
+            if dispatch::intersects(pa, sa, pb, sb) {
+                (true, 0.0)
+            } else {
+                (false, dispatch::distance(pa, sa, pb, sb))
+            }
+        })
+    });
+    let flags: Vec<bool> = answers.iter().map(|a| a.0).collect();
+    let distances = answers.iter().map(|a| a.1).collect();
+    Ok((
+        PyArray1::from_vec(py, flags).into_any().unbind(),
+        array(py, distances, 1)?,
+    ))
+}
+
+/// N placements of a pair: `poses_a` an array of N poses (`(n, 7)` rows `x, y, z, qx,
+/// qy, qz, qw` or `(n, 4, 4)` matrices in 3D; `(n, 3)` rows `x, y, angle` or `(n, 3, 3)`
+/// in 2D), `poses_b` N poses or one pose. Returns `(collides, distances)`: the
+/// collision flags and distances (0 where they collide).
+#[pyfunction]
+#[pyo3(signature = (a, poses_a, b, poses_b=None))]
+pub fn collide_poses(
+    py: Python<'_>,
+    a: &Any<'_>,
+    poses_a: &Any<'_>,
+    b: &Any<'_>,
+    poses_b: Option<&Any<'_>>,
+) -> PyResult<(Py<PyAny>, Py<PyAny>)> {
+    by_dim!(
+        which_pair(a, b)?,
+        collide_poses_in(py, a, poses_a, b, poses_b)
+    )
+}
+
+/// Every batch function, for the module to register.
+pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<RayHits>()?;
+    m.add_function(wrap_pyfunction!(cast_rays, m)?)?;
+    m.add_function(wrap_pyfunction!(contains_points, m)?)?;
+    m.add_function(wrap_pyfunction!(signed_distances, m)?)?;
+    m.add_function(wrap_pyfunction!(collide_poses, m)?)?;
+    Ok(())
+}

@@ -1,0 +1,180 @@
+//! Python values in and out: vectors, poses and numpy arrays, with the package's
+//! errors (`TypeError` for a wrong type, shape or dtype; `ValueError` for a bad value).
+
+use glam::{DMat3, DQuat, DVec2, DVec3};
+use isect::math::{Pose2, Pose3};
+use numpy::{AllowTypeChange, PyArrayLike1, PyArrayLike2, PyUntypedArrayMethods};
+use pyo3::exceptions::{PyTypeError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::PyTuple;
+
+/// How far a quaternion's length or a matrix's rotation may be from a rotation before
+/// it is refused; within it the binding normalises (float32 data round-trip safely).
+pub const ROTATION_TOLERANCE: f64 = 1e-6;
+
+/// A `(rows, columns)` float64 matrix from any array-like (lists, integer arrays),
+/// checking the column count. `what` names the argument in the error.
+pub fn matrix(obj: &Bound<'_, PyAny>, columns: usize, what: &str) -> PyResult<Vec<f64>> {
+    let array: PyArrayLike2<'_, f64, AllowTypeChange> = obj.extract().map_err(|_| {
+        PyTypeError::new_err(format!(
+            "{what}: expected a 2D array of numbers with {columns} columns"
+        ))
+    })?;
+    let shape = array.shape();
+    if shape[1] != columns {
+        return Err(PyTypeError::new_err(format!(
+            "{what}: expected shape (n, {columns}), got ({}, {})",
+            shape[0], shape[1]
+        )));
+    }
+    Ok(array.as_array().iter().copied().collect())
+}
+
+/// A 1D float64 array from any array-like.
+pub fn vector_of(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<Vec<f64>> {
+    let array: PyArrayLike1<'_, f64, AllowTypeChange> = obj
+        .extract()
+        .map_err(|_| PyTypeError::new_err(format!("{what}: expected a 1D array of numbers")))?;
+    Ok(array.as_array().iter().copied().collect())
+}
+
+/// Exactly `N` numbers.
+pub fn fixed<const N: usize>(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<[f64; N]> {
+    let values = vector_of(obj, what)?;
+    values.try_into().map_err(|v: Vec<f64>| {
+        PyTypeError::new_err(format!("{what}: expected {N} numbers, got {}", v.len()))
+    })
+}
+
+/// A 3D point or direction.
+pub fn vec3(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<DVec3> {
+    Ok(DVec3::from_array(fixed::<3>(obj, what)?))
+}
+
+/// A 2D point or direction.
+pub fn vec2(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<DVec2> {
+    Ok(DVec2::from_array(fixed::<2>(obj, what)?))
+}
+
+/// A 3D pose: `None` (identity), `(translation, quaternion)` with the quaternion in
+/// scalar-last order `(x, y, z, w)`, or a 4×4 homogeneous matrix.
+pub fn pose3(obj: Option<&Bound<'_, PyAny>>, what: &str) -> PyResult<Pose3<f64>> {
+    let Some(obj) = obj.filter(|o| !o.is_none()) else {
+        return Ok(Pose3::new(DVec3::ZERO, DQuat::IDENTITY));
+    };
+    if let Ok(tuple) = obj.cast::<PyTuple>() {
+        if tuple.len() == 2 {
+            let t = vec3(&tuple.get_item(0)?, what)?;
+            let q = fixed::<4>(&tuple.get_item(1)?, what)?;
+            return pose3_from_parts(t, q, what);
+        }
+    }
+    let m = matrix(obj, 4, what)?;
+    if m.len() != 16 {
+        return Err(PyTypeError::new_err(format!(
+            "{what}: expected None, (translation, quaternion xyzw) or a 4x4 matrix"
+        )));
+    }
+    pose3_from_matrix(&m, what)
+}
+
+/// A 3D pose from a translation and a scalar-last quaternion.
+pub fn pose3_from_parts(t: DVec3, q: [f64; 4], what: &str) -> PyResult<Pose3<f64>> {
+    let q = DQuat::from_array(q);
+    Ok(Pose3::new(t, unit_quaternion(q, what)?))
+}
+
+/// A finite quaternion within [`ROTATION_TOLERANCE`] of unit length is normalised; a
+/// farther one is refused; a non-finite one passes, and the queries answer it with
+/// their documented miss.
+fn unit_quaternion(q: DQuat, what: &str) -> PyResult<DQuat> {
+    if !q.is_finite() {
+        return Ok(q);
+    }
+    let length = q.length();
+    if (length - 1.0).abs() > ROTATION_TOLERANCE {
+        return Err(PyValueError::new_err(format!(
+            "{what}: quaternion length {length} is not 1 (components are x, y, z, w)"
+        )));
+    }
+    Ok(q / length)
+}
+
+/// A 3D pose from a row-major 4×4 homogeneous matrix.
+pub fn pose3_from_matrix(m: &[f64], what: &str) -> PyResult<Pose3<f64>> {
+    let row = |r: usize| &m[4 * r..4 * r + 4];
+    if row(3) != [0.0, 0.0, 0.0, 1.0] && m.iter().all(|x| x.is_finite()) {
+        return Err(PyValueError::new_err(format!(
+            "{what}: the last row of a pose matrix must be (0, 0, 0, 1)"
+        )));
+    }
+    let rotation = DMat3::from_cols_array(&[m[0], m[4], m[8], m[1], m[5], m[9], m[2], m[6], m[10]]);
+    let t = DVec3::new(m[3], m[7], m[11]);
+    if !rotation.is_finite() {
+        return Ok(Pose3::new(t, DQuat::from_array([f64::NAN; 4])));
+    }
+    check_orthonormal(&rotation, what)?;
+    Ok(Pose3::new(t, DQuat::from_mat3(&rotation).normalize()))
+}
+
+fn check_orthonormal(r: &DMat3, what: &str) -> PyResult<()> {
+    let off = (r.transpose() * *r - DMat3::IDENTITY).to_cols_array();
+    let worst = off.iter().fold(0.0f64, |w, x| w.max(x.abs()));
+    if worst > ROTATION_TOLERANCE || r.determinant() < 0.0 {
+        return Err(PyValueError::new_err(format!(
+            "{what}: the upper-left 3x3 block is not a rotation (off by {worst:.3e})"
+        )));
+    }
+    Ok(())
+}
+
+/// A 2D pose: `None` (identity), `(translation, angle)` (radians, counter-clockwise), or
+/// a 3×3 homogeneous matrix.
+pub fn pose2(obj: Option<&Bound<'_, PyAny>>, what: &str) -> PyResult<Pose2<f64>> {
+    let Some(obj) = obj.filter(|o| !o.is_none()) else {
+        return Ok(Pose2::new(DVec2::ZERO, 0.0));
+    };
+    if let Ok(tuple) = obj.cast::<PyTuple>() {
+        if tuple.len() == 2 {
+            let t = vec2(&tuple.get_item(0)?, what)?;
+            let angle: f64 = tuple
+                .get_item(1)?
+                .extract()
+                .map_err(|_| PyTypeError::new_err(format!("{what}: the angle must be a number")))?;
+            return Ok(Pose2::new(t, angle));
+        }
+    }
+    let m = matrix(obj, 3, what)?;
+    if m.len() != 9 {
+        return Err(PyTypeError::new_err(format!(
+            "{what}: expected None, (translation, angle) or a 3x3 matrix"
+        )));
+    }
+    pose2_from_matrix(&m, what)
+}
+
+/// A 2D pose from a row-major 3×3 homogeneous matrix.
+pub fn pose2_from_matrix(m: &[f64], what: &str) -> PyResult<Pose2<f64>> {
+    let t = DVec2::new(m[2], m[5]);
+    if !m.iter().all(|x| x.is_finite()) {
+        return Ok(Pose2::new(t, f64::NAN));
+    }
+    let rotation = DMat3::from_cols_array(&[m[0], m[3], 0.0, m[1], m[4], 0.0, 0.0, 0.0, 1.0]);
+    if m[6..9] != [0.0, 0.0, 1.0] {
+        return Err(PyValueError::new_err(format!(
+            "{what}: the last row of a pose matrix must be (0, 0, 1)"
+        )));
+    }
+    check_orthonormal(&rotation, what)?;
+    Ok(Pose2::new(t, m[3].atan2(m[0])))
+}
+
+/// A vector as a Python tuple.
+pub fn tuple3(py: Python<'_>, v: DVec3) -> PyResult<Py<PyAny>> {
+    Ok(PyTuple::new(py, v.to_array())?.into_any().unbind())
+}
+
+/// A vector as a Python tuple.
+pub fn tuple2(py: Python<'_>, v: DVec2) -> PyResult<Py<PyAny>> {
+    Ok(PyTuple::new(py, v.to_array())?.into_any().unbind())
+}

@@ -1,0 +1,168 @@
+//! What differs between 2D and 3D in the bindings, behind one trait, so that every query
+//! and batch function is written once and instantiated for [`D2`] and [`D3`].
+
+use crate::convert;
+use crate::shape::{Shape, Shape2d};
+use glam::{DVec2, DVec3};
+use isect::algo::gjk::GjkVector;
+use isect::math::{Pose2, Pose3};
+use isect::query::dispatch::DispatchShape;
+use isect::query::ProjectPoint;
+use numpy::{AllowTypeChange, PyArrayLikeDyn, PyUntypedArrayMethods};
+use pyo3::exceptions::PyTypeError;
+use pyo3::prelude::*;
+use pyo3::types::PyTuple;
+
+/// One dimension of the package: its vector, pose and shape enum, and how they cross
+/// the Python boundary.
+pub trait Dim: Sized + 'static {
+    /// The vector (`DVec2` or `DVec3`).
+    type V: GjkVector<Scalar = f64, Pose = Self::Pose> + Send + Sync;
+    /// The pose.
+    type Pose: Copy + Send + Sync;
+    /// The shape enum every query dispatches on.
+    type Shape: DispatchShape<Self::V> + ProjectPoint<Self::V> + Send + Sync + Clone;
+    /// The number of vector components.
+    const N: usize;
+    /// The columns of one row of a flat pose array: `x, y, z, qx, qy, qz, qw` in 3D,
+    /// `x, y, angle` in 2D.
+    const POSE_COLUMNS: usize;
+
+    /// The shape behind a Python shape of this dimension, if it is one.
+    fn shape<'a>(obj: &'a Bound<'_, PyAny>) -> Option<&'a Self::Shape>;
+    /// A vector from a sequence of `N` numbers.
+    fn vector(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<Self::V>;
+    /// A vector from `N` components.
+    fn from_slice(values: &[f64]) -> Self::V;
+    /// The components of a vector, appended to `out`.
+    fn extend(out: &mut Vec<f64>, v: Self::V);
+    /// A vector as a Python tuple.
+    fn to_py(py: Python<'_>, v: Self::V) -> PyResult<Py<PyAny>>;
+    /// A pose argument (`None`, a tuple, or a homogeneous matrix).
+    fn pose(obj: Option<&Bound<'_, PyAny>>, what: &str) -> PyResult<Self::Pose>;
+    /// A pose from one row of a flat pose array.
+    fn pose_from_row(row: &[f64], what: &str) -> PyResult<Self::Pose>;
+    /// A pose from a row-major homogeneous matrix.
+    fn pose_from_matrix(m: &[f64], what: &str) -> PyResult<Self::Pose>;
+    /// A pose as the tuple `pose` reads: `(translation, quaternion xyzw)` or
+    /// `(translation, angle)`.
+    fn pose_to_py(py: Python<'_>, pose: &Self::Pose) -> PyResult<Py<PyAny>>;
+
+    /// `n` vectors from an `(n, N)` array.
+    fn vectors(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<Vec<Self::V>> {
+        let flat = convert::matrix(obj, Self::N, what)?;
+        Ok(flat.chunks_exact(Self::N).map(Self::from_slice).collect())
+    }
+
+    /// Poses from an `(n, POSE_COLUMNS)` array or an `(n, N+1, N+1)` array of matrices.
+    fn poses(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<Vec<Self::Pose>> {
+        let array: PyArrayLikeDyn<'_, f64, AllowTypeChange> = obj
+            .extract()
+            .map_err(|_| PyTypeError::new_err(format!("{what}: expected an array of poses")))?;
+        let shape = array.shape().to_vec();
+        let flat: Vec<f64> = array.as_array().iter().copied().collect();
+        let k = Self::N + 1;
+        match shape.as_slice() {
+            [_, c] if *c == Self::POSE_COLUMNS => flat
+                .chunks_exact(Self::POSE_COLUMNS)
+                .enumerate()
+                .map(|(i, row)| Self::pose_from_row(row, &format!("{what}[{i}]")))
+                .collect(),
+            [_, r, c] if *r == k && *c == k => flat
+                .chunks_exact(k * k)
+                .enumerate()
+                .map(|(i, m)| Self::pose_from_matrix(m, &format!("{what}[{i}]")))
+                .collect(),
+            _ => Err(PyTypeError::new_err(format!(
+                "{what}: expected shape (n, {}) or (n, {k}, {k}), got {shape:?}",
+                Self::POSE_COLUMNS
+            ))),
+        }
+    }
+}
+
+/// Three dimensions.
+pub struct D3;
+/// Two dimensions.
+pub struct D2;
+
+impl Dim for D3 {
+    type V = DVec3;
+    type Pose = Pose3<f64>;
+    type Shape = isect::d3_f64::AnyShape;
+    const N: usize = 3;
+    const POSE_COLUMNS: usize = 7;
+
+    fn shape<'a>(obj: &'a Bound<'_, PyAny>) -> Option<&'a Self::Shape> {
+        obj.cast::<Shape>().ok().map(|s| &s.get().inner)
+    }
+    fn vector(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<DVec3> {
+        convert::vec3(obj, what)
+    }
+    fn from_slice(values: &[f64]) -> DVec3 {
+        DVec3::from_slice(values)
+    }
+    fn extend(out: &mut Vec<f64>, v: DVec3) {
+        out.extend_from_slice(&v.to_array());
+    }
+    fn to_py(py: Python<'_>, v: DVec3) -> PyResult<Py<PyAny>> {
+        convert::tuple3(py, v)
+    }
+    fn pose(obj: Option<&Bound<'_, PyAny>>, what: &str) -> PyResult<Self::Pose> {
+        convert::pose3(obj, what)
+    }
+    fn pose_from_row(row: &[f64], what: &str) -> PyResult<Self::Pose> {
+        let t = DVec3::from_slice(&row[..3]);
+        convert::pose3_from_parts(t, [row[3], row[4], row[5], row[6]], what)
+    }
+    fn pose_from_matrix(m: &[f64], what: &str) -> PyResult<Self::Pose> {
+        convert::pose3_from_matrix(m, what)
+    }
+    fn pose_to_py(py: Python<'_>, pose: &Self::Pose) -> PyResult<Py<PyAny>> {
+        let q = PyTuple::new(py, pose.rotation.to_array())?;
+        Ok((convert::tuple3(py, pose.translation)?, q)
+            .into_pyobject(py)?
+            .into_any()
+            .unbind())
+    }
+}
+
+impl Dim for D2 {
+    type V = DVec2;
+    type Pose = Pose2<f64>;
+    type Shape = isect::d2_f64::AnyShape;
+    const N: usize = 2;
+    const POSE_COLUMNS: usize = 3;
+
+    fn shape<'a>(obj: &'a Bound<'_, PyAny>) -> Option<&'a Self::Shape> {
+        obj.cast::<Shape2d>().ok().map(|s| &s.get().inner)
+    }
+    fn vector(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<DVec2> {
+        convert::vec2(obj, what)
+    }
+    fn from_slice(values: &[f64]) -> DVec2 {
+        DVec2::from_slice(values)
+    }
+    fn extend(out: &mut Vec<f64>, v: DVec2) {
+        out.extend_from_slice(&v.to_array());
+    }
+    fn to_py(py: Python<'_>, v: DVec2) -> PyResult<Py<PyAny>> {
+        convert::tuple2(py, v)
+    }
+    fn pose(obj: Option<&Bound<'_, PyAny>>, what: &str) -> PyResult<Self::Pose> {
+        convert::pose2(obj, what)
+    }
+    fn pose_from_row(row: &[f64], _what: &str) -> PyResult<Self::Pose> {
+        Ok(Pose2::new(DVec2::new(row[0], row[1]), row[2]))
+    }
+    fn pose_from_matrix(m: &[f64], what: &str) -> PyResult<Self::Pose> {
+        convert::pose2_from_matrix(m, what)
+    }
+    fn pose_to_py(py: Python<'_>, pose: &Self::Pose) -> PyResult<Py<PyAny>> {
+        let angle = pose.rotation.angle();
+        Ok((convert::tuple2(py, pose.translation)?, angle)
+            .into_pyobject(py)?
+            .into_any()
+            .unbind())
+    }
+}

@@ -1,0 +1,427 @@
+//! The pair and single-shape query verbs, each written once over [`Dim`] and chosen by
+//! the shapes' dimension. Conventions are the library's: poses per shape, answers in
+//! world space, normals from A to B; a NaN or infinite pose gives the documented miss
+//! (`False`, `None` or `nan`).
+
+use crate::dim::{Dim, D2, D3};
+use crate::results::{ClosestPoints, Contact, Manifold, PointProjection, RayHit, ShapeCastHit};
+use isect::query::cast_shapes::Sweep;
+use isect::query::dispatch;
+use isect::query::dispatch::DispatchShape;
+use isect::query::ProjectPoint;
+use isect::shape::Ray;
+use pyo3::exceptions::{PyTypeError, PyValueError};
+use pyo3::prelude::*;
+
+type Any<'py> = Bound<'py, PyAny>;
+
+/// Which dimension a shape argument has.
+#[derive(Copy, Clone, PartialEq, Debug)]
+pub enum Which {
+    /// A `Shape` (3D).
+    Three,
+    /// A `Shape2d` (2D).
+    Two,
+}
+
+/// The dimension of one shape argument, or a `TypeError`.
+pub fn which(obj: &Any<'_>, what: &str) -> PyResult<Which> {
+    if D3::shape(obj).is_some() {
+        Ok(Which::Three)
+    } else if D2::shape(obj).is_some() {
+        Ok(Which::Two)
+    } else {
+        Err(PyTypeError::new_err(format!(
+            "{what}: expected an isect shape, got {}",
+            obj.get_type().name()?
+        )))
+    }
+}
+
+/// The common dimension of two shape arguments.
+pub fn which_pair(a: &Any<'_>, b: &Any<'_>) -> PyResult<Which> {
+    let (da, db) = (which(a, "a")?, which(b, "b")?);
+    if da != db {
+        return Err(PyTypeError::new_err(
+            "a and b: a 2D and a 3D shape cannot be paired",
+        ));
+    }
+    Ok(da)
+}
+
+/// Runs `$f::<D>($args)` for the dimension `$which`.
+macro_rules! by_dim {
+    ($which:expr, $f:ident($($arg:expr),*)) => {
+        match $which {
+            Which::Three => $f::<D3>($($arg),*),
+            Which::Two => $f::<D2>($($arg),*),
+        }
+    };
+}
+pub(crate) use by_dim;
+
+/// Both shapes and poses of a pair query.
+struct PairArgs<'a, D: Dim> {
+    a: &'a D::Shape,
+    pose_a: D::Pose,
+    b: &'a D::Shape,
+    pose_b: D::Pose,
+}
+
+fn pair_args<'a, D: Dim>(
+    a: &'a Any<'_>,
+    pose_a: Option<&Any<'_>>,
+    b: &'a Any<'_>,
+    pose_b: Option<&Any<'_>>,
+) -> PyResult<PairArgs<'a, D>> {
+    Ok(PairArgs {
+        a: D::shape(a).expect("dimension checked"),
+        pose_a: D::pose(pose_a, "pose_a")?,
+        b: D::shape(b).expect("dimension checked"),
+        pose_b: D::pose(pose_b, "pose_b")?,
+    })
+}
+
+fn intersects_in<D: Dim>(
+    a: &Any<'_>,
+    pa: Option<&Any<'_>>,
+    b: &Any<'_>,
+    pb: Option<&Any<'_>>,
+) -> PyResult<bool> {
+    let p = pair_args::<D>(a, pa, b, pb)?;
+    Ok(dispatch::intersects(&p.pose_a, p.a, &p.pose_b, p.b))
+}
+
+/// True when the shapes touch or overlap.
+///
+/// >>> isect.intersects(isect.Sphere(1.0), ((0, 0, 0), (0, 0, 0, 1)), isect.Sphere(1.0), ((1.5, 0, 0), (0, 0, 0, 1)))
+/// True
+#[pyfunction]
+#[pyo3(signature = (a, pose_a, b, pose_b))]
+pub fn intersects(
+    a: &Any<'_>,
+    pose_a: Option<&Any<'_>>,
+    b: &Any<'_>,
+    pose_b: Option<&Any<'_>>,
+) -> PyResult<bool> {
+    by_dim!(which_pair(a, b)?, intersects_in(a, pose_a, b, pose_b))
+}
+
+fn distance_in<D: Dim>(
+    a: &Any<'_>,
+    pa: Option<&Any<'_>>,
+    b: &Any<'_>,
+    pb: Option<&Any<'_>>,
+) -> PyResult<f64> {
+    let p = pair_args::<D>(a, pa, b, pb)?;
+    Ok(dispatch::distance(&p.pose_a, p.a, &p.pose_b, p.b))
+}
+
+/// The distance between the shapes (0 when they touch or overlap; `nan` for a
+/// non-finite pose).
+#[pyfunction]
+#[pyo3(signature = (a, pose_a, b, pose_b))]
+pub fn distance(
+    a: &Any<'_>,
+    pose_a: Option<&Any<'_>>,
+    b: &Any<'_>,
+    pose_b: Option<&Any<'_>>,
+) -> PyResult<f64> {
+    by_dim!(which_pair(a, b)?, distance_in(a, pose_a, b, pose_b))
+}
+
+fn closest_points_in<D: Dim>(
+    py: Python<'_>,
+    a: &Any<'_>,
+    pa: Option<&Any<'_>>,
+    b: &Any<'_>,
+    pb: Option<&Any<'_>>,
+) -> PyResult<ClosestPoints> {
+    let p = pair_args::<D>(a, pa, b, pb)?;
+    let c = dispatch::closest_points(&p.pose_a, p.a, &p.pose_b, p.b);
+    ClosestPoints::new::<D>(py, c.distance, c.point_a, c.point_b)
+}
+
+/// The distance and a closest point on each shape (inside the overlap when they
+/// overlap, distance 0).
+#[pyfunction]
+#[pyo3(signature = (a, pose_a, b, pose_b))]
+pub fn closest_points(
+    py: Python<'_>,
+    a: &Any<'_>,
+    pose_a: Option<&Any<'_>>,
+    b: &Any<'_>,
+    pose_b: Option<&Any<'_>>,
+) -> PyResult<ClosestPoints> {
+    by_dim!(
+        which_pair(a, b)?,
+        closest_points_in(py, a, pose_a, b, pose_b)
+    )
+}
+
+fn contact_in<D: Dim>(
+    py: Python<'_>,
+    a: &Any<'_>,
+    pa: Option<&Any<'_>>,
+    b: &Any<'_>,
+    pb: Option<&Any<'_>>,
+    prediction: f64,
+) -> PyResult<Option<Contact>> {
+    let p = pair_args::<D>(a, pa, b, pb)?;
+    dispatch::contact(&p.pose_a, p.a, &p.pose_b, p.b, prediction)
+        .map(|c| Contact::new::<D>(py, &c))
+        .transpose()
+}
+
+/// The contact of the pair (normal from A to B, depth positive when overlapping), or
+/// `None` when they are farther apart than `prediction`.
+#[pyfunction]
+#[pyo3(signature = (a, pose_a, b, pose_b, prediction=0.0))]
+pub fn contact(
+    py: Python<'_>,
+    a: &Any<'_>,
+    pose_a: Option<&Any<'_>>,
+    b: &Any<'_>,
+    pose_b: Option<&Any<'_>>,
+    prediction: f64,
+) -> PyResult<Option<Contact>> {
+    check_prediction(prediction)?;
+    by_dim!(
+        which_pair(a, b)?,
+        contact_in(py, a, pose_a, b, pose_b, prediction)
+    )
+}
+
+fn check_prediction(prediction: f64) -> PyResult<()> {
+    if prediction >= 0.0 && prediction.is_finite() {
+        Ok(())
+    } else {
+        Err(PyValueError::new_err(format!(
+            "prediction: expected a finite number >= 0, got {prediction}"
+        )))
+    }
+}
+
+fn manifold_in<D: Dim>(
+    py: Python<'_>,
+    a: &Any<'_>,
+    pa: Option<&Any<'_>>,
+    b: &Any<'_>,
+    pb: Option<&Any<'_>>,
+    prediction: f64,
+) -> PyResult<Option<Manifold>> {
+    let p = pair_args::<D>(a, pa, b, pb)?;
+    dispatch::contact_manifold(&p.pose_a, p.a, &p.pose_b, p.b, prediction)
+        .map(|m| Manifold::new::<D>(py, &m))
+        .transpose()
+}
+
+/// The contact manifold: a shared normal and up to 2 (2D) or 4 (3D) points, each with
+/// a feature id that stays the same while the same features touch; `None` when apart.
+#[pyfunction]
+#[pyo3(signature = (a, pose_a, b, pose_b, prediction=0.0))]
+pub fn contact_manifold(
+    py: Python<'_>,
+    a: &Any<'_>,
+    pose_a: Option<&Any<'_>>,
+    b: &Any<'_>,
+    pose_b: Option<&Any<'_>>,
+    prediction: f64,
+) -> PyResult<Option<Manifold>> {
+    check_prediction(prediction)?;
+    by_dim!(
+        which_pair(a, b)?,
+        manifold_in(py, a, pose_a, b, pose_b, prediction)
+    )
+}
+
+/// A ray from Python arguments; a zero direction is a `ValueError`.
+pub fn ray<D: Dim>(origin: &Any<'_>, direction: &Any<'_>) -> PyResult<Ray<D::V>> {
+    let (o, d) = (
+        D::vector(origin, "origin")?,
+        D::vector(direction, "direction")?,
+    );
+    Ray::new(o, d).map_err(crate::shape::shape_error)
+}
+
+fn cast_ray_in<D: Dim>(
+    py: Python<'_>,
+    shape: &Any<'_>,
+    pose: Option<&Any<'_>>,
+    origin: &Any<'_>,
+    direction: &Any<'_>,
+    max_t: f64,
+    solid: bool,
+) -> PyResult<Option<RayHit>> {
+    let s = D::shape(shape).expect("dimension checked");
+    let pose = D::pose(pose, "pose")?;
+    let ray = ray::<D>(origin, direction)?;
+    s.cast_ray_solid(&pose, &ray, max_t, solid)
+        .map(|h| RayHit::new::<D>(py, &h, None))
+        .transpose()
+}
+
+/// The first hit of the ray `origin + t·direction`, `0 <= t <= max_t` (t in units of
+/// `direction`); a solid shape is hit at `t = 0` from inside unless `solid=False`.
+#[pyfunction]
+#[pyo3(signature = (shape, pose, origin, direction, max_t=f64::INFINITY, solid=true))]
+pub fn cast_ray(
+    py: Python<'_>,
+    shape: &Any<'_>,
+    pose: Option<&Any<'_>>,
+    origin: &Any<'_>,
+    direction: &Any<'_>,
+    max_t: f64,
+    solid: bool,
+) -> PyResult<Option<RayHit>> {
+    by_dim!(
+        which(shape, "shape")?,
+        cast_ray_in(py, shape, pose, origin, direction, max_t, solid)
+    )
+}
+
+#[allow(clippy::too_many_arguments)]
+fn cast_shape_in<D: Dim>(
+    py: Python<'_>,
+    a: &Any<'_>,
+    pa: Option<&Any<'_>>,
+    va: &Any<'_>,
+    b: &Any<'_>,
+    pb: Option<&Any<'_>>,
+    vb: &Any<'_>,
+    max_t: f64,
+) -> PyResult<Option<ShapeCastHit>> {
+    let p = pair_args::<D>(a, pa, b, pb)?;
+    let (va, vb) = (D::vector(va, "velocity_a")?, D::vector(vb, "velocity_b")?);
+    dispatch::cast_shapes(&p.pose_a, va, p.a, &p.pose_b, vb, p.b, max_t)
+        .map(|h| ShapeCastHit::new::<D>(py, &h))
+        .transpose()
+}
+
+/// The first time `t` in `[0, max_t]` at which A moving at `velocity_a` and B moving at
+/// `velocity_b` (no rotation) touch, or `None`.
+#[pyfunction]
+#[pyo3(signature = (a, pose_a, velocity_a, b, pose_b, velocity_b, max_t=1.0))]
+#[allow(clippy::too_many_arguments)]
+pub fn cast_shape(
+    py: Python<'_>,
+    a: &Any<'_>,
+    pose_a: Option<&Any<'_>>,
+    velocity_a: &Any<'_>,
+    b: &Any<'_>,
+    pose_b: Option<&Any<'_>>,
+    velocity_b: &Any<'_>,
+    max_t: f64,
+) -> PyResult<Option<ShapeCastHit>> {
+    by_dim!(
+        which_pair(a, b)?,
+        cast_shape_in(py, a, pose_a, velocity_a, b, pose_b, velocity_b, max_t)
+    )
+}
+
+#[allow(clippy::too_many_arguments)]
+fn time_of_impact_in<D: Dim>(
+    py: Python<'_>,
+    a: &Any<'_>,
+    start_a: Option<&Any<'_>>,
+    end_a: Option<&Any<'_>>,
+    b: &Any<'_>,
+    start_b: Option<&Any<'_>>,
+    end_b: Option<&Any<'_>>,
+) -> PyResult<Option<ShapeCastHit>> {
+    let sweep = |s, e, what: &str| -> PyResult<Sweep<D::V>> {
+        Ok(Sweep {
+            start: D::pose(s, &format!("start_{what}"))?,
+            end: D::pose(e, &format!("end_{what}"))?,
+        })
+    };
+    let (sa, sb) = (sweep(start_a, end_a, "a")?, sweep(start_b, end_b, "b")?);
+    let (a, b) = (D::shape(a).expect("checked"), D::shape(b).expect("checked"));
+    dispatch::time_of_impact(&sa, a, &sb, b)
+        .map(|h| ShapeCastHit::new::<D>(py, &h))
+        .transpose()
+}
+
+/// The first time in `[0, 1]` at which A and B touch while each moves from its start
+/// pose to its end pose (translation linear, rotation at a constant rate), or `None`.
+#[pyfunction]
+#[pyo3(signature = (a, start_a, end_a, b, start_b, end_b))]
+pub fn time_of_impact(
+    py: Python<'_>,
+    a: &Any<'_>,
+    start_a: Option<&Any<'_>>,
+    end_a: Option<&Any<'_>>,
+    b: &Any<'_>,
+    start_b: Option<&Any<'_>>,
+    end_b: Option<&Any<'_>>,
+) -> PyResult<Option<ShapeCastHit>> {
+    by_dim!(
+        which_pair(a, b)?,
+        time_of_impact_in(py, a, start_a, end_a, b, start_b, end_b)
+    )
+}
+
+fn contains_point_in<D: Dim>(
+    shape: &Any<'_>,
+    pose: Option<&Any<'_>>,
+    point: &Any<'_>,
+) -> PyResult<bool> {
+    let s = D::shape(shape).expect("checked");
+    Ok(s.contains_point(&D::pose(pose, "pose")?, D::vector(point, "point")?))
+}
+
+/// True when the shape placed at `pose` contains `point` (boundary included).
+#[pyfunction]
+#[pyo3(signature = (shape, pose, point))]
+pub fn contains_point(shape: &Any<'_>, pose: Option<&Any<'_>>, point: &Any<'_>) -> PyResult<bool> {
+    by_dim!(
+        which(shape, "shape")?,
+        contains_point_in(shape, pose, point)
+    )
+}
+
+fn project_point_in<D: Dim>(
+    py: Python<'_>,
+    shape: &Any<'_>,
+    pose: Option<&Any<'_>>,
+    point: &Any<'_>,
+    solid: bool,
+) -> PyResult<PointProjection> {
+    let s = D::shape(shape).expect("checked");
+    let p = D::vector(point, "point")?;
+    let projection = s.project_point(&D::pose(pose, "pose")?, p, solid);
+    PointProjection::new::<D>(py, p, &projection)
+}
+
+/// The point of the shape nearest to `point`: with `solid=True` a point inside is its
+/// own projection; with `solid=False` the nearest boundary point. `is_inside` tells
+/// which side `point` was on, `distance` how far it moved.
+#[pyfunction]
+#[pyo3(signature = (shape, pose, point, solid=true))]
+pub fn project_point(
+    py: Python<'_>,
+    shape: &Any<'_>,
+    pose: Option<&Any<'_>>,
+    point: &Any<'_>,
+    solid: bool,
+) -> PyResult<PointProjection> {
+    by_dim!(
+        which(shape, "shape")?,
+        project_point_in(py, shape, pose, point, solid)
+    )
+}
+
+/// Every query verb, for the module to register.
+pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_function(wrap_pyfunction!(intersects, m)?)?;
+    m.add_function(wrap_pyfunction!(distance, m)?)?;
+    m.add_function(wrap_pyfunction!(closest_points, m)?)?;
+    m.add_function(wrap_pyfunction!(contact, m)?)?;
+    m.add_function(wrap_pyfunction!(contact_manifold, m)?)?;
+    m.add_function(wrap_pyfunction!(cast_ray, m)?)?;
+    m.add_function(wrap_pyfunction!(cast_shape, m)?)?;
+    m.add_function(wrap_pyfunction!(time_of_impact, m)?)?;
+    m.add_function(wrap_pyfunction!(contains_point, m)?)?;
+    m.add_function(wrap_pyfunction!(project_point, m)?)?;
+    Ok(())
+}

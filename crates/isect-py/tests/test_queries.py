@@ -1,0 +1,151 @@
+"""The single query verbs against analytic answers, pose forms, and bad input."""
+
+import math
+
+import numpy as np
+import pytest
+
+import isect
+
+IDENTITY_Q = (0.0, 0.0, 0.0, 1.0)
+
+
+def at(x, y=0.0, z=0.0, q=IDENTITY_Q):
+    return ((x, y, z), q)
+
+
+def quat_z(angle):
+    """Scalar-last quaternion of a rotation by `angle` about z."""
+    return (0.0, 0.0, math.sin(angle / 2), math.cos(angle / 2))
+
+
+def matrix_z(x, y, z, angle):
+    c, s = math.cos(angle), math.sin(angle)
+    return np.array([[c, -s, 0, x], [s, c, 0, y], [0, 0, 1, z], [0, 0, 0, 1.0]])
+
+
+def test_sphere_pair_analytic():
+    a, b = isect.Sphere(1.0), isect.Sphere(0.5)
+    for gap in (-0.75, -0.1, 0.0, 0.3, 2.0):
+        x = 1.5 + gap
+        assert isect.distance(a, None, b, at(x)) == pytest.approx(max(gap, 0.0), abs=1e-12)
+        assert isect.intersects(a, None, b, at(x)) == (gap <= 0.0)
+        c = isect.contact(a, None, b, at(x), prediction=0.5)
+        if gap > 0.5:
+            assert c is None
+        else:
+            assert c.depth == pytest.approx(-gap, abs=1e-12)
+            assert c.normal == pytest.approx((1.0, 0.0, 0.0))
+            pa, pb = np.array(c.point_a), np.array(c.point_b)
+            assert pa - pb == pytest.approx(c.depth * np.array(c.normal), abs=1e-12)
+    cp = isect.closest_points(a, None, b, at(3.0))
+    assert cp.distance == pytest.approx(1.5)
+    assert cp.point_a == pytest.approx((1.0, 0.0, 0.0)) and cp.point_b == pytest.approx((2.5, 0.0, 0.0))
+
+
+def test_quaternion_is_scalar_last_and_matrix_agrees():
+    # A 4 x 0.2 x 0.2 bar turned 90 degrees about z reaches y = 2; unturned it does not.
+    bar, probe = isect.Box([2.0, 0.1, 0.1]), isect.Sphere(0.1)
+    probe_pose = at(0.0, 1.9)
+    assert not isect.intersects(bar, None, probe, probe_pose)
+    turned = ((0.0, 0.0, 0.0), quat_z(math.pi / 2))
+    assert isect.intersects(bar, turned, probe, probe_pose)
+    assert isect.intersects(bar, matrix_z(0, 0, 0, math.pi / 2), probe, probe_pose)
+    rng = np.random.default_rng(11)
+    for _ in range(50):
+        x, y, z, angle = rng.uniform(-2, 2, 4)
+        d_tuple = isect.distance(bar, ((x, y, z), quat_z(angle)), probe, probe_pose)
+        d_matrix = isect.distance(bar, matrix_z(x, y, z, angle), probe, probe_pose)
+        assert d_tuple == pytest.approx(d_matrix, abs=1e-12)
+
+
+def test_box_box_manifold_has_four_points_with_stable_ids():
+    floor, crate = isect.Box([5.0, 0.5, 5.0]), isect.Box([0.5, 0.5, 0.5])
+    m1 = isect.contact_manifold(floor, None, crate, at(0.0, 0.99), prediction=0.0)
+    m2 = isect.contact_manifold(floor, None, crate, at(0.01, 0.99), prediction=0.0)
+    assert len(m1) == 4
+    assert m1.normal == pytest.approx((0.0, 1.0, 0.0))
+    assert all(p.depth == pytest.approx(0.01) for p in m1.points)
+    assert sorted(p.feature_id for p in m1.points) == sorted(p.feature_id for p in m2.points)
+    assert isect.contact_manifold(floor, None, crate, at(0.0, 1.5)) is None
+
+
+def test_ray_cast_and_solid_flag():
+    sphere = isect.Sphere(1.0)
+    hit = isect.cast_ray(sphere, at(5.0), (0, 0, 0), (1, 0, 0))
+    assert hit.t == pytest.approx(4.0) and hit.normal == pytest.approx((-1.0, 0.0, 0.0))
+    assert isect.cast_ray(sphere, at(5.0), (0, 0, 0), (1, 0, 0), max_t=3.9) is None
+    inside = isect.cast_ray(sphere, None, (0, 0, 0), (1, 0, 0))
+    assert inside.t == 0.0
+    assert isect.cast_ray(sphere, None, (0, 0, 0), (2, 0, 0), solid=False).t == pytest.approx(0.5)
+    with pytest.raises(ValueError):
+        isect.cast_ray(sphere, None, (math.nan, 0, 0), (1, 0, 0))
+
+
+def test_cast_shape_and_time_of_impact():
+    a, b = isect.Sphere(1.0), isect.Box([1.0, 1.0, 1.0])
+    hit = isect.cast_shape(a, at(-10.0), (4.0, 0, 0), b, None, (0, 0, 0), max_t=10.0)
+    assert hit.time == pytest.approx(2.0, abs=1e-6)
+    assert hit.normal == pytest.approx((1.0, 0.0, 0.0), abs=1e-6)
+    assert isect.cast_shape(a, at(-10.0), (4.0, 0, 0), b, None, (0, 0, 0), max_t=1.0) is None
+    toi = isect.time_of_impact(a, at(-10.0), at(10.0), b, None, None)
+    assert toi.time == pytest.approx(0.4, abs=1e-6)
+
+
+def test_point_queries_2d_and_3d():
+    box = isect.Box([1.0, 2.0, 3.0])
+    assert isect.contains_point(box, None, (0.5, 1.9, -2.9))
+    assert not isect.contains_point(box, at(10.0), (0.5, 1.9, -2.9))
+    p = isect.project_point(box, None, (3.0, 0.0, 0.0))
+    assert p.point == pytest.approx((1.0, 0.0, 0.0)) and not p.is_inside and p.distance == pytest.approx(2.0)
+    inner = isect.project_point(box, None, (0.5, 0.0, 0.0), solid=False)
+    assert inner.is_inside and inner.point == pytest.approx((1.0, 0.0, 0.0))
+    circle = isect.Circle(1.0)
+    assert isect.contains_point(circle, ((2.0, 0.0), 0.0), (2.5, 0.5))
+    assert isect.distance(circle, None, isect.Rectangle([1.0, 1.0]), ((3.0, 0.0), math.pi / 4)) == pytest.approx(
+        2.0 - math.sqrt(2.0), abs=1e-12
+    )
+    turned = np.array([[0.0, -1.0, 3.0], [1.0, 0.0, 0.0], [0.0, 0.0, 1.0]])
+    assert isect.distance(circle, None, isect.Rectangle([2.0, 0.5]), turned) == pytest.approx(1.5, abs=1e-12)
+
+
+def test_non_finite_poses_give_the_documented_miss():
+    a, b = isect.Sphere(1.0), isect.Sphere(1.0)
+    bad = ((math.nan, 0.0, 0.0), IDENTITY_Q)
+    assert isect.intersects(a, bad, b, None) is False
+    assert math.isnan(isect.distance(a, bad, b, None))
+    assert isect.contact(a, bad, b, None) is None
+    assert isect.cast_ray(a, bad, (5, 0, 0), (-1, 0, 0)) is None
+    assert isect.intersects(a, ((0, 0, 0), (math.inf, 0, 0, 1)), b, None) is False
+
+
+@pytest.mark.parametrize(
+    "pose, error",
+    [
+        (((0, 0, 0), (0, 0, 0, 2.0)), ValueError),
+        (((0, 0, 0), (0, 0, 0)), TypeError),
+        (((0, 0), IDENTITY_Q), TypeError),
+        (np.eye(3), TypeError),
+        (np.diag([1.0, 1.0, 2.0, 1.0]), ValueError),
+        (np.diag([1.0, 1.0, -1.0, 1.0]), ValueError),
+        ("pose", TypeError),
+    ],
+)
+def test_bad_poses_are_refused(pose, error):
+    with pytest.raises(error):
+        isect.distance(isect.Sphere(1.0), pose, isect.Sphere(1.0), None)
+
+
+def test_mixing_dimensions_or_non_shapes_is_a_type_error():
+    with pytest.raises(TypeError):
+        isect.distance(isect.Sphere(1.0), None, isect.Circle(1.0), None)
+    with pytest.raises(TypeError):
+        isect.distance(isect.Sphere(1.0), None, "sphere", None)
+    with pytest.raises(ValueError):
+        isect.contact(isect.Sphere(1.0), None, isect.Sphere(1.0), None, prediction=-1.0)
+
+
+def test_near_unit_quaternions_are_normalised():
+    q = np.array(quat_z(0.3), dtype=np.float32).astype(np.float64)
+    d = isect.distance(isect.Box([1, 1, 1]), ((0, 0, 0), q), isect.Sphere(0.5), at(3.0))
+    assert d == pytest.approx(isect.distance(isect.Box([1, 1, 1]), ((0, 0, 0), quat_z(0.3)), isect.Sphere(0.5), at(3.0)), abs=1e-6)
