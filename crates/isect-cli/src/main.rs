@@ -16,6 +16,7 @@ macro_rules! out {
 
 mod bench;
 mod check;
+mod classics;
 mod demo;
 mod demo_composites;
 mod demo_shapes;
@@ -54,6 +55,9 @@ enum Command {
     Render(render::RenderArgs),
     /// Runs a quick built-in benchmark and prints throughput per query kind.
     Bench(bench::BenchArgs),
+    /// Runs every classic test (slab, separating axes, planes and spheres,
+    /// containment, ray against plane) on a worked example and prints the answers.
+    Classics,
 }
 
 fn main() {
@@ -64,6 +68,7 @@ fn main() {
         Command::Ray(args) => ray::run(&args),
         Command::Render(args) => render::run(&args),
         Command::Bench(args) => bench::run(&args),
+        Command::Classics => classics::run(),
     };
     if let Err(e) = result {
         eprintln!("isect: {e}");

@@ -1561,3 +1561,32 @@ fn huge_pictures_are_refused_not_written() {
     assert!(!svg.exists());
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `isect classics` runs every classic test's worked example with the answers that the
+/// geometry gives (issue 16: the worked examples run without dev-dependencies).
+#[test]
+fn classics_prints_every_classic_test_with_its_answer() {
+    let out = isect(&["classics"]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(text.matches("\n== ").count(), 5, "{text}");
+    for answer in [
+        "t_enter: 1.0, t_exit: 2.0",
+        "box falling 5 units first touches at t = Some(0.4)",
+        "three planes x=1, y=2, z=3 meet at Some(Vec3(1.0, 2.0, 3.0))",
+        "first touches at t = Some(0.75)",
+        "pipeline, 6 triangles in a row: colliding pairs [(0, 1), (1, 2), (2, 3), (3, 4), (4, 5)]",
+        "cube hull: 8 vertices, 6 faces; (0.5,0.5,1) inside: true",
+        "parallel ray: None",
+    ] {
+        assert!(text.contains(answer), "missing {answer:?} in\n{text}");
+    }
+    assert!(
+        !text.contains("seed 0"),
+        "the examples are named by what they do"
+    );
+}

@@ -57,10 +57,7 @@ pub struct RayHits {
 
 impl RayHits {
     /// Arrays from one optional `(id, hit)` per ray.
-    pub fn from_hits<D: Dim>(
-        py: Python<'_>,
-        hits: &[IdHit<D::V>],
-    ) -> PyResult<Self> {
+    pub fn from_hits<D: Dim>(py: Python<'_>, hits: &[IdHit<D::V>]) -> PyResult<Self> {
         let n = hits.len();
         let (mut t, mut point, mut normal) = (
             Vec::with_capacity(n),

@@ -9,6 +9,7 @@
 //! it with the library's documented miss, row by row in the batch functions.
 
 mod batch;
+mod character;
 mod convert;
 mod dim;
 mod query;
@@ -25,5 +26,6 @@ fn _isect(m: &Bound<'_, PyModule>) -> PyResult<()> {
     query::register(m)?;
     batch::register(m)?;
     world::register(m)?;
+    character::register(m)?;
     Ok(())
 }

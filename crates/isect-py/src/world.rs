@@ -23,7 +23,8 @@ create_exception!(
     "A world refused a call (stale handle, bad shape or pose, bad batch); the world is unchanged."
 );
 
-fn world_error(e: isect::world::WorldError) -> PyErr {
+/// A world's refusal as the `WorldError` exception.
+pub(crate) fn world_error(e: isect::world::WorldError) -> PyErr {
     WorldError::new_err(e.to_string())
 }
 
@@ -131,6 +132,11 @@ macro_rules! world_class {
         }
 
         impl $name {
+            /// The library's world.
+            pub(crate) fn inner(&self) -> &LibWorld<<$dim as Dim>::V, <$dim as Dim>::Shape> {
+                &self.world
+            }
+
             fn shape_arg<'a>(obj: &'a Any<'_>) -> PyResult<&'a <$dim as Dim>::Shape> {
                 <$dim>::shape(obj).ok_or_else(|| PyTypeError::new_err(concat!("shape: expected a shape of ", stringify!($name), "'s dimension")))
             }
