@@ -196,3 +196,38 @@ class _WorldMethods:
 
 class World(_WorldMethods): ...
 class World2d(_WorldMethods): ...
+
+class CharacterCollision:
+    handle: int
+    normal: Vec
+    point: Vec
+    translation: Vec
+    remaining: Vec
+
+class CharacterMove:
+    translation: Vec
+    grounded: bool
+    ground: Optional[Tuple[int, Vec, Vec]]
+    sliding_down: bool
+    stepped: bool
+    snapped: bool
+    collisions: list[CharacterCollision]
+    iterations: int
+
+class _ControllerMethods:
+    def __init__(
+        self,
+        up: ArrayLike,
+        skin: float = 0.01,
+        slopes: Optional[Tuple[float, float]] = None,
+        step: Optional[Tuple[float, float]] = None,
+        snap_to_ground: Optional[float] = None,
+        max_iterations: Optional[int] = None,
+    ) -> None: ...
+    def move_handle(self, world: Any, handle: int, desired: ArrayLike) -> CharacterMove: ...
+
+class CharacterController(_ControllerMethods):
+    def move_shape(self, world: World, shape: Shape, pose: Pose, desired: ArrayLike, exclude: Sequence[int] = ()) -> CharacterMove: ...
+
+class CharacterController2d(_ControllerMethods):
+    def move_shape(self, world: World2d, shape: Shape2d, pose: Pose, desired: ArrayLike, exclude: Sequence[int] = ()) -> CharacterMove: ...
