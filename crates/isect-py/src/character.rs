@@ -46,7 +46,7 @@ pub struct CharacterMove {
     pub ground: Option<Py<PyAny>>,
     /// True when it slid down a slope too steep to stand on.
     pub sliding_down: bool,
-    /// True when it climbed a step.
+    /// True when it stepped up onto a step.
     pub stepped: bool,
     /// True when it was snapped down to the ground.
     pub snapped: bool,

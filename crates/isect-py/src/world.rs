@@ -350,6 +350,29 @@ macro_rules! world_class {
                 self.world.validate().map_err(|d| PyValueError::new_err(format!("{d:?}")))
             }
 
+            /// The world as JSON text: every shape with its pose, filter, motion and
+            /// user data, the handles (they stay valid in the world read back) and
+            /// the settings. Contacts are not written: `from_json`'s world reports
+            /// its touching pairs as started at its first `update`.
+            fn to_json(&self) -> PyResult<String> {
+                serde_json::to_string(&self.world).map_err(|e| WorldError::new_err(e.to_string()))
+            }
+
+            /// The world of `to_json`'s text; raises `WorldError` naming what is wrong
+            /// with bad text (a refused shape or pose, an inconsistent handle table).
+            #[staticmethod]
+            fn from_json(text: &str) -> PyResult<Self> {
+                serde_json::from_str(text)
+                    .map(|world| Self { world })
+                    .map_err(|e| WorldError::new_err(format!("{}.from_json: {e}", stringify!($name))))
+            }
+
+            /// Pickling (for multiprocessing and dask) through `to_json`.
+            fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<(Bound<'py, PyAny>, (String,))> {
+                let text = slf.borrow().to_json()?;
+                Ok((slf.get_type().getattr("from_json")?, (text,)))
+            }
+
             fn __repr__(&self) -> String {
                 format!("<isect.{} with {} shapes>", stringify!($name), self.world.len())
             }

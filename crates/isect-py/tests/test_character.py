@@ -52,9 +52,11 @@ def test_move_handle_skips_itself_and_steps_up():
     player = world.insert(isect.Capsule(0.5, 0.25), ((0.0, 0.76, 0.0), UNIT_Q))
     controller = isect.CharacterController((0.0, 1.0, 0.0), skin=SKIN, step=(0.3, 0.1), snap_to_ground=0.3)
     move = controller.move_handle(world, player, (-2.0, 0.0, 0.0))
-    assert move.stepped
+    # On top of the step (its top at 0.2), a skin above it, the whole way along x.
     assert move.translation[0] == pytest.approx(-2.0, abs=1e-6)
-    assert move.translation[1] > 0.15
+    assert 0.76 + move.translation[1] - 0.75 == pytest.approx(0.2 + SKIN, abs=SKIN)
+    assert move.grounded and move.stepped
+    assert all(c.handle != player for c in move.collisions)
 
 
 def test_2d_controller():

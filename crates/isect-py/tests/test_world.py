@@ -164,13 +164,33 @@ def test_manifolds_in_the_world():
     assert len(manifold) == 4
 
 
-@pytest.mark.skipif(not hasattr(isect.World, "__reduce__") or not hasattr(isect.World, "_from_json"), reason="world pickling not built")
 def test_world_pickles_with_its_handles():
     rng = np.random.default_rng(35)
     world, placed = scattered_world(rng, n=30)
-    world.remove(next(iter(placed)))
+    handles = list(placed)
+    world.remove(handles[0])
+    world.set_user_data(handles[1], 77)
+    world.set_pair_excluded(handles[2], handles[3], True)
     world.update()
     copy = pickle.loads(pickle.dumps(world))
     copy.update()
     assert copy.handles() == world.handles()
+    assert copy.user_data(handles[1]) == 77
     assert world_pairs(copy) == world_pairs(world)
+    # The next insertion reuses the removed slot in both.
+    ball = isect.Sphere(0.5)
+    assert copy.insert(ball) == world.insert(ball)
+
+
+def test_world_json_round_trip_and_bad_text():
+    world = isect.World2d(prediction=0.1)
+    world.insert(isect.Rectangle([5.0, 0.5]), ((0.0, -0.5), 0.0), static=True)
+    h = world.insert(isect.Circle(0.5), ((0.0, 0.55), 0.0), user_data=3)
+    back = isect.World2d.from_json(world.to_json())
+    assert back.handles() == world.handles() and back.user_data(h) == 3
+    started, _ = back.update()
+    assert len(started) == 1
+    with pytest.raises(isect.WorldError, match="from_json"):
+        isect.World2d.from_json("{")
+    with pytest.raises(isect.WorldError, match="prediction"):
+        isect.World2d.from_json(world.to_json().replace('"prediction":0.1', '"prediction":-1.0'))

@@ -105,8 +105,9 @@ macro_rules! common {
         }
 
         /// The stairs test for steps of `height` (scale 1): steps 0.8 deep from 1 on,
-        /// five of them; returns the player after walking 120 frames along +x.
-        fn climb(k: f64, height: f64) -> Player {
+        /// five of them; returns the player after walking 120 frames along +x and how
+        /// many of its moves stepped up.
+        fn climb(k: f64, height: f64) -> (Player, usize) {
             let mut world = floor(k, 20.0);
             for i in 0..5 {
                 let x0 = 1.0 + 0.8 * i as f64;
@@ -118,8 +119,12 @@ macro_rules! common {
                 );
             }
             let mut p = player(k, up() * s(SKIN * k));
-            p.walk(&world, V::X, 120);
-            p
+            let steps = p
+                .walk(&world, V::X, 120)
+                .iter()
+                .filter(|m| m.stepped)
+                .count();
+            (p, steps)
         }
 
         #[test]
@@ -127,7 +132,8 @@ macro_rules! common {
             for k in super::SCALES {
                 for frac in [0.3, 0.6, 0.9] {
                     let h = frac * STEP;
-                    let p = climb(k, h);
+                    let (p, steps) = climb(k, h);
+                    assert!(steps >= 5, "k {k} h {h}: {steps} moves stepped up");
                     let top = 5.0 * h * k + SKIN * k;
                     let x = p.pose.translation.x as f64;
                     assert!(
@@ -152,7 +158,7 @@ macro_rules! common {
                     } else {
                         rng.range(1.05, 2.5)
                     };
-                    let p = climb(k, frac * STEP);
+                    let (p, _) = climb(k, frac * STEP);
                     let top = 5.0 * frac * STEP * k + SKIN * k;
                     let climbed = (p.height() - top).abs() < 0.5 * SKIN * k;
                     let stayed = p.height() < 2.0 * SKIN * k;
@@ -204,7 +210,7 @@ macro_rules! common {
         fn does_not_climb_steps_higher_than_the_step_height() {
             for k in super::SCALES {
                 for frac in [1.1, 1.5, 3.0] {
-                    let p = climb(k, frac * STEP);
+                    let (p, _) = climb(k, frac * STEP);
                     let x = p.pose.translation.x as f64;
                     assert!(
                         p.height() < 2.0 * SKIN * k,
@@ -212,6 +218,51 @@ macro_rules! common {
                         p.pose
                     );
                     assert!(x + RADIUS * k <= 1.0 * k, "k {k} frac {frac}: x = {x}");
+                }
+            }
+        }
+
+        /// One far move towards a wide step of `frac · STEP` from x = 0.5: where it
+        /// ends, how far it was asked to go, and whether it stepped. The move is 20
+        /// walking frames at once (5 in f32, whose casts reach less: see
+        /// `CharacterController::max_iterations`).
+        fn far_move_at_step(k: f64, frac: f64) -> (Player, f64, bool) {
+            let frames = if std::mem::size_of::<Real>() == 4 {
+                5.0
+            } else {
+                20.0
+            };
+            let mut world = floor(k, 20.0);
+            let lo = flat(-20.0 * k).with(0, s(0.5 * k));
+            block(&mut world, lo, flat(20.0 * k) + up() * s(frac * STEP * k));
+            let mut p = player(k, up() * s(SKIN * k));
+            let m = p.frame(&world, V::X * s(frames * SPEED * k));
+            (p, frames * SPEED, m.stepped)
+        }
+
+        #[test]
+        fn a_far_move_lands_on_a_low_step_and_stops_at_a_high_one() {
+            for k in super::SCALES {
+                for frac in [0.1, 0.3, 0.6, 0.9] {
+                    let (p, far, stepped) = far_move_at_step(k, frac);
+                    let top = frac * STEP * k + SKIN * k;
+                    let x = p.pose.translation.x as f64;
+                    assert!(
+                        stepped && (p.height() - top).abs() < 0.5 * SKIN * k,
+                        "k {k} frac {frac}: at {:?}, stepped {stepped}",
+                        p.pose
+                    );
+                    assert!((x - far * k).abs() < 1e-3 * k, "k {k} frac {frac}: x = {x}");
+                }
+                for frac in [1.1, 2.0] {
+                    let (p, _, stepped) = far_move_at_step(k, frac);
+                    let x = p.pose.translation.x as f64;
+                    assert!(
+                        !stepped && p.height() < 2.0 * SKIN * k,
+                        "k {k} frac {frac}: at {:?}, stepped {stepped}",
+                        p.pose
+                    );
+                    assert!(x + RADIUS * k <= 0.5 * k, "k {k} frac {frac}: x = {x}");
                 }
             }
         }
@@ -618,6 +669,10 @@ macro_rules! suite_3d {
                     let mut p = player(k, up() * s(SKIN * k));
                     for (i, m) in p.walk(world, dir, 40).iter().enumerate() {
                         assert!(m.grounded, "{what} k {k} {dir:?}: frame {i} not grounded");
+                        assert!(
+                            !m.stepped,
+                            "{what} k {k} {dir:?}: frame {i} stepped on a seam"
+                        );
                         let h = p.height();
                         assert!(
                             (h - SKIN * k).abs() < 0.25 * SKIN * k,

@@ -8,6 +8,8 @@
 mod composite_common;
 #[path = "support/meshes.rs"]
 mod meshes;
+#[path = "serde/world.rs"]
+mod world;
 mod world_common;
 
 use composite_common::{random_compound, CompositeDim};

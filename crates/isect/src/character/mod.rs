@@ -249,7 +249,8 @@ pub struct CharacterMove<V> {
     pub ground: Option<Ground<V>>,
     /// True when the slide met a surface too steep to climb and moved down along it.
     pub sliding_down: bool,
-    /// True when the character stepped up onto a step.
+    /// True when the character stepped up onto a step (a riser or an edge within
+    /// `max_height`).
     pub stepped: bool,
     /// True when snap-to-ground pulled the character down.
     pub snapped: bool,

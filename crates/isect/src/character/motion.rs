@@ -321,17 +321,22 @@ impl<V: GjkVector, S: DispatchShape<V> + Sync> Mover<'_, V, S> {
     fn classify(&self, offset: V, hit: &ShapeCastHit<V>) -> Surface<V> {
         let c = self.controller;
         let rise = hit.normal.dot(self.up);
-        if rise >= c.max_slope_climb.cos() {
-            return Surface::Ground;
-        }
         if !(rise > V::Scalar::ZERO) {
             return Surface::Wall;
         }
-        match self.ledge_face(offset, hit) {
-            Some(face) => Surface::Ledge(face),
-            None => Surface::Steep {
-                slides: rise <= c.min_slope_slide.cos(),
-            },
+        // A tilted contact may be a step's edge: its top face, not the tilt, is
+        // the ground (riding the tilt of a far move would fly off the edge).
+        let tilted = rise < V::Scalar::ONE - V::Scalar::from_f64(SAME_PLANE);
+        if let Some(face) = tilted.then(|| self.ledge_face(offset, hit)).flatten() {
+            if V::Scalar::ONE - face.dot(hit.normal) > V::Scalar::from_f64(SAME_PLANE) {
+                return Surface::Ledge(face);
+            }
+        }
+        if rise >= c.max_slope_climb.cos() {
+            return Surface::Ground;
+        }
+        Surface::Steep {
+            slides: rise <= c.min_slope_slide.cos(),
         }
     }
 
@@ -455,7 +460,7 @@ impl<V: GjkVector, S: DispatchShape<V> + Sync> Mover<'_, V, S> {
             });
             let surface = self.classify(slide.offset, &hit);
             let standing = grounded_before || ground.is_some();
-            if !surface.walkable() && standing {
+            if !matches!(surface, Surface::Ground) && standing {
                 if let Some((offset, rest)) = self.step_up(slide.offset, left) {
                     (slide.offset, remaining, slide.stepped) = (offset, rest, true);
                     continue;
@@ -500,9 +505,14 @@ impl<V: GjkVector, S: DispatchShape<V> + Sync> Mover<'_, V, S> {
         if let Some(g) = *ground {
             target = along_slope(target, g, up);
         }
-        let d = solve_planes(target, &slide.planes);
-        if matches!(surface, Surface::Steep { slides: true }) && d.dot(up) < V::Scalar::ZERO {
-            slide.sliding_down = true;
+        let mut d = solve_planes(target, &slide.planes);
+        if let Surface::Steep { slides } = surface {
+            // Pushing into a steep face never climbs it: no rise beyond the motion's own.
+            let excess = d.dot(up) - target.dot(up).max(V::Scalar::ZERO);
+            if excess > V::Scalar::ZERO {
+                d -= up * excess;
+            }
+            slide.sliding_down |= slides && d.dot(up) < V::Scalar::ZERO;
         }
         d
     }

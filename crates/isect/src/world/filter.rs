@@ -8,6 +8,7 @@ use super::Handle;
 /// For more than 32 categories, exclude single pairs with
 /// [`World::set_pair_excluded`](super::World::set_pair_excluded).
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Filter {
     /// The categories this shape belongs to.
     pub group: u32,

@@ -61,6 +61,8 @@ mod filter;
 mod motion;
 mod pairs;
 mod queries;
+#[cfg(feature = "serde")]
+mod serial;
 mod update;
 mod validate;
 
@@ -94,6 +96,7 @@ pub const PAIR_BOX_ULPS: f64 = 256.0;
 /// that a handle of a removed shape never names the shape that reuses its slot.
 /// Ordered by index, then generation.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Handle {
     index: u32,
     generation: u32,
@@ -147,6 +150,7 @@ impl Handle {
 /// comes near it. A static shape may still be moved with [`World::set_pose`] (a
 /// teleport, at a tree reinsertion's cost).
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum Motion {
     /// Never (or rarely) moves; never paired with another static shape.
     Static,
