@@ -2,11 +2,11 @@
 //! on seeded random words: a bounded number of cases per query family, so every
 //! change is checked against the same contracts the fuzzer checks (no panic, no hang,
 //! finite or documented answers). A failing case prints its seed; rerun it with
-//! `SWEEP_SEED=<seed> cargo test --test sweep`; replay a fuzz artifact with
-//! `SWEEP_ARTIFACT=<path> cargo test --test sweep sweep_<family>`.
+//! `SWEEP_SEED=<seed> cargo test --test integration sweep::`; replay a fuzz artifact
+//! with `SWEEP_ARTIFACT=<path> cargo test --test integration sweep::sweep_<family>`.
 //!
 //! A soak run (RELIABILITY.md) takes more cases, beyond the regular ones:
-//! `SWEEP_CASES=10000000 SWEEP_FIRST=20000 cargo test --release --test sweep`.
+//! `SWEEP_CASES=10000000 SWEEP_FIRST=20000 cargo test --release --test integration sweep::`.
 //!
 //! Hangs: each family runs on a worker thread watched by the test thread; a case that
 //! makes no progress for [`HANG_SECONDS`] fails the test with its seed. This bound is a

@@ -4,7 +4,7 @@
 //! normal, for the internal-edge tests.
 #![allow(dead_code)]
 
-use crate::world_common::{s, Rng, TestDim};
+use super::world_common::{s, Rng, TestDim};
 use isect::broad::Bvh;
 use isect::math::{Isometry, Real, Vector};
 use isect::query::composite::ConvexPart;

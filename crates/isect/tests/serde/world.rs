@@ -236,7 +236,8 @@ fn refused(edit: impl FnOnce(&mut serde_json::Value)) -> String {
 
 #[test]
 fn inconsistent_tables_and_refused_settings_are_named_errors() {
-    let cases: [(&str, Box<dyn FnOnce(&mut serde_json::Value)>); 8] = [
+    type Edit = Box<dyn FnOnce(&mut serde_json::Value)>;
+    let cases: [(&str, Edit); 8] = [
         (
             "free slot 0 is live",
             Box::new(|j| j["free"] = serde_json::json!([0, 1])),
