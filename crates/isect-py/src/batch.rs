@@ -285,44 +285,50 @@ fn collide_poses_in<D: Dim>(
     poses_a: &Any<'_>,
     b: &Any<'_>,
     poses_b: Option<&Any<'_>>,
+    distances: bool,
 ) -> PyResult<(Py<PyAny>, Py<PyAny>)> {
     let (sa, sb) = (D::shape(a).expect("checked"), D::shape(b).expect("checked"));
     let pa = D::poses(poses_a, "poses_a")?;
     let pb = poses_or_one::<D>(poses_b, pa.len(), "poses_b")?;
-    let pairs: Vec<(D::Pose, D::Pose)> = pa.into_iter().zip(pb).collect();
+    let rows: Vec<usize> = (0..pa.len()).collect();
     let answers = py.detach(|| {
-        par_map(&pairs, |(pa, pb)| {
-            if dispatch::intersects(pa, sa, pb, sb) {
-                (true, 0.0)
+        par_map(&rows, |&i| {
+            let collides = dispatch::intersects(&pa[i], sa, &pb[i], sb);
+            let distance = if collides || !distances {
+                0.0
             } else {
-                (false, dispatch::distance(pa, sa, pb, sb))
-            }
+                dispatch::distance(&pa[i], sa, &pb[i], sb)
+            };
+            (collides, distance)
         })
     });
     let flags: Vec<bool> = answers.iter().map(|a| a.0).collect();
-    let distances = answers.iter().map(|a| a.1).collect();
-    Ok((
-        PyArray1::from_vec(py, flags).into_any().unbind(),
-        array(py, distances, 1)?,
-    ))
+    let distances = if distances {
+        array(py, answers.iter().map(|a| a.1).collect(), 1)?
+    } else {
+        py.None()
+    };
+    Ok((PyArray1::from_vec(py, flags).into_any().unbind(), distances))
 }
 
 /// N placements of a pair: `poses_a` an array of N poses (`(n, 7)` rows `x, y, z, qx,
 /// qy, qz, qw` or `(n, 4, 4)` matrices in 3D; `(n, 3)` rows `x, y, angle` or `(n, 3, 3)`
 /// in 2D), `poses_b` N poses or one pose. Returns `(collides, distances)`: the
-/// collision flags and distances (0 where they collide).
+/// collision flags and distances (0 where they collide), or `(collides, None)` with
+/// `distances=False`, which skips the distance query of the separated rows.
 #[pyfunction]
-#[pyo3(signature = (a, poses_a, b, poses_b=None))]
+#[pyo3(signature = (a, poses_a, b, poses_b=None, *, distances=true))]
 pub fn collide_poses(
     py: Python<'_>,
     a: &Any<'_>,
     poses_a: &Any<'_>,
     b: &Any<'_>,
     poses_b: Option<&Any<'_>>,
+    distances: bool,
 ) -> PyResult<(Py<PyAny>, Py<PyAny>)> {
     by_dim!(
         which_pair(a, b)?,
-        collide_poses_in(py, a, poses_a, b, poses_b)
+        collide_poses_in(py, a, poses_a, b, poses_b, distances)
     )
 }
 

@@ -6,7 +6,7 @@ use isect::math::{Pose2, Pose3};
 use numpy::{AllowTypeChange, PyArrayLike1, PyArrayLike2, PyUntypedArrayMethods};
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::PyTuple;
+use pyo3::types::{PyList, PyTuple};
 
 /// How far a quaternion's length or a matrix's rotation may be from a rotation before
 /// it is refused; within it the binding normalises (float32 data round-trip safely).
@@ -27,7 +27,16 @@ pub fn matrix(obj: &Bound<'_, PyAny>, columns: usize, what: &str) -> PyResult<Ve
             shape[0], shape[1]
         )));
     }
-    Ok(array.as_array().iter().copied().collect())
+    Ok(flat(&array))
+}
+
+/// The elements of an array in row-major order: one copy when it is contiguous (a
+/// per-element walk of a dynamic-rank view cost ~10 ns an element).
+pub fn flat<D: numpy::ndarray::Dimension>(array: &numpy::PyReadonlyArray<'_, f64, D>) -> Vec<f64> {
+    match array.as_slice() {
+        Ok(slice) => slice.to_vec(),
+        Err(_) => array.as_array().iter().copied().collect(),
+    }
 }
 
 /// A 1D float64 array from any array-like.
@@ -35,15 +44,39 @@ pub fn vector_of(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<Vec<f64>> {
     let array: PyArrayLike1<'_, f64, AllowTypeChange> = obj
         .extract()
         .map_err(|_| PyTypeError::new_err(format!("{what}: expected a 1D array of numbers")))?;
-    Ok(array.as_array().iter().copied().collect())
+    Ok(flat(&array))
 }
 
-/// Exactly `N` numbers.
+/// Exactly `N` numbers. Tuples and lists of `N` floats are read directly (a numpy
+/// conversion costs more than most queries); anything else goes through numpy.
 pub fn fixed<const N: usize>(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<[f64; N]> {
+    if let Some(values) = small_sequence::<N>(obj) {
+        return Ok(values);
+    }
     let values = vector_of(obj, what)?;
     values.try_into().map_err(|v: Vec<f64>| {
         PyTypeError::new_err(format!("{what}: expected {N} numbers, got {}", v.len()))
     })
+}
+
+/// The `N` numbers of a tuple or list of `N` Python numbers, or `None` for anything
+/// else (left to numpy and its errors).
+fn small_sequence<const N: usize>(obj: &Bound<'_, PyAny>) -> Option<[f64; N]> {
+    let mut out = [0.0; N];
+    if let Ok(t) = obj.cast::<PyTuple>() {
+        (t.len() == N).then_some(())?;
+        for (slot, item) in out.iter_mut().zip(t.iter_borrowed()) {
+            *slot = item.extract().ok()?;
+        }
+    } else if let Ok(l) = obj.cast::<PyList>() {
+        (l.len() == N).then_some(())?;
+        for (slot, item) in out.iter_mut().zip(l.iter()) {
+            *slot = item.extract().ok()?;
+        }
+    } else {
+        return None;
+    }
+    Some(out)
 }
 
 /// A 3D point or direction.

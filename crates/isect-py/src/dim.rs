@@ -60,18 +60,18 @@ pub trait Dim: Sized + 'static {
             .extract()
             .map_err(|_| PyTypeError::new_err(format!("{what}: expected an array of poses")))?;
         let shape = array.shape().to_vec();
-        let flat: Vec<f64> = array.as_array().iter().copied().collect();
+        let flat: Vec<f64> = crate::convert::flat(&array);
         let k = Self::N + 1;
         match shape.as_slice() {
             [_, c] if *c == Self::POSE_COLUMNS => flat
                 .chunks_exact(Self::POSE_COLUMNS)
                 .enumerate()
-                .map(|(i, row)| Self::pose_from_row(row, &format!("{what}[{i}]")))
+                .map(|(i, row)| named_row(i, what, |w| Self::pose_from_row(row, w)))
                 .collect(),
             [_, r, c] if *r == k && *c == k => flat
                 .chunks_exact(k * k)
                 .enumerate()
-                .map(|(i, m)| Self::pose_from_matrix(m, &format!("{what}[{i}]")))
+                .map(|(i, m)| named_row(i, what, |w| Self::pose_from_matrix(m, w)))
                 .collect(),
             _ => Err(PyTypeError::new_err(format!(
                 "{what}: expected shape (n, {}) or (n, {k}, {k}), got {shape:?}",
@@ -79,6 +79,12 @@ pub trait Dim: Sized + 'static {
             ))),
         }
     }
+}
+
+/// `parse(what)`, whose error names row `i` (`what[i]`). The name is only formatted
+/// on an error: formatting it for every row cost more than the query of a row.
+fn named_row<T>(i: usize, what: &str, parse: impl Fn(&str) -> PyResult<T>) -> PyResult<T> {
+    parse(what).or_else(|_| parse(&format!("{what}[{i}]")))
 }
 
 /// Three dimensions.

@@ -345,7 +345,7 @@ impl HeightField {
             .extract()
             .map_err(|_| PyTypeError::new_err("heights: expected a 2D array of numbers"))?;
         let (nrows, ncols) = (array.shape()[0], array.shape()[1]);
-        let heights: Vec<f64> = array.as_array().iter().copied().collect();
+        let heights: Vec<f64> = crate::convert::flat(&array);
         let scale = convert::vec3(scale, "scale")?;
         let field = d3::HeightField::new(heights, nrows, ncols, scale).map_err(shape_error)?;
         Ok(base3(field).add_subclass(Self))

@@ -89,6 +89,8 @@ def test_collide_poses_equals_the_loop():
     by_matrix, _ = isect.collide_poses(a, matrices, b)
     by_row, _ = isect.collide_poses(a, np.hstack([poses[:, :3], np.tile([0, 0, 0, 1.0], (1000, 1))]), b)
     assert by_matrix.tolist() == by_row.tolist()
+    flags_only, none = isect.collide_poses(a, poses, b, distances=False)
+    assert none is None and flags_only.tolist() == collides.tolist()
 
 
 def test_collide_poses_2d_rows_and_matrices():
