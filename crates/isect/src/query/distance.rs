@@ -521,5 +521,29 @@ pub fn closest_points_segment_segment<V: Vector>(
             }
         }
     };
-    (s, t, s1.a + d1 * s, s2.a + d2 * t)
+    let (p1, p2) = (s1.a + d1 * s, s2.a + d2 * t);
+    if V::DIM == 2 && p1 != p2 && near_crossing(s1, s2, p1, p2) {
+        // Crossing 2D segments meet: the parameters above round them ulps apart, which
+        // made two crossing zero-radius capsules "apart" by 1e-6.
+        return (s, t, p1, p1);
+    }
+    (s, t, p1, p2)
+}
+
+/// True when the 2D segments, whose computed closest points `p1`, `p2` are within
+/// `√ε` of their size apart (what rounding can leave of a crossing; cheap to rule
+/// out first), cross by the exact orientation predicate.
+fn near_crossing<V: Vector>(s1: &Segment<V>, s2: &Segment<V>, p1: V, p2: V) -> bool {
+    let size = [s1.a, s1.b, s2.a, s2.b]
+        .iter()
+        .fold(V::Scalar::ZERO, |m, p| m.max(p.abs().max_element()));
+    let near = V::Scalar::EPSILON * size * size;
+    let xy = |p: V| [p.get(0).to_f64(), p.get(1).to_f64()];
+    p1.distance_squared(p2) <= near
+        && crate::shape::concave_polygon::geometry::segments_cross(
+            xy(s1.a),
+            xy(s1.b),
+            xy(s2.a),
+            xy(s2.b),
+        )
 }

@@ -2154,30 +2154,6 @@ fn signed_pair<V: GjkVector, W: DispatchShape<V>>(
         .map_or(V::Scalar::ZERO, |c| -c.depth.max(V::Scalar::ZERO))
 }
 
-/// [`signed_pair`] as the world sees it: a pair that GJK finds touching (so at minus
-/// its contact depth) but whose `distance_pair` (an analytic kernel) is a rounding
-/// error apart, within `eps`, is at that distance. Excluded class, a pair-query bug
-/// outside the world: `distance_capsule_capsule` answers a rounding error above 0,
-/// not 0, for zero-radius capsules whose segments cross (seed 0x9e648b8cefb210e4,
-/// 2D f32: depth −11.67 by the contact, ~1e-6 apart by the kernel), so the world
-/// takes such a crossing for apart; an overlap of non-zero depth must come out at 0.
-fn signed_seen<V: GjkVector, W: DispatchShape<V>>(
-    pa: &V::Pose,
-    a: &W,
-    pb: &V::Pose,
-    b: &W,
-    eps: f64,
-) -> V::Scalar {
-    let signed = signed_pair(pa, a, pb, b);
-    if signed < V::Scalar::ZERO {
-        let kernel = W::distance_pair(pa, a, pb, b);
-        if kernel > V::Scalar::ZERO && kernel.to_f64() <= eps {
-            return kernel;
-        }
-    }
-    signed
-}
-
 /// The signed distance of a point to a shape as the world defines it
 /// (`project_point` with `solid = false`, negative inside).
 fn signed_point<V: Vector, W: ProjectPoint<V>>(p: V, shape: &W, pose: &V::Pose) -> V::Scalar {
@@ -2329,17 +2305,6 @@ fn distance_queries<V: Dim, W>(
         let reach = V::Scalar::from_f64(d.max(0.0));
         box_distance(h) <= reach * reach
     };
-    // Excluded class, a `TriMesh::project_point` bug outside the world: closed meshes
-    // of zero volume (a triangle and its reverse; faces of zero area) call points
-    // inside that are outside them, even outside their boxes (seeds
-    // 0xbf0eed27d7c5fbb9, 0xd14f731a8ac299eb, 3D f64; 0xd8e42fd1c5b5b616,
-    // 0x26f66e5214bebd96, 3D f32). The world prunes such a shape by its box, the brute
-    // force does not: queries where a shape's projection is nearer than half its
-    // box's distance (impossible but for this bug; rounding errs by ulps) skip the
-    // comparison.
-    let inconsistent = unsigned
-        .iter()
-        .any(|&(d, h)| d < 0.5 * box_distance(h).to_f64().sqrt());
     for (what, got, all) in [
         ("nearest_to_point", w.nearest_to_point(p, max, f), &unsigned),
         (
@@ -2349,9 +2314,6 @@ fn distance_queries<V: Dim, W>(
         ),
     ] {
         let describe = |h| format!("{p:?} to {}", describe(w, h));
-        if inconsistent {
-            break;
-        }
         check_nearest(what, got, all, m, eps, Some(&ranked), &describe);
         if let Some(a) = got {
             assert_eq!(a.query_point, p, "{what}: query point");
@@ -2374,7 +2336,7 @@ fn distance_queries<V: Dim, W>(
     let eps = distance_tol(w, &q.world_aabb(&pose));
     let apart = |s: &W, sp: &V::Pose| dispatch::closest_points(sp, s, &pose, &q).distance;
     let unsigned = brute_all(w, &f, apart);
-    let signed = brute_all(w, &f, |s, sp| signed_seen(sp, s, &pose, &q, eps));
+    let signed = brute_all(w, &f, |s, sp| signed_pair(sp, s, &pose, &q));
     let got = w.nearest_to_shape(&pose, &q, max, f);
     let describe = |h| format!("{q:?} at {pose:?} to {}", describe(w, h));
     check_nearest("nearest_to_shape", got, &unsigned, m, eps, None, &describe);
@@ -2474,7 +2436,7 @@ fn configurations<V: Dim, W>(
         let all: Vec<Vec<(f64, Handle)>> = links
             .iter()
             .zip(config)
-            .map(|(l, p)| brute_all(w, &f, |s, sp| signed_seen(sp, s, p, l, eps)))
+            .map(|(l, p)| brute_all(w, &f, |s, sp| signed_pair(sp, s, p, l)))
             .collect();
         let best = all
             .iter()

@@ -77,6 +77,24 @@ pub(crate) fn exact_orient_value(a: [f64; 2], b: [f64; 2], c: [f64; 2]) -> f64 {
     expansion[..len].iter().fold(0.0, |acc, &e| acc + e)
 }
 
+/// True when the 2D segments `a0 a1` and `b0 b1` cross or touch (Ericson 5.1.9.1 on
+/// exact orientation signs), collinear pairs excepted: those answer `false`, left to
+/// the caller's own treatment of parallel segments.
+pub(crate) fn segments_cross(a0: [f64; 2], a1: [f64; 2], b0: [f64; 2], b1: [f64; 2]) -> bool {
+    let sign = |p: [f64; 2], q: [f64; 2], r: [f64; 2]| {
+        let o = if p == r || q == r || p == q {
+            0.0
+        } else {
+            exact_orient(p, q, r)
+        };
+        (o > 0.0) as i8 - (o < 0.0) as i8
+    };
+    let (o1, o2) = (sign(a0, a1, b0), sign(a0, a1, b1));
+    let (o3, o4) = (sign(b0, b1, a0), sign(b0, b1, a1));
+    let collinear = o1 == 0 && o2 == 0;
+    !collinear && o1 * o2 <= 0 && o3 * o4 <= 0
+}
+
 /// Twice the signed area of a ring (shoelace about its first vertex): positive when
 /// counter-clockwise.
 pub(super) fn ring_twice_area<V: Vector2>(ring: &[V]) -> V::Scalar {

@@ -10,6 +10,7 @@
 //!   (J. A. Bærentzen and H. Aanæs, "Signed distance computation using the angle
 //!   weighted pseudonormal", IEEE TVCG 2005): exact for closed, consistently oriented
 //!   meshes, whichever face, edge or vertex is nearest, with no ray to graze an edge.
+//!   A solid mesh of no volume (within [`VOLUME_ULPS`]) contains only its surface.
 //! - Internal edges: see [`internal_edges`].
 //! - Topology (edge adjacency, the bend of every edge, the triangles around each
 //!   vertex, vertex pseudo-normals): matched by a counting sort of the edges under
@@ -21,8 +22,9 @@
 //!   [`TriMesh::prepare_topology`] builds it ahead (say before a frame that must not
 //!   stall). Answers are the same either way.
 //!
-//! Tolerances: those of [`internal_edges`], and [`BOX_PADDING_ULPS`] on the tree's
-//! boxes (conservative culling); the rest is exact on the stored floats.
+//! Tolerances: those of [`internal_edges`], [`BOX_PADDING_ULPS`] on the tree's boxes
+//! (conservative culling) and [`VOLUME_ULPS`] for "no volume"; the rest is exact on
+//! the stored floats.
 
 mod batch;
 pub mod closest;
@@ -89,6 +91,9 @@ pub struct TriMesh<R: Real> {
     bvh: Bvh<R::V3>,
     aabb: Aabb<R::V3>,
     solid: bool,
+    /// False for a solid mesh of no volume (a triangle and its reverse, a flattened
+    /// box): it contains only its surface.
+    encloses_volume: bool,
 }
 
 /// What internal-edge correction, the adjacency query and the inside test read.
@@ -138,7 +143,13 @@ impl<R: Real> TriMesh<R> {
             .iter()
             .map(|t| t.map(|i| vertices[i as usize]))
             .collect();
-        if flags.solid && signed_volume(&corners) < R::ZERO {
+        let volume = if flags.solid {
+            signed_volume(&corners)
+        } else {
+            R::ZERO
+        };
+        let no_volume = eps::<R>(VOLUME_ULPS) * R::from_f64(corners.len() as f64);
+        if volume < -no_volume {
             return Err(ShapeError::Degenerate {
                 shape: SHAPE,
                 reason: "the solid mesh encloses negative volume (inward normals): reverse its triangles",
@@ -157,6 +168,7 @@ impl<R: Real> TriMesh<R> {
             topology: OnceLock::new(),
             aabb,
             solid: flags.solid,
+            encloses_volume: flags.solid && volume > no_volume,
         };
         if let Some(edges) = edges {
             // Cannot fail: the lock was made empty just above.
@@ -378,15 +390,27 @@ impl<R: Real> TriMesh<R> {
 
     /// Inside-or-on test: false for open meshes and NaN.
     fn inside(&self, p: R::V3) -> bool {
-        if !self.solid || !self.aabb.contains_point(p) {
-            return false;
-        }
         match self.nearest(p) {
-            Some((i, q, feature, _)) => {
-                on_surface(p, q) || (p - q).dot(self.pseudo_normal(i, feature)) <= R::ZERO
-            }
+            Some((i, q, feature, _)) => self.inside_near(p, q, i, feature),
             None => false,
         }
+    }
+
+    /// Whether `p`, whose nearest surface point is `q` on `feature` of triangle `i`, is
+    /// inside or on the mesh: on the surface, or (solid meshes) inside the box and
+    /// behind the feature's pseudo-normal. A mesh of no volume, the box and a zero
+    /// pseudo-normal (an edge between two opposite faces) rule a point out: without
+    /// them a flat solid's outside points, even beyond its box, read inside (the
+    /// pseudo-normal test needs a volume to be on one side of).
+    fn inside_near(&self, p: R::V3, q: R::V3, i: u32, feature: Feature) -> bool {
+        if on_surface(p, q) {
+            return true;
+        }
+        if !self.encloses_volume || !self.aabb.contains_point(p) {
+            return false;
+        }
+        let pseudo = self.pseudo_normal(i, feature);
+        pseudo != R::V3::ZERO && (p - q).dot(pseudo) <= R::ZERO
     }
 }
 
@@ -442,6 +466,12 @@ pub(crate) fn unit_normal<V: Vector3>(t: &[V; 3]) -> V {
 /// rounding of rays starting within a few mesh sizes.
 pub const BOX_PADDING_ULPS: f64 = 16.0;
 
+/// A solid mesh whose enclosed volume, relative to the cube of its size, is within
+/// this many epsilons per triangle of zero (the rounding of the divergence sum)
+/// encloses none: it contains only its surface. A negative volume beyond it is
+/// refused (inward normals).
+pub const VOLUME_ULPS: f64 = 64.0;
+
 /// The box of a triangle.
 pub(crate) fn triangle_box<V: Vector>(t: &[V; 3]) -> Aabb<V> {
     Aabb {
@@ -460,17 +490,21 @@ pub(crate) fn box_padding<V: Vector>(boxes: &[Aabb<V>]) -> V::Scalar {
     largest * eps::<V::Scalar>(BOX_PADDING_ULPS)
 }
 
-/// Six times the signed volume enclosed (divergence theorem), relative to the first
-/// corner so that far-off meshes do not lose it to rounding.
+/// Six times the signed volume enclosed (divergence theorem) over the cube of the
+/// mesh's size (its corners' largest offset from the first corner, about which the
+/// sum is taken so that far-off meshes do not lose it to rounding): a unit cube's is
+/// 6, a flat mesh's a rounding error of a few ε per triangle.
 fn signed_volume<V: Vector3>(corners: &[[V; 3]]) -> V::Scalar {
     let o = corners[0][0];
-    // Cubes of coordinates up to `MAX_COORD` overflow: the offsets are first scaled by
-    // a power of two (exactly) to about unit size; only the sign is used.
     let size = corners
         .iter()
         .flatten()
         .fold(V::Scalar::ZERO, |m, &p| m.max((p - o).abs().max_element()));
-    let k = crate::math::exact::pow2_scale([size]);
+    if size == V::Scalar::ZERO {
+        return V::Scalar::ZERO;
+    }
+    // Offsets divided by the size (cubes of coordinates up to `MAX_COORD` overflow).
+    let k = V::Scalar::ONE / size;
     corners.iter().fold(V::Scalar::ZERO, |s, t| {
         let [a, b, c] = t.map(|p| (p - o) * k);
         s + a.dot(b.cross(c))
@@ -615,10 +649,10 @@ where
             return None;
         }
         let (i, q, feature, _) = self.nearest(p)?;
-        let pseudo = self.pseudo_normal(i, feature);
-        if !(on_surface(p, q) || (p - q).dot(pseudo) <= R::ZERO) {
+        if !self.inside_near(p, q, i, feature) {
             return None;
         }
+        let pseudo = self.pseudo_normal(i, feature);
         let out = (q - p).try_normalize().or_else(|| pseudo.try_normalize())?;
         Some((i, q, out))
     }
@@ -666,8 +700,7 @@ impl<R: Real> ProjectPoint<R::V3> for TriMesh<R> {
         let Some((i, q, feature, _)) = self.nearest(p) else {
             return PointProjection::nan();
         };
-        let inside = on_surface(p, q)
-            || (self.solid && (p - q).dot(self.pseudo_normal(i, feature)) <= R::ZERO);
+        let inside = self.inside_near(p, q, i, feature);
         PointProjection {
             point: if inside && solid && self.solid { p } else { q },
             is_inside: inside,
