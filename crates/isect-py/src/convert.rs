@@ -15,6 +15,7 @@ pub const ROTATION_TOLERANCE: f64 = 1e-6;
 /// A `(rows, columns)` float64 matrix from any array-like (lists, integer arrays),
 /// checking the column count. `what` names the argument in the error.
 pub fn matrix(obj: &Bound<'_, PyAny>, columns: usize, what: &str) -> PyResult<Vec<f64>> {
+    not_numeric(obj, what)?;
     let array: PyArrayLike2<'_, f64, AllowTypeChange> = obj.extract().map_err(|_| {
         PyTypeError::new_err(format!(
             "{what}: expected a 2D array of numbers with {columns} columns"
@@ -39,19 +40,45 @@ pub fn flat<D: numpy::ndarray::Dimension>(array: &numpy::PyReadonlyArray<'_, f64
     }
 }
 
+/// A `TypeError` for an array, or a list numpy reads as an array, of a non-numeric
+/// dtype (strings, objects such as `None`), which numpy would convert to numbers.
+pub fn not_numeric(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<()> {
+    let array = if obj.hasattr("dtype")? {
+        obj.clone()
+    } else {
+        let numpy = obj.py().import("numpy")?;
+        match numpy.call_method1("asarray", (obj,)) {
+            Ok(a) => a,
+            Err(_) => return Ok(()), // ragged or not array-like: numpy's extraction says so
+        }
+    };
+    if numeric_dtype(&array) {
+        return Ok(());
+    }
+    Err(PyTypeError::new_err(format!(
+        "{what}: expected numbers, got an array of dtype {}",
+        array.getattr("dtype")?
+    )))
+}
+
 /// A 1D float64 array from any array-like.
 pub fn vector_of(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<Vec<f64>> {
+    not_numeric(obj, what)?;
     let array: PyArrayLike1<'_, f64, AllowTypeChange> = obj
         .extract()
         .map_err(|_| PyTypeError::new_err(format!("{what}: expected a 1D array of numbers")))?;
     Ok(flat(&array))
 }
 
-/// Exactly `N` numbers. Tuples and lists of `N` floats are read directly (a numpy
-/// conversion costs more than most queries); anything else goes through numpy.
+/// Exactly `N` numbers. Tuples and lists are read item by item (a numpy conversion
+/// costs more than most queries, and would turn `None` into NaN and `"1"` into 1);
+/// anything else goes through numpy (numeric dtypes only).
 pub fn fixed<const N: usize>(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<[f64; N]> {
-    if let Some(values) = small_sequence::<N>(obj) {
-        return Ok(values);
+    if let Ok(t) = obj.cast::<PyTuple>() {
+        return numbers::<N, _>(t.len(), t.iter_borrowed().map(|x| x.extract::<f64>()), what);
+    }
+    if let Ok(l) = obj.cast::<PyList>() {
+        return numbers::<N, _>(l.len(), l.iter().map(|x| x.extract::<f64>()), what);
     }
     let values = vector_of(obj, what)?;
     values.try_into().map_err(|v: Vec<f64>| {
@@ -59,24 +86,35 @@ pub fn fixed<const N: usize>(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<[f6
     })
 }
 
-/// The `N` numbers of a tuple or list of `N` Python numbers, or `None` for anything
-/// else (left to numpy and its errors).
-fn small_sequence<const N: usize>(obj: &Bound<'_, PyAny>) -> Option<[f64; N]> {
-    let mut out = [0.0; N];
-    if let Ok(t) = obj.cast::<PyTuple>() {
-        (t.len() == N).then_some(())?;
-        for (slot, item) in out.iter_mut().zip(t.iter_borrowed()) {
-            *slot = item.extract().ok()?;
-        }
-    } else if let Ok(l) = obj.cast::<PyList>() {
-        (l.len() == N).then_some(())?;
-        for (slot, item) in out.iter_mut().zip(l.iter()) {
-            *slot = item.extract().ok()?;
-        }
-    } else {
-        return None;
+/// A sequence's `len` items, read as floats (Python's `float()` protocol: numbers and
+/// numpy scalars pass, strings and `None` do not), as exactly `N` numbers.
+fn numbers<const N: usize, E>(
+    len: usize,
+    items: impl Iterator<Item = Result<f64, E>>,
+    what: &str,
+) -> PyResult<[f64; N]> {
+    if len != N {
+        return Err(PyTypeError::new_err(format!(
+            "{what}: expected {N} numbers, got {len}"
+        )));
     }
-    Some(out)
+    let mut out = [0.0; N];
+    for (k, (slot, item)) in out.iter_mut().zip(items).enumerate() {
+        *slot =
+            item.map_err(|_| PyTypeError::new_err(format!("{what}: item {k} is not a number")))?;
+    }
+    Ok(out)
+}
+
+/// False for an object whose numpy dtype is not numeric (strings, objects): numpy
+/// would convert those (`"1"` to 1, `None` to NaN) where a wrong type is an error.
+/// True for objects without a dtype.
+fn numeric_dtype(obj: &Bound<'_, PyAny>) -> bool {
+    let Ok(kind) = obj.getattr("dtype").and_then(|d| d.getattr("kind")) else {
+        return true;
+    };
+    kind.extract::<String>()
+        .is_ok_and(|k| matches!(k.as_str(), "b" | "i" | "u" | "f"))
 }
 
 /// A 3D point or direction.

@@ -56,6 +56,7 @@ pub trait Dim: Sized + 'static {
 
     /// Poses from an `(n, POSE_COLUMNS)` array or an `(n, N+1, N+1)` array of matrices.
     fn poses(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<Vec<Self::Pose>> {
+        crate::convert::not_numeric(obj, what)?;
         let array: PyArrayLikeDyn<'_, f64, AllowTypeChange> = obj
             .extract()
             .map_err(|_| PyTypeError::new_err(format!("{what}: expected an array of poses")))?;

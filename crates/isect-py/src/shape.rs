@@ -281,6 +281,7 @@ impl Segment {
 
 /// Triangle indices from an `(m, 3)` integer array, each in `0..2³²`.
 fn faces(obj: &Bound<'_, PyAny>) -> PyResult<Vec<[u32; 3]>> {
+    crate::convert::not_numeric(obj, "faces")?;
     let array: PyArrayLike2<'_, i64, AllowTypeChange> = obj
         .extract()
         .map_err(|_| PyTypeError::new_err("faces: expected an (m, 3) array of integers"))?;
@@ -341,6 +342,7 @@ impl HeightField {
         heights: &Bound<'_, PyAny>,
         scale: &Bound<'_, PyAny>,
     ) -> PyResult<PyClassInitializer<Self>> {
+        crate::convert::not_numeric(heights, "heights")?;
         let array: PyArrayLike2<'_, f64, AllowTypeChange> = heights
             .extract()
             .map_err(|_| PyTypeError::new_err("heights: expected a 2D array of numbers"))?;
@@ -485,6 +487,7 @@ fn from_shapely(polygon: &Bound<'_, PyAny>) -> PyResult<PyClassInitializer<Polyg
 
 /// The x and y columns of an `(n, 2)` or `(n, 3)` coordinate array, flattened.
 fn xy_columns(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<Vec<f64>> {
+    crate::convert::not_numeric(obj, what)?;
     let array: PyArrayLike2<'_, f64, AllowTypeChange> = obj
         .extract()
         .map_err(|_| PyTypeError::new_err(format!("{what}: expected (n, 2) coordinates")))?;

@@ -129,11 +129,34 @@ def test_non_finite_poses_give_the_documented_miss():
         (np.diag([1.0, 1.0, 2.0, 1.0]), ValueError),
         (np.diag([1.0, 1.0, -1.0, 1.0]), ValueError),
         ("pose", TypeError),
+        ((("0", 0, 0), IDENTITY_Q), TypeError),
+        (((0, 0, 0), (0, 0, None, 1)), TypeError),
+        (((0, 0, 0, 0), IDENTITY_Q), TypeError),
+        ((np.array(["0", "0", "0"]), IDENTITY_Q), TypeError),
+        (np.array([[1, 0, 0, 0], [0, 1, 0, 0], [0, 0, 1, 0], [0, 0, 0, None]], dtype=object), TypeError),
     ],
 )
 def test_bad_poses_are_refused(pose, error):
     with pytest.raises(error):
         isect.distance(isect.Sphere(1.0), pose, isect.Sphere(1.0), None)
+
+
+def test_tuples_lists_and_arrays_are_the_same_pose():
+    rng = np.random.default_rng(12)
+    a, b = isect.Box([0.5, 0.3, 0.4]), isect.Capsule(0.4, 0.2)
+    for _ in range(50):
+        t = rng.uniform(-1, 1, 3)
+        q = rng.normal(size=4)
+        q /= np.linalg.norm(q)
+        forms = [
+            (tuple(float(x) for x in t), tuple(float(x) for x in q)),
+            ([float(x) for x in t], [float(x) for x in q]),
+            (t, q),
+            (tuple(np.float32(x) for x in t), q),  # numpy scalars in a tuple
+        ]
+        answers = [isect.distance(a, pose, b, None) for pose in forms]
+        assert answers[:3] == [answers[0]] * 3
+        assert answers[3] == pytest.approx(answers[0], abs=1e-6)
 
 
 def test_mixing_dimensions_or_non_shapes_is_a_type_error():
