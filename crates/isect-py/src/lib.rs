@@ -5,13 +5,15 @@
 //!
 //! Errors: a bad shape or value is a `ValueError` carrying the library's message, a
 //! wrong type, array shape or dtype a `TypeError`, a world's refusal a `WorldError`
-//! (a `ValueError`). A NaN or infinite pose or point is not an error: the queries answer
+//! (a `ValueError`), a file that cannot be read as shapes a `FileError` (a `ValueError`).
+//! A NaN or infinite pose or point is not an error: the queries answer
 //! it with the library's documented miss, row by row in the batch functions.
 
 mod batch;
 mod character;
 mod convert;
 mod dim;
+mod files;
 mod query;
 mod results;
 mod shape;
@@ -27,5 +29,6 @@ fn _isect(m: &Bound<'_, PyModule>) -> PyResult<()> {
     batch::register(m)?;
     world::register(m)?;
     character::register(m)?;
+    files::register(m)?;
     Ok(())
 }

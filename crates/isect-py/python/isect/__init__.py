@@ -7,8 +7,9 @@ Shapes (3D: ``Sphere``, ``Box``, ``Capsule``, ``Cylinder``, ``Cone``, ``RoundedB
 query verbs (``intersects``, ``distance``, ``closest_points``, ``contact``,
 ``contact_manifold``, ``cast_ray``, ``cast_shape``, ``time_of_impact``,
 ``contains_point``, ``project_point``), batch functions over numpy arrays
-(``cast_rays``, ``contains_points``, ``signed_distances``, ``collide_poses``) and the
-collision worlds ``World`` and ``World2d``.
+(``cast_rays``, ``contains_points``, ``signed_distances``, ``collide_poses``), the
+collision worlds ``World`` and ``World2d``, character controllers, and shapes from
+files (``load_mesh``: OBJ, STL, glTF; ``load_polygons``: GeoJSON, WKT).
 
 Poses: ``None`` (identity); in 3D ``(translation, quaternion)`` with the quaternion in
 scalar-last order ``(x, y, z, w)`` (as scipy's ``Rotation.as_quat()``), or a 4x4
@@ -18,12 +19,13 @@ of poses are ``(n, 7)`` rows ``x, y, z, qx, qy, qz, qw`` or ``(n, 4, 4)`` in 3D,
 
 Errors: ``ValueError`` for a bad shape or value (the library's message),
 ``TypeError`` for a wrong type, array shape or dtype, ``WorldError`` (a
-``ValueError``) when a world refuses a call. NaN or infinite poses and points are not
+``ValueError``) when a world refuses a call, ``FileError`` (a ``ValueError``) naming the
+file and the position in it for a file that cannot be read as shapes. NaN or infinite poses and points are not
 errors: the queries answer them with a miss (``False``, ``None``, ``nan``), row by
 row in the batch functions.
 """
 
 from ._isect import *  # noqa: F401,F403
-from ._isect import WorldError  # noqa: F401
+from ._isect import FileError, WorldError  # noqa: F401
 
 __version__ = "0.1.0"

@@ -1,5 +1,6 @@
 """Type stubs of the native module `isect._isect` (re-exported by `isect`)."""
 
+import os
 from typing import Any, Optional, Sequence, Tuple, Union
 
 import numpy as np
@@ -11,6 +12,7 @@ Vec = Tuple[float, ...]
 Pose = Union[None, Tuple[ArrayLike, ArrayLike], Tuple[ArrayLike, float], ArrayLike]
 
 class WorldError(ValueError): ...
+class FileError(ValueError): ...
 
 class Shape:
     @property
@@ -237,3 +239,6 @@ class CharacterController(_ControllerMethods):
 
 class CharacterController2d(_ControllerMethods):
     def move_shape(self, world: World2d, shape: Shape2d, pose: Pose, desired: ArrayLike, exclude: Sequence[int] = ()) -> CharacterMove: ...
+
+def load_mesh(path: str | os.PathLike[str], solid: bool = False) -> TriMesh: ...
+def load_polygons(path: str | os.PathLike[str]) -> list[Polygon]: ...
