@@ -71,6 +71,8 @@ pub use error::WorldError;
 pub use filter::{Filter, QueryFilter};
 pub use pairs::{Impulses, PairContact};
 pub use queries::WorldRayHit;
+#[cfg(feature = "serde")]
+pub use serial::WORLD_FORMAT_VERSION;
 pub use update::{UpdateEvents, UpdateStats, REBUILD_MIN_INSERTIONS};
 
 use crate::algo::gjk::GjkVector;

@@ -1,6 +1,7 @@
 //! `Serialize` and `Deserialize` for [`World`] (feature `serde`): a saved scene.
 //!
-//! A world writes its *scene*: every slot of the handle table (its generation and,
+//! A world writes its *scene* (with a format `version`, [`WORLD_FORMAT_VERSION`]):
+//! every slot of the handle table (its generation and,
 //! when live, the shape, pose, filter, motion and user data), the free-slot stack,
 //! the excluded pairs and the settings (contact prediction, broad-phase margin,
 //! manifolds). So a world read back answers every query as the one written, its
@@ -26,11 +27,16 @@ use crate::algo::gjk::GjkVector;
 use crate::query::dispatch::DispatchShape;
 use crate::shape::Aabb;
 
+/// The version of the world format written; reading refuses others.
+pub const WORLD_FORMAT_VERSION: u32 = 1;
+
 /// The file format of a world.
 #[derive(Serialize, Deserialize)]
 #[serde(bound = "S: Clone + Serialize + DeserializeOwned, \
                  P: Serialize + DeserializeOwned, R: Serialize + DeserializeOwned")]
 struct WorldRepr<'a, S: Clone, P, R> {
+    /// [`WORLD_FORMAT_VERSION`].
+    version: u32,
     prediction: R,
     broad_margin: R,
     manifolds: bool,
@@ -76,6 +82,7 @@ where
             .collect();
         excluded.sort_unstable();
         WorldRepr {
+            version: WORLD_FORMAT_VERSION,
             prediction: self.prediction,
             broad_margin: self.trees[0].margin(),
             manifolds: self.manifolds,
@@ -144,6 +151,12 @@ impl From<crate::shape::ShapeError> for ReadError {
 impl<V: GjkVector, S: DispatchShape<V> + Clone> World<V, S> {
     /// The world a file describes, checked (see the module docs).
     fn from_repr(repr: WorldRepr<'_, S, V::Pose, V::Scalar>) -> Result<Self, ReadError> {
+        if repr.version != WORLD_FORMAT_VERSION {
+            return Err(ReadError::Table(format!(
+                "file format version {}, this build reads version {WORLD_FORMAT_VERSION}",
+                repr.version
+            )));
+        }
         let mut world = Self::with_prediction(repr.prediction)?;
         world.set_broad_margin(repr.broad_margin)?;
         world.manifolds = repr.manifolds;

@@ -237,7 +237,15 @@ fn refused(edit: impl FnOnce(&mut serde_json::Value)) -> String {
 #[test]
 fn inconsistent_tables_and_refused_settings_are_named_errors() {
     type Edit = Box<dyn FnOnce(&mut serde_json::Value)>;
-    let cases: [(&str, Edit); 8] = [
+    let cases: [(&str, Edit); 10] = [
+        (
+            "version 2, this build reads version 1",
+            Box::new(|j| j["version"] = serde_json::json!(2)),
+        ),
+        (
+            "missing field `version`",
+            Box::new(|j| drop(j.as_object_mut().unwrap().remove("version"))),
+        ),
         (
             "free slot 0 is live",
             Box::new(|j| j["free"] = serde_json::json!([0, 1])),
