@@ -538,7 +538,8 @@ fn near_crossing<V: Vector>(s1: &Segment<V>, s2: &Segment<V>, p1: V, p2: V) -> b
         .iter()
         .fold(V::Scalar::ZERO, |m, p| m.max(p.abs().max_element()));
     let near = V::Scalar::EPSILON * size * size;
-    let xy = |p: V| [p.get(0).to_f64(), p.get(1).to_f64()];
+    // In f64: exact for f32 and f64 coordinates alike.
+    let xy = |p: V| glam::DVec2::new(p.get(0).to_f64(), p.get(1).to_f64());
     p1.distance_squared(p2) <= near
         && crate::shape::concave_polygon::geometry::segments_cross(
             xy(s1.a),

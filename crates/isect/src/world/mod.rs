@@ -357,13 +357,11 @@ impl<V: GjkVector, S: DispatchShape<V>> World<V, S> {
         filter: Filter,
         motion: Motion,
     ) -> Result<Handle, WorldError> {
-        let pose = unit_pose::<V>(&pose)?;
-        let aabb = shape.world_aabb(&pose);
         let index = match self.free.last() {
             Some(&i) => i,
             None => u32::try_from(self.slots.len()).map_err(|_| WorldError::Full)?,
         };
-        let proxy = self.trees[motion.tree()].insert(self.pair_box(&aabb), index)?;
+        let entry = self.new_entry(index, shape, &pose, filter, motion, 0)?;
         self.ray_snapshot = OnceLock::new();
         if self.free.pop().is_none() {
             self.slots.push(Slot {
@@ -372,20 +370,37 @@ impl<V: GjkVector, S: DispatchShape<V>> World<V, S> {
             });
         }
         let slot = &mut self.slots[index as usize];
-        slot.entry = Some(Entry {
+        slot.entry = Some(entry);
+        let generation = slot.generation;
+        self.mark_dirty(index);
+        Ok(Handle { index, generation })
+    }
+
+    /// The entry of `shape` at `pose` (its rotation made unit) for slot `index`, its
+    /// proxy inserted in the tree of `motion`; the slot itself is the caller's to fill.
+    fn new_entry(
+        &mut self,
+        index: u32,
+        shape: S,
+        pose: &V::Pose,
+        filter: Filter,
+        motion: Motion,
+        user_data: u64,
+    ) -> Result<Entry<V, S>, WorldError> {
+        let pose = unit_pose::<V>(pose)?;
+        let aabb = shape.world_aabb(&pose);
+        let proxy = self.trees[motion.tree()].insert(self.pair_box(&aabb), index)?;
+        Ok(Entry {
             shape,
             pose,
             filter,
             motion,
-            user_data: 0,
+            user_data,
             proxy,
             aabb,
             pairs: Vec::new(),
             dirty: false,
-        });
-        let generation = slot.generation;
-        self.mark_dirty(index);
-        Ok(Handle { index, generation })
+        })
     }
 
     /// Removes a shape and returns it. Its touching pairs are reported as stopped by

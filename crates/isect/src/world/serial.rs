@@ -22,10 +22,9 @@ use std::borrow::Cow;
 use serde::de::{DeserializeOwned, Error as _};
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
-use super::{pair_key, unit_pose, Entry, Filter, Handle, Motion, Slot, World, WorldError};
+use super::{pair_key, Filter, Handle, Motion, Slot, World, WorldError};
 use crate::algo::gjk::GjkVector;
 use crate::query::dispatch::DispatchShape;
-use crate::shape::Aabb;
 
 /// The version of the world format written; reading refuses others.
 pub const WORLD_FORMAT_VERSION: u32 = 1;
@@ -183,21 +182,9 @@ impl<V: GjkVector, S: DispatchShape<V> + Clone> World<V, S> {
 
     /// Puts a file's live shape into (empty) slot `index`, checked and dirty.
     fn restore_entry(&mut self, index: u32, e: EntryRepr<'_, S, V::Pose>) -> Result<(), ReadError> {
-        let pose = unit_pose::<V>(&e.pose)?;
         let shape = e.shape.into_owned();
-        let aabb: Aabb<V> = shape.world_aabb(&pose);
-        let proxy = self.trees[e.motion.tree()].insert(self.pair_box(&aabb), index)?;
-        self.slots[index as usize].entry = Some(Entry {
-            shape,
-            pose,
-            filter: e.filter,
-            motion: e.motion,
-            user_data: e.user_data,
-            proxy,
-            aabb,
-            pairs: Vec::new(),
-            dirty: false,
-        });
+        let entry = self.new_entry(index, shape, &e.pose, e.filter, e.motion, e.user_data)?;
+        self.slots[index as usize].entry = Some(entry);
         self.mark_dirty(index);
         Ok(())
     }

@@ -78,16 +78,12 @@ pub(crate) fn exact_orient_value(a: [f64; 2], b: [f64; 2], c: [f64; 2]) -> f64 {
 }
 
 /// True when the 2D segments `a0 a1` and `b0 b1` cross or touch (Ericson 5.1.9.1 on
-/// exact orientation signs), collinear pairs excepted: those answer `false`, left to
-/// the caller's own treatment of parallel segments.
-pub(crate) fn segments_cross(a0: [f64; 2], a1: [f64; 2], b0: [f64; 2], b1: [f64; 2]) -> bool {
-    let sign = |p: [f64; 2], q: [f64; 2], r: [f64; 2]| {
-        let o = if p == r || q == r || p == q {
-            0.0
-        } else {
-            exact_orient(p, q, r)
-        };
-        (o > 0.0) as i8 - (o < 0.0) as i8
+/// the exact signs of [`orient`]), collinear pairs excepted: those answer `false`,
+/// left to the caller's own treatment of parallel segments.
+pub(crate) fn segments_cross<V: Vector2>(a0: V, a1: V, b0: V, b1: V) -> bool {
+    let sign = |p: V, q: V, r: V| {
+        let o = orient(p, q, r);
+        (o > V::Scalar::ZERO) as i8 - (o < V::Scalar::ZERO) as i8
     };
     let (o1, o2) = (sign(a0, a1, b0), sign(a0, a1, b1));
     let (o3, o4) = (sign(b0, b1, a0), sign(b0, b1, a1));

@@ -390,6 +390,9 @@ impl<R: Real> TriMesh<R> {
 
     /// Inside-or-on test: false for open meshes and NaN.
     fn inside(&self, p: R::V3) -> bool {
+        if !self.solid || !self.aabb.contains_point(p) {
+            return false;
+        }
         match self.nearest(p) {
             Some((i, q, feature, _)) => self.inside_near(p, q, i, feature),
             None => false,
