@@ -6,7 +6,8 @@
 //!
 //! `valgrind --tool=callgrind --toggle-collect='*run_contacts*' target/release/examples/hull_contact_count 8 [class]`
 //!
-//! (`n` of 8, 32 or 256; `class` 0 to 3 runs one quarter, nothing runs them all).
+//! (`n` of 8, 32 or 256; `class` 0 to 3 runs one quarter, nothing runs them all;
+//! `REPEAT=k` runs the kernel `k` times, for a sampling profiler).
 
 use glam::{Quat, Vec3};
 use isect::math::Pose3;
@@ -106,8 +107,14 @@ fn main() {
         .next()
         .map_or(vec![8, 32, 256], |s| vec![s.parse().expect("size")]);
     let class = args.next().map_or(4, |s| s.parse().expect("class 0..3"));
+    // REPEAT=k runs the kernel k times (for sampling profilers).
+    let repeat = std::env::var("REPEAT").map_or(1, |s| s.parse().expect("REPEAT"));
     for n in sizes {
         let (hulls, cases) = setup(n);
-        println!("n {n}: {} contacts", run_contacts(&hulls, &cases, class));
+        let mut found = 0;
+        for _ in 0..repeat {
+            found = run_contacts(&hulls, &cases, class);
+        }
+        println!("n {n}: {found} contacts");
     }
 }
