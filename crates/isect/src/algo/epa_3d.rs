@@ -1,5 +1,5 @@
-//! EPA in 3D: a convex polytope grown from GJK's tetrahedron, its faces in a
-//! min-heap by distance to the origin; each new support point removes the faces it
+//! EPA in 3D: a convex polytope grown from GJK's tetrahedron, the face nearest the
+//! origin found by a scan of the live faces; each new support point removes the faces it
 //! sees and is joined to their horizon. Every face knows its three neighbours, so the
 //! horizon is found by a depth-first walk from the face being expanded (which sees
 //! the new point) over the faces that see it (the silhouette walk of van den Bergen,
@@ -8,8 +8,6 @@
 //! reference, tolerances and the fallback.
 
 use std::cell::RefCell;
-use std::cmp::Ordering;
-use std::collections::BinaryHeap;
 
 use super::epa::{epa_rel_tolerance, Fallback, Penetration, EPA_BLOW_UP_ULPS, EPA_MAX_ITERATIONS};
 use super::gjk::{triangle_weights, unit_scaled, MinkowskiDiff, Simplex, Status, SupportPoint};
@@ -47,42 +45,60 @@ impl<V: Vector> Face<V> {
     }
 }
 
-/// A heap entry: the nearest face comes out first.
-#[derive(Copy, Clone, Debug)]
-struct Nearest<R: Real> {
-    dist: R,
-    face: usize,
-}
-
-impl<R: Real> PartialEq for Nearest<R> {
-    fn eq(&self, other: &Self) -> bool {
-        self.cmp(other) == Ordering::Equal
-    }
-}
-impl<R: Real> Eq for Nearest<R> {}
-impl<R: Real> PartialOrd for Nearest<R> {
-    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
-        Some(self.cmp(other))
-    }
-}
-impl<R: Real> Ord for Nearest<R> {
-    fn cmp(&self, other: &Self) -> Ordering {
-        // Reversed: BinaryHeap is a max-heap. NaN distances compare equal.
-        other
-            .dist
-            .partial_cmp(&self.dist)
-            .unwrap_or(Ordering::Equal)
-    }
-}
-
 /// No neighbour yet (only while a face is being linked); unpacks to a face index
 /// past any real one.
 const UNLINKED: u32 = u32::MAX;
 
 /// `(face, edge)` packed in one `u32` (the polytope holds far fewer than 2³⁰ faces).
 #[inline]
-fn pack(face: usize, edge: usize) -> u32 {
+const fn pack(face: usize, edge: usize) -> u32 {
     (face * 4 + edge) as u32
+}
+
+/// The tetrahedron's faces, counter-clockwise seen from outside when vertex 3 lies
+/// behind face `0 1 2` (a negative signed volume).
+const TETRAHEDRON: [[usize; 3]; 4] = [[0, 1, 2], [0, 3, 1], [0, 2, 3], [1, 3, 2]];
+/// The same faces for a positive signed volume: each one reversed.
+const REVERSED_TETRAHEDRON: [[usize; 3]; 4] = reversed(TETRAHEDRON);
+const TETRAHEDRON_LINKS: [[u32; 3]; 4] = links(TETRAHEDRON);
+const REVERSED_TETRAHEDRON_LINKS: [[u32; 3]; 4] = links(REVERSED_TETRAHEDRON);
+
+/// `faces` with each face's orientation reversed (`i j k` to `i k j`).
+const fn reversed(faces: [[usize; 3]; 4]) -> [[usize; 3]; 4] {
+    let mut out = faces;
+    let mut f = 0;
+    while f < 4 {
+        out[f] = [faces[f][0], faces[f][2], faces[f][1]];
+        f += 1;
+    }
+    out
+}
+
+/// Each edge's neighbour across it (see [`Face::adjacent`]) in a closed set of four
+/// faces: the edge running the other way.
+const fn links(faces: [[usize; 3]; 4]) -> [[u32; 3]; 4] {
+    let mut out = [[UNLINKED; 3]; 4];
+    let mut f = 0;
+    while f < 4 {
+        let mut e = 0;
+        while e < 3 {
+            let (a, b) = (faces[f][e], faces[f][(e + 1) % 3]);
+            let mut g = 0;
+            while g < 4 {
+                let mut k = 0;
+                while k < 3 {
+                    if faces[g][k] == b && faces[g][(k + 1) % 3] == a {
+                        out[f][e] = pack(g, k);
+                    }
+                    k += 1;
+                }
+                g += 1;
+            }
+            e += 1;
+        }
+        f += 1;
+    }
+    out
 }
 
 /// The `(face, edge)` of [`pack`].
@@ -101,7 +117,8 @@ fn vertex<V: Vector>(face: &Face<V>, i: usize) -> usize {
 pub(crate) struct Polytope<V: Vector> {
     vertices: Vec<SupportPoint<V>>,
     faces: Vec<Face<V>>,
-    heap: BinaryHeap<Nearest<V::Scalar>>,
+    /// The faces that may be nearest: alive (until a scan drops them) and with a normal.
+    live: Vec<u32>,
     /// Horizon edges of the current expansion, as `(face, edge)` of the faces kept.
     horizon: Vec<(usize, usize)>,
     /// The silhouette walk's stack of `(face, edge)` to enter.
@@ -115,30 +132,34 @@ impl<V: Vector3> Polytope<V> {
         Self {
             vertices: Vec::with_capacity(capacity),
             faces: Vec::with_capacity(2 * capacity),
-            heap: BinaryHeap::with_capacity(2 * capacity),
+            live: Vec::with_capacity(2 * capacity),
             horizon: Vec::with_capacity(16),
             stack: Vec::with_capacity(32),
         }
     }
 
     /// Restarts from the tetrahedron `points`, faces oriented outward and linked to
-    /// each other (the buffers keep their capacity).
+    /// each other (the buffers keep their capacity). One orientation test for the
+    /// whole tetrahedron (its signed volume), so the faces always agree and their
+    /// links come from a table.
     fn reset(&mut self, points: [SupportPoint<V>; 4]) {
         self.vertices.clear();
         self.faces.clear();
-        self.heap.clear();
+        self.live.clear();
         self.horizon.clear();
         self.vertices.extend_from_slice(&points);
-        for [i, j, k, opposite] in [[0, 1, 2, 3], [0, 3, 1, 2], [0, 2, 3, 1], [1, 3, 2, 0]] {
-            let w = |v: usize| self.vertices[v].w;
-            let n = (w(j) - w(i)).cross(w(k) - w(i));
-            if n.dot(w(opposite) - w(i)) > V::Scalar::ZERO {
-                self.add_face(i, k, j);
-            } else {
-                self.add_face(i, j, k);
-            }
+        let w = points.map(|p| p.w);
+        let volume = (w[1] - w[0]).dot((w[2] - w[0]).cross(w[3] - w[0]));
+        // A positive volume puts vertex 3 in front of face `0 1 2`: reverse them all.
+        let (faces, links) = if volume > V::Scalar::ZERO {
+            (&REVERSED_TETRAHEDRON, &REVERSED_TETRAHEDRON_LINKS)
+        } else {
+            (&TETRAHEDRON, &TETRAHEDRON_LINKS)
+        };
+        for ([i, j, k], adjacent) in faces.iter().zip(links) {
+            let face = self.add_face(*i, *j, *k);
+            self.faces[face].adjacent = *adjacent;
         }
-        self.link_by_vertices(0);
     }
 
     /// Adds the face `i j k`, unlinked; a zero-area face (no normal) is kept for the
@@ -150,7 +171,7 @@ impl<V: Vector3> Polytope<V> {
         let (normal, dist) = match (wj - wi).cross(wk - wi).try_normalize() {
             Some(n) => {
                 let dist = n.dot(wi);
-                self.heap.push(Nearest { dist, face: index });
+                self.live.push(index as u32);
                 (n, dist)
             }
             None => (V::ZERO, V::Scalar::INFINITY),
@@ -165,39 +186,30 @@ impl<V: Vector3> Polytope<V> {
         index
     }
 
-    /// Links every unlinked edge of the faces from `first` on to the edge running
-    /// the other way among those faces (the tetrahedron's four faces).
-    fn link_by_vertices(&mut self, first: usize) {
-        for f in first..self.faces.len() {
-            for e in 0..3 {
-                if self.faces[f].adjacent[e] != UNLINKED {
-                    continue;
-                }
-                let v = self.faces[f].vertices;
-                let (a, b) = (v[e], v[(e + 1) % 3]);
-                let twin = (first..self.faces.len()).find_map(|g| {
-                    let u = self.faces[g].vertices;
-                    (0..3)
-                        .find(|&k| (u[k], u[(k + 1) % 3]) == (b, a))
-                        .map(|k| (g, k))
-                });
-                if let Some((g, k)) = twin {
-                    self.faces[f].adjacent[e] = pack(g, k);
-                    self.faces[g].adjacent[k] = pack(f, e);
-                }
-            }
-        }
-    }
-
-    /// The nearest live face and its index, removed from the heap.
+    /// The nearest live face and its index, removed from the live list. One scan,
+    /// which also drops the faces removed since the last one: the list holds about
+    /// twice as many faces as the polytope has vertices, and a binary heap's pushes
+    /// and pops cost more than the scan on the small polytopes EPA usually builds.
     fn pop_nearest(&mut self) -> Option<(usize, Face<V>)> {
-        while let Some(entry) = self.heap.pop() {
-            let face = self.faces[entry.face];
-            if face.alive {
-                return Some((entry.face, face));
+        let mut kept = 0;
+        let mut nearest: Option<(V::Scalar, usize)> = None;
+        for read in 0..self.live.len() {
+            let f = self.live[read];
+            let face = &self.faces[f as usize];
+            if !face.alive {
+                continue;
             }
+            // NaN distances never win (unless every distance is NaN).
+            if nearest.is_none_or(|(d, _)| face.dist < d) {
+                nearest = Some((face.dist, kept));
+            }
+            self.live[kept] = f;
+            kept += 1;
         }
-        None
+        self.live.truncate(kept);
+        let (_, at) = nearest?;
+        let f = self.live.swap_remove(at) as usize;
+        Some((f, self.faces[f]))
     }
 
     /// Adds vertex `p`, seen by face `seen`: removes the connected region of faces
@@ -279,18 +291,36 @@ impl<V: Vector3> Polytope<V> {
     fn answer(&self, face: &Face<V>, iterations: u32) -> Penetration<V> {
         let q = face.normal * face.dist;
         let holder = self.face_holding(face, q);
-        let [i, j, k] = holder.vertices.map(|v| self.vertices[v as usize]);
-        let [a, b, c] = unit_scaled([i.w - q, j.w - q, k.w - q]);
-        let (l, _) = triangle_weights(a, b, c);
-        Penetration {
-            depth: face.dist,
-            normal: face.normal,
-            point_a: i.a * l[0] + j.a * l[1] + k.a * l[2],
-            point_b: i.b * l[0] + j.b * l[1] + k.b * l[2],
-            status: Status::Converged,
-            iterations,
-        }
+        let points = holder.vertices.map(|v| self.vertices[v as usize]);
+        let (answer, _) = face_answer(points, face.normal, face.dist, iterations);
+        answer
     }
+}
+
+/// The penetration `dist` along the unit `normal` of a face through `points`: the
+/// origin's projection `q = dist · normal` split into A's and B's witness points by
+/// its barycentric coordinates in the triangle, so that
+/// `point_a − point_b = q`. The flag is true when `q` is inside the triangle (else
+/// the witnesses are those of the triangle's point nearest `q`).
+fn face_answer<V: Vector3>(
+    points: [SupportPoint<V>; 3],
+    normal: V,
+    dist: V::Scalar,
+    iterations: u32,
+) -> (Penetration<V>, bool) {
+    let q = normal * dist;
+    let [i, j, k] = points;
+    let [a, b, c] = unit_scaled([i.w - q, j.w - q, k.w - q]);
+    let (l, interior) = triangle_weights(a, b, c);
+    let answer = Penetration {
+        depth: dist,
+        normal,
+        point_a: i.a * l[0] + j.a * l[1] + k.a * l[2],
+        point_b: i.b * l[0] + j.b * l[1] + k.b * l[2],
+        status: Status::Converged,
+        iterations,
+    };
+    (answer, interior)
 }
 
 impl<V: Vector3> Polytope<V> {
@@ -430,6 +460,7 @@ where
 {
     let mut s = *simplex;
     s.len = s.len.clamp(1, 4);
+    let gjk_triangle = s.len == 3;
     if s.len < 4 {
         let tol = eps::<R>(EPA_BLOW_UP_ULPS) * rounding_size::<R, A, B>(diff, &s);
         if s.len == 1 {
@@ -439,7 +470,7 @@ where
             add_off_line::<R, A, B>(diff, &mut s, tol)?;
         }
         if s.len == 3 {
-            add_off_plane::<R, A, B>(diff, &mut s, tol)?;
+            add_off_plane::<R, A, B>(diff, &mut s, tol, gjk_triangle)?;
         }
     }
     Ok([s.points[0], s.points[1], s.points[2], s.points[3]])
@@ -519,6 +550,7 @@ fn add_off_plane<R, A, B>(
     diff: &MinkowskiDiff<'_, R::V3, A, B>,
     s: &mut Simplex<R::V3>,
     tol: R,
+    through_origin: bool,
 ) -> Result<(), Penetration<R::V3>>
 where
     R: Real,
@@ -533,7 +565,7 @@ where
         if plane_normal(s).is_none() {
             return Err(degenerate_point::<R, A, B>(diff));
         }
-        return add_off_plane::<R, A, B>(diff, s, tol);
+        return add_off_plane::<R, A, B>(diff, s, tol, false);
     };
     let w0 = s.points[0].w;
     let (up, down) = (diff.support(n), diff.support(-n));
@@ -544,8 +576,45 @@ where
         fb.offer(-n, down);
         return Err(fb.answer(Status::Degenerate, 8));
     }
-    s.push(if h_up >= h_down { up } else { down });
+    let (far, near, outward) = if h_up >= h_down {
+        (up, down, -n)
+    } else {
+        (down, up, n)
+    };
+    if through_origin {
+        if let Some(answer) = supporting_face::<R>(s, near, far, outward) {
+            return Err(answer);
+        }
+    }
+    s.push(far);
     Ok(())
+}
+
+/// EPA's first iteration on GJK's final triangle, which passes through the origin
+/// (the cores touch, or overlap by rounding): when the support point on the near
+/// side (`near`, along the triangle's `outward` normal) lies within EPA's tolerance
+/// of the triangle's plane, that plane supports `A − B`, no face of the polytope is
+/// nearer than the triangle (at distance about 0), and EPA would answer from it.
+/// `None` when the plane is not confirmed, or the origin's projection is outside the
+/// triangle: EPA then runs from the tetrahedron with `far`.
+fn supporting_face<R: Real>(
+    s: &Simplex<R::V3>,
+    near: SupportPoint<R::V3>,
+    far: SupportPoint<R::V3>,
+    outward: R::V3,
+) -> Option<Penetration<R::V3>> {
+    let points = [s.points[0], s.points[1], s.points[2]];
+    let size = points
+        .iter()
+        .chain([&near, &far])
+        .fold(R::ZERO, |m, p| m.max(p.w.length()));
+    let tol = epa_rel_tolerance::<R>() * size;
+    let dist = outward.dot(points[0].w);
+    if !(dist.abs() <= tol && outward.dot(near.w) - dist <= tol) {
+        return None;
+    }
+    let (answer, interior) = face_answer(points, outward, dist, 1);
+    interior.then_some(answer)
 }
 
 /// `A − B` is a single point (e.g. coincident ball centres): no normal is defined;
@@ -585,6 +654,26 @@ mod tests {
     use crate::math::Pose3;
     use crate::shape::{Cone, Cylinder};
     use glam::{DQuat, DVec3, Quat, Vec3};
+
+    // The tables link every edge of both tetrahedron orientations to the same two
+    // vertices running the other way, and the links are mutual.
+    #[test]
+    fn tetrahedron_links_pair_reversed_edges() {
+        for (faces, links) in [
+            (TETRAHEDRON, TETRAHEDRON_LINKS),
+            (REVERSED_TETRAHEDRON, REVERSED_TETRAHEDRON_LINKS),
+        ] {
+            for f in 0..4 {
+                for e in 0..3 {
+                    let (g, k) = unpack(links[f][e]);
+                    assert!(g < 4 && k < 3, "face {f} edge {e} unlinked");
+                    let edge = (faces[f][e], faces[f][(e + 1) % 3]);
+                    assert_eq!((faces[g][(k + 1) % 3], faces[g][k]), edge);
+                    assert_eq!(links[g][k], pack(f, e));
+                }
+            }
+        }
+    }
 
     /// A seeded LCG in [0, 1).
     fn next(seed: &mut u64) -> f64 {

@@ -72,7 +72,7 @@ fn nearest_on_triangle<R: Real>(w: [R::V3; 3]) -> TriangleNearest<R> {
     let (weights, plane_point) = triangle_weights::<R>(a, b, c);
     TriangleNearest {
         weights,
-        plane_point: plane_point.map(|p| p / factor),
+        plane_point: plane_point.map(|p| p * factor.recip()),
     }
 }
 
