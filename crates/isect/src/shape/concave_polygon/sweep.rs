@@ -8,7 +8,9 @@
 //! horizontal edges need no special case). Edges are compared by exact orientation
 //! signs only (`geometry::orient`): two edges in the status do not cross, so the one
 //! that entered later lies wholly left or right of the other; when its upper end lies
-//! on the other (a shared vertex), its lower end decides. No tolerances.
+//! on the other (a shared vertex), its lower end decides. A point beside a slanted
+//! edge's whole `x` range, level with it, takes that side without the determinant (the
+//! same sign, read off the coordinates). No tolerances.
 
 use core::cmp::Ordering;
 use std::collections::BTreeMap;
@@ -80,8 +82,19 @@ impl<V: Vector2> Key<V> {
 }
 
 /// Sign of `orient(a, b, p)`: positive when `p` is right of the downward edge `a → b`.
+/// A point level with part of a slanted edge and beyond both ends' `x` lies on that
+/// side of it (the edge crosses the point's level between its ends' `x`): most
+/// comparisons in a wide status, answered without the determinant.
 #[inline]
 fn side<V: Vector2>(a: V, b: V, p: V) -> Ordering {
+    if b.y() < a.y() && b.y() <= p.y() && p.y() <= a.y() {
+        if p.x() < a.x() && p.x() < b.x() {
+            return Ordering::Less;
+        }
+        if p.x() > a.x() && p.x() > b.x() {
+            return Ordering::Greater;
+        }
+    }
     orient(a, b, p)
         .partial_cmp(&V::Scalar::ZERO)
         .unwrap_or(Ordering::Equal)
