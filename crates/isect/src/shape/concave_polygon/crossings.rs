@@ -10,7 +10,9 @@
 //! on a vertex or on an edge) is recorded as a [`Contact`], judged after the sweep
 //! (`contacts.rs`). The nearest edge left of `p` also says whether the region left of
 //! `p` is solid; that must agree with the rings at `p`, otherwise a hole lies outside
-//! the outer ring or inside another hole. Exact orientation signs, no tolerances.
+//! the outer ring or inside another hole. That edge is kept per vertex for the
+//! triangulation's monotone partition (`triangulate.rs`). Exact orientation signs, no
+//! tolerances.
 
 use core::cmp::Ordering;
 
@@ -133,7 +135,14 @@ pub(super) struct Report<V> {
     pub misplaced: Option<(u32, bool)>,
     /// The vertices in sweep order.
     pub order: Vec<u32>,
+    /// Per vertex, the nearest edge strictly left of it at its event ([`NO_EDGE`] when
+    /// none): without contacts, the monotone partition's helper edge
+    /// (`triangulate.rs`), which then needs no sweep of its own.
+    pub left: Vec<u32>,
 }
+
+/// [`Report::left`] of a vertex with no edge to its left.
+pub(super) const NO_EDGE: u32 = u32::MAX;
 
 /// Sweeps the rings: `Err` for two edges that cross or share a stretch.
 pub(super) fn sweep<V: Vector2>(lay: &Layout<V>) -> Result<Report<V>, ShapeError> {
@@ -143,6 +152,7 @@ pub(super) fn sweep<V: Vector2>(lay: &Layout<V>) -> Result<Report<V>, ShapeError
         contacts: Vec::new(),
         misplaced: None,
         order: Vec::new(),
+        left: vec![NO_EDGE; lay.points.len()],
     };
     let (mut k, mut line) = (0, Vec::new());
     while k < order.len() {
@@ -195,6 +205,9 @@ fn event<V: Vector2>(
     // The edges through `p` (new ones from `p`, and any passing through it) lie
     // between the nearest ones left and right of `p`.
     let left = status.left_of(p).map(|(k, _)| k.id());
+    for &v in group {
+        report.left[v as usize] = left.unwrap_or(NO_EDGE);
+    }
     line.clear();
     line.extend(left);
     let right = status.through_and_right(p, line);

@@ -38,6 +38,8 @@ pub(crate) fn orient<V: Vector2>(a: V, b: V, c: V) -> V::Scalar {
 /// exact in `f64`); for `f64` input exact unless a product underflows (coordinates
 /// whose product is below about 1e-292) or a coordinate exceeds about 1e300 (the
 /// split overflows). The value is as accurate as the difference form's, or exact.
+/// Inlined: the sweeps call it millions of times, and the filter nearly always answers.
+#[inline]
 fn exact_orient(a: [f64; 2], b: [f64; 2], c: [f64; 2]) -> f64 {
     let left = (a[0] - c[0]) * (b[1] - c[1]);
     let right = (a[1] - c[1]) * (b[0] - c[0]);

@@ -126,10 +126,10 @@ impl<R: Real> ConcavePolygon<R> {
         input.push(outer);
         input.extend(holes);
         check_rings_magnitude(&input)?;
-        let validate::Validated { rings, next, order } = validate::validate_rings(&input)?;
+        let validate::Validated { rings, next, swept } = validate::validate_rings(&input)?;
         let points: Vec<R::V2> = rings.iter().flatten().copied().collect();
         let triangles =
-            triangulate::triangulate(&points, &next, order).ok_or(ShapeError::Degenerate {
+            triangulate::triangulate(&points, &next, swept).ok_or(ShapeError::Degenerate {
                 shape: "ConcavePolygon",
                 reason: "the triangulation sweep found the rings inconsistent",
             })?;

@@ -12,23 +12,37 @@
 //! coincident vertices are handled as one event in three phases (edges ending there
 //! leave the status, the region left of the point is updated, edges starting there
 //! enter), so no diagonal ever joins two copies of one point. The sweep order breaks
-//! ties by `x` (a tilted sweep line) and then by index. Exact orientation signs, no
-//! tolerances; collinear vertices are never cut off as flat triangles by the stack.
+//! ties by `x` (a tilted sweep line) and then by index. When no rings touch, the
+//! validation sweep (`crossings.rs`) has already met every vertex in this order and
+//! found the edge left of it, which is all the partition asks of its status: the
+//! helpers are then kept per edge, with no second search tree. Exact orientation
+//! signs, no tolerances; collinear vertices are never cut off as flat triangles by the
+//! stack.
 
 use core::cmp::Ordering;
 
+use super::crossings::NO_EDGE;
 use super::geometry::orient;
 use super::sweep::{after, sweep_cmp, sweep_order, Key, Status};
 use crate::math::{Real, Vector2};
 
+/// What the validation sweep already found (`crossings.rs`), numbered as the
+/// triangulation's input: the vertices in sweep order, and per vertex the nearest edge
+/// strictly left of it at its event (`NO_EDGE` when none). Only for curves with no
+/// contacts (distinct points, one vertex per event).
+pub(super) struct Swept {
+    pub order: Vec<u32>,
+    pub left: Vec<u32>,
+}
+
 /// Triangles (counter-clockwise, vertex indices into `points`) of the solid left of
 /// the curves `next` (the successor of each vertex). `None` when the sweep finds the
-/// curves inconsistent (never for validated input). `order`: the vertices in sweep
-/// order when already known (sorted here otherwise).
+/// curves inconsistent (never for validated input). `swept`: the validation sweep's
+/// findings when they carry over (the partition then needs no sweep status of its own).
 pub(super) fn triangulate<V: Vector2>(
     points: &[V],
     next: &[u32],
-    order: Option<Vec<u32>>,
+    swept: Option<Swept>,
 ) -> Option<Vec<[u32; 3]>> {
     let mut prev = vec![0u32; next.len()];
     for (v, &w) in next.iter().enumerate() {
@@ -37,8 +51,23 @@ pub(super) fn triangulate<V: Vector2>(
     let kinds: Vec<Kind> = (0..next.len())
         .map(|v| kind(points, prev[v], v as u32, next[v]))
         .collect();
-    let order = order.unwrap_or_else(|| sweep_order(points));
-    let diagonals = monotone_diagonals(points, next, &prev, &kinds, &order)?;
+    let diagonals = match swept {
+        Some(Swept { order, left }) => {
+            let status = KnownLeft {
+                left: &left,
+                helper: vec![NO_EDGE; next.len()],
+            };
+            monotone_diagonals(points, &prev, &kinds, &order, status)
+        }
+        None => {
+            let status = SearchedLeft {
+                points,
+                next,
+                status: Status::new(),
+            };
+            monotone_diagonals(points, &prev, &kinds, &sweep_order(points), status)
+        }
+    }?;
     let mut triangles = Vec::with_capacity(next.len());
     for face in faces(points, next, &prev, &diagonals)? {
         triangulate_monotone(points, &face, &mut triangles);
@@ -78,17 +107,82 @@ fn kind<V: Vector2>(points: &[V], u: u32, v: u32, w: u32) -> Kind {
     }
 }
 
-/// The diagonals that split the solid into y-monotone pieces. The status holds the
-/// edges going down (the solid on their right), each with its helper vertex.
-fn monotone_diagonals<V: Vector2>(
+/// The monotone partition's sweep status: the edges going down (the solid on their
+/// right) that cross the sweep line, each with its helper vertex; an edge is named by
+/// its first vertex.
+trait HelperStatus<V> {
+    /// Edge `e` enters with helper `h`.
+    fn insert(&mut self, e: u32, h: u32);
+    /// Edge `e` leaves: its helper; `None` when it was not in the status.
+    fn remove(&mut self, e: u32) -> Option<u32>;
+    /// The helper of the nearest edge left of vertex `v` (at point `p`), edges through
+    /// `p` excluded.
+    fn left_helper(&mut self, v: u32, p: V) -> Option<&mut u32>;
+}
+
+/// The status searched: an ordered map of the edges (any curves).
+struct SearchedLeft<'a, V> {
+    points: &'a [V],
+    next: &'a [u32],
+    status: Status<V, u32>,
+}
+
+impl<V: Vector2> SearchedLeft<'_, V> {
+    fn key(&self, e: u32) -> Key<V> {
+        let p = |i: u32| self.points[i as usize];
+        Key::edge(p(e), p(self.next[e as usize]), e)
+    }
+}
+
+impl<V: Vector2> HelperStatus<V> for SearchedLeft<'_, V> {
+    fn insert(&mut self, e: u32, h: u32) {
+        self.status.insert(self.key(e), h);
+    }
+
+    fn remove(&mut self, e: u32) -> Option<u32> {
+        self.status.remove(&self.key(e))
+    }
+
+    fn left_helper(&mut self, _: u32, p: V) -> Option<&mut u32> {
+        self.status.left_of(p).map(|(_, h)| h)
+    }
+}
+
+/// The status known from the validation sweep ([`Swept`]): each vertex's left edge
+/// given, the helpers kept per edge (`NO_EDGE`: not in the status).
+struct KnownLeft<'a> {
+    left: &'a [u32],
+    helper: Vec<u32>,
+}
+
+impl<V> HelperStatus<V> for KnownLeft<'_> {
+    fn insert(&mut self, e: u32, h: u32) {
+        self.helper[e as usize] = h;
+    }
+
+    fn remove(&mut self, e: u32) -> Option<u32> {
+        let h = core::mem::replace(&mut self.helper[e as usize], NO_EDGE);
+        (h != NO_EDGE).then_some(h)
+    }
+
+    fn left_helper(&mut self, v: u32, _: V) -> Option<&mut u32> {
+        // The region left of a vertex that asks is solid, so its nearest edge goes
+        // down: one of this status's edges, unless the curves are inconsistent.
+        let e = *self.left.get(v as usize)?;
+        let h = self.helper.get_mut(e as usize)?;
+        (*h != NO_EDGE).then_some(h)
+    }
+}
+
+/// The diagonals that split the solid into y-monotone pieces, coincident vertices
+/// handled as one event; `status` holds the edges going down with their helpers.
+fn monotone_diagonals<V: Vector2, S: HelperStatus<V>>(
     points: &[V],
-    next: &[u32],
     prev: &[u32],
     kinds: &[Kind],
     order: &[u32],
+    mut status: S,
 ) -> Option<Vec<(u32, u32)>> {
-    let edge = |v: u32| Key::edge(points[v as usize], points[next[v as usize] as usize], v);
-    let mut status: Status<V, u32> = Status::new();
     let mut diagonals = Vec::new();
     let mut k = 0;
     while k < order.len() {
@@ -100,7 +194,7 @@ fn monotone_diagonals<V: Vector2>(
         let group = &order[k..end];
         for &v in group {
             if matches!(kinds[v as usize], Kind::End | Kind::Merge | Kind::LeftChain) {
-                let h = status.remove(&edge(prev[v as usize]))?;
+                let h = status.remove(prev[v as usize])?;
                 if kinds[h as usize] == Kind::Merge {
                     diagonals.push((v, h));
                 }
@@ -109,7 +203,7 @@ fn monotone_diagonals<V: Vector2>(
         for &v in group {
             let kv = kinds[v as usize];
             if matches!(kv, Kind::Split | Kind::Merge | Kind::RightChain) {
-                let (_, helper) = status.left_of(p)?;
+                let helper = status.left_helper(v, p)?;
                 if kv == Kind::Split || kinds[*helper as usize] == Kind::Merge {
                     diagonals.push((v, *helper));
                 }
@@ -121,7 +215,7 @@ fn monotone_diagonals<V: Vector2>(
                 kinds[v as usize],
                 Kind::Start | Kind::Split | Kind::LeftChain
             ) {
-                status.insert(edge(v), v);
+                status.insert(v, v);
             }
         }
         k = end;

@@ -12,8 +12,9 @@
 //! ring's extent `s` must keep `s² · ε` a normal number (see [`check_scale`]).
 
 use super::contacts;
-use super::crossings::{self, Layout};
+use super::crossings::{self, Layout, NO_EDGE};
 use super::geometry::{orient, ring_twice_area};
+use super::triangulate::Swept;
 use crate::math::tolerance::eps;
 use crate::math::{Real, Vector2};
 use crate::shape::error::ShapeError;
@@ -29,10 +30,10 @@ const SHAPE: &str = "ConcavePolygon";
 pub(super) struct Validated<V> {
     pub rings: Vec<Vec<V>>,
     pub next: Vec<u32>,
-    /// The vertices of `rings` in sweep order, when the validation sweep's order carries
-    /// over (no contacts: the same distinct points, some rings reversed); `None`
-    /// otherwise.
-    pub order: Option<Vec<u32>>,
+    /// What the validation sweep found that the triangulation needs (the sweep order,
+    /// each vertex's left edge), when it carries over: no contacts, so the same
+    /// distinct points, some rings reversed. `None` otherwise.
+    pub swept: Option<Swept>,
 }
 
 /// Checks the rings (outer first) as given to [`ConcavePolygon::new`](super::ConcavePolygon::new).
@@ -72,12 +73,12 @@ pub(super) fn validate_rings<V: Vector2>(input: &[Vec<V>]) -> Result<Validated<V
             },
         ));
     }
-    let order = report
+    let (rings, next) = contacts::assemble(&lay, &report.contacts);
+    let swept = report
         .contacts
         .is_empty()
-        .then(|| renumbered_order(&lay, report.order));
-    let (rings, next) = contacts::assemble(&lay, &report.contacts);
-    Ok(Validated { rings, next, order })
+        .then(|| renumbered_sweep(&lay, report.order, &report.left));
+    Ok(Validated { rings, next, swept })
 }
 
 /// The cleaned rings numbered through, with their names and which side is solid.
@@ -102,17 +103,34 @@ fn layout<V: Vector2>(rings: Vec<Vec<V>>, kept: Vec<Vec<usize>>) -> Layout<V> {
     }
 }
 
-/// The sweep order of the layout's vertices renumbered as [`contacts::assemble`]
-/// numbers them without contacts: a ring whose solid is on the right is reversed.
-fn renumbered_order<V: Vector2>(lay: &Layout<V>, mut order: Vec<u32>) -> Vec<u32> {
-    for g in &mut order {
-        let r = lay.ring_of[*g as usize] as usize;
-        if !lay.solid_left[r] {
-            let (first, last) = (lay.start[r] as u32, lay.start[r + 1] as u32 - 1);
-            *g = first + last - *g;
+/// The sweep order and left edges of the layout's vertices renumbered as
+/// [`contacts::assemble`] numbers them without contacts: a ring whose solid is on the
+/// right is reversed, its vertex `g` becoming `first + last − g`, and its edge
+/// `g → next(g)` the edge from the image of `next(g)`.
+fn renumbered_sweep<V: Vector2>(lay: &Layout<V>, mut order: Vec<u32>, left: &[u32]) -> Swept {
+    let renumber = |g: u32| {
+        let r = lay.ring_of[g as usize] as usize;
+        if lay.solid_left[r] {
+            g
+        } else {
+            (lay.start[r] + lay.start[r + 1] - 1) as u32 - g
         }
+    };
+    for g in &mut order {
+        *g = renumber(*g);
     }
-    order
+    let mut renumbered_left = vec![NO_EDGE; left.len()];
+    for (g, &e) in left.iter().enumerate() {
+        renumbered_left[renumber(g as u32) as usize] = match e {
+            NO_EDGE => NO_EDGE,
+            e if lay.solid_left[lay.ring_of[e as usize] as usize] => e,
+            e => renumber(lay.next(e)),
+        };
+    }
+    Swept {
+        order,
+        left: renumbered_left,
+    }
 }
 
 /// Global index of each ring's first vertex.
