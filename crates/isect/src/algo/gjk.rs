@@ -124,6 +124,8 @@ pub struct MinkowskiDiff<'s, V: Vector, A: ?Sized, B: ?Sized> {
     pub b: &'s B,
     /// B's pose in A's frame.
     pub pose_ab: V::Pose,
+    /// `pose_ab`'s rotation as a matrix: two rotations per support call.
+    rotation_ab: <V::Pose as Isometry<V>>::Matrix,
 }
 
 impl<'s, V: Vector, A: SupportMap<V> + ?Sized, B: SupportMap<V> + ?Sized>
@@ -132,17 +134,22 @@ impl<'s, V: Vector, A: SupportMap<V> + ?Sized, B: SupportMap<V> + ?Sized>
     /// The pair `(a, b)` with B at `pose_ab` in A's frame.
     #[inline]
     pub fn new(a: &'s A, b: &'s B, pose_ab: V::Pose) -> Self {
-        Self { a, b, pose_ab }
+        Self {
+            a,
+            b,
+            pose_ab,
+            rotation_ab: pose_ab.matrix(),
+        }
     }
 
     /// The support point of `core(A) − core(B)` along `dir`.
     #[inline]
     pub fn support(&self, dir: V) -> SupportPoint<V> {
+        type P<V> = <V as Vector>::Pose;
         let a = self.a.local_core_support(dir);
-        let local_dir = self.pose_ab.inverse_transform_vector(-dir);
-        let b = self
-            .pose_ab
-            .transform_point(self.b.local_core_support(local_dir));
+        let local_dir = P::<V>::inverse_rotate_by(&self.rotation_ab, -dir);
+        let b_local = self.b.local_core_support(local_dir);
+        let b = P::<V>::rotate_by(&self.rotation_ab, b_local) + self.pose_ab.translation();
         SupportPoint {
             a,
             b,

@@ -3,7 +3,7 @@
 
 use super::real::Real;
 use super::rotation::{Rot2, Rotation3, RotationError};
-use super::vector::Vector;
+use super::vector::{Vector, Vector3};
 
 /// A rigid transform of points of type `V`: rotate, then translate.
 pub trait Isometry<V: Vector>: Copy + core::fmt::Debug + PartialEq + Send + Sync + 'static {
@@ -29,6 +29,17 @@ pub trait Isometry<V: Vector>: Copy + core::fmt::Debug + PartialEq + Send + Sync
     /// # Errors
     /// The [`RotationError`] of a non-finite, zero or far-off rotation.
     fn with_unit_rotation(&self) -> Result<Self, RotationError>;
+
+    /// The rotation in the form cheapest to apply many times: the columns of its
+    /// matrix in 3D (a quaternion rotation costs about twice a matrix product), the
+    /// rotation itself in 2D.
+    type Matrix: Copy + core::fmt::Debug + Send + Sync;
+    /// This pose's rotation as a [`Isometry::Matrix`].
+    fn matrix(&self) -> Self::Matrix;
+    /// `v` rotated by `m` (equal to [`Isometry::transform_vector`] up to rounding).
+    fn rotate_by(m: &Self::Matrix, v: V) -> V;
+    /// `v` rotated by the inverse of `m` (its transpose).
+    fn inverse_rotate_by(m: &Self::Matrix, v: V) -> V;
 
     /// Maps a point from the local frame to the world frame.
     #[inline]
@@ -78,6 +89,19 @@ impl<R: Real> Isometry<R::V2> for Pose2<R> {
         rotation: Rot2::IDENTITY,
         translation: <R::V2 as Vector>::ZERO,
     };
+    type Matrix = Rot2<R>;
+    #[inline]
+    fn matrix(&self) -> Rot2<R> {
+        self.rotation
+    }
+    #[inline]
+    fn rotate_by(m: &Rot2<R>, v: R::V2) -> R::V2 {
+        m.rotate(v)
+    }
+    #[inline]
+    fn inverse_rotate_by(m: &Rot2<R>, v: R::V2) -> R::V2 {
+        m.inverse_rotate(v)
+    }
     #[inline]
     fn from_translation(translation: R::V2) -> Self {
         Self {
@@ -156,6 +180,19 @@ impl<R: Real> Isometry<R::V3> for Pose3<R> {
         rotation: <R::Quat as Rotation3<R>>::IDENTITY,
         translation: <R::V3 as Vector>::ZERO,
     };
+    type Matrix = [R::V3; 3];
+    #[inline]
+    fn matrix(&self) -> [R::V3; 3] {
+        self.rotation.matrix_columns()
+    }
+    #[inline]
+    fn rotate_by(m: &[R::V3; 3], v: R::V3) -> R::V3 {
+        m[0] * v.get(0) + m[1] * v.get(1) + m[2] * v.get(2)
+    }
+    #[inline]
+    fn inverse_rotate_by(m: &[R::V3; 3], v: R::V3) -> R::V3 {
+        <R::V3 as Vector3>::new(m[0].dot(v), m[1].dot(v), m[2].dot(v))
+    }
     #[inline]
     fn from_translation(translation: R::V3) -> Self {
         Self {

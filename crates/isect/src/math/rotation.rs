@@ -232,6 +232,9 @@ pub trait Rotation3<R: Real>: Copy + core::fmt::Debug + PartialEq + Send + Sync 
     fn axes(self) -> [R::V3; 3] {
         [0, 1, 2].map(|i| self.rotate(R::V3::unit_axis(i)))
     }
+    /// The columns of the rotation matrix from the quaternion's products (for a
+    /// unit quaternion; cheaper than [`Rotation3::axes`], equal up to rounding).
+    fn matrix_columns(self) -> [R::V3; 3];
 }
 
 macro_rules! impl_rotation3 {
@@ -270,6 +273,19 @@ macro_rules! impl_rotation3 {
             fn try_normalize(self) -> Option<Self> {
                 let len = self.length();
                 (len > 0.0 && len.is_finite()).then(|| self * len.recip())
+            }
+            #[inline]
+            fn matrix_columns(self) -> [$v; 3] {
+                let (x, y, z, w) = (self.x, self.y, self.z, self.w);
+                let (x2, y2, z2) = (x + x, y + y, z + z);
+                let (xx, xy, xz) = (x * x2, x * y2, x * z2);
+                let (yy, yz, zz) = (y * y2, y * z2, z * z2);
+                let (wx, wy, wz) = (w * x2, w * y2, w * z2);
+                [
+                    <$v>::new(1.0 - (yy + zz), xy + wz, xz - wy),
+                    <$v>::new(xy - wz, 1.0 - (xx + zz), yz + wx),
+                    <$v>::new(xz + wy, yz - wx, 1.0 - (xx + yy)),
+                ]
             }
         }
     };
