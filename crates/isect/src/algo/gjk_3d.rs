@@ -190,7 +190,8 @@ const FACES: [[usize; 4]; 4] = [[0, 1, 2, 3], [0, 3, 1, 2], [0, 2, 3, 1], [1, 3,
 
 /// Ericson 5.1.6: the origin is outside a face when it lies on the other side of
 /// the face's plane from the opposite vertex; the closest point is on the nearest
-/// such face ([`nearest_on_triangle`]). A flat tetrahedron tests every face and never
+/// such face ([`nearest_on_triangle`]), and it is the first such face the origin
+/// projects inside, when there is one. A flat tetrahedron tests every face and never
 /// encloses the origin.
 fn reduce_tetrahedron<R: Real>(simplex: &mut Simplex<R::V3>) -> bool {
     let w: [R::V3; 4] = solver_points(&simplex.points);
@@ -209,9 +210,16 @@ fn reduce_tetrahedron<R: Real>(simplex: &mut Simplex<R::V3>) -> bool {
         }
         let face = [i, j, k].map(|v| simplex.points[v].w);
         let nearest = nearest_on_triangle::<R>(face);
+        // The origin is beyond this face's plane and projects inside the face: the
+        // projection is the tetrahedron's nearest point (every other point lies
+        // behind that plane), so the remaining faces need no test.
+        let projects_inside = !flat && nearest.plane_point.is_some();
         let d2 = nearest.distance_squared(face);
-        if best.as_ref().is_none_or(|(b, _, _)| d2 < *b) {
+        if projects_inside || best.as_ref().is_none_or(|(b, _, _)| d2 < *b) {
             best = Some((d2, [i, j, k], nearest));
+        }
+        if projects_inside {
+            break;
         }
     }
     match best {
