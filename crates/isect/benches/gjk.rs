@@ -8,9 +8,11 @@ use glam::Vec3;
 use isect::algo::support::ConvexPoints;
 use isect::math::Pose3;
 use isect::query::cast_shapes::cast_shapes;
-use isect::query::contact::{contact, contact_capsule_capsule};
+use isect::query::contact::{
+    contact, contact_ball_cone, contact_ball_cylinder, contact_capsule_capsule,
+};
 use isect::query::distance::{distance, distance_capsule_cuboid};
-use isect::shape::{Aabb, Capsule, ConvexPolyhedron};
+use isect::shape::{Aabb, Ball, Capsule, Cone, ConvexPolyhedron, Cylinder};
 use parry3d::math::Pose as PPose;
 use parry3d::query as pq;
 use parry3d::shape as ps;
@@ -131,6 +133,60 @@ fn capsule_contact(c: &mut Criterion) {
     });
     cycle_named(&mut group, "parry", &cases, |k| {
         let (a, b) = (&parry[k.shape_a], &parry[k.shape_b]);
+        pq::contact(&k.parry.0, a, &k.parry.1, b, 0.1).ok()
+    });
+    group.finish();
+}
+
+/// Ball–cylinder and ball–cone contacts (prediction 0.1): our closed-form kernels,
+/// the same pairs through GJK / EPA, and parry's `contact`.
+fn ball_curved_contact(c: &mut Criterion) {
+    let mut rng = Rng(9);
+    let balls: Vec<(Ball<Vec3>, ps::Ball)> = (0..SHAPES)
+        .map(|_| {
+            let r = rng.uniform(0.1, 0.5);
+            (Ball::new(Vec3::ZERO, r).expect("ball"), ps::Ball::new(r))
+        })
+        .collect();
+    let dims: Vec<(f32, f32)> = (0..SHAPES)
+        .map(|_| (rng.uniform(0.2, 0.8), rng.uniform(0.2, 0.8)))
+        .collect();
+    let cans: Vec<_> = dims
+        .iter()
+        .map(|&(h, r)| Cylinder::new(h, r).expect("can"))
+        .collect();
+    let pcans: Vec<_> = dims.iter().map(|&(h, r)| ps::Cylinder::new(h, r)).collect();
+    let cones: Vec<_> = dims
+        .iter()
+        .map(|&(h, r)| Cone::new(h, r).expect("cone"))
+        .collect();
+    let pcones: Vec<_> = dims.iter().map(|&(h, r)| ps::Cone::new(h, r)).collect();
+    let cases = cases(&mut rng, 0.9);
+    let mut group = c.benchmark_group("contact_ball_cylinder");
+    cycle_named(&mut group, "isect_kernel", &cases, |k| {
+        let (a, b) = (&balls[k.shape_a].0, &cans[k.shape_b]);
+        contact_ball_cylinder(&k.ours.0, a, &k.ours.1, b, 0.1)
+    });
+    cycle_named(&mut group, "isect_gjk", &cases, |k| {
+        let (a, b) = (&balls[k.shape_a].0, &cans[k.shape_b]);
+        contact(&k.ours.0, a, &k.ours.1, b, 0.1)
+    });
+    cycle_named(&mut group, "parry", &cases, |k| {
+        let (a, b) = (&balls[k.shape_a].1, &pcans[k.shape_b]);
+        pq::contact(&k.parry.0, a, &k.parry.1, b, 0.1).ok()
+    });
+    group.finish();
+    let mut group = c.benchmark_group("contact_ball_cone");
+    cycle_named(&mut group, "isect_kernel", &cases, |k| {
+        let (a, b) = (&balls[k.shape_a].0, &cones[k.shape_b]);
+        contact_ball_cone(&k.ours.0, a, &k.ours.1, b, 0.1)
+    });
+    cycle_named(&mut group, "isect_gjk", &cases, |k| {
+        let (a, b) = (&balls[k.shape_a].0, &cones[k.shape_b]);
+        contact(&k.ours.0, a, &k.ours.1, b, 0.1)
+    });
+    cycle_named(&mut group, "parry", &cases, |k| {
+        let (a, b) = (&balls[k.shape_a].1, &pcones[k.shape_b]);
         pq::contact(&k.parry.0, a, &k.parry.1, b, 0.1).ok()
     });
     group.finish();
@@ -333,6 +389,7 @@ criterion_group!(
     gjk_distance,
     epa_contact,
     capsule_contact,
+    ball_curved_contact,
     capsule_box_distance,
     linear_cast
 );

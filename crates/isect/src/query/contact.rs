@@ -2,7 +2,8 @@
 //! any pair with a support map — GJK while the cores are apart (seed 001; Ericson
 //! 9.5), EPA once they overlap ([`crate::algo::epa`]) — and analytic kernels for
 //! ball–ball, ball–capsule and capsule–capsule (segment closest points, Ericson
-//! 5.1.9), which the benchmarks show are faster.
+//! 5.1.9), and ball–cylinder and ball–cone (the centre's closed-form projection,
+//! [`crate::query::project_convex`]), which the benchmarks show are faster.
 //!
 //! Work is done in A's frame (`pose_ab = pose_a⁻¹ · pose_b`); answers are in world
 //! space. Tolerance: [`CAPSULE_CORE_ULPS`] (when two capsule cores count as touching,
@@ -15,7 +16,8 @@ use crate::algo::support::SupportMap;
 use crate::math::tolerance::eps;
 use crate::math::{Isometry, Real, Vector};
 use crate::query::distance::{closest_points_segment_segment, world_segment};
-use crate::shape::{Ball, Capsule};
+use crate::query::project_point::ProjectPoint;
+use crate::shape::{Ball, Capsule, Cone, Cylinder};
 
 /// A contact between shapes A and B, in world space.
 #[derive(Copy, Clone, Debug, PartialEq)]
@@ -291,4 +293,111 @@ pub fn contact_capsule_capsule<V: GjkVector>(
         return contact(pose_a, a, pose_b, b, prediction);
     }
     contact_points(pa, a.radius(), pb, b.radius(), prediction, V::ZERO)
+}
+
+/// Contact of a ball (A) and a shape (B) with a closed-form projection, from the
+/// ball's centre `c` and its hollow projection `q` on B's boundary (in B's frame,
+/// within a few `ε` of the exact point): outside B the normal runs from `c` to `q`
+/// and the depth is `r − |q − c|`; inside, from `q` through `c` (B's shortest way off
+/// the centre) and the depth is `r + |q − c|`. `point_a = c + r · normal` and
+/// `point_b = q`, so `point_a − point_b = depth · normal`. The outer `None` when `c`
+/// lies on B's boundary (no normal there: the caller asks GJK / EPA); the inner one
+/// when the shapes are farther apart than `prediction` or a pose is not finite.
+pub(crate) fn contact_ball_projected<V: Vector, S: ProjectPoint<V>>(
+    pose_a: &V::Pose,
+    a: &Ball<V>,
+    pose_b: &V::Pose,
+    b: &S,
+    prediction: V::Scalar,
+) -> Option<Option<Contact<V>>> {
+    if !(pose_a.is_finite() && pose_b.is_finite()) || prediction.is_nan() {
+        return Some(None);
+    }
+    let c = pose_b.inverse_transform_point(pose_a.transform_point(a.center()));
+    let projection = b.project_local_point(c, false);
+    let offset = projection.point - c;
+    let gap = offset.length();
+    let toward = offset.try_normalize()?;
+    let (normal, depth) = match projection.is_inside {
+        true => (-toward, a.radius() + gap),
+        false => (toward, a.radius() - gap),
+    };
+    if !(-depth <= prediction) {
+        return Some(None);
+    }
+    Some(Some(Contact {
+        normal: pose_b.transform_vector(normal),
+        depth,
+        point_a: pose_b.transform_point(c + normal * a.radius()),
+        point_b: pose_b.transform_point(projection.point),
+        status: Status::Converged,
+    }))
+}
+
+/// Contact of a ball and a cylinder without GJK: the ball's centre projected on the
+/// cylinder in closed form ([`ProjectPoint`]); a centre on the cylinder's surface
+/// takes the general path ([`contact`]).
+///
+/// ```
+/// use isect::d3::*;
+/// use isect::query::contact::contact_ball_cylinder;
+///
+/// # fn main() -> Result<(), ShapeError> {
+/// // A can of radius 1 and height 4 about y; a ball of radius 0.5 centred 0.25 inside
+/// // its side overlaps it by 0.75, pushed out along +x.
+/// let can = Cylinder::new(2.0, 1.0)?;
+/// let ball = Ball::new(Vec3::new(0.75, 0.0, 0.0), 0.5)?;
+/// let c = contact_ball_cylinder(&Pose::IDENTITY, &ball, &Pose::IDENTITY, &can, 0.0)
+///     .expect("they overlap");
+/// assert!((c.depth - 0.75).abs() < 1e-6);
+/// assert!((c.normal + Vec3::X).length() < 1e-6); // from the ball to the can
+/// # Ok(())
+/// # }
+/// ```
+pub fn contact_ball_cylinder<R: Real>(
+    pose_a: &<R::V3 as Vector>::Pose,
+    a: &Ball<R::V3>,
+    pose_b: &<R::V3 as Vector>::Pose,
+    b: &Cylinder<R>,
+    prediction: R,
+) -> Option<Contact<R::V3>>
+where
+    R::V3: GjkVector,
+{
+    contact_ball_projected(pose_a, a, pose_b, b, prediction)
+        .unwrap_or_else(|| contact(pose_a, a, pose_b, b, prediction))
+}
+
+/// Contact of a ball and a cone without GJK: the ball's centre projected on the
+/// cone's profile triangle in closed form ([`ProjectPoint`]); a centre on the cone's
+/// surface takes the general path ([`contact`]).
+///
+/// ```
+/// use isect::d3::*;
+/// use isect::query::contact::contact_ball_cone;
+///
+/// # fn main() -> Result<(), ShapeError> {
+/// // A cone with its apex at y = 1 and its base of radius 1 at y = -1; a ball of
+/// // radius 0.5 centred 1.25 above the apex is 0.75 away.
+/// let cone = Cone::new(1.0, 1.0)?;
+/// let ball = Ball::new(Vec3::new(0.0, 2.25, 0.0), 0.5)?;
+/// let c = contact_ball_cone(&Pose::IDENTITY, &ball, &Pose::IDENTITY, &cone, 1.0)
+///     .expect("within the prediction");
+/// assert!((c.depth + 0.75).abs() < 1e-6);
+/// assert!((c.normal + Vec3::Y).length() < 1e-6);
+/// # Ok(())
+/// # }
+/// ```
+pub fn contact_ball_cone<R: Real>(
+    pose_a: &<R::V3 as Vector>::Pose,
+    a: &Ball<R::V3>,
+    pose_b: &<R::V3 as Vector>::Pose,
+    b: &Cone<R>,
+    prediction: R,
+) -> Option<Contact<R::V3>>
+where
+    R::V3: GjkVector,
+{
+    contact_ball_projected(pose_a, a, pose_b, b, prediction)
+        .unwrap_or_else(|| contact(pose_a, a, pose_b, b, prediction))
 }

@@ -10,6 +10,8 @@
 
 #[path = "../any_shape_matrix.rs"]
 mod any_shape_matrix;
+#[path = "../ball_curved.rs"]
+mod ball_curved;
 #[path = "../broad_bvh.rs"]
 mod broad_bvh;
 #[path = "../broad_sap.rs"]

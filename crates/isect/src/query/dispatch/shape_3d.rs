@@ -1,10 +1,12 @@
 //! The 3D convex enum in the shared dispatch table ([`super::table`]): its kinds,
-//! box–box SAT on oriented boxes (15 axes) and the polyhedron manifold.
+//! box–box SAT on oriented boxes (15 axes), the polyhedron manifold, and ball–cylinder
+//! and ball–cone contacts by the centre's closed-form projection.
 
 use super::table::{self, dispatch_by_table, shared_convex_hooks, ConvexEnum, Kind};
 use super::*;
 use crate::algo::sat_3d;
 use crate::math::Pose3;
+use crate::query::contact::contact_ball_projected;
 use crate::query::manifold::{contact_manifold_obb_3d, contact_manifold_polyhedra};
 use crate::shape::obb_3d::Obb;
 use crate::shape::shape_3d::Shape;
@@ -31,6 +33,29 @@ where
         contact_manifold_obb_3d,
         crate::algo::witness::witness_3d
     );
+
+    fn own_contact(
+        pa: &Pose3<R>,
+        a: &Self,
+        pb: &Pose3<R>,
+        b: &Self,
+        prediction: R,
+    ) -> Option<Option<Contact<R::V3>>> {
+        let flipped = |c: Option<Option<Contact<R::V3>>>| c.map(|c| c.map(|c| c.flipped()));
+        match (a, b) {
+            (Shape::Ball(x), Shape::Cylinder(y)) => {
+                contact_ball_projected(pa, x, pb, y, prediction)
+            }
+            (Shape::Cylinder(x), Shape::Ball(y)) => {
+                flipped(contact_ball_projected(pb, y, pa, x, prediction))
+            }
+            (Shape::Ball(x), Shape::Cone(y)) => contact_ball_projected(pa, x, pb, y, prediction),
+            (Shape::Cone(x), Shape::Ball(y)) => {
+                flipped(contact_ball_projected(pb, y, pa, x, prediction))
+            }
+            _ => None,
+        }
+    }
 
     fn own_manifold(
         pa: &Pose3<R>,
