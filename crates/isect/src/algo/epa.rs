@@ -1,7 +1,7 @@
 //! EPA (expanding polytope algorithm, van den Bergen 2001; Ericson 9.5 mentions it
 //! as GJK's companion): penetration depth, normal and contact points of two
 //! overlapping cores, grown from GJK's final simplex. The polygon (2D, `epa_2d`)
-//! or polytope (3D, `epa_3d`, face heap and horizon) is expanded toward the
+//! or polytope (3D, `epa_3d`, nearest-face scan and horizon) is expanded toward the
 //! boundary of `A − B` until the face nearest the origin is on it.
 //!
 //! Tolerances: [`EPA_REL_ULPS`] with the floor [`EPA_REL_FLOOR`] (stop when the support point along the nearest

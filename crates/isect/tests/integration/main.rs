@@ -50,6 +50,8 @@ mod gjk_props;
 mod heightfield_2d;
 #[path = "../heightfield_3d.rs"]
 mod heightfield_3d;
+#[path = "../hull_contact.rs"]
+mod hull_contact;
 #[path = "../invariants.rs"]
 mod invariants;
 #[path = "../manifold.rs"]
