@@ -18,8 +18,6 @@
 //! Tolerance: [`POLYHEDRON_PLANE_ULPS`] machine epsilons of the largest coordinate,
 //! for "this vertex is on that plane".
 
-use std::collections::HashMap;
-
 use super::error::{check_coord_list, ShapeError};
 use super::plane::Plane;
 use crate::algo::hull_2d::convex_hull_2d_indices;
@@ -457,27 +455,38 @@ fn patch_outline(triangles: &[[usize; 3]], patch: &[usize]) -> Option<Vec<usize>
     if let [t] = patch {
         return Some(triangles[*t].to_vec());
     }
-    let inner: std::collections::HashSet<(usize, usize)> = patch
+    // Sorted edge lists, not hash sets: patches are small and many (a sphere's hull
+    // in `f32` merges tens of thousands), and sorting allocates once and hashes nothing.
+    let mut edges: Vec<(usize, usize)> = patch
         .iter()
         .flat_map(|&t| (0..3).map(move |k| (triangles[t][k], triangles[t][(k + 1) % 3])))
         .collect();
-    let mut next = HashMap::new();
-    for &(a, b) in &inner {
-        if !inner.contains(&(b, a)) && next.insert(a, b).is_some() {
-            return None; // a vertex where the boundary pinches
-        }
+    edges.sort_unstable();
+    edges.dedup();
+    // The boundary: edges whose reverse is not in the patch, sorted by their start.
+    let boundary: Vec<(usize, usize)> = edges
+        .iter()
+        .copied()
+        .filter(|&(a, b)| edges.binary_search(&(b, a)).is_err())
+        .collect();
+    if boundary.windows(2).any(|w| w[0].0 == w[1].0) {
+        return None; // a vertex where the boundary pinches
     }
-    let &start = next.keys().next()?;
+    let next = |a: usize| {
+        let i = boundary.binary_search_by_key(&a, |e| e.0).ok()?;
+        Some(boundary[i].1)
+    };
+    let start = boundary.first()?.0;
     let mut outline = vec![start];
-    let mut at = next[&start];
+    let mut at = next(start)?;
     while at != start {
-        if outline.len() == next.len() {
+        if outline.len() == boundary.len() {
             return None; // more than one loop
         }
         outline.push(at);
-        at = *next.get(&at)?;
+        at = next(at)?;
     }
-    (outline.len() == next.len()).then_some(outline)
+    (outline.len() == boundary.len()).then_some(outline)
 }
 
 /// Drops the vertices that are straight (within `tol`, the faces' on-plane
