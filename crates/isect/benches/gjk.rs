@@ -5,11 +5,11 @@
 
 use criterion::{criterion_group, criterion_main, Criterion};
 use glam::Vec3;
-use isect::algo::support::ConvexPoints;
+use isect::algo::support::{ConvexPoints, SupportMap};
 use isect::math::Pose3;
 use isect::query::cast_shapes::cast_shapes;
 use isect::query::contact::{
-    contact, contact_ball_cone, contact_ball_cylinder, contact_capsule_capsule,
+    contact, contact_ball_cone, contact_ball_cylinder, contact_capsule_capsule, Contact,
 };
 use isect::query::distance::{distance, distance_capsule_cuboid};
 use isect::shape::{Aabb, Ball, Capsule, Cone, ConvexPolyhedron, Cylinder};
@@ -138,11 +138,51 @@ fn capsule_contact(c: &mut Criterion) {
     group.finish();
 }
 
-/// Ball–cylinder and ball–cone contacts (prediction 0.1): our closed-form kernels,
-/// the same pairs through GJK / EPA, and parry's `contact`.
+/// A ball in both libraries' forms.
+type BallPair = (Ball<Vec3>, ps::Ball);
+
+/// One criterion group of ball–`S` contacts (prediction 0.1): our closed-form
+/// `kernel`, the same pairs through GJK / EPA, and parry's `contact` on `theirs`.
+fn ball_shape_group<S: SupportMap<Vec3>, P: ps::Shape>(
+    c: &mut Criterion,
+    name: &str,
+    cases: &[Case],
+    balls: &[BallPair],
+    ours: &[S],
+    theirs: &[P],
+    kernel: impl Fn(&Pose3<f32>, &Ball<Vec3>, &Pose3<f32>, &S, f32) -> Option<Contact<Vec3>>,
+) {
+    let mut group = c.benchmark_group(name);
+    cycle_named(&mut group, "isect_kernel", cases, |k| {
+        kernel(
+            &k.ours.0,
+            &balls[k.shape_a].0,
+            &k.ours.1,
+            &ours[k.shape_b],
+            0.1,
+        )
+    });
+    cycle_named(&mut group, "isect_gjk", cases, |k| {
+        contact(
+            &k.ours.0,
+            &balls[k.shape_a].0,
+            &k.ours.1,
+            &ours[k.shape_b],
+            0.1,
+        )
+    });
+    cycle_named(&mut group, "parry", cases, |k| {
+        let (a, b) = (&balls[k.shape_a].1, &theirs[k.shape_b]);
+        pq::contact(&k.parry.0, a, &k.parry.1, b, 0.1).ok()
+    });
+    group.finish();
+}
+
+/// Ball–cylinder and ball–cone contacts ([`ball_shape_group`]) on the same poses and
+/// dimensions.
 fn ball_curved_contact(c: &mut Criterion) {
     let mut rng = Rng(9);
-    let balls: Vec<(Ball<Vec3>, ps::Ball)> = (0..SHAPES)
+    let balls: Vec<BallPair> = (0..SHAPES)
         .map(|_| {
             let r = rng.uniform(0.1, 0.5);
             (Ball::new(Vec3::ZERO, r).expect("ball"), ps::Ball::new(r))
@@ -151,6 +191,7 @@ fn ball_curved_contact(c: &mut Criterion) {
     let dims: Vec<(f32, f32)> = (0..SHAPES)
         .map(|_| (rng.uniform(0.2, 0.8), rng.uniform(0.2, 0.8)))
         .collect();
+    let cases = cases(&mut rng, 0.9);
     let cans: Vec<_> = dims
         .iter()
         .map(|&(h, r)| Cylinder::new(h, r).expect("can"))
@@ -161,35 +202,10 @@ fn ball_curved_contact(c: &mut Criterion) {
         .map(|&(h, r)| Cone::new(h, r).expect("cone"))
         .collect();
     let pcones: Vec<_> = dims.iter().map(|&(h, r)| ps::Cone::new(h, r)).collect();
-    let cases = cases(&mut rng, 0.9);
-    let mut group = c.benchmark_group("contact_ball_cylinder");
-    cycle_named(&mut group, "isect_kernel", &cases, |k| {
-        let (a, b) = (&balls[k.shape_a].0, &cans[k.shape_b]);
-        contact_ball_cylinder(&k.ours.0, a, &k.ours.1, b, 0.1)
-    });
-    cycle_named(&mut group, "isect_gjk", &cases, |k| {
-        let (a, b) = (&balls[k.shape_a].0, &cans[k.shape_b]);
-        contact(&k.ours.0, a, &k.ours.1, b, 0.1)
-    });
-    cycle_named(&mut group, "parry", &cases, |k| {
-        let (a, b) = (&balls[k.shape_a].1, &pcans[k.shape_b]);
-        pq::contact(&k.parry.0, a, &k.parry.1, b, 0.1).ok()
-    });
-    group.finish();
-    let mut group = c.benchmark_group("contact_ball_cone");
-    cycle_named(&mut group, "isect_kernel", &cases, |k| {
-        let (a, b) = (&balls[k.shape_a].0, &cones[k.shape_b]);
-        contact_ball_cone(&k.ours.0, a, &k.ours.1, b, 0.1)
-    });
-    cycle_named(&mut group, "isect_gjk", &cases, |k| {
-        let (a, b) = (&balls[k.shape_a].0, &cones[k.shape_b]);
-        contact(&k.ours.0, a, &k.ours.1, b, 0.1)
-    });
-    cycle_named(&mut group, "parry", &cases, |k| {
-        let (a, b) = (&balls[k.shape_a].1, &pcones[k.shape_b]);
-        pq::contact(&k.parry.0, a, &k.parry.1, b, 0.1).ok()
-    });
-    group.finish();
+    let (name, kernel) = ("contact_ball_cylinder", contact_ball_cylinder::<f32>);
+    ball_shape_group(c, name, &cases, &balls, &cans, &pcans, kernel);
+    let (name, kernel) = ("contact_ball_cone", contact_ball_cone::<f32>);
+    ball_shape_group(c, name, &cases, &balls, &cones, &pcones, kernel);
 }
 
 fn linear_cast(c: &mut Criterion) {
