@@ -28,9 +28,14 @@ fn stderr(out: &Output) -> String {
     String::from_utf8_lossy(&out.stderr).into_owned()
 }
 
-/// A fresh empty folder for one test's files.
+/// A fresh empty folder for one test's files. A counter makes every call's folder its
+/// own: two tests that picked the same name (both `huge`) once ran at the same time
+/// and removed each other's files.
 fn scratch(test: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("isect-cli-{}-{test}", std::process::id()));
+    static CALLS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let call = CALLS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let name = format!("isect-cli-{}-{call}-{test}", std::process::id());
+    let dir = std::env::temp_dir().join(name);
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).expect("temp dir");
     dir
