@@ -104,11 +104,7 @@ pub fn clip_incident_edge<R: Real>(
         (pose_ri.transform_point(inc.vertices[j2 as usize]), j2),
     ];
     let v1 = rf.vertices[reference];
-    let v2 = rf.vertices[next(reference, n)];
-    let t = v2 - v1;
-    // Side 0 keeps t·(p − v1) ≥ 0, side 1 keeps t·(v2 − p) ≥ 0.
-    let kept = clip_to_side(&mut ends, |p| t.dot(p - v1), CLIPPED_2D)
-        && clip_to_side(&mut ends, |p| t.dot(v2 - p), CLIPPED_2D | 1);
+    let kept = clip_to_slab(&mut ends, v1, rf.vertices[next(reference, n)]);
     let normal = rf.normals[reference];
     let mut out = [ClipPoint {
         point: R::V2::ZERO,
@@ -130,6 +126,16 @@ pub fn clip_incident_edge<R: Real>(
         }
     }
     (out, len)
+}
+
+/// Clips the segment `ends` (in place) to the slab of the edge `v1 → v2`: side 0 keeps
+/// `t·(p − v1) ≥ 0`, side 1 keeps `t·(v2 − p) ≥ 0` with `t = v2 − v1`; a moved end
+/// takes the id `CLIPPED_2D | side`. False when the whole segment is outside. Works in
+/// 2D and 3D (the slab of a line).
+pub fn clip_to_slab<V: Vector>(ends: &mut [(V, u32); 2], v1: V, v2: V) -> bool {
+    let t = v2 - v1;
+    clip_to_side(ends, |p| t.dot(p - v1), CLIPPED_2D)
+        && clip_to_side(ends, |p| t.dot(v2 - p), CLIPPED_2D | 1)
 }
 
 /// Clips the segment `ends` to `{p : inside(p) ≥ 0}`; a moved end takes `id`. False

@@ -6,6 +6,7 @@ pub mod clip_3d;
 pub mod epa;
 mod epa_2d;
 mod epa_3d;
+pub mod feature;
 pub mod gjk;
 mod gjk_2d;
 mod gjk_3d;

@@ -157,7 +157,8 @@ pub trait DispatchShape<V: GjkVector>: RayCast<V> + Clone {
 
     /// See [`contact_manifold`]. The default is the single point of
     /// [`contact_pair`](Self::contact_pair); the convex enums override it with SAT and
-    /// clipping for box, polygon and polyhedron pairs.
+    /// clipping for box, polygon and polyhedron pairs and with feature manifolds for
+    /// the others.
     #[inline]
     fn contact_manifold_pair(
         pose_a: &V::Pose,
@@ -168,6 +169,23 @@ pub trait DispatchShape<V: GjkVector>: RayCast<V> + Clone {
     ) -> Option<Manifold<V>> {
         Self::contact_pair(pose_a, a, pose_b, b, prediction)
             .map(|c| Manifold::single(&c, FeatureId::SINGLE))
+    }
+
+    /// The manifold of a pair known to touch as `contact` says (a composite's part
+    /// whose normal was corrected along a flat surface): the clipped manifold of the
+    /// shapes' supporting features along its normal
+    /// ([`crate::query::manifold::features`]). The default, `None`, keeps the points
+    /// already found and re-measures their depths.
+    #[inline]
+    fn manifold_along_pair(
+        _pose_a: &V::Pose,
+        _a: &Self,
+        _pose_b: &V::Pose,
+        _b: &Self,
+        _contact: &Contact<V>,
+        _prediction: V::Scalar,
+    ) -> Option<Manifold<V>> {
+        None
     }
 
     /// See [`distance`].
@@ -291,10 +309,14 @@ pub fn contact<V: GjkVector, S: DispatchShape<V>>(
 }
 
 /// The contact manifold of the shapes within `prediction`: up to 2 (2D) or 4 (3D)
-/// points from SAT and clipping ([`crate::query::manifold`]) for box–box,
-/// polygon–polygon, 2D box–polygon and polyhedron–polyhedron pairs, the single point of [`contact`]
-/// (id [`FeatureId::SINGLE`]) for the other pairs. `None` beyond `prediction`, for
-/// a non-finite pose, a refused rotation or a NaN `prediction`.
+/// points ([`crate::query::manifold`]): by SAT and clipping for box–box,
+/// polygon–polygon, 2D box–polygon and polyhedron–polyhedron pairs, from the shapes'
+/// supporting features along [`contact`]'s normal for the other pairs (a capsule
+/// lying on a face gets both ends, a cylinder standing on one four points of its
+/// rim), the single point of [`contact`] (id [`FeatureId::SINGLE`]) when a ball is
+/// involved or no flat feature faces the other shape. A composite's per-part
+/// manifolds are merged ([`crate::query::merge_manifolds`]). `None` beyond
+/// `prediction`, for a non-finite pose, a refused rotation or a NaN `prediction`.
 ///
 /// ```
 /// use isect::d3::*;
@@ -308,6 +330,14 @@ pub fn contact<V: GjkVector, S: DispatchShape<V>>(
 /// let m = dispatch::contact_manifold(&Pose::IDENTITY, &floor, &at, &cube, 0.0).unwrap();
 /// assert_eq!(m.points().len(), 4);
 /// assert!(m.points().iter().all(|p| (p.depth - 0.1).abs() < 1e-5));
+///
+/// // A capsule of half length 1 lying 0.05 into the floor: both ends of its segment.
+/// let capsule = Shape::Capsule(Capsule::aligned(0, 1.0, 0.5)?);
+/// let lying = Pose::from_translation(Vec3::new(0.0, 0.45, 0.0));
+/// let m = dispatch::contact_manifold(&Pose::IDENTITY, &floor, &lying, &capsule, 0.0).unwrap();
+/// let xs: Vec<f32> = m.points().iter().map(|p| p.point_b.x).collect();
+/// assert_eq!(xs.len(), 2);
+/// assert!((xs[0] - xs[1]).abs() > 1.99);
 /// # Ok(())
 /// # }
 /// ```

@@ -218,8 +218,12 @@ macro_rules! any_shape_dispatch {
                 Self::pair(&$crate::query::composite::ContactPair(poses, prediction), a, b)
             }
 
-            /// The convex pair's manifold; for composites, the deepest of
-            /// [`contact_manifolds`](Self::contact_manifolds).
+            /// The convex pair's manifold; for composites, the per-part manifolds of
+            /// [`contact_manifolds`](Self::contact_manifolds) merged by
+            /// [`merge_manifolds`](crate::query::merge_manifolds): those within 5° of
+            /// the deepest one's normal, less duplicates, reduced to 4 points (3D) or 2
+            /// (2D) of the widest spread. Parts touching along other normals (a box in
+            /// a corner) are in [`contact_manifolds`](Self::contact_manifolds).
             fn contact_manifold_pair(
                 pa: &$pose,
                 a: &Self,
@@ -231,9 +235,7 @@ macro_rules! any_shape_dispatch {
                     return <$convex>::contact_manifold_pair(pa, x, pb, y, prediction);
                 }
                 let all = Self::contact_manifolds(pa, a, pb, b, prediction);
-                all.into_iter().map(|m| m.manifold).reduce(|best, m| {
-                    if m.max_depth() > best.max_depth() { m } else { best }
-                })
+                $crate::query::merge_manifolds(all.iter().map(|m| &m.manifold))
             }
 
             #[inline]

@@ -77,3 +77,21 @@ convex_enum_impls!(
     RoundedCuboid(Rounded<Aabb<R::V2>, R>),
     RoundedPolygon(Rounded<ConvexPolygon<R>, R>)
 );
+
+impl<R: Real> crate::algo::feature::FeatureMap<R::V2> for Shape<R> {
+    fn support_feature(&self, dir: R::V2) -> crate::algo::feature::SupportFeature<R::V2> {
+        use crate::algo::feature::{self as f, SupportFeature};
+        match self {
+            Shape::Ball(s) => SupportFeature::point(s.local_support(dir), 0),
+            Shape::Cuboid(s) => f::box_2d(s, dir),
+            Shape::Capsule(s) => f::capsule_2d(s, dir),
+            Shape::Segment(s) => f::segment_2d(s, dir),
+            Shape::Triangle(s) => f::triangle_2d(s, dir),
+            Shape::Polygon(s) => f::convex_polygon(s, dir),
+            Shape::RoundedCuboid(s) => f::rounded(f::box_2d(s.inner(), dir), s.radius(), dir),
+            Shape::RoundedPolygon(s) => {
+                f::rounded(f::convex_polygon(s.inner(), dir), s.radius(), dir)
+            }
+        }
+    }
+}

@@ -85,3 +85,20 @@ convex_enum_impls!(
     Cone(Cone<R>),
     RoundedCuboid(Rounded<Aabb<R::V3>, R>)
 );
+
+impl<R: Real> crate::algo::feature::FeatureMap<R::V3> for Shape<R> {
+    fn support_feature(&self, dir: R::V3) -> crate::algo::feature::SupportFeature<R::V3> {
+        use crate::algo::feature::{self as f, SupportFeature};
+        match self {
+            Shape::Ball(s) => SupportFeature::point(s.local_support(dir), 0),
+            Shape::Cuboid(s) => f::box_3d(s, dir),
+            Shape::Capsule(s) => f::capsule_3d(s, dir),
+            Shape::Segment(s) => f::segment_3d(s),
+            Shape::Triangle(s) => f::triangle_3d(s, dir),
+            Shape::Polyhedron(s) => f::convex_polyhedron(s, dir),
+            Shape::Cylinder(s) => f::cylinder(s, dir),
+            Shape::Cone(s) => f::cone(s, dir),
+            Shape::RoundedCuboid(s) => f::rounded(f::box_3d(s.inner(), dir), s.radius(), dir),
+        }
+    }
+}

@@ -70,6 +70,8 @@ mod ray_differential;
 mod ray_properties;
 #[path = "../ray_toi.rs"]
 mod ray_toi;
+#[path = "../resting_manifolds.rs"]
+mod resting_manifolds;
 #[path = "../sat_differential.rs"]
 mod sat_differential;
 #[path = "../sat_properties.rs"]

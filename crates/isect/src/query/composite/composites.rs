@@ -241,7 +241,7 @@ where
                 m.normal,
                 deepest_witnesses(&m),
             ) {
-                Some(n) => manifold_along(&m, n, (pa, x), (pb, y)),
+                Some(n) => manifold_along(&m, n, (pa, x), (pb, y), prediction),
                 None => m,
             };
             out.push(PartManifold {

@@ -180,10 +180,11 @@ where
     }
     a.for_each_part_in(&region, |i| {
         let m = a.with_part(i, |pp, part| {
-            let m = C::Part::contact_manifold_pair(&pose_a.mul(pp), part, pose_b, b, prediction)?;
+            let placed = (&pose_a.mul(pp), part);
+            let m = C::Part::contact_manifold_pair(placed.0, part, pose_b, b, prediction)?;
             let (at, _) = deepest_witnesses(&m);
             Some(match corrected_normal(a, i, pose_a, m.normal, at) {
-                Some(n) => manifold_along(&m, n, (&pose_a.mul(pp), part), (pose_b, b)),
+                Some(n) => manifold_along(&m, n, placed, (pose_b, b), prediction),
                 None => m,
             })
         });

@@ -74,7 +74,7 @@ use crate::algo::support::SupportMap;
 use crate::math::{Isometry, Real, Vector};
 use crate::query::contact::Contact;
 use crate::query::dispatch::DispatchShape;
-use crate::query::manifold::Manifold;
+use crate::query::manifold::{Manifold, ManifoldPoint};
 use crate::query::project_point::ProjectPoint;
 use crate::query::ShapeCastHit;
 use crate::shape::{Aabb, Composite};
@@ -216,15 +216,38 @@ pub(crate) fn contact_along<V: GjkVector, P: SupportMap<V>>(
     }
 }
 
-/// A manifold re-measured along the corrected normal `n`: each point of a clipped
-/// manifold keeps its `point_b` and gets the depth of A's extent along `n` above
-/// it; a single-point manifold is re-measured as [`contact_along`] does.
-pub(crate) fn manifold_along<V: GjkVector, P: SupportMap<V>>(
+/// A manifold along the corrected normal `n`: rebuilt from the parts' supporting
+/// features along `n` ([`DispatchShape::manifold_along_pair`]) from the deepest point
+/// re-measured as [`contact_along`] does; for part types without features, each point
+/// of a clipped manifold keeps its `point_b` and gets the depth of A's extent along
+/// `n` above it, and a single-point manifold is re-measured as [`contact_along`] does.
+pub(crate) fn manifold_along<V: GjkVector, P: ConvexPart<V>>(
     m: &Manifold<V>,
     n: V,
     (pose_a, a): (&V::Pose, &P),
     (pose_b, b): (&V::Pose, &P),
+    prediction: V::Scalar,
 ) -> Manifold<V> {
+    let deepest = m
+        .points()
+        .iter()
+        .fold(None, |best: Option<&ManifoldPoint<V>>, p| match best {
+            Some(b) if !(p.depth > b.depth) => Some(b),
+            _ => Some(p),
+        });
+    if let Some(p) = deepest {
+        let raw = Contact {
+            normal: m.normal,
+            depth: p.depth,
+            point_a: p.point_a,
+            point_b: p.point_b,
+            status: m.status,
+        };
+        let c = contact_along(&raw, n, (pose_a, a), (pose_b, b));
+        if let Some(rebuilt) = P::manifold_along_pair(pose_a, a, pose_b, b, &c, prediction) {
+            return rebuilt;
+        }
+    }
     let top = top_along(pose_a, a, n);
     let single = m.points().len() == 1;
     let raw = m.max_depth();

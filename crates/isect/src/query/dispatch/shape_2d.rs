@@ -68,6 +68,17 @@ where
         })
     }
 
+    fn feature_manifold(
+        pa: &Pose2<R>,
+        a: &Self,
+        pb: &Pose2<R>,
+        b: &Self,
+        c: &Contact<R::V2>,
+        prediction: R,
+    ) -> Manifold<R::V2> {
+        crate::query::manifold::features::manifold_2d(pa, a, pb, b, c, prediction)
+    }
+
     fn own_manifold(
         pa: &Pose2<R>,
         a: &Self,

@@ -57,6 +57,17 @@ where
         }
     }
 
+    fn feature_manifold(
+        pa: &Pose3<R>,
+        a: &Self,
+        pb: &Pose3<R>,
+        b: &Self,
+        c: &Contact<R::V3>,
+        prediction: R,
+    ) -> Manifold<R::V3> {
+        crate::query::manifold::features::manifold_3d(pa, a, pb, b, c, prediction)
+    }
+
     fn own_manifold(
         pa: &Pose3<R>,
         a: &Self,

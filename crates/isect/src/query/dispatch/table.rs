@@ -84,6 +84,17 @@ pub(crate) trait ConvexEnum<V: GjkVector>: SupportMap<V> + Sized {
         None
     }
 
+    /// The manifold of a pair touching as `c` says, from the shapes' supporting
+    /// features ([`crate::query::manifold::features`]).
+    fn feature_manifold(
+        pa: &V::Pose,
+        a: &Self,
+        pb: &V::Pose,
+        b: &Self,
+        c: &Contact<V>,
+        prediction: V::Scalar,
+    ) -> Manifold<V>;
+
     /// This dimension's own distance kernels.
     fn own_distance(_: &V::Pose, _: &Self, _: &V::Pose, _: &Self) -> Option<V::Scalar> {
         None
@@ -176,8 +187,26 @@ pub(crate) fn contact_manifold<V: GjkVector, S: ConvexEnum<V>>(
         return S::boxes_manifold(pa, x, pb, y, prediction);
     }
     S::own_manifold(pa, a, pb, b, prediction).unwrap_or_else(|| {
-        contact(pa, a, pb, b, prediction).map(|c| Manifold::single(&c, FeatureId::SINGLE))
+        let c = contact(pa, a, pb, b, prediction)?;
+        Some(manifold_from_contact(pa, a, pb, b, &c, prediction))
     })
+}
+
+/// [`DispatchShape::manifold_along_pair`]: the feature manifold of a pair touching as
+/// `c` says.
+pub(crate) fn manifold_from_contact<V: GjkVector, S: ConvexEnum<V>>(
+    pa: &V::Pose,
+    a: &S,
+    pb: &V::Pose,
+    b: &S,
+    c: &Contact<V>,
+    prediction: V::Scalar,
+) -> Manifold<V> {
+    match (a.kind(), b.kind()) {
+        // A ball's feature is one point: the contact is the whole manifold.
+        (Kind::Ball(_), _) | (_, Kind::Ball(_)) => Manifold::single(c, FeatureId::SINGLE),
+        _ => S::feature_manifold(pa, a, pb, b, c, prediction),
+    }
 }
 
 /// [`DispatchShape::distance_pair`].
@@ -406,6 +435,19 @@ macro_rules! dispatch_by_table {
                 prediction: R,
             ) -> Option<Manifold<R::$V>> {
                 table::contact_manifold(pa, a, pb, b, prediction)
+            }
+
+            fn manifold_along_pair(
+                pa: &$Pose<R>,
+                a: &Self,
+                pb: &$Pose<R>,
+                b: &Self,
+                contact: &Contact<R::$V>,
+                prediction: R,
+            ) -> Option<Manifold<R::$V>> {
+                Some(table::manifold_from_contact(
+                    pa, a, pb, b, contact, prediction,
+                ))
             }
 
             fn distance_pair(pa: &$Pose<R>, a: &Self, pb: &$Pose<R>, b: &Self) -> R {

@@ -1,6 +1,5 @@
-//! `contact_manifold`: up to 2 (2D) or 4 (3D) contact points with one normal, by the
-//! separating-axis test and clipping, as Box2D v3 (`manifold.c`, `b2ClipPolygons`),
-//! Bullet and Jolt do (algorithms and references in [`crate::algo::clip_2d`] and
+//! Manifolds of boxes, polygons and polyhedra by the separating-axis test and
+//! clipping, as Box2D v3 (`manifold.c`, `b2ClipPolygons`), Bullet and Jolt do (algorithms and references in [`crate::algo::clip_2d`] and
 //! [`crate::algo::clip_3d`]).
 //!
 //! Face contacts: the reference face is the SAT face of largest separation (A's unless
@@ -24,6 +23,7 @@
 
 // `!(x > y)` is deliberate: it is also true for NaN, which must take the safe branch.
 #![allow(clippy::neg_cmp_op_on_partial_ord)]
+use super::{contact_manifold_convex, valid_input, FeatureId, Manifold, EDGE_EDGE};
 use crate::algo::clip_2d::{self, PolygonFeatures};
 use crate::algo::clip_3d::{
     self, Axis, ClipBuffer, ClipVertex, Feature, FixedClipBuffer, REFERENCE_BIAS,
@@ -31,294 +31,9 @@ use crate::algo::clip_3d::{
 use crate::algo::gjk::{GjkVector, Status};
 use crate::algo::support::SupportMap;
 use crate::math::{Isometry, Pose2, Pose3, Real, Vector, Vector2, Vector3};
-use crate::query::contact::{contact, Contact};
+use crate::query::contact::contact;
 use crate::query::distance::closest_points_segment_segment;
 use crate::shape::{obb_2d, obb_3d, ConvexPolygon, ConvexPolyhedron, Segment};
-
-/// Capacity of a [`Manifold`]: 4 points (2D manifolds use at most 2).
-pub const MAX_MANIFOLD_POINTS: usize = 4;
-
-/// [`FeatureId::point`] of an edge–edge contact.
-pub const EDGE_EDGE: u32 = u32::MAX - 1;
-
-/// Identifies the features that produced a manifold point, so a solver can match
-/// points from frame to frame: it stays the same while the same geometric contact
-/// persists (small motions do not change it).
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
-pub struct FeatureId {
-    /// True when the reference face belongs to B.
-    pub reference_is_b: bool,
-    /// Reference face index (polygon edge, box face `2·axis + (1 for −)`, polyhedron
-    /// face); for edge–edge contacts, A's edge index.
-    pub reference: u32,
-    /// Incident face index; for edge–edge contacts, B's edge index.
-    pub incident: u32,
-    /// The incident vertex index (for boxes, the corner index: bit `k` set when
-    /// coordinate `k` is positive), or a clip code ([`clip_2d::CLIPPED_2D`],
-    /// [`clip_3d::CLIPPED_3D`]: the side plane and incident edge it was cut from),
-    /// [`EDGE_EDGE`], or `u32::MAX` for a single GJK/EPA point ([`FeatureId::SINGLE`]).
-    pub point: u32,
-}
-
-impl FeatureId {
-    /// The id of the single point of [`contact_manifold_convex`].
-    pub const SINGLE: Self = Self {
-        reference_is_b: false,
-        reference: u32::MAX,
-        incident: u32::MAX,
-        point: u32::MAX,
-    };
-}
-
-/// One contact point, in world space.
-#[derive(Copy, Clone, Debug, PartialEq)]
-pub struct ManifoldPoint<V: Vector> {
-    /// The point on A's surface.
-    pub point_a: V,
-    /// The point on B's surface; `point_a − point_b = depth · normal`.
-    pub point_b: V,
-    /// Penetration depth along the manifold normal (`< 0`: separation).
-    pub depth: V::Scalar,
-    /// Frame-to-frame id.
-    pub id: FeatureId,
-}
-
-/// Up to [`MAX_MANIFOLD_POINTS`] contact points sharing one normal; no heap.
-#[derive(Copy, Clone, Debug, PartialEq)]
-pub struct Manifold<V: Vector> {
-    /// Unit normal from A to B (world).
-    pub normal: V,
-    /// `Converged` for SAT manifolds; the GJK/EPA status for single-point fallbacks.
-    pub status: Status,
-    points: [ManifoldPoint<V>; MAX_MANIFOLD_POINTS],
-    len: usize,
-}
-
-impl<V: Vector> Manifold<V> {
-    fn new(normal: V, status: Status) -> Self {
-        let empty = ManifoldPoint {
-            point_a: V::ZERO,
-            point_b: V::ZERO,
-            depth: V::Scalar::ZERO,
-            id: FeatureId::SINGLE,
-        };
-        Self {
-            normal,
-            status,
-            points: [empty; MAX_MANIFOLD_POINTS],
-            len: 0,
-        }
-    }
-
-    /// A manifold of the single point of `c`.
-    pub(crate) fn single(c: &Contact<V>, id: FeatureId) -> Self {
-        let mut m = Self::new(c.normal, c.status);
-        m.push(c.point_a, c.point_b, c.depth, id);
-        m
-    }
-
-    /// Appends a point; beyond the capacity it is dropped (callers never exceed it).
-    fn push(&mut self, point_a: V, point_b: V, depth: V::Scalar, id: FeatureId) {
-        if self.len < MAX_MANIFOLD_POINTS {
-            self.points[self.len] = ManifoldPoint {
-                point_a,
-                point_b,
-                depth,
-                id,
-            };
-            self.len += 1;
-        }
-    }
-
-    /// The contact points (at least one in any manifold a query returns).
-    #[inline]
-    pub fn points(&self) -> &[ManifoldPoint<V>] {
-        &self.points[..self.len]
-    }
-
-    /// The contact points, mutable (for re-measuring along a corrected normal).
-    #[inline]
-    pub(crate) fn points_mut(&mut self) -> &mut [ManifoldPoint<V>] {
-        &mut self.points[..self.len]
-    }
-
-    /// The largest depth among the points (`−∞` for none).
-    pub fn max_depth(&self) -> V::Scalar {
-        self.points()
-            .iter()
-            .fold(V::Scalar::NEG_INFINITY, |m, p| m.max(p.depth))
-    }
-
-    /// The same manifold seen from B: normal reversed, points swapped, ids keep
-    /// naming the same features (`reference_is_b` flipped for face contacts, the two
-    /// edges swapped for edge–edge contacts).
-    pub fn flipped(&self) -> Self {
-        let mut m = *self;
-        m.normal = -self.normal;
-        for p in &mut m.points[..m.len] {
-            core::mem::swap(&mut p.point_a, &mut p.point_b);
-            match p.id.point {
-                EDGE_EDGE => core::mem::swap(&mut p.id.reference, &mut p.id.incident),
-                u32::MAX => {}
-                _ => p.id.reference_is_b = !p.id.reference_is_b,
-            }
-        }
-        m
-    }
-
-    /// The manifold mapped from a local frame to the world by `pose`.
-    fn transformed(mut self, pose: &V::Pose) -> Self {
-        self.normal = pose.transform_vector(self.normal);
-        for p in &mut self.points[..self.len] {
-            p.point_a = pose.transform_point(p.point_a);
-            p.point_b = pose.transform_point(p.point_b);
-        }
-        self
-    }
-}
-
-/// The manifold of two convex shapes of any kind: the single point of [`contact`]
-/// (with [`FeatureId::SINGLE`]), `None` beyond `prediction` or for NaN input.
-///
-/// ```
-/// use isect::d3::*;
-/// use isect::query::contact_manifold_convex;
-///
-/// # fn main() -> Result<(), ShapeError> {
-/// // A cylinder (any support-mapped pair) gets the single point of `contact`.
-/// let ball = Ball::new(Vec3::ZERO, 1.0)?;
-/// let post = Cylinder::new(2.0, 0.5)?;
-/// let at = Pose::from_translation(Vec3::new(1.25, 0.0, 0.0));
-/// let m = contact_manifold_convex(&Pose::IDENTITY, &ball, &at, &post, 0.0).expect("overlap");
-/// assert_eq!(m.points().len(), 1);
-/// assert!((m.points()[0].depth - 0.25).abs() < 1e-4);
-/// # Ok(())
-/// # }
-/// ```
-pub fn contact_manifold_convex<V, A, B>(
-    pose_a: &V::Pose,
-    a: &A,
-    pose_b: &V::Pose,
-    b: &B,
-    prediction: V::Scalar,
-) -> Option<Manifold<V>>
-where
-    V: GjkVector,
-    A: SupportMap<V> + ?Sized,
-    B: SupportMap<V> + ?Sized,
-{
-    contact(pose_a, a, pose_b, b, prediction).map(|c| Manifold::single(&c, FeatureId::SINGLE))
-}
-
-/// [`merge_manifolds`] merges the manifolds whose normals are within this cosine of
-/// the deepest one's (about 5°).
-pub const MERGE_NORMAL_COS: f64 = 0.996;
-/// [`merge_manifolds`] counts points closer than this many machine epsilons of the
-/// points' largest coordinate as one.
-pub const MERGE_DUPLICATE_ULPS: f64 = 1024.0;
-
-/// One manifold from several, such as a composite's per-part manifolds
-/// ([`crate::query::composite::PartManifold`]): the normal of the deepest one; the
-/// points of every manifold whose normal is within [`MERGE_NORMAL_COS`] of it, less
-/// duplicates (within [`MERGE_DUPLICATE_ULPS`]: parts meeting at a shared vertex or
-/// edge both report it); reduced to 2 points in 2D, 4 in 3D by keeping the point
-/// farthest from their mean and then, one at a time, the point farthest from those
-/// kept (farthest-point sampling: the widest support, which keeps a resting shape
-/// from tipping, as the two extremes of Box2D's manifolds and Jolt's
-/// `PruneContactPoints` do; a deeper point between them may be dropped).
-/// Points keep their ids and depths. `None` for no manifold or no point.
-///
-/// ```
-/// use isect::d2::*;
-/// use isect::query::{contact_manifold_obb_2d, merge_manifolds};
-///
-/// # fn main() -> Result<(), ShapeError> {
-/// // A box resting 0.1 deep across two floor tiles: one manifold a tile, merged into
-/// // one of 2 points (the box's two bottom corners) along the shared normal.
-/// let tile = Obb::from_angle(Vec2::ZERO, Vec2::new(1.0, 0.5), 0.0)?;
-/// let crate_ = Obb::from_angle(Vec2::ZERO, Vec2::new(0.5, 0.5), 0.0)?;
-/// let left = Pose::from_translation(Vec2::new(-1.0, 0.0));
-/// let right = Pose::from_translation(Vec2::new(1.0, 0.0));
-/// let on_top = Pose::from_translation(Vec2::new(0.0, 0.9));
-/// let parts = [
-///     contact_manifold_obb_2d(&left, &tile, &on_top, &crate_, 0.0).expect("touches the left tile"),
-///     contact_manifold_obb_2d(&right, &tile, &on_top, &crate_, 0.0).expect("and the right one"),
-/// ];
-/// let m = merge_manifolds(&parts).expect("two manifolds");
-/// assert_eq!(m.points().len(), 2);
-/// assert!((m.normal - Vec2::Y).length() < 1e-5);
-/// assert!(m.points().iter().all(|p| (p.depth - 0.1).abs() < 1e-5));
-/// # Ok(())
-/// # }
-/// ```
-pub fn merge_manifolds<'a, V: Vector>(
-    manifolds: impl IntoIterator<Item = &'a Manifold<V>>,
-) -> Option<Manifold<V>> {
-    let all: Vec<&Manifold<V>> = manifolds.into_iter().collect();
-    let reference = all
-        .iter()
-        .copied()
-        .filter(|m| !m.points().is_empty())
-        .fold(None, |best: Option<&Manifold<V>>, m| match best {
-            Some(b) if !(m.max_depth() > b.max_depth()) => Some(b),
-            _ => Some(m),
-        })?;
-    let cos = V::Scalar::from_f64(MERGE_NORMAL_COS);
-    let points: Vec<ManifoldPoint<V>> = all
-        .iter()
-        .filter(|m| m.normal.dot(reference.normal) >= cos)
-        .flat_map(|m| m.points().iter().copied())
-        .collect();
-    let magnitude = points
-        .iter()
-        .fold(V::Scalar::ZERO, |s, p| s.max(p.point_b.abs().max_element()));
-    let tiny = crate::math::tolerance::eps::<V::Scalar>(MERGE_DUPLICATE_ULPS) * magnitude;
-    let cap = if V::DIM == 2 { 2 } else { MAX_MANIFOLD_POINTS };
-    let mut m = Manifold::new(reference.normal, reference.status);
-    for i in farthest_points(&points, cap, tiny) {
-        let p = points[i];
-        m.push(p.point_a, p.point_b, p.depth, p.id);
-    }
-    Some(m)
-}
-
-/// Indices of at most `cap` of `points`: the one farthest (by `point_b`) from their
-/// mean, then repeatedly the one farthest from those chosen, while farther than
-/// `tiny`.
-fn farthest_points<V: Vector>(
-    points: &[ManifoldPoint<V>],
-    cap: usize,
-    tiny: V::Scalar,
-) -> Vec<usize> {
-    let count = V::Scalar::from_f64(points.len() as f64);
-    let mean = points.iter().fold(V::ZERO, |s, p| s + p.point_b) / count;
-    let from_mean = |i: usize| points[i].point_b.distance_squared(mean);
-    let Some(first) =
-        (0..points.len()).reduce(|b, i| if from_mean(i) > from_mean(b) { i } else { b })
-    else {
-        return Vec::new();
-    };
-    let mut chosen = vec![first];
-    while chosen.len() < cap {
-        let gap = |i: usize| {
-            chosen
-                .iter()
-                .map(|&c| points[c].point_b.distance(points[i].point_b))
-                .fold(V::Scalar::INFINITY, |m, d| m.min(d))
-        };
-        let next = (0..points.len()).reduce(|b, i| if gap(i) > gap(b) { i } else { b });
-        match next {
-            Some(i) if gap(i) > tiny => chosen.push(i),
-            _ => break,
-        }
-    }
-    chosen
-}
-
-/// True when the poses and `prediction` can be used.
-fn valid_input<P: Isometry<V>, V: Vector>(pose_a: &P, pose_b: &P, prediction: V::Scalar) -> bool {
-    pose_a.is_finite() && pose_b.is_finite() && !prediction.is_nan()
-}
 
 /// Manifold of two convex polygons: 1 or 2 points. `None` when they are farther apart
 /// than `prediction`, or for NaN poses or `prediction`. Exactly touching polygons give
@@ -701,11 +416,11 @@ fn box_face_manifold<R: Real>(
 }
 
 /// A reference face in its shape's frame.
-struct FaceClip<'a, V: Vector> {
-    face: &'a [V],
-    normal: V,
-    offset: V::Scalar,
-    id: FeatureId,
+pub(super) struct FaceClip<'a, V: Vector> {
+    pub(super) face: &'a [V],
+    pub(super) normal: V,
+    pub(super) offset: V::Scalar,
+    pub(super) id: FeatureId,
 }
 
 /// Clips `poly` (incident face, reference frame) to the reference face, keeps the
@@ -720,9 +435,21 @@ fn face_manifold<V: Vector3, B: ClipBuffer<V>>(
     clip_3d::clip_to_face(poly, scratch, clip.face, clip.normal);
     let depth = |p: V| clip.offset - clip.normal.dot(p);
     poly.retain(|v| depth(v.point) >= -prediction);
+    face_points(clip, poly, size)
+}
+
+/// The manifold of the clipped points `poly` below the reference face of `clip`
+/// (reference frame): at most four of them (the deepest, then the widest spread).
+/// `None` when `poly` is empty.
+pub(super) fn face_points<V: Vector3>(
+    clip: &FaceClip<'_, V>,
+    poly: &[ClipVertex<V>],
+    size: V::Scalar,
+) -> Option<Manifold<V>> {
     if poly.is_empty() {
         return None;
     }
+    let depth = |p: V| clip.offset - clip.normal.dot(p);
     // Also for four or fewer points: it drops duplicates (degenerate faces).
     let (chosen, len) = clip_3d::reduce_to_four(poly, depth, clip.normal, size);
     let flip = clip.id.reference_is_b;
@@ -814,7 +541,7 @@ where
 }
 
 /// The largest absolute coordinate of `points`.
-fn max_abs<V: Vector>(points: &[V]) -> V::Scalar {
+pub(super) fn max_abs<V: Vector>(points: &[V]) -> V::Scalar {
     points
         .iter()
         .fold(V::Scalar::ZERO, |m, p| m.max(p.abs().max_element()))

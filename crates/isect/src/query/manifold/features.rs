@@ -1,0 +1,407 @@
+//! Manifolds of any convex pair from their supporting features, as Jolt's
+//! `ManifoldBetweenTwoFaces` and parry's polygonal feature maps do: a capsule lying on
+//! a face gets its two ends, a cylinder standing on a face points spread on its rim, a
+//! box on a triangle the corners over the triangle.
+//!
+//! From [`contact`](crate::query::contact())'s unit normal `n` (A to B), A's feature
+//! along `n` and B's along `−n` ([`FeatureMap`]). The reference is a flat face whose
+//! normal is within [`FACE_ALIGN_COS`] of the contact normal, A's when both are; the
+//! other feature (the incident one) is clipped to the reference face's side planes (3D,
+//! Sutherland–Hodgman of [`clip_3d`]) or to the reference edge's slab (2D), the points
+//! at least `−prediction` deep below the reference face are kept and reduced to four
+//! (3D) or two (2D): the deepest, then the widest spread. The manifold's normal is the
+//! reference face's normal, and every depth is measured along it. With no aligned face,
+//! two parallel lines in 3D (capsules or cylinders side by side) are clipped to each
+//! other's extent along A's line, depths along `n`. Otherwise, or when clipping keeps
+//! no point, the manifold is the contact's single point ([`FeatureId::SINGLE`]).
+//!
+//! Tolerances: [`FACE_ALIGN_COS`] (about 2.6°) for a reference face and for parallel
+//! lines; the contact's own point joins the clipped ones (id [`DEEPEST`]) when it is
+//! deeper by more than [`DEEPEST_GAP`] of the features' size (a disc's rim between its
+//! polygon's vertices); `prediction` is widened by [`clip_3d::TOUCH_ULPS`] as in the
+//! SAT manifolds. Work is done in the reference shape's frame.
+
+use super::sat::{face_points, max_abs, FaceClip};
+use super::{FeatureId, Manifold};
+use crate::algo::clip_2d::{self, CLIPPED_2D};
+use crate::algo::clip_3d::{self, ClipBuffer, ClipVertex, FixedClipBuffer};
+use crate::algo::feature::{FeatureMap, SupportFeature, MAX_FEATURE_VERTICES};
+use crate::algo::gjk::{GjkVector, Status};
+use crate::math::{Isometry, Pose2, Pose3, Real, Vector};
+use crate::query::contact::Contact;
+
+/// A flat face is the reference when its normal's cosine with the contact normal is at
+/// least this; two lines are parallel when their directions' is.
+pub const FACE_ALIGN_COS: f64 = 0.999;
+/// The contact's point joins a feature manifold when it is deeper than every clipped
+/// point by more than this fraction of the features' size.
+pub const DEEPEST_GAP: f64 = 1e-3;
+/// [`FeatureId::point`] of the contact's own point in a feature manifold.
+pub const DEEPEST: u32 = u32::MAX - 2;
+
+/// Clipping storage: an incident feature cut by every side plane of the reference,
+/// plus the contact's point.
+type FeatureBuf<V> = FixedClipBuffer<V, { 2 * MAX_FEATURE_VERTICES + 1 }>;
+
+/// A shape's feature and its pose.
+struct Placed<'a, V: Vector> {
+    pose: &'a V::Pose,
+    feature: SupportFeature<V>,
+}
+
+/// The contact seen from the reference shape: its normal (reference to incident), the
+/// world point on the incident shape and the depth.
+struct Deepest<V: Vector> {
+    on_incident: V,
+    depth: V::Scalar,
+}
+
+/// The two shapes' features along the contact normal, and which is the reference
+/// (`Some(false)`: A's face, `Some(true)`: B's face, `None`: no aligned face).
+fn features<'a, V, A, B>(
+    pa: &'a V::Pose,
+    a: &A,
+    pb: &'a V::Pose,
+    b: &B,
+    normal: V,
+) -> (Placed<'a, V>, Placed<'a, V>, Option<bool>)
+where
+    V: Vector,
+    A: FeatureMap<V> + ?Sized,
+    B: FeatureMap<V> + ?Sized,
+{
+    let (na, nb) = (
+        pa.inverse_transform_vector(normal),
+        pb.inverse_transform_vector(-normal),
+    );
+    let (fa, fb) = (a.support_feature(na), b.support_feature(nb));
+    let cos = V::Scalar::from_f64(FACE_ALIGN_COS);
+    let aligned = |f: &SupportFeature<V>, d: V| f.normal.is_some_and(|m| m.dot(d) >= cos);
+    let (mut fa, mut fb) = (fa, fb);
+    // The incident feature is taken again along the reference face's exact normal: the
+    // contact normal may lean (EPA, a part's edge), which would tilt a curved
+    // feature's line or disc.
+    let reference = if aligned(&fa, na) {
+        let m = pa.transform_vector(fa.normal.unwrap_or(na));
+        fb = b.support_feature(pb.inverse_transform_vector(-m));
+        Some(false)
+    } else if aligned(&fb, nb) {
+        let m = pb.transform_vector(fb.normal.unwrap_or(nb));
+        fa = a.support_feature(pa.inverse_transform_vector(-m));
+        Some(true)
+    } else {
+        None
+    };
+    let placed = |pose, feature| Placed { pose, feature };
+    (placed(pa, fa), placed(pb, fb), reference)
+}
+
+/// The reference, the incident side and the contact seen from the reference.
+fn ordered<'p, V: Vector>(
+    a: Placed<'p, V>,
+    b: Placed<'p, V>,
+    reference_is_b: bool,
+    c: &Contact<V>,
+) -> (Placed<'p, V>, Placed<'p, V>, Deepest<V>) {
+    if reference_is_b {
+        let deepest = Deepest {
+            on_incident: c.point_a,
+            depth: c.depth,
+        };
+        (b, a, deepest)
+    } else {
+        let deepest = Deepest {
+            on_incident: c.point_b,
+            depth: c.depth,
+        };
+        (a, b, deepest)
+    }
+}
+
+/// The incident feature's vertices in the reference frame (`pose_ri`), ids their
+/// indices.
+fn incident_polygon<V: Vector>(inc: &SupportFeature<V>, pose_ri: &V::Pose) -> FeatureBuf<V> {
+    let mut poly = FeatureBuf::default();
+    for (k, &v) in inc.vertices().iter().enumerate() {
+        let (point, id) = (pose_ri.transform_point(v), k as u32);
+        poly.push(ClipVertex {
+            point,
+            id,
+            edge: id,
+        });
+    }
+    poly
+}
+
+/// Appends the contact's point (reference frame) when it is deeper than every point of
+/// `poly` by more than [`DEEPEST_GAP`] of `size`.
+fn add_deepest<V: Vector>(
+    poly: &mut FeatureBuf<V>,
+    point: V,
+    depth: V::Scalar,
+    measure: impl Fn(V) -> V::Scalar,
+    size: V::Scalar,
+) {
+    let best = poly
+        .iter()
+        .fold(V::Scalar::NEG_INFINITY, |m, v| m.max(measure(v.point)));
+    if depth > best + V::Scalar::from_f64(DEEPEST_GAP) * size {
+        poly.push(ClipVertex {
+            point,
+            id: DEEPEST,
+            edge: DEEPEST,
+        });
+    }
+}
+
+/// The manifold of two 3D convex shapes touching as `c` says, from their features.
+pub(crate) fn manifold_3d<R, A, B>(
+    pa: &Pose3<R>,
+    a: &A,
+    pb: &Pose3<R>,
+    b: &B,
+    c: &Contact<R::V3>,
+    prediction: R,
+) -> Manifold<R::V3>
+where
+    R: Real,
+    R::V3: GjkVector<Pose = Pose3<R>>,
+    A: FeatureMap<R::V3> + ?Sized,
+    B: FeatureMap<R::V3> + ?Sized,
+{
+    let (fa, fb, reference) = features(pa, a, pb, b, c.normal);
+    let m = match reference {
+        Some(reference_is_b) => {
+            let (rf, inc, deepest) = ordered(fa, fb, reference_is_b, c);
+            face_3d(&rf, &inc, reference_is_b, &deepest, prediction)
+        }
+        None => parallel_lines(&fa, &fb, c, prediction),
+    };
+    m.unwrap_or_else(|| Manifold::single(c, FeatureId::SINGLE))
+}
+
+/// The incident feature clipped to the reference face (3D).
+fn face_3d<R: Real>(
+    rf: &Placed<'_, R::V3>,
+    inc: &Placed<'_, R::V3>,
+    reference_is_b: bool,
+    deepest: &Deepest<R::V3>,
+    prediction: R,
+) -> Option<Manifold<R::V3>>
+where
+    R::V3: Vector<Pose = Pose3<R>>,
+{
+    let normal = rf.feature.normal?;
+    let face = rf.feature.vertices();
+    let pose_ri = rf.pose.inv_mul(inc.pose);
+    let mut poly = incident_polygon(&inc.feature, &pose_ri);
+    let size = max_abs(face).max(
+        poly.iter()
+            .fold(R::ZERO, |m, v| m.max(v.point.abs().max_element())),
+    );
+    let offset = pose_ri.translation.abs().max_element();
+    let prediction = clip_3d::touch_limit(prediction, size + offset);
+    clip_3d::clip_to_face(&mut poly, &mut FeatureBuf::default(), face, normal);
+    let clip = FaceClip {
+        face,
+        normal,
+        offset: normal.dot(face[0]),
+        id: FeatureId {
+            reference_is_b,
+            reference: rf.feature.id,
+            incident: inc.feature.id,
+            point: 0,
+        },
+    };
+    let depth = |p: R::V3| clip.offset - normal.dot(p);
+    poly.retain(|v| depth(v.point) >= -prediction);
+    if poly.is_empty() {
+        return None;
+    }
+    let at = rf.pose.inverse_transform_point(deepest.on_incident);
+    add_deepest(&mut poly, at, deepest.depth, depth, size);
+    face_points(&clip, &poly, size).map(|m| m.transformed(rf.pose))
+}
+
+/// Two parallel lines (3D, no aligned face): B's clipped to A's extent, depths along
+/// the contact normal.
+fn parallel_lines<V: GjkVector>(
+    fa: &Placed<'_, V>,
+    fb: &Placed<'_, V>,
+    c: &Contact<V>,
+    prediction: V::Scalar,
+) -> Option<Manifold<V>> {
+    let ([a0, a1], [b0, b1]) = (two(&fa.feature)?, two(&fb.feature)?);
+    let pose_ab = fa.pose.inv_mul(fb.pose);
+    let (b0, b1) = (pose_ab.transform_point(b0), pose_ab.transform_point(b1));
+    let cos = V::Scalar::from_f64(FACE_ALIGN_COS);
+    let (ua, ub) = ((a1 - a0).try_normalize()?, (b1 - b0).try_normalize()?);
+    if ua.dot(ub).abs() < cos {
+        return None;
+    }
+    let n = fa.pose.inverse_transform_vector(c.normal);
+    let mut ends = [(b0, 0), (b1, 1)];
+    if !clip_2d::clip_to_slab(&mut ends, a0, a1) {
+        return None;
+    }
+    let size = max_abs(&[a0, a1, b0, b1]);
+    let offset = pose_ab.translation().abs().max_element();
+    let prediction = clip_3d::touch_limit(prediction, size + offset);
+    let mut m = Manifold::new(n, Status::Converged);
+    for (q, point) in ends {
+        let depth = n.dot(a0 - q);
+        if depth >= -prediction {
+            let id = FeatureId {
+                reference_is_b: false,
+                reference: fa.feature.id,
+                incident: fb.feature.id,
+                point,
+            };
+            m.push(q + n * depth, q, depth, id);
+        }
+    }
+    dedup_pair(&mut m, size);
+    (!m.points().is_empty()).then(|| m.transformed(fa.pose))
+}
+
+/// A feature's two vertices, when it has exactly two distinct ones.
+fn two<V: Vector>(f: &SupportFeature<V>) -> Option<[V; 2]> {
+    match f.vertices() {
+        &[p, q] if p != q => Some([p, q]),
+        _ => None,
+    }
+}
+
+/// Drops the second of two points within rounding of each other (a zero-length clip).
+fn dedup_pair<V: Vector>(m: &mut Manifold<V>, size: V::Scalar) {
+    let tiny = crate::math::tolerance::eps::<V::Scalar>(clip_3d::DUPLICATE_ULPS) * size;
+    if let [p, q] = m.points() {
+        if p.point_b.distance(q.point_b) <= tiny {
+            m.truncate(1);
+        }
+    }
+}
+
+/// The manifold of two 2D convex shapes touching as `c` says, from their features.
+pub(crate) fn manifold_2d<R, A, B>(
+    pa: &Pose2<R>,
+    a: &A,
+    pb: &Pose2<R>,
+    b: &B,
+    c: &Contact<R::V2>,
+    prediction: R,
+) -> Manifold<R::V2>
+where
+    R: Real,
+    R::V2: GjkVector<Pose = Pose2<R>>,
+    A: FeatureMap<R::V2> + ?Sized,
+    B: FeatureMap<R::V2> + ?Sized,
+{
+    let (fa, fb, reference) = features(pa, a, pb, b, c.normal);
+    let m = reference.and_then(|reference_is_b| {
+        let (rf, inc, deepest) = ordered(fa, fb, reference_is_b, c);
+        edge_2d(&rf, &inc, reference_is_b, &deepest, prediction)
+    });
+    m.unwrap_or_else(|| Manifold::single(c, FeatureId::SINGLE))
+}
+
+/// The incident feature clipped to the reference edge's slab (2D).
+fn edge_2d<R: Real>(
+    rf: &Placed<'_, R::V2>,
+    inc: &Placed<'_, R::V2>,
+    reference_is_b: bool,
+    deepest: &Deepest<R::V2>,
+    prediction: R,
+) -> Option<Manifold<R::V2>>
+where
+    R::V2: Vector<Pose = Pose2<R>>,
+{
+    let normal = rf.feature.normal?;
+    let [r0, r1] = two(&rf.feature)?;
+    let pose_ri = rf.pose.inv_mul(inc.pose);
+    let verts = inc.feature.vertices();
+    let ends = |k: usize| (pose_ri.transform_point(verts[k]), k as u32);
+    let mut clipped = [ends(0), ends(verts.len().min(2) - 1)];
+    if !clip_2d::clip_to_slab(&mut clipped, r0, r1) {
+        return None;
+    }
+    let size = max_abs(&[r0, r1, clipped[0].0, clipped[1].0]);
+    let offset = pose_ri.translation.abs().max_element();
+    let prediction = clip_3d::touch_limit(prediction, size + offset);
+    let depth = |p: R::V2| normal.dot(r0 - p);
+    let mut poly = FeatureBuf::default();
+    for (point, id) in clipped {
+        if depth(point) >= -prediction {
+            poly.push(ClipVertex {
+                point,
+                id,
+                edge: id,
+            });
+        }
+    }
+    if poly.is_empty() {
+        return None;
+    }
+    let at = rf.pose.inverse_transform_point(deepest.on_incident);
+    add_deepest(&mut poly, at, deepest.depth, depth, size);
+    let id = FeatureId {
+        reference_is_b,
+        reference: rf.feature.id,
+        incident: inc.feature.id,
+        point: 0,
+    };
+    let mut m = Manifold::new(
+        if reference_is_b { -normal } else { normal },
+        Status::Converged,
+    );
+    for i in deepest_and_farthest(&poly, depth) {
+        let (q, d) = (poly[i].point, depth(poly[i].point));
+        let on_ref = q + normal * d;
+        let (pa, pb) = if reference_is_b {
+            (q, on_ref)
+        } else {
+            (on_ref, q)
+        };
+        m.push(
+            pa,
+            pb,
+            d,
+            FeatureId {
+                point: poly[i].id,
+                ..id
+            },
+        );
+    }
+    dedup_pair(&mut m, size);
+    Some(m.transformed(rf.pose))
+}
+
+/// At most two of `points`: the deepest and the one farthest from it; the two ends
+/// themselves when there are two.
+fn deepest_and_farthest<V: Vector>(
+    points: &[ClipVertex<V>],
+    depth: impl Fn(V) -> V::Scalar,
+) -> impl Iterator<Item = usize> {
+    let (first, second) = if points.len() <= 2 {
+        (0, points.len().saturating_sub(1))
+    } else {
+        let argmax = |f: &dyn Fn(V) -> V::Scalar| {
+            (0..points.len()).fold(0, |b, i| {
+                if f(points[i].point) > f(points[b].point) {
+                    i
+                } else {
+                    b
+                }
+            })
+        };
+        let first = argmax(&|p| depth(p));
+        let p0 = points[first].point;
+        (first, argmax(&|p| p.distance_squared(p0)))
+    };
+    [first, second]
+        .into_iter()
+        .take(if first == second { 1 } else { 2 })
+}
+
+// The clip codes of 2D slabs and 3D planes never collide with an incident vertex index.
+const _: () = assert!(CLIPPED_2D > MAX_FEATURE_VERTICES as u32);

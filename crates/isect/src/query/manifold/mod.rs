@@ -1,0 +1,353 @@
+//! Contact manifolds: up to 2 (2D) or 4 (3D) contact points sharing one normal, each
+//! with a [`FeatureId`] a solver matches from frame to frame.
+//!
+//! - [`sat`]: boxes, polygons and polyhedra by the separating-axis test and clipping
+//!   (Box2D v3 `manifold.c`, Jolt, Bullet).
+//! - [`features`]: every other convex pair, from the supporting features of the two
+//!   shapes along [`contact`]'s normal, clipped as the faces are (Jolt
+//!   `ManifoldBetweenTwoFaces`, parry's polygonal feature maps).
+//! - [`merge_manifolds`]: one manifold from several (a composite's parts).
+//!
+//! No tolerances beyond those of the submodules and [`MERGE_NORMAL_COS`] /
+//! [`MERGE_DUPLICATE_ULPS`].
+
+// `!(x > y)` is deliberate: it is also true for NaN, which must take the safe branch.
+#![allow(clippy::neg_cmp_op_on_partial_ord)]
+pub mod features;
+pub mod sat;
+
+pub use sat::{
+    contact_manifold_obb_2d, contact_manifold_obb_3d, contact_manifold_obb_polygon,
+    contact_manifold_polygons, contact_manifold_polyhedra,
+};
+
+use crate::algo::gjk::{GjkVector, Status};
+use crate::algo::support::SupportMap;
+use crate::math::{Isometry, Real, Vector};
+use crate::query::contact::{contact, Contact};
+
+/// Capacity of a [`Manifold`]: 4 points (2D manifolds use at most 2).
+pub const MAX_MANIFOLD_POINTS: usize = 4;
+
+/// [`FeatureId::point`] of an edge–edge contact.
+pub const EDGE_EDGE: u32 = u32::MAX - 1;
+
+/// Identifies the features that produced a manifold point, so a solver can match
+/// points from frame to frame: it stays the same while the same geometric contact
+/// persists (small motions do not change it).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub struct FeatureId {
+    /// True when the reference face belongs to B.
+    pub reference_is_b: bool,
+    /// Reference face index (polygon edge, box face `2·axis + (1 for −)`, polyhedron
+    /// face; for feature manifolds the reference feature's
+    /// [`id`](crate::algo::feature::SupportFeature::id)); for edge–edge contacts, A's
+    /// edge index.
+    pub reference: u32,
+    /// Incident face index (or feature id); for edge–edge contacts, B's edge index.
+    pub incident: u32,
+    /// The incident vertex index (for boxes, the corner index: bit `k` set when
+    /// coordinate `k` is positive), or a clip code
+    /// ([`CLIPPED_2D`](crate::algo::clip_2d::CLIPPED_2D),
+    /// [`CLIPPED_3D`](crate::algo::clip_3d::CLIPPED_3D): the side plane and incident
+    /// edge it was cut from), [`EDGE_EDGE`], [`features::DEEPEST`], or `u32::MAX` for a
+    /// single GJK/EPA point ([`FeatureId::SINGLE`]).
+    pub point: u32,
+}
+
+impl FeatureId {
+    /// The id of the single point of [`contact_manifold_convex`].
+    pub const SINGLE: Self = Self {
+        reference_is_b: false,
+        reference: u32::MAX,
+        incident: u32::MAX,
+        point: u32::MAX,
+    };
+}
+
+/// One contact point, in world space.
+#[derive(Copy, Clone, Debug, PartialEq)]
+pub struct ManifoldPoint<V: Vector> {
+    /// The point on A's surface.
+    pub point_a: V,
+    /// The point on B's surface; `point_a − point_b = depth · normal`.
+    pub point_b: V,
+    /// Penetration depth along the manifold normal (`< 0`: separation).
+    pub depth: V::Scalar,
+    /// Frame-to-frame id.
+    pub id: FeatureId,
+}
+
+/// Up to [`MAX_MANIFOLD_POINTS`] contact points sharing one normal; no heap.
+#[derive(Copy, Clone, Debug, PartialEq)]
+pub struct Manifold<V: Vector> {
+    /// Unit normal from A to B (world).
+    pub normal: V,
+    /// `Converged` for SAT manifolds; the GJK/EPA status for single-point fallbacks.
+    pub status: Status,
+    points: [ManifoldPoint<V>; MAX_MANIFOLD_POINTS],
+    len: usize,
+}
+
+impl<V: Vector> Manifold<V> {
+    fn new(normal: V, status: Status) -> Self {
+        let empty = ManifoldPoint {
+            point_a: V::ZERO,
+            point_b: V::ZERO,
+            depth: V::Scalar::ZERO,
+            id: FeatureId::SINGLE,
+        };
+        Self {
+            normal,
+            status,
+            points: [empty; MAX_MANIFOLD_POINTS],
+            len: 0,
+        }
+    }
+
+    /// A manifold of the single point of `c`.
+    pub(crate) fn single(c: &Contact<V>, id: FeatureId) -> Self {
+        let mut m = Self::new(c.normal, c.status);
+        m.push(c.point_a, c.point_b, c.depth, id);
+        m
+    }
+
+    /// Appends a point; beyond the capacity it is dropped (callers never exceed it).
+    fn push(&mut self, point_a: V, point_b: V, depth: V::Scalar, id: FeatureId) {
+        if self.len < MAX_MANIFOLD_POINTS {
+            self.points[self.len] = ManifoldPoint {
+                point_a,
+                point_b,
+                depth,
+                id,
+            };
+            self.len += 1;
+        }
+    }
+
+    /// Keeps the first `len` points.
+    fn truncate(&mut self, len: usize) {
+        self.len = self.len.min(len);
+    }
+
+    /// The contact points (at least one in any manifold a query returns).
+    #[inline]
+    pub fn points(&self) -> &[ManifoldPoint<V>] {
+        &self.points[..self.len]
+    }
+
+    /// The contact points, mutable (for re-measuring along a corrected normal).
+    #[inline]
+    pub(crate) fn points_mut(&mut self) -> &mut [ManifoldPoint<V>] {
+        &mut self.points[..self.len]
+    }
+
+    /// The largest depth among the points (`−∞` for none).
+    pub fn max_depth(&self) -> V::Scalar {
+        self.points()
+            .iter()
+            .fold(V::Scalar::NEG_INFINITY, |m, p| m.max(p.depth))
+    }
+
+    /// The same manifold seen from B: normal reversed, points swapped, ids keep
+    /// naming the same features (`reference_is_b` flipped for face contacts, the two
+    /// edges swapped for edge–edge contacts).
+    pub fn flipped(&self) -> Self {
+        let mut m = *self;
+        m.normal = -self.normal;
+        for p in &mut m.points[..m.len] {
+            core::mem::swap(&mut p.point_a, &mut p.point_b);
+            match p.id.point {
+                EDGE_EDGE => core::mem::swap(&mut p.id.reference, &mut p.id.incident),
+                u32::MAX => {}
+                _ => p.id.reference_is_b = !p.id.reference_is_b,
+            }
+        }
+        m
+    }
+
+    /// The manifold mapped from a local frame to the world by `pose`.
+    fn transformed(mut self, pose: &V::Pose) -> Self {
+        self.normal = pose.transform_vector(self.normal);
+        for p in &mut self.points[..self.len] {
+            p.point_a = pose.transform_point(p.point_a);
+            p.point_b = pose.transform_point(p.point_b);
+        }
+        self
+    }
+}
+
+/// The manifold of two convex shapes of any kind: the single point of [`contact`]
+/// (with [`FeatureId::SINGLE`]), `None` beyond `prediction` or for NaN input.
+///
+/// ```
+/// use isect::d3::*;
+/// use isect::query::contact_manifold_convex;
+///
+/// # fn main() -> Result<(), ShapeError> {
+/// // A cylinder (any support-mapped pair) gets the single point of `contact`.
+/// let ball = Ball::new(Vec3::ZERO, 1.0)?;
+/// let post = Cylinder::new(2.0, 0.5)?;
+/// let at = Pose::from_translation(Vec3::new(1.25, 0.0, 0.0));
+/// let m = contact_manifold_convex(&Pose::IDENTITY, &ball, &at, &post, 0.0).expect("overlap");
+/// assert_eq!(m.points().len(), 1);
+/// assert!((m.points()[0].depth - 0.25).abs() < 1e-4);
+/// # Ok(())
+/// # }
+/// ```
+pub fn contact_manifold_convex<V, A, B>(
+    pose_a: &V::Pose,
+    a: &A,
+    pose_b: &V::Pose,
+    b: &B,
+    prediction: V::Scalar,
+) -> Option<Manifold<V>>
+where
+    V: GjkVector,
+    A: SupportMap<V> + ?Sized,
+    B: SupportMap<V> + ?Sized,
+{
+    contact(pose_a, a, pose_b, b, prediction).map(|c| Manifold::single(&c, FeatureId::SINGLE))
+}
+
+/// [`merge_manifolds`] merges the manifolds whose normals are within this cosine of
+/// the deepest one's (about 5°).
+pub const MERGE_NORMAL_COS: f64 = 0.996;
+/// [`merge_manifolds`] counts points closer than this many machine epsilons of the
+/// points' largest coordinate as one.
+pub const MERGE_DUPLICATE_ULPS: f64 = 1024.0;
+
+/// [`merge_manifolds`] in 3D keeps a third or fourth point only when it lies farther
+/// than this fraction of the two first points' distance from their line.
+pub const MERGE_FLAT_FRACTION: f64 = 1e-3;
+
+/// One manifold from several, such as a composite's per-part manifolds
+/// ([`crate::query::composite::PartManifold`]): the normal that most of them share
+/// (within [`MERGE_NORMAL_COS`]), the deepest one's among ties, so that one part
+/// touched along a stray normal (a shape's edge against a triangle's edge) does not
+/// turn a floor's manifold; the points of every manifold whose normal is within
+/// [`MERGE_NORMAL_COS`] of it, less
+/// duplicates (within [`MERGE_DUPLICATE_ULPS`]: parts meeting at a shared vertex or
+/// edge both report it); reduced to 2 points in 2D, 4 in 3D as the clipped manifolds
+/// are ([`crate::algo::clip_3d::reduce_to_four`], Jolt's `PruneContactPoints`): the
+/// deepest point, the point farthest from it, then in 3D the point farthest from their
+/// line and the one farthest beyond the line on the other side, each when farther from
+/// the line than [`MERGE_FLAT_FRACTION`] of the first two's distance (the widest
+/// support, which keeps a resting shape from tipping; points between them add
+/// nothing).
+/// Points keep their ids and depths. `None` for no manifold or no point.
+///
+/// ```
+/// use isect::d2::*;
+/// use isect::query::{contact_manifold_obb_2d, merge_manifolds};
+///
+/// # fn main() -> Result<(), ShapeError> {
+/// // A box resting 0.1 deep across two floor tiles: one manifold a tile, merged into
+/// // one of 2 points (the box's two bottom corners) along the shared normal.
+/// let tile = Obb::from_angle(Vec2::ZERO, Vec2::new(1.0, 0.5), 0.0)?;
+/// let crate_ = Obb::from_angle(Vec2::ZERO, Vec2::new(0.5, 0.5), 0.0)?;
+/// let left = Pose::from_translation(Vec2::new(-1.0, 0.0));
+/// let right = Pose::from_translation(Vec2::new(1.0, 0.0));
+/// let on_top = Pose::from_translation(Vec2::new(0.0, 0.9));
+/// let parts = [
+///     contact_manifold_obb_2d(&left, &tile, &on_top, &crate_, 0.0).expect("touches the left tile"),
+///     contact_manifold_obb_2d(&right, &tile, &on_top, &crate_, 0.0).expect("and the right one"),
+/// ];
+/// let m = merge_manifolds(&parts).expect("two manifolds");
+/// assert_eq!(m.points().len(), 2);
+/// assert!((m.normal - Vec2::Y).length() < 1e-5);
+/// assert!(m.points().iter().all(|p| (p.depth - 0.1).abs() < 1e-5));
+/// # Ok(())
+/// # }
+/// ```
+pub fn merge_manifolds<'a, V: Vector>(
+    manifolds: impl IntoIterator<Item = &'a Manifold<V>>,
+) -> Option<Manifold<V>> {
+    let all: Vec<&Manifold<V>> = manifolds.into_iter().collect();
+    let cos = V::Scalar::from_f64(MERGE_NORMAL_COS);
+    let sharing = |m: &Manifold<V>| all.iter().filter(|o| o.normal.dot(m.normal) >= cos).count();
+    let reference = all
+        .iter()
+        .copied()
+        .filter(|m| !m.points().is_empty())
+        .map(|m| (sharing(m), m))
+        .fold(
+            None,
+            |best: Option<(usize, &Manifold<V>)>, (k, m)| match best {
+                Some((bk, b)) if k < bk || (k == bk && !(m.max_depth() > b.max_depth())) => {
+                    Some((bk, b))
+                }
+                _ => Some((k, m)),
+            },
+        )?
+        .1;
+    let points: Vec<ManifoldPoint<V>> = all
+        .iter()
+        .filter(|m| m.normal.dot(reference.normal) >= cos)
+        .flat_map(|m| m.points().iter().copied())
+        .collect();
+    let magnitude = points
+        .iter()
+        .fold(V::Scalar::ZERO, |s, p| s.max(p.point_b.abs().max_element()));
+    let tiny = crate::math::tolerance::eps::<V::Scalar>(MERGE_DUPLICATE_ULPS) * magnitude;
+    let cap = if V::DIM == 2 { 2 } else { MAX_MANIFOLD_POINTS };
+    let mut m = Manifold::new(reference.normal, reference.status);
+    for i in spread_points(&points, cap, tiny) {
+        let p = points[i];
+        m.push(p.point_a, p.point_b, p.depth, p.id);
+    }
+    Some(m)
+}
+
+/// Indices of at most `cap` (2 or 4) of `points` spanning the widest support: the
+/// point `e1` farthest from the deepest one and the point `e2` farthest from `e1` (the
+/// deepest instead of `e2` when it is deeper by more than `tiny`), then in 3D the point
+/// farthest from their line and the one farthest beyond the line on the other side;
+/// each only when farther than `tiny`.
+fn spread_points<V: Vector>(
+    points: &[ManifoldPoint<V>],
+    cap: usize,
+    tiny: V::Scalar,
+) -> Vec<usize> {
+    // The first index within `tiny` of the largest `f`: rounding cannot reorder ties.
+    let argmax = |f: &dyn Fn(&ManifoldPoint<V>) -> V::Scalar| {
+        let best = points
+            .iter()
+            .fold(V::Scalar::NEG_INFINITY, |m, p| m.max(f(p)));
+        (best, points.iter().position(|p| f(p) >= best - tiny))
+    };
+    let (deepest, Some(d)) = argmax(&|p| p.depth) else {
+        return Vec::new();
+    };
+    let at = |i: usize| points[i].point_b;
+    let (far, e1) = argmax(&|p| p.point_b.distance(at(d)));
+    let Some(e1) = e1.filter(|_| far > tiny && cap > 1) else {
+        return vec![d];
+    };
+    let (_, e2) = argmax(&|p| p.point_b.distance(at(e1)));
+    let e2 = e2
+        .filter(|&e2| !(deepest > points[e2].depth + tiny))
+        .unwrap_or(d);
+    let mut chosen = vec![e1, e2];
+    let (p0, len) = (at(e1), at(e2).distance(at(e1)));
+    let axis = (at(e2) - p0) / len;
+    let off_line = |p: V| (p - p0) - axis * axis.dot(p - p0);
+    // Points this near the line add no support worth a contact.
+    let flat = tiny.max(len * V::Scalar::from_f64(MERGE_FLAT_FRACTION));
+    let (wide, third) = argmax(&|p| off_line(p.point_b).length());
+    let Some(third) = third.filter(|_| wide > flat && cap > 2) else {
+        return chosen;
+    };
+    chosen.push(third);
+    let side = off_line(at(third)) / wide;
+    let (beyond, fourth) = argmax(&|p| -side.dot(p.point_b - p0));
+    if let Some(fourth) = fourth.filter(|_| beyond > flat && cap > 3) {
+        chosen.push(fourth);
+    }
+    chosen
+}
+
+/// True when the poses and `prediction` can be used.
+fn valid_input<P: Isometry<V>, V: Vector>(pose_a: &P, pose_b: &P, prediction: V::Scalar) -> bool {
+    pose_a.is_finite() && pose_b.is_finite() && !prediction.is_nan()
+}
