@@ -81,7 +81,7 @@ impl<V: Vector> SupportFeature<V> {
 }
 
 /// A convex shape that can name its supporting feature.
-pub trait FeatureMap<V: Vector> {
+pub trait FeatureMap<V: Vector>: crate::algo::support::SupportMap<V> {
     /// The feature farthest along local `dir` (a unit vector): its vertices all
     /// support `dir` up to the curvature the tolerances above allow.
     fn support_feature(&self, dir: V) -> SupportFeature<V>;
@@ -184,8 +184,9 @@ pub fn capsule_2d<V: Vector2>(c: &Capsule<V>, dir: V) -> SupportFeature<V> {
     side.moved(n * r)
 }
 
-/// A 3D capsule's side line along `dir` when `dir` is within 45° of perpendicular
-/// to its axis, else the support point of the end cap.
+/// A 3D capsule's side line facing `dir` (its core moved by the radius across the
+/// axis) when `dir` is within 45° of perpendicular to its axis, else the support
+/// point of the end cap.
 pub fn capsule_3d<V: Vector3>(c: &Capsule<V>, dir: V) -> SupportFeature<V> {
     let s = c.segment();
     let r = c.radius();
@@ -201,7 +202,9 @@ pub fn capsule_3d<V: Vector3>(c: &Capsule<V>, dir: V) -> SupportFeature<V> {
         };
         return SupportFeature::point(end + d * r, 1);
     }
-    segment_3d(&s).moved(d * r)
+    // The line of the side surface farthest along `d`: the axis moved by `r` across it.
+    let across = unit_or(d - axis * axis.dot(d), d);
+    segment_3d(&s).moved(across * r)
 }
 
 /// A 3D triangle's face on the side of `dir` (id 0 for the `(b − a) × (c − a)` side,

@@ -56,6 +56,8 @@ mod hull_contact;
 mod invariants;
 #[path = "../manifold.rs"]
 mod manifold;
+#[path = "../manifold_surfaces.rs"]
+mod manifold_surfaces;
 #[path = "../mesh_rays.rs"]
 mod mesh_rays;
 #[path = "../polyline.rs"]

@@ -16,7 +16,9 @@
 //! no point, the manifold is the contact's single point ([`FeatureId::SINGLE`]).
 //!
 //! Tolerances: [`FACE_ALIGN_COS`] (about 2.6°) for a reference face and for parallel
-//! lines; the contact's own point joins the clipped ones (id [`DEEPEST`]) when it is
+//! lines (two lines that far from parallel put `point_a` up to `sin 2.6°` times their
+//! length beside A's surface); the incident shape's support point along the reference
+//! normal (its deepest point) joins the clipped ones (id [`DEEPEST`]) when it is
 //! deeper by more than [`DEEPEST_GAP`] of the features' size (a disc's rim between its
 //! polygon's vertices); `prediction` is widened by [`clip_3d::TOUCH_ULPS`] as in the
 //! SAT manifolds. Work is done in the reference shape's frame.
@@ -27,33 +29,28 @@ use crate::algo::clip_2d::{self, CLIPPED_2D};
 use crate::algo::clip_3d::{self, ClipBuffer, ClipVertex, FixedClipBuffer};
 use crate::algo::feature::{FeatureMap, SupportFeature, MAX_FEATURE_VERTICES};
 use crate::algo::gjk::{GjkVector, Status};
-use crate::math::{Isometry, Pose2, Pose3, Real, Vector};
+use crate::math::{Isometry, Pose2, Pose3, Real, Vector, Vector3};
 use crate::query::contact::Contact;
 
 /// A flat face is the reference when its normal's cosine with the contact normal is at
 /// least this; two lines are parallel when their directions' is.
 pub const FACE_ALIGN_COS: f64 = 0.999;
-/// The contact's point joins a feature manifold when it is deeper than every clipped
-/// point by more than this fraction of the features' size.
+/// The incident shape's deepest point joins a feature manifold when it is deeper than
+/// every clipped point by more than this fraction of the features' size.
 pub const DEEPEST_GAP: f64 = 1e-3;
-/// [`FeatureId::point`] of the contact's own point in a feature manifold.
+/// [`FeatureId::point`] of the incident shape's deepest point in a feature manifold.
 pub const DEEPEST: u32 = u32::MAX - 2;
 
 /// Clipping storage: an incident feature cut by every side plane of the reference,
-/// plus the contact's point.
+/// plus the incident shape's deepest point.
 type FeatureBuf<V> = FixedClipBuffer<V, { 2 * MAX_FEATURE_VERTICES + 1 }>;
 
-/// A shape's feature and its pose.
+/// A shape's feature, its pose, and its support point toward the other shape (world):
+/// the shape's deepest point into it along the manifold's normal.
 struct Placed<'a, V: Vector> {
     pose: &'a V::Pose,
     feature: SupportFeature<V>,
-}
-
-/// The contact seen from the reference shape: its normal (reference to incident), the
-/// world point on the incident shape and the depth.
-struct Deepest<V: Vector> {
-    on_incident: V,
-    depth: V::Scalar,
+    deepest: V,
 }
 
 /// The two shapes' features along the contact normal, and which is the reference
@@ -74,47 +71,46 @@ where
         pa.inverse_transform_vector(normal),
         pb.inverse_transform_vector(-normal),
     );
-    let (fa, fb) = (a.support_feature(na), b.support_feature(nb));
+    let (mut fa, mut fb) = (a.support_feature(na), b.support_feature(nb));
     let cos = V::Scalar::from_f64(FACE_ALIGN_COS);
     let aligned = |f: &SupportFeature<V>, d: V| f.normal.is_some_and(|m| m.dot(d) >= cos);
-    let (mut fa, mut fb) = (fa, fb);
     // The incident feature is taken again along the reference face's exact normal: the
     // contact normal may lean (EPA, a part's edge), which would tilt a curved
     // feature's line or disc.
-    let reference = if aligned(&fa, na) {
+    let (reference, n) = if aligned(&fa, na) {
         let m = pa.transform_vector(fa.normal.unwrap_or(na));
         fb = b.support_feature(pb.inverse_transform_vector(-m));
-        Some(false)
+        (Some(false), m)
     } else if aligned(&fb, nb) {
-        let m = pb.transform_vector(fb.normal.unwrap_or(nb));
-        fa = a.support_feature(pa.inverse_transform_vector(-m));
-        Some(true)
+        let m = -pb.transform_vector(fb.normal.unwrap_or(nb));
+        fa = a.support_feature(pa.inverse_transform_vector(m));
+        (Some(true), m)
     } else {
-        None
+        (None, normal)
     };
-    let placed = |pose, feature| Placed { pose, feature };
-    (placed(pa, fa), placed(pb, fb), reference)
+    let a = Placed {
+        pose: pa,
+        feature: fa,
+        deepest: a.support(pa, n),
+    };
+    let b = Placed {
+        pose: pb,
+        feature: fb,
+        deepest: b.support(pb, -n),
+    };
+    (a, b, reference)
 }
 
-/// The reference, the incident side and the contact seen from the reference.
+/// The reference and the incident side.
 fn ordered<'p, V: Vector>(
     a: Placed<'p, V>,
     b: Placed<'p, V>,
     reference_is_b: bool,
-    c: &Contact<V>,
-) -> (Placed<'p, V>, Placed<'p, V>, Deepest<V>) {
+) -> (Placed<'p, V>, Placed<'p, V>) {
     if reference_is_b {
-        let deepest = Deepest {
-            on_incident: c.point_a,
-            depth: c.depth,
-        };
-        (b, a, deepest)
+        (b, a)
     } else {
-        let deepest = Deepest {
-            on_incident: c.point_b,
-            depth: c.depth,
-        };
-        (a, b, deepest)
+        (a, b)
     }
 }
 
@@ -133,19 +129,19 @@ fn incident_polygon<V: Vector>(inc: &SupportFeature<V>, pose_ri: &V::Pose) -> Fe
     poly
 }
 
-/// Appends the contact's point (reference frame) when it is deeper than every point of
-/// `poly` by more than [`DEEPEST_GAP`] of `size`.
+/// Appends the incident shape's deepest point `point` (reference frame) when it lies
+/// over the reference face (`over`) and is deeper than every point of `poly` by more
+/// than [`DEEPEST_GAP`] of `size`.
 fn add_deepest<V: Vector>(
     poly: &mut FeatureBuf<V>,
     point: V,
-    depth: V::Scalar,
-    measure: impl Fn(V) -> V::Scalar,
+    (measure, over): (impl Fn(V) -> V::Scalar, impl Fn(V) -> bool),
     size: V::Scalar,
 ) {
     let best = poly
         .iter()
         .fold(V::Scalar::NEG_INFINITY, |m, v| m.max(measure(v.point)));
-    if depth > best + V::Scalar::from_f64(DEEPEST_GAP) * size {
+    if measure(point) > best + V::Scalar::from_f64(DEEPEST_GAP) * size && over(point) {
         poly.push(ClipVertex {
             point,
             id: DEEPEST,
@@ -172,8 +168,8 @@ where
     let (fa, fb, reference) = features(pa, a, pb, b, c.normal);
     let m = match reference {
         Some(reference_is_b) => {
-            let (rf, inc, deepest) = ordered(fa, fb, reference_is_b, c);
-            face_3d(&rf, &inc, reference_is_b, &deepest, prediction)
+            let (rf, inc) = ordered(fa, fb, reference_is_b);
+            face_3d(&rf, &inc, reference_is_b, prediction)
         }
         None => parallel_lines(&fa, &fb, c, prediction),
     };
@@ -185,7 +181,6 @@ fn face_3d<R: Real>(
     rf: &Placed<'_, R::V3>,
     inc: &Placed<'_, R::V3>,
     reference_is_b: bool,
-    deepest: &Deepest<R::V3>,
     prediction: R,
 ) -> Option<Manifold<R::V3>>
 where
@@ -218,8 +213,14 @@ where
     if poly.is_empty() {
         return None;
     }
-    let at = rf.pose.inverse_transform_point(deepest.on_incident);
-    add_deepest(&mut poly, at, deepest.depth, depth, size);
+    let at = rf.pose.inverse_transform_point(inc.deepest);
+    let over = |p: R::V3| {
+        (0..face.len()).all(|k| {
+            let (v, w) = (face[k], face[(k + 1) % face.len()]);
+            !((w - v).cross(normal).dot(p - v) > R::ZERO)
+        })
+    };
+    add_deepest(&mut poly, at, (depth, over), size);
     face_points(&clip, &poly, size).map(|m| m.transformed(rf.pose))
 }
 
@@ -299,8 +300,8 @@ where
 {
     let (fa, fb, reference) = features(pa, a, pb, b, c.normal);
     let m = reference.and_then(|reference_is_b| {
-        let (rf, inc, deepest) = ordered(fa, fb, reference_is_b, c);
-        edge_2d(&rf, &inc, reference_is_b, &deepest, prediction)
+        let (rf, inc) = ordered(fa, fb, reference_is_b);
+        edge_2d(&rf, &inc, reference_is_b, prediction)
     });
     m.unwrap_or_else(|| Manifold::single(c, FeatureId::SINGLE))
 }
@@ -310,7 +311,6 @@ fn edge_2d<R: Real>(
     rf: &Placed<'_, R::V2>,
     inc: &Placed<'_, R::V2>,
     reference_is_b: bool,
-    deepest: &Deepest<R::V2>,
     prediction: R,
 ) -> Option<Manifold<R::V2>>
 where
@@ -342,8 +342,10 @@ where
     if poly.is_empty() {
         return None;
     }
-    let at = rf.pose.inverse_transform_point(deepest.on_incident);
-    add_deepest(&mut poly, at, deepest.depth, depth, size);
+    let at = rf.pose.inverse_transform_point(inc.deepest);
+    let t = r1 - r0;
+    let over = |p: R::V2| t.dot(p - r0) >= R::ZERO && t.dot(r1 - p) >= R::ZERO;
+    add_deepest(&mut poly, at, (depth, over), size);
     let id = FeatureId {
         reference_is_b,
         reference: rf.feature.id,
