@@ -44,6 +44,12 @@
 //! | [`lcp::REGULARIZATION`] | 10⁻⁶ | relative compliance of the block solve (resting bodies keep a creep of about 10⁻⁶ · g · h ≈ 4·10⁻⁸ m/s) |
 //! | [`REST_LINEAR_SPEED`] | 0.01 m/s | a resting body is slower than this (Box2D's linear sleep tolerance) |
 //! | [`REST_ANGULAR_SPEED`] | 2°/s ≈ 0.035 rad/s | and turns slower than this (Box2D's angular sleep tolerance) |
+//! | [`STAND_FRACTION`] | 1% | a standing body drifts less than this of its size; a stack's top stays within this of the ideal height |
+//! | [`STAND_TURN`] | 0.01 rad | a standing body turns less than this |
+//! | [`SINK_TOLERANCE`] | 0.02 m | no body's lowest point deeper than this under the floor |
+//!
+//! The scenes ([`scenes`]) run 10 s (600 steps); `scenes::Report::failures` applies
+//! the thresholds.
 
 #![warn(missing_docs)]
 
@@ -52,6 +58,7 @@ pub mod contact;
 pub mod dim;
 pub mod lcp;
 pub mod mass;
+pub mod scenes;
 pub mod solver;
 
 pub use body::{Body, UnsupportedShape};
@@ -72,3 +79,11 @@ pub const SLOP: f64 = 0.005;
 pub const REST_LINEAR_SPEED: f64 = 0.01;
 /// A body at rest turns slower than this (rad/s; 2°/s): Box2D's sleep threshold.
 pub const REST_ANGULAR_SPEED: f64 = 2.0 * std::f64::consts::PI / 180.0;
+/// A standing body drifts sideways by less than this fraction of its size, and the
+/// top of a stack stays within this fraction of the ideal stack height (1%).
+pub const STAND_FRACTION: f64 = 0.01;
+/// A standing body turns by less than this (rad): its ends move under 1% of its size.
+pub const STAND_TURN: f64 = 0.01;
+/// A body's lowest point may be this far below the floor surface (m): four times the
+/// slop, the prediction distance.
+pub const SINK_TOLERANCE: f64 = 0.02;
