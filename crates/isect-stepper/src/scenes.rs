@@ -253,6 +253,14 @@ impl AnyScene {
             AnyScene::D2(s) => &s.name,
         }
     }
+
+    /// What stands on the floor.
+    pub fn subject(&self) -> Subject {
+        match self {
+            AnyScene::D3(s) => s.subject,
+            AnyScene::D2(s) => s.subject,
+        }
+    }
 }
 
 /// A simulation and what its test watches.
@@ -260,6 +268,8 @@ impl AnyScene {
 pub struct Scene<D: Dim> {
     /// The scene's name.
     pub name: String,
+    /// What stands on the floor.
+    pub subject: Subject,
     /// Body 0 is the floor; the others move.
     pub sim: Simulation<D>,
     /// The body whose drift is measured: the stack's top box, or the single body.
@@ -320,13 +330,17 @@ impl Report {
         check(
             self.lowest_center > 0.0,
             format!(
-                "a centre of mass is {:.3} m over the floor",
+                "fell through: the lowest centre of mass is at y = {:.3} m",
                 self.lowest_center
             ),
         );
         check(
             self.deepest_sink < crate::SINK_TOLERANCE,
-            format!("a body is {:.4} m into the floor", self.deepest_sink),
+            format!(
+                "sunk: a body reaches {:.4} m into the floor ≥ {}",
+                self.deepest_sink,
+                crate::SINK_TOLERANCE
+            ),
         );
         let drift_limit = crate::STAND_FRACTION * self.size;
         check(
@@ -454,6 +468,7 @@ fn scene_3d(name: String, floor: Floor, subject: Subject) -> Scene<D3> {
     let start = sim.bodies[watched].pose;
     Scene {
         name,
+        subject,
         sim,
         watched,
         size,
@@ -493,6 +508,7 @@ fn scene_2d(name: String, floor: Floor, subject: Subject) -> Scene<D2> {
     let start = sim.bodies[watched].pose;
     Scene {
         name,
+        subject,
         sim,
         watched,
         size,
