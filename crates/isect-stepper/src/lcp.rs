@@ -9,9 +9,10 @@
 //! a bias that depends on their order: four points around a face, always visited in
 //! the same circular order, drive a tall stack around its base a little every step.
 //!
-//! Four coplanar points share a load in many ways (their matrix has rank 3); the
-//! diagonal is raised by [`REGULARIZATION`] of itself, which picks the most even
-//! split and keeps every solve well posed.
+//! Four coplanar points share a load in many ways (their matrix has rank 3): when all
+//! the points together make a singular system, the diagonal is raised by
+//! [`REGULARIZATION`] of itself, which picks the most even split and keeps every solve
+//! well posed. Other problems (one point, two in 2D) are solved exactly.
 
 /// Most unknowns: the points of a 3D manifold.
 pub const MAX: usize = 4;
@@ -36,17 +37,20 @@ const SETS: [u32; 16] = [
     0b0010, 0b0100, 0b1000, 0b0000,
 ];
 
-/// The solution `x` of the problem of the first `n` rows of `k` (its diagonal raised
-/// by [`REGULARIZATION`]) and `c`, or `None` when no active set is feasible (a
-/// degenerate problem; the caller falls back to point-by-point passes).
+/// The solution `x` of the problem of the first `n` rows of `k` and `c` (the diagonal
+/// of `k` raised by [`REGULARIZATION`] when the `n` rows are singular), or `None` when
+/// no active set is feasible (a degenerate problem; the caller falls back to
+/// point-by-point passes).
 ///
 /// # Panics
 /// When `n > MAX`.
 pub fn solve(n: usize, k: &Matrix, c: &[f64; MAX]) -> Option<[f64; MAX]> {
     assert!(n <= MAX, "at most {MAX} unknowns");
     let mut k = *k;
-    for (i, row) in k.iter_mut().enumerate().take(n) {
-        row[i] *= 1.0 + REGULARIZATION;
+    if solve_active(n, &k, c, (1 << n) - 1).is_none() {
+        for (i, row) in k.iter_mut().enumerate().take(n) {
+            row[i] *= 1.0 + REGULARIZATION;
+        }
     }
     let scale = c[..n].iter().fold(0.0_f64, |m, v| m.max(v.abs()));
     let tolerance = FEASIBLE_TOLERANCE * scale.max(f64::MIN_POSITIVE);
@@ -157,6 +161,20 @@ mod tests {
     }
 
     #[test]
+    fn a_well_posed_problem_is_solved_exactly() {
+        // Two points of a 2D box on a floor (full rank): no regularization, so the
+        // impulses stop both points exactly (a resting body keeps no creep).
+        let k: Matrix = [
+            [4.0, -2.0, 0.0, 0.0],
+            [-2.0, 4.0, 0.0, 0.0],
+            [0.0; 4],
+            [0.0; 4],
+        ];
+        let x = solve(2, &k, &[-1.0, -1.0, 0.0, 0.0]).expect("feasible");
+        assert_eq!((x[0], x[1]), (0.5, 0.5));
+    }
+
+    #[test]
     fn separating_points_get_no_impulse() {
         // Point 0 approaches (c < 0), point 1 separates fast: only point 0 pushes.
         let k: Matrix = [
@@ -166,6 +184,6 @@ mod tests {
             [0.0; 4],
         ];
         let x = solve(2, &k, &[-1.0, 5.0, 0.0, 0.0]).expect("feasible");
-        assert!((x[0] - 0.5).abs() < 1e-6 && x[1] == 0.0, "{x:?}");
+        assert_eq!((x[0], x[1]), (0.5, 0.0));
     }
 }

@@ -41,7 +41,7 @@
 //! | [`PREDICTION`] | 0.02 m | speculative contacts: shapes apart by up to this get contact points (Box2D v3's speculative distance, 4 × its linear slop) |
 //! | [`SLOP`] | 0.005 m | penetration the position pass leaves (Box2D's `b2_linearSlop`) |
 //! | [`Settings`] | 4 substeps of 4 velocity and 2 position passes, β = 0.2, friction 0.6 | the solver |
-//! | [`lcp::REGULARIZATION`] | 10⁻⁶ | relative compliance of the block solve (resting bodies keep a creep of about 10⁻⁶ · g · h ≈ 4·10⁻⁸ m/s) |
+//! | [`lcp::REGULARIZATION`] | 10⁻⁶ | relative compliance of the block solve, used only when a manifold's points are singular together (four coplanar points) |
 //! | [`REST_LINEAR_SPEED`] | 0.01 m/s | a resting body is slower than this (Box2D's linear sleep tolerance) |
 //! | [`REST_ANGULAR_SPEED`] | 2°/s ≈ 0.035 rad/s | and turns slower than this (Box2D's angular sleep tolerance) |
 //! | [`STAND_FRACTION`] | 1% | a standing body drifts less than this of its size; a stack's top stays within this of the ideal height |
