@@ -1,7 +1,7 @@
 //! `isect`: the command-line face of the isect collision library. A demo of the
-//! collision world, checks and ray casts on JSON scene files, SVG pictures, and a
-//! quick benchmark. The scene format and the exit codes are described in the
-//! crate's README.md.
+//! collision world, checks and ray casts on JSON scene files, SVG pictures, a
+//! quick benchmark, and stacking scenes that show the contact manifolds at work. The
+//! scene format and the exit codes are described in the crate's README.md.
 
 #![warn(missing_docs)]
 
@@ -28,6 +28,7 @@ mod render;
 mod rng;
 mod scene;
 mod space;
+mod stack;
 mod svg;
 mod world;
 
@@ -55,6 +56,10 @@ enum Command {
     Render(render::RenderArgs),
     /// Runs a quick built-in benchmark and prints throughput per query kind.
     Bench(bench::BenchArgs),
+    /// Runs a stacking scene of the test-only rigid-body stepper (10 boxes, or one
+    /// body lying or standing, on a box, mesh, heightfield or polyline floor) and
+    /// draws its last step, with its contact manifolds, as an SVG picture.
+    Stack(stack::StackArgs),
     /// Runs every classic test (slab, separating axes, planes and spheres,
     /// containment, ray against plane) on a worked example and prints the answers.
     Classics,
@@ -68,6 +73,7 @@ fn main() {
         Command::Ray(args) => ray::run(&args),
         Command::Render(args) => render::run(&args),
         Command::Bench(args) => bench::run(&args),
+        Command::Stack(args) => stack::run(&args),
         Command::Classics => classics::run(),
     };
     if let Err(e) = result {
