@@ -1690,7 +1690,6 @@ fn stack_lists_its_scenes_and_refuses_bad_options() {
 }
 
 #[test]
-#[ignore = "needs full manifolds (issue 13 item 2)"]
 fn stack_default_scene_stands() {
     // No --scene: the 3D stack on the 20 × 20-quad mesh floor.
     let dir = scratch("stack-default");

@@ -3,11 +3,6 @@
 //! through the floor, the stack (or the single body) must stand where it was put and
 //! every body must be still (`Report::failures` lists the thresholds; the crate docs
 //! give their values).
-//!
-//! Scenes whose floor contact is a single point today (a box or a curved body on a
-//! mesh, a heightfield or a polyline, a curved body on a box) are ignored until
-//! `contact_manifold` returns full manifolds for those pairs (issue 13 item 2); run
-//! them with `cargo test -p isect-stepper -- --ignored`.
 
 use isect_stepper::scenes::{self, DURATION_STEPS};
 
@@ -44,117 +39,72 @@ macro_rules! scenes {
 scenes! {
     // 3D, on a box.
     stack_3d_box => "3d-stack-box",
-    #[ignore = "box–box manifold drops a corner between steps when the boxes are turned (see the stepper report)"]
     turned_stack_3d_box => "3d-turned-stack-box",
     ball_3d_box => "3d-ball-box",
-    #[ignore = "needs full manifolds (issue 13 item 2)"]
     capsule_lying_3d_box => "3d-capsule-lying-box",
     capsule_standing_3d_box => "3d-capsule-standing-box",
-    #[ignore = "needs full manifolds (issue 13 item 2)"]
     cylinder_lying_3d_box => "3d-cylinder-lying-box",
-    #[ignore = "needs full manifolds (issue 13 item 2)"]
     cylinder_standing_3d_box => "3d-cylinder-standing-box",
-    #[ignore = "needs full manifolds (issue 13 item 2)"]
     cone_lying_3d_box => "3d-cone-lying-box",
-    #[ignore = "needs full manifolds (issue 13 item 2)"]
     cone_standing_3d_box => "3d-cone-standing-box",
-    #[ignore = "needs full manifolds (issue 13 item 2)"]
     rounded_box_lying_3d_box => "3d-rounded-box-lying-box",
-    #[ignore = "needs full manifolds (issue 13 item 2)"]
     rounded_box_standing_3d_box => "3d-rounded-box-standing-box",
     // 3D, on a flat mesh of two triangles.
-    #[ignore = "needs full manifolds (issue 13 item 2)"]
     stack_3d_two_triangles => "3d-stack-two-triangles",
-    #[ignore = "needs full manifolds (issue 13 item 2)"]
     turned_stack_3d_two_triangles => "3d-turned-stack-two-triangles",
     ball_3d_two_triangles => "3d-ball-two-triangles",
-    #[ignore = "needs full manifolds (issue 13 item 2)"]
     capsule_lying_3d_two_triangles => "3d-capsule-lying-two-triangles",
     capsule_standing_3d_two_triangles => "3d-capsule-standing-two-triangles",
-    #[ignore = "needs full manifolds (issue 13 item 2)"]
     cylinder_lying_3d_two_triangles => "3d-cylinder-lying-two-triangles",
-    #[ignore = "needs full manifolds (issue 13 item 2)"]
     cylinder_standing_3d_two_triangles => "3d-cylinder-standing-two-triangles",
-    #[ignore = "needs full manifolds (issue 13 item 2)"]
     cone_lying_3d_two_triangles => "3d-cone-lying-two-triangles",
-    #[ignore = "needs full manifolds (issue 13 item 2)"]
     cone_standing_3d_two_triangles => "3d-cone-standing-two-triangles",
-    #[ignore = "needs full manifolds (issue 13 item 2)"]
     rounded_box_lying_3d_two_triangles => "3d-rounded-box-lying-two-triangles",
-    #[ignore = "needs full manifolds (issue 13 item 2)"]
     rounded_box_standing_3d_two_triangles => "3d-rounded-box-standing-two-triangles",
     // 3D, on a flat mesh of 20 × 20 quads.
-    #[ignore = "needs full manifolds (issue 13 item 2)"]
     stack_3d_grid_mesh => "3d-stack-grid-mesh",
-    #[ignore = "needs full manifolds (issue 13 item 2)"]
     turned_stack_3d_grid_mesh => "3d-turned-stack-grid-mesh",
     ball_3d_grid_mesh => "3d-ball-grid-mesh",
-    #[ignore = "needs full manifolds (issue 13 item 2)"]
     capsule_lying_3d_grid_mesh => "3d-capsule-lying-grid-mesh",
     capsule_standing_3d_grid_mesh => "3d-capsule-standing-grid-mesh",
-    #[ignore = "needs full manifolds (issue 13 item 2)"]
     cylinder_lying_3d_grid_mesh => "3d-cylinder-lying-grid-mesh",
-    #[ignore = "needs full manifolds (issue 13 item 2)"]
     cylinder_standing_3d_grid_mesh => "3d-cylinder-standing-grid-mesh",
-    #[ignore = "needs full manifolds (issue 13 item 2)"]
     cone_lying_3d_grid_mesh => "3d-cone-lying-grid-mesh",
-    #[ignore = "needs full manifolds (issue 13 item 2)"]
     cone_standing_3d_grid_mesh => "3d-cone-standing-grid-mesh",
-    #[ignore = "needs full manifolds (issue 13 item 2)"]
     rounded_box_lying_3d_grid_mesh => "3d-rounded-box-lying-grid-mesh",
-    #[ignore = "needs full manifolds (issue 13 item 2)"]
     rounded_box_standing_3d_grid_mesh => "3d-rounded-box-standing-grid-mesh",
     // 3D, on a flat heightfield.
-    #[ignore = "needs full manifolds (issue 13 item 2)"]
     stack_3d_heightfield => "3d-stack-heightfield",
-    #[ignore = "needs full manifolds (issue 13 item 2)"]
     turned_stack_3d_heightfield => "3d-turned-stack-heightfield",
     ball_3d_heightfield => "3d-ball-heightfield",
-    #[ignore = "needs full manifolds (issue 13 item 2)"]
     capsule_lying_3d_heightfield => "3d-capsule-lying-heightfield",
     capsule_standing_3d_heightfield => "3d-capsule-standing-heightfield",
-    #[ignore = "needs full manifolds (issue 13 item 2)"]
     cylinder_lying_3d_heightfield => "3d-cylinder-lying-heightfield",
-    #[ignore = "needs full manifolds (issue 13 item 2)"]
     cylinder_standing_3d_heightfield => "3d-cylinder-standing-heightfield",
-    #[ignore = "needs full manifolds (issue 13 item 2)"]
     cone_lying_3d_heightfield => "3d-cone-lying-heightfield",
-    #[ignore = "needs full manifolds (issue 13 item 2)"]
     cone_standing_3d_heightfield => "3d-cone-standing-heightfield",
-    #[ignore = "needs full manifolds (issue 13 item 2)"]
     rounded_box_lying_3d_heightfield => "3d-rounded-box-lying-heightfield",
-    #[ignore = "needs full manifolds (issue 13 item 2)"]
     rounded_box_standing_3d_heightfield => "3d-rounded-box-standing-heightfield",
     // 2D, on a convex polygon.
     stack_2d_polygon => "2d-stack-polygon",
     ball_2d_polygon => "2d-ball-polygon",
-    #[ignore = "needs full manifolds (issue 13 item 2)"]
     capsule_lying_2d_polygon => "2d-capsule-lying-polygon",
     capsule_standing_2d_polygon => "2d-capsule-standing-polygon",
-    #[ignore = "needs full manifolds (issue 13 item 2)"]
     rounded_box_lying_2d_polygon => "2d-rounded-box-lying-polygon",
     rounded_box_standing_2d_polygon => "2d-rounded-box-standing-polygon",
     // 2D, on a chain of segments.
-    #[ignore = "needs full manifolds (issue 13 item 2)"]
     stack_2d_polyline => "2d-stack-polyline",
     ball_2d_polyline => "2d-ball-polyline",
-    #[ignore = "needs full manifolds (issue 13 item 2)"]
     capsule_lying_2d_polyline => "2d-capsule-lying-polyline",
     capsule_standing_2d_polyline => "2d-capsule-standing-polyline",
-    #[ignore = "needs full manifolds (issue 13 item 2)"]
     rounded_box_lying_2d_polyline => "2d-rounded-box-lying-polyline",
-    #[ignore = "needs full manifolds (issue 13 item 2)"]
     rounded_box_standing_2d_polyline => "2d-rounded-box-standing-polyline",
     // 2D, on a heightfield.
-    #[ignore = "needs full manifolds (issue 13 item 2)"]
     stack_2d_heightfield => "2d-stack-heightfield",
     ball_2d_heightfield => "2d-ball-heightfield",
-    #[ignore = "needs full manifolds (issue 13 item 2)"]
     capsule_lying_2d_heightfield => "2d-capsule-lying-heightfield",
     capsule_standing_2d_heightfield => "2d-capsule-standing-heightfield",
-    #[ignore = "needs full manifolds (issue 13 item 2)"]
     rounded_box_lying_2d_heightfield => "2d-rounded-box-lying-heightfield",
-    #[ignore = "needs full manifolds (issue 13 item 2)"]
     rounded_box_standing_2d_heightfield => "2d-rounded-box-standing-heightfield",
 }
 

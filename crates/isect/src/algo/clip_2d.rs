@@ -138,8 +138,10 @@ pub fn clip_to_slab<V: Vector>(ends: &mut [(V, u32); 2], v1: V, v2: V) -> bool {
         && clip_to_side(ends, |p| t.dot(v2 - p), CLIPPED_2D | 1)
 }
 
-/// Clips the segment `ends` to `{p : inside(p) ≥ 0}`; a moved end takes `id`. False
-/// when the whole segment is outside.
+/// Clips the segment `ends` to `{p : inside(p) ≥ 0}`; a moved end takes `id`, unless
+/// it moved by less than [`SNAP_FRACTION`] of the segment (it is still the vertex, and
+/// keeps its id while it rounds to either side of the line). False when the whole
+/// segment is outside.
 fn clip_to_side<V: Vector>(
     ends: &mut [(V, u32); 2],
     inside: impl Fn(V) -> V::Scalar,
@@ -150,14 +152,23 @@ fn clip_to_side<V: Vector>(
     if d0 < zero && d1 < zero {
         return false;
     }
-    let cut = |a: V, b: V, da: V::Scalar, db: V::Scalar| a.lerp(b, da / (da - db));
+    let snap = V::Scalar::from_f64(SNAP_FRACTION);
+    let cut = |(a, ia): (V, u32), b: V, da: V::Scalar, db: V::Scalar| {
+        let f = da / (da - db);
+        (a.lerp(b, f), if f < snap { ia } else { id })
+    };
     if d0 < zero {
-        ends[0] = (cut(ends[0].0, ends[1].0, d0, d1), id);
+        ends[0] = cut(ends[0], ends[1].0, d0, d1);
     } else if d1 < zero {
-        ends[1] = (cut(ends[0].0, ends[1].0, d0, d1), id);
+        ends[1] = cut(ends[1], ends[0].0, d1, d0);
     }
     true
 }
+
+/// A clipped point within this fraction of its segment from the vertex it replaces
+/// keeps the vertex's id: a corner exactly on a side line stays the same contact
+/// point from frame to frame whichever side rounding puts it.
+pub const SNAP_FRACTION: f64 = 1e-6;
 
 #[cfg(test)]
 mod tests {

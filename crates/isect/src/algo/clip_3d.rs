@@ -39,6 +39,12 @@ pub const EDGE_BIAS: f64 = 1e-3;
 /// as one.
 pub const DUPLICATE_ULPS: f64 = 256.0;
 
+/// [`reduce_to_four`] treats distances and areas within this fraction of the largest
+/// as ties (broken by the smallest id): a choice between near-equal points does not
+/// flip with tiny motions. (Depths tie only within rounding: the deepest point is
+/// always kept.)
+pub const REDUCE_BAND: f64 = 1e-3;
+
 /// Shapes whose separation is within this many machine epsilons of their size (and
 /// of their distance from the reference frame's origin) count as touching: rounding of
 /// the poses alone cannot turn a resting contact into a miss.
@@ -234,8 +240,16 @@ fn clip_by_plane<V: Vector>(
     for &cur in input {
         let d_cur = outside(cur.point);
         if (d_prev > zero) != (d_cur > zero) {
-            let point = prev.point.lerp(cur.point, d_prev / (d_prev - d_cur));
-            let id = CLIPPED_3D | plane << 12 | (prev.edge & 0xfff);
+            let t = d_prev / (d_prev - d_cur);
+            let point = prev.point.lerp(cur.point, t);
+            // A cut this near the outside vertex is still that vertex (see
+            // `clip_2d::SNAP_FRACTION`): it keeps the vertex's id.
+            let snap = V::Scalar::from_f64(crate::algo::clip_2d::SNAP_FRACTION);
+            let id = match d_cur > zero {
+                true if V::Scalar::ONE - t < snap => cur.id,
+                false if t < snap => prev.id,
+                _ => CLIPPED_3D | plane << 12 | (prev.edge & 0xfff),
+            };
             // Entering keeps running along prev's edge; leaving runs along the plane.
             let edge = if d_cur > zero {
                 ALONG_PLANE | plane
@@ -268,27 +282,40 @@ pub fn reduce_to_four<V: Vector3>(
     if points.len() <= 4 {
         return distinct(points, tiny);
     }
-    // The first index within `tol` of the maximum: rounding noise (e.g. between A–B
-    // and B–A) cannot change the choice among near-ties.
+    // Among the points within `tol` of the maximum, the one of smallest id (a shape's
+    // own vertex before a clipped point): neither rounding (e.g. between A–B and B–A)
+    // nor a sub-micrometre motion changes the choice among near-ties, so the points,
+    // and a solver's warm start, stay from frame to frame.
     let argmax = |f: &dyn Fn(V) -> V::Scalar, tol: V::Scalar| {
         let best = points
             .iter()
             .fold(V::Scalar::NEG_INFINITY, |m, v| m.max(f(v.point)));
-        let i = points.iter().position(|v| f(v.point) >= best - tol);
-        (best, i.unwrap_or(0))
+        let near = (0..points.len()).filter(|&i| f(points[i].point) >= best - tol);
+        (best, near.min_by_key(|&i| points[i].id).unwrap_or(0))
     };
+    let band = V::Scalar::from_f64(REDUCE_BAND);
     let first = argmax(&|p| depth(p), tiny).1;
     let p0 = points[first].point;
-    let (far, second) = argmax(&|p| (p - p0).length_squared(), tiny * size);
+    let reach = points.iter().fold(V::Scalar::ZERO, |m, v| {
+        m.max((v.point - p0).length_squared())
+    });
+    let (far, second) = argmax(
+        &|p| (p - p0).length_squared(),
+        (tiny * size).max(band * reach),
+    );
     if !(far > tiny * tiny) {
         return ([first, 0, 0, 0], 1);
     }
     let (p1, area_tol) = (points[second].point, tiny * far.sqrt());
+    let widest = points.iter().fold(V::Scalar::ZERO, |m, v| {
+        m.max(normal.dot((p1 - p0).cross(v.point - p0)).abs())
+    });
+    let area_band = area_tol.max(band * widest);
     let mut out = ([first, second, 0, 0], 2);
     let area = |p: V| normal.dot((p1 - p0).cross(p - p0));
     // The largest triangle on each side of the line p0–p1.
     for sign in [V::Scalar::ONE, -V::Scalar::ONE] {
-        let (a, i) = argmax(&|p| area(p) * sign, area_tol);
+        let (a, i) = argmax(&|p| area(p) * sign, area_band);
         if a > area_tol {
             out.0[out.1] = i;
             out.1 += 1;
