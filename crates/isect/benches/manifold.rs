@@ -1,6 +1,9 @@
 //! Contact manifolds beside parry's: box–box in 3D (parry's `contact_manifolds`
-//! dispatcher, its direct cuboid kernel, and its single-point `contact`) and
-//! polygon–polygon in 2D, on 8,192 seeded cases cycled (about half overlapping).
+//! dispatcher, its direct cuboid kernel, and its single-point `contact`),
+//! polygon–polygon in 2D, and the feature manifolds of curved shapes and triangles
+//! (capsule, cylinder, cone against a box, a box against a triangle, two capsules:
+//! isect's `dispatch::contact_manifold` beside parry's `contact_manifolds`), on
+//! 8,192 seeded cases cycled (about half overlapping).
 //!
 //! Run: `cargo bench -p isect --bench manifold -- --warm-up-time 1 --measurement-time 2`
 
@@ -160,5 +163,89 @@ fn bench_polygons(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(benches, bench_box_box, bench_polygons);
+/// A pair of kinds for the feature-manifold groups: each side as isect's shape and
+/// parry's.
+type Kind = (
+    isect::shape::shape_3d::Shape<f32>,
+    parry3d::shape::SharedShape,
+);
+
+fn kind(name: &str) -> Kind {
+    use isect::shape::{Aabb, Capsule, Cone, Cylinder, Triangle};
+    use parry3d::shape::SharedShape;
+    let h = Vec3::new(0.6, 0.4, 0.5);
+    match name {
+        "box" => (
+            Aabb::from_center(Vec3::ZERO, h).unwrap().into(),
+            SharedShape::cuboid(h.x, h.y, h.z),
+        ),
+        "capsule" => (
+            Capsule::aligned(1, 0.5, 0.3).unwrap().into(),
+            SharedShape::capsule_y(0.5, 0.3),
+        ),
+        "cylinder" => (
+            Cylinder::new(0.5, 0.4).unwrap().into(),
+            SharedShape::cylinder(0.5, 0.4),
+        ),
+        "cone" => (
+            Cone::new(0.5, 0.5).unwrap().into(),
+            SharedShape::cone(0.5, 0.5),
+        ),
+        _ => {
+            let [a, b, c] = [
+                Vec3::new(-0.9, 0.0, -0.6),
+                Vec3::new(0.9, 0.1, -0.5),
+                Vec3::new(0.0, -0.1, 0.9),
+            ];
+            (
+                Triangle::new(a, b, c).unwrap().into(),
+                SharedShape::triangle(a, b, c),
+            )
+        }
+    }
+}
+
+fn bench_feature_pairs(c: &mut Criterion) {
+    for (na, nb) in [
+        ("box", "capsule"),
+        ("box", "cylinder"),
+        ("box", "cone"),
+        ("triangle", "box"),
+        ("capsule", "capsule"),
+    ] {
+        let ((a, pa_shape), (b, pb_shape)) = (kind(na), kind(nb));
+        let mut rng = Rng(17);
+        let cases: Vec<(Pose3<f32>, Pose3<f32>, parry3d::math::Pose)> = (0..CASES)
+            .map(|_| {
+                let (ta, tb) = (rng.vec3(-0.5, 0.5), rng.vec3(-0.5, 0.5));
+                let (qa, qb) = (rng.turn(), rng.turn());
+                let pos12 = parry3d::math::Pose::from_parts(ta, qa)
+                    .inv_mul(&parry3d::math::Pose::from_parts(tb, qb));
+                (Pose3::new(ta, qa), Pose3::new(tb, qb), pos12)
+            })
+            .collect();
+        let mut g = c.benchmark_group(format!("manifold_{na}_{nb}_3d"));
+        cycle_named(&mut g, "isect_dispatch_contact_manifold", &cases, |k| {
+            isect::query::dispatch::contact_manifold(&k.0, &a, &k.1, &b, 0.0)
+        });
+        let mut manifolds: Vec<ContactManifold<(), ()>> = Vec::new();
+        cycle_named(&mut g, "parry_contact_manifolds", &cases, |k| {
+            manifolds.clear();
+            DefaultQueryDispatcher
+                .contact_manifolds(
+                    &k.2,
+                    &*pa_shape.0,
+                    &*pb_shape.0,
+                    0.0,
+                    &mut manifolds,
+                    &mut None,
+                )
+                .unwrap();
+            manifolds.len()
+        });
+        g.finish();
+    }
+}
+
+criterion_group!(benches, bench_box_box, bench_polygons, bench_feature_pairs);
 criterion_main!(benches);
