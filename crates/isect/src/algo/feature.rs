@@ -54,7 +54,7 @@ impl<V: Vector> SupportFeature<V> {
     /// a face when `normal` is given.
     pub fn polygon(vertices: &[V], normal: Option<V>, id: u32) -> Self {
         let len = vertices.len().clamp(1, MAX_FEATURE_VERTICES);
-        let mut all = [vertices.first().copied().unwrap_or(V::ZERO); MAX_FEATURE_VERTICES];
+        let mut all = [V::ZERO; MAX_FEATURE_VERTICES];
         all[..len].copy_from_slice(&vertices[..len.min(vertices.len())]);
         Self {
             vertices: all,

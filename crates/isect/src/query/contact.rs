@@ -17,7 +17,7 @@ use crate::math::tolerance::eps;
 use crate::math::{Isometry, Real, Vector};
 use crate::query::distance::{closest_points_segment_segment, world_segment};
 use crate::query::project_point::ProjectPoint;
-use crate::shape::{Ball, Capsule, Cone, Cylinder};
+use crate::shape::{Ball, Capsule, Cone, Cylinder, Segment};
 
 /// A contact between shapes A and B, in world space.
 #[derive(Copy, Clone, Debug, PartialEq)]
@@ -283,7 +283,19 @@ pub fn contact_capsule_capsule<V: GjkVector>(
     prediction: V::Scalar,
 ) -> Option<Contact<V>> {
     let (sa, sb) = (world_segment(pose_a, a), world_segment(pose_b, b));
-    let (_, _, pa, pb) = closest_points_segment_segment(&sa, &sb);
+    contact_capsule_cores(pose_a, a, pose_b, b, (&sa, &sb), prediction)
+}
+
+/// [`contact_capsule_capsule`] with the capsules' world segments `(sa, sb)` given.
+pub(crate) fn contact_capsule_cores<V: GjkVector>(
+    pose_a: &V::Pose,
+    a: &Capsule<V>,
+    pose_b: &V::Pose,
+    b: &Capsule<V>,
+    (sa, sb): (&Segment<V>, &Segment<V>),
+    prediction: V::Scalar,
+) -> Option<Contact<V>> {
+    let (_, _, pa, pb) = closest_points_segment_segment(sa, sb);
     let scale = [sa.a, sa.b, sb.a, sb.b]
         .iter()
         .fold(V::Scalar::ZERO, |m, p| m.max(p.abs().max_element()));

@@ -183,8 +183,16 @@ pub(crate) fn contact_manifold<V: GjkVector, S: ConvexEnum<V>>(
     b: &S,
     prediction: V::Scalar,
 ) -> Option<Manifold<V>> {
-    if let (Kind::Cuboid(x), Kind::Cuboid(y)) = (a.kind(), b.kind()) {
-        return S::boxes_manifold(pa, x, pb, y, prediction);
+    match (a.kind(), b.kind()) {
+        (Kind::Cuboid(x), Kind::Cuboid(y)) => return S::boxes_manifold(pa, x, pb, y, prediction),
+        // 3D only: a 2D capsule's sides are flat edges, which the feature path clips
+        // exactly.
+        (Kind::Capsule(x), Kind::Capsule(y)) if V::DIM == 3 => {
+            return crate::query::manifold::features::contact_manifold_capsules(
+                pa, x, pb, y, prediction,
+            )
+        }
+        _ => {}
     }
     S::own_manifold(pa, a, pb, b, prediction).unwrap_or_else(|| {
         let c = contact(pa, a, pb, b, prediction)?;

@@ -30,7 +30,9 @@ use crate::algo::clip_3d::{self, ClipBuffer, ClipVertex, FixedClipBuffer};
 use crate::algo::feature::{FeatureMap, SupportFeature, MAX_FEATURE_VERTICES};
 use crate::algo::gjk::{GjkVector, Status};
 use crate::math::{Isometry, Pose2, Pose3, Real, Vector, Vector3};
-use crate::query::contact::Contact;
+use crate::query::contact::{contact_capsule_cores, Contact};
+use crate::query::distance::world_segment;
+use crate::shape::Capsule;
 
 /// A flat face is the reference when its normal's cosine with the contact normal is at
 /// least this; two lines are parallel when their directions' is.
@@ -88,15 +90,22 @@ where
     } else {
         (None, normal)
     };
+    // Only the incident shape's deepest point is used (the reference's is its face).
     let a = Placed {
         pose: pa,
         feature: fa,
-        deepest: a.support(pa, n),
+        deepest: match reference {
+            Some(true) => a.support(pa, n),
+            _ => V::ZERO,
+        },
     };
     let b = Placed {
         pose: pb,
         feature: fb,
-        deepest: b.support(pb, -n),
+        deepest: match reference {
+            Some(false) => b.support(pb, -n),
+            _ => V::ZERO,
+        },
     };
     (a, b, reference)
 }
@@ -233,13 +242,14 @@ fn parallel_lines<V: GjkVector>(
     prediction: V::Scalar,
 ) -> Option<Manifold<V>> {
     let ([a0, a1], [b0, b1]) = (two(&fa.feature)?, two(&fb.feature)?);
-    let pose_ab = fa.pose.inv_mul(fb.pose);
-    let (b0, b1) = (pose_ab.transform_point(b0), pose_ab.transform_point(b1));
-    let cos = V::Scalar::from_f64(FACE_ALIGN_COS);
-    let (ua, ub) = ((a1 - a0).try_normalize()?, (b1 - b0).try_normalize()?);
-    if ua.dot(ub).abs() < cos {
+    // The directions first, in the world: most line pairs are not parallel.
+    let ua = fa.pose.transform_vector(a1 - a0).try_normalize()?;
+    let ub = fb.pose.transform_vector(b1 - b0).try_normalize()?;
+    if ua.dot(ub).abs() < V::Scalar::from_f64(FACE_ALIGN_COS) {
         return None;
     }
+    let pose_ab = fa.pose.inv_mul(fb.pose);
+    let (b0, b1) = (pose_ab.transform_point(b0), pose_ab.transform_point(b1));
     let n = fa.pose.inverse_transform_vector(c.normal);
     let mut ends = [(b0, 0), (b1, 1)];
     if !clip_2d::clip_to_slab(&mut ends, a0, a1) {
@@ -407,3 +417,69 @@ fn deepest_and_farthest<V: Vector>(
 
 // The clip codes of 2D slabs and 3D planes never collide with an incident vertex index.
 const _: () = assert!(CLIPPED_2D > MAX_FEATURE_VERTICES as u32);
+
+/// The manifold of two capsules (2D or 3D), without the feature path: the single point
+/// of [`contact_capsule_capsule`](crate::query::contact::contact_capsule_capsule), or, when the two segments are parallel within
+/// [`FACE_ALIGN_COS`], B's segment clipped to A's extent: a point at each end of the
+/// overlap (two logs side by side), depths along the contact normal.
+///
+/// ```
+/// use isect::d3::*;
+/// use isect::query::manifold::features::contact_manifold_capsules;
+///
+/// # fn main() -> Result<(), ShapeError> {
+/// // Two logs of half length 1 side by side, 0.1 into each other: both ends.
+/// let log = Capsule::aligned(0, 1.0, 0.5)?;
+/// let beside = Pose::from_translation(Vec3::new(0.5, 0.9, 0.0));
+/// let m = contact_manifold_capsules(&Pose::IDENTITY, &log, &beside, &log, 0.0).unwrap();
+/// assert_eq!(m.points().len(), 2);
+/// assert!(m.points().iter().all(|p| (p.depth - 0.1).abs() < 1e-5));
+/// # Ok(())
+/// # }
+/// ```
+pub fn contact_manifold_capsules<V: GjkVector>(
+    pose_a: &V::Pose,
+    a: &Capsule<V>,
+    pose_b: &V::Pose,
+    b: &Capsule<V>,
+    prediction: V::Scalar,
+) -> Option<Manifold<V>> {
+    let (sa, sb) = (world_segment(pose_a, a), world_segment(pose_b, b));
+    let c = contact_capsule_cores(pose_a, a, pose_b, b, (&sa, &sb), prediction)?;
+    let single = || Some(Manifold::single(&c, FeatureId::SINGLE));
+    let (Some(ua), Some(ub)) = ((sa.b - sa.a).try_normalize(), (sb.b - sb.a).try_normalize())
+    else {
+        return single();
+    };
+    if ua.dot(ub).abs() < V::Scalar::from_f64(FACE_ALIGN_COS) {
+        return single();
+    }
+    let mut ends = [(sb.a, 0), (sb.b, 1)];
+    if !clip_2d::clip_to_slab(&mut ends, sa.a, sa.b) {
+        return single();
+    }
+    let size = max_abs(&[sa.a, sa.b, sb.a, sb.b]);
+    let prediction = clip_3d::touch_limit(prediction, size);
+    let (n, (ra, rb)) = (c.normal, (a.radius(), b.radius()));
+    // B's side facing A, across B's axis: the points lie on B's surface exactly.
+    let across_b = (n - ub * ub.dot(n)).try_normalize().unwrap_or(n);
+    let mut m = Manifold::new(n, Status::Converged);
+    for (q, point) in ends {
+        let depth = ra + rb - n.dot(q - sa.a);
+        if depth >= -prediction {
+            let id = FeatureId {
+                reference_is_b: false,
+                reference: 0,
+                incident: 0,
+                point,
+            };
+            let on_b = q - across_b * rb;
+            m.push(on_b + n * depth, on_b, depth, id);
+        }
+    }
+    dedup_pair(&mut m, size);
+    if m.points().is_empty() {
+        return single();
+    }
+    Some(m)
+}
