@@ -111,6 +111,11 @@ fn check_resting<V: Vector>(m: &Manifold<V>, up: V, s: f64, e: Expect, tol: f64,
             "{what}: heights {m:?}"
         );
     }
+    // Every point keeps an id of its own (parts of a composite apart), for warm starts.
+    let ids: Vec<_> = m.points().iter().map(|p| p.id).collect();
+    for (i, id) in ids.iter().enumerate() {
+        assert!(!ids[..i].contains(id), "{what}: id {id:?} twice in {m:?}");
+    }
     let got = spread(m);
     let want = e.spread * s;
     let ok = if e.exact_spread {

@@ -225,11 +225,7 @@ where
     }
     if let Some((i, j, c)) = deepest_samples(pose_a, a, pose_b, b) {
         let manifold = Manifold::single(&c, crate::query::manifold::FeatureId::SINGLE);
-        out.push(PartManifold {
-            part_a: Some(i),
-            part_b: Some(j),
-            manifold,
-        });
+        out.push(PartManifold::new(Some(i), Some(j), manifold));
         return out;
     }
     let margin = prediction.max(V::Scalar::ZERO);
@@ -244,11 +240,7 @@ where
                 Some(n) => manifold_along(&m, n, (pa, x), (pb, y), prediction),
                 None => m,
             };
-            out.push(PartManifold {
-                part_a: Some(i),
-                part_b: Some(j),
-                manifold,
-            });
+            out.push(PartManifold::new(Some(i), Some(j), manifold));
         }
         true
     });

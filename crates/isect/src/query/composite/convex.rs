@@ -171,11 +171,7 @@ where
     };
     if let Some((i, c)) = solid_contact(pose_a, a, pose_b, b) {
         let manifold = Manifold::single(&c, crate::query::manifold::FeatureId::SINGLE);
-        out.push(PartManifold {
-            part_a: Some(i),
-            part_b: None,
-            manifold,
-        });
+        out.push(PartManifold::new(Some(i), None, manifold));
         return out;
     }
     a.for_each_part_in(&region, |i| {
@@ -189,11 +185,7 @@ where
             })
         });
         if let Some(m) = m {
-            out.push(PartManifold {
-                part_a: Some(i),
-                part_b: None,
-                manifold: m,
-            });
+            out.push(PartManifold::new(Some(i), None, m));
         }
         true
     });

@@ -99,6 +99,16 @@ pub struct PartManifold<V: Vector> {
 }
 
 impl<V: Vector> PartManifold<V> {
+    /// The manifold of parts `part_a` and `part_b`, its points' ids naming them
+    /// ([`FeatureId::part_a`](crate::query::manifold::FeatureId::part_a)).
+    pub(crate) fn new(part_a: Option<u32>, part_b: Option<u32>, manifold: Manifold<V>) -> Self {
+        Self {
+            part_a,
+            part_b,
+            manifold: manifold.with_parts(part_a, part_b),
+        }
+    }
+
     /// The same manifold seen from B.
     pub fn flipped(&self) -> Self {
         Self {

@@ -210,12 +210,7 @@ where
         face,
         normal,
         offset: normal.dot(face[0]),
-        id: FeatureId {
-            reference_is_b,
-            reference: rf.feature.id,
-            incident: inc.feature.id,
-            point: 0,
-        },
+        id: FeatureId::new(reference_is_b, rf.feature.id, inc.feature.id, 0),
     };
     let depth = |p: R::V3| clip.offset - normal.dot(p);
     poly.retain(|v| depth(v.point) >= -prediction);
@@ -262,12 +257,7 @@ fn parallel_lines<V: GjkVector>(
     for (q, point) in ends {
         let depth = n.dot(a0 - q);
         if depth >= -prediction {
-            let id = FeatureId {
-                reference_is_b: false,
-                reference: fa.feature.id,
-                incident: fb.feature.id,
-                point,
-            };
+            let id = FeatureId::new(false, fa.feature.id, fb.feature.id, point);
             m.push(q + n * depth, q, depth, id);
         }
     }
@@ -356,12 +346,7 @@ where
     let t = r1 - r0;
     let over = |p: R::V2| t.dot(p - r0) >= R::ZERO && t.dot(r1 - p) >= R::ZERO;
     add_deepest(&mut poly, at, (depth, over), size);
-    let id = FeatureId {
-        reference_is_b,
-        reference: rf.feature.id,
-        incident: inc.feature.id,
-        point: 0,
-    };
+    let id = FeatureId::new(reference_is_b, rf.feature.id, inc.feature.id, 0);
     let mut m = Manifold::new(
         if reference_is_b { -normal } else { normal },
         Status::Converged,
@@ -467,12 +452,7 @@ pub fn contact_manifold_capsules<V: GjkVector>(
     for (q, point) in ends {
         let depth = ra + rb - n.dot(q - sa.a);
         if depth >= -prediction {
-            let id = FeatureId {
-                reference_is_b: false,
-                reference: 0,
-                incident: 0,
-                point,
-            };
+            let id = FeatureId::new(false, 0, 0, point);
             let on_b = q - across_b * rb;
             m.push(on_b + n * depth, on_b, depth, id);
         }

@@ -53,7 +53,15 @@ pub struct FeatureId {
     /// edge it was cut from), [`EDGE_EDGE`], [`features::DEEPEST`], or `u32::MAX` for a
     /// single GJK/EPA point ([`FeatureId::SINGLE`]).
     pub point: u32,
+    /// A's part index when A is a composite ([`NO_PART`] for a convex A): merged
+    /// manifolds of several parts keep their points apart.
+    pub part_a: u32,
+    /// B's part index when B is a composite ([`NO_PART`] for a convex B).
+    pub part_b: u32,
 }
+
+/// [`FeatureId::part_a`] / [`FeatureId::part_b`] of a convex shape.
+pub const NO_PART: u32 = u32::MAX;
 
 impl FeatureId {
     /// The id of the single point of [`contact_manifold_convex`].
@@ -62,7 +70,21 @@ impl FeatureId {
         reference: u32::MAX,
         incident: u32::MAX,
         point: u32::MAX,
+        part_a: NO_PART,
+        part_b: NO_PART,
     };
+
+    /// The id of a face or edge contact between convex shapes.
+    pub const fn new(reference_is_b: bool, reference: u32, incident: u32, point: u32) -> Self {
+        Self {
+            reference_is_b,
+            reference,
+            incident,
+            point,
+            part_a: NO_PART,
+            part_b: NO_PART,
+        }
+    }
 }
 
 /// One contact point, in world space.
@@ -157,6 +179,7 @@ impl<V: Vector> Manifold<V> {
         m.normal = -self.normal;
         for p in &mut m.points[..m.len] {
             core::mem::swap(&mut p.point_a, &mut p.point_b);
+            core::mem::swap(&mut p.id.part_a, &mut p.id.part_b);
             match p.id.point {
                 EDGE_EDGE => core::mem::swap(&mut p.id.reference, &mut p.id.incident),
                 u32::MAX => {}
@@ -164,6 +187,15 @@ impl<V: Vector> Manifold<V> {
             }
         }
         m
+    }
+
+    /// The manifold with its points' ids naming the composites' parts it came from.
+    pub(crate) fn with_parts(mut self, part_a: Option<u32>, part_b: Option<u32>) -> Self {
+        for p in &mut self.points[..self.len] {
+            p.id.part_a = part_a.unwrap_or(NO_PART);
+            p.id.part_b = part_b.unwrap_or(NO_PART);
+        }
+        self
     }
 
     /// The manifold mapped from a local frame to the world by `pose`.

@@ -241,12 +241,7 @@ where
         } else {
             (on_ref, p.point)
         };
-        let id = FeatureId {
-            reference_is_b: b_is_reference,
-            reference: e as u32,
-            incident: j as u32,
-            point: p.id,
-        };
+        let id = FeatureId::new(b_is_reference, e as u32, j as u32, p.id);
         m.push(pa, pb, p.depth, id);
     }
     Some(Some(m.transformed(pose_ref)))
@@ -325,12 +320,7 @@ where
 
 /// The id of an edge–edge contact.
 fn edge_id(ia: usize, ib: usize) -> FeatureId {
-    FeatureId {
-        reference_is_b: false,
-        reference: ia as u32,
-        incident: ib as u32,
-        point: EDGE_EDGE,
-    }
+    FeatureId::new(false, ia as u32, ib as u32, EDGE_EDGE)
 }
 
 /// [`contact`]'s single point with the id `id`.
@@ -399,12 +389,7 @@ fn box_face_manifold<R: Real>(
         face: &ref_face,
         normal: n,
         offset: hr.get(axis),
-        id: FeatureId {
-            reference_is_b,
-            reference: face as u32,
-            incident: inc_face as u32,
-            point: 0,
-        },
+        id: FeatureId::new(reference_is_b, face as u32, inc_face as u32, 0),
     };
     face_manifold(
         &clip,
@@ -590,12 +575,7 @@ fn hull_face_manifold<R: Real>(
         face: &ref_face,
         normal: n,
         offset: f.plane().d(),
-        id: FeatureId {
-            reference_is_b,
-            reference: face as u32,
-            incident: j as u32,
-            point: 0,
-        },
+        id: FeatureId::new(reference_is_b, face as u32, j as u32, 0),
     };
     face_manifold(&clip, &mut poly, &mut Vec::new(), prediction, size)
 }
