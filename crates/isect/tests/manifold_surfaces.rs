@@ -4,6 +4,8 @@
 //! a depth of at least `−prediction`; a pair that overlaps by more than rounding has a
 //! manifold both ways round; the ids of a resting manifold stay the same under a small
 //! motion.
+#[path = "support/rng.rs"]
+mod rng;
 
 use isect::algo::gjk::GjkVector;
 use isect::math::{Pose2, Pose3, Real, Rotation3, Vector, Vector2, Vector3};
@@ -11,22 +13,7 @@ use isect::query::dispatch::{self, DispatchShape};
 use isect::query::{FeatureId, Manifold, ProjectPoint};
 use isect::shape::{shape_2d, shape_3d, Aabb, Capsule, Cone, ConvexPolygon, ConvexPolyhedron};
 use isect::shape::{Cylinder, Rounded, Segment, Triangle};
-
-/// SplitMix64: the same cases every run.
-struct Rng(u64);
-
-impl Rng {
-    fn unit(&mut self) -> f64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        ((z ^ (z >> 31)) >> 11) as f64 / (1u64 << 53) as f64
-    }
-    fn range(&mut self, lo: f64, hi: f64) -> f64 {
-        lo + (hi - lo) * self.unit()
-    }
-}
+use rng::Rng;
 
 fn r<R: Real>(x: f64) -> R {
     R::from_f64(x)
@@ -152,38 +139,51 @@ fn shapes_3d<R: Real>(rng: &mut Rng) -> Vec<shape_3d::Shape<R>> {
     ]
 }
 
-fn random_pairs_3d<R: Real>(seed: u64)
+/// Every ordered pair of `shapes` on 60 random poses each (`pose` draws one): the
+/// checks of [`check`], a manifold swapped for every overlap deeper than 1e-3, and
+/// enough manifolds, enough of them with several points.
+fn random_pairs<V, S>(shapes: &[S], rng: &mut Rng, pose: impl Fn(&mut Rng) -> V::Pose)
 where
-    R::V3: GjkVector<Pose = Pose3<R>>,
+    V: GjkVector,
+    S: DispatchShape<V> + ProjectPoint<V> + core::fmt::Debug,
 {
-    let mut rng = Rng(seed);
-    let shapes = shapes_3d::<R>(&mut rng);
     let (mut manifolds, mut multi) = (0, 0);
     for (i, a) in shapes.iter().enumerate() {
         for (j, b) in shapes.iter().enumerate() {
             for case in 0..60 {
-                let (pa, pb) = (pose3::<R>(&mut rng, 0.6), pose3::<R>(&mut rng, 0.6));
+                let (pa, pb) = (pose(rng), pose(rng));
                 let prediction = if case % 3 == 0 { 0.05 } else { 0.0 };
-                let what = format!("3D kinds {i}, {j}, case {case}");
-                let Some(m) = dispatch::contact_manifold(&pa, a, &pb, b, r(prediction)) else {
+                let what = format!("{}D kinds {i}, {j}, case {case}", V::DIM);
+                let p = V::Scalar::from_f64(prediction);
+                let Some(m) = dispatch::contact_manifold(&pa, a, &pb, b, p) else {
                     continue;
                 };
                 check((&pa, a, &pb, b), &m, prediction, &what);
                 manifolds += 1;
                 multi += usize::from(m.points().len() > 1);
                 if m.max_depth().to_f64() > 1e-3 {
-                    let back = dispatch::contact_manifold(&pb, b, &pa, a, r(prediction));
+                    let back = dispatch::contact_manifold(&pb, b, &pa, a, p);
                     assert!(back.is_some(), "{what}: no manifold swapped");
                 }
             }
         }
     }
     // Random poses of these kinds overlap often, and flat features meet in some.
-    assert!(manifolds > 64 * 60 / 3, "{manifolds} manifolds");
+    let pairs = shapes.len() * shapes.len();
+    assert!(manifolds > pairs * 60 / 3, "{manifolds} manifolds");
     assert!(
         multi * 10 > manifolds,
         "only {multi} of {manifolds} with several points"
     );
+}
+
+fn random_pairs_3d<R: Real>(seed: u64)
+where
+    R::V3: GjkVector<Pose = Pose3<R>>,
+{
+    let mut rng = Rng(seed);
+    let shapes = shapes_3d::<R>(&mut rng);
+    random_pairs::<R::V3, _>(&shapes, &mut rng, |rng| pose3::<R>(rng, 0.6));
 }
 
 #[test]
@@ -230,32 +230,7 @@ where
     R::V2: GjkVector<Pose = Pose2<R>>,
 {
     let mut rng = Rng(seed);
-    let shapes = shapes_2d::<R>();
-    let (mut manifolds, mut multi) = (0, 0);
-    for (i, a) in shapes.iter().enumerate() {
-        for (j, b) in shapes.iter().enumerate() {
-            for case in 0..60 {
-                let (pa, pb) = (pose2::<R>(&mut rng, 0.6), pose2::<R>(&mut rng, 0.6));
-                let prediction = if case % 3 == 0 { 0.05 } else { 0.0 };
-                let what = format!("2D kinds {i}, {j}, case {case}");
-                let Some(m) = dispatch::contact_manifold(&pa, a, &pb, b, r(prediction)) else {
-                    continue;
-                };
-                check((&pa, a, &pb, b), &m, prediction, &what);
-                manifolds += 1;
-                multi += usize::from(m.points().len() > 1);
-                if m.max_depth().to_f64() > 1e-3 {
-                    let back = dispatch::contact_manifold(&pb, b, &pa, a, r(prediction));
-                    assert!(back.is_some(), "{what}: no manifold swapped");
-                }
-            }
-        }
-    }
-    assert!(manifolds > 49 * 60 / 3, "{manifolds} manifolds");
-    assert!(
-        multi * 10 > manifolds,
-        "only {multi} of {manifolds} with several points"
-    );
+    random_pairs::<R::V2, _>(&shapes_2d::<R>(), &mut rng, |rng| pose2::<R>(rng, 0.6));
 }
 
 #[test]

@@ -11,6 +11,8 @@
 
 #[path = "support/meshes.rs"]
 mod meshes;
+#[path = "support/rng.rs"]
+mod rng;
 
 use isect::algo::gjk::GjkVector;
 use isect::math::{Isometry, Pose2, Pose3, Real, Rotation3, Vector, Vector2, Vector3};
@@ -20,6 +22,7 @@ use isect::shape::heightfield_2d::HeightField as HeightField2;
 use isect::shape::heightfield_3d::HeightField as HeightField3;
 use isect::shape::{shape_2d, shape_3d, Aabb, Capsule, Cone, ConvexPolygon, Cylinder, Polyline};
 use isect::shape::{Rounded, TriMesh, TriMeshFlags};
+use rng::Rng;
 
 /// Penetration of every resting shape, as a fraction of the scale.
 const DEPTH: f64 = 0.01;
@@ -27,22 +30,6 @@ const DEPTH: f64 = 0.01;
 const SCALES: [f64; 3] = [1e-2, 1.0, 1e3];
 /// Random poses per floor and body.
 const CASES: usize = 12;
-
-/// SplitMix64: the same cases every run.
-struct Rng(u64);
-
-impl Rng {
-    fn unit(&mut self) -> f64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        ((z ^ (z >> 31)) >> 11) as f64 / (1u64 << 53) as f64
-    }
-    fn range(&mut self, lo: f64, hi: f64) -> f64 {
-        lo + (hi - lo) * self.unit()
-    }
-}
 
 fn r<R: Real>(x: f64) -> R {
     R::from_f64(x)
