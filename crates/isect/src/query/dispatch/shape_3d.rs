@@ -79,9 +79,59 @@ where
             (Shape::Polyhedron(x), Shape::Polyhedron(y)) => {
                 Some(contact_manifold_polyhedra(pa, x, pb, y, prediction))
             }
+            (Shape::Triangle(x), Shape::Cuboid(y)) => {
+                triangle_box_manifold((pa, a, x), (pb, b, y), prediction)
+            }
+            (Shape::Cuboid(y), Shape::Triangle(x)) => {
+                triangle_box_manifold((pb, b, x), (pa, a, y), prediction)
+                    .map(|m| m.map(|m| m.flipped()))
+            }
             _ => None,
         }
     }
+}
+
+/// The manifold of a triangle (A) and a box (B) when the separating-axis test finds
+/// them apart (`Some(None)`) or in a face contact (clipped from the features along the
+/// face's normal); `None` leaves an edge contact to GJK and EPA.
+fn triangle_box_manifold<R: Real>(
+    (pt, t_shape, t): (&Pose3<R>, &Shape<R>, &crate::shape::Triangle<R::V3>),
+    (pb, b_shape, b): (&Pose3<R>, &Shape<R>, &Aabb<R::V3>),
+    prediction: R,
+) -> Option<Option<Manifold<R::V3>>>
+where
+    R::V3: GjkVector<Pose = Pose3<R>>,
+{
+    use crate::query::manifold::triangle_box::{triangle_box_axis, TriangleBoxAxis};
+    let (normal, separation) = match triangle_box_axis(pt, t, pb, b, prediction) {
+        TriangleBoxAxis::Apart => return Some(None),
+        TriangleBoxAxis::Edge => return None,
+        TriangleBoxAxis::Edges(point_a, point_b, normal, depth, [i, j]) => {
+            let c = Contact {
+                normal,
+                depth,
+                point_a,
+                point_b,
+                status: crate::algo::gjk::Status::Converged,
+            };
+            let id = FeatureId::new(false, i, j, crate::query::manifold::EDGE_EDGE);
+            return Some(Some(Manifold::single(&c, id)));
+        }
+        TriangleBoxAxis::Face(n, s) => (n, s),
+    };
+    // Only the normal starts the features; a manifold that falls back to a single
+    // point needs GJK / EPA's witnesses instead.
+    let nan = R::V3::splat(R::from_f64(f64::NAN));
+    let c = Contact {
+        normal,
+        depth: -separation,
+        point_a: nan,
+        point_b: nan,
+        status: crate::algo::gjk::Status::Converged,
+    };
+    let m = crate::query::manifold::features::manifold_3d(pt, t_shape, pb, b_shape, &c, prediction);
+    let single = m.points().iter().any(|p| p.id == FeatureId::SINGLE);
+    (!single).then_some(Some(m))
 }
 
 dispatch_by_table!(V3, Pose3);

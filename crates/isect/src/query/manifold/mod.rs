@@ -6,6 +6,8 @@
 //! - [`features`]: every other convex pair, from the supporting features of the two
 //!   shapes along [`contact`]'s normal, clipped as the faces are (Jolt
 //!   `ManifoldBetweenTwoFaces`, parry's polygonal feature maps).
+//! - `triangle_box`: the separating-axis test of a triangle against a box, whose face
+//!   axes start the feature manifold of the pair without GJK and EPA.
 //! - [`merge_manifolds`]: one manifold from several (a composite's parts).
 //!
 //! No tolerances beyond those of the submodules and [`MERGE_NORMAL_COS`] /
@@ -15,6 +17,7 @@
 #![allow(clippy::neg_cmp_op_on_partial_ord)]
 pub mod features;
 pub mod sat;
+pub(crate) mod triangle_box;
 
 pub use sat::{
     contact_manifold_obb_2d, contact_manifold_obb_3d, contact_manifold_obb_polygon,
