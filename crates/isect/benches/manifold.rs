@@ -228,11 +228,6 @@ fn bench_feature_pairs(c: &mut Criterion) {
         cycle_named(&mut g, "isect_dispatch_contact_manifold", &cases, |k| {
             isect::query::dispatch::contact_manifold(&k.0, &a, &k.1, &b, 0.0)
         });
-        if std::env::var("ISECT_BENCH_CONTACT").is_ok() {
-            cycle_named(&mut g, "isect_dispatch_contact", &cases, |k| {
-                isect::query::dispatch::contact(&k.0, &a, &k.1, &b, 0.0)
-            });
-        }
         let mut manifolds: Vec<ContactManifold<(), ()>> = Vec::new();
         cycle_named(&mut g, "parry_contact_manifolds", &cases, |k| {
             manifolds.clear();

@@ -74,7 +74,7 @@ use crate::algo::support::SupportMap;
 use crate::math::{Isometry, Real, Vector};
 use crate::query::contact::Contact;
 use crate::query::dispatch::DispatchShape;
-use crate::query::manifold::{Manifold, ManifoldPoint};
+use crate::query::manifold::Manifold;
 use crate::query::project_point::ProjectPoint;
 use crate::query::ShapeCastHit;
 use crate::shape::{Aabb, Composite};
@@ -238,19 +238,13 @@ pub(crate) fn manifold_along<V: GjkVector, P: ConvexPart<V>>(
     (pose_b, b): (&V::Pose, &P),
     prediction: V::Scalar,
 ) -> Manifold<V> {
-    let deepest = m
-        .points()
-        .iter()
-        .fold(None, |best: Option<&ManifoldPoint<V>>, p| match best {
-            Some(b) if !(p.depth > b.depth) => Some(b),
-            _ => Some(p),
-        });
-    if let Some(p) = deepest {
+    if !m.points().is_empty() {
+        let (point_a, point_b) = deepest_witnesses(m);
         let raw = Contact {
             normal: m.normal,
-            depth: p.depth,
-            point_a: p.point_a,
-            point_b: p.point_b,
+            depth: m.max_depth(),
+            point_a,
+            point_b,
             status: m.status,
         };
         let c = contact_along(&raw, n, (pose_a, a), (pose_b, b));

@@ -103,7 +103,7 @@ where
     R::V3: GjkVector<Pose = Pose3<R>>,
 {
     use crate::query::manifold::triangle_box::{triangle_box_axis, TriangleBoxAxis};
-    let (normal, separation) = match triangle_box_axis(pt, t, pb, b, prediction) {
+    let normal = match triangle_box_axis(pt, t, pb, b, prediction) {
         TriangleBoxAxis::Apart => return Some(None),
         TriangleBoxAxis::Edge => return None,
         TriangleBoxAxis::Edges(point_a, point_b, normal, depth, [i, j]) => {
@@ -117,21 +117,10 @@ where
             let id = FeatureId::new(false, i, j, crate::query::manifold::EDGE_EDGE);
             return Some(Some(Manifold::single(&c, id)));
         }
-        TriangleBoxAxis::Face(n, s) => (n, s),
+        TriangleBoxAxis::Face(n) => n,
     };
-    // Only the normal starts the features; a manifold that falls back to a single
-    // point needs GJK / EPA's witnesses instead.
-    let nan = R::V3::splat(R::from_f64(f64::NAN));
-    let c = Contact {
-        normal,
-        depth: -separation,
-        point_a: nan,
-        point_b: nan,
-        status: crate::algo::gjk::Status::Converged,
-    };
-    let m = crate::query::manifold::features::manifold_3d(pt, t_shape, pb, b_shape, &c, prediction);
-    let single = m.points().iter().any(|p| p.id == FeatureId::SINGLE);
-    (!single).then_some(Some(m))
+    crate::query::manifold::features::face_manifold_3d(pt, t_shape, pb, b_shape, normal, prediction)
+        .map(Some)
 }
 
 dispatch_by_table!(V3, Pose3);

@@ -47,23 +47,38 @@ pub const DEEPEST: u32 = u32::MAX - 2;
 /// plus the incident shape's deepest point.
 type FeatureBuf<V> = FixedClipBuffer<V, { 2 * MAX_FEATURE_VERTICES + 1 }>;
 
-/// A shape's feature, its pose, and its support point toward the other shape (world):
-/// the shape's deepest point into it along the manifold's normal.
+/// A shape's feature and its pose.
 struct Placed<'a, V: Vector> {
     pose: &'a V::Pose,
     feature: SupportFeature<V>,
+}
+
+/// A face contact: the reference face's side, the incident side, whether the
+/// reference is B's, and the incident shape's support point toward the reference
+/// (world): its deepest point along the face's normal.
+struct FacePair<'a, V: Vector> {
+    reference: Placed<'a, V>,
+    incident: Placed<'a, V>,
+    reference_is_b: bool,
     deepest: V,
 }
 
-/// The two shapes' features along the contact normal, and which is the reference
-/// (`Some(false)`: A's face, `Some(true)`: B's face, `None`: no aligned face).
+/// How the two shapes' features along the contact normal meet.
+enum Pairing<'a, V: Vector> {
+    /// A flat face of one faces the normal.
+    Face(FacePair<'a, V>),
+    /// No face does: A's feature and B's.
+    Other(Placed<'a, V>, Placed<'a, V>),
+}
+
+/// The two shapes' features along the contact normal, paired.
 fn features<'a, V, A, B>(
     pa: &'a V::Pose,
     a: &A,
     pb: &'a V::Pose,
     b: &B,
     normal: V,
-) -> (Placed<'a, V>, Placed<'a, V>, Option<bool>)
+) -> Pairing<'a, V>
 where
     V: Vector,
     A: FeatureMap<V> + ?Sized,
@@ -73,53 +88,33 @@ where
         pa.inverse_transform_vector(normal),
         pb.inverse_transform_vector(-normal),
     );
-    let (mut fa, mut fb) = (a.support_feature(na), b.support_feature(nb));
+    let (fa, fb) = (a.support_feature(na), b.support_feature(nb));
     let cos = V::Scalar::from_f64(FACE_ALIGN_COS);
     let aligned = |f: &SupportFeature<V>, d: V| f.normal.is_some_and(|m| m.dot(d) >= cos);
+    let placed = |pose, feature| Placed { pose, feature };
     // The incident feature is taken again along the reference face's exact normal: the
     // contact normal may lean (EPA, a part's edge), which would tilt a curved
     // feature's line or disc.
-    let (reference, n) = if aligned(&fa, na) {
+    if aligned(&fa, na) {
         let m = pa.transform_vector(fa.normal.unwrap_or(na));
-        fb = b.support_feature(pb.inverse_transform_vector(-m));
-        (Some(false), m)
+        let fb = b.support_feature(pb.inverse_transform_vector(-m));
+        Pairing::Face(FacePair {
+            reference: placed(pa, fa),
+            incident: placed(pb, fb),
+            reference_is_b: false,
+            deepest: b.support(pb, -m),
+        })
     } else if aligned(&fb, nb) {
-        let m = -pb.transform_vector(fb.normal.unwrap_or(nb));
-        fa = a.support_feature(pa.inverse_transform_vector(m));
-        (Some(true), m)
+        let m = pb.transform_vector(fb.normal.unwrap_or(nb));
+        let fa = a.support_feature(pa.inverse_transform_vector(-m));
+        Pairing::Face(FacePair {
+            reference: placed(pb, fb),
+            incident: placed(pa, fa),
+            reference_is_b: true,
+            deepest: a.support(pa, -m),
+        })
     } else {
-        (None, normal)
-    };
-    // Only the incident shape's deepest point is used (the reference's is its face).
-    let a = Placed {
-        pose: pa,
-        feature: fa,
-        deepest: match reference {
-            Some(true) => a.support(pa, n),
-            _ => V::ZERO,
-        },
-    };
-    let b = Placed {
-        pose: pb,
-        feature: fb,
-        deepest: match reference {
-            Some(false) => b.support(pb, -n),
-            _ => V::ZERO,
-        },
-    };
-    (a, b, reference)
-}
-
-/// The reference and the incident side.
-fn ordered<'p, V: Vector>(
-    a: Placed<'p, V>,
-    b: Placed<'p, V>,
-    reference_is_b: bool,
-) -> (Placed<'p, V>, Placed<'p, V>) {
-    if reference_is_b {
-        (b, a)
-    } else {
-        (a, b)
+        Pairing::Other(placed(pa, fa), placed(pb, fb))
     }
 }
 
@@ -174,27 +169,42 @@ where
     A: FeatureMap<R::V3> + ?Sized,
     B: FeatureMap<R::V3> + ?Sized,
 {
-    let (fa, fb, reference) = features(pa, a, pb, b, c.normal);
-    let m = match reference {
-        Some(reference_is_b) => {
-            let (rf, inc) = ordered(fa, fb, reference_is_b);
-            face_3d(&rf, &inc, reference_is_b, prediction)
-        }
-        None => parallel_lines(&fa, &fb, c, prediction),
+    let m = match features(pa, a, pb, b, c.normal) {
+        Pairing::Face(pair) => face_3d(&pair, prediction),
+        Pairing::Other(fa, fb) => parallel_lines(&fa, &fb, c.normal, prediction),
     };
     m.unwrap_or_else(|| Manifold::single(c, FeatureId::SINGLE))
 }
 
-/// The incident feature clipped to the reference face (3D).
-fn face_3d<R: Real>(
-    rf: &Placed<'_, R::V3>,
-    inc: &Placed<'_, R::V3>,
-    reference_is_b: bool,
+/// The face manifold of two 3D convex shapes along `normal` (A to B), `None` when no
+/// face of either faces it or clipping keeps no point: for a caller that found the
+/// normal by its own separating-axis test.
+pub(crate) fn face_manifold_3d<R, A, B>(
+    pa: &Pose3<R>,
+    a: &A,
+    pb: &Pose3<R>,
+    b: &B,
+    normal: R::V3,
     prediction: R,
 ) -> Option<Manifold<R::V3>>
 where
+    R: Real,
+    R::V3: GjkVector<Pose = Pose3<R>>,
+    A: FeatureMap<R::V3> + ?Sized,
+    B: FeatureMap<R::V3> + ?Sized,
+{
+    match features(pa, a, pb, b, normal) {
+        Pairing::Face(pair) => face_3d(&pair, prediction),
+        Pairing::Other(..) => None,
+    }
+}
+
+/// The incident feature clipped to the reference face (3D).
+fn face_3d<R: Real>(pair: &FacePair<'_, R::V3>, prediction: R) -> Option<Manifold<R::V3>>
+where
     R::V3: Vector<Pose = Pose3<R>>,
 {
+    let (rf, inc) = (&pair.reference, &pair.incident);
     let normal = rf.feature.normal?;
     let face = rf.feature.vertices();
     let pose_ri = rf.pose.inv_mul(inc.pose);
@@ -210,14 +220,14 @@ where
         face,
         normal,
         offset: normal.dot(face[0]),
-        id: FeatureId::new(reference_is_b, rf.feature.id, inc.feature.id, 0),
+        id: FeatureId::new(pair.reference_is_b, rf.feature.id, inc.feature.id, 0),
     };
     let depth = |p: R::V3| clip.offset - normal.dot(p);
     poly.retain(|v| depth(v.point) >= -prediction);
     if poly.is_empty() {
         return None;
     }
-    let at = rf.pose.inverse_transform_point(inc.deepest);
+    let at = rf.pose.inverse_transform_point(pair.deepest);
     let over = |p: R::V3| {
         (0..face.len()).all(|k| {
             let (v, w) = (face[k], face[(k + 1) % face.len()]);
@@ -233,7 +243,7 @@ where
 fn parallel_lines<V: GjkVector>(
     fa: &Placed<'_, V>,
     fb: &Placed<'_, V>,
-    c: &Contact<V>,
+    normal: V,
     prediction: V::Scalar,
 ) -> Option<Manifold<V>> {
     let ([a0, a1], [b0, b1]) = (two(&fa.feature)?, two(&fb.feature)?);
@@ -245,7 +255,7 @@ fn parallel_lines<V: GjkVector>(
     }
     let pose_ab = fa.pose.inv_mul(fb.pose);
     let (b0, b1) = (pose_ab.transform_point(b0), pose_ab.transform_point(b1));
-    let n = fa.pose.inverse_transform_vector(c.normal);
+    let n = fa.pose.inverse_transform_vector(normal);
     let mut ends = [(b0, 0), (b1, 1)];
     if !clip_2d::clip_to_slab(&mut ends, a0, a1) {
         return None;
@@ -298,24 +308,19 @@ where
     A: FeatureMap<R::V2> + ?Sized,
     B: FeatureMap<R::V2> + ?Sized,
 {
-    let (fa, fb, reference) = features(pa, a, pb, b, c.normal);
-    let m = reference.and_then(|reference_is_b| {
-        let (rf, inc) = ordered(fa, fb, reference_is_b);
-        edge_2d(&rf, &inc, reference_is_b, prediction)
-    });
+    let m = match features(pa, a, pb, b, c.normal) {
+        Pairing::Face(pair) => edge_2d(&pair, prediction),
+        Pairing::Other(..) => None,
+    };
     m.unwrap_or_else(|| Manifold::single(c, FeatureId::SINGLE))
 }
 
 /// The incident feature clipped to the reference edge's slab (2D).
-fn edge_2d<R: Real>(
-    rf: &Placed<'_, R::V2>,
-    inc: &Placed<'_, R::V2>,
-    reference_is_b: bool,
-    prediction: R,
-) -> Option<Manifold<R::V2>>
+fn edge_2d<R: Real>(pair: &FacePair<'_, R::V2>, prediction: R) -> Option<Manifold<R::V2>>
 where
     R::V2: Vector<Pose = Pose2<R>>,
 {
+    let (rf, inc, reference_is_b) = (&pair.reference, &pair.incident, pair.reference_is_b);
     let normal = rf.feature.normal?;
     let [r0, r1] = two(&rf.feature)?;
     let pose_ri = rf.pose.inv_mul(inc.pose);
@@ -342,7 +347,7 @@ where
     if poly.is_empty() {
         return None;
     }
-    let at = rf.pose.inverse_transform_point(inc.deepest);
+    let at = rf.pose.inverse_transform_point(pair.deepest);
     let t = r1 - r0;
     let over = |p: R::V2| t.dot(p - r0) >= R::ZERO && t.dot(r1 - p) >= R::ZERO;
     add_deepest(&mut poly, at, (depth, over), size);

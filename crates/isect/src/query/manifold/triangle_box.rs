@@ -18,8 +18,8 @@ pub(crate) enum TriangleBoxAxis<V: Vector> {
     /// An axis separates the shapes by more than the prediction.
     Apart,
     /// A face axis (the triangle's or the box's) gives the least penetration: the unit
-    /// normal from the triangle to the box (world) and the separation along it.
-    Face(V, <V as Vector>::Scalar),
+    /// normal from the triangle to the box (world).
+    Face(V),
     /// An edge of each, crossing inside both, overlaps: the points on the triangle's
     /// edge and on the box's (world), the unit normal from the triangle to the box
     /// (world), the depth, and the edges' indices (the triangle's `i` for
@@ -115,7 +115,7 @@ pub(crate) fn triangle_box_axis<R: Real>(
                 None => TriangleBoxAxis::Edge,
             }
         }
-        _ => TriangleBoxAxis::Face(pose_b.rotation.rotate(face_normal), face_sep),
+        _ => TriangleBoxAxis::Face(pose_b.rotation.rotate(face_normal)),
     }
 }
 
