@@ -7,6 +7,7 @@ use criterion::{criterion_group, criterion_main, Criterion};
 use glam::Vec3;
 use isect::algo::support::{ConvexPoints, SupportMap};
 use isect::math::Pose3;
+use isect::query::capsule_cylinder::{contact_capsule_cylinder, distance_capsule_cylinder};
 use isect::query::cast_shapes::cast_shapes;
 use isect::query::contact::{
     contact, contact_ball_cone, contact_ball_cylinder, contact_capsule_capsule, Contact,
@@ -208,6 +209,58 @@ fn ball_curved_contact(c: &mut Criterion) {
     ball_shape_group(c, name, &cases, &balls, &cones, &pcones, kernel);
 }
 
+/// Capsule–cylinder contact (prediction 0.1) and distance: our segment–cylinder
+/// kernel, the same pairs through GJK (/ EPA), and parry's `contact` / `distance`.
+fn capsule_cylinder(c: &mut Criterion) {
+    let mut rng = Rng(10);
+    let (caps, pcaps) = capsules(&mut rng);
+    let dims: Vec<(f32, f32)> = (0..SHAPES)
+        .map(|_| (rng.uniform(0.2, 0.8), rng.uniform(0.2, 0.8)))
+        .collect();
+    let cans: Vec<_> = dims
+        .iter()
+        .map(|&(h, r)| Cylinder::new(h, r).expect("can"))
+        .collect();
+    let pcans: Vec<_> = dims.iter().map(|&(h, r)| ps::Cylinder::new(h, r)).collect();
+    let cases = cases(&mut rng, 1.2);
+    let mut group = c.benchmark_group("contact_capsule_cylinder");
+    cycle_named(&mut group, "isect_kernel", &cases, |k| {
+        contact_capsule_cylinder(
+            &k.ours.0,
+            &caps[k.shape_a],
+            &k.ours.1,
+            &cans[k.shape_b],
+            0.1,
+        )
+    });
+    cycle_named(&mut group, "isect_gjk", &cases, |k| {
+        contact(
+            &k.ours.0,
+            &caps[k.shape_a],
+            &k.ours.1,
+            &cans[k.shape_b],
+            0.1,
+        )
+    });
+    cycle_named(&mut group, "parry", &cases, |k| {
+        let (a, b) = (&pcaps[k.shape_a], &pcans[k.shape_b]);
+        pq::contact(&k.parry.0, a, &k.parry.1, b, 0.1).ok()
+    });
+    group.finish();
+    let mut group = c.benchmark_group("distance_capsule_cylinder");
+    cycle_named(&mut group, "isect_kernel", &cases, |k| {
+        distance_capsule_cylinder(&k.ours.0, &caps[k.shape_a], &k.ours.1, &cans[k.shape_b])
+    });
+    cycle_named(&mut group, "isect_gjk", &cases, |k| {
+        distance(&k.ours.0, &caps[k.shape_a], &k.ours.1, &cans[k.shape_b])
+    });
+    cycle_named(&mut group, "parry", &cases, |k| {
+        let (a, b) = (&pcaps[k.shape_a], &pcans[k.shape_b]);
+        pq::distance(&k.parry.0, a, &k.parry.1, b).ok()
+    });
+    group.finish();
+}
+
 fn linear_cast(c: &mut Criterion) {
     let mut rng = Rng(8);
     let boxes = boxes(&mut rng);
@@ -406,6 +459,7 @@ criterion_group!(
     epa_contact,
     capsule_contact,
     ball_curved_contact,
+    capsule_cylinder,
     capsule_box_distance,
     linear_cast
 );

@@ -240,7 +240,7 @@ impl<R: Real> ProjectPoint<R::V3> for Cylinder<R> {
 }
 
 /// `√(a² + b²)` without overflow or underflow in the squares.
-fn hypot<R: Real>(a: R, b: R) -> R {
+pub(crate) fn hypot<R: Real>(a: R, b: R) -> R {
     let (a, b) = (a.abs(), b.abs());
     let big = a.max(b);
     if big == R::ZERO || !big.is_finite() {

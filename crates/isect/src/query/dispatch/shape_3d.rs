@@ -1,11 +1,13 @@
 //! The 3D convex enum in the shared dispatch table ([`super::table`]): its kinds,
-//! box–box SAT on oriented boxes (15 axes), the polyhedron manifold, and ball–cylinder
-//! and ball–cone contacts by the centre's closed-form projection.
+//! box–box SAT on oriented boxes (15 axes), the polyhedron manifold, ball–cylinder
+//! and ball–cone contacts by the centre's closed-form projection, and capsule–cylinder
+//! distance and contact by the segment's ([`crate::query::capsule_cylinder`]).
 
 use super::table::{self, dispatch_by_table, shared_convex_hooks, ConvexEnum, Kind};
 use super::*;
 use crate::algo::sat_3d;
 use crate::math::Pose3;
+use crate::query::capsule_cylinder::{contact_capsule_cylinder_apart, distance_capsule_cylinder};
 use crate::query::contact::contact_ball_projected;
 use crate::query::manifold::{contact_manifold_obb_3d, contact_manifold_polyhedra};
 use crate::shape::obb_3d::Obb;
@@ -52,6 +54,24 @@ where
             (Shape::Ball(x), Shape::Cone(y)) => contact_ball_projected(pa, x, pb, y, prediction),
             (Shape::Cone(x), Shape::Ball(y)) => {
                 flipped(contact_ball_projected(pb, y, pa, x, prediction))
+            }
+            (Shape::Capsule(x), Shape::Cylinder(y)) => {
+                contact_capsule_cylinder_apart(pa, x, pb, y, prediction)
+            }
+            (Shape::Cylinder(x), Shape::Capsule(y)) => {
+                flipped(contact_capsule_cylinder_apart(pb, y, pa, x, prediction))
+            }
+            _ => None,
+        }
+    }
+
+    fn own_distance(pa: &Pose3<R>, a: &Self, pb: &Pose3<R>, b: &Self) -> Option<R> {
+        match (a, b) {
+            (Shape::Capsule(x), Shape::Cylinder(y)) => {
+                Some(distance_capsule_cylinder(pa, x, pb, y))
+            }
+            (Shape::Cylinder(x), Shape::Capsule(y)) => {
+                Some(distance_capsule_cylinder(pb, y, pa, x))
             }
             _ => None,
         }
