@@ -44,27 +44,44 @@ pub fn max_separation<R: Real>(
     pose_12: &Pose2<R>,
     stop_above: R,
 ) -> (R, usize) {
-    let mut best = (R::NEG_INFINITY, 0);
+    let (mut best, mut best_i) = (R::NEG_INFINITY, 0);
     for (i, (&v, &n)) in p1.vertices.iter().zip(p1.normals).enumerate() {
         // Polygon 1's edge seen from polygon 2's frame: no transform of 2's vertices.
         let n2 = pose_12.inverse_transform_vector(n);
         let offset = n2.dot(pose_12.inverse_transform_point(v));
-        let mut sep = R::INFINITY;
-        for &w in p2.vertices {
-            let d = n2.dot(w);
-            if d < sep {
-                sep = d;
-            }
-        }
-        let sep = sep - offset;
-        if sep > best.0 {
-            best = (sep, i);
-            if sep > stop_above {
-                break;
-            }
+        let sep = min_dot(n2, p2.vertices) - offset;
+        // Selects rather than branches: which edge wins is a coin toss on random
+        // pairs, and a mispredicted branch cost more than the whole dot product loop.
+        let better = sep > best;
+        best = if better { sep } else { best };
+        best_i = if better { i } else { best_i };
+        if best > stop_above {
+            break;
         }
     }
-    best
+    (best, best_i)
+}
+
+/// `min n · w` over `points` (`+∞` for none), with two running minima so that each
+/// comparison does not wait for the one before.
+#[inline]
+fn min_dot<V: Vector>(n: V, points: &[V]) -> V::Scalar {
+    let (mut even, mut odd) = (V::Scalar::INFINITY, V::Scalar::INFINITY);
+    let mut pairs = points.chunks_exact(2);
+    for pair in &mut pairs {
+        let (d0, d1) = (n.dot(pair[0]), n.dot(pair[1]));
+        even = if d0 < even { d0 } else { even };
+        odd = if d1 < odd { d1 } else { odd };
+    }
+    for &w in pairs.remainder() {
+        let d = n.dot(w);
+        even = if d < even { d } else { even };
+    }
+    if odd < even {
+        odd
+    } else {
+        even
+    }
 }
 
 /// The incident edge's index: the edge of `inc` whose normal is most anti-parallel to
