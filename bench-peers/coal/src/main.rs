@@ -303,6 +303,38 @@ fn isect_pass(p: &Pair, poses: &[(Pose, Pose)], q: Query) -> f64 {
     sum
 }
 
+/// One pass of isect's typed kernel for the pair (what a caller who knows both kinds
+/// calls, as coal's functor is built for two kinds), or the dispatch where isect has
+/// no kernel of its own; the sum of the answers.
+#[inline(never)]
+fn kernel_pass(p: &Pair, poses: &[(Pose, Pose)], q: Query) -> f64 {
+    use isect::query::capsule_cylinder::distance_capsule_cylinder;
+    use isect::query::contact::contact_capsule_capsule;
+    use isect::query::distance::{distance_ball_shape, distance_capsule_capsule};
+    let mut sum = 0.0;
+    for (pa, pb) in poses {
+        let (a, b) = (black_box(&p.a.shape), black_box(&p.b.shape));
+        sum += match (q, a, b) {
+            (Query::Distance, Shape::Ball(x), Shape::Cylinder(y)) => {
+                distance_ball_shape(pa, x, pb, y)
+            }
+            (Query::Distance, Shape::Ball(x), Shape::Cone(y)) => distance_ball_shape(pa, x, pb, y),
+            (Query::Distance, Shape::Capsule(x), Shape::Capsule(y)) => {
+                distance_capsule_capsule(pa, x, pb, y)
+            }
+            (Query::Distance, Shape::Capsule(x), Shape::Cylinder(y)) => {
+                distance_capsule_cylinder(pa, x, pb, y)
+            }
+            (Query::Contact, Shape::Capsule(x), Shape::Capsule(y)) => {
+                contact_capsule_capsule(pa, x, pb, y, 0.0).map_or(0.0, |c| c.depth)
+            }
+            (Query::Distance, _, _) => dispatch::distance(pa, a, pb, b),
+            (Query::Contact, _, _) => dispatch::contact(pa, a, pb, b, 0.0).map_or(0.0, |c| c.depth),
+        };
+    }
+    sum
+}
+
 /// How isect's answers compare with coal's over the cases.
 #[derive(Copy, Clone)]
 struct Agreement {
@@ -441,6 +473,7 @@ fn main() {
         .map(|r| vec![Vec::new(); r.methods.len()])
         .collect();
     let mut isect_t: Vec<Vec<f64>> = vec![Vec::new(); rows.len()];
+    let mut kernel_t: Vec<Vec<f64>> = vec![Vec::new(); rows.len()];
     for round in 0..rounds {
         for (k, row) in rows.iter().enumerate() {
             for batch in 0..BATCHES {
@@ -449,11 +482,17 @@ fn main() {
                     isect_t[k].push(ns_per_call(|| {
                         isect_pass(row.pair, &row.pair.poses, row.query)
                     }));
+                    kernel_t[k].push(ns_per_call(|| {
+                        kernel_pass(row.pair, &row.pair.poses, row.query)
+                    }));
                 }
                 for (j, &m) in row.methods.iter().enumerate() {
                     coal_t[k][j].push(ns_per_call(|| row.pair.coal.run(m, CASES)));
                 }
                 if !isect_first {
+                    kernel_t[k].push(ns_per_call(|| {
+                        kernel_pass(row.pair, &row.pair.poses, row.query)
+                    }));
                     isect_t[k].push(ns_per_call(|| {
                         isect_pass(row.pair, &row.pair.poses, row.query)
                     }));
@@ -462,21 +501,24 @@ fn main() {
         }
     }
 
-    println!("| pair | query | coal entry | coal ns | isect ns | coal / isect | max \\|Δ\\| | cases \\|Δ\\| > 1e-4 | contact mismatches |");
-    println!("|---|---|---|---:|---:|---:|---:|---:|---:|");
+    println!("| pair | query | coal entry | coal ns | isect `dispatch` ns | coal / isect | isect kernel ns | coal / kernel | max \\|Δ\\| | cases \\|Δ\\| > 1e-4 | contact mismatches |");
+    println!("|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|");
     for (k, row) in rows.iter().enumerate() {
         let ours = median(isect_t[k].clone());
+        let kernel = median(kernel_t[k].clone());
         for (j, &m) in row.methods.iter().enumerate() {
             let theirs = median(coal_t[k][j].clone());
             let a = checks[k][j];
             println!(
-                "| {} | {} | {} | {:.1} | {:.1} | {:.2} | {:.1e} | {} | {} |",
+                "| {} | {} | {} | {:.1} | {:.1} | {:.2} | {:.1} | {:.2} | {:.1e} | {} | {} |",
                 row.pair.name,
                 query_name(row.query),
                 m.name(),
                 theirs,
                 ours,
                 theirs / ours,
+                kernel,
+                theirs / kernel,
                 a.max,
                 a.far,
                 a.mismatched

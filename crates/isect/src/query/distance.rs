@@ -14,6 +14,7 @@ use crate::algo::gjk::{self, GjkCache, GjkResult, GjkVector, MinkowskiDiff, Stat
 use crate::algo::support::SupportMap;
 use crate::math::tolerance::eps;
 use crate::math::{Isometry, Real, Vector};
+use crate::query::project_point::ProjectPoint;
 use crate::shape::{Aabb, Ball, Capsule, Segment};
 
 /// Two segments count as parallel in [`closest_points_segment_segment`] when the
@@ -283,6 +284,43 @@ pub fn distance_ball_capsule<V: Vector>(
     (ca.distance(cb) - a.radius() - b.radius()).max(V::Scalar::ZERO)
 }
 
+/// Distance between a ball (A) and any shape with a closed-form point projection (a
+/// box, cylinder, cone, capsule, polygon...): the ball's centre taken into B's frame,
+/// its distance to the solid shape ([`ProjectPoint::distance_to_local_point`]) less
+/// the radius. 0 when they touch or overlap, NaN for a NaN pose.
+///
+/// ```
+/// use isect::d3::*;
+/// use isect::query::distance::distance_ball_shape;
+///
+/// # fn main() -> Result<(), ShapeError> {
+/// // A ball of radius 0.5 centred 2 beside a can of radius 1: 0.5 apart.
+/// let can = Cylinder::new(1.0, 1.0)?;
+/// let ball = Ball::new(Vec3::ZERO, 0.5)?;
+/// let at = Pose::from_translation(Vec3::new(2.0, 0.0, 0.0));
+/// assert!((distance_ball_shape(&at, &ball, &Pose::IDENTITY, &can) - 0.5).abs() < 1e-6);
+/// # Ok(())
+/// # }
+/// ```
+#[inline]
+pub fn distance_ball_shape<V: Vector, S: ProjectPoint<V>>(
+    pose_a: &V::Pose,
+    a: &Ball<V>,
+    pose_b: &V::Pose,
+    b: &S,
+) -> V::Scalar {
+    // A ball about its frame's origin (the usual case) needs no rotation by A's pose.
+    let centre = match a.center() == V::ZERO {
+        true => pose_a.translation(),
+        false => pose_a.transform_point(a.center()),
+    };
+    let d = b.distance_to_local_point(pose_b.inverse_transform_point(centre)) - a.radius();
+    match d.is_nan() {
+        true => d,
+        false => d.max(V::Scalar::ZERO),
+    }
+}
+
 /// Distance between two capsules (0 when they touch or overlap), from the closest
 /// points of their segments.
 ///
@@ -460,6 +498,15 @@ pub fn distance_capsule_cuboid<V: Vector>(
 #[inline]
 pub(crate) fn world_segment<V: Vector>(pose: &V::Pose, c: &Capsule<V>) -> Segment<V> {
     let s = c.segment();
+    if s.a == -s.b {
+        // Centred on its frame's origin (the usual capsule): one rotation, and the
+        // same bits as two, since rotating is linear and exact under negation.
+        let (t, half) = (pose.translation(), pose.transform_vector(s.b));
+        return Segment {
+            a: t - half,
+            b: t + half,
+        };
+    }
     Segment {
         a: pose.transform_point(s.a),
         b: pose.transform_point(s.b),

@@ -237,6 +237,25 @@ impl<R: Real> ProjectPoint<R::V3> for Cylinder<R> {
         };
         PointProjection { point, is_inside }
     }
+
+    /// In closed form: the radial and axial excesses' hypotenuse (coordinates are
+    /// within [`Real::MAX_COORD`], whose squares do not overflow).
+    #[inline]
+    fn distance_to_local_point(&self, p: R::V3) -> R {
+        if p.is_nan() {
+            return R::from_f64(f64::NAN);
+        }
+        let (x, y, z) = (p.get(0), p.get(1), p.get(2));
+        let radial = (x * x + z * z).sqrt() - self.radius();
+        let axial = y.abs() - self.half_height();
+        // Beside the side or over a cap one excess is the distance: no second root.
+        match (radial > R::ZERO, axial > R::ZERO) {
+            (true, true) => (radial * radial + axial * axial).sqrt(),
+            (true, false) => radial,
+            (false, true) => axial,
+            (false, false) => R::ZERO,
+        }
+    }
 }
 
 /// `√(a² + b²)` without overflow or underflow in the squares.
@@ -267,6 +286,20 @@ where
             Self::RoundedPolygon(s) => s.project_local_point(p, solid),
         }
     }
+
+    #[inline]
+    fn distance_to_local_point(&self, p: R::V2) -> R {
+        match self {
+            Self::Ball(s) => s.distance_to_local_point(p),
+            Self::Cuboid(s) => s.distance_to_local_point(p),
+            Self::Triangle(s) => s.distance_to_local_point(p),
+            Self::Segment(s) => s.distance_to_local_point(p),
+            Self::Polygon(s) => s.distance_to_local_point(p),
+            Self::Capsule(s) => s.distance_to_local_point(p),
+            Self::RoundedCuboid(s) => s.distance_to_local_point(p),
+            Self::RoundedPolygon(s) => s.distance_to_local_point(p),
+        }
+    }
 }
 
 /// Closed form for every kind (the rounded one from its core's projection).
@@ -285,6 +318,21 @@ where
             Self::Capsule(s) => s.project_local_point(p, solid),
             Self::Cone(s) => s.project_local_point(p, solid),
             Self::RoundedCuboid(s) => s.project_local_point(p, solid),
+        }
+    }
+
+    #[inline]
+    fn distance_to_local_point(&self, p: R::V3) -> R {
+        match self {
+            Self::Ball(s) => s.distance_to_local_point(p),
+            Self::Cuboid(s) => s.distance_to_local_point(p),
+            Self::Triangle(s) => s.distance_to_local_point(p),
+            Self::Segment(s) => s.distance_to_local_point(p),
+            Self::Cylinder(s) => s.distance_to_local_point(p),
+            Self::Polyhedron(s) => s.distance_to_local_point(p),
+            Self::Capsule(s) => s.distance_to_local_point(p),
+            Self::Cone(s) => s.distance_to_local_point(p),
+            Self::RoundedCuboid(s) => s.distance_to_local_point(p),
         }
     }
 }

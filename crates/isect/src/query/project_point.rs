@@ -51,6 +51,28 @@ pub trait ProjectPoint<V: Vector> {
     /// ```
     fn project_local_point(&self, p: V, solid: bool) -> PointProjection<V>;
 
+    /// The distance from `p` (local) to the solid shape: 0 inside, NaN for a NaN
+    /// point. The solid projection's distance unless a kind answers more cheaply.
+    ///
+    /// ```
+    /// use isect::d3::*;
+    ///
+    /// # fn main() -> Result<(), ShapeError> {
+    /// // A can of radius 1 and height 2: (4, 5, 0) is 3 beyond the side, 4 above the top.
+    /// let can = Cylinder::new(1.0, 1.0)?;
+    /// assert!((can.distance_to_local_point(Vec3::new(4.0, 5.0, 0.0)) - 5.0).abs() < 1e-6);
+    /// assert_eq!(can.distance_to_local_point(Vec3::new(0.5, 0.0, 0.0)), 0.0);
+    /// # Ok(())
+    /// # }
+    /// ```
+    fn distance_to_local_point(&self, p: V) -> V::Scalar {
+        let projection = self.project_local_point(p, true);
+        match projection.is_inside {
+            true => V::Scalar::ZERO,
+            false => projection.point.distance(p),
+        }
+    }
+
     /// Projects the world point `p` onto the shape placed at `pose`; the answer is in
     /// world space.
     ///

@@ -241,8 +241,8 @@ pub(crate) fn distance<V: GjkVector, S: ConvexEnum<V> + ProjectPoint<V>>(
         (Triangle(x), Ball(y)) => distance_ball_flat(pb, y, pa, x),
         (Ball(x), Segment(y)) => distance_ball_flat(pa, x, pb, y),
         (Segment(x), Ball(y)) => distance_ball_flat(pb, y, pa, x),
-        (Ball(x), _) => closest_points_ball_shape(pa, x, pb, b).distance,
-        (_, Ball(y)) => closest_points_ball_shape(pb, y, pa, a).distance,
+        (Ball(x), _) => gd::distance_ball_shape(pa, x, pb, b),
+        (_, Ball(y)) => gd::distance_ball_shape(pb, y, pa, a),
         _ => S::own_distance(pa, a, pb, b).unwrap_or_else(|| gd::distance(pa, a, pb, b)),
     }
 }
