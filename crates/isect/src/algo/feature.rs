@@ -42,6 +42,9 @@ pub struct SupportFeature<V: Vector> {
     /// The feature's index in its shape (a box face, a cap, a polygon edge), the same
     /// while the same feature supports.
     pub id: u32,
+    /// True when the vertices sample a curved edge (a disc's rim): only the whole set
+    /// is a feature, a part of it is not.
+    pub sampled: bool,
 }
 
 impl<V: Vector> SupportFeature<V> {
@@ -61,6 +64,7 @@ impl<V: Vector> SupportFeature<V> {
             len,
             normal,
             id,
+            sampled: false,
         }
     }
 
@@ -260,17 +264,30 @@ pub fn convex_polygon<R: Real>(p: &ConvexPolygon<R>, dir: R::V2) -> SupportFeatu
     polygon_2d(p.vertices(), p.normals(), dir)
 }
 
-/// A convex polyhedron's face most aligned with `dir` (its face index); a face of
-/// more than [`MAX_FEATURE_VERTICES`] vertices gives the support vertex instead.
+/// The face most aligned with `dir` among a convex polyhedron's faces around its
+/// support vertex and, when a neighbour is within [`PIECE_COS`]'s sine of the
+/// support's height over the face, its top edge too (its face index): the globally
+/// most aligned face need not hold the support, nor the most aligned face around the
+/// vertex its supporting edge. A face of more than [`MAX_FEATURE_VERTICES`] vertices
+/// gives the support vertex instead.
 pub fn convex_polyhedron<R: Real>(p: &ConvexPolyhedron<R>, dir: R::V3) -> SupportFeature<R::V3> {
     let faces = p.faces();
-    let best = (0..faces.len()).fold(0, |b, i| {
-        if faces[i].normal().dot(dir) > faces[b].normal().dot(dir) {
-            i
-        } else {
-            b
-        }
-    });
+    let top = p.support_index(dir);
+    let edge = top_edge(p, top, dir);
+    let holds = |i: usize| {
+        let idx = faces[i].vertex_indices();
+        idx.contains(&top) && edge.is_none_or(|w| idx.contains(&w))
+    };
+    let best = (0..faces.len())
+        .filter(|&i| holds(i))
+        .fold(None, |b: Option<usize>, i| match b {
+            Some(b) if faces[b].normal().dot(dir) >= faces[i].normal().dot(dir) => Some(b),
+            _ => Some(i),
+        });
+    let Some(best) = best else {
+        let v = crate::algo::support::support_of_points(p.vertices(), dir);
+        return SupportFeature::point(v, u32::MAX);
+    };
     let f = &faces[best];
     if f.vertex_indices().len() > MAX_FEATURE_VERTICES || p.is_flat() && faces.len() < 2 {
         let v = crate::algo::support::support_of_points(p.vertices(), dir);
@@ -282,6 +299,31 @@ pub fn convex_polyhedron<R: Real>(p: &ConvexPolyhedron<R>, dir: R::V3) -> Suppor
         pts[k] = p.vertices()[i];
     }
     SupportFeature::polygon(&pts[..idx.len()], Some(f.normal()), best as u32)
+}
+
+/// The neighbour of the support vertex `top` (sharing a face) highest along `dir`,
+/// when it lies within the sine of [`PIECE_COS`]'s angle (times their distance) of
+/// `top`'s height: the two span the supporting edge.
+fn top_edge<R: Real>(p: &ConvexPolyhedron<R>, top: usize, dir: R::V3) -> Option<usize> {
+    let v = p.vertices();
+    let h = v[top].dot(dir);
+    let neighbours = p
+        .faces()
+        .iter()
+        .filter(|f| f.vertex_indices().contains(&top))
+        .flat_map(|f| f.vertex_indices().iter().copied())
+        .filter(|&w| w != top);
+    let (w, hw) = neighbours.fold((None, R::NEG_INFINITY), |(b, hb), w| {
+        let hw = v[w].dot(dir);
+        if hw > hb {
+            (Some(w), hw)
+        } else {
+            (b, hb)
+        }
+    });
+    let w = w?;
+    let sine = R::from_f64(1.0 - PIECE_COS * PIECE_COS).sqrt();
+    (h - hw <= sine * v[w].distance(v[top]) * dir.length()).then_some(w)
 }
 
 /// A rounded shape's feature: its core's `core` pushed out by `radius`, along the face
@@ -315,7 +357,10 @@ fn disc_feature<V: Vector3>(
         return SupportFeature::point(centre, id);
     }
     let s = if up { V::Scalar::ONE } else { -V::Scalar::ONE };
-    SupportFeature::polygon(&disc::<V>(radius, y, up), Some(V::unit_axis(1) * s), id)
+    SupportFeature {
+        sampled: true,
+        ..SupportFeature::polygon(&disc::<V>(radius, y, up), Some(V::unit_axis(1) * s), id)
+    }
 }
 
 /// The unit radial direction of `dir` in the `xz` plane (`+x` when it has none).

@@ -106,6 +106,227 @@ pub fn witness_3d<V: Vector3>(
     (point_a, point_a - n * depth)
 }
 
+/// Witness points `(point_a, point_b)` of a contact of normal `n` from the shapes'
+/// support sets along it, `a` (A's along `n`) and `b` (B's along `−n`), each one
+/// point, the two ends of a line or a face's vertices (world space, at most
+/// [`MAX_FEATURE_POINTS`] each). The centre of the overlap of their projections on the
+/// plane normal to `n` is lifted back onto each set along `n`: a point stays, a line
+/// gives its point over the centre, a face the point of its plane. `None` when the
+/// projections do not overlap (by more than `parallel_sin` times the sets' size): the
+/// normal is then not where the sets meet. Both witnesses
+/// lie on their sets; `point_a − point_b` is along `n` but for two points or two
+/// lines crossing at more than the angle of sine `parallel_sin` (their closest
+/// points).
+pub fn witness_of_sets<V: Vector>(
+    a: &[V],
+    b: &[V],
+    n: V,
+    parallel_sin: V::Scalar,
+) -> Option<(V, V)> {
+    if let ([p], [q]) = (a, b) {
+        return Some((*p, *q));
+    }
+    if let ([p, q], [r, s]) = (a, b) {
+        if crossing(*p, *q, *r, *s, n, parallel_sin) {
+            let (s1, s2) = (
+                crate::shape::Segment { a: *p, b: *q },
+                crate::shape::Segment { a: *r, b: *s },
+            );
+            let (_, _, x, y) = crate::query::distance::closest_points_segment_segment(&s1, &s2);
+            return Some((x, y));
+        }
+    }
+    let centre = region_centre(a, b, n, parallel_sin)?;
+    Some((lift(a, centre, n), lift(b, centre, n)))
+}
+
+/// True when the lines `pq` and `rs` seen along `n` cross at an angle of sine above
+/// `parallel_sin` (their closest points are then the contact; nearer parallel they are
+/// ill-conditioned, and the overlap's centre is taken).
+fn crossing<V: Vector>(p: V, q: V, r: V, s: V, n: V, parallel_sin: V::Scalar) -> bool {
+    let flat = |v: V| v - n * n.dot(v);
+    let (e, f) = (flat(q - p), flat(s - r));
+    let (ee, ff) = (e.length_squared(), f.length_squared());
+    let sin2 = ee * ff - e.dot(f) * e.dot(f);
+    sin2 > parallel_sin * parallel_sin * ee * ff
+}
+
+/// The centre of the overlap of the projections of `a` and `b` on the plane normal to
+/// `n` (through the origin), `None` when they are farther apart than `slack` times
+/// their size.
+fn region_centre<V: Vector>(a: &[V], b: &[V], n: V, slack: V::Scalar) -> Option<V> {
+    let size = a
+        .iter()
+        .chain(b)
+        .fold(V::Scalar::ZERO, |m, v| m.max(v.distance(a[0])));
+    let tol = slack * size;
+    if V::DIM == 2 {
+        let t = V::unit_axis(0) * -n.get(1) + V::unit_axis(1) * n.get(0);
+        let (a0, a1) = interval(a.iter().copied(), t);
+        let (b0, b1) = interval(b.iter().copied(), t);
+        let (lo, hi) = (a0.max(b0), a1.min(b1));
+        return (lo <= hi + tol).then(|| t * ((lo + hi) * V::Scalar::from_f64(0.5)));
+    }
+    let (u, w) = basis_3d(n);
+    let flat = |v: &V| <V::Scalar as Real>::V2::new(u.dot(*v), w.dot(*v));
+    let c = contained_centre(gather(a.iter().map(flat)), gather(b.iter().map(flat)), tol)?;
+    Some(u * c.x() + w * c.y())
+}
+
+/// [`overlap_centre`] without its fallbacks: `None` when the hulls of `p` and `q` are
+/// more than `tol` apart (a point beside the other set included).
+fn contained_centre<W: Vector2>(p: PointSet<W>, q: PointSet<W>, tol: W::Scalar) -> Option<W> {
+    let (ps, qs) = (&p.0[..p.1], &q.0[..q.1]);
+    let near = |x: W, set: &[W]| match feature_of_slice(set) {
+        Feature::Point(y) => x.distance(y) <= tol,
+        Feature::Segment(a, b) => {
+            let s = crate::shape::Segment { a, b };
+            let (_, _, y, _) = crate::query::distance::closest_points_segment_segment(
+                &s,
+                &crate::shape::Segment { a: x, b: x },
+            );
+            x.distance(y) <= tol
+        }
+        Feature::Polygon => inside_polygon(x, set, tol),
+    };
+    match (feature_of_slice(ps), feature_of_slice(qs)) {
+        (Feature::Point(x), _) => near(x, qs).then_some(x),
+        (_, Feature::Point(x)) => near(x, ps).then_some(x),
+        (Feature::Segment(a, b), Feature::Segment(c, d)) => {
+            let m = segments_centre(a, b, c, d);
+            (near(m, ps) && near(m, qs)).then_some(m)
+        }
+        (Feature::Segment(a, b), Feature::Polygon) => clip_segment(a, b, qs),
+        (Feature::Polygon, Feature::Segment(a, b)) => clip_segment(a, b, ps),
+        (Feature::Polygon, Feature::Polygon) => clip_polygons(ps, qs),
+    }
+}
+
+/// [`feature_of`] on a slice of counter-clockwise points.
+fn feature_of_slice<W: Vector2>(pts: &[W]) -> Feature<W> {
+    let mut set = ([W::ZERO; MAX_FEATURE_POINTS], pts.len());
+    set.0[..pts.len()].copy_from_slice(pts);
+    feature_of(&set)
+}
+
+/// True when `x` lies within `tol` of the inside of the counter-clockwise convex
+/// polygon `poly`.
+fn inside_polygon<W: Vector2>(x: W, poly: &[W], tol: W::Scalar) -> bool {
+    (0..poly.len()).all(|i| {
+        let (p, q) = (poly[i], poly[(i + 1) % poly.len()]);
+        (q - p).perp_dot(x - p) >= -tol * (q - p).length()
+    })
+}
+
+/// The point of the set `s` (a point, a line's ends, a face's vertices) nearest `x`:
+/// the point, the clamped projection on the line, the projection on the face's plane.
+pub fn nearest_on_set<V: Vector>(s: &[V], x: V) -> V {
+    match s {
+        [p] => *p,
+        [p, q] => {
+            let e = *q - *p;
+            let along = e.length_squared();
+            match along > V::Scalar::ZERO {
+                true => *p + e * (e.dot(x - *p) / along).clamp_to(V::Scalar::ZERO, V::Scalar::ONE),
+                false => *p,
+            }
+        }
+        _ => {
+            let m = face_normal(s);
+            x - m * m.dot(x - s[0])
+        }
+    }
+}
+
+/// True when `x` lies within `tol` of the set `s` (a point, a line's ends, a face's
+/// vertices).
+pub fn on_set<V: Vector>(s: &[V], x: V, tol: V::Scalar) -> bool {
+    let nearest = nearest_on_set(s, x);
+    if x.distance(nearest) > tol {
+        return false;
+    }
+    if s.len() < 3 {
+        return true;
+    }
+    let m = face_normal(s);
+    let (u, w) = match V::DIM {
+        3 => basis_3d(m),
+        _ => return true,
+    };
+    let flat = |v: &V| <V::Scalar as Real>::V2::new(u.dot(*v), w.dot(*v));
+    let face = gather(s.iter().map(flat));
+    inside_polygon(flat(&x), &face.0[..face.1], tol)
+}
+
+/// An orthonormal pair spanning the plane normal to the 3D unit vector `n`.
+fn basis_3d<V: Vector>(n: V) -> (V, V) {
+    let (x, y, z) = (n.get(0), n.get(1), n.get(2));
+    let v3 = |a, b, c| V::unit_axis(0) * a + V::unit_axis(1) * b + V::unit_axis(2) * c;
+    // Branch-free basis (Duff et al. 2017, "Building an orthonormal basis, revisited").
+    let sign = V::Scalar::ONE.copysign(z);
+    let k = -(sign + z).recip();
+    let m = x * y * k;
+    (
+        v3(V::Scalar::ONE + sign * x * x * k, sign * m, -sign * x),
+        v3(m, sign + y * y * k, -y),
+    )
+}
+
+/// The point of the set `s` (a point, a line's ends, a face's vertices) over
+/// `centre` along `n`.
+fn lift<V: Vector>(s: &[V], centre: V, n: V) -> V {
+    match s {
+        [p] => *p,
+        [p, q] => {
+            let flat = |v: V| v - n * n.dot(v);
+            let e = flat(*q - *p);
+            let along = e.length_squared();
+            let t = match along > V::Scalar::ZERO {
+                true => {
+                    (e.dot(centre - flat(*p)) / along).clamp_to(V::Scalar::ZERO, V::Scalar::ONE)
+                }
+                false => V::Scalar::ZERO,
+            };
+            *p + (*q - *p) * t
+        }
+        _ => {
+            // The face's plane through its first vertex, its normal from the widest
+            // corner (a face is flat to rounding).
+            let m = face_normal(s);
+            let across = m.dot(n);
+            match across.abs() > V::Scalar::ZERO {
+                true => centre + n * (m.dot(s[0] - centre) / across),
+                false => s[0],
+            }
+        }
+    }
+}
+
+/// A face's unit normal (either sense) from the cross product of largest area over
+/// its first vertex.
+fn face_normal<V: Vector>(s: &[V]) -> V {
+    let mut best = (V::Scalar::ZERO, V::ZERO);
+    for i in 1..s.len() {
+        for j in i + 1..s.len() {
+            let c = cross(s[i] - s[0], s[j] - s[0]);
+            let area = c.length_squared();
+            if area > best.0 {
+                best = (area, c);
+            }
+        }
+    }
+    best.1.try_normalize().unwrap_or(V::ZERO)
+}
+
+/// The 3D cross product through the [`Vector`] accessors.
+fn cross<V: Vector>(a: V, b: V) -> V {
+    let (x, y, z) = (a.get(0), a.get(1), a.get(2));
+    let (p, q, r) = (b.get(0), b.get(1), b.get(2));
+    V::unit_axis(0) * (y * r - z * q)
+        + V::unit_axis(1) * (z * p - x * r)
+        + V::unit_axis(2) * (x * q - y * p)
+}
+
 /// The first [`MAX_FEATURE_POINTS`] of `points`, in counter-clockwise order about
 /// their mean.
 fn gather<W: Vector2>(points: impl Iterator<Item = W>) -> PointSet<W> {

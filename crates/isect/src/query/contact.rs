@@ -29,7 +29,9 @@ pub struct Contact<V: Vector> {
     /// Point of A's surface (the deepest one inside B when overlapping).
     pub point_a: V,
     /// Point of B's surface (the deepest one inside A when overlapping).
-    /// `point_a − point_b ≈ depth · normal`.
+    /// `point_a − point_b = depth · normal` up to rounding for the analytic kernels,
+    /// the SAT pairs and separated shapes; for EPA's contacts through the dispatch up
+    /// to the normal's accuracy ([`witness_band`]).
     pub point_b: V,
     /// `Converged`; `MaxIterations` when GJK or EPA hit their cap (the answer is a
     /// conservative bound); `Degenerate` when the normal is not unique (coincident
@@ -62,6 +64,26 @@ impl<V: Vector> Contact<V> {
         }
     }
 }
+
+/// How far below the top (relative to a feature's size) a vertex still supports a
+/// contact's normal when the dispatch places EPA's witnesses on the shapes' support
+/// sets ([`crate::query::dispatch::contact`]): [`WITNESS_BAND`] times the accuracy of
+/// EPA's normal, the square root of its relative tolerance ([`crate::algo::epa`]). A
+/// face EPA's normal meets at a smaller angle is taken as facing it, so its far corner
+/// is never the witness. Both witnesses then lie on their surfaces, and
+/// `point_a − point_b` follows `depth · normal` to within a few times this band of the
+/// shapes' size (the normal's own accuracy; exactly on a face).
+///
+/// ```
+/// let band = isect::query::contact::witness_band::<f64>();
+/// assert!(band > 1e-4 && band < 1e-2);
+/// ```
+pub fn witness_band<R: Real>() -> R {
+    crate::algo::epa::epa_rel_tolerance::<R>().sqrt() * R::from_f64(WITNESS_BAND)
+}
+
+/// See [`witness_band`].
+pub const WITNESS_BAND: f64 = 2.0;
 
 /// The contact of two convex shapes when their separation is at most `prediction`
 /// (`None` otherwise; `prediction` may be 0 for touching-or-overlapping only).

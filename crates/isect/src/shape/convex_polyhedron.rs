@@ -593,6 +593,15 @@ fn compact<R: Real>(vertices: Vec<R::V3>, faces: &mut [PolyhedronFace<R>]) -> Ve
     kept
 }
 
+impl<R: Real> ConvexPolyhedron<R> {
+    /// The index of the vertex farthest along `dir` (the first of ties; the first
+    /// vertex for a zero or NaN `dir`).
+    #[inline]
+    pub fn support_index(&self, dir: R::V3) -> usize {
+        self.blocks.support_index(dir)
+    }
+}
+
 impl<R: Real> SupportMap<R::V3> for ConvexPolyhedron<R> {
     /// The vertex farthest along `dir` (the first of ties; the first vertex for a
     /// zero or NaN `dir`), by the blocked scan of [`PointBlocks::support_index`].
