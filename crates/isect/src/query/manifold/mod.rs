@@ -115,18 +115,32 @@ pub struct Manifold<V: Vector> {
 }
 
 impl<V: Vector> Manifold<V> {
+    /// What an unused slot holds.
+    const EMPTY_POINT: ManifoldPoint<V> = ManifoldPoint {
+        point_a: V::ZERO,
+        point_b: V::ZERO,
+        depth: V::Scalar::ZERO,
+        id: FeatureId::SINGLE,
+    };
+
     fn new(normal: V, status: Status) -> Self {
-        let empty = ManifoldPoint {
-            point_a: V::ZERO,
-            point_b: V::ZERO,
-            depth: V::Scalar::ZERO,
-            id: FeatureId::SINGLE,
-        };
         Self {
             normal,
             status,
-            points: [empty; MAX_MANIFOLD_POINTS],
+            points: [Self::EMPTY_POINT; MAX_MANIFOLD_POINTS],
             len: 0,
+        }
+    }
+
+    /// A converged manifold of the first `len` (at most 2) of `points`, built in one
+    /// piece (the caller leaves a slot it does not use at [`Self::EMPTY_POINT`]).
+    fn pair(normal: V, points: [ManifoldPoint<V>; 2], len: usize) -> Self {
+        let [p0, p1] = points;
+        Self {
+            normal,
+            status: Status::Converged,
+            points: [p0, p1, Self::EMPTY_POINT, Self::EMPTY_POINT],
+            len: len.min(2),
         }
     }
 
