@@ -23,9 +23,7 @@
 
 // `!(x > y)` is deliberate: it is also true for NaN, which must take the safe branch.
 #![allow(clippy::neg_cmp_op_on_partial_ord)]
-use super::{
-    contact_manifold_convex, valid_input, FeatureId, Manifold, ManifoldPoint, EDGE_EDGE,
-};
+use super::{contact_manifold_convex, valid_input, FeatureId, Manifold, ManifoldPoint, EDGE_EDGE};
 use crate::algo::clip_2d::{self, PolygonFeatures};
 use crate::algo::clip_3d::{
     self, Axis, ClipBuffer, ClipVertex, Feature, FixedClipBuffer, REFERENCE_BIAS,
@@ -246,7 +244,9 @@ where
 
     /// A clipped point and its projection on the reference edge, in world space.
     fn world_point(&self, p: &clip_2d::ClipPoint<R::V2>) -> ManifoldPoint<R::V2> {
-        let on_ref = self.pose_ref.transform_point(p.point + self.normal * p.depth);
+        let on_ref = self
+            .pose_ref
+            .transform_point(p.point + self.normal * p.depth);
         let on_inc = self.pose_ref.transform_point(p.point);
         let (point_a, point_b) = if self.reference_is_b {
             (on_inc, on_ref)
