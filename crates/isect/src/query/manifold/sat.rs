@@ -223,6 +223,7 @@ where
     R::V2: Vector<Pose = Pose2<R>>,
 {
     /// The manifold in world space (its unused slots left empty).
+    #[inline(always)]
     fn world_manifold(&self) -> Manifold<R::V2> {
         let n = if self.reference_is_b {
             -self.normal
