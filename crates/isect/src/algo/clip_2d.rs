@@ -7,7 +7,7 @@
 //! No tolerances of its own: a point exactly on a side line is kept, and a point is
 //! kept when its depth below the reference edge is at least `−prediction`.
 
-use crate::math::{Isometry, Pose2, Real, Vector, Vector2};
+use crate::math::{Isometry, Pose2, Real, Vector};
 
 /// Bit set in a [`ClipPoint::id`] when the point was moved onto a side line of the
 /// reference edge; the low bit then says which side (0: the edge's first vertex).
@@ -44,36 +44,12 @@ pub fn max_separation<R: Real>(
     pose_12: &Pose2<R>,
     stop_above: R,
 ) -> (R, usize) {
-    // Up to 8 vertices (boxes, and most hulls) go in SIMD lanes: one multiply, add
-    // and min covers four of them.
-    match p2.vertices.len() {
-        1..=4 => {
-            let lanes = PointLanes::<R, 4>::new(p2.vertices);
-            max_separation_by(p1, pose_12, stop_above, |n| lanes.min_dot(n))
-        }
-        5..=8 => {
-            let lanes = PointLanes::<R, 8>::new(p2.vertices);
-            max_separation_by(p1, pose_12, stop_above, |n| lanes.min_dot(n))
-        }
-        _ => max_separation_by(p1, pose_12, stop_above, |n| min_dot(n, p2.vertices)),
-    }
-}
-
-/// [`max_separation`] with `min_dot(n)` giving `min n · w` over polygon 2's vertices
-/// (in its own frame).
-#[inline(always)]
-fn max_separation_by<R: Real>(
-    p1: PolygonFeatures<'_, R::V2>,
-    pose_12: &Pose2<R>,
-    stop_above: R,
-    min_dot: impl Fn(R::V2) -> R,
-) -> (R, usize) {
     let (mut best, mut best_i) = (R::NEG_INFINITY, 0);
     for (i, (&v, &n)) in p1.vertices.iter().zip(p1.normals).enumerate() {
         // Polygon 1's edge seen from polygon 2's frame: no transform of 2's vertices.
         let n2 = pose_12.inverse_transform_vector(n);
         let offset = n2.dot(pose_12.inverse_transform_point(v));
-        let sep = min_dot(n2) - offset;
+        let sep = min_dot(n2, p2.vertices) - offset;
         // Selects rather than branches: which edge wins is a coin toss on random
         // pairs, and a mispredicted branch cost more than the whole dot product loop.
         let better = sep > best;
@@ -84,46 +60,6 @@ fn max_separation_by<R: Real>(
         }
     }
     (best, best_i)
-}
-
-/// At most `L` points as a lane of x and a lane of y coordinates, the last point
-/// repeated in the lanes left over (a repeat changes no minimum). Arrays of lanes,
-/// which the compiler turns into SIMD operations.
-struct PointLanes<R, const L: usize> {
-    x: [R; L],
-    y: [R; L],
-}
-
-impl<R: Real, const L: usize> PointLanes<R, L> {
-    /// `points`: 1 to `L` of them.
-    #[inline(always)]
-    fn new(points: &[R::V2]) -> Self {
-        let last = points.len() - 1;
-        Self {
-            x: core::array::from_fn(|k| points[k.min(last)].x()),
-            y: core::array::from_fn(|k| points[k.min(last)].y()),
-        }
-    }
-
-    /// `min n · w` over the points (the same products and sums as `Vector::dot`).
-    #[inline(always)]
-    fn min_dot(&self, n: R::V2) -> R {
-        let (nx, ny) = (n.x(), n.y());
-        let mut d: [R; L] = core::array::from_fn(|k| nx * self.x[k] + ny * self.y[k]);
-        // A tree of halves: each level is one SIMD min, not a chain of `L` of them.
-        let mut width = L;
-        while width > 1 {
-            width /= 2;
-            for k in 0..width {
-                d[k] = if d[k + width] < d[k] {
-                    d[k + width]
-                } else {
-                    d[k]
-                };
-            }
-        }
-        d[0]
-    }
 }
 
 /// `min n · w` over `points` (`+∞` for none), with two running minima so that each
@@ -154,7 +90,7 @@ pub fn incident_edge<V: Vector>(inc: PolygonFeatures<'_, V>, n_inc: V) -> usize 
     let (mut best, mut best_j) = (V::Scalar::INFINITY, 0);
     for (j, &m) in inc.normals.iter().enumerate() {
         let d = n_inc.dot(m);
-        // Selects rather than branches, as in `max_separation_by`.
+        // Selects rather than branches, as in `max_separation`.
         let better = d < best;
         best = if better { d } else { best };
         best_j = if better { j } else { best_j };
