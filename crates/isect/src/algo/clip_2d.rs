@@ -103,6 +103,7 @@ pub fn incident_edge<V: Vector>(inc: PolygonFeatures<'_, V>, n_inc: V) -> usize 
 /// maps `inc`'s frame into `rf`'s. Returns up to two points (in `rf`'s frame) and
 /// their count; zero when the incident edge misses the slab, one when only one end is
 /// deep enough or the incident edge has zero length.
+#[inline]
 pub fn clip_incident_edge<R: Real>(
     rf: PolygonFeatures<'_, R::V2>,
     reference: usize,
@@ -149,6 +150,7 @@ pub fn clip_incident_edge<R: Real>(
 /// `t·(p − v1) ≥ 0`, side 1 keeps `t·(v2 − p) ≥ 0` with `t = v2 − v1`; a moved end
 /// takes the id `CLIPPED_2D | side`. False when the whole segment is outside. Works in
 /// 2D and 3D (the slab of a line).
+#[inline]
 pub fn clip_to_slab<V: Vector>(ends: &mut [(V, u32); 2], v1: V, v2: V) -> bool {
     let t = v2 - v1;
     clip_to_side(ends, |p| t.dot(p - v1), CLIPPED_2D)

@@ -266,6 +266,7 @@ where
 /// The clipped contact of two polygons given in their own frames. `None` when they
 /// are apart beyond `prediction`; `Some(None)` when clipping kept no point (the
 /// caller falls back to GJK/EPA).
+#[inline]
 fn polygon_contact<R: Real>(
     pose_a: &Pose2<R>,
     fa: PolygonFeatures<'_, R::V2>,
