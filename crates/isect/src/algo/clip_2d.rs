@@ -38,6 +38,7 @@ pub struct ClipPoint<V: Vector> {
 /// the edge that gives it. `pose_12` maps polygon 2's frame into polygon 1's. Stops at
 /// the first edge whose separation exceeds `stop_above` (the polygons are then apart
 /// by more than that). A NaN pose gives a NaN separation (the caller rejects it first).
+#[inline]
 pub fn max_separation<R: Real>(
     p1: PolygonFeatures<'_, R::V2>,
     p2: PolygonFeatures<'_, R::V2>,
