@@ -38,6 +38,7 @@ pub struct ClipPoint<V: Vector> {
 /// the edge that gives it. `pose_12` maps polygon 2's frame into polygon 1's. Stops at
 /// the first edge whose separation exceeds `stop_above` (the polygons are then apart
 /// by more than that). A NaN pose gives a NaN separation (the caller rejects it first).
+#[inline]
 pub fn max_separation<R: Real>(
     p1: PolygonFeatures<'_, R::V2>,
     p2: PolygonFeatures<'_, R::V2>,
@@ -87,14 +88,15 @@ fn min_dot<V: Vector>(n: V, points: &[V]) -> V::Scalar {
 /// The incident edge's index: the edge of `inc` whose normal is most anti-parallel to
 /// the reference normal `n_inc` (given in `inc`'s frame). Ties keep the lower index.
 pub fn incident_edge<V: Vector>(inc: PolygonFeatures<'_, V>, n_inc: V) -> usize {
-    let mut best = (V::Scalar::INFINITY, 0);
+    let (mut best, mut best_j) = (V::Scalar::INFINITY, 0);
     for (j, &m) in inc.normals.iter().enumerate() {
         let d = n_inc.dot(m);
-        if d < best.0 {
-            best = (d, j);
-        }
+        // Selects rather than branches, as in `max_separation`.
+        let better = d < best;
+        best = if better { d } else { best };
+        best_j = if better { j } else { best_j };
     }
-    best.1
+    best_j
 }
 
 /// Clips the incident edge `incident` of `inc` against the slab of reference edge
@@ -102,6 +104,7 @@ pub fn incident_edge<V: Vector>(inc: PolygonFeatures<'_, V>, n_inc: V) -> usize 
 /// maps `inc`'s frame into `rf`'s. Returns up to two points (in `rf`'s frame) and
 /// their count; zero when the incident edge misses the slab, one when only one end is
 /// deep enough or the incident edge has zero length.
+#[inline]
 pub fn clip_incident_edge<R: Real>(
     rf: PolygonFeatures<'_, R::V2>,
     reference: usize,
@@ -111,44 +114,44 @@ pub fn clip_incident_edge<R: Real>(
     prediction: R,
 ) -> ([ClipPoint<R::V2>; 2], usize) {
     let next = |i: usize, len: usize| if i + 1 == len { 0 } else { i + 1 };
-    let (m, n) = (inc.vertices.len(), rf.vertices.len());
-    let j2 = next(incident, m) as u32;
+    let j2 = next(incident, inc.vertices.len());
     let mut ends = [
         (
             pose_ri.transform_point(inc.vertices[incident]),
             incident as u32,
         ),
-        (pose_ri.transform_point(inc.vertices[j2 as usize]), j2),
+        (pose_ri.transform_point(inc.vertices[j2]), j2 as u32),
     ];
     let v1 = rf.vertices[reference];
-    let kept = clip_to_slab(&mut ends, v1, rf.vertices[next(reference, n)]);
+    let v2 = rf.vertices[next(reference, rf.vertices.len())];
     let normal = rf.normals[reference];
-    let mut out = [ClipPoint {
-        point: R::V2::ZERO,
-        depth: R::ZERO,
-        id: 0,
-    }; 2];
-    let mut len = 0;
-    for &(p, id) in ends.iter().filter(|_| kept) {
-        let depth = normal.dot(v1 - p);
-        // A zero-length incident edge (a degenerate box) gives its point once.
-        let repeated = len == 1 && out[0].point.distance_squared(p) == R::ZERO;
-        if depth >= -prediction && !repeated {
-            out[len] = ClipPoint {
-                point: p,
-                depth,
-                id,
-            };
-            len += 1;
-        }
+    let depth = |(point, id): (R::V2, u32)| ClipPoint {
+        point,
+        depth: normal.dot(v1 - point),
+        id,
+    };
+    if !clip_to_slab(&mut ends, v1, v2) {
+        return ([depth(ends[0]); 2], 0);
     }
-    (out, len)
+    let (first, second) = (depth(ends[0]), depth(ends[1]));
+    let keep_first = first.depth >= -prediction;
+    // A zero-length incident edge (a degenerate box) gives its point once.
+    let repeated = keep_first && first.point.distance_squared(second.point) == R::ZERO;
+    let keep_second = second.depth >= -prediction && !repeated;
+    // Selects rather than branches; a slot past the count is never read.
+    let out = if keep_first {
+        [first, second]
+    } else {
+        [second, second]
+    };
+    (out, keep_first as usize + keep_second as usize)
 }
 
 /// Clips the segment `ends` (in place) to the slab of the edge `v1 → v2`: side 0 keeps
 /// `t·(p − v1) ≥ 0`, side 1 keeps `t·(v2 − p) ≥ 0` with `t = v2 − v1`; a moved end
 /// takes the id `CLIPPED_2D | side`. False when the whole segment is outside. Works in
 /// 2D and 3D (the slab of a line).
+#[inline]
 pub fn clip_to_slab<V: Vector>(ends: &mut [(V, u32); 2], v1: V, v2: V) -> bool {
     let t = v2 - v1;
     clip_to_side(ends, |p| t.dot(p - v1), CLIPPED_2D)

@@ -33,6 +33,10 @@ pub trait Vector:
     type Pose: Isometry<Self>;
     /// Number of components: 2 or 3.
     const DIM: usize;
+    /// A contact manifold's point storage: room for 2 points in 2D, 4 in 3D (a 2D
+    /// [`Manifold`](crate::query::manifold::Manifold) is then about half the bytes to
+    /// write and copy).
+    type ManifoldSlots: crate::query::manifold::ManifoldSlots<Self>;
     /// All zeros.
     const ZERO: Self;
 
@@ -177,6 +181,8 @@ macro_rules! impl_vector {
             type Scalar = $s;
             type Pose = $pose;
             const DIM: usize = $dim;
+            type ManifoldSlots =
+                [crate::query::manifold::ManifoldPoint<$v>; if $dim == 2 { 2 } else { 4 }];
             const ZERO: Self = <$v>::ZERO;
 
             #[inline]

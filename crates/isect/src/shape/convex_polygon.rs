@@ -31,13 +31,26 @@ const MAX_CROSSING_CHECKS: usize = 1 << 20;
 
 /// A solid convex polygon: vertices counter-clockwise, no duplicates, no collinear
 /// middle vertices, and the unit outward normal of each edge `vertices[i] → vertices[i+1]`.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, PartialEq)]
 pub struct ConvexPolygon<R: Real> {
-    vertices: Vec<R::V2>,
-    normals: Vec<R::V2>,
+    /// The vertices, then the edge normals: one allocation, so a query reads one
+    /// block of memory (a contact manifold of two polygons missed the cache on two).
+    vertices_normals: Vec<R::V2>,
     scale: R,
     center: R::V2,
     radius: R,
+}
+
+impl<R: Real> core::fmt::Debug for ConvexPolygon<R> {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("ConvexPolygon")
+            .field("vertices", &self.vertices())
+            .field("normals", &self.normals())
+            .field("scale", &self.scale)
+            .field("center", &self.center)
+            .field("radius", &self.radius)
+            .finish()
+    }
 }
 
 impl<R: Real> ConvexPolygon<R> {
@@ -97,8 +110,7 @@ impl<R: Real> ConvexPolygon<R> {
         let normals = edge_normals(&vertices);
         let (center, radius) = bounding_circle(&vertices);
         Ok(Self {
-            vertices,
-            normals,
+            vertices_normals: [vertices, normals].concat(),
             scale,
             center,
             radius,
@@ -131,8 +143,7 @@ impl<R: Real> ConvexPolygon<R> {
         let normals = edge_normals(&vertices);
         let (center, radius) = bounding_circle(&vertices);
         Some(Self {
-            vertices,
-            normals,
+            vertices_normals: [vertices, normals].concat(),
             scale,
             center,
             radius,
@@ -142,13 +153,13 @@ impl<R: Real> ConvexPolygon<R> {
     /// Vertices, counter-clockwise.
     #[inline]
     pub fn vertices(&self) -> &[R::V2] {
-        &self.vertices
+        &self.vertices_normals[..self.vertices_normals.len() / 2]
     }
 
     /// Unit outward normals; `normals()[i]` belongs to edge `vertices[i] → vertices[i+1]`.
     #[inline]
     pub fn normals(&self) -> &[R::V2] {
-        &self.normals
+        &self.vertices_normals[self.vertices_normals.len() / 2..]
     }
 
     /// The largest absolute vertex coordinate (the scale tolerances refer to).
@@ -193,7 +204,7 @@ impl<R: Real> ConvexPolygon<R> {
             return false;
         }
         let mut in_band = false;
-        for (&v, &n) in self.vertices.iter().zip(&self.normals) {
+        for (&v, &n) in self.vertices().iter().zip(self.normals()) {
             let out = n.dot(p - v);
             if out > slack {
                 return false;
@@ -205,11 +216,11 @@ impl<R: Real> ConvexPolygon<R> {
 
     /// True when `p` lies within `slack` of an edge.
     fn near_edge(&self, p: R::V2, slack: R) -> bool {
-        let n = self.vertices.len();
+        let n = self.vertices().len();
         (0..n).any(|i| {
             let edge = Segment {
-                a: self.vertices[i],
-                b: self.vertices[(i + 1) % n],
+                a: self.vertices()[i],
+                b: self.vertices()[(i + 1) % n],
             };
             edge.closest_point(p).0.distance_squared(p) <= slack * slack
         })
@@ -228,8 +239,8 @@ impl<R: Real> ConvexPolygon<R> {
     /// # }
     /// ```
     pub fn aabb(&self, pose: &Pose2<R>) -> Aabb<R::V2> {
-        let first = pose.transform_point(self.vertices[0]);
-        self.vertices[1..].iter().fold(
+        let first = pose.transform_point(self.vertices()[0]);
+        self.vertices()[1..].iter().fold(
             Aabb {
                 min: first,
                 max: first,
@@ -443,7 +454,7 @@ impl<R: Real> SupportMap<R::V2> for ConvexPolygon<R> {
     /// The vertex farthest along `dir` (the first vertex for a zero or NaN `dir`).
     #[inline]
     fn local_support(&self, dir: R::V2) -> R::V2 {
-        support_of_points(&self.vertices, dir)
+        support_of_points(self.vertices(), dir)
     }
 }
 
@@ -453,7 +464,7 @@ impl<R: Real> RayCast<R::V2> for ConvexPolygon<R> {
     /// at `0` with a zero normal; a ray along an edge's line outside the polygon misses,
     /// on the line it grazes.
     fn cast_ray(&self, ray: &Ray<R::V2>, max_t: R) -> Option<RayHit<R::V2>> {
-        let edges = self.vertices.iter().zip(&self.normals);
+        let edges = self.vertices().iter().zip(self.normals());
         cast_ray_half_spaces(edges.map(|(&v, &n)| (n, n.dot(v))), ray, max_t)
     }
 }

@@ -29,8 +29,37 @@ use crate::algo::support::SupportMap;
 use crate::math::{Isometry, Real, Vector};
 use crate::query::contact::{contact, Contact};
 
-/// Capacity of a [`Manifold`]: 4 points (2D manifolds use at most 2).
+/// Capacity of a [`Manifold`]: 4 points (2D manifolds use at most 2, and hold room
+/// for 2: [`Vector::ManifoldSlots`]).
 pub const MAX_MANIFOLD_POINTS: usize = 4;
+
+/// Fixed-capacity storage of a [`Manifold`]'s points ([`Vector::ManifoldSlots`]): an
+/// array of 2 (2D) or [`MAX_MANIFOLD_POINTS`] (3D) points.
+pub trait ManifoldSlots<V: Vector>:
+    Copy + core::fmt::Debug + PartialEq + Send + Sync + 'static
+{
+    /// Every slot holding `p`.
+    fn splat(p: ManifoldPoint<V>) -> Self;
+    /// The slots.
+    fn as_slice(&self) -> &[ManifoldPoint<V>];
+    /// The slots, mutable.
+    fn as_mut_slice(&mut self) -> &mut [ManifoldPoint<V>];
+}
+
+impl<V: Vector, const N: usize> ManifoldSlots<V> for [ManifoldPoint<V>; N] {
+    #[inline]
+    fn splat(p: ManifoldPoint<V>) -> Self {
+        [p; N]
+    }
+    #[inline]
+    fn as_slice(&self) -> &[ManifoldPoint<V>] {
+        self
+    }
+    #[inline]
+    fn as_mut_slice(&mut self) -> &mut [ManifoldPoint<V>] {
+        self
+    }
+}
 
 /// [`FeatureId::point`] of an edge–edge contact.
 pub const EDGE_EDGE: u32 = u32::MAX - 1;
@@ -110,23 +139,38 @@ pub struct Manifold<V: Vector> {
     pub normal: V,
     /// `Converged` for SAT manifolds; the GJK/EPA status for single-point fallbacks.
     pub status: Status,
-    points: [ManifoldPoint<V>; MAX_MANIFOLD_POINTS],
+    points: V::ManifoldSlots,
     len: usize,
 }
 
 impl<V: Vector> Manifold<V> {
+    /// What an unused slot holds.
+    const EMPTY_POINT: ManifoldPoint<V> = ManifoldPoint {
+        point_a: V::ZERO,
+        point_b: V::ZERO,
+        depth: V::Scalar::ZERO,
+        id: FeatureId::SINGLE,
+    };
+
     fn new(normal: V, status: Status) -> Self {
-        let empty = ManifoldPoint {
-            point_a: V::ZERO,
-            point_b: V::ZERO,
-            depth: V::Scalar::ZERO,
-            id: FeatureId::SINGLE,
-        };
         Self {
             normal,
             status,
-            points: [empty; MAX_MANIFOLD_POINTS],
+            points: V::ManifoldSlots::splat(Self::EMPTY_POINT),
             len: 0,
+        }
+    }
+
+    /// A converged manifold of the first `len` (at most 2) of `points`, built in one
+    /// piece (the caller leaves a slot it does not use at [`Self::EMPTY_POINT`]).
+    fn pair(normal: V, points: [ManifoldPoint<V>; 2], len: usize) -> Self {
+        let mut slots = V::ManifoldSlots::splat(Self::EMPTY_POINT);
+        slots.as_mut_slice()[..2].copy_from_slice(&points);
+        Self {
+            normal,
+            status: Status::Converged,
+            points: slots,
+            len: len.min(2),
         }
     }
 
@@ -139,8 +183,8 @@ impl<V: Vector> Manifold<V> {
 
     /// Appends a point; beyond the capacity it is dropped (callers never exceed it).
     fn push(&mut self, point_a: V, point_b: V, depth: V::Scalar, id: FeatureId) {
-        if self.len < MAX_MANIFOLD_POINTS {
-            self.points[self.len] = ManifoldPoint {
+        if let Some(slot) = self.points.as_mut_slice().get_mut(self.len) {
+            *slot = ManifoldPoint {
                 point_a,
                 point_b,
                 depth,
@@ -158,13 +202,13 @@ impl<V: Vector> Manifold<V> {
     /// The contact points (at least one in any manifold a query returns).
     #[inline]
     pub fn points(&self) -> &[ManifoldPoint<V>] {
-        &self.points[..self.len]
+        &self.points.as_slice()[..self.len]
     }
 
     /// The contact points, mutable (for re-measuring along a corrected normal).
     #[inline]
     pub(crate) fn points_mut(&mut self) -> &mut [ManifoldPoint<V>] {
-        &mut self.points[..self.len]
+        &mut self.points.as_mut_slice()[..self.len]
     }
 
     /// The largest depth among the points (`−∞` for none).
@@ -180,7 +224,7 @@ impl<V: Vector> Manifold<V> {
     pub fn flipped(&self) -> Self {
         let mut m = *self;
         m.normal = -self.normal;
-        for p in &mut m.points[..m.len] {
+        for p in m.points_mut() {
             core::mem::swap(&mut p.point_a, &mut p.point_b);
             core::mem::swap(&mut p.id.part_a, &mut p.id.part_b);
             match p.id.point {
@@ -194,7 +238,7 @@ impl<V: Vector> Manifold<V> {
 
     /// The manifold with its points' ids naming the composites' parts it came from.
     pub(crate) fn with_parts(mut self, part_a: Option<u32>, part_b: Option<u32>) -> Self {
-        for p in &mut self.points[..self.len] {
+        for p in self.points_mut() {
             p.id.part_a = part_a.unwrap_or(NO_PART);
             p.id.part_b = part_b.unwrap_or(NO_PART);
         }
@@ -204,7 +248,7 @@ impl<V: Vector> Manifold<V> {
     /// The manifold mapped from a local frame to the world by `pose`.
     fn transformed(mut self, pose: &V::Pose) -> Self {
         self.normal = pose.transform_vector(self.normal);
-        for p in &mut self.points[..self.len] {
+        for p in self.points_mut() {
             p.point_a = pose.transform_point(p.point_a);
             p.point_b = pose.transform_point(p.point_b);
         }

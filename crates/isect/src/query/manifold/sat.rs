@@ -23,7 +23,7 @@
 
 // `!(x > y)` is deliberate: it is also true for NaN, which must take the safe branch.
 #![allow(clippy::neg_cmp_op_on_partial_ord)]
-use super::{contact_manifold_convex, valid_input, FeatureId, Manifold, EDGE_EDGE};
+use super::{contact_manifold_convex, valid_input, FeatureId, Manifold, ManifoldPoint, EDGE_EDGE};
 use crate::algo::clip_2d::{self, PolygonFeatures};
 use crate::algo::clip_3d::{
     self, Axis, ClipBuffer, ClipVertex, Feature, FixedClipBuffer, REFERENCE_BIAS,
@@ -78,8 +78,10 @@ where
         normals: b.normals(),
     };
     let size = a.scale().max(b.scale());
-    polygon_manifold(pose_a, fa, pose_b, fb, prediction, size)
-        .unwrap_or_else(|| contact_manifold_convex(pose_a, a, pose_b, b, prediction))
+    match polygon_contact(pose_a, fa, pose_b, fb, prediction, size)? {
+        Some(c) => Some(c.world_manifold()),
+        None => contact_manifold_convex(pose_a, a, pose_b, b, prediction),
+    }
 }
 
 /// Manifold of two 2D oriented boxes: 1 or 2 points; edge behaviour as
@@ -128,8 +130,10 @@ where
         .half_extents()
         .max_element()
         .max(b.half_extents().max_element());
-    polygon_manifold(&wa, fa, &wb, fb, prediction, size)
-        .unwrap_or_else(|| contact_manifold_convex(pose_a, a, pose_b, b, prediction))
+    match polygon_contact(&wa, fa, &wb, fb, prediction, size)? {
+        Some(c) => Some(c.world_manifold()),
+        None => contact_manifold_convex(pose_a, a, pose_b, b, prediction),
+    }
 }
 
 /// Manifold of a 2D oriented box (A) and a convex polygon (B): 1 or 2 points, the box
@@ -174,8 +178,10 @@ where
         normals: b.normals(),
     };
     let size = a.half_extents().max_element().max(b.scale());
-    polygon_manifold(&wa, fa, pose_b, fb, prediction, size)
-        .unwrap_or_else(|| contact_manifold_convex(pose_a, a, pose_b, b, prediction))
+    match polygon_contact(&wa, fa, pose_b, fb, prediction, size)? {
+        Some(c) => Some(c.world_manifold()),
+        None => contact_manifold_convex(pose_a, a, pose_b, b, prediction),
+    }
 }
 
 /// A 2D box's corners and edge normals in its own frame, and that frame's pose.
@@ -195,17 +201,80 @@ fn box_2d_features<R: Real>(
     (corners, normals, frame)
 }
 
-/// The clipped manifold of two polygons given in their own frames. `Some(None)` when
-/// they are apart beyond `prediction`; `None` when clipping kept no point (the caller
-/// falls back to GJK/EPA).
-fn polygon_manifold<R: Real>(
+/// The clipped points of two polygons, in the reference polygon's frame: what
+/// [`FaceContact2::world_manifold`] turns into the answer. Kept small so that the
+/// 200-byte [`Manifold`] is written once, in place, rather than built locally and
+/// copied through `transformed` and the `Option` layers.
+struct FaceContact2<R: Real> {
+    /// The clipped incident points (`len` of them), reference frame.
+    points: [clip_2d::ClipPoint<R::V2>; 2],
+    len: usize,
+    /// The reference edge's outward normal, reference frame.
+    normal: R::V2,
+    /// The reference polygon's pose.
+    pose_ref: Pose2<R>,
+    reference_is_b: bool,
+    reference: u32,
+    incident: u32,
+}
+
+impl<R: Real> FaceContact2<R>
+where
+    R::V2: Vector<Pose = Pose2<R>>,
+{
+    /// The manifold in world space (its unused slots left empty).
+    #[inline(always)]
+    fn world_manifold(&self) -> Manifold<R::V2> {
+        let n = if self.reference_is_b {
+            -self.normal
+        } else {
+            self.normal
+        };
+        let normal = self.pose_ref.transform_vector(n);
+        let second = if self.len > 1 {
+            self.world_point(&self.points[1])
+        } else {
+            Manifold::<R::V2>::EMPTY_POINT
+        };
+        Manifold::pair(
+            normal,
+            [self.world_point(&self.points[0]), second],
+            self.len,
+        )
+    }
+
+    /// A clipped point and its projection on the reference edge, in world space.
+    fn world_point(&self, p: &clip_2d::ClipPoint<R::V2>) -> ManifoldPoint<R::V2> {
+        let on_ref = self
+            .pose_ref
+            .transform_point(p.point + self.normal * p.depth);
+        let on_inc = self.pose_ref.transform_point(p.point);
+        let (point_a, point_b) = if self.reference_is_b {
+            (on_inc, on_ref)
+        } else {
+            (on_ref, on_inc)
+        };
+        ManifoldPoint {
+            point_a,
+            point_b,
+            depth: p.depth,
+            id: FeatureId::new(self.reference_is_b, self.reference, self.incident, p.id),
+        }
+    }
+}
+
+/// The clipped contact of two polygons given in their own frames. `None` when they
+/// are apart beyond `prediction`; `Some(None)` when clipping kept no point (the
+/// caller falls back to GJK/EPA).
+#[inline]
+fn polygon_contact<R: Real>(
     pose_a: &Pose2<R>,
     fa: PolygonFeatures<'_, R::V2>,
     pose_b: &Pose2<R>,
     fb: PolygonFeatures<'_, R::V2>,
     prediction: R,
     size: R,
-) -> Option<Option<Manifold<R::V2>>>
+) -> Option<Option<FaceContact2<R>>>
 where
     R::V2: Vector<Pose = Pose2<R>>,
 {
@@ -215,11 +284,11 @@ where
     let prediction = clip_3d::touch_limit(prediction, size + offset);
     let (sep_a, ea) = clip_2d::max_separation(fa, fb, &pose_ab, prediction);
     if !(sep_a <= prediction) {
-        return Some(None);
+        return None;
     }
     let (sep_b, eb) = clip_2d::max_separation(fb, fa, &pose_ba, prediction);
     if !(sep_b <= prediction) {
-        return Some(None);
+        return None;
     }
     let b_is_reference = sep_b > sep_a + R::from_f64(REFERENCE_BIAS) * size;
     let (rf, e, inc, pose_ri, pose_ref) = if b_is_reference {
@@ -227,24 +296,18 @@ where
     } else {
         (fa, ea, fb, &pose_ab, pose_a)
     };
-    let n = rf.normals[e];
-    let j = clip_2d::incident_edge(inc, pose_ri.inverse_transform_vector(n));
-    let (pts, len) = clip_2d::clip_incident_edge(rf, e, inc, j, pose_ri, prediction);
-    if len == 0 {
-        return None;
-    }
-    let mut m = Manifold::new(if b_is_reference { -n } else { n }, Status::Converged);
-    for p in &pts[..len] {
-        let on_ref = p.point + n * p.depth;
-        let (pa, pb) = if b_is_reference {
-            (p.point, on_ref)
-        } else {
-            (on_ref, p.point)
-        };
-        let id = FeatureId::new(b_is_reference, e as u32, j as u32, p.id);
-        m.push(pa, pb, p.depth, id);
-    }
-    Some(Some(m.transformed(pose_ref)))
+    let normal = rf.normals[e];
+    let j = clip_2d::incident_edge(inc, pose_ri.inverse_transform_vector(normal));
+    let (points, len) = clip_2d::clip_incident_edge(rf, e, inc, j, pose_ri, prediction);
+    Some((len > 0).then_some(FaceContact2 {
+        points,
+        len,
+        normal,
+        pose_ref: *pose_ref,
+        reference_is_b: b_is_reference,
+        reference: e as u32,
+        incident: j as u32,
+    }))
 }
 
 /// A fixed-capacity buffer of clip vertices for box faces (4 incident vertices plus
