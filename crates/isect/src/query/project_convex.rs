@@ -262,6 +262,10 @@ impl<R: Real> ProjectPoint<R::V3> for Cylinder<R> {
 pub(crate) fn hypot<R: Real>(a: R, b: R) -> R {
     let (a, b) = (a.abs(), b.abs());
     let big = a.max(b);
+    // Squares of these neither overflow nor underflow in `f32`: no divisions.
+    if big >= R::from_f64(1e-15) && big <= R::from_f64(1e15) {
+        return (a * a + b * b).sqrt();
+    }
     if big == R::ZERO || !big.is_finite() {
         return big;
     }

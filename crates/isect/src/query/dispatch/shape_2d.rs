@@ -35,6 +35,10 @@ where
         crate::algo::witness::witness_2d
     );
 
+    fn has_polytope_core(&self) -> bool {
+        true
+    }
+
     fn own_intersects(pa: &Pose2<R>, a: &Self, pb: &Pose2<R>, b: &Self) -> Option<bool> {
         match (a, b) {
             (Shape::Polygon(x), Shape::Polygon(y)) => {

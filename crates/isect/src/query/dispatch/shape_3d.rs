@@ -36,6 +36,10 @@ where
         crate::algo::witness::witness_3d
     );
 
+    fn has_polytope_core(&self) -> bool {
+        !matches!(self, Shape::Cylinder(_) | Shape::Cone(_))
+    }
+
     fn own_contact(
         pa: &Pose3<R>,
         a: &Self,

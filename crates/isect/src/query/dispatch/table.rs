@@ -35,6 +35,11 @@ pub(crate) trait ConvexEnum<V: GjkVector>:
     /// The shared-kind view of the shape.
     fn kind(&self) -> Kind<'_, V>;
 
+    /// True for a kind whose core is a polytope (all but the cylinder and the cone: a
+    /// capsule's or a rounded shape's core is one, its margin is added along the
+    /// normal): EPA's witnesses on it are exact, and stay.
+    fn has_polytope_core(&self) -> bool;
+
     /// Box–box SAT on the boxes placed at their poses.
     fn boxes_intersect(pa: &V::Pose, a: &Aabb<V>, pb: &V::Pose, b: &Aabb<V>) -> bool;
 
@@ -192,7 +197,9 @@ fn witnesses_on_supports<V: GjkVector, S: ConvexEnum<V>>(
     b: &S,
     c: Contact<V>,
 ) -> Contact<V> {
-    if c.depth.partial_cmp(&V::Scalar::ZERO) != Some(core::cmp::Ordering::Greater) {
+    if c.depth.partial_cmp(&V::Scalar::ZERO) != Some(core::cmp::Ordering::Greater)
+        || a.has_polytope_core() && b.has_polytope_core()
+    {
         return c;
     }
     let (sa, la) = support_set(pa, a, c.normal);
@@ -276,12 +283,19 @@ pub(crate) fn contact_manifold<V: GjkVector, S: ConvexEnum<V>>(
 ) -> Option<Manifold<V>> {
     match (a.kind(), b.kind()) {
         (Kind::Cuboid(x), Kind::Cuboid(y)) => return S::boxes_manifold(pa, x, pb, y, prediction),
-        // 3D only: a 2D capsule's sides are flat edges, which the feature path clips
-        // exactly.
         (Kind::Capsule(x), Kind::Capsule(y)) if V::DIM == 3 => {
             return crate::query::manifold::features::contact_manifold_capsules(
                 pa, x, pb, y, prediction,
             )
+        }
+        // In 2D the sides are flat edges, which the feature path clips exactly; it is
+        // needed only for sides within `FACE_ALIGN_COS` of parallel.
+        (Kind::Capsule(x), Kind::Capsule(y)) => {
+            let c = contact_capsule_capsule(pa, x, pb, y, prediction)?;
+            return Some(match capsules_parallel(pa, x, pb, y) {
+                true => manifold_from_contact(pa, a, pb, b, &c, prediction),
+                false => Manifold::single(&c, FeatureId::SINGLE),
+            });
         }
         _ => {}
     }
@@ -289,6 +303,26 @@ pub(crate) fn contact_manifold<V: GjkVector, S: ConvexEnum<V>>(
         let c = contact(pa, a, pb, b, prediction)?;
         Some(manifold_from_contact(pa, a, pb, b, &c, prediction))
     })
+}
+
+/// True when the capsules' axes are within
+/// [`FACE_ALIGN_COS`](crate::query::manifold::features::FACE_ALIGN_COS) of parallel (a
+/// zero-length axis is not).
+fn capsules_parallel<V: GjkVector>(
+    pa: &V::Pose,
+    a: &Capsule<V>,
+    pb: &V::Pose,
+    b: &Capsule<V>,
+) -> bool {
+    let axis = |pose: &V::Pose, c: &Capsule<V>| {
+        let s = c.segment();
+        pose.transform_vector(s.b - s.a).try_normalize()
+    };
+    let aligned = V::Scalar::from_f64(crate::query::manifold::features::FACE_ALIGN_COS);
+    match (axis(pa, a), axis(pb, b)) {
+        (Some(u), Some(v)) => u.dot(v).abs() >= aligned,
+        _ => false,
+    }
 }
 
 /// [`DispatchShape::manifold_along_pair`]: the feature manifold of a pair touching as
