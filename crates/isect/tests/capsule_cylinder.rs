@@ -11,6 +11,8 @@
 //! - the dispatch answers as the kernels do, in both argument orders; a core through
 //!   the cylinder falls back to GJK / EPA; a non-finite pose gives none / NaN.
 
+#[path = "support/poses3.rs"]
+mod poses3;
 #[path = "support/rng.rs"]
 mod rng;
 
@@ -47,35 +49,12 @@ macro_rules! capsule_cylinder_tests {
                 V::new(x as $r, y as $r, z as $r)
             }
 
-            fn unit(rng: &mut Rng) -> V {
-                loop {
-                    let u = v(
-                        rng.range(-1.0, 1.0),
-                        rng.range(-1.0, 1.0),
-                        rng.range(-1.0, 1.0),
-                    );
-                    if let Some(u) = u.try_normalize() {
-                        return u;
-                    }
-                }
-            }
-
             fn pose(rng: &mut Rng, reach: f64) -> P {
-                let t = v(
-                    rng.range(-reach, reach),
-                    rng.range(-reach, reach),
-                    rng.range(-reach, reach),
-                );
-                P::new(
-                    t,
-                    <$q>::from_axis_angle(unit(rng), rng.range(-3.1, 3.1) as $r),
-                )
+                poses3::pose3::<$r>(rng, reach)
             }
 
-            /// `max n·x` over `shape` placed at `pose`.
             fn support<S: SupportMap<V>>(shape: &S, pose: &P, n: V) -> f64 {
-                let local = shape.local_support(pose.inverse_transform_vector(n));
-                n.dot(pose.transform_point(local)) as f64
+                poses3::support_along::<$r, S>(shape, pose, n)
             }
 
             /// The point of the 2D segment `a b` (in the x–y plane) nearest `c`.
