@@ -585,14 +585,6 @@ impl IdList {
         }
     }
 
-    fn as_slice(&self) -> &[u32] {
-        &self.ids[..self.len]
-    }
-
-    fn contains(&self, id: u32) -> bool {
-        self.as_slice().contains(&id)
-    }
-
     /// False when full.
     fn push(&mut self, id: u32) -> bool {
         if self.len == WALK_CAPACITY {
@@ -650,6 +642,12 @@ pub fn hull_edge_axis<R: Real>(
         .iter()
         .map(|p| pose_ab.transform_vector(p.normal()))
         .collect();
+    // B's vertices too: an edge pair needs both ends of B's edge.
+    let vb: Vec<R::V3> = b
+        .vertices()
+        .iter()
+        .map(|&p| pose_ab.transform_point(p))
+        .collect();
     let walkable = !a.is_flat() && !b.is_flat() && supports.len() == a.faces().len();
     let mut best = empty_axis();
     for (i, ea) in a.edges().iter().enumerate() {
@@ -662,15 +660,16 @@ pub fn hull_edge_axis<R: Real>(
         let mut crossed = IdList::new();
         let walked = walkable && {
             let [v0, v1] = ea.planes.map(|f| supports[f as usize]);
-            walk_crossed_arcs(&arc, b, &nb, v0, v1, &mut crossed)
+            arcs_crossed(&arc, b, &nb, v0, v1, &mut crossed)
         };
-        let mut test = |j: usize| {
+        // `known`: the walk has already seen the arcs cross.
+        let mut test = |j: usize, known: bool| {
             let eb = &b.edges()[j];
             let [c, d] = eb.planes.map(|k| -nb[k as usize]);
-            if !arc.crosses(c, d) {
+            if !known && !arc.crosses(c, d) {
                 return;
             }
-            let ends_b = hull_edge_ends(b, j, pose_ab);
+            let ends_b = (vb[eb.vertices[0] as usize], vb[eb.vertices[1] as usize]);
             if let Some((sep, normal)) = edge_pair_axis(a, i, &arc, ends_b) {
                 if sep > best.separation {
                     best = Axis {
@@ -684,9 +683,9 @@ pub fn hull_edge_axis<R: Real>(
         if walked {
             let found = &mut crossed.ids[..crossed.len];
             found.sort_unstable();
-            found.iter().for_each(|&j| test(j as usize));
+            found.iter().for_each(|&j| test(j as usize, true));
         } else {
-            (0..b.edges().len()).for_each(&mut test);
+            (0..b.edges().len()).for_each(|j| test(j, false));
         }
         if best.separation > prediction {
             break;
@@ -695,11 +694,43 @@ pub fn hull_edge_axis<R: Real>(
     (best.separation > R::NEG_INFINITY).then_some(best)
 }
 
+/// Collects into `crossed` the arcs of B (edges, `nb` its plane normals in A's frame)
+/// that `arc` crosses, from the regions of B's Gauss map (vertices) of its ends, `v0`
+/// and `v1`. The regions are convex and the arc shorter than a half circle, so it
+/// crosses nothing when both ends lie in one region, and only their shared edge when
+/// the regions are neighbours (the common cases); otherwise it walks. Only a crossing
+/// that rounding alone makes (arcs that touch) can be missed, whose axis is then a
+/// face's. False when the walk fails (the caller tries every arc).
+#[inline]
+fn arcs_crossed<R: Real>(
+    arc: &ArcA<R::V3>,
+    b: &ConvexPolyhedron<R>,
+    nb: &[R::V3],
+    v0: u32,
+    v1: u32,
+    crossed: &mut IdList,
+) -> bool {
+    if v0 == v1 {
+        return true;
+    }
+    let shared = b.vertex_edges(v0 as usize).iter().copied().find(|&j| {
+        let [u, w] = b.edges()[j as usize].vertices;
+        u == v1 || w == v1
+    });
+    if let Some(j) = shared {
+        let [c, d] = b.edges()[j as usize].planes.map(|f| -nb[f as usize]);
+        if arc.crosses(c, d) {
+            return crossed.push(j);
+        }
+    }
+    walk_crossed_arcs(arc, b, nb, v0, v1, crossed)
+}
+
 /// Collects into `crossed` the arcs of B (edges, `nb` its plane normals in A's
-/// frame) that `arc` crosses, by a flood over B's vertices (Gauss-map regions) from
-/// `v0` through crossed arcs. False when the walk is not the expected one (it never
-/// reaches `v1`, the region of the arc's end, or outgrows [`WALK_CAPACITY`]): the
-/// caller then tries every arc.
+/// frame) that `arc` crosses, walking from region `v0` to region `v1` of B's Gauss
+/// map: out of each region through the first crossed arc other than the one it came
+/// in by (a convex region has one exit). False when the walk strays (no exit before
+/// `v1`, or more than [`WALK_CAPACITY`] steps): the caller then tries every arc.
 fn walk_crossed_arcs<R: Real>(
     arc: &ArcA<R::V3>,
     b: &ConvexPolyhedron<R>,
@@ -708,25 +739,23 @@ fn walk_crossed_arcs<R: Real>(
     v1: u32,
     crossed: &mut IdList,
 ) -> bool {
-    let mut visited = IdList::new();
-    visited.push(v0);
-    let mut k = 0;
-    while k < visited.len {
-        let v = visited.ids[k];
-        k += 1;
-        for &j in b.vertex_edges(v as usize) {
-            let e = &b.edges()[j as usize];
-            let [c, d] = e.planes.map(|f| -nb[f as usize]);
-            if crossed.contains(j) || !arc.crosses(c, d) {
-                continue;
-            }
-            let w = e.vertices[usize::from(e.vertices[0] == v)];
-            if !crossed.push(j) || (!visited.contains(w) && !visited.push(w)) {
-                return false;
-            }
+    let (mut v, mut came_by) = (v0, u32::MAX);
+    while v != v1 {
+        let exit = b.vertex_edges(v as usize).iter().copied().find(|&j| {
+            let [c, d] = b.edges()[j as usize].planes.map(|f| -nb[f as usize]);
+            j != came_by && arc.crosses(c, d)
+        });
+        let Some(j) = exit else {
+            return false;
+        };
+        if !crossed.push(j) {
+            return false;
         }
+        let e = &b.edges()[j as usize];
+        v = e.vertices[usize::from(e.vertices[0] == v)];
+        came_by = j;
     }
-    visited.contains(v1)
+    true
 }
 
 /// The axis of A's edge `i` (Gauss-map `arc`) and B's edge with ends `ends_b` (A's
