@@ -682,7 +682,7 @@ pub fn hull_edge_axis<R: Real>(
         };
         if walked {
             let found = &mut crossed.ids[..crossed.len];
-            found.sort_unstable();
+            insertion_sort(found);
             found.iter().for_each(|&j| test(j as usize, true));
         } else {
             (0..b.edges().len()).for_each(|j| test(j, false));
@@ -756,6 +756,18 @@ fn walk_crossed_arcs<R: Real>(
         came_by = j;
     }
     true
+}
+
+/// Sorts a handful of ids (a walk crosses few arcs: the general sort's setup costs
+/// more than the sorting).
+fn insertion_sort(ids: &mut [u32]) {
+    for k in 1..ids.len() {
+        let mut m = k;
+        while m > 0 && ids[m - 1] > ids[m] {
+            ids.swap(m - 1, m);
+            m -= 1;
+        }
+    }
 }
 
 /// The axis of A's edge `i` (Gauss-map `arc`) and B's edge with ends `ends_b` (A's
