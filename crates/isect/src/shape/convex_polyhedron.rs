@@ -26,6 +26,7 @@ use crate::algo::support::{PointBlocks, SupportMap};
 use crate::math::tolerance::eps;
 use crate::math::{Real, Vector, Vector2, Vector3};
 use crate::query::plane_tests::three_planes_point;
+use std::sync::OnceLock;
 
 /// On-plane tolerance, in machine epsilons of the polyhedron's largest absolute
 /// coordinate (or plane offset): vertices closer than this to a plane lie on it.
@@ -82,10 +83,28 @@ pub struct ConvexPolyhedron<R: Real> {
     faces: Vec<PolyhedronFace<R>>,
     planes: Vec<Plane<R::V3>>,
     flat: bool,
-    /// Built once here: the manifold's edge–edge tests read them on every call.
+    /// Built once, on first use: the manifold's edge–edge tests read it on every
+    /// call, and shapes that never meet a polyhedron need not pay for it.
+    edge_graph: EdgeCache,
+}
+
+/// The lazily built [`EdgeGraph`]. Equal to any other: it follows from the faces,
+/// so whether it is built yet must not make two equal polyhedra differ.
+#[derive(Clone, Debug, Default)]
+struct EdgeCache(OnceLock<EdgeGraph>);
+
+impl PartialEq for EdgeCache {
+    fn eq(&self, _: &Self) -> bool {
+        true
+    }
+}
+
+/// The edges of a polyhedron and the edges at each vertex.
+#[derive(Clone, Debug, PartialEq)]
+struct EdgeGraph {
     edges: Vec<PolyhedronEdge>,
-    /// The edges at each vertex, vertex by vertex: those of vertex `v` are
-    /// `vertex_edges[vertex_edge_start[v]..vertex_edge_start[v + 1]]` (solid only).
+    /// Those of vertex `v` are `vertex_edges[vertex_edge_start[v]..vertex_edge_start[v
+    /// + 1]]` (solid only).
     vertex_edge_start: Vec<u32>,
     vertex_edges: Vec<u32>,
 }
@@ -216,9 +235,7 @@ impl<R: Real> ConvexPolyhedron<R> {
             faces,
             planes,
             flat: true,
-            edges: flat_edges(k),
-            vertex_edge_start: Vec::new(),
-            vertex_edges: Vec::new(),
+            edge_graph: EdgeCache::default(),
         })
     }
 
@@ -268,17 +285,13 @@ impl<R: Real> ConvexPolyhedron<R> {
         }
         let vertices = compact(vertices, &mut faces);
         let planes = faces.iter().map(|f| f.plane).collect();
-        let edges = solid_edges(&faces);
-        let (vertex_edge_start, vertex_edges) = edges_by_vertex(vertices.len(), &edges);
         Ok(Self {
             blocks: PointBlocks::new(&vertices),
             vertices,
             faces,
             planes,
             flat: false,
-            edges,
-            vertex_edge_start,
-            vertex_edges,
+            edge_graph: EdgeCache::default(),
         })
     }
 
@@ -309,17 +322,39 @@ impl<R: Real> ConvexPolyhedron<R> {
     /// there to the bottom face (the half circle between the faces is ambiguous).
     #[inline]
     pub fn edges(&self) -> &[PolyhedronEdge] {
-        &self.edges
+        &self.edge_graph().edges
     }
 
     /// The indices (into [`Self::edges`]) of the edges at vertex `v`; empty for a flat
     /// polyhedron.
     #[inline]
     pub fn vertex_edges(&self, v: usize) -> &[u32] {
-        match self.vertex_edge_start.get(v..v + 2) {
-            Some(&[start, end]) => &self.vertex_edges[start as usize..end as usize],
+        let g = self.edge_graph();
+        match g.vertex_edge_start.get(v..v + 2) {
+            Some(&[start, end]) => &g.vertex_edges[start as usize..end as usize],
             _ => &[],
         }
+    }
+
+    /// The edge graph, built on first use.
+    fn edge_graph(&self) -> &EdgeGraph {
+        self.edge_graph.0.get_or_init(|| {
+            if self.flat {
+                let k = self.faces[0].vertices.len();
+                return EdgeGraph {
+                    edges: flat_edges(k),
+                    vertex_edge_start: Vec::new(),
+                    vertex_edges: Vec::new(),
+                };
+            }
+            let edges = solid_edges(&self.faces, self.vertices.len());
+            let (vertex_edge_start, vertex_edges) = edges_by_vertex(self.vertices.len(), &edges);
+            EdgeGraph {
+                edges,
+                vertex_edge_start,
+                vertex_edges,
+            }
+        })
     }
 
     /// Point in polyhedron (seed 003): outside iff `(P − Pᵢ)·Nᵢ > 0` for some face,
@@ -624,38 +659,50 @@ fn face_polygon<R: Real>(vertices: &[R::V3], on: &[usize], normal: R::V3) -> Opt
     Some(hull.into_iter().map(|k| on[k]).collect())
 }
 
-/// The edges of a solid's faces, each once (see [`ConvexPolyhedron::edges`]). Sorted
-/// half-edges rather than a hash map: one allocation, no hashing. An edge walked by
-/// more than two faces (not seen) pairs its walks in face order.
-fn solid_edges<R: Real>(faces: &[PolyhedronFace<R>]) -> Vec<PolyhedronEdge> {
-    // (lower vertex, upper vertex, half-edge number, face), numbered in face order.
-    let mut halves: Vec<(u32, u32, u32, u32)> = Vec::new();
+/// The edges of a solid's faces, each once (see [`ConvexPolyhedron::edges`]). The
+/// half-edges are bucketed by their lower vertex (a counting sort: linear, one pass,
+/// no hashing) and paired within the bucket, a few per vertex. An edge walked by more
+/// than two faces (not seen) pairs its walks in face order.
+fn solid_edges<R: Real>(faces: &[PolyhedronFace<R>], vertex_count: usize) -> Vec<PolyhedronEdge> {
+    // Half-edges in face order: (lower vertex, upper vertex, face).
+    let mut halves: Vec<[u32; 3]> = Vec::new();
     for (f, face) in faces.iter().enumerate() {
         let ids = &face.vertices;
         for k in 0..ids.len() {
             let (a, b) = (ids[k] as u32, ids[(k + 1) % ids.len()] as u32);
-            halves.push((a.min(b), a.max(b), halves.len() as u32, f as u32));
+            halves.push([a.min(b), a.max(b), f as u32]);
         }
     }
-    halves.sort_unstable();
-    let mut closed: Vec<(u32, PolyhedronEdge)> = Vec::with_capacity(halves.len() / 2);
-    let mut k = 0;
-    while k + 1 < halves.len() {
-        let (first, second) = (halves[k], halves[k + 1]);
-        if (first.0, first.1) == (second.0, second.1) {
-            let edge = PolyhedronEdge {
-                vertices: [first.0, first.1],
-                planes: [first.3, second.3],
-            };
-            closed.push((second.2, edge));
-            k += 2;
-        } else {
-            k += 1;
+    let (start, by_lower) = bucket_by(vertex_count, halves.iter().map(|h| h[0]));
+    let mut partner = vec![u32::MAX; halves.len()];
+    for v in 0..vertex_count {
+        let bucket = &by_lower[start[v] as usize..start[v + 1] as usize];
+        for (k, &h) in bucket.iter().enumerate() {
+            if partner[h as usize] != u32::MAX {
+                continue;
+            }
+            let upper = halves[h as usize][1];
+            let twin = bucket[k + 1..]
+                .iter()
+                .copied()
+                .find(|&g| partner[g as usize] == u32::MAX && halves[g as usize][1] == upper);
+            if let Some(g) = twin {
+                partner[h as usize] = g;
+                partner[g as usize] = h;
+            }
         }
     }
-    // In the order the second walks come: the order of the edge ids before.
-    closed.sort_unstable_by_key(|e| e.0);
-    closed.into_iter().map(|e| e.1).collect()
+    // Each edge where its second walk comes: the order of the edge ids before.
+    (0..halves.len())
+        .filter(|&h| partner[h] < h as u32)
+        .map(|h| {
+            let [lower, upper, face] = halves[h];
+            PolyhedronEdge {
+                vertices: [lower, upper],
+                planes: [halves[partner[h] as usize][2], face],
+            }
+        })
+        .collect()
 }
 
 /// The quarter-arc edges of a flat polyhedron whose ring has `k` vertices (see
@@ -681,26 +728,31 @@ fn flat_edges(k: usize) -> Vec<PolyhedronEdge> {
 }
 
 /// The edges at each vertex, as `(start, ids)`: vertex `v`'s are
-/// `ids[start[v]..start[v + 1]]` (counting sort by vertex).
+/// `ids[start[v]..start[v + 1]]`.
 fn edges_by_vertex(vertex_count: usize, edges: &[PolyhedronEdge]) -> (Vec<u32>, Vec<u32>) {
-    let mut start = vec![0u32; vertex_count + 1];
-    for e in edges {
-        for v in e.vertices {
-            start[v as usize + 1] += 1;
-        }
+    let (start, ends) = bucket_by(vertex_count, edges.iter().flat_map(|e| e.vertices));
+    // `ends` numbers edge ends, two per edge.
+    (start, ends.into_iter().map(|k| k / 2).collect())
+}
+
+/// A counting sort of item numbers by `keys` (each below `bucket_count`): returns
+/// `(start, items)`, bucket `b` being `items[start[b]..start[b + 1]]`, each bucket in
+/// item order.
+fn bucket_by(bucket_count: usize, keys: impl Iterator<Item = u32> + Clone) -> (Vec<u32>, Vec<u32>) {
+    let mut start = vec![0u32; bucket_count + 1];
+    for k in keys.clone() {
+        start[k as usize + 1] += 1;
     }
-    for v in 0..vertex_count {
-        start[v + 1] += start[v];
+    for b in 0..bucket_count {
+        start[b + 1] += start[b];
     }
     let mut fill = start.clone();
-    let mut ids = vec![0u32; 2 * edges.len()];
-    for (i, e) in edges.iter().enumerate() {
-        for v in e.vertices {
-            ids[fill[v as usize] as usize] = i as u32;
-            fill[v as usize] += 1;
-        }
+    let mut items = vec![0u32; start[bucket_count] as usize];
+    for (item, k) in keys.enumerate() {
+        items[fill[k as usize] as usize] = item as u32;
+        fill[k as usize] += 1;
     }
-    (start, ids)
+    (start, items)
 }
 
 /// Drops the vertices no face uses and renumbers the faces' indices.
@@ -783,7 +835,9 @@ mod tests {
             .map(|i| DVec3::new((i & 1) as f64, ((i >> 1) & 1) as f64, ((i >> 2) & 1) as f64))
             .collect();
         let cube = ConvexPolyhedron::from_points(&corners).unwrap();
+        let fresh = cube.clone();
         assert_eq!(cube.edges().len(), 12);
+        assert_eq!(cube, fresh, "the built edge cache does not change equality");
         check_solid_edges(&cube);
         let mut state = 3u64;
         let mut next = || {
