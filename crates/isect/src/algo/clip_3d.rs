@@ -22,7 +22,6 @@
 // `!(x > y)` is deliberate: it is also true for NaN, which must take the safe branch.
 #![allow(clippy::neg_cmp_op_on_partial_ord)]
 use crate::algo::sat_3d::EDGE_AXIS_ULPS;
-use crate::algo::support::support_of_points;
 use crate::math::tolerance::eps;
 use crate::math::{Isometry, Pose3, Real, Rotation3, Vector, Vector3};
 use crate::shape::ConvexPolyhedron;
@@ -517,90 +516,40 @@ pub fn box_incident_face<V: Vector>(n: V) -> usize {
     2 * axis + usize::from(!(n.get(axis) < V::Scalar::ZERO))
 }
 
-/// An edge of a polyhedron with the outward normals of its two faces, in some frame.
-#[derive(Copy, Clone, Debug)]
-pub struct HullEdge<V> {
-    /// End points.
-    pub ends: (V, V),
-    /// Normals of the two faces that meet at it.
-    pub normals: (V, V),
-}
-
-/// The edges of `hull`, each once, mapped by `pose` (vertex indices `u < v`). A flat
-/// hull's edge joins two opposite faces, whose Gauss-map arc (half a great circle) is
-/// ambiguous: it is listed twice, as the quarter arcs from the top face's normal to
-/// the edge's side-plane normal and from there to the bottom face's normal.
-pub fn hull_edges<R: Real>(hull: &ConvexPolyhedron<R>, pose: &Pose3<R>) -> Vec<HullEdge<R::V3>> {
-    if hull.is_flat() {
-        return flat_hull_edges(hull, pose);
-    }
-    let mut first_face = std::collections::HashMap::new();
-    let mut edges = Vec::new();
-    for face in hull.faces() {
-        let ids = face.vertex_indices();
-        let n = pose.transform_vector(face.normal());
-        for k in 0..ids.len() {
-            let key = ordered(ids[k], ids[(k + 1) % ids.len()]);
-            match first_face.remove(&key) {
-                Some(m) => edges.push(HullEdge {
-                    ends: (
-                        pose.transform_point(hull.vertices()[key.0]),
-                        pose.transform_point(hull.vertices()[key.1]),
-                    ),
-                    normals: (m, n),
-                }),
-                None => {
-                    first_face.insert(key, n);
-                }
-            }
-        }
-    }
-    edges
-}
-
-/// The edges of a flat hull as quarter arcs (see [`hull_edges`]): its first face's
-/// edge `k` has the side plane `planes()[2 + k]`.
-fn flat_hull_edges<R: Real>(hull: &ConvexPolyhedron<R>, pose: &Pose3<R>) -> Vec<HullEdge<R::V3>> {
-    let ids = hull.faces()[0].vertex_indices();
-    let up = pose.transform_vector(hull.faces()[0].normal());
-    let mut edges = Vec::with_capacity(2 * ids.len());
-    for (k, side) in hull.planes()[2..].iter().enumerate() {
-        let ends = (
-            pose.transform_point(hull.vertices()[ids[k]]),
-            pose.transform_point(hull.vertices()[ids[(k + 1) % ids.len()]]),
-        );
-        let side = pose.transform_vector(side.normal());
-        edges.push(HullEdge {
-            ends,
-            normals: (up, side),
-        });
-        edges.push(HullEdge {
-            ends,
-            normals: (side, -up),
-        });
-    }
-    edges
-}
-
-fn ordered(a: usize, b: usize) -> (usize, usize) {
-    (a.min(b), a.max(b))
+/// The end points of `hull`'s edge `i` (see [`ConvexPolyhedron::edges`]), mapped by
+/// `pose`.
+pub fn hull_edge_ends<R: Real>(
+    hull: &ConvexPolyhedron<R>,
+    i: usize,
+    pose: &Pose3<R>,
+) -> (R::V3, R::V3) {
+    let [u, v] = hull.edges()[i].vertices;
+    let vs = hull.vertices();
+    (
+        pose.transform_point(vs[u as usize]),
+        pose.transform_point(vs[v as usize]),
+    )
 }
 
 /// The best face axis of `a` against `b` (`pose_ab` maps b's frame into a's): for each
 /// face, the separation of b's support point along its normal. `b_is_reference`
 /// names the feature as a face of B (then `normal` still points from A to B only after
-/// the caller flips it).
+/// the caller flips it). `on_support(face, vertex)` hears b's support vertex of each
+/// face (the edge tests start their walks there).
 pub fn hull_face_axis<R: Real>(
     a: &ConvexPolyhedron<R>,
     b: &ConvexPolyhedron<R>,
     pose_ab: &Pose3<R>,
     b_is_reference: bool,
+    mut on_support: impl FnMut(usize, u32),
 ) -> Axis<R::V3> {
     let mut best = empty_axis();
     for (i, face) in a.faces().iter().enumerate() {
         let n = face.normal();
         let dir = pose_ab.inverse_transform_vector(-n);
-        let s = pose_ab.transform_point(support_of_points(b.vertices(), dir));
+        let k = b.support_index(dir);
+        on_support(i, k as u32);
+        let s = pose_ab.transform_point(b.vertices()[k]);
         let sep = face.plane().signed_distance(s);
         if sep > best.separation {
             let feature = if b_is_reference {
@@ -618,54 +567,245 @@ pub fn hull_face_axis<R: Real>(
     best
 }
 
-/// The best edge-pair axis (Gregorius: only pairs whose arcs cross on the Gauss map
-/// build a face of the Minkowski difference). `eb` is in A's frame; the normal is
-/// oriented along A's arc (the crossing lies on it), or away from `center_a`, a point
-/// inside A, when it is perpendicular to the arc's mid direction.
-pub fn hull_edge_axis<V: Vector3>(
-    ea: &[HullEdge<V>],
-    eb: &[HullEdge<V>],
-    center_a: V,
-) -> Option<Axis<V>> {
-    let mut best = empty_axis();
-    for (i, a) in ea.iter().enumerate() {
-        for (j, b) in eb.iter().enumerate() {
-            let (c, d) = (-b.normals.0, -b.normals.1);
-            if !is_minkowski_face(a.normals.0, a.normals.1, c, d) {
-                continue;
-            }
-            let (da, db) = (a.ends.1 - a.ends.0, b.ends.1 - b.ends.0);
-            let axis = da.cross(db);
-            let len_sq = axis.length_squared();
-            if len_sq
-                <= eps::<V::Scalar>(EDGE_PARALLEL_ULPS) * da.length_squared() * db.length_squared()
-            {
-                continue;
-            }
-            let mut n = axis * len_sq.sqrt().recip();
-            // The axis is where the arcs cross: on A's arc, so on the side of the
-            // arc's mid direction (which a flat hull's quarter arcs need: its centre
-            // lies in the edge's plane). The centre decides only if that is zero.
-            let along_arc = n.dot(a.normals.0 + a.normals.1);
-            let outward = if along_arc != V::Scalar::ZERO {
-                along_arc
-            } else {
-                n.dot(a.ends.0 - center_a)
-            };
-            if outward < V::Scalar::ZERO {
-                n = -n;
-            }
-            let sep = n.dot(b.ends.0 - a.ends.0);
-            if sep > best.separation {
-                best = Axis {
-                    separation: sep,
-                    normal: n,
-                    feature: Feature::Edges(i, j),
-                };
-            }
+/// Most edges a walk over B's Gauss map may collect or visit before the edge test
+/// falls back to trying every edge of B (a walk crosses a few regions).
+const WALK_CAPACITY: usize = 32;
+
+/// A short list of indices, on the stack.
+struct IdList {
+    ids: [u32; WALK_CAPACITY],
+    len: usize,
+}
+
+impl IdList {
+    fn new() -> Self {
+        Self {
+            ids: [0; WALK_CAPACITY],
+            len: 0,
         }
     }
-    (best.separation > V::Scalar::NEG_INFINITY).then_some(best)
+
+    /// False when full.
+    fn push(&mut self, id: u32) -> bool {
+        if self.len == WALK_CAPACITY {
+            return false;
+        }
+        self.ids[self.len] = id;
+        self.len += 1;
+        true
+    }
+}
+
+/// One of A's edges in A's frame: its plane normals (the ends of its Gauss-map arc)
+/// and their cross product (the arc's pole).
+#[derive(Copy, Clone)]
+struct ArcA<V> {
+    a: V,
+    b: V,
+    b_x_a: V,
+}
+
+impl<V: Vector3> ArcA<V> {
+    /// True when B's (negated) arc `c–d` crosses this arc: [`is_minkowski_face`],
+    /// after its cheapest half (do `c` and `d` lie on opposite sides of this arc's
+    /// great circle?), which fails for most pairs.
+    #[inline]
+    fn crosses(&self, c: V, d: V) -> bool {
+        let (cba, dba) = (c.dot(self.b_x_a), d.dot(self.b_x_a));
+        cba * dba < V::Scalar::ZERO && is_minkowski_face(self.a, self.b, c, d)
+    }
+}
+
+/// The best edge-pair axis (Gregorius: only pairs whose arcs cross on the Gauss map
+/// build a face of the Minkowski difference), in A's frame (`pose_ab` maps B's into
+/// it). The normal is oriented along A's arc (the crossing lies on it), or away from
+/// A's vertex centroid when it is perpendicular to the arc's mid direction. Ties go to
+/// the first pair in the order (A's edge, B's edge). Returns as soon as an axis
+/// separates by more than `prediction` (the caller then reports no contact).
+///
+/// `supports[f]`, when given for each face `f` of A, is B's support vertex along
+/// `−nᶠ`: the region of B's Gauss map (negated) that holds the start of A's arcs. The
+/// arcs of B that an arc of A crosses then bound the regions it passes through, found
+/// by walking from that region to the one of its end (O(E) instead of O(E²) pairs);
+/// an unexpected walk (flat hulls, a rounding-level crossing elsewhere, too many
+/// regions) falls back to all of B's edges for that arc.
+pub fn hull_edge_axis<R: Real>(
+    a: &ConvexPolyhedron<R>,
+    b: &ConvexPolyhedron<R>,
+    pose_ab: &Pose3<R>,
+    supports: &[u32],
+    prediction: R,
+) -> Option<Axis<R::V3>> {
+    // B's plane normals in A's frame, once: each is an end of several arcs.
+    let nb: Vec<R::V3> = b
+        .planes()
+        .iter()
+        .map(|p| pose_ab.transform_vector(p.normal()))
+        .collect();
+    // B's vertices too: an edge pair needs both ends of B's edge.
+    let vb: Vec<R::V3> = b
+        .vertices()
+        .iter()
+        .map(|&p| pose_ab.transform_point(p))
+        .collect();
+    let walkable = !a.is_flat() && !b.is_flat() && supports.len() == a.faces().len();
+    let mut best = empty_axis();
+    for (i, ea) in a.edges().iter().enumerate() {
+        let [p, q] = ea.planes.map(|k| a.planes()[k as usize].normal());
+        let arc = ArcA {
+            a: p,
+            b: q,
+            b_x_a: q.cross(p),
+        };
+        let mut crossed = IdList::new();
+        let walked = walkable && {
+            let [v0, v1] = ea.planes.map(|f| supports[f as usize]);
+            arcs_crossed(&arc, b, &nb, v0, v1, &mut crossed)
+        };
+        // `known`: the walk has already seen the arcs cross.
+        let mut test = |j: usize, known: bool| {
+            let eb = &b.edges()[j];
+            let [c, d] = eb.planes.map(|k| -nb[k as usize]);
+            if !known && !arc.crosses(c, d) {
+                return;
+            }
+            let ends_b = (vb[eb.vertices[0] as usize], vb[eb.vertices[1] as usize]);
+            if let Some((sep, normal)) = edge_pair_axis(a, i, &arc, ends_b) {
+                if sep > best.separation {
+                    best = Axis {
+                        separation: sep,
+                        normal,
+                        feature: Feature::Edges(i, j),
+                    };
+                }
+            }
+        };
+        if walked {
+            let found = &mut crossed.ids[..crossed.len];
+            insertion_sort(found);
+            found.iter().for_each(|&j| test(j as usize, true));
+        } else {
+            (0..b.edges().len()).for_each(|j| test(j, false));
+        }
+        if best.separation > prediction {
+            break;
+        }
+    }
+    (best.separation > R::NEG_INFINITY).then_some(best)
+}
+
+/// Collects into `crossed` the arcs of B (edges, `nb` its plane normals in A's frame)
+/// that `arc` crosses, from the regions of B's Gauss map (vertices) of its ends, `v0`
+/// and `v1`. The regions are convex and the arc shorter than a half circle, so it
+/// crosses nothing when both ends lie in one region, and only their shared edge when
+/// the regions are neighbours (the common cases); otherwise it walks. Only a crossing
+/// that rounding alone makes (arcs that touch) can be missed, whose axis is then a
+/// face's. False when the walk fails (the caller tries every arc).
+#[inline]
+fn arcs_crossed<R: Real>(
+    arc: &ArcA<R::V3>,
+    b: &ConvexPolyhedron<R>,
+    nb: &[R::V3],
+    v0: u32,
+    v1: u32,
+    crossed: &mut IdList,
+) -> bool {
+    if v0 == v1 {
+        return true;
+    }
+    let shared = b.vertex_edges(v0 as usize).iter().copied().find(|&j| {
+        let [u, w] = b.edges()[j as usize].vertices;
+        u == v1 || w == v1
+    });
+    if let Some(j) = shared {
+        let [c, d] = b.edges()[j as usize].planes.map(|f| -nb[f as usize]);
+        if arc.crosses(c, d) {
+            return crossed.push(j);
+        }
+    }
+    walk_crossed_arcs(arc, b, nb, v0, v1, crossed)
+}
+
+/// Collects into `crossed` the arcs of B (edges, `nb` its plane normals in A's
+/// frame) that `arc` crosses, walking from region `v0` to region `v1` of B's Gauss
+/// map: out of each region through the first crossed arc other than the one it came
+/// in by (a convex region has one exit). False when the walk strays (no exit before
+/// `v1`, or more than [`WALK_CAPACITY`] steps): the caller then tries every arc.
+fn walk_crossed_arcs<R: Real>(
+    arc: &ArcA<R::V3>,
+    b: &ConvexPolyhedron<R>,
+    nb: &[R::V3],
+    v0: u32,
+    v1: u32,
+    crossed: &mut IdList,
+) -> bool {
+    let (mut v, mut came_by) = (v0, u32::MAX);
+    while v != v1 {
+        let exit = b.vertex_edges(v as usize).iter().copied().find(|&j| {
+            let [c, d] = b.edges()[j as usize].planes.map(|f| -nb[f as usize]);
+            j != came_by && arc.crosses(c, d)
+        });
+        let Some(j) = exit else {
+            return false;
+        };
+        if !crossed.push(j) {
+            return false;
+        }
+        let e = &b.edges()[j as usize];
+        v = e.vertices[usize::from(e.vertices[0] == v)];
+        came_by = j;
+    }
+    true
+}
+
+/// Sorts a handful of ids (a walk crosses few arcs: the general sort's setup costs
+/// more than the sorting).
+fn insertion_sort(ids: &mut [u32]) {
+    for k in 1..ids.len() {
+        let mut m = k;
+        while m > 0 && ids[m - 1] > ids[m] {
+            ids.swap(m - 1, m);
+            m -= 1;
+        }
+    }
+}
+
+/// The axis of A's edge `i` (Gauss-map `arc`) and B's edge with ends `ends_b` (A's
+/// frame), whose arcs cross: its separation and unit normal from A to B. `None` for
+/// (nearly) parallel edges, whose axis the face axes cover.
+#[inline]
+fn edge_pair_axis<R: Real>(
+    a: &ConvexPolyhedron<R>,
+    i: usize,
+    arc: &ArcA<R::V3>,
+    ends_b: (R::V3, R::V3),
+) -> Option<(R, R::V3)> {
+    let [u, v] = a.edges()[i].vertices.map(|k| a.vertices()[k as usize]);
+    let (da, db) = (v - u, ends_b.1 - ends_b.0);
+    let axis = da.cross(db);
+    let len_sq = axis.length_squared();
+    if len_sq <= eps::<R>(EDGE_PARALLEL_ULPS) * da.length_squared() * db.length_squared() {
+        return None;
+    }
+    let mut n = axis * len_sq.sqrt().recip();
+    // The axis is where the arcs cross: on A's arc, so on the side of the arc's mid
+    // direction (which a flat hull's quarter arcs need: its centre lies in the edge's
+    // plane). The centre decides only if that is zero.
+    let along_arc = n.dot(arc.a + arc.b);
+    let outward = if along_arc != R::ZERO {
+        along_arc
+    } else {
+        n.dot(u - vertex_centroid(a.vertices()))
+    };
+    if outward < R::ZERO {
+        n = -n;
+    }
+    Some((n.dot(ends_b.0 - u), n))
+}
+
+/// The mean of `points`: a point inside their hull.
+fn vertex_centroid<V: Vector>(points: &[V]) -> V {
+    points.iter().fold(V::ZERO, |s, &v| s + v) * V::Scalar::from_f64(points.len() as f64).recip()
 }
 
 /// True when the Gauss-map arcs `a–b` and `c–d` cross (Gregorius 2013).
@@ -754,6 +894,72 @@ mod tests {
             let n = (c[1] - c[0]).cross(c[2] - c[1]);
             let sign = if f % 2 == 1 { -1.0 } else { 1.0 };
             assert!(n.dot(DVec3::AXES[f / 2] * sign) > 0.0, "face {f}");
+        }
+    }
+
+    /// A small seeded generator (splitmix64) for the walk test.
+    fn unit(state: &mut u64) -> f64 {
+        *state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = *state;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        (z ^ (z >> 31)) as f64 / u64::MAX as f64
+    }
+
+    fn random_hull(state: &mut u64, n: usize) -> ConvexPolyhedron<f64> {
+        let points: Vec<DVec3> = (0..n)
+            .map(|_| {
+                let [x, y, z] = [0, 1, 2].map(|_| unit(state) * 2.0 - 1.0);
+                DVec3::new(x, y, z).normalize_or(DVec3::X) * DVec3::new(0.6, 0.45, 0.5)
+            })
+            .collect();
+        ConvexPolyhedron::from_points(&points).unwrap()
+    }
+
+    fn cube(h: f64) -> ConvexPolyhedron<f64> {
+        let corners: Vec<DVec3> = (0..8)
+            .map(|i| DVec3::new((i & 1) as f64, ((i >> 1) & 1) as f64, ((i >> 2) & 1) as f64))
+            .map(|c| (c - 0.5) * 2.0 * h)
+            .collect();
+        ConvexPolyhedron::from_points(&corners).unwrap()
+    }
+
+    // The walk over B's Gauss map finds the same best edge axis as trying every pair
+    // (the walk's shortcut must not change answers), for random hulls in random poses
+    // and for cubes, also aligned (arcs through Gauss-map vertices: the fallback).
+    #[test]
+    fn edge_walk_matches_all_pairs() {
+        let mut state = 7u64;
+        let shapes = [
+            random_hull(&mut state, 24),
+            random_hull(&mut state, 60),
+            random_hull(&mut state, 8),
+            cube(0.5),
+        ];
+        for a in &shapes {
+            for b in &shapes {
+                for case in 0..200 {
+                    let t = DVec3::new(unit(&mut state), unit(&mut state), unit(&mut state)) - 0.5;
+                    let q = if case % 10 == 0 {
+                        glam::DQuat::IDENTITY
+                    } else {
+                        let axis = DVec3::new(unit(&mut state), unit(&mut state), unit(&mut state));
+                        glam::DQuat::from_axis_angle(
+                            (axis - 0.5).normalize_or(DVec3::Z),
+                            unit(&mut state) * 6.3,
+                        )
+                    };
+                    let pose_ab = Pose3::new(t, q);
+                    let mut supports = Vec::new();
+                    hull_face_axis(a, b, &pose_ab, false, |_, v| supports.push(v));
+                    let walk = hull_edge_axis(a, b, &pose_ab, &supports, f64::INFINITY);
+                    let all = hull_edge_axis(a, b, &pose_ab, &[], f64::INFINITY);
+                    let key = |x: Option<Axis<DVec3>>| {
+                        x.map(|x| (x.separation.to_bits(), x.normal.to_array(), x.feature))
+                    };
+                    assert_eq!(key(walk), key(all), "case {case}");
+                }
+            }
         }
     }
 }

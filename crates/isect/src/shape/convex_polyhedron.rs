@@ -26,6 +26,7 @@ use crate::algo::support::{PointBlocks, SupportMap};
 use crate::math::tolerance::eps;
 use crate::math::{Real, Vector, Vector2, Vector3};
 use crate::query::plane_tests::three_planes_point;
+use std::sync::OnceLock;
 
 /// On-plane tolerance, in machine epsilons of the polyhedron's largest absolute
 /// coordinate (or plane offset): vertices closer than this to a plane lie on it.
@@ -58,6 +59,18 @@ impl<R: Real> PolyhedronFace<R> {
     }
 }
 
+/// An edge of a polyhedron: its end vertices and the two planes (of
+/// [`ConvexPolyhedron::planes`]) that meet at it, in the order the SAT's edge tests
+/// use (see [`ConvexPolyhedron::edges`]).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct PolyhedronEdge {
+    /// The end vertices (indices into [`ConvexPolyhedron::vertices`]).
+    pub vertices: [u32; 2],
+    /// The planes meeting at the edge (indices into [`ConvexPolyhedron::planes`]):
+    /// the earlier face first.
+    pub planes: [u32; 2],
+}
+
 /// A bounded convex polyhedron: solid (at least four non-coplanar vertices), or flat
 /// (a convex polygon in 3D, from coplanar points; see the module documentation).
 /// Closed: its boundary belongs to it.
@@ -70,6 +83,30 @@ pub struct ConvexPolyhedron<R: Real> {
     faces: Vec<PolyhedronFace<R>>,
     planes: Vec<Plane<R::V3>>,
     flat: bool,
+    /// Built once, on first use: the manifold's edge–edge tests read it on every
+    /// call, and shapes that never meet a polyhedron need not pay for it.
+    edge_graph: EdgeCache,
+}
+
+/// The lazily built [`EdgeGraph`]. Equal to any other: it follows from the faces,
+/// so whether it is built yet must not make two equal polyhedra differ.
+#[derive(Clone, Debug, Default)]
+struct EdgeCache(OnceLock<EdgeGraph>);
+
+impl PartialEq for EdgeCache {
+    fn eq(&self, _: &Self) -> bool {
+        true
+    }
+}
+
+/// The edges of a polyhedron and the edges at each vertex.
+#[derive(Clone, Debug, PartialEq)]
+struct EdgeGraph {
+    edges: Vec<PolyhedronEdge>,
+    /// Those of vertex `v` are `vertex_edges[vertex_edge_start[v]..vertex_edge_start[v
+    /// + 1]]` (solid only).
+    vertex_edge_start: Vec<u32>,
+    vertex_edges: Vec<u32>,
 }
 
 fn degenerate(reason: &'static str) -> ShapeError {
@@ -198,6 +235,7 @@ impl<R: Real> ConvexPolyhedron<R> {
             faces,
             planes,
             flat: true,
+            edge_graph: EdgeCache::default(),
         })
     }
 
@@ -253,6 +291,7 @@ impl<R: Real> ConvexPolyhedron<R> {
             faces,
             planes,
             flat: false,
+            edge_graph: EdgeCache::default(),
         })
     }
 
@@ -273,6 +312,49 @@ impl<R: Real> ConvexPolyhedron<R> {
     #[inline]
     pub fn planes(&self) -> &[Plane<R::V3>] {
         &self.planes
+    }
+
+    /// The edges, each once. Solid: its vertices in increasing order, its planes the
+    /// two faces that share it (the earlier face first), listed in the order in which
+    /// the faces' outlines close them (face by face, an edge where its second face
+    /// walks it). Flat: two entries per edge of the first face, in order, the quarter
+    /// arcs of its Gauss map: from the top face to the edge's side plane, then from
+    /// there to the bottom face (the half circle between the faces is ambiguous).
+    #[inline]
+    pub fn edges(&self) -> &[PolyhedronEdge] {
+        &self.edge_graph().edges
+    }
+
+    /// The indices (into [`Self::edges`]) of the edges at vertex `v`; empty for a flat
+    /// polyhedron.
+    #[inline]
+    pub fn vertex_edges(&self, v: usize) -> &[u32] {
+        let g = self.edge_graph();
+        match g.vertex_edge_start.get(v..v + 2) {
+            Some(&[start, end]) => &g.vertex_edges[start as usize..end as usize],
+            _ => &[],
+        }
+    }
+
+    /// The edge graph, built on first use.
+    fn edge_graph(&self) -> &EdgeGraph {
+        self.edge_graph.0.get_or_init(|| {
+            if self.flat {
+                let k = self.faces[0].vertices.len();
+                return EdgeGraph {
+                    edges: flat_edges(k),
+                    vertex_edge_start: Vec::new(),
+                    vertex_edges: Vec::new(),
+                };
+            }
+            let edges = solid_edges(&self.faces, self.vertices.len());
+            let (vertex_edge_start, vertex_edges) = edges_by_vertex(self.vertices.len(), &edges);
+            EdgeGraph {
+                edges,
+                vertex_edge_start,
+                vertex_edges,
+            }
+        })
     }
 
     /// Point in polyhedron (seed 003): outside iff `(P − Pᵢ)·Nᵢ > 0` for some face,
@@ -577,6 +659,102 @@ fn face_polygon<R: Real>(vertices: &[R::V3], on: &[usize], normal: R::V3) -> Opt
     Some(hull.into_iter().map(|k| on[k]).collect())
 }
 
+/// The edges of a solid's faces, each once (see [`ConvexPolyhedron::edges`]). The
+/// half-edges are bucketed by their lower vertex (a counting sort: linear, one pass,
+/// no hashing) and paired within the bucket, a few per vertex. An edge walked by more
+/// than two faces (not seen) pairs its walks in face order.
+fn solid_edges<R: Real>(faces: &[PolyhedronFace<R>], vertex_count: usize) -> Vec<PolyhedronEdge> {
+    // Half-edges in face order: (lower vertex, upper vertex, face).
+    let mut halves: Vec<[u32; 3]> = Vec::new();
+    for (f, face) in faces.iter().enumerate() {
+        let ids = &face.vertices;
+        for k in 0..ids.len() {
+            let (a, b) = (ids[k] as u32, ids[(k + 1) % ids.len()] as u32);
+            halves.push([a.min(b), a.max(b), f as u32]);
+        }
+    }
+    let (start, by_lower) = bucket_by(vertex_count, halves.iter().map(|h| h[0]));
+    let mut partner = vec![u32::MAX; halves.len()];
+    for v in 0..vertex_count {
+        let bucket = &by_lower[start[v] as usize..start[v + 1] as usize];
+        for (k, &h) in bucket.iter().enumerate() {
+            if partner[h as usize] != u32::MAX {
+                continue;
+            }
+            let upper = halves[h as usize][1];
+            let twin = bucket[k + 1..]
+                .iter()
+                .copied()
+                .find(|&g| partner[g as usize] == u32::MAX && halves[g as usize][1] == upper);
+            if let Some(g) = twin {
+                partner[h as usize] = g;
+                partner[g as usize] = h;
+            }
+        }
+    }
+    // Each edge where its second walk comes: the order of the edge ids before.
+    (0..halves.len())
+        .filter(|&h| partner[h] < h as u32)
+        .map(|h| {
+            let [lower, upper, face] = halves[h];
+            PolyhedronEdge {
+                vertices: [lower, upper],
+                planes: [halves[partner[h] as usize][2], face],
+            }
+        })
+        .collect()
+}
+
+/// The quarter-arc edges of a flat polyhedron whose ring has `k` vertices (see
+/// [`ConvexPolyhedron::edges`]): plane 0 the top face, 1 the bottom, `2 + j` the
+/// side of ring edge `j`.
+fn flat_edges(k: usize) -> Vec<PolyhedronEdge> {
+    (0..k)
+        .flat_map(|j| {
+            let vertices = [j as u32, ((j + 1) % k) as u32];
+            let side = (2 + j) as u32;
+            [
+                PolyhedronEdge {
+                    vertices,
+                    planes: [0, side],
+                },
+                PolyhedronEdge {
+                    vertices,
+                    planes: [side, 1],
+                },
+            ]
+        })
+        .collect()
+}
+
+/// The edges at each vertex, as `(start, ids)`: vertex `v`'s are
+/// `ids[start[v]..start[v + 1]]`.
+fn edges_by_vertex(vertex_count: usize, edges: &[PolyhedronEdge]) -> (Vec<u32>, Vec<u32>) {
+    let (start, ends) = bucket_by(vertex_count, edges.iter().flat_map(|e| e.vertices));
+    // `ends` numbers edge ends, two per edge.
+    (start, ends.into_iter().map(|k| k / 2).collect())
+}
+
+/// A counting sort of item numbers by `keys` (each below `bucket_count`): returns
+/// `(start, items)`, bucket `b` being `items[start[b]..start[b + 1]]`, each bucket in
+/// item order.
+fn bucket_by(bucket_count: usize, keys: impl Iterator<Item = u32> + Clone) -> (Vec<u32>, Vec<u32>) {
+    let mut start = vec![0u32; bucket_count + 1];
+    for k in keys.clone() {
+        start[k as usize + 1] += 1;
+    }
+    for b in 0..bucket_count {
+        start[b + 1] += start[b];
+    }
+    let mut fill = start.clone();
+    let mut items = vec![0u32; start[bucket_count] as usize];
+    for (item, k) in keys.enumerate() {
+        items[fill[k as usize] as usize] = item as u32;
+        fill[k as usize] += 1;
+    }
+    (start, items)
+}
+
 /// Drops the vertices no face uses and renumbers the faces' indices.
 fn compact<R: Real>(vertices: Vec<R::V3>, faces: &mut [PolyhedronFace<R>]) -> Vec<R::V3> {
     let mut remap = vec![usize::MAX; vertices.len()];
@@ -608,5 +786,94 @@ impl<R: Real> SupportMap<R::V3> for ConvexPolyhedron<R> {
     #[inline]
     fn local_support(&self, dir: R::V3) -> R::V3 {
         self.vertices[self.blocks.support_index(dir)]
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use glam::DVec3;
+    use std::collections::BTreeMap;
+
+    /// Each face's outline edges, by unordered vertex pair: the faces that walk it.
+    fn face_edges(h: &ConvexPolyhedron<f64>) -> BTreeMap<(u32, u32), Vec<u32>> {
+        let mut map: BTreeMap<(u32, u32), Vec<u32>> = BTreeMap::new();
+        for (f, face) in h.faces().iter().enumerate() {
+            let ids = face.vertex_indices();
+            for k in 0..ids.len() {
+                let (a, b) = (ids[k] as u32, ids[(k + 1) % ids.len()] as u32);
+                map.entry((a.min(b), a.max(b))).or_default().push(f as u32);
+            }
+        }
+        map
+    }
+
+    /// The stored edges of a solid are its faces' edges, each once, with the two
+    /// faces that share it (earlier first); each vertex lists exactly its edges.
+    fn check_solid_edges(h: &ConvexPolyhedron<f64>) {
+        let expected = face_edges(h);
+        assert_eq!(h.edges().len(), expected.len());
+        for (i, e) in h.edges().iter().enumerate() {
+            let [u, v] = e.vertices;
+            assert!(u < v, "edge {i}");
+            assert_eq!(expected[&(u, v)], e.planes.to_vec(), "edge {i}");
+            for w in [u, v] {
+                assert!(h.vertex_edges(w as usize).contains(&(i as u32)));
+            }
+        }
+        let listed: usize = (0..h.vertices().len())
+            .map(|v| h.vertex_edges(v).len())
+            .sum();
+        assert_eq!(listed, 2 * h.edges().len());
+        // Euler: V − E + F = 2.
+        assert_eq!(h.vertices().len() + h.faces().len(), h.edges().len() + 2);
+    }
+
+    #[test]
+    fn edges_of_cube_and_random_hulls() {
+        let corners: Vec<DVec3> = (0..8)
+            .map(|i| DVec3::new((i & 1) as f64, ((i >> 1) & 1) as f64, ((i >> 2) & 1) as f64))
+            .collect();
+        let cube = ConvexPolyhedron::from_points(&corners).unwrap();
+        let fresh = cube.clone();
+        assert_eq!(cube.edges().len(), 12);
+        assert_eq!(cube, fresh, "the built edge cache does not change equality");
+        check_solid_edges(&cube);
+        let mut state = 3u64;
+        let mut next = || {
+            state = state
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            (state >> 11) as f64 / (1u64 << 53) as f64 - 0.5
+        };
+        for n in [4, 24, 200] {
+            let points: Vec<DVec3> = (0..n).map(|_| DVec3::new(next(), next(), next())).collect();
+            check_solid_edges(&ConvexPolyhedron::from_points(&points).unwrap());
+        }
+        let planes: Vec<Plane<DVec3>> = DVec3::AXES
+            .iter()
+            .flat_map(|&a| [Plane::new(a, 1.0).unwrap(), Plane::new(-a, 1.0).unwrap()])
+            .collect();
+        check_solid_edges(&ConvexPolyhedron::from_planes(&planes).unwrap());
+    }
+
+    // A flat hull lists each ring edge twice: top face to side plane, side plane to
+    // bottom face.
+    #[test]
+    fn edges_of_flat_hull() {
+        let square = [DVec3::ZERO, DVec3::X, DVec3::new(1.0, 1.0, 0.0), DVec3::Y];
+        let h = ConvexPolyhedron::<f64>::from_points(&square).unwrap();
+        assert!(h.is_flat());
+        let ring = h.faces()[0].vertex_indices();
+        assert_eq!(h.edges().len(), 2 * ring.len());
+        for (j, pair) in h.edges().chunks(2).enumerate() {
+            let ends = [ring[j] as u32, ring[(j + 1) % ring.len()] as u32];
+            let side = (2 + j) as u32;
+            assert_eq!(pair[0].vertices, ends);
+            assert_eq!(pair[1].vertices, ends);
+            assert_eq!(pair[0].planes, [0, side]);
+            assert_eq!(pair[1].planes, [side, 1]);
+        }
+        assert!(h.vertex_edges(0).is_empty());
     }
 }

@@ -40,7 +40,9 @@ pub use compound::{Compound, SCAN_PARTS};
 pub use concave_polygon::ConcavePolygon;
 pub use cone_3d::Cone;
 pub use convex_polygon::ConvexPolygon;
-pub use convex_polyhedron::{ConvexPolyhedron, PolyhedronFace, POLYHEDRON_PLANE_ULPS};
+pub use convex_polyhedron::{
+    ConvexPolyhedron, PolyhedronEdge, PolyhedronFace, POLYHEDRON_PLANE_ULPS,
+};
 pub use cylinder_3d::Cylinder;
 pub use error::ShapeError;
 pub use half_space::HalfSpace;

@@ -525,7 +525,10 @@ pub(super) fn face_points<V: Vector3>(
 /// Manifold of two convex polyhedra: up to 4 points for face contacts, 1 for
 /// edge–edge (edge pairs pruned on the Gauss map). `None` beyond `prediction` or for
 /// NaN poses or `prediction`; touching gives depth 0, within `prediction` negative
-/// depths. Allocates its edge lists (O(E) per call; the SAT is O(F·V + E²)).
+/// depths. The edge lists are the polyhedra's own (built with them); B's face normals
+/// are mapped into A's frame once per call (one allocation). The SAT is O(F·V) for
+/// the faces and, walking B's Gauss map along each arc of A, about O(E) edge pairs
+/// (O(E²) for flat polyhedra).
 ///
 /// ```
 /// use isect::d3::*;
@@ -562,15 +565,19 @@ where
     let size = max_abs(a.vertices()).max(max_abs(b.vertices()));
     let offset = pose_ab.translation.abs().max_element();
     let prediction = clip_3d::touch_limit(prediction, size + offset);
-    let fa = clip_3d::hull_face_axis(a, b, &pose_ab, false);
-    let mut fb = clip_3d::hull_face_axis(b, a, &pose_ba, true);
+    // A face axis apart beyond `prediction` settles it: no edge pair is tried (`>`, so
+    // a NaN separation still reaches `choose_axis`, which refuses it).
+    let mut supports = Vec::with_capacity(a.faces().len());
+    let fa = clip_3d::hull_face_axis(a, b, &pose_ab, false, |_, v| supports.push(v));
+    if fa.separation > prediction {
+        return None;
+    }
+    let mut fb = clip_3d::hull_face_axis(b, a, &pose_ba, true, |_, _| {});
     fb.normal = -pose_ab.transform_vector(fb.normal);
-    let ea = clip_3d::hull_edges(a, &Pose3::default());
-    let eb = clip_3d::hull_edges(b, &pose_ab);
-    let verts = a.vertices();
-    let center =
-        verts.iter().fold(R::V3::ZERO, |s, &v| s + v) * R::from_f64(verts.len() as f64).recip();
-    let edge = clip_3d::hull_edge_axis(&ea, &eb, center);
+    if fb.separation > prediction {
+        return None;
+    }
+    let edge = clip_3d::hull_edge_axis(a, b, &pose_ab, &supports, prediction);
     let axis = clip_3d::choose_axis(fa, fb, edge, size, prediction)?;
     let m = match axis.feature {
         Feature::FaceA(f) => hull_face_manifold(a, b, &pose_ab, f, false, prediction, size)
@@ -579,7 +586,9 @@ where
             .map(|m| m.transformed(pose_b)),
         Feature::Edges(i, j) => {
             let id = edge_id(i, j);
-            let m = edge_manifold(ea[i].ends, eb[j].ends, &axis, id);
+            let ends_a = clip_3d::hull_edge_ends(a, i, &Pose3::default());
+            let ends_b = clip_3d::hull_edge_ends(b, j, &pose_ab);
+            let m = edge_manifold(ends_a, ends_b, &axis, id);
             return m
                 .map(|m| m.transformed(pose_a))
                 .or_else(|| fallback(pose_a, a, pose_b, b, prediction, id));
