@@ -24,7 +24,7 @@
 use crate::algo::sat_3d::EDGE_AXIS_ULPS;
 use crate::math::tolerance::eps;
 use crate::math::{Isometry, Pose3, Real, Rotation3, Vector, Vector3};
-use crate::shape::ConvexPolyhedron;
+use crate::shape::{ConvexPolyhedron, PolyhedronEdge};
 
 /// Edge axes shorter than this many machine epsilons (relative) are skipped.
 pub const EDGE_PARALLEL_ULPS: f64 = EDGE_AXIS_ULPS;
@@ -665,7 +665,7 @@ pub fn hull_edge_axis<R: Real>(
         // `known`: the walk has already seen the arcs cross.
         let mut test = |j: usize, known: bool| {
             let eb = &b.edges()[j];
-            let [c, d] = eb.planes.map(|k| -nb[k as usize]);
+            let [c, d] = gauss_arc(eb, &nb);
             if !known && !arc.crosses(c, d) {
                 return;
             }
@@ -694,6 +694,13 @@ pub fn hull_edge_axis<R: Real>(
     (best.separation > R::NEG_INFINITY).then_some(best)
 }
 
+/// B's edge `e` as an arc of the Minkowski difference's Gauss map: its two faces'
+/// normals (`nb`, in A's frame) negated.
+#[inline]
+fn gauss_arc<V: Vector3>(e: &PolyhedronEdge, nb: &[V]) -> [V; 2] {
+    e.planes.map(|f| -nb[f as usize])
+}
+
 /// Collects into `crossed` the arcs of B (edges, `nb` its plane normals in A's frame)
 /// that `arc` crosses, from the regions of B's Gauss map (vertices) of its ends, `v0`
 /// and `v1`. The regions are convex and the arc shorter than a half circle, so it
@@ -718,7 +725,7 @@ fn arcs_crossed<R: Real>(
         u == v1 || w == v1
     });
     if let Some(j) = shared {
-        let [c, d] = b.edges()[j as usize].planes.map(|f| -nb[f as usize]);
+        let [c, d] = gauss_arc(&b.edges()[j as usize], nb);
         if arc.crosses(c, d) {
             return crossed.push(j);
         }
@@ -742,7 +749,7 @@ fn walk_crossed_arcs<R: Real>(
     let (mut v, mut came_by) = (v0, u32::MAX);
     while v != v1 {
         let exit = b.vertex_edges(v as usize).iter().copied().find(|&j| {
-            let [c, d] = b.edges()[j as usize].planes.map(|f| -nb[f as usize]);
+            let [c, d] = gauss_arc(&b.edges()[j as usize], nb);
             j != came_by && arc.crosses(c, d)
         });
         let Some(j) = exit else {

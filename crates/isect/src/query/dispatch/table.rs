@@ -236,8 +236,9 @@ const ON_SET_ROOT_ULPS: f64 = 16.0;
 
 /// The world points where `s` placed at `pose` supports the world direction `dir`:
 /// its support point, or the vertices of its supporting feature within
-/// [`witness_band`](crate::query::contact::witness_band) (times the feature's size) of the top when two or more are (a line
-/// or a face; a part of a sampled disc is not one).
+/// [`witness_band`](crate::query::contact::witness_band) (times the feature's size)
+/// of the top when two or more are (a line or a face; a part of a sampled disc is not
+/// one).
 fn support_set<V: GjkVector, S: ConvexEnum<V>>(
     pose: &V::Pose,
     s: &S,
@@ -292,7 +293,9 @@ pub(crate) fn contact_manifold<V: GjkVector, S: ConvexEnum<V>>(
         // needed only for sides within `FACE_ALIGN_COS` of parallel.
         (Kind::Capsule(x), Kind::Capsule(y)) => {
             let c = contact_capsule_capsule(pa, x, pb, y, prediction)?;
-            return Some(match capsules_parallel(pa, x, pb, y) {
+            let (sa, sb) = (world_segment(pa, x), world_segment(pb, y));
+            let parallel = crate::query::manifold::features::parallel_axis(&sa, &sb).is_some();
+            return Some(match parallel {
                 true => manifold_from_contact(pa, a, pb, b, &c, prediction),
                 false => Manifold::single(&c, FeatureId::SINGLE),
             });
@@ -303,26 +306,6 @@ pub(crate) fn contact_manifold<V: GjkVector, S: ConvexEnum<V>>(
         let c = contact(pa, a, pb, b, prediction)?;
         Some(manifold_from_contact(pa, a, pb, b, &c, prediction))
     })
-}
-
-/// True when the capsules' axes are within
-/// [`FACE_ALIGN_COS`](crate::query::manifold::features::FACE_ALIGN_COS) of parallel (a
-/// zero-length axis is not).
-fn capsules_parallel<V: GjkVector>(
-    pa: &V::Pose,
-    a: &Capsule<V>,
-    pb: &V::Pose,
-    b: &Capsule<V>,
-) -> bool {
-    let axis = |pose: &V::Pose, c: &Capsule<V>| {
-        let s = c.segment();
-        pose.transform_vector(s.b - s.a).try_normalize()
-    };
-    let aligned = V::Scalar::from_f64(crate::query::manifold::features::FACE_ALIGN_COS);
-    match (axis(pa, a), axis(pb, b)) {
-        (Some(u), Some(v)) => u.dot(v).abs() >= aligned,
-        _ => false,
-    }
 }
 
 /// [`DispatchShape::manifold_along_pair`]: the feature manifold of a pair touching as

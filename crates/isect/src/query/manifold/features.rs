@@ -408,6 +408,19 @@ fn deepest_and_farthest<V: Vector>(
 // The clip codes of 2D slabs and 3D planes never collide with an incident vertex index.
 const _: () = assert!(CLIPPED_2D > MAX_FEATURE_VERTICES as u32);
 
+/// `sb`'s unit direction when the segments are within [`FACE_ALIGN_COS`] of parallel
+/// (`None` for a zero-length one): two capsules lying side by side.
+pub(crate) fn parallel_axis<V: Vector>(
+    sa: &crate::shape::Segment<V>,
+    sb: &crate::shape::Segment<V>,
+) -> Option<V> {
+    let (ua, ub) = (
+        (sa.b - sa.a).try_normalize()?,
+        (sb.b - sb.a).try_normalize()?,
+    );
+    (ua.dot(ub).abs() >= V::Scalar::from_f64(FACE_ALIGN_COS)).then_some(ub)
+}
+
 /// The manifold of two capsules (2D or 3D), without the feature path: the single point
 /// of [`contact_capsule_capsule`](crate::query::contact::contact_capsule_capsule), or, when the two segments are parallel within
 /// [`FACE_ALIGN_COS`], B's segment clipped to A's extent: a point at each end of the
@@ -437,13 +450,9 @@ pub fn contact_manifold_capsules<V: GjkVector>(
     let (sa, sb) = (world_segment(pose_a, a), world_segment(pose_b, b));
     let c = contact_capsule_cores(pose_a, a, pose_b, b, (&sa, &sb), prediction)?;
     let single = || Some(Manifold::single(&c, FeatureId::SINGLE));
-    let (Some(ua), Some(ub)) = ((sa.b - sa.a).try_normalize(), (sb.b - sb.a).try_normalize())
-    else {
+    let Some(ub) = parallel_axis(&sa, &sb) else {
         return single();
     };
-    if ua.dot(ub).abs() < V::Scalar::from_f64(FACE_ALIGN_COS) {
-        return single();
-    }
     let mut ends = [(sb.a, 0), (sb.b, 1)];
     if !clip_2d::clip_to_slab(&mut ends, sa.a, sa.b) {
         return single();
