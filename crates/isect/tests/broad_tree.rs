@@ -63,19 +63,80 @@ fn random_operations<V: Vector>() {
                     max: b.max + d,
                 };
                 let predict = if op == 9 { d } else { V::ZERO };
-                tree.move_proxy(id, moved, predict).unwrap();
+                if op == 7 || op == 8 {
+                    tree.enlarge_proxy(id, moved, predict).unwrap();
+                } else {
+                    tree.move_proxy(id, moved, predict).unwrap();
+                }
                 tight.insert(id, moved);
                 assert!(tree.fat_aabb(id).unwrap().contains(&moved));
             }
         }
+        // Enlarged (loose) boxes answer every query; the refit makes them exact.
         tree.validate()
             .unwrap_or_else(|e| panic!("round {round}: {e}"));
         check_pairs(&tree, &ids);
+        tree.refit();
+        tree.validate()
+            .unwrap_or_else(|e| panic!("round {round} refitted: {e}"));
+        check_pairs(&tree, &ids);
+        match round % 3 {
+            1 => tree.rebuild_quick(),
+            2 => tree.rebuild(),
+            _ => {}
+        }
+        tree.validate()
+            .unwrap_or_else(|e| panic!("round {round} rebuilt: {e}"));
         tree.clear_moved();
     }
     assert_eq!(tree.len(), ids.len());
 }
 for_each_vector!(random_operations);
+
+// Enlarging in place: the leaf keeps its node, only the ancestors that did not hold
+// the new box grow (the root's box holds every leaf), and a refit shrinks them back
+// to the exact unions of a tree that never enlarged.
+fn enlarge_then_refit<V: Vector>() {
+    let mut rng = Rng(0x5eed_0007);
+    let world = world_side::<V>(200, 2.0);
+    let mut tree = DynamicTree::<V>::new();
+    let boxes: Vec<(ProxyId, Aabb<V>)> = (0..200)
+        .map(|k| {
+            let b = rng.aabb::<V>(0.0, world, 2.0);
+            (tree.insert(b, k).unwrap(), b)
+        })
+        .collect();
+    tree.rebuild();
+    tree.clear_moved();
+    let height = tree.height();
+    for &(id, b) in boxes.iter().step_by(3) {
+        let d: V = rng.vector(-3.0, 3.0);
+        let moved = Aabb {
+            min: b.min + d,
+            max: b.max + d,
+        };
+        assert!(tree.enlarge_proxy(id, moved, V::ZERO).unwrap());
+        assert_eq!(tree.fat_aabb(id), Some(&moved), "zero margin: fat = tight");
+        assert!(
+            !tree.enlarge_proxy(id, moved, V::ZERO).unwrap(),
+            "already holds it"
+        );
+    }
+    assert_eq!(tree.height(), height, "no restructuring");
+    assert_eq!(tree.moved().len(), boxes.len().div_ceil(3));
+    tree.refit();
+    tree.validate().unwrap();
+    let ids: Vec<ProxyId> = boxes.iter().map(|&(id, _)| id).collect();
+    assert_eq!(tree_pairs(&tree), brute_pairs(&fat_boxes(&tree, &ids)));
+    // Bad input is refused and changes nothing.
+    let nan = Aabb {
+        min: V::splat(V::Scalar::from_f64(f64::NAN)),
+        max: V::ZERO,
+    };
+    assert!(tree.enlarge_proxy(ids[0], nan, V::ZERO).is_err());
+    tree.validate().unwrap();
+}
+for_each_vector!(enlarge_then_refit);
 
 fn check_pairs<V: Vector>(tree: &DynamicTree<V>, ids: &[ProxyId]) {
     let boxes = fat_boxes(tree, ids);

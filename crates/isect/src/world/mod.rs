@@ -73,7 +73,7 @@ pub use pairs::{Impulses, PairContact};
 pub use queries::WorldRayHit;
 #[cfg(feature = "serde")]
 pub use serial::WORLD_FORMAT_VERSION;
-pub use update::{UpdateEvents, UpdateStats, REBUILD_MIN_INSERTIONS};
+pub use update::{UpdateEvents, UpdateStats, REBUILD_DRIFT, REBUILD_MIN_INSERTIONS};
 
 use crate::algo::gjk::GjkVector;
 use crate::broad::{Bvh, DynamicTree, ProxyId};
@@ -438,8 +438,14 @@ impl<V: GjkVector, S: DispatchShape<V>> World<V, S> {
         let entry = self.entry(handle).ok_or(WorldError::StaleHandle(handle))?;
         let pose = unit_pose::<V>(&pose)?;
         let aabb = entry.shape.world_aabb(&pose);
-        let (proxy, tree) = (entry.proxy, entry.motion.tree());
-        self.trees[tree].move_proxy(proxy, self.pair_box(&aabb), V::ZERO)?;
+        let (proxy, motion) = (entry.proxy, entry.motion);
+        let pair_box = self.pair_box(&aabb);
+        let tree = &mut self.trees[motion.tree()];
+        match motion {
+            // A moving shape keeps its leaf (the update refits and, in time, rebuilds).
+            Motion::Moving => tree.enlarge_proxy(proxy, pair_box, V::ZERO)?,
+            Motion::Static => tree.move_proxy(proxy, pair_box, V::ZERO)?,
+        };
         self.ray_snapshot = OnceLock::new();
         if let Some(e) = self.entry_mut(handle) {
             e.pose = pose;

@@ -8,9 +8,14 @@
 //!   moving proxies moved, one traversal of the moving tree against itself and
 //!   against the static tree replaces the queries (same pairs, less work). A pair
 //!   found is added to the persistent [`PairCache`](super::pairs) unless cached.
-//!   Once as many leaves were (re)inserted into a tree since its last rebuild as it
-//!   holds, the update first rebuilds it top down
-//!   ([`DynamicTree::rebuild`](crate::broad::DynamicTree::rebuild)).
+//!   A moving shape that leaves its fat box keeps its leaf: `set_pose` enlarges the
+//!   leaf's ancestors (Box2D v3's `b2DynamicTree_EnlargeProxy`), and the update first
+//!   refits them ([`DynamicTree::refit`](crate::broad::DynamicTree::refit)). Once as
+//!   many leaves were inserted into a tree since its last rebuild as it holds, the
+//!   update rebuilds it by SAH
+//!   ([`DynamicTree::rebuild`](crate::broad::DynamicTree::rebuild)); once its leaves
+//!   moved in place [`REBUILD_DRIFT`] times as often, by midpoint splits
+//!   ([`DynamicTree::rebuild_quick`](crate::broad::DynamicTree::rebuild_quick)).
 //! - **Narrow phase.** Only the pairs of *dirty* shapes (inserted, moved, refiltered)
 //!   and the new pairs are visited: a pair whose fat boxes parted, or whose filters
 //!   or exclusion now forbid it, is dropped; the others get
@@ -36,6 +41,13 @@ pub use super::pairs::PairContact;
 /// Fewest (re)insertions since the last rebuild for [`World::update`] to rebuild a
 /// tree: small worlds keep their incremental tree.
 pub const REBUILD_MIN_INSERTIONS: usize = 64;
+
+/// Moves in place per leaf after which [`World::update`] rebuilds the moving tree.
+/// A moved shape keeps its leaf (its ancestors are enlarged, then refitted), so the
+/// tree's shape ages as shapes drift from their neighbours; in a scene where every
+/// shape moves every frame, this rebuilds every second or third frame. Chosen by
+/// measurement (ARCHITECTURE.md, "The world's broad phase").
+pub const REBUILD_DRIFT: usize = 2;
 
 /// What the last [`update`](World::update) did, and how long its phases took.
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
@@ -185,13 +197,18 @@ impl<V: GjkVector, S: DispatchShape<V> + Sync> World<V, S> {
         (p.a, p.b)
     }
 
-    /// Rebuilds each tree in which at least as many leaves were (re)inserted since its
-    /// last rebuild as it holds, and at least [`REBUILD_MIN_INSERTIONS`].
+    /// Refits each tree (what [`set_pose`](Self::set_pose) enlarged), then rebuilds it
+    /// when it has grown by insertion as much as it holds (a SAH rebuild) or its
+    /// leaves have moved in place [`REBUILD_DRIFT`] times as often as it holds leaves
+    /// (a quick rebuild); never below [`REBUILD_MIN_INSERTIONS`] of either.
     fn rebuild_trees_if_grown(&mut self) {
         for tree in &mut self.trees {
-            let grown = tree.insertions_since_rebuild();
-            if grown >= tree.len().max(REBUILD_MIN_INSERTIONS) {
+            tree.refit();
+            let floor = tree.len().max(REBUILD_MIN_INSERTIONS);
+            if tree.insertions_since_rebuild() >= floor {
                 tree.rebuild();
+            } else if tree.enlargements_since_rebuild() >= REBUILD_DRIFT * floor {
+                tree.rebuild_quick();
             }
         }
     }
