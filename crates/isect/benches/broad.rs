@@ -172,6 +172,34 @@ fn pairs(c: &mut Criterion<CpuTime>) {
                 BatchSize::PerIteration,
             )
         });
+        // The world's moving tree: leaves enlarged in place, refitted, rebuilt by
+        // midpoint splits once they moved twice as often as the tree holds leaves.
+        let mut tree = DynamicTree::with_margin(MARGIN).unwrap();
+        let ids: Vec<ProxyId> = boxes.iter().map(|b| tree.insert(*b, 0).unwrap()).collect();
+        tree.rebuild();
+        group.bench_function(BenchmarkId::new("isect_tree_enlarge", n), |bench| {
+            bench.iter_batched_ref(
+                || next_frame(&scene, &mut frame),
+                |(boxes, _)| {
+                    for (id, b) in ids.iter().zip(boxes.iter()) {
+                        let _ = tree.enlarge_proxy(*id, *b, Vec3::ZERO);
+                    }
+                    tree.refit();
+                    if tree.enlargements_since_rebuild() >= 2 * n {
+                        tree.rebuild_quick();
+                    }
+                    let mut count = 0usize;
+                    if 2 * tree.moved().len() > n {
+                        tree.for_each_pair(|_, _| count += 1);
+                    } else {
+                        tree.for_each_moved_pair(|_, _| count += 1);
+                    }
+                    tree.clear_moved();
+                    count
+                },
+                BatchSize::PerIteration,
+            )
+        });
         let mut sap = SweepAndPrune::new(0).unwrap();
         let sap_ids: Vec<ProxyId> = boxes.iter().map(|b| sap.insert(*b).unwrap()).collect();
         sap.update();

@@ -8,9 +8,10 @@
 //! `insert_static`, computes no static–static pair. Before each group the touching-pair counts of both are
 //! printed (they agree up to a few exactly-touching pairs).
 //!
-//! Scenes: moving boxes (10k and 100k, 3D), 10k balls, capsules and boxes above a
-//! ground box, 10k moving 2D boxes, circles and polygons, and a level (20k static
-//! boxes on a floor, 100 moving balls).
+//! Scenes: moving boxes (1k, 10k and 100k, 3D: the growth), 10k balls, capsules and
+//! boxes above a ground box and above a static triangle-mesh floor (a bumpy 200 × 200
+//! quad grid), 10k moving 2D boxes, circles and polygons, and a level (20k static boxes
+//! on a floor, 100 moving balls).
 //!
 //! `cargo bench -p isect --bench world_rapier` (CPU time per frame).
 
@@ -20,7 +21,8 @@ use criterion::{criterion_group, criterion_main, BenchmarkGroup, Criterion};
 use glam::{Quat, Vec2, Vec3};
 use isect::math::{Pose2, Pose3};
 use isect::shape::shape_2d::Shape as Shape2;
-use isect::shape::shape_3d::Shape as Shape3;
+use isect::shape::shape_3d::{AnyShape as AnyShape3, Shape as Shape3};
+use isect::shape::trimesh::{TriMesh, TriMeshFlags};
 use isect::shape::{Aabb, Ball, Capsule, ConvexPolygon};
 use isect::world::{Filter, Handle, World};
 use rapier2d::geometry as r2;
@@ -38,6 +40,8 @@ enum Kind3 {
     Cuboid(Vec3),
     Ball(f32),
     Capsule(f32, f32),
+    /// A bumpy triangle-mesh floor of half side `.0`, `.1` quads a side.
+    Floor(f32, u32),
 }
 
 /// A body of a scene: kind, pose, velocity per frame (zero for static bodies).
@@ -52,6 +56,7 @@ struct Body<K, P, T> {
 type Body3 = Body<Kind3, (Vec3, Quat), Vec3>;
 
 impl Kind3 {
+    /// The convex shape (the floor mesh needs [`ours_any`](Self::ours_any)).
     fn ours(self) -> Shape3<f32> {
         match self {
             Self::Cuboid(h) => Aabb::from_center(Vec3::ZERO, h).expect("box").into(),
@@ -61,6 +66,19 @@ impl Kind3 {
                     .expect("capsule")
                     .into()
             }
+            Self::Floor(..) => panic!("a mesh floor is not convex"),
+        }
+    }
+
+    fn ours_any(self) -> AnyShape3<f32> {
+        match self {
+            Self::Floor(half, cells) => {
+                let (vertices, indices) = floor_mesh(half, cells);
+                TriMesh::new(vertices, indices, TriMeshFlags::OPEN)
+                    .expect("floor")
+                    .into()
+            }
+            convex => convex.ours().into(),
         }
     }
 
@@ -69,8 +87,37 @@ impl Kind3 {
             Self::Cuboid(h) => r3::ColliderBuilder::cuboid(h.x, h.y, h.z),
             Self::Ball(r) => r3::ColliderBuilder::ball(r),
             Self::Capsule(hh, r) => r3::ColliderBuilder::capsule_y(hh, r),
+            Self::Floor(half, cells) => {
+                let (vertices, indices) = floor_mesh(half, cells);
+                r3::ColliderBuilder::trimesh(vertices, indices).expect("floor")
+            }
         }
     }
+}
+
+/// A grid of `cells × cells` quads (two triangles each) over `[-half, half]²` at
+/// heights within 0.15 of zero (gentle bumps), normals up.
+fn floor_mesh(half: f32, cells: u32) -> (Vec<Vec3>, Vec<[u32; 3]>) {
+    let step = 2.0 * half / cells as f32;
+    let row = cells + 1;
+    let vertices = (0..row * row)
+        .map(|k| {
+            let (x, z) = (
+                (k % row) as f32 * step - half,
+                (k / row) as f32 * step - half,
+            );
+            Vec3::new(x, 0.15 * (0.7 * x).sin() * (0.9 * z).cos(), z)
+        })
+        .collect();
+    let mut indices = Vec::with_capacity(2 * (cells * cells) as usize);
+    for j in 0..cells {
+        for i in 0..cells {
+            let a = j * row + i;
+            indices.push([a, a + row, a + 1]);
+            indices.push([a + 1, a + row, a + row + 1]);
+        }
+    }
+    (vertices, indices)
 }
 
 /// `n` bodies of the kinds `kind` draws, in a cube sized for about one neighbour
@@ -111,6 +158,18 @@ fn on_ground(rng: &mut Rng, n: usize) -> Vec<Body3> {
         pose: (Vec3::new(0.0, -0.5, 0.0), Quat::IDENTITY),
         vel: Vec3::ZERO,
         fixed: true,
+    });
+    bodies
+}
+
+/// Mixed bodies above (and partly sunk into) a static triangle-mesh floor.
+fn on_mesh_floor(rng: &mut Rng, n: usize) -> Vec<Body3> {
+    let mut bodies = on_ground(rng, n);
+    let ground = bodies.pop().expect("the ground box");
+    bodies.push(Body {
+        kind: Kind3::Floor((n as f32).sqrt() * 0.8, 200),
+        pose: (Vec3::ZERO, Quat::IDENTITY),
+        ..ground
     });
     bodies
 }
@@ -160,13 +219,14 @@ fn advance3(b: &mut Body3, half: f32) {
     }
 }
 
-struct Ours3 {
-    world: World<Vec3, Shape3<f32>>,
+/// isect's world over the convex enum (`Shape3`) or, with a mesh, `AnyShape3`.
+struct Ours3<S> {
+    world: World<Vec3, S>,
     handles: Vec<Handle>,
 }
 
-impl Ours3 {
-    fn new(bodies: &[Body3]) -> Self {
+impl<S: isect::query::dispatch::DispatchShape<Vec3> + Sync> Ours3<S> {
+    fn new(bodies: &[Body3], shape: impl Fn(Kind3) -> S) -> Self {
         let mut world = World::new();
         world.set_broad_margin(MARGIN).expect("margin");
         let handles = bodies
@@ -174,9 +234,9 @@ impl Ours3 {
             .map(|b| {
                 let pose = Pose3::new(b.pose.0, b.pose.1);
                 let r = if b.fixed {
-                    world.insert_static(b.kind.ours(), pose, Filter::ALL)
+                    world.insert_static(shape(b.kind), pose, Filter::ALL)
                 } else {
-                    world.insert(b.kind.ours(), pose, Filter::ALL)
+                    world.insert(shape(b.kind), pose, Filter::ALL)
                 };
                 r.expect("insert")
             })
@@ -275,9 +335,24 @@ fn active(fixed: bool) -> r3::ActiveCollisionTypes {
 
 /// One group: rapier and isect, each advancing its own copy of the scene per frame.
 fn group_3d(c: &mut Criterion<CpuTime>, name: &str, bodies: Vec<Body3>, half: f32) {
+    let mesh = bodies.iter().any(|b| matches!(b.kind, Kind3::Floor(..)));
+    if mesh {
+        group_3d_with(c, name, bodies, half, Kind3::ours_any);
+    } else {
+        group_3d_with(c, name, bodies, half, Kind3::ours);
+    }
+}
+
+fn group_3d_with<S: isect::query::dispatch::DispatchShape<Vec3> + Sync>(
+    c: &mut Criterion<CpuTime>,
+    name: &str,
+    bodies: Vec<Body3>,
+    half: f32,
+    shape: impl Fn(Kind3) -> S,
+) {
     let mut group = c.benchmark_group(name);
     configure(&mut group, bodies.len());
-    let (mut ours, mut theirs) = (Ours3::new(&bodies), Rapier3::new(&bodies));
+    let (mut ours, mut theirs) = (Ours3::new(&bodies, shape), Rapier3::new(&bodies));
     let (mut a, mut b) = (bodies.clone(), bodies);
     for x in a.iter_mut().filter(|x| !x.fixed) {
         advance3(x, half);
@@ -313,6 +388,10 @@ fn configure(group: &mut BenchmarkGroup<'_, CpuTime>, n: usize) {
 }
 
 fn scenes_3d(c: &mut Criterion<CpuTime>) {
+    // The growth's small end, seeded apart so the other scenes stay as they were.
+    let n = 1_000;
+    let bodies = moving_3d(&mut Rng(1017), n, 0.05, random_box);
+    group_3d(c, "world_boxes_1k", bodies, 0.9 * (n as f32).cbrt());
     let mut rng = Rng(17);
     for n in [10_000, 100_000] {
         let bodies = moving_3d(&mut rng, n, 0.05, random_box);
@@ -325,6 +404,8 @@ fn scenes_3d(c: &mut Criterion<CpuTime>) {
     }
     let bodies = on_ground(&mut rng, 10_000);
     group_3d(c, "world_mixed_10k_on_ground", bodies, 0.8 * 100.0);
+    let bodies = on_mesh_floor(&mut rng, 10_000);
+    group_3d(c, "world_mixed_10k_on_mesh", bodies, 0.8 * 100.0);
     group_3d(
         c,
         "world_level_20k_static_100_balls",

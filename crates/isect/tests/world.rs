@@ -224,6 +224,48 @@ fn many_shapes_equal_serial<V: TestDim>() {
     assert_contacts_equal_serial(&world);
 }
 
+/// With the `parallel` feature, rayon pools of 1 and 3 threads give the same contacts
+/// in the same order, and the same events, through a bulk load, a frame in which
+/// every shape moves (one traversal of the tree) and one in which a few move (a query
+/// each): both phases are cut into tasks whatever the thread count.
+#[cfg(feature = "parallel")]
+fn thread_count_keeps_order<V: TestDim>() {
+    let run = |threads: usize| {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .unwrap();
+        pool.install(|| {
+            let n = 800;
+            let half = HALF * (n as f64 / SHAPES as f64).powf(1.0 / V::DIM as f64);
+            let mut rng = Rng(23);
+            let mut world = World::<V, V::S>::new();
+            for _ in 0..n {
+                let shape = V::shape(rng.below(V::KINDS), &mut rng, 1.0);
+                world
+                    .insert(shape, V::pose(&mut rng, half), Filter::ALL)
+                    .unwrap();
+            }
+            let mut frames = vec![(world.update(), world.contacts().to_vec())];
+            let handles: Vec<Handle> = world.handles().collect();
+            for step in [1, 7] {
+                for &h in handles.iter().step_by(step) {
+                    let p = *world.pose(h).unwrap();
+                    let moved = V::Pose::from_translation(rand_vec::<V>(&mut rng, 0.5)).mul(&p);
+                    world.set_pose(h, moved).unwrap();
+                }
+                frames.push((world.update(), world.contacts().to_vec()));
+            }
+            frames
+        })
+    };
+    let one = run(1);
+    assert!(one.iter().all(|(_, contacts)| contacts.len() > 100));
+    assert_eq!(one, run(3));
+}
+#[cfg(feature = "parallel")]
+for_each_vector!(thread_count_keeps_order);
+
 fn assert_contacts_equal_serial<V: TestDim>(world: &World<V, V::S>) {
     let hs: Vec<Handle> = world.handles().collect();
     let mut serial = Vec::new();

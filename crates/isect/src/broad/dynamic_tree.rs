@@ -1203,21 +1203,38 @@ impl<V: Vector> DynamicTree<V> {
         if self.root == NULL {
             return;
         }
-        // (i, i): pairs inside subtree i; (i, j): pairs between subtrees i and j.
         let mut stack = Stack::new((NULL, NULL));
         stack.push((self.root, self.root));
+        self.walk_self_pairs(&mut stack, &mut f);
+    }
+
+    /// Empties `stack`, reporting the pairs below each task on it: `(i, i)` stands for
+    /// the pairs inside subtree i, `(i, j)` for those between subtrees i and j.
+    fn walk_self_pairs(&self, stack: &mut Stack<(u32, u32)>, f: &mut impl FnMut(ProxyId, ProxyId)) {
         while let Some((i, j)) = stack.pop() {
-            if i == j {
-                let a = &self.nodes[i as usize];
-                if !a.is_leaf() {
-                    stack.push((a.child1, a.child1));
-                    stack.push((a.child2, a.child2));
-                    stack.push((a.child1, a.child2));
-                }
-                continue;
-            }
-            self.descend_pair(i, j, &mut stack, |x, y| f(x.min(y), x.max(y)));
+            self.expand_self_task(i, j, stack, f);
         }
+    }
+
+    /// One step of [`walk_self_pairs`](Self::walk_self_pairs) on task `(i, j)`.
+    #[inline]
+    fn expand_self_task(
+        &self,
+        i: u32,
+        j: u32,
+        stack: &mut Stack<(u32, u32)>,
+        f: &mut impl FnMut(ProxyId, ProxyId),
+    ) {
+        if i == j {
+            let a = &self.nodes[i as usize];
+            if !a.is_leaf() {
+                stack.push((a.child1, a.child1));
+                stack.push((a.child2, a.child2));
+                stack.push((a.child1, a.child2));
+            }
+            return;
+        }
+        self.descend_pair(i, j, stack, |x, y| f(x.min(y), x.max(y)));
     }
 
     /// One step of a tree-vs-tree traversal: reports `(i, j)` when both are leaves with
@@ -1321,18 +1338,122 @@ impl<V: Vector> DynamicTree<V> {
     /// ```
     pub fn for_each_moved_pair(&self, mut f: impl FnMut(ProxyId, ProxyId)) {
         for &id in &self.moved {
-            let fat = self.nodes[id.index()].aabb;
-            self.query(&fat, |other, _| {
-                // A pair of two moved proxies is reported by the larger handle only.
-                let skip = other == id || (self.nodes[other.index()].moved && other > id);
-                if !skip {
-                    f(id.min(other), id.max(other));
-                }
-                true
-            });
+            self.moved_pairs_of(id, &mut f);
         }
     }
+
+    /// The pairs [`for_each_moved_pair`](Self::for_each_moved_pair) reports for the
+    /// moved proxy `id`.
+    fn moved_pairs_of(&self, id: ProxyId, f: &mut impl FnMut(ProxyId, ProxyId)) {
+        let fat = self.nodes[id.index()].aabb;
+        self.query(&fat, |other, _| {
+            // A pair of two moved proxies is reported by the larger handle only.
+            let skip = other == id || (self.nodes[other.index()].moved && other > id);
+            if !skip {
+                f(id.min(other), id.max(other));
+            }
+            true
+        });
+    }
 }
+
+/// Pair finding for the world, in an order that does not depend on the thread count:
+/// the top of a traversal is cut breadth first into at least [`PAIR_TASKS`] tasks,
+/// each task is walked depth first (on rayon's pool with the `parallel` feature), and
+/// the pairs come in the order of the cut, then of the tasks.
+impl<V: Vector + Send + Sync> DynamicTree<V> {
+    /// The pairs of [`for_each_pair`](Self::for_each_pair) (`a < b`), in task order.
+    pub(crate) fn collect_pairs(&self) -> Vec<(ProxyId, ProxyId)> {
+        if self.root == NULL {
+            return Vec::new();
+        }
+        self.walk_tasks((self.root, self.root), |tree, (i, j), stack, mut f| {
+            tree.expand_self_task(i, j, stack, &mut f)
+        })
+    }
+
+    /// The pairs of [`for_each_pair_with`](Self::for_each_pair_with), in task order.
+    pub(crate) fn collect_pairs_with(&self, other: &Self) -> Vec<(ProxyId, ProxyId)> {
+        if self.root == NULL || other.root == NULL {
+            return Vec::new();
+        }
+        self.walk_tasks((self.root, other.root), |tree, (i, j), stack, mut f| {
+            tree.descend_pair_with(other, i, j, stack, &mut f)
+        })
+    }
+
+    /// The pairs of [`for_each_moved_pair`](Self::for_each_moved_pair), in its order
+    /// (moved proxies in buffer order; chunks of them on rayon's pool).
+    pub(crate) fn collect_moved_pairs(&self) -> Vec<(ProxyId, ProxyId)> {
+        let chunk = |ids: &[ProxyId]| {
+            let mut out = Vec::new();
+            for &id in ids {
+                self.moved_pairs_of(id, &mut |a, b| out.push((a, b)));
+            }
+            out
+        };
+        #[cfg(feature = "parallel")]
+        {
+            use rayon::prelude::*;
+            let found: Vec<_> = self.moved.par_chunks(64).map(chunk).collect();
+            found.into_iter().flatten().collect()
+        }
+        #[cfg(not(feature = "parallel"))]
+        {
+            chunk(&self.moved)
+        }
+    }
+
+    /// Runs a pair traversal whose step is `expand`, from task `root`, as the impl
+    /// block's docs say.
+    fn walk_tasks<E>(&self, root: (u32, u32), expand: E) -> Vec<(ProxyId, ProxyId)>
+    where
+        E: Fn(&Self, (u32, u32), &mut Stack<(u32, u32)>, &mut dyn FnMut(ProxyId, ProxyId)) + Sync,
+    {
+        let mut pairs = Vec::new();
+        let mut queue = std::collections::VecDeque::from([root]);
+        let mut children = Stack::new((NULL, NULL));
+        while queue.len() < PAIR_TASKS {
+            let Some(task) = queue.pop_front() else {
+                break;
+            };
+            expand(self, task, &mut children, &mut |a, b| pairs.push((a, b)));
+            while let Some(t) = children.pop() {
+                queue.push_back(t);
+            }
+        }
+        let walk = |task: (u32, u32), out: &mut Vec<(ProxyId, ProxyId)>| {
+            let mut stack = Stack::new((NULL, NULL));
+            stack.push(task);
+            while let Some(t) = stack.pop() {
+                expand(self, t, &mut stack, &mut |a, b| out.push((a, b)));
+            }
+        };
+        #[cfg(feature = "parallel")]
+        {
+            use rayon::prelude::*;
+            let tasks: Vec<(u32, u32)> = queue.into();
+            let found: Vec<Vec<_>> = tasks
+                .par_iter()
+                .map(|&task| {
+                    let mut out = Vec::new();
+                    walk(task, &mut out);
+                    out
+                })
+                .collect();
+            pairs.extend(found.into_iter().flatten());
+        }
+        #[cfg(not(feature = "parallel"))]
+        for task in queue {
+            walk(task, &mut pairs);
+        }
+        pairs
+    }
+}
+
+/// Fewest tasks the world's pair traversals are cut into: enough for rayon to balance
+/// uneven subtrees over a few cores, few enough that the cut costs nothing.
+const PAIR_TASKS: usize = 256;
 
 /// The validator.
 impl<V: Vector> DynamicTree<V> {

@@ -80,8 +80,9 @@ use crate::broad::{Bvh, DynamicTree, ProxyId};
 use crate::math::Real;
 use crate::query::dispatch::DispatchShape;
 use crate::shape::{Aabb, ShapeError};
-use pairs::{pair_key, PairCache};
+use pairs::{pair_key, PairCache, PairKeyHasher};
 use std::collections::HashSet;
+use std::hash::BuildHasherDefault;
 use std::sync::OnceLock;
 
 /// The broad phase's allowance for the narrow phase's rounding, in machine epsilons
@@ -209,7 +210,7 @@ pub struct World<V: GjkVector, S> {
     manifolds: bool,
     pairs: PairCache<V>,
     /// Pair keys never paired ([`set_pair_excluded`](Self::set_pair_excluded)).
-    excluded: HashSet<u64>,
+    excluded: HashSet<u64, BuildHasherDefault<PairKeyHasher>>,
     /// Slots whose pairs the next update recomputes.
     dirty: Vec<u32>,
     /// Touching pairs ended by a removal since the last update.
@@ -241,7 +242,7 @@ impl<V: GjkVector, S: DispatchShape<V>> World<V, S> {
             prediction: V::Scalar::ZERO,
             manifolds: false,
             pairs: PairCache::default(),
-            excluded: HashSet::new(),
+            excluded: HashSet::default(),
             dirty: Vec::new(),
             removed_pairs: Vec::new(),
             stamp: 0,

@@ -68,11 +68,16 @@ impl Hasher for PairKeyHasher {
     }
 }
 
-/// The key of the pair of two slots, smaller slot first.
+/// The key of the pair of two shapes: their slots, smaller first.
 #[inline]
 pub(super) fn pair_key(a: Handle, b: Handle) -> u64 {
-    let (x, y) = (a.index.min(b.index), a.index.max(b.index));
-    (u64::from(x) << 32) | u64::from(y)
+    slot_key(a.index, b.index)
+}
+
+/// The key of the pair of two slots, smaller first.
+#[inline]
+fn slot_key(a: u32, b: u32) -> u64 {
+    (u64::from(a.min(b)) << 32) | u64::from(a.max(b))
 }
 
 /// Pairs with overlapping fat boxes, and the touching ones with their contacts.
@@ -104,6 +109,12 @@ impl<V: Vector> PairCache<V> {
     /// The id of the pair of `a` and `b`, if cached.
     pub fn find(&self, a: Handle, b: Handle) -> Option<u32> {
         self.index.get(&pair_key(a, b)).copied()
+    }
+
+    /// True when the pair of the shapes in slots `a` and `b` is cached (a pair is keyed
+    /// by its slots: a removed shape's pairs leave with it).
+    pub fn contains_slots(&self, a: u32, b: u32) -> bool {
+        self.index.contains_key(&slot_key(a, b))
     }
 
     /// Adds the pair of `a` and `b` (ordered) unless cached; returns its id when new.

@@ -31,6 +31,8 @@
 
 use super::{Entry, Handle, World};
 use crate::algo::gjk::GjkVector;
+use crate::broad::{DynamicTree, ProxyId};
+use crate::math::Vector;
 use crate::query::dispatch::{self, DispatchShape};
 use crate::query::manifold::{FeatureId, Manifold};
 use crate::query::Contact;
@@ -214,40 +216,10 @@ impl<V: GjkVector, S: DispatchShape<V> + Sync> World<V, S> {
     }
 
     /// Adds the pairs the moved proxies' fat boxes now overlap (moving–moving and
-    /// moving–static) and returns the new pairs' ids.
+    /// moving–static) and returns the new pairs' ids. With the `parallel` feature the
+    /// trees are walked on rayon's pool, in the same order.
     fn find_new_pairs(&mut self) -> Vec<u32> {
-        let mut found: Vec<(u32, u32)> = Vec::new();
-        let [fixed, moving] = &self.trees;
-        let mut push =
-            |tree_a: &crate::broad::DynamicTree<V>, p, tree_b: &crate::broad::DynamicTree<V>, q| {
-                if let (Some(a), Some(b)) = (tree_a.user_data(p), tree_b.user_data(q)) {
-                    found.push((a, b));
-                }
-            };
-        if 2 * moving.moved().len() > moving.len() {
-            moving.for_each_pair(|p, q| push(moving, p, moving, q));
-            moving.for_each_pair_with(fixed, |p, q| push(moving, p, fixed, q));
-        } else {
-            moving.for_each_moved_pair(|p, q| push(moving, p, moving, q));
-            for &p in moving.moved() {
-                let Some(fat) = moving.fat_aabb(p) else {
-                    continue;
-                };
-                fixed.query(fat, |q, _| {
-                    push(moving, p, fixed, q);
-                    true
-                });
-            }
-            for &q in fixed.moved() {
-                let Some(fat) = fixed.fat_aabb(q) else {
-                    continue;
-                };
-                moving.query(fat, |p, _| {
-                    push(moving, p, fixed, q);
-                    true
-                });
-            }
-        }
+        let found = self.overlapping_slots();
         for tree in &mut self.trees {
             tree.clear_moved();
         }
@@ -257,9 +229,38 @@ impl<V: GjkVector, S: DispatchShape<V> + Sync> World<V, S> {
             .collect()
     }
 
-    /// Caches the pair of slots `a` and `b` when their shapes may meet and it is new;
-    /// returns its id, stamped as visited.
+    /// The slot pairs (moving shape first when one is static) of overlapping fat boxes
+    /// with a moved proxy: one traversal of the moving tree, and of it against the
+    /// static tree, when more than half the moving proxies moved; else a query per
+    /// moved proxy. The order does not depend on the `parallel` feature or the
+    /// thread count (see `DynamicTree::collect_pairs`).
+    fn overlapping_slots(&self) -> Vec<(u32, u32)> {
+        let [fixed, moving] = &self.trees;
+        let slots = |ta: &DynamicTree<V>, tb: &DynamicTree<V>, pairs: Vec<(ProxyId, ProxyId)>| {
+            pairs
+                .into_iter()
+                .filter_map(|(p, q)| Some((ta.user_data(p)?, tb.user_data(q)?)))
+                .collect::<Vec<_>>()
+        };
+        if 2 * moving.moved().len() > moving.len() {
+            let mut found = slots(moving, moving, moving.collect_pairs());
+            found.extend(slots(moving, fixed, moving.collect_pairs_with(fixed)));
+            return found;
+        }
+        let mut found = slots(moving, moving, moving.collect_moved_pairs());
+        found.extend(slots(moving, fixed, moved_against(moving, fixed, false)));
+        // Moved static proxies meet the moving tree (static–static pairs never exist).
+        found.extend(slots(moving, fixed, moved_against(fixed, moving, true)));
+        found
+    }
+
+    /// Caches the pair of slots `a` and `b` when it is new and their shapes may meet;
+    /// returns its id, stamped as visited. A cached pair is looked up by its slots
+    /// alone (most pairs found are cached already: their shapes' entries stay cold).
     fn create_pair(&mut self, a: u32, b: u32) -> Option<u32> {
+        if self.pairs.contains_slots(a, b) {
+            return None;
+        }
         let ((ha, ea), (hb, eb)) = (self.handle_at(a)?, self.handle_at(b)?);
         if !self.may_pair(ha, ea, hb, eb) {
             return None;
@@ -281,7 +282,7 @@ impl<V: GjkVector, S: DispatchShape<V> + Sync> World<V, S> {
         ha != hb
             && !(ea.motion == Static && eb.motion == Static)
             && ea.filter.allows(&eb.filter)
-            && !self.excluded.contains(&super::pair_key(ha, hb))
+            && (self.excluded.is_empty() || !self.excluded.contains(&super::pair_key(ha, hb)))
     }
 
     /// Appends the pairs of the dirty shapes not visited yet in this update.
@@ -380,6 +381,26 @@ impl<V: GjkVector, S: DispatchShape<V> + Sync> World<V, S> {
             }
         }
     }
+}
+
+/// The pairs of a moved proxy of `from` with the proxies of `into` its fat box
+/// overlaps, as `(from's, into's)`, or `(into's, from's)` when `flip`.
+fn moved_against<V: Vector>(
+    from: &DynamicTree<V>,
+    into: &DynamicTree<V>,
+    flip: bool,
+) -> Vec<(ProxyId, ProxyId)> {
+    let mut out = Vec::new();
+    for &p in from.moved() {
+        let Some(fat) = from.fat_aabb(p) else {
+            continue;
+        };
+        into.query(fat, |q, _| {
+            out.push(if flip { (q, p) } else { (p, q) });
+            true
+        });
+    }
+    out
 }
 
 /// What a visited pair needs.
