@@ -1372,23 +1372,34 @@ impl<V: Vector + Send + Sync> DynamicTree<V> {
         })
     }
 
-    /// The pairs of [`for_each_pair_with`](Self::for_each_pair_with), in task order.
-    pub(crate) fn collect_pairs_with(&self, other: &Self) -> Vec<(ProxyId, ProxyId)> {
-        if self.root == NULL || other.root == NULL {
-            return Vec::new();
-        }
-        self.walk_tasks((self.root, other.root), |tree, (i, j), stack, mut f| {
-            tree.descend_pair_with(other, i, j, stack, &mut f)
+    /// The pairs of [`for_each_moved_pair`](Self::for_each_moved_pair), in its order
+    /// (moved proxies in buffer order).
+    pub(crate) fn collect_moved_pairs(&self) -> Vec<(ProxyId, ProxyId)> {
+        self.for_moved_chunks(|id, out| self.moved_pairs_of(id, &mut |a, b| out.push((a, b))))
+    }
+
+    /// The pairs `(user data of a moved proxy, user data found)` of a query per moved
+    /// proxy, in buffer order: `query(fat box, report)` reports the other side's user
+    /// data overlapping the moved proxy's fat box. Cheaper than a traversal of two
+    /// trees when the moved proxies are few or spread out (a hundred balls rolling
+    /// over a level of 20k boxes: 28% fewer instructions per frame).
+    pub(crate) fn collect_moved_against(
+        &self,
+        query: impl Fn(&Aabb<V>, &mut dyn FnMut(u32)) + Sync,
+    ) -> Vec<(u32, u32)> {
+        self.for_moved_chunks(|id, out| {
+            let node = &self.nodes[id.index()];
+            query(&node.aabb, &mut |other| out.push((node.user, other)));
         })
     }
 
-    /// The pairs of [`for_each_moved_pair`](Self::for_each_moved_pair), in its order
-    /// (moved proxies in buffer order; chunks of them on rayon's pool).
-    pub(crate) fn collect_moved_pairs(&self) -> Vec<(ProxyId, ProxyId)> {
+    /// Runs `each` on every moved proxy in buffer order, collecting what it pushes
+    /// (chunks of 64 proxies on rayon's pool with the `parallel` feature).
+    fn for_moved_chunks<T: Send>(&self, each: impl Fn(ProxyId, &mut Vec<T>) + Sync) -> Vec<T> {
         let chunk = |ids: &[ProxyId]| {
             let mut out = Vec::new();
             for &id in ids {
-                self.moved_pairs_of(id, &mut |a, b| out.push((a, b)));
+                each(id, &mut out);
             }
             out
         };

@@ -31,8 +31,7 @@
 
 use super::{Entry, Handle, World};
 use crate::algo::gjk::GjkVector;
-use crate::broad::{DynamicTree, ProxyId};
-use crate::math::Vector;
+use crate::broad::ProxyId;
 use crate::query::dispatch::{self, DispatchShape};
 use crate::query::manifold::{FeatureId, Manifold};
 use crate::query::Contact;
@@ -230,27 +229,39 @@ impl<V: GjkVector, S: DispatchShape<V> + Sync> World<V, S> {
     }
 
     /// The slot pairs (moving shape first when one is static) of overlapping fat boxes
-    /// with a moved proxy: one traversal of the moving tree, and of it against the
-    /// static tree, when more than half the moving proxies moved; else a query per
-    /// moved proxy. The order does not depend on the `parallel` feature or the
-    /// thread count (see `DynamicTree::collect_pairs`).
+    /// with a moved proxy: one traversal of the moving tree when more than half its
+    /// proxies moved, else a query per moved proxy; a query of the other tree per
+    /// moved proxy for the moving–static pairs. The order does not depend on the
+    /// `parallel` feature or the thread count (see `DynamicTree::collect_pairs`).
     fn overlapping_slots(&self) -> Vec<(u32, u32)> {
         let [fixed, moving] = &self.trees;
-        let slots = |ta: &DynamicTree<V>, tb: &DynamicTree<V>, pairs: Vec<(ProxyId, ProxyId)>| {
+        let in_moving = |pairs: Vec<(ProxyId, ProxyId)>| {
             pairs
                 .into_iter()
-                .filter_map(|(p, q)| Some((ta.user_data(p)?, tb.user_data(q)?)))
-                .collect::<Vec<_>>()
+                .filter_map(|(p, q)| Some((moving.user_data(p)?, moving.user_data(q)?)))
         };
-        if 2 * moving.moved().len() > moving.len() {
-            let mut found = slots(moving, moving, moving.collect_pairs());
-            found.extend(slots(moving, fixed, moving.collect_pairs_with(fixed)));
+        let mut found: Vec<(u32, u32)> = if 2 * moving.moved().len() > moving.len() {
+            in_moving(moving.collect_pairs()).collect()
+        } else {
+            in_moving(moving.collect_moved_pairs()).collect()
+        };
+        if fixed.is_empty() {
             return found;
         }
-        let mut found = slots(moving, moving, moving.collect_moved_pairs());
-        found.extend(slots(moving, fixed, moved_against(moving, fixed, false)));
+        found.extend(moving.collect_moved_against(|fat, report| {
+            fixed.query(fat, |_, slot| {
+                report(slot);
+                true
+            })
+        }));
         // Moved static proxies meet the moving tree (static–static pairs never exist).
-        found.extend(slots(moving, fixed, moved_against(fixed, moving, true)));
+        let flipped = fixed.collect_moved_against(|fat, report| {
+            moving.query(fat, |_, slot| {
+                report(slot);
+                true
+            })
+        });
+        found.extend(flipped.into_iter().map(|(q, p)| (p, q)));
         found
     }
 
@@ -381,26 +392,6 @@ impl<V: GjkVector, S: DispatchShape<V> + Sync> World<V, S> {
             }
         }
     }
-}
-
-/// The pairs of a moved proxy of `from` with the proxies of `into` its fat box
-/// overlaps, as `(from's, into's)`, or `(into's, from's)` when `flip`.
-fn moved_against<V: Vector>(
-    from: &DynamicTree<V>,
-    into: &DynamicTree<V>,
-    flip: bool,
-) -> Vec<(ProxyId, ProxyId)> {
-    let mut out = Vec::new();
-    for &p in from.moved() {
-        let Some(fat) = from.fat_aabb(p) else {
-            continue;
-        };
-        into.query(fat, |q, _| {
-            out.push(if flip { (q, p) } else { (p, q) });
-            true
-        });
-    }
-    out
 }
 
 /// What a visited pair needs.
