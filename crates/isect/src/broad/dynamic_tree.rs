@@ -1367,9 +1367,48 @@ impl<V: Vector + Send + Sync> DynamicTree<V> {
         if self.root == NULL {
             return Vec::new();
         }
-        self.walk_tasks((self.root, self.root), |tree, (i, j), stack, mut f| {
-            tree.expand_self_task(i, j, stack, &mut f)
-        })
+        let (mut pairs, tasks) = self.cut_self_tasks();
+        let walk = |task: (u32, u32), out: &mut Vec<(ProxyId, ProxyId)>| {
+            let mut stack = Stack::new((NULL, NULL));
+            stack.push(task);
+            self.walk_self_pairs(&mut stack, &mut |a, b| out.push((a, b)));
+        };
+        #[cfg(feature = "parallel")]
+        {
+            use rayon::prelude::*;
+            let found: Vec<Vec<_>> = tasks
+                .par_iter()
+                .map(|&task| {
+                    let mut out = Vec::new();
+                    walk(task, &mut out);
+                    out
+                })
+                .collect();
+            pairs.extend(found.into_iter().flatten());
+        }
+        #[cfg(not(feature = "parallel"))]
+        for task in tasks {
+            walk(task, &mut pairs);
+        }
+        pairs
+    }
+
+    /// The top of the self-pair traversal, breadth first, until [`PAIR_TASKS`] tasks
+    /// wait (or none): the pairs found on the way, and the tasks in order.
+    fn cut_self_tasks(&self) -> (Vec<(ProxyId, ProxyId)>, Vec<(u32, u32)>) {
+        let mut pairs = Vec::new();
+        let mut queue = std::collections::VecDeque::from([(self.root, self.root)]);
+        let mut children = Stack::new((NULL, NULL));
+        while queue.len() < PAIR_TASKS {
+            let Some((i, j)) = queue.pop_front() else {
+                break;
+            };
+            self.expand_self_task(i, j, &mut children, &mut |a, b| pairs.push((a, b)));
+            while let Some(t) = children.pop() {
+                queue.push_back(t);
+            }
+        }
+        (pairs, queue.into())
     }
 
     /// The pairs of [`for_each_moved_pair`](Self::for_each_moved_pair), in its order
@@ -1413,52 +1452,6 @@ impl<V: Vector + Send + Sync> DynamicTree<V> {
         {
             chunk(&self.moved)
         }
-    }
-
-    /// Runs a pair traversal whose step is `expand`, from task `root`, as the impl
-    /// block's docs say.
-    fn walk_tasks<E>(&self, root: (u32, u32), expand: E) -> Vec<(ProxyId, ProxyId)>
-    where
-        E: Fn(&Self, (u32, u32), &mut Stack<(u32, u32)>, &mut dyn FnMut(ProxyId, ProxyId)) + Sync,
-    {
-        let mut pairs = Vec::new();
-        let mut queue = std::collections::VecDeque::from([root]);
-        let mut children = Stack::new((NULL, NULL));
-        while queue.len() < PAIR_TASKS {
-            let Some(task) = queue.pop_front() else {
-                break;
-            };
-            expand(self, task, &mut children, &mut |a, b| pairs.push((a, b)));
-            while let Some(t) = children.pop() {
-                queue.push_back(t);
-            }
-        }
-        let walk = |task: (u32, u32), out: &mut Vec<(ProxyId, ProxyId)>| {
-            let mut stack = Stack::new((NULL, NULL));
-            stack.push(task);
-            while let Some(t) = stack.pop() {
-                expand(self, t, &mut stack, &mut |a, b| out.push((a, b)));
-            }
-        };
-        #[cfg(feature = "parallel")]
-        {
-            use rayon::prelude::*;
-            let tasks: Vec<(u32, u32)> = queue.into();
-            let found: Vec<Vec<_>> = tasks
-                .par_iter()
-                .map(|&task| {
-                    let mut out = Vec::new();
-                    walk(task, &mut out);
-                    out
-                })
-                .collect();
-            pairs.extend(found.into_iter().flatten());
-        }
-        #[cfg(not(feature = "parallel"))]
-        for task in queue {
-            walk(task, &mut pairs);
-        }
-        pairs
     }
 }
 
