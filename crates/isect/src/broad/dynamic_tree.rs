@@ -1395,7 +1395,7 @@ impl<V: Vector + Send + Sync> DynamicTree<V> {
 
     /// The top of the self-pair traversal, breadth first, until [`PAIR_TASKS`] tasks
     /// wait (or none): the pairs found on the way, and the tasks in order.
-    fn cut_self_tasks(&self) -> (Vec<(ProxyId, ProxyId)>, Vec<(u32, u32)>) {
+    fn cut_self_tasks(&self) -> (Vec<ProxyPair>, Vec<(u32, u32)>) {
         let mut pairs = Vec::new();
         let mut queue = std::collections::VecDeque::from([(self.root, self.root)]);
         let mut children = Stack::new((NULL, NULL));
@@ -1454,6 +1454,9 @@ impl<V: Vector + Send + Sync> DynamicTree<V> {
         }
     }
 }
+
+/// Two proxies of a pair.
+type ProxyPair = (ProxyId, ProxyId);
 
 /// Fewest tasks the world's pair traversals are cut into: enough for rayon to balance
 /// uneven subtrees over a few cores, few enough that the cut costs nothing.
