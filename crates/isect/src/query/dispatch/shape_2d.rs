@@ -35,6 +35,13 @@ where
         crate::algo::witness::witness_2d
     );
 
+    fn hull_vertices(&self) -> Option<&[R::V2]> {
+        match self {
+            Shape::Polygon(s) => Some(s.vertices()),
+            _ => None,
+        }
+    }
+
     fn has_polytope_core(&self) -> bool {
         true
     }

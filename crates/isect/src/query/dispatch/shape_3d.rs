@@ -36,6 +36,13 @@ where
         crate::algo::witness::witness_3d
     );
 
+    fn hull_vertices(&self) -> Option<&[R::V3]> {
+        match self {
+            Shape::Polyhedron(s) => Some(s.vertices()),
+            _ => None,
+        }
+    }
+
     fn has_polytope_core(&self) -> bool {
         !matches!(self, Shape::Cylinder(_) | Shape::Cone(_))
     }

@@ -40,6 +40,13 @@ pub(crate) trait ConvexEnum<V: GjkVector>:
     /// normal): EPA's witnesses on it are exact, and stay.
     fn has_polytope_core(&self) -> bool;
 
+    /// The vertices of a polytope kind (polygon, polyhedron), whose world box is the
+    /// box of the vertices placed at the pose: one pass over them, where the box by
+    /// support mapping takes `2·DIM` passes. `None` for the other kinds.
+    fn hull_vertices(&self) -> Option<&[V]> {
+        None
+    }
+
     /// Box–box SAT on the boxes placed at their poses.
     fn boxes_intersect(pa: &V::Pose, a: &Aabb<V>, pb: &V::Pose, b: &Aabb<V>) -> bool;
 
@@ -115,9 +122,26 @@ pub(crate) fn world_aabb<V: GjkVector, S: ConvexEnum<V>>(s: &S, pose: &V::Pose) 
     let analytic = match s.kind() {
         Kind::Ball(b) => analytic_world_aabb(Some(b), None, pose),
         Kind::Cuboid(b) => analytic_world_aabb(None, Some(b), pose),
-        _ => None,
+        Kind::Capsule(c) => {
+            let seg = c.segment();
+            Some(placed_points_box(&[seg.a, seg.b], pose).loosened(c.radius()))
+        }
+        _ => s
+            .hull_vertices()
+            .filter(|v| !v.is_empty())
+            .map(|v| placed_points_box(v, pose)),
     };
     analytic.unwrap_or_else(|| aabb_by_support(s, pose))
+}
+
+/// The box of `points` placed at `pose` (non-empty).
+fn placed_points_box<V: GjkVector>(points: &[V], pose: &V::Pose) -> Aabb<V> {
+    let first = pose.transform_point(points[0]);
+    let (min, max) = points[1..].iter().fold((first, first), |(lo, hi), &p| {
+        let q = pose.transform_point(p);
+        (lo.min(q), hi.max(q))
+    });
+    Aabb { min, max }
 }
 
 /// [`DispatchShape::intersects_pair`].
