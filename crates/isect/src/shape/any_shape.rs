@@ -218,6 +218,41 @@ macro_rules! any_shape_dispatch {
                 Self::pair(&$crate::query::composite::ContactPair(poses, prediction), a, b)
             }
 
+            /// The convex pair's warm-started contact
+            /// ([`dispatch::warm`](crate::query::dispatch::warm)); a pair with a
+            /// composite runs uncached (and clears the cache).
+            fn contact_pair_cached(
+                pa: &$pose,
+                a: &Self,
+                pb: &$pose,
+                b: &Self,
+                prediction: $r,
+                cache: &mut $crate::query::dispatch::ContactCache<$v>,
+            ) -> Option<$crate::query::Contact<$v>> {
+                if let (Self::Convex(x), Self::Convex(y)) = (a, b) {
+                    return <$convex>::contact_pair_cached(pa, x, pb, y, prediction, cache);
+                }
+                cache.clear();
+                Self::contact_pair(pa, a, pb, b, prediction)
+            }
+
+            /// The convex pair's warm-started manifold, as
+            /// [`contact_pair_cached`](Self::contact_pair_cached).
+            fn contact_manifold_pair_cached(
+                pa: &$pose,
+                a: &Self,
+                pb: &$pose,
+                b: &Self,
+                prediction: $r,
+                cache: &mut $crate::query::dispatch::ContactCache<$v>,
+            ) -> Option<$crate::query::Manifold<$v>> {
+                if let (Self::Convex(x), Self::Convex(y)) = (a, b) {
+                    return <$convex>::contact_manifold_pair_cached(pa, x, pb, y, prediction, cache);
+                }
+                cache.clear();
+                Self::contact_manifold_pair(pa, a, pb, b, prediction)
+            }
+
             /// The convex pair's manifold; for composites, the per-part manifolds of
             /// [`contact_manifolds`](Self::contact_manifolds) merged by
             /// [`merge_manifolds`](crate::query::merge_manifolds): those within 5° of

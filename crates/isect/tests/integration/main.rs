@@ -90,6 +90,8 @@ mod trimesh;
 mod trimesh_contact_parry;
 #[path = "../trimesh_parry.rs"]
 mod trimesh_parry;
+#[path = "../warm_start.rs"]
+mod warm_start;
 #[path = "../world.rs"]
 mod world;
 #[path = "../world_cache.rs"]
