@@ -145,6 +145,46 @@ pub trait DispatchShape<V: GjkVector>: RayCast<V> + Clone {
         solid: bool,
     ) -> Option<crate::shape::RayHit<V>>;
 
+    /// The part of the shape placed at `pose` on which `hit`, a hit of `ray` from
+    /// [`cast_ray_solid`](Self::cast_ray_solid) with the same `solid`, lies: the
+    /// index of a composite's part (a mesh's or a heightfield's triangle, a compound's
+    /// part, a polyline's segment, a concave polygon's convex piece; see
+    /// [`composite::part_hit_at`](crate::query::composite::part_hit_at)), `None` for a
+    /// convex shape (the default) or where no part is hit (a ray starting inside a
+    /// solid mesh).
+    ///
+    /// ```
+    /// use isect::d3::*;
+    /// use isect::query::dispatch::DispatchShape;
+    ///
+    /// # fn main() -> Result<(), ShapeError> {
+    /// // An open ground quad of two triangles at y = 0, raised by 1: a ray falling at
+    /// // (x, z) = (2, 1) lands in triangle 0.
+    /// let quad = TriMesh::new(
+    ///     vec![Vec3::new(-5.0, 0.0, -5.0), Vec3::new(5.0, 0.0, -5.0), Vec3::new(5.0, 0.0, 5.0), Vec3::new(-5.0, 0.0, 5.0)],
+    ///     vec![[0, 1, 2], [0, 2, 3]],
+    ///     TriMeshFlags::OPEN,
+    /// )?;
+    /// let ground = AnyShape::from(quad);
+    /// let pose = Pose::from_translation(Vec3::Y);
+    /// let ray = Ray::new(Vec3::new(2.0, 4.0, 1.0), -Vec3::Y)?;
+    /// let hit = ground.cast_ray_solid(&pose, &ray, 10.0, true).expect("it lands");
+    /// assert_eq!(ground.ray_hit_part(&pose, &ray, &hit, true), Some(0));
+    /// # Ok(())
+    /// # }
+    /// ```
+    #[inline]
+    fn ray_hit_part(
+        &self,
+        pose: &V::Pose,
+        ray: &crate::shape::Ray<V>,
+        hit: &crate::shape::RayHit<V>,
+        solid: bool,
+    ) -> Option<u32> {
+        let _ = (pose, ray, hit, solid);
+        None
+    }
+
     /// See [`intersects`].
     fn intersects_pair(pose_a: &V::Pose, a: &Self, pose_b: &V::Pose, b: &Self) -> bool;
 

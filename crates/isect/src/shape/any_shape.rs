@@ -200,6 +200,24 @@ macro_rules! any_shape_dispatch {
                 }
             }
 
+            fn ray_hit_part(
+                &self,
+                pose: &$pose,
+                ray: &$crate::shape::Ray<$v>,
+                hit: &$crate::shape::RayHit<$v>,
+                solid: bool,
+            ) -> Option<u32> {
+                use $crate::math::Isometry;
+                let local = $crate::shape::Ray {
+                    origin: pose.inverse_transform_point(ray.origin),
+                    dir: pose.inverse_transform_vector(ray.dir),
+                };
+                match self {
+                    Self::Convex(_) => None,
+                    $( Self::$variant(c) => $crate::query::composite::part_hit_at(&**c, &local, hit.t, solid), )*
+                }
+            }
+
             #[inline]
             fn intersects_pair(pa: &$pose, a: &Self, pb: &$pose, b: &Self) -> bool {
                 let poses = $crate::query::composite::Poses { a: pa, b: pb };
@@ -237,7 +255,7 @@ macro_rules! any_shape_dispatch {
             }
 
             /// The convex pair's warm-started manifold, as
-            /// [`contact_pair_cached`](Self::contact_pair_cached).
+            /// [`contact_pair_cached`](crate::query::dispatch::DispatchShape::contact_pair_cached).
             fn contact_manifold_pair_cached(
                 pa: &$pose,
                 a: &Self,

@@ -98,3 +98,5 @@ mod world;
 mod world_cache;
 #[path = "../world_distance.rs"]
 mod world_distance;
+#[path = "../world_ray_parts.rs"]
+mod world_ray_parts;
