@@ -446,18 +446,76 @@ where
     A: SupportMap<V> + ?Sized,
     B: SupportMap<V> + ?Sized,
 {
-    let (result, beyond) = closest_points_bounded(diff, cache, max_distance);
-    (!beyond).then_some(result)
+    closest_points_or_plane(diff, cache, max_distance).ok()
 }
 
-/// The body of [`closest_points_within`]: the result and whether GJK stopped early
-/// because the cores are farther apart than `max_distance`.
+/// [`closest_points_within`], telling why it stopped early: `Err(v)` when the
+/// supporting plane of `A − B` along `-v` (A's frame) proved the cores farther apart
+/// than `max_distance`. That `v` is a separating direction worth testing first at
+/// the next query of the pair ([`plane_separates`]), as van den Bergen's and Box2D's
+/// cached separating axes are.
+#[inline(always)]
+pub fn closest_points_or_plane<V, A, B>(
+    diff: &MinkowskiDiff<'_, V, A, B>,
+    cache: Option<&mut GjkCache<V>>,
+    max_distance: V::Scalar,
+) -> Result<GjkResult<V>, V>
+where
+    V: GjkVector,
+    A: SupportMap<V> + ?Sized,
+    B: SupportMap<V> + ?Sized,
+{
+    match closest_points_bounded(diff, cache, max_distance) {
+        (_, Some(v)) => Err(v),
+        (result, None) => Ok(result),
+    }
+}
+
+/// True when the supporting plane of `A − B` along `-v` (A's frame, one support
+/// call) proves the cores farther apart than `max_distance`, with
+/// [`GJK_SEPARATION_ULPS`] of rounding to spare: the test [`closest_points_within`]
+/// stops on, so when it holds that function would answer `None` too. False for a
+/// zero or NaN `v`.
+///
+/// ```
+/// use isect::algo::gjk::{plane_separates, MinkowskiDiff};
+/// use isect::d3::*;
+///
+/// # fn main() -> Result<(), ShapeError> {
+/// // Two unit balls 3 apart along x (their cores, the centres, 3 apart): the
+/// // direction −x proves more than 2.5, not 3.5.
+/// let ball = Ball::new(Vec3::ZERO, 1.0)?;
+/// let diff = MinkowskiDiff::new(&ball, &ball, Pose::from_translation(Vec3::new(3.0, 0.0, 0.0)));
+/// assert!(plane_separates(&diff, -Vec3::X, 2.5));
+/// assert!(!plane_separates(&diff, -Vec3::X, 3.5));
+/// assert!(!plane_separates(&diff, Vec3::Y, 0.0)); // not a separating direction
+/// # Ok(())
+/// # }
+/// ```
+#[inline]
+pub fn plane_separates<V, A, B>(
+    diff: &MinkowskiDiff<'_, V, A, B>,
+    v: V,
+    max_distance: V::Scalar,
+) -> bool
+where
+    V: GjkVector,
+    A: SupportMap<V> + ?Sized,
+    B: SupportMap<V> + ?Sized,
+{
+    let v2 = v.length_squared();
+    v2 > V::Scalar::ZERO && separated_beyond(v, v2, &diff.support(-v), max_distance)
+}
+
+/// The body of [`closest_points_within`]: the result and, when GJK stopped early
+/// because the cores are farther apart than `max_distance`, the direction that
+/// proved it.
 #[inline(always)]
 fn closest_points_bounded<V, A, B>(
     diff: &MinkowskiDiff<'_, V, A, B>,
     cache: Option<&mut GjkCache<V>>,
     max_distance: V::Scalar,
-) -> (GjkResult<V>, bool)
+) -> (GjkResult<V>, Option<V>)
 where
     V: GjkVector,
     A: SupportMap<V> + ?Sized,
@@ -484,7 +542,11 @@ where
         point_b,
         simplex,
     };
-    (result, ending == Ending::Beyond)
+    let plane = match ending {
+        Ending::Beyond(v) => Some(v),
+        _ => None,
+    };
+    (result, plane)
 }
 
 /// Rounding allowed when a supporting plane proves the cores farther apart than a
@@ -494,14 +556,15 @@ where
 pub const GJK_SEPARATION_ULPS: f64 = 256.0;
 
 /// How the GJK loop ended.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-enum Ending {
+#[derive(Copy, Clone, Debug, PartialEq)]
+enum Ending<V> {
     /// The cores touch or overlap.
     Overlapping,
     /// The cores are apart; the simplex holds their closest points.
     Apart,
-    /// A supporting plane proved the cores farther apart than the bound.
-    Beyond,
+    /// A supporting plane proved the cores farther apart than the bound: every point
+    /// `x` of `A − B` has `x · v ≥` more than the bound times `|v|`, for this `v`.
+    Beyond(V),
 }
 
 /// The GJK loop: returns `(status, iterations, ending)` and leaves the final,
@@ -515,7 +578,7 @@ fn run_gjk<V, A, B>(
     diff: &MinkowskiDiff<'_, V, A, B>,
     simplex: &mut Simplex<V>,
     max_distance: V::Scalar,
-) -> (Status, u32, Ending)
+) -> (Status, u32, Ending<V>)
 where
     V: GjkVector,
     A: SupportMap<V> + ?Sized,
@@ -526,7 +589,7 @@ where
     // `x · dir ≤ w · dir`) may already prove the separation, one support call early.
     let first = simplex.points[0];
     if separated_beyond(-first.dir, first.dir.length_squared(), &first, max_distance) {
-        return (Status::Converged, 0, Ending::Beyond);
+        return (Status::Converged, 0, Ending::Beyond(-first.dir));
     }
     let mut best = V::Scalar::INFINITY;
     let mut previous = *simplex;
@@ -570,7 +633,7 @@ where
         }
         let p = diff.support(-v);
         if separated_beyond(v, v2, &p, max_distance) {
-            return (Status::Converged, iterations + 1, Ending::Beyond);
+            return (Status::Converged, iterations + 1, Ending::Beyond(v));
         }
         if bounds_met(v, v2, p.w, simplex) {
             return (Status::Converged, iterations + 1, Ending::Apart);

@@ -139,6 +139,59 @@ pub fn intersects_obb_obb<R: Real>(a: &Obb<R>, b: &Obb<R>) -> bool {
 /// `None` when they are disjoint. For concentric boxes the axis takes the `+` side.
 pub fn obb_obb_mtv<R: Real>(a: &Obb<R>, b: &Obb<R>) -> Option<Mtv<R::V3>> {
     let (f, cols) = Frame::new(a, b);
+    mtv_in_frame(a, &f, &cols)
+}
+
+/// [`obb_obb_mtv`] warm-started by the SAT axis `axis` ([`OBB_AXES`]) that separated
+/// the boxes at the last query: `None` when that axis alone still proves them farther
+/// apart than `distance` (as [`obb_axis_separates`]; no contact within `distance`),
+/// else `Some(obb_obb_mtv(a, b))`, with `axis` set to the axis separating them now
+/// ([`obb_separating_axis`]) or to [`OBB_AXES`] when they touch. One relative frame
+/// serves both tests.
+///
+/// ```
+/// use isect::algo::sat_3d::{obb_obb_mtv, obb_obb_mtv_warm, OBB_AXES};
+/// use isect::d3::*;
+///
+/// # fn main() -> Result<(), ShapeError> {
+/// let a = Obb::new(Vec3::ZERO, Vec3::ONE, Quat::IDENTITY)?;
+/// let b = Obb::new(Vec3::new(3.0, 0.5, 0.0), Vec3::ONE, Quat::from_rotation_z(0.4))?;
+/// let mut axis = OBB_AXES; // nothing cached: the full test, which finds the axis
+/// assert_eq!(obb_obb_mtv_warm(&a, &b, 0.0, &mut axis), Some(None));
+/// assert_eq!(axis, 0); // A's x face normal
+/// // The next frame, still apart along it: one axis decides.
+/// let b = Obb::new(Vec3::new(2.9, 0.5, 0.0), Vec3::ONE, Quat::from_rotation_z(0.4))?;
+/// assert_eq!(obb_obb_mtv_warm(&a, &b, 0.0, &mut axis), None);
+/// // Touching: the answer of the full test, and nothing cached.
+/// let b = Obb::new(Vec3::new(1.5, 0.5, 0.0), Vec3::ONE, Quat::from_rotation_z(0.4))?;
+/// assert_eq!(obb_obb_mtv_warm(&a, &b, 0.0, &mut axis), Some(obb_obb_mtv(&a, &b)));
+/// assert_eq!(axis, OBB_AXES);
+/// # Ok(())
+/// # }
+/// ```
+#[inline]
+pub fn obb_obb_mtv_warm<R: Real>(
+    a: &Obb<R>,
+    b: &Obb<R>,
+    distance: R,
+    axis: &mut u32,
+) -> Option<Option<Mtv<R::V3>>> {
+    let (f, cols) = Frame::new(a, b);
+    if *axis < OBB_AXES && f.proves_apart(*axis, distance) {
+        return None;
+    }
+    let mtv = mtv_in_frame(a, &f, &cols);
+    *axis = match mtv {
+        Some(_) => OBB_AXES,
+        None => f.widest_separating_axis().unwrap_or(OBB_AXES),
+    };
+    Some(mtv)
+}
+
+/// The body of [`obb_obb_mtv`] on the relative frame `f` of the boxes (B's axes
+/// `cols` in A's frame).
+#[inline(always)]
+fn mtv_in_frame<R: Real>(a: &Obb<R>, f: &Frame<R>, cols: &[R::V3; 3]) -> Option<Mtv<R::V3>> {
     // Largest gap so far, with its axis (A's frame) oriented from A to B.
     let mut best = (R::NEG_INFINITY, R::V3::ZERO);
     let mut consider = |gap: R, along: R, axis: R::V3| {
@@ -170,6 +223,86 @@ pub fn obb_obb_mtv<R: Real>(a: &Obb<R>, b: &Obb<R>) -> Option<Mtv<R::V3>> {
         axis: a.rotation().rotate(best.1),
         depth: (-best.0).max(R::ZERO),
     })
+}
+
+/// SAT axes of a box pair: A's 3 face normals (`k = 0..3`), B's 3 (`k = 3..6`) and
+/// the 9 edge cross products `a_i × b_j` (`k = 6 + 3i + j`). The index of the axis
+/// that separated a pair is what a warm start keeps from one frame to the next
+/// ([`crate::query::dispatch::ContactCache`]).
+pub const OBB_AXES: u32 = 15;
+
+/// Rounding allowed, in machine epsilons of the pair's scale (the half extents plus
+/// the centres' offset), when a single SAT axis proves two boxes farther apart than a
+/// distance: wider than the manifold's touch band and GJK's separation slack, so a
+/// pair the full query would report (within the prediction) is never dropped.
+pub const AXIS_PROOF_ULPS: f64 = 1024.0;
+
+impl<R: Real> Frame<R> {
+    /// The normalised gap along axis `k` (see [`OBB_AXES`]) when it decides
+    /// separation as the full test does (a face gap above 0, an edge gap above its
+    /// slack); `None` for an axis that does not separate or a parallel edge axis.
+    #[inline(always)]
+    fn separating_gap(&self, k: u32) -> Option<R> {
+        let gap = match k {
+            0..=2 => self.gap_a(k as usize).0,
+            3..=5 => self.gap_b(k as usize - 3).0,
+            _ => {
+                let g = self.gap_edge((k as usize - 6) / 3, (k as usize - 6) % 3)?;
+                // NaN decides nothing: `> 0` is false for it.
+                let decisive = g.decisive > R::ZERO;
+                decisive.then(|| g.gap / g.len_sq.sqrt())?
+            }
+        };
+        (gap > R::ZERO).then_some(gap)
+    }
+
+    /// True when axis `k` alone proves the boxes farther apart than `distance`, with
+    /// [`AXIS_PROOF_ULPS`] of rounding to spare.
+    #[inline(always)]
+    fn proves_apart(&self, k: u32, distance: R) -> bool {
+        let allowance = eps::<R>(AXIS_PROOF_ULPS) * self.scale();
+        self.separating_gap(k)
+            .is_some_and(|gap| gap > distance.max(R::ZERO) + allowance)
+    }
+
+    /// The separating axis of largest normalised gap, `None` when none separates.
+    fn widest_separating_axis(&self) -> Option<u32> {
+        let mut best: Option<(R, u32)> = None;
+        for k in 0..OBB_AXES {
+            if let Some(gap) = self.separating_gap(k) {
+                if best.is_none_or(|(g, _)| gap > g) {
+                    best = Some((gap, k));
+                }
+            }
+        }
+        best.map(|(_, k)| k)
+    }
+
+    /// The pair's scale for [`AXIS_PROOF_ULPS`].
+    #[inline(always)]
+    fn scale(&self) -> R {
+        let sum = |v: &[R; 3]| v[0].abs() + v[1].abs() + v[2].abs();
+        sum(&self.ha) + sum(&self.hb) + sum(&self.t)
+    }
+}
+
+/// True when SAT axis `k` ([`OBB_AXES`]) alone proves the boxes farther apart than
+/// `distance` (≥ 0), with [`AXIS_PROOF_ULPS`] of rounding to spare: then
+/// [`obb_obb_mtv`] finds them apart and no contact within `distance` exists. The
+/// warm start's test: one axis instead of fifteen (Ericson 4.4.1's early exit, started
+/// from the axis that separated the pair at the last frame). False for `k ≥ 15`.
+#[inline]
+pub fn obb_axis_separates<R: Real>(a: &Obb<R>, b: &Obb<R>, k: u32, distance: R) -> bool {
+    if k >= OBB_AXES {
+        return false;
+    }
+    Frame::new(a, b).0.proves_apart(k, distance)
+}
+
+/// The SAT axis ([`OBB_AXES`]) that separates the boxes by the largest normalised
+/// gap, `None` when they touch or overlap (then [`obb_obb_mtv`] is `Some`).
+pub fn obb_separating_axis<R: Real>(a: &Obb<R>, b: &Obb<R>) -> Option<u32> {
+    Frame::new(a, b).0.widest_separating_axis()
 }
 
 #[cfg(test)]
@@ -256,5 +389,27 @@ mod tests {
         let next = f32::from_bits(2.0f32.to_bits() + 1) as f64;
         let b = obb::<f32>([next, 0.0, 0.0], [1.0; 3], [0.0, 0.0, 1.0], 0.0, 1.0);
         assert!(!intersects_obb_obb(&a, &b) && obb_obb_mtv(&a, &b).is_none());
+    }
+
+    #[test]
+    fn separating_axis_agrees_with_mtv() {
+        let z = [0.0, 0.0, 1.0];
+        let diag = [1.0, 1.0, 0.0];
+        let a = obb::<f64>([0.0; 3], [1.0, 0.5, 0.7], z, 0.3, 1.0);
+        // Apart along a face, apart along an edge cross, overlapping.
+        for (c, axis, angle) in [
+            ([2.6, 0.0, 0.0], z, 0.0),
+            ([1.7, 1.7, 1.9], diag, 0.9),
+            ([1.0, 0.2, 0.0], z, 0.4),
+        ] {
+            let b = obb::<f64>(c, [0.6, 0.4, 0.8], axis, angle, 1.0);
+            let k = obb_separating_axis(&a, &b);
+            assert_eq!(k.is_none(), obb_obb_mtv(&a, &b).is_some(), "{c:?}");
+            if let Some(k) = k {
+                assert!(obb_axis_separates(&a, &b, k, 0.0));
+                assert!(!obb_axis_separates(&a, &b, k, 10.0)); // not that far
+            }
+            assert!(!obb_axis_separates(&a, &b, OBB_AXES, 0.0));
+        }
     }
 }

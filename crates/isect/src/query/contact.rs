@@ -125,6 +125,29 @@ where
     local_contact(&diff, prediction).map(|c| c.transformed(pose_a))
 }
 
+/// [`contact`] warm-started by a separating direction `plane` in A's frame (see
+/// [`local_contact_warm`]): the same answer, one support call for a pair still
+/// separated along it.
+pub(crate) fn contact_warm<V, A, B>(
+    pose_a: &V::Pose,
+    a: &A,
+    pose_b: &V::Pose,
+    b: &B,
+    prediction: V::Scalar,
+    plane: &mut V,
+) -> Option<Contact<V>>
+where
+    V: GjkVector,
+    A: SupportMap<V> + ?Sized,
+    B: SupportMap<V> + ?Sized,
+{
+    if !(pose_a.is_finite() && pose_b.is_finite()) || prediction.is_nan() {
+        return None;
+    }
+    let diff = MinkowskiDiff::new(a, b, pose_a.inv_mul(pose_b));
+    local_contact_warm(&diff, prediction, plane).map(|c| c.transformed(pose_a))
+}
+
 /// [`contact`] in A's frame.
 pub(crate) fn local_contact<V, A, B>(
     diff: &MinkowskiDiff<'_, V, A, B>,
@@ -139,6 +162,53 @@ where
     // Cores farther apart than the prediction plus both margins have no contact:
     // GJK stops at the first supporting plane that proves it.
     let g = gjk::closest_points_within(diff, None, prediction + ma + mb)?;
+    contact_from_gjk(diff, &g, prediction)
+}
+
+/// [`local_contact`] warm-started by a separating direction `plane` (A's frame, zero
+/// when none): its supporting plane is tried first and, when it still proves the
+/// cores beyond the prediction, answers `None` with one support call; otherwise GJK
+/// runs as in [`local_contact`] (same answer) and `plane` becomes the direction that
+/// stopped it, or zero. Box2D's and van den Bergen's cached separating axis.
+pub(crate) fn local_contact_warm<V, A, B>(
+    diff: &MinkowskiDiff<'_, V, A, B>,
+    prediction: V::Scalar,
+    plane: &mut V,
+) -> Option<Contact<V>>
+where
+    V: GjkVector,
+    A: SupportMap<V> + ?Sized,
+    B: SupportMap<V> + ?Sized,
+{
+    let bound = prediction + diff.a.margin() + diff.b.margin();
+    if gjk::plane_separates(diff, *plane, bound) {
+        return None;
+    }
+    match gjk::closest_points_or_plane(diff, None, bound) {
+        Err(v) => {
+            *plane = v;
+            None
+        }
+        Ok(g) => {
+            *plane = V::ZERO;
+            contact_from_gjk(diff, &g, prediction)
+        }
+    }
+}
+
+/// The contact of GJK's answer `g` for the cores (EPA when they overlap), in A's
+/// frame; `None` beyond `prediction`.
+fn contact_from_gjk<V, A, B>(
+    diff: &MinkowskiDiff<'_, V, A, B>,
+    g: &gjk::GjkResult<V>,
+    prediction: V::Scalar,
+) -> Option<Contact<V>>
+where
+    V: GjkVector,
+    A: SupportMap<V> + ?Sized,
+    B: SupportMap<V> + ?Sized,
+{
+    let (ma, mb) = (diff.a.margin(), diff.b.margin());
     if !g.distance.is_finite() {
         return None;
     }

@@ -35,6 +35,8 @@ pub use ball_flat::ON_PART_ULPS;
 mod shape_2d;
 mod shape_3d;
 mod table;
+pub mod warm;
+pub use warm::ContactCache;
 
 use crate::algo::gjk::{GjkVector, Status};
 use crate::algo::sat_2d::Mtv;
@@ -143,6 +145,46 @@ pub trait DispatchShape<V: GjkVector>: RayCast<V> + Clone {
         solid: bool,
     ) -> Option<crate::shape::RayHit<V>>;
 
+    /// The part of the shape placed at `pose` on which `hit`, a hit of `ray` from
+    /// [`cast_ray_solid`](Self::cast_ray_solid) with the same `solid`, lies: the
+    /// index of a composite's part (a mesh's or a heightfield's triangle, a compound's
+    /// part, a polyline's segment, a concave polygon's convex piece; see
+    /// [`composite::part_hit_at`](crate::query::composite::part_hit_at)), `None` for a
+    /// convex shape (the default) or where no part is hit (a ray starting inside a
+    /// solid mesh).
+    ///
+    /// ```
+    /// use isect::d3::*;
+    /// use isect::query::dispatch::DispatchShape;
+    ///
+    /// # fn main() -> Result<(), ShapeError> {
+    /// // An open ground quad of two triangles at y = 0, raised by 1: a ray falling at
+    /// // (x, z) = (2, 1) lands in triangle 0.
+    /// let quad = TriMesh::new(
+    ///     vec![Vec3::new(-5.0, 0.0, -5.0), Vec3::new(5.0, 0.0, -5.0), Vec3::new(5.0, 0.0, 5.0), Vec3::new(-5.0, 0.0, 5.0)],
+    ///     vec![[0, 1, 2], [0, 2, 3]],
+    ///     TriMeshFlags::OPEN,
+    /// )?;
+    /// let ground = AnyShape::from(quad);
+    /// let pose = Pose::from_translation(Vec3::Y);
+    /// let ray = Ray::new(Vec3::new(2.0, 4.0, 1.0), -Vec3::Y)?;
+    /// let hit = ground.cast_ray_solid(&pose, &ray, 10.0, true).expect("it lands");
+    /// assert_eq!(ground.ray_hit_part(&pose, &ray, &hit, true), Some(0));
+    /// # Ok(())
+    /// # }
+    /// ```
+    #[inline]
+    fn ray_hit_part(
+        &self,
+        pose: &V::Pose,
+        ray: &crate::shape::Ray<V>,
+        hit: &crate::shape::RayHit<V>,
+        solid: bool,
+    ) -> Option<u32> {
+        let _ = (pose, ray, hit, solid);
+        None
+    }
+
     /// See [`intersects`].
     fn intersects_pair(pose_a: &V::Pose, a: &Self, pose_b: &V::Pose, b: &Self) -> bool;
 
@@ -169,6 +211,37 @@ pub trait DispatchShape<V: GjkVector>: RayCast<V> + Clone {
     ) -> Option<Manifold<V>> {
         Self::contact_pair(pose_a, a, pose_b, b, prediction)
             .map(|c| Manifold::single(&c, FeatureId::SINGLE))
+    }
+
+    /// See [`contact_cached`]. The default ignores the cache and answers
+    /// [`contact_pair`](Self::contact_pair); the convex enums test the cached
+    /// separating axis first ([`warm`]).
+    #[inline]
+    fn contact_pair_cached(
+        pose_a: &V::Pose,
+        a: &Self,
+        pose_b: &V::Pose,
+        b: &Self,
+        prediction: V::Scalar,
+        cache: &mut ContactCache<V>,
+    ) -> Option<Contact<V>> {
+        cache.clear();
+        Self::contact_pair(pose_a, a, pose_b, b, prediction)
+    }
+
+    /// See [`contact_manifold_cached`]. The default ignores the cache and answers
+    /// [`contact_manifold_pair`](Self::contact_manifold_pair).
+    #[inline]
+    fn contact_manifold_pair_cached(
+        pose_a: &V::Pose,
+        a: &Self,
+        pose_b: &V::Pose,
+        b: &Self,
+        prediction: V::Scalar,
+        cache: &mut ContactCache<V>,
+    ) -> Option<Manifold<V>> {
+        cache.clear();
+        Self::contact_manifold_pair(pose_a, a, pose_b, b, prediction)
     }
 
     /// The manifold of a pair known to touch as `contact` says (a composite's part
@@ -351,6 +424,75 @@ pub fn contact_manifold<V: GjkVector, S: DispatchShape<V>>(
 ) -> Option<Manifold<V>> {
     let (pose_a, pose_b) = (&entering_pose::<V>(pose_a), &entering_pose::<V>(pose_b));
     S::contact_manifold_pair(pose_a, a, pose_b, b, prediction)
+}
+
+/// [`contact`] warm-started from `cache`, the pair's [`ContactCache`] (see
+/// [`warm`]): the same answer, cheaper when the axis or direction that separated the
+/// pair at its last query still does. Pass the same cache at each query of the pair;
+/// a cache from another pair or an older frame costs one test, never the answer.
+///
+/// ```
+/// use isect::d3::*;
+/// use isect::query::dispatch::{self, ContactCache};
+///
+/// # fn main() -> Result<(), ShapeError> {
+/// // A box drifting toward another: apart, apart, then touching, frame by frame;
+/// // each answer is the uncached one.
+/// let cube = Shape::Cuboid(Aabb::new(Vec3::splat(-0.5), Vec3::splat(0.5))?);
+/// let mut cache = ContactCache::new();
+/// for x in [1.6_f32, 1.3, 0.9] {
+///     let at = Pose::new(Vec3::new(x, 0.1, 0.0), Quat::from_rotation_y(0.3));
+///     let warm = dispatch::contact_cached(&Pose::IDENTITY, &cube, &at, &cube, 0.0, &mut cache);
+///     assert_eq!(warm, dispatch::contact(&Pose::IDENTITY, &cube, &at, &cube, 0.0));
+/// }
+/// # Ok(())
+/// # }
+/// ```
+#[inline]
+pub fn contact_cached<V: GjkVector, S: DispatchShape<V>>(
+    pose_a: &V::Pose,
+    a: &S,
+    pose_b: &V::Pose,
+    b: &S,
+    prediction: V::Scalar,
+    cache: &mut ContactCache<V>,
+) -> Option<Contact<V>> {
+    let (pose_a, pose_b) = (&entering_pose::<V>(pose_a), &entering_pose::<V>(pose_b));
+    S::contact_pair_cached(pose_a, a, pose_b, b, prediction, cache)
+}
+
+/// [`contact_manifold`] warm-started from `cache`, as [`contact_cached`]: the same
+/// manifold.
+///
+/// ```
+/// use isect::d2::*;
+/// use isect::query::dispatch::{self, ContactCache};
+///
+/// # fn main() -> Result<(), ShapeError> {
+/// // A hexagon sliding along a floor box, apart then resting 0.05 into it.
+/// let floor = Shape::Cuboid(Aabb::new(Vec2::new(-10.0, -1.0), Vec2::new(10.0, 0.0))?);
+/// let hexagon: Vec<Vec2> = (0..6).map(|k| Vec2::from_angle(k as f32 * 1.0472)).collect();
+/// let hexagon = Shape::Polygon(ConvexPolygon::new(&hexagon)?);
+/// let mut cache = ContactCache::new();
+/// for y in [1.5_f32, 0.95, 0.82] {
+///     let at = Pose::from_translation(Vec2::new(0.3, y));
+///     let warm = dispatch::contact_manifold_cached(&Pose::IDENTITY, &floor, &at, &hexagon, 0.0, &mut cache);
+///     assert_eq!(warm, dispatch::contact_manifold(&Pose::IDENTITY, &floor, &at, &hexagon, 0.0));
+/// }
+/// # Ok(())
+/// # }
+/// ```
+#[inline]
+pub fn contact_manifold_cached<V: GjkVector, S: DispatchShape<V>>(
+    pose_a: &V::Pose,
+    a: &S,
+    pose_b: &V::Pose,
+    b: &S,
+    prediction: V::Scalar,
+    cache: &mut ContactCache<V>,
+) -> Option<Manifold<V>> {
+    let (pose_a, pose_b) = (&entering_pose::<V>(pose_a), &entering_pose::<V>(pose_b));
+    S::contact_manifold_pair_cached(pose_a, a, pose_b, b, prediction, cache)
 }
 
 /// Distance between the shapes (0 when touching or overlapping; NaN for a

@@ -200,6 +200,24 @@ macro_rules! any_shape_dispatch {
                 }
             }
 
+            fn ray_hit_part(
+                &self,
+                pose: &$pose,
+                ray: &$crate::shape::Ray<$v>,
+                hit: &$crate::shape::RayHit<$v>,
+                solid: bool,
+            ) -> Option<u32> {
+                use $crate::math::Isometry;
+                let local = $crate::shape::Ray {
+                    origin: pose.inverse_transform_point(ray.origin),
+                    dir: pose.inverse_transform_vector(ray.dir),
+                };
+                match self {
+                    Self::Convex(_) => None,
+                    $( Self::$variant(c) => $crate::query::composite::part_hit_at(&**c, &local, hit.t, solid), )*
+                }
+            }
+
             #[inline]
             fn intersects_pair(pa: &$pose, a: &Self, pb: &$pose, b: &Self) -> bool {
                 let poses = $crate::query::composite::Poses { a: pa, b: pb };
@@ -216,6 +234,41 @@ macro_rules! any_shape_dispatch {
             ) -> Option<$crate::query::Contact<$v>> {
                 let poses = $crate::query::composite::Poses { a: pa, b: pb };
                 Self::pair(&$crate::query::composite::ContactPair(poses, prediction), a, b)
+            }
+
+            /// The convex pair's warm-started contact
+            /// ([`dispatch::warm`](crate::query::dispatch::warm)); a pair with a
+            /// composite runs uncached (and clears the cache).
+            fn contact_pair_cached(
+                pa: &$pose,
+                a: &Self,
+                pb: &$pose,
+                b: &Self,
+                prediction: $r,
+                cache: &mut $crate::query::dispatch::ContactCache<$v>,
+            ) -> Option<$crate::query::Contact<$v>> {
+                if let (Self::Convex(x), Self::Convex(y)) = (a, b) {
+                    return <$convex>::contact_pair_cached(pa, x, pb, y, prediction, cache);
+                }
+                cache.clear();
+                Self::contact_pair(pa, a, pb, b, prediction)
+            }
+
+            /// The convex pair's warm-started manifold, as
+            /// [`contact_pair_cached`](crate::query::dispatch::DispatchShape::contact_pair_cached).
+            fn contact_manifold_pair_cached(
+                pa: &$pose,
+                a: &Self,
+                pb: &$pose,
+                b: &Self,
+                prediction: $r,
+                cache: &mut $crate::query::dispatch::ContactCache<$v>,
+            ) -> Option<$crate::query::Manifold<$v>> {
+                if let (Self::Convex(x), Self::Convex(y)) = (a, b) {
+                    return <$convex>::contact_manifold_pair_cached(pa, x, pb, y, prediction, cache);
+                }
+                cache.clear();
+                Self::contact_manifold_pair(pa, a, pb, b, prediction)
             }
 
             /// The convex pair's manifold; for composites, the per-part manifolds of

@@ -7,6 +7,7 @@
 
 use super::Handle;
 use crate::math::{Real, Vector};
+use crate::query::dispatch::ContactCache;
 use crate::query::manifold::{Manifold, MAX_MANIFOLD_POINTS};
 use crate::query::Contact;
 use std::collections::HashMap;
@@ -36,13 +37,16 @@ pub struct PairContact<V: Vector> {
 
 /// One pair of the cache.
 #[derive(Copy, Clone, Debug)]
-pub(super) struct Pair {
+pub(super) struct Pair<V: Vector> {
     pub a: Handle,
     pub b: Handle,
     /// Index in the touching array, or [`NONE`].
     pub touching: u32,
     /// The last update that visited the pair (visits it once per update).
     pub stamp: u32,
+    /// The narrow phase's warm start: what separated the pair at its last query
+    /// ([`ContactCache`]).
+    pub warm: ContactCache<V>,
 }
 
 /// A multiplicative hasher for the pair keys (two slot indices in a `u64`): keys are
@@ -83,7 +87,7 @@ fn slot_key(a: u32, b: u32) -> u64 {
 /// Pairs with overlapping fat boxes, and the touching ones with their contacts.
 #[derive(Clone, Debug, Default)]
 pub(super) struct PairCache<V: Vector> {
-    pairs: Vec<Pair>,
+    pairs: Vec<Pair<V>>,
     free: Vec<u32>,
     index: HashMap<u64, u32, BuildHasherDefault<PairKeyHasher>>,
     /// Touching pairs: contact, owning pair, impulses (three aligned arrays).
@@ -98,11 +102,11 @@ impl<V: Vector> PairCache<V> {
         self.index.len()
     }
 
-    pub fn get(&self, id: u32) -> &Pair {
+    pub fn get(&self, id: u32) -> &Pair<V> {
         &self.pairs[id as usize]
     }
 
-    pub fn get_mut(&mut self, id: u32) -> &mut Pair {
+    pub fn get_mut(&mut self, id: u32) -> &mut Pair<V> {
         &mut self.pairs[id as usize]
     }
 
@@ -128,6 +132,7 @@ impl<V: Vector> PairCache<V> {
             b: a.max(b),
             touching: NONE,
             stamp: 0,
+            warm: ContactCache::new(),
         };
         let id = match self.free.pop() {
             Some(id) => {

@@ -1,5 +1,7 @@
 //! Scene queries of the world: ray casts (closest, any, all, batches), shape casts,
-//! point, box and shape overlap queries. Each walks the tree's fat boxes (large ray
+//! point, box and shape overlap queries. A ray hit on a composite names the part it
+//! lies on ([`WorldRayHit::part`], found as parry's and Bullet's `triangleIndex` /
+//! `partId` are, by [`composite::part_hit_at`](crate::query::composite::part_hit_at)). Each walks the tree's fat boxes (large ray
 //! batches: a cached static SIMD [`Bvh`] of the tight boxes) and confirms with the
 //! exact shape test; every list is sorted and ties go to the smaller handle, so answers
 //! do not depend on the structure walked.
@@ -20,12 +22,34 @@ use crate::shape::{Aabb, Ray, RayHit};
 const PARALLEL_RAY_CHUNK: usize = 64;
 
 /// A ray hit on a world shape.
+///
+/// ```
+/// use isect::d2::*;
+///
+/// # fn main() -> Result<(), Box<dyn std::error::Error>> {
+/// // A step of three segments: a ray falling at x = 2 lands on segment 2, the upper
+/// // floor; one falling at x = -2 on segment 0.
+/// let mut world = World::new();
+/// let step = Polyline::new(vec![Vec2::new(-4.0, 0.0), Vec2::ZERO, Vec2::Y, Vec2::new(4.0, 1.0)], false)?;
+/// world.insert(step, Pose::IDENTITY, Filter::ALL)?;
+/// let fall = |x| Ray::new(Vec2::new(x, 5.0), -Vec2::Y);
+/// assert_eq!(world.cast_ray(&fall(2.0)?, 10.0, Filter::ALL).unwrap().part, Some(2));
+/// assert_eq!(world.cast_ray(&fall(-2.0)?, 10.0, Filter::ALL).unwrap().part, Some(0));
+/// # Ok(())
+/// # }
+/// ```
 #[derive(Copy, Clone, Debug, PartialEq)]
 pub struct WorldRayHit<V: Vector> {
     /// The shape hit.
     pub handle: Handle,
     /// Where, in world space (see [`RayHit`]).
     pub hit: RayHit<V>,
+    /// The part of a composite shape that was hit: a triangle of a `TriMesh` or of a
+    /// heightfield, a part of a `Compound`, a segment of a `Polyline`, a convex piece
+    /// of a `ConcavePolygon` (the composite's part index,
+    /// [`DispatchShape::ray_hit_part`]). `None` for a convex shape, and for a ray
+    /// starting inside a solid mesh (no part is hit there).
+    pub part: Option<u32>,
 }
 
 impl<V: GjkVector, S: DispatchShape<V> + Sync> World<V, S> {
@@ -46,6 +70,7 @@ impl<V: GjkVector, S: DispatchShape<V> + Sync> World<V, S> {
     /// let ray = Ray::new(Vec2::ZERO, Vec2::X)?;
     /// let hit = world.cast_ray(&ray, 100.0, Filter::ALL).expect("it hits");
     /// assert_eq!(hit.handle, near);
+    /// assert_eq!(hit.part, None); // a ball is convex: no part
     /// assert!((hit.hit.t - 4.0).abs() < 1e-6);
     /// assert!(world.cast_ray(&ray, 3.5, Filter::ALL).is_none()); // max_t stops short
     /// # Ok(())
@@ -98,7 +123,16 @@ impl<V: GjkVector, S: DispatchShape<V> + Sync> World<V, S> {
                 }
             }
         }
-        best
+        best.map(|h| self.with_part(h, ray, solid))
+    }
+
+    /// `hit` (of `ray`, solid or not) with the part of its shape it lies on
+    /// ([`DispatchShape::ray_hit_part`]).
+    fn with_part(&self, hit: WorldRayHit<V>, ray: &Ray<V>, solid: bool) -> WorldRayHit<V> {
+        let part = self
+            .entry(hit.handle)
+            .and_then(|e| e.shape.ray_hit_part(&e.pose, ray, &hit.hit, solid));
+        WorldRayHit { part, ..hit }
     }
 
     /// The exact test of `ray` within `t_max` against the shape in `slot` (if `filter`
@@ -117,7 +151,9 @@ impl<V: GjkVector, S: DispatchShape<V> + Sync> World<V, S> {
         let (handle, e) = self.allowed(slot, filter)?;
         let hit = e.shape.cast_ray_solid(&e.pose, ray, t_max, solid)?;
         if best.is_none_or(|b| (hit.t, handle) < (b.hit.t, b.handle)) {
-            *best = Some(WorldRayHit { handle, hit });
+            // The part is found once the closest hit is known (`with_part`).
+            let part = None;
+            *best = Some(WorldRayHit { handle, hit, part });
         }
         Some(hit.t)
     }
@@ -193,7 +229,8 @@ impl<V: GjkVector, S: DispatchShape<V> + Sync> World<V, S> {
             tree.cast_ray_all(ray, max_t, |_, user, _| {
                 if let Some((handle, e)) = self.allowed(user, &filter) {
                     if let Some(hit) = e.shape.cast_ray_posed(&e.pose, ray, max_t) {
-                        hits.push(WorldRayHit { handle, hit });
+                        let part = e.shape.ray_hit_part(&e.pose, ray, &hit, true);
+                        hits.push(WorldRayHit { handle, hit, part });
                     }
                 }
                 true
@@ -299,7 +336,10 @@ impl<V: GjkVector, S: DispatchShape<V> + Sync> World<V, S> {
         bvh.cast_rays(rays, max_t, |k, slot, t_max| {
             self.keep_closest(&mut best[k], slot, &rays[k], t_max, &filter, true)
         });
-        best
+        best.iter()
+            .zip(rays)
+            .map(|(h, ray)| h.map(|h| self.with_part(h, ray, true)))
+            .collect()
     }
 
     /// The shapes (allowed by `filter`) that contain the point `p` (boundary

@@ -19,9 +19,11 @@
 //! - **Narrow phase.** Only the pairs of *dirty* shapes (inserted, moved, refiltered)
 //!   and the new pairs are visited: a pair whose fat boxes parted, or whose filters
 //!   or exclusion now forbid it, is dropped; the others get
-//!   [`dispatch::contact`] (or [`dispatch::contact_manifold`]) when their tight
-//!   boxes, grown by half the prediction each, overlap. A pair of two unmoved shapes
-//!   keeps its contact without a query. With the `parallel` feature the queries run
+//!   [`dispatch::contact_cached`](crate::query::dispatch::contact_cached) (or [`dispatch::contact_manifold_cached`](crate::query::dispatch::contact_manifold_cached)) when
+//!   their tight boxes, grown by half the prediction each, overlap: the uncached
+//!   answer, warm-started from the pair's [`ContactCache`] (the SAT axis or GJK
+//!   direction that separated it at its last query, [`dispatch::warm`](crate::query::dispatch::warm)). A pair of
+//!   two unmoved shapes keeps its contact without a query. With the `parallel` feature the queries run
 //!   on rayon's pool; results are written back in visit order, so the answers and
 //!   their order equal the serial run's.
 //! - **Events.** A pair that starts or stops touching is reported once, sorted.
@@ -32,7 +34,7 @@
 use super::{Entry, Handle, World};
 use crate::algo::gjk::GjkVector;
 use crate::broad::ProxyId;
-use crate::query::dispatch::{self, DispatchShape};
+use crate::query::dispatch::{ContactCache, DispatchShape};
 use crate::query::manifold::{FeatureId, Manifold};
 use crate::query::Contact;
 use core::time::Duration;
@@ -120,9 +122,10 @@ impl<V: GjkVector, S: DispatchShape<V> + Sync> World<V, S> {
         self.collect_dirty_pairs(&mut visit);
         let visit = self.prune_pairs(visit, &mut events.stopped);
         let broad = clock.elapsed();
-        let found = self.narrow_phase(&visit);
+        let (found, warm) = self.narrow_phase(&visit);
         let narrow = clock.elapsed().saturating_sub(broad);
-        for (&id, found) in visit.iter().zip(found) {
+        for ((&id, found), warm) in visit.iter().zip(found).zip(warm) {
+            self.pairs.get_mut(id).warm = warm;
             match self.pairs.set_contact(id, found) {
                 Some(true) => events.started.push(self.pair_handles(id)),
                 Some(false) => events.stopped.push(self.pair_handles(id)),
@@ -353,34 +356,47 @@ impl<V: GjkVector, S: DispatchShape<V> + Sync> World<V, S> {
         }
     }
 
-    /// The narrow-phase result of each pair of `visit` (same order).
-    fn narrow_phase(&self, visit: &[u32]) -> Vec<Found<V>> {
-        let one = |&id: &u32| -> Found<V> {
+    /// The narrow-phase result of each pair of `visit` (same order), and each pair's
+    /// warm start after its query. Never inlined, so that a profiler can select the
+    /// phase by its name (`examples/narrow_phase.rs`).
+    #[inline(never)]
+    fn narrow_phase(&self, visit: &[u32]) -> (Vec<Found<V>>, Vec<ContactCache<V>>) {
+        let mut warm: Vec<ContactCache<V>> =
+            visit.iter().map(|&id| self.pairs.get(id).warm).collect();
+        let one = |(&id, warm): (&u32, &mut ContactCache<V>)| -> Found<V> {
             let (a, b) = self.pair_handles(id);
             let (ea, eb) = (self.entry(a)?, self.entry(b)?);
-            self.pair_contact(ea, eb)
+            self.pair_contact(ea, eb, warm)
         };
         #[cfg(feature = "parallel")]
-        {
+        let found = {
             use rayon::prelude::*;
-            visit.par_iter().map(one).collect()
-        }
+            visit.par_iter().zip(warm.par_iter_mut()).map(one).collect()
+        };
         #[cfg(not(feature = "parallel"))]
-        {
-            visit.iter().map(one).collect()
-        }
+        let found = visit.iter().zip(warm.iter_mut()).map(one).collect();
+        (found, warm)
     }
 
     /// The contact of two entries, from `a` to `b`, with its manifold (one point
-    /// unless the world computes manifolds).
-    fn pair_contact(&self, a: &Entry<V, S>, b: &Entry<V, S>) -> Found<V> {
+    /// unless the world computes manifolds), warm-started from the pair's `warm`
+    /// ([`dispatch::warm`](crate::query::dispatch::warm)).
+    fn pair_contact(
+        &self,
+        a: &Entry<V, S>,
+        b: &Entry<V, S>,
+        warm: &mut ContactCache<V>,
+    ) -> Found<V> {
+        // The poses were checked on their way in (`unit_pose`): the trait methods
+        // take them as they are, without the free functions' second check.
         let p = self.prediction;
+        let (pa, pb) = (&a.pose, &b.pose);
         if self.manifolds {
-            let m = dispatch::contact_manifold(&a.pose, &a.shape, &b.pose, &b.shape, p)?;
+            let m = S::contact_manifold_pair_cached(pa, &a.shape, pb, &b.shape, p, warm)?;
             let deepest = deepest_point(&m)?;
             return Some((deepest, m));
         }
-        let c = dispatch::contact(&a.pose, &a.shape, &b.pose, &b.shape, p)?;
+        let c = S::contact_pair_cached(pa, &a.shape, pb, &b.shape, p, warm)?;
         Some((c, Manifold::single(&c, FeatureId::SINGLE)))
     }
 

@@ -90,9 +90,13 @@ mod trimesh;
 mod trimesh_contact_parry;
 #[path = "../trimesh_parry.rs"]
 mod trimesh_parry;
+#[path = "../warm_start.rs"]
+mod warm_start;
 #[path = "../world.rs"]
 mod world;
 #[path = "../world_cache.rs"]
 mod world_cache;
 #[path = "../world_distance.rs"]
 mod world_distance;
+#[path = "../world_ray_parts.rs"]
+mod world_ray_parts;

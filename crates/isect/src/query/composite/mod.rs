@@ -61,8 +61,8 @@ pub use moving::{
     cast_shapes_composites_with, cast_shapes_with, time_of_impact, time_of_impact_composites,
 };
 pub use single::{
-    cast_ray, cast_ray_all, contains_point, intersects_aabb, project_local_point, transformed_aabb,
-    world_aabb,
+    cast_ray, cast_ray_all, contains_point, intersects_aabb, part_hit_at, project_local_point,
+    transformed_aabb, world_aabb, PART_HIT_ULPS,
 };
 
 pub(crate) use any::{

@@ -164,6 +164,61 @@ where
     best
 }
 
+/// Rounding allowed, in machine epsilons of the hit's scale (its coordinates and
+/// `t`), between a composite's ray hit and the part it lies on
+/// ([`part_hit_at`]).
+pub const PART_HIT_ULPS: f64 = 4096.0;
+
+/// The part of `c` on which a hit of `ray` (local frame) at `t` lies — the hit of
+/// any of the composite's ray casts: its solid one (`solid`) or its boundary one.
+/// The parts whose boxes hold the hit point are cast again, and the one hit nearest
+/// to `t` (within [`PART_HIT_ULPS`]) is the answer; ties go to the smaller index.
+/// `None` when no part is hit there: a ray starting inside a solid mesh, whose
+/// volume no part fills, or a `t` that is no hit of `ray`.
+///
+/// ```
+/// use isect::d2::*;
+/// use isect::query::composite;
+///
+/// # fn main() -> Result<(), ShapeError> {
+/// // The step's upper floor (segment 2) is where a ray falling at x = 2 lands.
+/// let step = Polyline::new(vec![Vec2::new(-4.0, 0.0), Vec2::ZERO, Vec2::Y, Vec2::new(4.0, 1.0)], false)?;
+/// let ray = Ray::new(Vec2::new(2.0, 5.0), -Vec2::Y)?;
+/// let hit = step.cast_ray(&ray, 10.0).expect("it lands");
+/// assert_eq!(composite::part_hit_at(&step, &ray, hit.t, true), Some(2));
+/// assert_eq!(composite::part_hit_at(&step, &ray, 2.0, true), None); // no hit at t = 2
+/// # Ok(())
+/// # }
+/// ```
+pub fn part_hit_at<V, C>(c: &C, ray: &Ray<V>, t: V::Scalar, solid: bool) -> Option<u32>
+where
+    V: GjkVector,
+    C: Composite<V>,
+{
+    let p = ray.point_at(t);
+    let scale = p
+        .abs()
+        .max_element()
+        .max(ray.origin.abs().max_element())
+        .max(t.abs());
+    let slack = crate::math::tolerance::eps::<V::Scalar>(PART_HIT_ULPS) * scale.max(V::Scalar::ONE);
+    let region = Aabb {
+        min: p - V::splat(slack),
+        max: p + V::splat(slack),
+    };
+    let mut best: Option<(V::Scalar, u32)> = None;
+    c.for_each_part_in(&region, |i| {
+        let hit = c.with_part(i, |pp, part| part.cast_ray_solid(pp, ray, t + slack, solid));
+        if let Some(off) = hit.map(|h| (h.t - t).abs()).filter(|&off| off <= slack) {
+            if best.is_none_or(|(o, j)| off < o || off == o && i < j) {
+                best = Some((off, i));
+            }
+        }
+        true
+    });
+    best.map(|(_, i)| i)
+}
+
 /// Every part's first hit of `ray` (local frame) within `max_t`, sorted by `t`, then
 /// part index. Misses as [`cast_ray`].
 ///

@@ -47,6 +47,43 @@ where
         !matches!(self, Shape::Cylinder(_) | Shape::Cone(_))
     }
 
+    fn boxes_mtv_warm(
+        pa: &Pose3<R>,
+        a: &Aabb<R::V3>,
+        pb: &Pose3<R>,
+        b: &Aabb<R::V3>,
+        distance: R,
+        axis: &mut u32,
+    ) -> Option<Option<Mtv<R::V3>>> {
+        match (world_obb(pa, a), world_obb(pb, b)) {
+            (Some(p), Some(q)) => sat_3d::obb_obb_mtv_warm(&p, &q, distance, axis),
+            _ => Some(None),
+        }
+    }
+
+    fn boxes_apart_along(
+        pa: &Pose3<R>,
+        a: &Aabb<R::V3>,
+        pb: &Pose3<R>,
+        b: &Aabb<R::V3>,
+        k: u32,
+        distance: R,
+    ) -> bool {
+        match (world_obb(pa, a), world_obb(pb, b)) {
+            (Some(p), Some(q)) => sat_3d::obb_axis_separates(&p, &q, k, distance),
+            _ => false,
+        }
+    }
+
+    fn boxes_separating_axis(
+        pa: &Pose3<R>,
+        a: &Aabb<R::V3>,
+        pb: &Pose3<R>,
+        b: &Aabb<R::V3>,
+    ) -> Option<u32> {
+        sat_3d::obb_separating_axis(&world_obb(pa, a)?, &world_obb(pb, b)?)
+    }
+
     fn own_contact(
         pa: &Pose3<R>,
         a: &Self,

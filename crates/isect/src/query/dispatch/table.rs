@@ -72,6 +72,42 @@ pub(crate) trait ConvexEnum<V: GjkVector>:
         prediction: V::Scalar,
     ) -> Option<Manifold<V>>;
 
+    /// The boxes' minimum translation vector warm-started from the SAT axis `axis`
+    /// ([`crate::algo::sat_3d::obb_obb_mtv_warm`]): `None` when that axis still proves
+    /// them farther apart than `distance`, else `Some` of [`boxes_mtv`](Self::boxes_mtv)'s
+    /// answer, `axis` updated. The default, for a dimension without the hook, is
+    /// always the full test.
+    fn boxes_mtv_warm(
+        pa: &V::Pose,
+        a: &Aabb<V>,
+        pb: &V::Pose,
+        b: &Aabb<V>,
+        _distance: V::Scalar,
+        _axis: &mut u32,
+    ) -> Option<Option<Mtv<V>>> {
+        Some(Self::boxes_mtv(pa, a, pb, b))
+    }
+
+    /// True when SAT axis `k` of the boxes ([`crate::algo::sat_3d::OBB_AXES`]) proves
+    /// them farther apart than `distance` (the warm start's test, [`super::warm`]).
+    /// The default, for a dimension without the hook, proves nothing.
+    fn boxes_apart_along(
+        _: &V::Pose,
+        _: &Aabb<V>,
+        _: &V::Pose,
+        _: &Aabb<V>,
+        _k: u32,
+        _distance: V::Scalar,
+    ) -> bool {
+        false
+    }
+
+    /// The SAT axis that separates the boxes, `None` when they touch (or the
+    /// dimension has no warm start for boxes).
+    fn boxes_separating_axis(_: &V::Pose, _: &Aabb<V>, _: &V::Pose, _: &Aabb<V>) -> Option<u32> {
+        None
+    }
+
     /// This dimension's own boolean kernels.
     fn own_intersects(_: &V::Pose, _: &Self, _: &V::Pose, _: &Self) -> Option<bool> {
         None
@@ -196,16 +232,134 @@ pub(crate) fn contact<V: GjkVector, S: ConvexEnum<V>>(
         (Triangle(x), Ball(y)) => flip_contact(contact_ball_flat(pb, y, pa, x, prediction)),
         (Ball(x), Segment(y)) => contact_ball_flat(pa, x, pb, y, prediction),
         (Segment(x), Ball(y)) => flip_contact(contact_ball_flat(pb, y, pa, x, prediction)),
-        (Cuboid(x), Cuboid(y)) => match S::boxes_mtv(pa, x, pb, y) {
-            Some(mtv) if -mtv.depth <= prediction => Some(S::boxes_contact(pa, x, pb, y, mtv)),
-            // Apart but maybe within the prediction: the distance comes from GJK.
-            _ if prediction > V::Scalar::ZERO => generic_contact(pa, x, pb, y, prediction),
-            _ => None,
-        },
+        (Cuboid(x), Cuboid(y)) => {
+            boxes_contact_of::<V, S>(pa, x, pb, y, S::boxes_mtv(pa, x, pb, y), prediction)
+        }
         _ => S::own_contact(pa, a, pb, b, prediction).unwrap_or_else(|| {
             generic_contact(pa, a, pb, b, prediction)
                 .map(|c| witnesses_on_supports(pa, a, pb, b, c))
         }),
+    }
+}
+
+/// True for the pairs [`contact`] answers by a closed form (balls, capsules, a ball
+/// and a box, triangle or segment): cheaper than any cache.
+#[inline]
+fn analytic_pair<V: Vector>(a: &Kind<'_, V>, b: &Kind<'_, V>) -> bool {
+    use Kind::*;
+    matches!(
+        (a, b),
+        (
+            Ball(_),
+            Ball(_) | Capsule(_) | Cuboid(_) | Triangle(_) | Segment(_)
+        ) | (Capsule(_) | Cuboid(_) | Triangle(_) | Segment(_), Ball(_))
+            | (Capsule(_), Capsule(_))
+    )
+}
+
+/// A box pair apart along its cached SAT axis by more than `prediction`.
+#[inline]
+fn boxes_still_apart<V: GjkVector, S: ConvexEnum<V>>(
+    pa: &V::Pose,
+    x: &Aabb<V>,
+    pb: &V::Pose,
+    y: &Aabb<V>,
+    prediction: V::Scalar,
+    cache: &ContactCache<V>,
+) -> bool {
+    cache.sat_axis != super::warm::NO_AXIS
+        && S::boxes_apart_along(pa, x, pb, y, cache.sat_axis, prediction)
+}
+
+/// Keeps in `cache` the SAT axis of a box pair found apart (`found` false), or none.
+#[inline]
+fn remember_box_axis<V: GjkVector, S: ConvexEnum<V>>(
+    pa: &V::Pose,
+    x: &Aabb<V>,
+    pb: &V::Pose,
+    y: &Aabb<V>,
+    found: bool,
+    cache: &mut ContactCache<V>,
+) {
+    cache.sat_axis = match found {
+        true => super::warm::NO_AXIS,
+        false => S::boxes_separating_axis(pa, x, pb, y).unwrap_or(super::warm::NO_AXIS),
+    };
+}
+
+/// [`DispatchShape::contact_pair_cached`]: [`contact`], with a box pair's cached SAT
+/// axis or a GJK pair's cached direction tested first ([`super::warm`]).
+pub(crate) fn contact_cached<V: GjkVector, S: ConvexEnum<V>>(
+    pa: &V::Pose,
+    a: &S,
+    pb: &V::Pose,
+    b: &S,
+    prediction: V::Scalar,
+    cache: &mut ContactCache<V>,
+) -> Option<Contact<V>> {
+    if !(pa.is_finite() && pb.is_finite()) {
+        return None;
+    }
+    let (ka, kb) = (a.kind(), b.kind());
+    if let (Kind::Cuboid(x), Kind::Cuboid(y)) = (&ka, &kb) {
+        let mtv = S::boxes_mtv_warm(pa, x, pb, y, prediction, &mut cache.sat_axis)?;
+        return boxes_contact_of::<V, S>(pa, x, pb, y, mtv, prediction);
+    }
+    if analytic_pair(&ka, &kb) {
+        return contact(pa, a, pb, b, prediction);
+    }
+    S::own_contact(pa, a, pb, b, prediction).unwrap_or_else(|| {
+        crate::query::contact::contact_warm(pa, a, pb, b, prediction, &mut cache.plane)
+            .map(|c| witnesses_on_supports(pa, a, pb, b, c))
+    })
+}
+
+/// [`DispatchShape::contact_manifold_pair_cached`]: [`contact_manifold`], with the
+/// cached axis or direction of [`contact_cached`] tested first.
+pub(crate) fn contact_manifold_cached<V: GjkVector, S: ConvexEnum<V>>(
+    pa: &V::Pose,
+    a: &S,
+    pb: &V::Pose,
+    b: &S,
+    prediction: V::Scalar,
+    cache: &mut ContactCache<V>,
+) -> Option<Manifold<V>> {
+    let (ka, kb) = (a.kind(), b.kind());
+    if let (Kind::Cuboid(x), Kind::Cuboid(y)) = (&ka, &kb) {
+        if pa.is_finite()
+            && pb.is_finite()
+            && boxes_still_apart::<V, S>(pa, x, pb, y, prediction, cache)
+        {
+            return None;
+        }
+        let m = S::boxes_manifold(pa, x, pb, y, prediction);
+        remember_box_axis::<V, S>(pa, x, pb, y, m.is_some(), cache);
+        return m;
+    }
+    if analytic_pair(&ka, &kb) {
+        return contact_manifold(pa, a, pb, b, prediction);
+    }
+    S::own_manifold(pa, a, pb, b, prediction).unwrap_or_else(|| {
+        let c = contact_cached(pa, a, pb, b, prediction, cache)?;
+        Some(manifold_from_contact(pa, a, pb, b, &c, prediction))
+    })
+}
+
+/// The contact of two boxes from their SAT answer `mtv` (`None`: apart).
+#[inline]
+fn boxes_contact_of<V: GjkVector, S: ConvexEnum<V>>(
+    pa: &V::Pose,
+    x: &Aabb<V>,
+    pb: &V::Pose,
+    y: &Aabb<V>,
+    mtv: Option<Mtv<V>>,
+    prediction: V::Scalar,
+) -> Option<Contact<V>> {
+    match mtv {
+        Some(mtv) if -mtv.depth <= prediction => Some(S::boxes_contact(pa, x, pb, y, mtv)),
+        // Apart but maybe within the prediction: the distance comes from GJK.
+        _ if prediction > V::Scalar::ZERO => generic_contact(pa, x, pb, y, prediction),
+        _ => None,
     }
 }
 
@@ -575,6 +729,28 @@ macro_rules! dispatch_by_table {
                 prediction: R,
             ) -> Option<Manifold<R::$V>> {
                 table::contact_manifold(pa, a, pb, b, prediction)
+            }
+
+            fn contact_pair_cached(
+                pa: &$Pose<R>,
+                a: &Self,
+                pb: &$Pose<R>,
+                b: &Self,
+                prediction: R,
+                cache: &mut ContactCache<R::$V>,
+            ) -> Option<Contact<R::$V>> {
+                table::contact_cached(pa, a, pb, b, prediction, cache)
+            }
+
+            fn contact_manifold_pair_cached(
+                pa: &$Pose<R>,
+                a: &Self,
+                pb: &$Pose<R>,
+                b: &Self,
+                prediction: R,
+                cache: &mut ContactCache<R::$V>,
+            ) -> Option<Manifold<R::$V>> {
+                table::contact_manifold_cached(pa, a, pb, b, prediction, cache)
             }
 
             fn manifold_along_pair(

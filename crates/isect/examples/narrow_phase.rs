@@ -1,0 +1,281 @@
+//! The world's narrow phase on the scenes of `benches/world_rapier.rs` (the same
+//! kinds, sizes and speeds, drawn by this file's own seeded generator): 10k moving
+//! boxes (3D), 10k balls, capsules and boxes over a ground box, 10k 2D boxes, circles
+//! and hexagons, and a level (20k static boxes on a floor, 100 moving balls). Each
+//! scene runs a first update (every pair new) and a number of frames (every moving
+//! shape translates by its velocity), and prints the candidates (narrow-phase
+//! queries) and touching pairs summed over all the updates, the first included: the
+//! phase's instructions divided by these candidates are its cost per query.
+//!
+//! It exists to count the narrow phase's instructions under callgrind, the phase
+//! alone being selected by its function name:
+//!
+//! ```text
+//! valgrind --tool=callgrind --toggle-collect='*World*narrow_phase*' \
+//!     target/release/examples/narrow_phase boxes 10
+//! ```
+//!
+//! Arguments: the scene (`boxes`, `mixed`, `2d`, `level`), the frame count, and
+//! `manifolds` to compute manifolds instead of single points.
+
+use glam::{Quat, Vec2, Vec3};
+use isect::math::{Pose2, Pose3};
+use isect::shape::shape_2d::Shape as Shape2;
+use isect::shape::shape_3d::Shape as Shape3;
+use isect::shape::{Aabb, Ball, Capsule, ConvexPolygon};
+use isect::world::{Filter, World};
+
+#[path = "../tests/support/rng.rs"]
+mod rng;
+use rng::Rng;
+
+/// The broad-phase margin of the benchmark (rapier's skin).
+const MARGIN: f32 = 0.04;
+
+/// A moving or static body of a 3D scene.
+struct Body3 {
+    shape: Shape3<f32>,
+    at: Vec3,
+    rotation: Quat,
+    vel: Vec3,
+}
+
+fn vec3(rng: &mut Rng, lo: f32, hi: f32) -> Vec3 {
+    Vec3::new(
+        rng.uniform(lo, hi),
+        rng.uniform(lo, hi),
+        rng.uniform(lo, hi),
+    )
+}
+
+fn rotation(rng: &mut Rng) -> Quat {
+    let axis = vec3(rng, -1.0, 1.0).try_normalize().unwrap_or(Vec3::Z);
+    Quat::from_axis_angle(axis, rng.uniform(-3.1, 3.1))
+}
+
+fn cuboid(half: Vec3) -> Shape3<f32> {
+    Aabb::from_center(Vec3::ZERO, half).expect("box").into()
+}
+
+fn mixed_kind(rng: &mut Rng) -> Shape3<f32> {
+    match rng.below(3) {
+        0 => Ball::new(Vec3::ZERO, rng.uniform(0.3, 0.6))
+            .expect("ball")
+            .into(),
+        1 => {
+            let (hh, r) = (rng.uniform(0.2, 0.4), rng.uniform(0.2, 0.3));
+            Capsule::new(Vec3::new(0.0, -hh, 0.0), Vec3::new(0.0, hh, 0.0), r)
+                .expect("capsule")
+                .into()
+        }
+        _ => cuboid(vec3(rng, 0.3, 0.6)),
+    }
+}
+
+/// `n` moving bodies in a cube sized for about one neighbour each.
+fn moving(rng: &mut Rng, n: usize, speed: f32, mixed: bool) -> (Vec<Body3>, f32) {
+    let half = 0.9 * (n as f32).cbrt();
+    let bodies = (0..n)
+        .map(|_| Body3 {
+            shape: if mixed {
+                mixed_kind(rng)
+            } else {
+                cuboid(vec3(rng, 0.3, 0.6))
+            },
+            at: vec3(rng, -half, half),
+            rotation: rotation(rng),
+            vel: vec3(rng, -speed, speed),
+        })
+        .collect();
+    (bodies, half)
+}
+
+/// The mixed bodies over a static ground box (returned apart).
+fn on_ground(rng: &mut Rng, n: usize) -> (Vec<Body3>, Vec<Body3>, f32) {
+    let half = (n as f32).sqrt() * 0.8;
+    let (mut bodies, _) = moving(rng, n, 0.02, true);
+    for b in &mut bodies {
+        b.at.y = rng.uniform(0.0, 4.0);
+    }
+    let ground = Body3 {
+        shape: cuboid(Vec3::new(half, 0.5, half)),
+        at: Vec3::new(0.0, -0.5, 0.0),
+        rotation: Quat::IDENTITY,
+        vel: Vec3::ZERO,
+    };
+    (bodies, vec![ground], 80.0)
+}
+
+/// 20k static boxes on a static floor, 100 moving balls.
+fn level(rng: &mut Rng) -> (Vec<Body3>, Vec<Body3>, f32) {
+    let side = 141;
+    let still = |shape, at| Body3 {
+        shape,
+        at,
+        rotation: Quat::IDENTITY,
+        vel: Vec3::ZERO,
+    };
+    let mut fixed = vec![still(
+        cuboid(Vec3::new(side as f32, 0.5, side as f32)),
+        Vec3::new(0.0, -0.5, 0.0),
+    )];
+    for i in 0..20_000 {
+        let (x, z) = ((i % side) as f32, (i / side) as f32);
+        let h = vec3(rng, 0.2, 0.45);
+        let at = Vec3::new(2.0 * x - side as f32, h.y, 2.0 * z - side as f32);
+        fixed.push(still(cuboid(h), at));
+    }
+    let balls = (0..100)
+        .map(|_| {
+            let at = vec3(rng, -side as f32, side as f32);
+            let v = vec3(rng, -0.1, 0.1);
+            Body3 {
+                shape: Ball::new(Vec3::ZERO, 0.4).expect("ball").into(),
+                at: Vec3::new(at.x, 0.4, at.z),
+                rotation: Quat::IDENTITY,
+                vel: Vec3::new(v.x, 0.0, v.z),
+            }
+        })
+        .collect();
+    (balls, fixed, side as f32)
+}
+
+/// Runs `frames` frames of a 3D scene; returns (candidates, contacts) summed.
+fn run_3d(
+    mut bodies: Vec<Body3>,
+    fixed: Vec<Body3>,
+    half: f32,
+    frames: usize,
+    m: bool,
+) -> (usize, usize) {
+    let mut world = World::<Vec3, Shape3<f32>>::new();
+    world.set_broad_margin(MARGIN).expect("margin");
+    world.set_manifolds(m);
+    for b in &fixed {
+        let pose = Pose3::new(b.at, b.rotation);
+        world
+            .insert_static(b.shape.clone(), pose, Filter::ALL)
+            .expect("insert");
+    }
+    let handles: Vec<_> = bodies
+        .iter()
+        .map(|b| {
+            let pose = Pose3::new(b.at, b.rotation);
+            world
+                .insert(b.shape.clone(), pose, Filter::ALL)
+                .expect("insert")
+        })
+        .collect();
+    world.update();
+    let first = world.update_stats();
+    let mut sums = (first.candidates, first.contacts);
+    for _ in 0..frames {
+        for (b, &h) in bodies.iter_mut().zip(&handles) {
+            b.at += b.vel;
+            for k in 0..3 {
+                if b.at[k].abs() > half {
+                    b.vel[k] = -b.vel[k];
+                }
+            }
+            world
+                .set_pose(h, Pose3::new(b.at, b.rotation))
+                .expect("pose");
+        }
+        world.update();
+        let s = world.update_stats();
+        sums = (sums.0 + s.candidates, sums.1 + s.contacts);
+    }
+    sums
+}
+
+/// A 2D body: shape, position, angle, velocity.
+struct Body2 {
+    shape: Shape2<f32>,
+    at: Vec2,
+    angle: f32,
+    vel: Vec2,
+}
+
+fn shape_2d(rng: &mut Rng) -> Shape2<f32> {
+    let (w, h) = (rng.uniform(0.3, 0.6), rng.uniform(0.3, 0.6));
+    match rng.below(3) {
+        0 => Aabb::from_center(Vec2::ZERO, Vec2::new(w, h))
+            .expect("box")
+            .into(),
+        1 => Ball::new(Vec2::ZERO, w).expect("circle").into(),
+        _ => {
+            let hexagon: Vec<Vec2> = (0..6)
+                .map(|k| Vec2::from_angle(k as f32 * std::f32::consts::TAU / 6.0) * w)
+                .collect();
+            ConvexPolygon::new(&hexagon).expect("hexagon").into()
+        }
+    }
+}
+
+/// Runs `frames` frames of the 2D scene; returns (candidates, contacts) summed.
+fn run_2d(rng: &mut Rng, n: usize, frames: usize, m: bool) -> (usize, usize) {
+    let half = 0.9 * (n as f32).sqrt();
+    let mut bodies: Vec<Body2> = (0..n)
+        .map(|_| Body2 {
+            shape: shape_2d(rng),
+            at: Vec2::new(rng.uniform(-half, half), rng.uniform(-half, half)),
+            angle: rng.uniform(-3.0, 3.0),
+            vel: Vec2::new(rng.uniform(-0.05, 0.05), rng.uniform(-0.05, 0.05)),
+        })
+        .collect();
+    let mut world = World::<Vec2, Shape2<f32>>::new();
+    world.set_broad_margin(MARGIN).expect("margin");
+    world.set_manifolds(m);
+    let handles: Vec<_> = bodies
+        .iter()
+        .map(|b| {
+            let pose = Pose2::new(b.at, b.angle);
+            world
+                .insert(b.shape.clone(), pose, Filter::ALL)
+                .expect("insert")
+        })
+        .collect();
+    world.update();
+    let first = world.update_stats();
+    let mut sums = (first.candidates, first.contacts);
+    for _ in 0..frames {
+        for (b, &h) in bodies.iter_mut().zip(&handles) {
+            b.at += b.vel;
+            for k in 0..2 {
+                if b.at[k].abs() > half {
+                    b.vel[k] = -b.vel[k];
+                }
+            }
+            world.set_pose(h, Pose2::new(b.at, b.angle)).expect("pose");
+        }
+        world.update();
+        let s = world.update_stats();
+        sums = (sums.0 + s.candidates, sums.1 + s.contacts);
+    }
+    sums
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().collect();
+    let scene = args.get(1).map_or("boxes", String::as_str);
+    let frames = args.get(2).and_then(|s| s.parse().ok()).unwrap_or(10);
+    let m = args.get(3).is_some_and(|s| s == "manifolds");
+    let mut rng = Rng(17);
+    let (candidates, contacts) = match scene {
+        "boxes" => {
+            let (bodies, half) = moving(&mut rng, 10_000, 0.05, false);
+            run_3d(bodies, Vec::new(), half, frames, m)
+        }
+        "mixed" => {
+            let (bodies, fixed, half) = on_ground(&mut rng, 10_000);
+            run_3d(bodies, fixed, half, frames, m)
+        }
+        "level" => {
+            let (bodies, fixed, half) = level(&mut rng);
+            run_3d(bodies, fixed, half, frames, m)
+        }
+        "2d" => run_2d(&mut rng, 10_000, frames, m),
+        other => panic!("unknown scene {other}: boxes, mixed, 2d or level"),
+    };
+    println!("{scene}: first update and {frames} frames: {candidates} candidates, {contacts} touching (sums)");
+}
