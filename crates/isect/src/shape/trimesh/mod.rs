@@ -375,7 +375,7 @@ impl<R: Real> TriMesh<R> {
     /// Updates `best` with the nearest crossing of a leaf's triangles that is within
     /// `max_t` and, when there is a best hit already, strictly nearer (ties go to the
     /// triangle met first); returns the best `t`, the walk's new `max_t`.
-    #[inline(never)]
+    #[inline(always)]
     fn leaf_closest(
         &self,
         sheared: &ShearedRay<R::V3>,

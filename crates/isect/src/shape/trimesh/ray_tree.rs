@@ -263,16 +263,18 @@ impl<S: Real> TreeWalk<S> {
         false
     }
 
-    /// Reads the first cache line of the current child so that its next step finds it
-    /// in cache (see [`RayTree::walk_batch`]).
+    /// Reads a word of each cache line of the current child (a node's two, a leaf's
+    /// three for `f32`) so that its next step finds it in cache (see
+    /// [`RayTree::walk_batch`]).
     #[inline(always)]
     fn touch(&self, tree: &RayTree<S>) {
         if self.current & LEAF_BIT != 0 {
             let leaf = &tree.leaves[(self.current & !LEAF_BIT) as usize];
-            core::hint::black_box(leaf.tris.corner[0][0][0]);
+            let c = &leaf.tris.corner;
+            core::hint::black_box((c[0][0][0], c[1][1][0], leaf.ids[0]));
         } else {
             let node = &tree.nodes[self.current as usize];
-            core::hint::black_box(node.boxes.min[0][0]);
+            core::hint::black_box((node.boxes.min[0][0], node.child[0]));
         }
     }
 }
