@@ -77,14 +77,18 @@ impl<S: Real> RayTree<S> {
         let mut tree = Self::default();
         if bvh.node_count() > 0 {
             let add_leaf = |items: &[u32]| {
-                let kept: Vec<u32> = items
-                    .iter()
-                    .copied()
-                    .filter(|&i| normals[i as usize] != V::ZERO)
-                    .collect();
-                tree_leaf(&kept, corners)
+                let mut kept = [0; LANES];
+                let mut n = 0;
+                for &i in items.iter().filter(|&&i| normals[i as usize] != V::ZERO) {
+                    kept[n] = i;
+                    n += 1;
+                }
+                tree_leaf(&kept[..n], corners)
             };
-            let mut leaves = Vec::new();
+            // Every node of `bvh` but the bottom ones becomes a node; leaves hold about
+            // two triangles on average.
+            tree.nodes.reserve(bvh.node_count());
+            let mut leaves = Vec::with_capacity(bvh.len() / 2 + 1);
             let nodes = &mut tree.nodes;
             add_node(bvh, 0, nodes, &mut |items| {
                 leaves.push(add_leaf(items));
@@ -115,7 +119,7 @@ fn add_node<V: Vector>(
             Slot::Empty => EMPTY,
             Slot::Item(item) => leaf(&[item]),
             Slot::Node(c) => match bottom_items(bvh, c) {
-                Some(items) => leaf(&items),
+                Some((items, n)) => leaf(&items[..n]),
                 None => add_node(bvh, c, nodes, leaf),
             },
         };
@@ -125,16 +129,20 @@ fn add_node<V: Vector>(
 }
 
 /// The items of node `i` when all its slots are items (or empty).
-fn bottom_items<V: Vector>(bvh: &Bvh<V>, i: usize) -> Option<Vec<u32>> {
-    let (_, slots) = bvh.node(i);
-    slots
-        .into_iter()
-        .filter(|s| *s != Slot::Empty)
-        .map(|s| match s {
-            Slot::Item(item) => Some(item),
-            _ => None,
-        })
-        .collect()
+/// Returned as an array and the count of items in it.
+fn bottom_items<V: Vector>(bvh: &Bvh<V>, i: usize) -> Option<([u32; LANES], usize)> {
+    let (mut items, mut n) = ([0; LANES], 0);
+    for slot in bvh.node(i).1 {
+        match slot {
+            Slot::Item(item) => {
+                items[n] = item;
+                n += 1;
+            }
+            Slot::Node(_) => return None,
+            Slot::Empty => {}
+        }
+    }
+    Some((items, n))
 }
 
 /// The leaf of triangles `items` (at most four).
