@@ -340,6 +340,39 @@ fn batch_matches_single<R: Real>() {
 }
 for_each_real!(batch_matches_single);
 
+// The mesh's ray walk (its own tree, four triangles per kernel call) finds exactly
+// the hit of the reference, each triangle's own ray cast (the same watertight kernel)
+// over all triangles: the same t, and the same triangle unless another one is crossed
+// at that very t (a shared edge or vertex). Rays aimed into the mesh's box from near
+// and far, with two max_t.
+fn walk_matches_per_triangle<R: Real>() {
+    let mut rng = Rng(0x7A1C);
+    for data in [bunny(), bumpy_sphere(32, 16, 0.1)] {
+        let mesh = build::<R>(&data, TriMeshFlags::OPEN);
+        let triangles: Vec<_> = (0..mesh.triangle_count())
+            .map(|i| mesh.triangle(i).unwrap())
+            .collect();
+        for ray in scene_rays::<R>(&data, &mut rng, 500) {
+            for max_t in [R::INFINITY, R::from_f64(0.7)] {
+                let reference = triangles
+                    .iter()
+                    .filter_map(|tri| tri.cast_ray(&ray, max_t))
+                    .map(|hit| hit.t)
+                    .fold(None, |best: Option<R>, t| {
+                        Some(best.map_or(t, |b| b.min(t)))
+                    });
+                let got = mesh.cast_ray_indexed(&ray, max_t);
+                assert_eq!(got.map(|(_, hit)| hit.t), reference, "{ray:?}");
+                if let Some((i, hit)) = got {
+                    let again = triangles[i as usize].cast_ray(&ray, max_t);
+                    assert_eq!(again.map(|h| h.t), Some(hit.t), "{ray:?}");
+                }
+            }
+        }
+    }
+}
+for_each_real!(walk_matches_per_triangle);
+
 // Any hit agrees with the closest hit's existence (solid meshes: a ray starting
 // inside hits at t = 0 in both); all hits start with the closest surface crossing.
 fn any_and_all_hits<R: Real>() {

@@ -52,9 +52,13 @@ impl<V: Vector> Default for Bvh<V> {
 }
 
 /// A child slot: a leaf item, an inner node, or nothing.
-enum Slot {
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub(crate) enum Slot {
+    /// A leaf: the item's index.
     Item(u32),
+    /// An inner node: its index (see [`Bvh::node`]).
     Node(usize),
+    /// Nothing.
     Empty,
 }
 
@@ -98,6 +102,13 @@ impl<V: Vector> Bvh<V> {
     /// Bytes of heap memory held by the nodes.
     pub fn heap_bytes(&self) -> usize {
         self.nodes.capacity() * core::mem::size_of::<Node4<V::Scalar>>()
+    }
+
+    /// Node `i` (`i < node_count()`, the root is 0): its four child boxes and slots,
+    /// for structures derived from the tree (a mesh's ray tree).
+    pub(crate) fn node(&self, i: usize) -> (&Boxes4<V::Scalar>, [Slot; LANES]) {
+        let node = &self.nodes[i];
+        (&node.boxes, node.child.map(slot))
     }
 
     /// The box holding every item (`None` when empty).
@@ -494,7 +505,7 @@ fn nearest_first<S: Real>(t: &[S; LANES], child: &[u32; LANES], inner: u32) -> [
 /// Sorts four `(key, child)` lanes by key with a five-compare sorting network
 /// (branch-free selects: the order of the lanes is data the predictor cannot learn).
 #[inline(always)]
-pub(super) fn sort_lanes<S: PartialOrd + Copy>(out: &mut [(S, u32); LANES]) {
+pub(crate) fn sort_lanes<S: PartialOrd + Copy>(out: &mut [(S, u32); LANES]) {
     for (i, j) in [(0, 1), (2, 3), (0, 2), (1, 3), (1, 2)] {
         let (a, b) = (out[i], out[j]);
         let swap = b.0 < a.0;
@@ -505,7 +516,7 @@ pub(super) fn sort_lanes<S: PartialOrd + Copy>(out: &mut [(S, u32); LANES]) {
 
 /// The set bits of `mask`, lowest first.
 #[inline(always)]
-pub(super) fn lanes(mut mask: u32) -> impl Iterator<Item = usize> {
+pub(crate) fn lanes(mut mask: u32) -> impl Iterator<Item = usize> {
     core::iter::from_fn(move || {
         (mask != 0).then(|| {
             let lane = mask.trailing_zeros() as usize;

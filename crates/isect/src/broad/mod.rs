@@ -25,8 +25,10 @@ pub mod simd;
 mod stack;
 
 pub use bvh::Bvh;
+pub(crate) use bvh::{lanes, sort_lanes, Slot};
 pub use dynamic_tree::DynamicTree;
 pub use sap::SweepAndPrune;
+pub(crate) use stack::Stack;
 
 use crate::math::{Real, Vector};
 use crate::shape::{Aabb, ShapeError};

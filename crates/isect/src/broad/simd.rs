@@ -106,6 +106,18 @@ impl<S: Real> Default for SoaRay<S> {
 }
 
 impl<S: Real> SoaRay<S> {
+    /// The origin's coordinate on `axis`, in four lanes.
+    #[inline(always)]
+    pub fn origin(&self, axis: usize) -> &[S; LANES] {
+        &self.origin[axis]
+    }
+
+    /// The inverse direction's coordinate on `axis`, in four lanes.
+    #[inline(always)]
+    pub fn inv_dir(&self, axis: usize) -> &[S; LANES] {
+        &self.inv_dir[axis]
+    }
+
     /// From a [`PreparedRay`] (same origin and inverse direction; its `max_t` is passed
     /// to [`ray_boxes4`] separately so traversals can shrink it).
     #[inline]

@@ -79,12 +79,12 @@ impl<R: Real> TriMesh<R> {
             return false;
         }
         let crossed = ShearedRay::new(ray).is_some_and(|sheared| {
-            self.bvh
-                .cast_ray_any(ray, max_t, |item| {
-                    self.triangle_hit(&sheared, item)
-                        .is_some_and(|t| t <= max_t)
-                })
-                .is_some()
+            let mut crossed = false;
+            self.ray_tree.walk(ray, max_t, |leaf, max_t| {
+                crossed = self.leaf_crossed(&sheared, leaf, max_t);
+                crossed.then_some(R::NEG_INFINITY)
+            });
+            crossed
         });
         crossed || (self.solid && self.inside(ray.origin))
     }
@@ -187,12 +187,10 @@ impl<R: Real> TriMesh<R> {
     /// interleaved batch walk.
     fn surface_hits(&self, rays: &[Ray<R::V3>], max_t: R) -> Vec<Option<(R, u32)>> {
         let sheared: Vec<Option<ShearedRay<R::V3>>> = rays.iter().map(ShearedRay::new).collect();
-        self.bvh
-            .cast_rays(rays, max_t, |k, item, _| {
-                self.triangle_hit(sheared[k].as_ref()?, item)
-            })
-            .into_iter()
-            .map(|hit| hit.map(|(i, t)| (t, i)))
-            .collect()
+        let mut best = vec![None; rays.len()];
+        self.ray_tree.walk_batch(rays, max_t, |k, leaf, max_t| {
+            self.leaf_closest(sheared[k].as_ref()?, leaf, max_t, &mut best[k])
+        });
+        best
     }
 }

@@ -30,14 +30,18 @@ mod batch;
 pub mod closest;
 pub mod internal_edges;
 pub(crate) mod ray;
+mod ray_tree;
+#[cfg(target_arch = "x86_64")]
+mod sse;
 mod topology;
 
 use self::closest::{closest_on_triangle, nearest_item, on_surface, Feature};
 use self::internal_edges::{classify, correct, correct_at, Bend, EdgeInfo, RingVisitor};
 use self::ray::ShearedRay;
+use self::ray_tree::{Leaf, RayTree};
 use self::topology::{check_closed, match_edges, vertex_rings, NO_NEIGHBOUR};
 use crate::algo::gjk::GjkVector;
-use crate::broad::Bvh;
+use crate::broad::{lanes, Bvh};
 use crate::math::tolerance::eps;
 use crate::math::{Isometry, Pose3, Real, Vector, Vector3};
 use crate::query::{PointProjection, ProjectPoint, RayCast};
@@ -89,6 +93,8 @@ pub struct TriMesh<R: Real> {
     /// Set by the constructor for solid meshes, on first use for open ones.
     topology: OnceLock<Topology<R::V3>>,
     bvh: Bvh<R::V3>,
+    /// The tree the ray casts walk: `bvh` with leaves of four triangles.
+    ray_tree: RayTree<R>,
     aabb: Aabb<R::V3>,
     solid: bool,
     /// False for a solid mesh of no volume (a triangle and its reverse, a flattened
@@ -159,8 +165,10 @@ impl<R: Real> TriMesh<R> {
         let boxes: Vec<Aabb<R::V3>> = corners.iter().map(triangle_box).collect();
         let aabb = boxes.iter().skip(1).fold(boxes[0], |a, b| a.merged(b));
         let pad = box_padding(&boxes);
+        let bvh = Bvh::build(&boxes.iter().map(|b| b.loosened(pad)).collect::<Vec<_>>());
         let mesh = Self {
-            bvh: Bvh::build(&boxes.iter().map(|b| b.loosened(pad)).collect::<Vec<_>>()),
+            ray_tree: RayTree::new(&bvh, &corners, &normals),
+            bvh,
             vertices,
             indices,
             corners,
@@ -357,9 +365,55 @@ impl<R: Real> TriMesh<R> {
     /// The closest hit `(t, triangle)` on the surface.
     fn closest_surface_hit(&self, ray: &Ray<R::V3>, max_t: R) -> Option<(R, u32)> {
         let sheared = ShearedRay::new(ray)?;
-        self.bvh
-            .cast_ray(ray, max_t, |item, _| self.triangle_hit(&sheared, item))
-            .map(|(i, t)| (t, i))
+        let mut best = None;
+        self.ray_tree.walk(ray, max_t, |leaf, max_t| {
+            self.leaf_closest(&sheared, leaf, max_t, &mut best)
+        });
+        best
+    }
+
+    /// Updates `best` with the nearest crossing of a leaf's triangles that is within
+    /// `max_t` and, when there is a best hit already, strictly nearer (ties go to the
+    /// triangle met first); returns the best `t`, the walk's new `max_t`.
+    #[inline(always)]
+    fn leaf_closest(
+        &self,
+        sheared: &ShearedRay<R::V3>,
+        leaf: &Leaf<R>,
+        max_t: R,
+        best: &mut Option<(R, u32)>,
+    ) -> Option<R> {
+        let (t, hit, undecided) = leaf.hit4(sheared);
+        let mut accept = |t: R, id: u32| {
+            let nearer = match *best {
+                Some((best_t, _)) => t < best_t,
+                None => t <= max_t,
+            };
+            if nearer {
+                *best = Some((t, id));
+            }
+        };
+        for lane in lanes(hit) {
+            accept(t[lane], leaf.ids[lane]);
+        }
+        for lane in lanes(undecided) {
+            let id = leaf.ids[lane];
+            if let Some(t) = sheared.hit(&self.corners[id as usize]) {
+                accept(t, id);
+            }
+        }
+        best.map(|(t, _)| t)
+    }
+
+    /// Whether a leaf has a triangle crossed within `max_t`.
+    #[inline(always)]
+    fn leaf_crossed(&self, sheared: &ShearedRay<R::V3>, leaf: &Leaf<R>, max_t: R) -> bool {
+        let (t, hit, undecided) = leaf.hit4(sheared);
+        lanes(hit).any(|lane| t[lane] <= max_t)
+            || lanes(undecided).any(|lane| {
+                let corners = &self.corners[leaf.ids[lane] as usize];
+                sheared.hit(corners).is_some_and(|t| t <= max_t)
+            })
     }
 
     /// The triangle nearest to `p`, its closest point, the feature it lies on, and the

@@ -18,6 +18,7 @@
 //! about `√ε₆₄·L / sin θ` of the triangle (`L` its longest edge, `θ` the angle between
 //! the ray and that edge), a few `f32` ulps of `L` for `f32` meshes.
 
+use crate::broad::simd::LANES;
 use crate::math::exact::{dekker_product, grow_expansion};
 use crate::math::{Real, Vector};
 use crate::shape::Ray;
@@ -43,6 +44,9 @@ pub(crate) struct ShearedRay<V: Vector> {
     origin: V,
     dir: V,
     kz: usize,
+    /// The axes in sheared order (`kz` last) and the origin's coordinates on them.
+    axes: [usize; 3],
+    permuted_origin: [V::Scalar; 3],
     sx: V::Scalar,
     sy: V::Scalar,
     sz: V::Scalar,
@@ -56,6 +60,13 @@ fn permute<V: Vector>(p: V, kz: usize) -> [V::Scalar; 3] {
         1 => [p.get(2), p.get(0), p.get(1)],
         _ => [p.get(0), p.get(1), p.get(2)],
     }
+}
+
+/// Four triangles side by side for [`ShearedRay::hit4`]: `corner[c][axis][lane]` is
+/// coordinate `axis` of corner `c` of the triangle in `lane`.
+#[derive(Copy, Clone, Debug)]
+pub(crate) struct Triangles4<S> {
+    pub(crate) corner: [[[S; LANES]; 3]; 3],
 }
 
 impl<V: Vector> ShearedRay<V> {
@@ -72,6 +83,8 @@ impl<V: Vector> ShearedRay<V> {
             origin: ray.origin,
             dir: ray.dir,
             kz,
+            axes: [(kz + 1) % 3, (kz + 2) % 3, kz],
+            permuted_origin: permute(ray.origin, kz),
             sx: dx * sz,
             sy: dy * sz,
             sz,
@@ -102,6 +115,130 @@ impl<V: Vector> ShearedRay<V> {
         let e = settle_signs(e, m, [a, b, c])?;
         let t = crossing(e, z.map(Real::to_f64))?;
         self.careful_hit(tri, t)
+    }
+
+    /// [`hit`](Self::hit) on four triangles at once, lane by lane over the lanes set in
+    /// `valid`: the same arithmetic in the same order, so a lane it decides gets the
+    /// same answer and the same `t` as `hit`. It decides a lane when the edge
+    /// functions' signs are certain and do not cancel (nearly always), or when the
+    /// certain ones already disagree (a miss); the other lanes are returned in
+    /// `undecided` for `hit` to settle exactly. Returns `(t, hit, undecided)`: bit `l`
+    /// of `hit` set when lane `l` is hit at `t[l] ≥ 0`.
+    ///
+    /// Written row by row (each step one loop over the lanes) and kept out of line, so
+    /// that the compiler turns every step into one vector instruction.
+    #[inline(always)]
+    pub(crate) fn hit4(
+        &self,
+        tris: &Triangles4<V::Scalar>,
+        valid: u32,
+    ) -> ([V::Scalar; LANES], u32, u32) {
+        #[cfg(target_arch = "x86_64")]
+        if let Some(out) = self.hit4_sse(tris, valid) {
+            return out;
+        }
+        self.hit4_portable(tris, valid)
+    }
+
+    /// [`hit4`](Self::hit4) by the SSE kernel when the scalar is `f32` (`None` for
+    /// `f64`; the type test is resolved at compile time).
+    #[cfg(target_arch = "x86_64")]
+    #[inline(always)]
+    fn hit4_sse(
+        &self,
+        tris: &Triangles4<V::Scalar>,
+        valid: u32,
+    ) -> Option<([V::Scalar; LANES], u32, u32)> {
+        use core::any::Any;
+        let ray = (self as &dyn Any).downcast_ref::<ShearedRay<glam::Vec3>>()?;
+        let tris = (tris as &dyn Any).downcast_ref::<Triangles4<f32>>()?;
+        let (t, hit, undecided) = super::sse::hit4(ray, tris, valid);
+        let mut out = [V::Scalar::ZERO; LANES];
+        *(&mut out as &mut dyn Any).downcast_mut::<[f32; LANES]>()? = t;
+        Some((out, hit, undecided))
+    }
+
+    /// The rotation of the axes, the origin in it and the shear factors.
+    #[cfg(target_arch = "x86_64")]
+    #[inline(always)]
+    pub(super) fn frame(&self) -> ([usize; 3], [V::Scalar; 3], [V::Scalar; 3]) {
+        (self.axes, self.permuted_origin, [self.sx, self.sy, self.sz])
+    }
+
+    /// The portable [`hit4`](Self::hit4).
+    #[inline(never)]
+    pub(crate) fn hit4_portable(
+        &self,
+        tris: &Triangles4<V::Scalar>,
+        valid: u32,
+    ) -> ([V::Scalar; LANES], u32, u32) {
+        let a = self.apply4(&tris.corner[0]);
+        let b = self.apply4(&tris.corner[1]);
+        let c = self.apply4(&tris.corner[2]);
+        let (e0, m0) = edge4(&c, &b);
+        let (e1, m1) = edge4(&a, &c);
+        let (e2, m2) = edge4(&b, &a);
+        let k = V::Scalar::from_f64(EDGE_SIGN_ULPS) * V::Scalar::EPSILON;
+        let sliver = V::Scalar::from_f64(SLIVER_CANCELLATION);
+        let zero = V::Scalar::ZERO;
+        // Each edge function where its sign is certain, zero where it is not: all
+        // three certain and of one sign when the smallest is positive or the largest
+        // negative; the certain ones disagree when the smallest is negative and the
+        // largest positive. (Certain edge functions of one sign cannot sum to zero.)
+        let (mut low, mut high, mut t, mut cancel) =
+            ([zero; LANES], [zero; LANES], [zero; LANES], [zero; LANES]);
+        for l in 0..LANES {
+            let sure = |e: V::Scalar, m: V::Scalar| if e.abs() > m * k { e } else { zero };
+            let (c0, c1, c2) = (sure(e0[l], m0[l]), sure(e1[l], m1[l]), sure(e2[l], m2[l]));
+            let lo01 = if c1 < c0 { c1 } else { c0 };
+            let hi01 = if c1 > c0 { c1 } else { c0 };
+            low[l] = if c2 < lo01 { c2 } else { lo01 };
+            high[l] = if c2 > hi01 { c2 } else { hi01 };
+            let det = e0[l] + e1[l] + e2[l];
+            t[l] = (e0[l] * a[2][l] + e1[l] * b[2][l] + e2[l] * c[2][l]) / det;
+            // Positive when the edge functions cancel by more than SLIVER_CANCELLATION.
+            cancel[l] = (m0[l] + m1[l] + m2[l]) - det.abs() * sliver;
+        }
+        // Four comparisons (fewer masks to pack): lanes where the signs are certain and
+        // agree (`low > 0` or `high < 0`), where the certain ones disagree (`low < 0`
+        // and `high > 0`), where the edge functions cancel, and where, with no
+        // cancellation, the crossing is not behind the origin (`t` is finite wherever
+        // the signs are certain and agree: their sum is not zero).
+        let (mut agreeing, mut disagreeing, mut kept) =
+            ([zero; LANES], [zero; LANES], [zero; LANES]);
+        for l in 0..LANES {
+            let (low, high) = (low[l], high[l]);
+            agreeing[l] = if -high > low { -high } else { low };
+            disagreeing[l] = if high < -low { high } else { -low };
+            kept[l] = if t[l] < -cancel[l] { t[l] } else { -cancel[l] };
+        }
+        let zeros = [zero; LANES];
+        let crossed = less(&zeros, &agreeing);
+        let agree = !less(&zeros, &disagreeing);
+        let cancels = less(&zeros, &cancel);
+        let hit = crossed & less_eq(&zeros, &kept);
+        let undecided = agree & (!crossed | cancels);
+        (t, hit & valid, undecided & valid)
+    }
+
+    /// [`apply`](Self::apply) to one corner of four triangles (`corner[axis][lane]`),
+    /// rows in the sheared frame.
+    #[inline(always)]
+    fn apply4(&self, corner: &[[V::Scalar; LANES]; 3]) -> [[V::Scalar; LANES]; 3] {
+        let [ox, oy, oz] = self.permuted_origin;
+        let (x, y, z) = (
+            &corner[self.axes[0]],
+            &corner[self.axes[1]],
+            &corner[self.axes[2]],
+        );
+        let mut out = [[V::Scalar::ZERO; LANES]; 3];
+        for l in 0..LANES {
+            let (x, y, z) = (x[l] - ox, y[l] - oy, z[l] - oz);
+            out[0][l] = x - self.sx * z;
+            out[1][l] = y - self.sy * z;
+            out[2][l] = self.sz * z;
+        }
+        out
     }
 
     /// The hit at the `t` of [`Self::careful_t`], if not behind the origin.
@@ -201,6 +338,44 @@ fn edge_functions<S: Real>(a: [S; 3], b: [S; 3], c: [S; 3]) -> ([S; 3], [S; 3]) 
     };
     let [(e0, m0), (e1, m1), (e2, m2)] = [edge(c, b), edge(a, c), edge(b, a)];
     ([e0, e1, e2], [m0, m1, m2])
+}
+
+/// [`edge_functions`]' edge `u`, `v` over four lanes of sheared corners (rows).
+#[inline(always)]
+fn edge4<S: Real>(u: &[[S; LANES]; 3], v: &[[S; LANES]; 3]) -> ([S; LANES], [S; LANES]) {
+    let (mut e, mut m) = ([S::ZERO; LANES], [S::ZERO; LANES]);
+    for l in 0..LANES {
+        let (p, q) = (u[0][l] * v[1][l], u[1][l] * v[0][l]);
+        e[l] = p - q;
+        m[l] = p.abs() + q.abs();
+    }
+    (e, m)
+}
+
+/// One value per lane.
+type Row<S> = [S; LANES];
+
+/// The mask of the lanes where `x < y` (bit `l` for lane `l`; NaN compares false).
+/// Masks are combined as integers: the compiler keeps a lane loop of comparisons as
+/// one vector comparison and a move-mask, where boolean logic across lanes was split
+/// into scalar code.
+#[inline(always)]
+fn less<S: Real>(x: &Row<S>, y: &Row<S>) -> u32 {
+    let mut mask = 0;
+    for l in 0..LANES {
+        mask |= u32::from(x[l] < y[l]) << l;
+    }
+    mask
+}
+
+/// The mask of the lanes where `x ≤ y` (NaN compares false).
+#[inline(always)]
+fn less_eq<S: Real>(x: &Row<S>, y: &Row<S>) -> u32 {
+    let mut mask = 0;
+    for l in 0..LANES {
+        mask |= u32::from(x[l] <= y[l]) << l;
+    }
+    mask
 }
 
 /// Whether every edge function is farther from zero than its rounding can reach

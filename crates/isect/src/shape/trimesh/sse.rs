@@ -1,0 +1,250 @@
+//! The two 4-lane kernels of the mesh's ray walk, the slab test of a node's four
+//! boxes and the watertight test of a leaf's four triangles, written with SSE
+//! instructions for `f32` on `x86_64` (SSE and SSE2 are part of that target's
+//! baseline, so no run-time detection is needed). Every other target and `f64` use the
+//! portable kernels ([`ray_tree`](super::ray_tree)'s `slab4_portable`,
+//! [`ShearedRay::hit4_portable`]), which the compiler vectorises only in part.
+//!
+//! Each step is the instruction that computes exactly what the portable kernel's
+//! line computes: `minps(a, b)` is `if a < b { a } else { b }` and `maxps(a, b)` is
+//! `if a > b { a } else { b }` (both give `b` when either is NaN), so the results are
+//! bit for bit those of the portable kernels; the tests below compare them on random
+//! and on edge-case lanes.
+//!
+//! Safety: the intrinsics need SSE and SSE2, which every `x86_64` processor has (the
+//! target enables them by default); the loads and stores are the unaligned forms on
+//! references to `[f32; 4]` (16 valid bytes each). Nothing else is unsafe here.
+
+use super::ray::{ShearedRay, Triangles4, EDGE_SIGN_ULPS, SLIVER_CANCELLATION};
+use crate::broad::simd::{Boxes4, SoaRay, LANES};
+use core::arch::x86_64::*;
+use glam::Vec3;
+
+/// The row `r` in a register.
+#[inline(always)]
+fn load(r: &[f32; LANES]) -> __m128 {
+    // SAFETY: `r` is 16 readable bytes; `loadu` has no alignment requirement; SSE is
+    // in the x86_64 baseline.
+    unsafe { _mm_loadu_ps(r.as_ptr()) }
+}
+
+/// The register as a row.
+#[inline(always)]
+fn store(v: __m128) -> [f32; LANES] {
+    let mut r = [0.0; LANES];
+    // SAFETY: `r` is 16 writable bytes; `storeu` has no alignment requirement.
+    unsafe { _mm_storeu_ps(r.as_mut_ptr(), v) };
+    r
+}
+
+/// `ray_boxes4_mask` in 3D (see `slab4_portable`): the entry parameters and the mask
+/// of the lanes hit within `[0, max_t]`.
+#[inline(always)]
+pub(super) fn slab4(ray: &SoaRay<f32>, boxes: &Boxes4<f32>, max_t: f32) -> ([f32; LANES], u32) {
+    // SAFETY: SSE arithmetic on registers only (module docs).
+    unsafe {
+        let mut enter = _mm_setzero_ps();
+        let mut exit = _mm_set1_ps(max_t);
+        for axis in 0..3 {
+            let (o, inv) = (load(ray.origin(axis)), load(ray.inv_dir(axis)));
+            let t0 = _mm_mul_ps(_mm_sub_ps(load(&boxes.min[axis]), o), inv);
+            let t1 = _mm_mul_ps(_mm_sub_ps(load(&boxes.max[axis]), o), inv);
+            enter = _mm_max_ps(_mm_min_ps(t1, t0), enter);
+            exit = _mm_min_ps(_mm_max_ps(t0, t1), exit);
+        }
+        let valid = _mm_cmple_ps(load(&boxes.min[0]), load(&boxes.max[0]));
+        let hit = _mm_and_ps(valid, _mm_cmple_ps(enter, exit));
+        (store(enter), _mm_movemask_ps(hit) as u32)
+    }
+}
+
+/// `ShearedRay::hit4` (see `hit4_portable`): `(t, hit, undecided)`.
+#[inline(always)]
+pub(super) fn hit4(
+    ray: &ShearedRay<Vec3>,
+    tris: &Triangles4<f32>,
+    valid: u32,
+) -> ([f32; LANES], u32, u32) {
+    let (axes, origin, [sx, sy, sz]) = ray.frame();
+    // SAFETY: SSE arithmetic on registers only (module docs).
+    unsafe {
+        let (sx, sy, sz) = (_mm_set1_ps(sx), _mm_set1_ps(sy), _mm_set1_ps(sz));
+        let (ox, oy, oz) = (
+            _mm_set1_ps(origin[0]),
+            _mm_set1_ps(origin[1]),
+            _mm_set1_ps(origin[2]),
+        );
+        // No `array::map` here: it is not always inlined.
+        let sheared = |corner: &[[f32; LANES]; 3]| {
+            let x = _mm_sub_ps(load(&corner[axes[0]]), ox);
+            let y = _mm_sub_ps(load(&corner[axes[1]]), oy);
+            let z = _mm_sub_ps(load(&corner[axes[2]]), oz);
+            [
+                _mm_sub_ps(x, _mm_mul_ps(sx, z)),
+                _mm_sub_ps(y, _mm_mul_ps(sy, z)),
+                _mm_mul_ps(sz, z),
+            ]
+        };
+        let (a, b, c) = (
+            sheared(&tris.corner[0]),
+            sheared(&tris.corner[1]),
+            sheared(&tris.corner[2]),
+        );
+        let magnitude = _mm_castsi128_ps(_mm_set1_epi32(0x7fff_ffff));
+        let abs = |x: __m128| _mm_and_ps(x, magnitude);
+        let neg = |x: __m128| _mm_xor_ps(x, _mm_set1_ps(-0.0));
+        let edge = |u: &[__m128; 3], v: &[__m128; 3]| {
+            let (p, q) = (_mm_mul_ps(u[0], v[1]), _mm_mul_ps(u[1], v[0]));
+            (_mm_sub_ps(p, q), _mm_add_ps(abs(p), abs(q)))
+        };
+        let ((e0, m0), (e1, m1), (e2, m2)) = (edge(&c, &b), edge(&a, &c), edge(&b, &a));
+        let k = _mm_set1_ps((EDGE_SIGN_ULPS as f32) * f32::EPSILON);
+        let sure = |e: __m128, m: __m128| _mm_and_ps(_mm_cmpgt_ps(abs(e), _mm_mul_ps(m, k)), e);
+        let (c0, c1, c2) = (sure(e0, m0), sure(e1, m1), sure(e2, m2));
+        let low = _mm_min_ps(c2, _mm_min_ps(c1, c0));
+        let high = _mm_max_ps(c2, _mm_max_ps(c1, c0));
+        let det = _mm_add_ps(_mm_add_ps(e0, e1), e2);
+        let num = _mm_add_ps(
+            _mm_add_ps(_mm_mul_ps(e0, a[2]), _mm_mul_ps(e1, b[2])),
+            _mm_mul_ps(e2, c[2]),
+        );
+        let t = _mm_div_ps(num, det);
+        let sliver = _mm_set1_ps(SLIVER_CANCELLATION as f32);
+        let cancel = _mm_sub_ps(
+            _mm_add_ps(_mm_add_ps(m0, m1), m2),
+            _mm_mul_ps(abs(det), sliver),
+        );
+        let agreeing = _mm_max_ps(neg(high), low);
+        let disagreeing = _mm_min_ps(high, neg(low));
+        let kept = _mm_min_ps(t, neg(cancel));
+        let zero = _mm_setzero_ps();
+        let mask = |m: __m128| _mm_movemask_ps(m) as u32;
+        let crossed = mask(_mm_cmplt_ps(zero, agreeing));
+        let agree = !mask(_mm_cmplt_ps(zero, disagreeing));
+        let cancels = mask(_mm_cmplt_ps(zero, cancel));
+        let hit = crossed & mask(_mm_cmple_ps(zero, kept));
+        let undecided = agree & (!crossed | cancels);
+        (store(t), hit & valid, undecided & valid)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::ray_tree::slab4_portable;
+    use super::*;
+    use crate::algo::slab::PreparedRay;
+    use crate::shape::{Aabb, Ray};
+
+    /// A seeded generator of small integers and grid coordinates: values on a coarse
+    /// grid make rays through vertices and edges, zero direction components and
+    /// origins on slab planes common.
+    struct Lcg(u64);
+
+    impl Lcg {
+        fn below(&mut self, n: u64) -> u64 {
+            self.0 = self
+                .0
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            (self.0 >> 33) % n
+        }
+        fn coord(&mut self) -> f32 {
+            match self.below(4) {
+                0 => self.below(5) as f32 - 2.0,
+                _ => (self.below(2001) as f32 - 1000.0) / 250.0,
+            }
+        }
+        fn point(&mut self) -> Vec3 {
+            Vec3::new(self.coord(), self.coord(), self.coord())
+        }
+    }
+
+    // The SSE slab kernel gives the portable kernel's mask, and its entries in the hit
+    // lanes bit for bit, on empty lanes, zero direction components, origins on slab
+    // planes and every kind of max_t.
+    #[test]
+    fn slab_matches_portable() {
+        let mut rng = Lcg(7);
+        for case in 0..20_000 {
+            let mut boxes = Boxes4::<f32>::EMPTY;
+            for lane in 0..LANES {
+                if rng.below(5) > 0 {
+                    let (p, q) = (rng.point(), rng.point());
+                    boxes.set(
+                        lane,
+                        &Aabb {
+                            min: p.min(q),
+                            max: p.max(q),
+                        },
+                    );
+                }
+            }
+            let ray = Ray {
+                origin: rng.point(),
+                dir: rng.point(),
+            };
+            let max_t = [f32::INFINITY, 1.0, 0.0, -1.0, f32::NAN, f32::MAX][case % 6];
+            let prepared = PreparedRay::new(&ray, max_t);
+            let soa = SoaRay::new(&prepared);
+            let (t, hit) = slab4(&soa, &boxes, prepared.max_t);
+            let (want_t, want_hit) = slab4_portable(&soa, &boxes, [prepared.max_t; LANES]);
+            assert_eq!(hit, want_hit, "case {case}");
+            for lane in (0..LANES).filter(|l| hit & (1 << l) != 0) {
+                assert_eq!(t[lane].to_bits(), want_t[lane].to_bits(), "case {case}");
+            }
+        }
+    }
+
+    // The SSE triangle kernel decides the lanes the portable kernel decides, with the
+    // same t bit for bit, on triangles with grid corners (rays through their vertices
+    // and edges), flat ones and unused lanes.
+    #[test]
+    fn triangles_match_portable() {
+        let mut rng = Lcg(11);
+        let (mut hits, mut undecideds) = (0, 0);
+        for case in 0..20_000 {
+            let mut tris = Triangles4 {
+                corner: [[[0.0; LANES]; 3]; 3],
+            };
+            for lane in 0..LANES {
+                let mut corners = [rng.point(), rng.point(), rng.point()];
+                if rng.below(8) == 0 {
+                    corners[2] = corners[0] * 2.0 - corners[1]; // flat
+                }
+                for (c, p) in corners.iter().enumerate() {
+                    for axis in 0..3 {
+                        tris.corner[c][axis][lane] = p[axis];
+                    }
+                }
+            }
+            let valid = rng.below(16) as u32;
+            // Aimed at a corner or an edge point of lane 0 half of the time.
+            let origin = rng.point();
+            let corner = Vec3::from_array([0, 1, 2].map(|a| tris.corner[0][a][0]));
+            let target = if rng.below(2) == 0 {
+                corner
+            } else {
+                rng.point()
+            };
+            let Some(ray) = ShearedRay::new(&Ray {
+                origin,
+                dir: target - origin,
+            }) else {
+                continue;
+            };
+            let (t, hit, undecided) = hit4(&ray, &tris, valid);
+            let (want_t, want_hit, want_undecided) = ray.hit4_portable(&tris, valid);
+            assert_eq!((hit, undecided), (want_hit, want_undecided), "case {case}");
+            hits += hit.count_ones();
+            undecideds += undecided.count_ones();
+            for lane in (0..LANES).filter(|l| hit & (1 << l) != 0) {
+                assert_eq!(t[lane].to_bits(), want_t[lane].to_bits(), "case {case}");
+            }
+        }
+        // Both kinds of lanes were met.
+        assert!(
+            hits > 1000 && undecideds > 100,
+            "{hits} hits, {undecideds} undecided"
+        );
+    }
+}
