@@ -1,6 +1,7 @@
 //! The collision world per frame beside rapier's `CollisionPipeline::step` (broad and
 //! narrow phase, no solver) on identical seeded scenes: every moving shape translates
-//! by its own velocity each frame (bouncing inside the scene's box), both worlds get
+//! by its own velocity each frame (bouncing inside the scene's box, so that a scene
+//! looks the same however many frames each side runs), both worlds get
 //! the same poses, and a frame is the moves plus the update. isect runs at contact
 //! prediction 0 with a broad-phase margin of 0.04 (rapier's fixed skin); rapier at
 //! prediction 0. Every collider is parentless (rapier counts it as fixed): moving ones
@@ -209,11 +210,20 @@ fn level(rng: &mut Rng) -> Vec<Body3> {
     bodies
 }
 
-/// Advances a moving body by its velocity, bouncing off the box of half side `half`.
-fn advance3(b: &mut Body3, half: f32) {
+/// Where the moving bodies of a scene stay: they bounce off the box's sides, so that
+/// the scene looks the same however many frames each side of a group runs.
+type Bounds = (Vec3, Vec3);
+
+/// The cube of half side `half` about the origin.
+fn cube(half: f32) -> Bounds {
+    (Vec3::splat(-half), Vec3::splat(half))
+}
+
+/// Advances a moving body by its velocity, bouncing off the sides of `bounds`.
+fn advance3(b: &mut Body3, (lo, hi): Bounds) {
     b.pose.0 += b.vel;
     for k in 0..3 {
-        if b.pose.0[k].abs() > half {
+        if b.pose.0[k] < lo[k] || b.pose.0[k] > hi[k] {
             b.vel[k] = -b.vel[k];
         }
     }
@@ -334,12 +344,12 @@ fn active(fixed: bool) -> r3::ActiveCollisionTypes {
 }
 
 /// One group: rapier and isect, each advancing its own copy of the scene per frame.
-fn group_3d(c: &mut Criterion<CpuTime>, name: &str, bodies: Vec<Body3>, half: f32) {
+fn group_3d(c: &mut Criterion<CpuTime>, name: &str, bodies: Vec<Body3>, bounds: Bounds) {
     let mesh = bodies.iter().any(|b| matches!(b.kind, Kind3::Floor(..)));
     if mesh {
-        group_3d_with(c, name, bodies, half, Kind3::ours_any);
+        group_3d_with(c, name, bodies, bounds, Kind3::ours_any);
     } else {
-        group_3d_with(c, name, bodies, half, Kind3::ours);
+        group_3d_with(c, name, bodies, bounds, Kind3::ours);
     }
 }
 
@@ -347,7 +357,7 @@ fn group_3d_with<S: isect::query::dispatch::DispatchShape<Vec3> + Sync>(
     c: &mut Criterion<CpuTime>,
     name: &str,
     bodies: Vec<Body3>,
-    half: f32,
+    bounds: Bounds,
     shape: impl Fn(Kind3) -> S,
 ) {
     let mut group = c.benchmark_group(name);
@@ -355,7 +365,7 @@ fn group_3d_with<S: isect::query::dispatch::DispatchShape<Vec3> + Sync>(
     let (mut ours, mut theirs) = (Ours3::new(&bodies, shape), Rapier3::new(&bodies));
     let (mut a, mut b) = (bodies.clone(), bodies);
     for x in a.iter_mut().filter(|x| !x.fixed) {
-        advance3(x, half);
+        advance3(x, bounds);
     }
     eprintln!(
         "{name}: touching pairs rapier {} isect {}",
@@ -366,7 +376,7 @@ fn group_3d_with<S: isect::query::dispatch::DispatchShape<Vec3> + Sync>(
         bench.iter(|| {
             b.iter_mut()
                 .filter(|x| !x.fixed)
-                .for_each(|x| advance3(x, half));
+                .for_each(|x| advance3(x, bounds));
             black_box(theirs.frame(&b))
         })
     });
@@ -374,7 +384,7 @@ fn group_3d_with<S: isect::query::dispatch::DispatchShape<Vec3> + Sync>(
         bench.iter(|| {
             a.iter_mut()
                 .filter(|x| !x.fixed)
-                .for_each(|x| advance3(x, half));
+                .for_each(|x| advance3(x, bounds));
             black_box(ours.frame(&a))
         })
     });
@@ -391,27 +401,22 @@ fn scenes_3d(c: &mut Criterion<CpuTime>) {
     // The growth's small end, seeded apart so the other scenes stay as they were.
     let n = 1_000;
     let bodies = moving_3d(&mut Rng(1017), n, 0.05, random_box);
-    group_3d(c, "world_boxes_1k", bodies, 0.9 * (n as f32).cbrt());
+    group_3d(c, "world_boxes_1k", bodies, cube(0.9 * (n as f32).cbrt()));
     let mut rng = Rng(17);
     for n in [10_000, 100_000] {
         let bodies = moving_3d(&mut rng, n, 0.05, random_box);
-        group_3d(
-            c,
-            &format!("world_boxes_{}k", n / 1000),
-            bodies,
-            0.9 * (n as f32).cbrt(),
-        );
+        let name = format!("world_boxes_{}k", n / 1000);
+        group_3d(c, &name, bodies, cube(0.9 * (n as f32).cbrt()));
     }
+    // The mixed bodies stay over the middle of the ground, between heights 0 and 4.
+    let h = 0.9 * 10_000f32.cbrt();
+    let above = (Vec3::new(-h, 0.0, -h), Vec3::new(h, 4.0, h));
     let bodies = on_ground(&mut rng, 10_000);
-    group_3d(c, "world_mixed_10k_on_ground", bodies, 0.8 * 100.0);
+    group_3d(c, "world_mixed_10k_on_ground", bodies, above);
     let bodies = on_mesh_floor(&mut rng, 10_000);
-    group_3d(c, "world_mixed_10k_on_mesh", bodies, 0.8 * 100.0);
-    group_3d(
-        c,
-        "world_level_20k_static_100_balls",
-        level(&mut rng),
-        141.0,
-    );
+    group_3d(c, "world_mixed_10k_on_mesh", bodies, above);
+    let name = "world_level_20k_static_100_balls";
+    group_3d(c, name, level(&mut rng), cube(141.0));
 }
 
 /// 2D: boxes, circles and polygons.

@@ -811,6 +811,36 @@ pub(crate) fn contact_ball_cuboid<V: Vector>(
     Some(to_world(&local, pose_b))
 }
 
+/// Capsule (A) – box (B, a box of its local frame) contact while A's segment stays
+/// outside B: a capsule is its segment grown by its radius, so its contact with the
+/// box is that of the ball of its radius at the segment's point nearest the box
+/// ([`closest_point_segment_aabb`](crate::query::distance::closest_point_segment_aabb),
+/// exact up to rounding), and the depth is the radius less that distance. `None`
+/// when the segment meets the box (or the distance is NaN): that depth needs the
+/// separating axes, and the caller takes the general path.
+pub(crate) fn contact_capsule_cuboid<V: Vector>(
+    pose_a: &V::Pose,
+    a: &Capsule<V>,
+    pose_b: &V::Pose,
+    b: &Aabb<V>,
+    prediction: V::Scalar,
+) -> Option<Option<Contact<V>>> {
+    let s = a.segment();
+    let in_b = |p: V| pose_b.inverse_transform_point(pose_a.transform_point(p));
+    let local = crate::shape::Segment {
+        a: in_b(s.a),
+        b: in_b(s.b),
+    };
+    let (t, d2) = crate::query::distance::closest_point_segment_aabb(&local, b);
+    if !(d2 > V::Scalar::ZERO) {
+        return None;
+    }
+    let nearest = local.a + (local.b - local.a) * t;
+    let ball = Ball::placed(nearest, a.radius()).ok()?;
+    let local_contact = ball_aabb_contact_predicted(&ball, b, prediction);
+    Some(local_contact.map(|c| to_world(&c, pose_b)))
+}
+
 /// A contact of a local frame mapped to the world by `pose`.
 #[inline]
 fn to_world<V: Vector>(c: &Contact<V>, pose: &V::Pose) -> Contact<V> {

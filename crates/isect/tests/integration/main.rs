@@ -18,6 +18,8 @@ mod broad_bvh;
 mod broad_sap;
 #[path = "../broad_tree.rs"]
 mod broad_tree;
+#[path = "../capsule_box_contact.rs"]
+mod capsule_box_contact;
 #[path = "../capsule_cylinder.rs"]
 mod capsule_cylinder;
 #[path = "../cast_options.rs"]

@@ -235,6 +235,11 @@ pub(crate) fn contact<V: GjkVector, S: ConvexEnum<V>>(
         (Cuboid(x), Cuboid(y)) => {
             boxes_contact_of::<V, S>(pa, x, pb, y, S::boxes_mtv(pa, x, pb, y), prediction)
         }
+        (Capsule(x), Cuboid(y)) => contact_capsule_cuboid(pa, x, pb, y, prediction)
+            .unwrap_or_else(|| generic_contact(pa, a, pb, b, prediction)),
+        (Cuboid(x), Capsule(y)) => contact_capsule_cuboid(pb, y, pa, x, prediction)
+            .map(flip_contact)
+            .unwrap_or_else(|| generic_contact(pa, a, pb, b, prediction)),
         _ => S::own_contact(pa, a, pb, b, prediction).unwrap_or_else(|| {
             generic_contact(pa, a, pb, b, prediction)
                 .map(|c| witnesses_on_supports(pa, a, pb, b, c))
@@ -255,6 +260,14 @@ fn analytic_pair<V: Vector>(a: &Kind<'_, V>, b: &Kind<'_, V>) -> bool {
         ) | (Capsule(_) | Cuboid(_) | Triangle(_) | Segment(_), Ball(_))
             | (Capsule(_), Capsule(_))
     )
+}
+
+/// True for a capsule and a box, whose contact [`contact`] answers in closed form
+/// unless the capsule's segment meets the box.
+#[inline]
+fn capsule_and_box<V: Vector>(a: &Kind<'_, V>, b: &Kind<'_, V>) -> bool {
+    use Kind::*;
+    matches!((a, b), (Capsule(_), Cuboid(_)) | (Cuboid(_), Capsule(_)))
 }
 
 /// A box pair apart along its cached SAT axis by more than `prediction`.
@@ -305,7 +318,7 @@ pub(crate) fn contact_cached<V: GjkVector, S: ConvexEnum<V>>(
         let mtv = S::boxes_mtv_warm(pa, x, pb, y, prediction, &mut cache.sat_axis)?;
         return boxes_contact_of::<V, S>(pa, x, pb, y, mtv, prediction);
     }
-    if analytic_pair(&ka, &kb) {
+    if analytic_pair(&ka, &kb) || capsule_and_box(&ka, &kb) {
         return contact(pa, a, pb, b, prediction);
     }
     S::own_contact(pa, a, pb, b, prediction).unwrap_or_else(|| {

@@ -1,0 +1,279 @@
+//! Capsule–box contact in closed form (the dispatch's `contact` and the world's cached
+//! contact), in `f32` and `f64`, 3D and 2D:
+//!
+//! - exact answers where the nearest features are known (a capsule lying on a face,
+//!   one standing on its end above a face, one across an edge), at scales 1e-3 to 1e3,
+//!   under a random rigid motion of both shapes, in both argument orders;
+//! - on random poses, the contact's defining property (the shapes' projections on the
+//!   normal overlap by the depth), witnesses on both surfaces, and the depth against
+//!   GJK / EPA's (`query::contact::contact`, the path the pair took before);
+//! - a segment through the box takes the general path (the answers equal it exactly);
+//!   a non-finite pose gives no contact.
+
+#[path = "support/poses3.rs"]
+mod poses3;
+#[path = "support/rng.rs"]
+mod rng;
+
+use isect::algo::gjk::GjkVector;
+use isect::math::{Isometry, Pose3, Real, Vector};
+use isect::query::contact::{contact as generic_contact, Contact};
+use isect::query::dispatch;
+use isect::query::distance::closest_point_segment_aabb;
+use isect::shape::shape_3d::Shape;
+use isect::shape::{Aabb, Capsule, Segment};
+use poses3::{pose3, support_along, v3};
+use rng::Rng;
+
+/// Random poses per precision.
+const CASES: usize = 3_000;
+
+/// The contact of a capsule and a box through the dispatch, capsule first or box
+/// first (then flipped back to run from the capsule).
+fn both_orders<R: Real>(
+    pa: &Pose3<R>,
+    a: &Capsule<R::V3>,
+    pb: &Pose3<R>,
+    b: &Aabb<R::V3>,
+    prediction: R,
+) -> [Option<Contact<R::V3>>; 2]
+where
+    R::V3: GjkVector<Pose = Pose3<R>>,
+{
+    let (sa, sb) = (Shape::<R>::Capsule(*a), Shape::<R>::Cuboid(*b));
+    [
+        dispatch::contact(pa, &sa, pb, &sb, prediction),
+        dispatch::contact(pb, &sb, pa, &sa, prediction).map(|c| c.flipped()),
+    ]
+}
+
+/// Exact cases at `scale`, moved by one random rigid motion: a capsule (radius 0.25,
+/// length 1) lying 0.1 deep on the top face of the box `[-1, 1]³`, standing on its
+/// end 0.05 deep, and lying across the top front edge, 0.02 deep along the edge's
+/// outward diagonal.
+fn exact_cases<R: Real>(scale: f64, tol: f64)
+where
+    R::V3: GjkVector<Pose = Pose3<R>>,
+{
+    let mut rng = Rng(0xcab0 ^ scale.to_bits());
+    let s = |x: f64| x * scale;
+    let cube = Aabb::new(
+        v3::<R>(s(-1.0), s(-1.0), s(-1.0)),
+        v3::<R>(s(1.0), s(1.0), s(1.0)),
+    )
+    .unwrap();
+    let r = s(0.25);
+    let lying = Capsule::new(
+        v3::<R>(s(-0.5), 0.0, 0.0),
+        v3::<R>(s(0.5), 0.0, 0.0),
+        R::from_f64(r),
+    )
+    .unwrap();
+    let standing = Capsule::new(
+        v3::<R>(0.0, s(-0.5), 0.0),
+        v3::<R>(0.0, s(0.5), 0.0),
+        R::from_f64(r),
+    )
+    .unwrap();
+    let diag = 0.5f64.sqrt();
+    // (capsule, its position, expected depth, expected normal from capsule to box).
+    let cases = [
+        (lying, [s(0.2), s(1.15), s(0.1)], s(0.1), [0.0, -1.0, 0.0]),
+        (
+            standing,
+            [s(0.3), s(1.7), s(-0.4)],
+            s(0.05),
+            [0.0, -1.0, 0.0],
+        ),
+        (
+            lying,
+            [
+                0.0,
+                s(1.0 + (0.25 - 0.02) * diag),
+                s(1.0 + (0.25 - 0.02) * diag),
+            ],
+            s(0.02),
+            [0.0, -diag, -diag],
+        ),
+    ];
+    let motion = pose3::<R>(&mut rng, scale);
+    for (capsule, at, depth, normal) in cases {
+        let pa = motion.mul(&Pose3::from_translation(v3::<R>(at[0], at[1], at[2])));
+        let n = motion.transform_vector(v3::<R>(normal[0], normal[1], normal[2]));
+        for c in both_orders(&pa, &capsule, &motion, &cube, R::ZERO) {
+            let c = c.expect("touching");
+            assert!(
+                (c.depth.to_f64() - depth).abs() <= tol * scale,
+                "depth {:?}",
+                c.depth
+            );
+            assert!(
+                (c.normal - n).length().to_f64() <= tol * 10.0,
+                "normal {:?}",
+                c.normal
+            );
+            let gap = c.point_a - c.point_b - c.normal * c.depth;
+            assert!(gap.length().to_f64() <= tol * scale, "witness gap {gap:?}");
+        }
+    }
+}
+
+#[test]
+fn exact_answers_at_every_scale() {
+    for scale in [1e-3, 1e-1, 1.0, 1e2, 1e3] {
+        exact_cases::<f64>(scale, 1e-12);
+        exact_cases::<f32>(scale, 2e-5);
+    }
+}
+
+/// The distance from `p` to the capsule's surface (negative inside).
+fn off_capsule<R: Real>(pose: &Pose3<R>, c: &Capsule<R::V3>, p: R::V3) -> f64 {
+    let local = pose.inverse_transform_point(p);
+    let (nearest, _) = c.segment().closest_point(local);
+    (local - nearest).length().to_f64() - c.radius().to_f64()
+}
+
+/// The distance from `p` to the box's surface (negative inside).
+fn off_box<R: Real>(pose: &Pose3<R>, b: &Aabb<R::V3>, p: R::V3) -> f64 {
+    let local = pose.inverse_transform_point(p);
+    let outside = b.distance_squared_to_point(local).to_f64().sqrt();
+    if outside > 0.0 {
+        return outside;
+    }
+    let to_face = (0..3)
+        .map(|i| {
+            let x = local.get(i).to_f64();
+            (x - b.min.get(i).to_f64()).min(b.max.get(i).to_f64() - x)
+        })
+        .fold(f64::INFINITY, f64::min);
+    -to_face
+}
+
+/// True when the capsule's segment meets the box (the pair then takes the general
+/// path).
+fn segment_meets<R: Real>(
+    pa: &Pose3<R>,
+    a: &Capsule<R::V3>,
+    pb: &Pose3<R>,
+    b: &Aabb<R::V3>,
+) -> bool {
+    let s = a.segment();
+    let in_b = |p| pb.inverse_transform_point(pa.transform_point(p));
+    let local = Segment {
+        a: in_b(s.a),
+        b: in_b(s.b),
+    };
+    closest_point_segment_aabb(&local, b).1 == R::ZERO
+}
+
+/// Random capsules and boxes within reach of each other: the dispatch's contact has
+/// the defining property of a minimum translation, witnesses on both surfaces and
+/// GJK / EPA's depth; a segment through the box gives GJK / EPA's answer itself.
+fn random_poses<R: Real>(tol: f64, epa_tol: f64)
+where
+    R::V3: GjkVector<Pose = Pose3<R>>,
+{
+    let mut rng = Rng(0xcab1);
+    let (mut closed, mut general) = (0, 0);
+    for _ in 0..CASES {
+        let h = v3::<R>(
+            rng.range(0.1, 1.5),
+            rng.range(0.1, 1.5),
+            rng.range(0.1, 1.5),
+        );
+        let b = Aabb::new(-h, h).unwrap();
+        let half = R::from_f64(rng.range(0.0, 1.0));
+        let axis = poses3::unit3::<R>(&mut rng);
+        let a = Capsule::new(-axis * half, axis * half, R::from_f64(rng.range(0.05, 0.8))).unwrap();
+        let (pa, pb) = (pose3::<R>(&mut rng, 1.5), pose3::<R>(&mut rng, 0.5));
+        let prediction = R::from_f64(if rng.below(2) == 0 { 0.0 } else { 0.1 });
+        let [c, flipped] = both_orders(&pa, &a, &pb, &b, prediction);
+        let generic = generic_contact::<R::V3, _, _>(&pa, &a, &pb, &b, prediction);
+        if segment_meets(&pa, &a, &pb, &b) {
+            general += 1;
+            assert_eq!(
+                c, generic,
+                "a segment through the box takes the general path"
+            );
+            continue;
+        }
+        let Some(c) = c else {
+            if let Some(g) = generic {
+                assert!(
+                    g.depth.to_f64() <= -prediction.to_f64() + epa_tol,
+                    "missed {g:?}"
+                );
+            }
+            continue;
+        };
+        closed += 1;
+        let f = flipped.expect("both orders agree");
+        assert!(
+            (f.depth - c.depth).abs().to_f64() <= tol
+                && (f.normal - c.normal).length().to_f64() <= tol
+        );
+        // With the segment grazing the box (its distance far below the radius) the
+        // normal's direction is ill-conditioned, as GJK / EPA's is; the depth is not.
+        let n = c.normal;
+        let overlap = support_along(&a, &pa, n) + support_along(&b, &pb, -n);
+        let grazing = (a.radius() - c.depth).to_f64() < 1e3 * tol;
+        assert!(
+            grazing || (overlap - c.depth.to_f64()).abs() <= tol,
+            "overlap {overlap} depth {:?}",
+            c.depth
+        );
+        assert!(
+            off_capsule(&pa, &a, c.point_a).abs() <= tol,
+            "point_a off the capsule"
+        );
+        assert!(
+            off_box(&pb, &b, c.point_b).abs() <= tol,
+            "point_b off the box"
+        );
+        if let Some(g) = generic {
+            assert!(
+                (g.depth - c.depth).abs().to_f64() <= epa_tol,
+                "{c:?} against {g:?}"
+            );
+        }
+    }
+    assert!(
+        closed > CASES / 4 && general > CASES / 20,
+        "{closed} closed, {general} general"
+    );
+}
+
+#[test]
+fn random_poses_f64() {
+    random_poses::<f64>(1e-9, 1e-5);
+}
+
+#[test]
+fn random_poses_f32() {
+    random_poses::<f32>(1e-4, 2e-3);
+}
+
+#[test]
+fn non_finite_poses_give_no_contact() {
+    let b = Aabb::new(v3::<f64>(-1.0, -1.0, -1.0), v3::<f64>(1.0, 1.0, 1.0)).unwrap();
+    let a = Capsule::new(v3::<f64>(-0.5, 0.0, 0.0), v3::<f64>(0.5, 0.0, 0.0), 0.25).unwrap();
+    let bad = Pose3::from_translation(v3::<f64>(f64::NAN, 1.1, 0.0));
+    for c in both_orders(&bad, &a, &Pose3::IDENTITY, &b, 0.0) {
+        assert_eq!(c, None);
+    }
+}
+
+#[test]
+fn planar_capsule_on_a_box() {
+    use glam::DVec2;
+    use isect::math::Pose2;
+    use isect::shape::shape_2d::Shape as Shape2;
+    let b = Shape2::<f64>::Cuboid(Aabb::new(DVec2::splat(-1.0), DVec2::splat(1.0)).unwrap());
+    let a =
+        Shape2::Capsule(Capsule::new(DVec2::new(-0.5, 0.0), DVec2::new(0.5, 0.0), 0.25).unwrap());
+    let pa = Pose2::new(DVec2::new(0.3, 1.2), 0.0);
+    let c: Contact<DVec2> =
+        dispatch::contact(&pa, &a, &Pose2::<f64>::IDENTITY, &b, 0.0).expect("touching");
+    assert!((c.depth - 0.05).abs() < 1e-12 && (c.normal - DVec2::new(0.0, -1.0)).length() < 1e-12);
+    assert!((c.point_b.y - 1.0).abs() < 1e-12 && (c.point_a.y - 0.95).abs() < 1e-12);
+}
