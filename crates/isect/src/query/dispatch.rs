@@ -832,7 +832,7 @@ pub(crate) fn contact_capsule_cuboid<V: Vector>(
         b: in_b(s.b),
     };
     let (t, d2) = crate::query::distance::closest_point_segment_aabb(&local, b);
-    if !(d2 > V::Scalar::ZERO) {
+    if d2.is_nan() || d2 <= V::Scalar::ZERO {
         return None;
     }
     let nearest = local.a + (local.b - local.a) * t;
