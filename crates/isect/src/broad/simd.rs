@@ -196,8 +196,19 @@ pub fn ray_boxes4_mask<S: Real>(
     dim: usize,
     max_t: S,
 ) -> ([S; LANES], u32) {
+    ray_boxes4_mask_rows(ray, boxes, dim, [max_t; LANES])
+}
+
+/// [`ray_boxes4_mask`] with a `max_t` per lane.
+#[inline(always)]
+pub(crate) fn ray_boxes4_mask_rows<S: Real>(
+    ray: &SoaRay<S>,
+    boxes: &Boxes4<S>,
+    dim: usize,
+    max_t: [S; LANES],
+) -> ([S; LANES], u32) {
     let mut enter = [S::ZERO; LANES];
-    let mut exit = [max_t; LANES];
+    let mut exit = max_t;
     for axis in 0..dim {
         let (lo, hi) = (&boxes.min[axis], &boxes.max[axis]);
         let (o, inv) = (&ray.origin[axis], &ray.inv_dir[axis]);

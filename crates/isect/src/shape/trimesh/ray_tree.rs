@@ -322,34 +322,7 @@ pub(super) fn slab4_portable<S: Real>(
     boxes: &Boxes4<S>,
     max_t: [S; LANES],
 ) -> ([S; LANES], u32) {
-    let mut enter = [S::ZERO; LANES];
-    let mut exit = max_t;
-    for axis in 0..3 {
-        let (lo, hi) = (&boxes.min[axis], &boxes.max[axis]);
-        let (o, inv) = (ray.origin(axis), ray.inv_dir(axis));
-        for lane in 0..LANES {
-            let t0 = (lo[lane] - o[lane]) * inv[lane];
-            let t1 = (hi[lane] - o[lane]) * inv[lane];
-            let t_near = if t1 < t0 { t1 } else { t0 };
-            let t_far = if t0 > t1 { t0 } else { t1 };
-            enter[lane] = if t_near > enter[lane] {
-                t_near
-            } else {
-                enter[lane]
-            };
-            exit[lane] = if t_far < exit[lane] {
-                t_far
-            } else {
-                exit[lane]
-            };
-        }
-    }
-    let mut hit = 0;
-    for lane in 0..LANES {
-        let valid = boxes.min[0][lane] <= boxes.max[0][lane];
-        hit |= u32::from(valid & (enter[lane] <= exit[lane])) << lane;
-    }
-    (enter, hit)
+    crate::broad::simd::ray_boxes4_mask_rows(ray, boxes, 3, max_t)
 }
 
 /// Rays walked at once by [`RayTree::walk_batch`]: enough to overlap the node reads of
