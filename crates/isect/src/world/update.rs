@@ -5,9 +5,10 @@
 //! - **Broad phase.** Static and moving shapes sit in two dynamic trees. A moved
 //!   moving proxy is queried against both trees, a moved static one against the
 //!   moving tree only, so static–static pairs never exist. When more than half the
-//!   moving proxies moved, one traversal of the moving tree against itself and
-//!   against the static tree replaces the queries (same pairs, less work). A pair
-//!   found is added to the persistent [`PairCache`](super::pairs) unless cached.
+//!   moving proxies moved, one traversal of the moving tree against itself replaces
+//!   their queries of it (same pairs, less work); the traversal is cut into tasks in
+//!   a fixed order, walked on rayon's pool with the `parallel` feature. A pair found
+//!   is added to the persistent [`PairCache`](super::pairs) unless cached.
 //!   A moving shape that leaves its fat box keeps its leaf: `set_pose` enlarges the
 //!   leaf's ancestors (Box2D v3's `b2DynamicTree_EnlargeProxy`), and the update first
 //!   refits them ([`DynamicTree::refit`](crate::broad::DynamicTree::refit)). Once as
@@ -19,11 +20,13 @@
 //! - **Narrow phase.** Only the pairs of *dirty* shapes (inserted, moved, refiltered)
 //!   and the new pairs are visited: a pair whose fat boxes parted, or whose filters
 //!   or exclusion now forbid it, is dropped; the others get
-//!   [`dispatch::contact_cached`](crate::query::dispatch::contact_cached) (or [`dispatch::contact_manifold_cached`](crate::query::dispatch::contact_manifold_cached)) when
-//!   their tight boxes, grown by half the prediction each, overlap: the uncached
+//!   [`dispatch::contact_cached`](crate::query::dispatch::contact_cached) (or
+//!   [`dispatch::contact_manifold_cached`](crate::query::dispatch::contact_manifold_cached))
+//!   when their tight boxes, grown by half the prediction each, overlap: the uncached
 //!   answer, warm-started from the pair's [`ContactCache`] (the SAT axis or GJK
-//!   direction that separated it at its last query, [`dispatch::warm`](crate::query::dispatch::warm)). A pair of
-//!   two unmoved shapes keeps its contact without a query. With the `parallel` feature the queries run
+//!   direction that separated it at its last query,
+//!   [`dispatch::warm`](crate::query::dispatch::warm)). A pair of two unmoved shapes
+//!   keeps its contact without a query. With the `parallel` feature the queries run
 //!   on rayon's pool; results are written back in visit order, so the answers and
 //!   their order equal the serial run's.
 //! - **Events.** A pair that starts or stops touching is reported once, sorted.
