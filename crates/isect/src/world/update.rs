@@ -323,8 +323,9 @@ impl<V: GjkVector, S: DispatchShape<V> + Sync> World<V, S> {
     /// whose pair boxes overlap. Pairs kept but not queried lose their contact.
     fn prune_pairs(&mut self, visit: Vec<u32>, stopped: &mut Vec<(Handle, Handle)>) -> Vec<u32> {
         let mut query = Vec::with_capacity(visit.len());
-        for id in visit {
-            match self.pair_state(id) {
+        let states = self.pair_states(&visit);
+        for (id, state) in visit.into_iter().zip(states) {
+            match state {
                 PairState::Gone => {
                     if let Some(ended) = self.destroy_pair(id) {
                         stopped.push(ended);
@@ -339,6 +340,21 @@ impl<V: GjkVector, S: DispatchShape<V> + Sync> World<V, S> {
             }
         }
         query
+    }
+
+    /// The state of each pair of `visit`, in order (on rayon's pool with the `parallel`
+    /// feature: a state reads the pair's shapes and trees only, so states taken before
+    /// any pair is dropped are the ones taken one by one).
+    fn pair_states(&self, visit: &[u32]) -> Vec<PairState> {
+        #[cfg(feature = "parallel")]
+        {
+            use rayon::prelude::*;
+            visit.par_iter().map(|&id| self.pair_state(id)).collect()
+        }
+        #[cfg(not(feature = "parallel"))]
+        {
+            visit.iter().map(|&id| self.pair_state(id)).collect()
+        }
     }
 
     /// Whether pair `id` must go, is kept without contact, or needs a query.
