@@ -8,7 +8,8 @@
 //!   normal overlap by the depth), witnesses on both surfaces, and the depth against
 //!   GJK / EPA's (`query::contact::contact`, the path the pair took before);
 //! - a segment through the box takes the general path (the answers equal it exactly);
-//!   a non-finite pose gives no contact.
+//!   a non-finite pose gives no contact;
+//! - the closed-form `intersects` agrees with GJK's distance and EPA's depth.
 
 #[path = "support/poses3.rs"]
 mod poses3;
@@ -251,6 +252,81 @@ fn random_poses_f64() {
 #[test]
 fn random_poses_f32() {
     random_poses::<f32>(1e-4, 2e-3);
+}
+
+/// The dispatch's closed-form `intersects` (capsule–box) against GJK's distance and
+/// EPA's depth on random poses, both orders; exactly touching shapes intersect.
+fn intersects_agrees_with_gjk<R: Real>(tol: f64)
+where
+    R::V3: GjkVector<Pose = Pose3<R>>,
+{
+    let mut rng = Rng(0xcab2);
+    let (mut hits, mut misses) = (0, 0);
+    for _ in 0..CASES {
+        let h = v3::<R>(
+            rng.range(0.1, 1.5),
+            rng.range(0.1, 1.5),
+            rng.range(0.1, 1.5),
+        );
+        let b = Aabb::new(-h, h).unwrap();
+        let half = R::from_f64(rng.range(0.0, 1.0));
+        let axis = poses3::unit3::<R>(&mut rng);
+        let a = Capsule::new(-axis * half, axis * half, R::from_f64(rng.range(0.05, 0.8))).unwrap();
+        let (pa, pb) = (pose3::<R>(&mut rng, 1.5), pose3::<R>(&mut rng, 0.5));
+        let (sa, sb): (Shape<R>, Shape<R>) = (Shape::Capsule(a), Shape::Cuboid(b));
+        let both = [
+            dispatch::intersects(&pa, &sa, &pb, &sb),
+            dispatch::intersects(&pb, &sb, &pa, &sa),
+        ];
+        assert_eq!(both[0], both[1], "orders disagree");
+        let apart = isect::query::distance::distance::<R::V3, _, _>(&pa, &a, &pb, &b).to_f64();
+        let depth =
+            generic_contact::<R::V3, _, _>(&pa, &a, &pb, &b, R::ZERO).map(|c| c.depth.to_f64());
+        if apart > tol {
+            assert!(!both[0], "GJK says {apart} apart");
+            misses += 1;
+        } else if depth.is_some_and(|d| d > tol) {
+            assert!(both[0], "EPA says {depth:?} deep");
+            hits += 1;
+        }
+    }
+    assert!(
+        hits > CASES / 4 && misses > CASES / 10,
+        "{hits} hits, {misses} misses"
+    );
+    // A capsule lying exactly on the top face (a power-of-two layout, exact in both
+    // precisions) touches; lifted by a little it does not.
+    let cube: Shape<R> =
+        Shape::Cuboid(Aabb::new(v3::<R>(-1.0, -1.0, -1.0), v3::<R>(1.0, 1.0, 1.0)).unwrap());
+    let lying: Shape<R> = Shape::Capsule(
+        Capsule::new(
+            v3::<R>(-0.5, 0.0, 0.0),
+            v3::<R>(0.5, 0.0, 0.0),
+            R::from_f64(0.25),
+        )
+        .unwrap(),
+    );
+    let on = Pose3::from_translation(v3::<R>(0.25, 1.25, 0.0));
+    let above = Pose3::from_translation(v3::<R>(0.25, 1.25 + 1e3 * tol, 0.0));
+    assert!(dispatch::intersects(&on, &lying, &Pose3::IDENTITY, &cube));
+    assert!(!dispatch::intersects(
+        &above,
+        &lying,
+        &Pose3::IDENTITY,
+        &cube
+    ));
+    let nan = Pose3::from_translation(v3::<R>(f64::NAN, 0.0, 0.0));
+    assert!(!dispatch::intersects(&nan, &lying, &Pose3::IDENTITY, &cube));
+}
+
+#[test]
+fn intersects_agrees_with_gjk_f64() {
+    intersects_agrees_with_gjk::<f64>(1e-9);
+}
+
+#[test]
+fn intersects_agrees_with_gjk_f32() {
+    intersects_agrees_with_gjk::<f32>(1e-5);
 }
 
 #[test]

@@ -29,6 +29,10 @@ pub trait Isometry<V: Vector>: Copy + core::fmt::Debug + PartialEq + Send + Sync
     /// # Errors
     /// The [`RotationError`] of a non-finite, zero or far-off rotation.
     fn with_unit_rotation(&self) -> Result<Self, RotationError>;
+    /// True when the rotation is unit to rounding, so that
+    /// [`Isometry::with_unit_rotation`] returns it unchanged (false for NaN): the
+    /// cheap test of poses entering a query.
+    fn rotation_kept_unit(&self) -> bool;
 
     /// The rotation in the form cheapest to apply many times: the columns of its
     /// matrix in 3D (a quaternion rotation costs about twice a matrix product), the
@@ -147,6 +151,11 @@ impl<R: Real> Isometry<R::V2> for Pose2<R> {
             ..*self
         })
     }
+    #[inline]
+    fn rotation_kept_unit(&self) -> bool {
+        let r = self.rotation;
+        super::rotation::kept_unit(r.cos * r.cos + r.sin * r.sin)
+    }
 }
 
 /// A 3D rigid transform.
@@ -237,5 +246,9 @@ impl<R: Real> Isometry<R::V3> for Pose3<R> {
             rotation: self.rotation.to_unit()?,
             ..*self
         })
+    }
+    #[inline]
+    fn rotation_kept_unit(&self) -> bool {
+        super::rotation::kept_unit(self.rotation.length_squared())
     }
 }

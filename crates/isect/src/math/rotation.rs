@@ -67,7 +67,7 @@ fn unit_factor<R: Real>(finite: bool, length2: R) -> Result<Option<R>, RotationE
     if !finite {
         return Err(RotationError::NotFinite);
     }
-    if (length2 - R::ONE).abs() <= eps::<R>(ROTATION_KEEP_ULPS) {
+    if kept_unit(length2) {
         return Ok(None);
     }
     let length = length2.sqrt();
@@ -77,6 +77,13 @@ fn unit_factor<R: Real>(finite: bool, length2: R) -> Result<Option<R>, RotationE
     Err(RotationError::NotUnit {
         length: length.to_f64(),
     })
+}
+
+/// True when a rotation of squared length `length2` is unit to
+/// [`ROTATION_KEEP_ULPS`] (kept as it is); false for NaN.
+#[inline]
+pub(crate) fn kept_unit<R: Real>(length2: R) -> bool {
+    (length2 - R::ONE).abs() <= eps::<R>(ROTATION_KEEP_ULPS)
 }
 
 /// A 2D rotation stored as the unit complex number `cos + i·sin`.

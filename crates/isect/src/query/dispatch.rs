@@ -5,15 +5,20 @@
 //! `dispatch/shape_3d.rs` add each dimension's own kinds): analytic kernels where they
 //! exist — ball–ball, ball–capsule, capsule–capsule (Ericson 5.1.9, in
 //! [`contact`](mod@crate::query::contact) and [`distance`](mod@crate::query::distance)),
-//! ball–box (Ericson 5.2.5, [`ball_tests`](crate::query::ball_tests)), box–box and
-//! polygon–polygon SAT ([`sat_2d`](crate::algo::sat_2d), [`sat_3d`](crate::algo::sat_3d))
+//! ball–box (Ericson 5.2.5, [`ball_tests`](crate::query::ball_tests)), capsule–box
+//! (the segment's distance to the box), box–box and polygon–polygon SAT
+//! ([`sat_2d`](crate::algo::sat_2d), [`sat_3d`](crate::algo::sat_3d)), the 2D
+//! manifolds of every kind with a polygonal core by SAT and clipping
+//! ([`polygons_2d`](crate::query::manifold::polygons_2d))
 //! — and GJK / EPA / the GJK shape cast, compiled once per dimension, for the rest.
 //!
 //! Conventions are those of the generic queries: poses per shape, answers in world
 //! space, normals from A to B; a non-finite pose gives `false` / `None` / a NaN
 //! distance, as documented on each function. No tolerances of its own.
 //!
-//! The free functions below are where poses enter: each checks both rotations with
+//! The free functions below are where poses enter: a pose whose rotation is unit to
+//! rounding and whose translation is in range passes as it is; any other is checked
+//! with
 //! [`Isometry::with_unit_rotation`] (normalised within
 //! [`ROTATION_UNIT_ULPS`](crate::math::ROTATION_UNIT_ULPS) of unit length), and a
 //! refused rotation (zero, NaN, infinite or farther off) gives the same documented
@@ -317,6 +322,12 @@ pub trait DispatchShape<V: GjkVector>: RayCast<V> + Clone {
 /// translation beyond [`Real::MAX_COORD`]).
 #[inline]
 pub(crate) fn entering_pose<V: GjkVector>(pose: &V::Pose) -> V::Pose {
+    // The usual pose, unit and in range, passes as it is without building the
+    // checker's `Result`.
+    let t = pose.translation();
+    if pose.rotation_kept_unit() && t.is_finite() && t.abs().max_element() <= V::Scalar::MAX_COORD {
+        return *pose;
+    }
     check_pose("dispatch", "pose.rotation", "pose.translation", pose)
         .unwrap_or_else(|_| V::Pose::from_translation(V::splat(V::Scalar::from_f64(f64::NAN))))
 }
@@ -774,6 +785,20 @@ pub(crate) fn intersects_ball_cuboid<V: Vector>(
 ) -> bool {
     let r = a.radius();
     b.distance_squared_to_point(centre_in(pose_a, a, pose_b)) <= r * r
+}
+
+/// Capsule (A) – box (B) overlap in closed form: the segment's squared distance to the
+/// box against the squared radius; false for NaN poses.
+#[inline]
+pub(crate) fn intersects_capsule_cuboid<V: Vector>(
+    pose_a: &V::Pose,
+    a: &Capsule<V>,
+    pose_b: &V::Pose,
+    b: &Aabb<V>,
+) -> bool {
+    let local = crate::query::distance::segment_in(pose_a, a, pose_b);
+    let r = a.radius();
+    crate::query::distance::closest_point_segment_aabb(&local, b).1 <= r * r
 }
 
 /// Ball (A) – box (B) distance; NaN for NaN poses.

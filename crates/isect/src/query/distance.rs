@@ -481,17 +481,24 @@ pub fn distance_capsule_cuboid<V: Vector>(
     pose_b: &V::Pose,
     b: &Aabb<V>,
 ) -> V::Scalar {
-    let s = a.segment();
-    let to_b = |p: V| pose_b.inverse_transform_point(pose_a.transform_point(p));
-    let local = Segment {
-        a: to_b(s.a),
-        b: to_b(s.b),
-    };
-    let d = closest_point_segment_aabb(&local, b).1.sqrt();
+    let d = closest_point_segment_aabb(&segment_in(pose_a, a, pose_b), b)
+        .1
+        .sqrt();
     if d.is_nan() {
         return d;
     }
     (d - a.radius()).max(V::Scalar::ZERO)
+}
+
+/// The segment of capsule `c` placed at `pose` seen from the frame `frame`.
+#[inline]
+pub(crate) fn segment_in<V: Vector>(pose: &V::Pose, c: &Capsule<V>, frame: &V::Pose) -> Segment<V> {
+    let s = c.segment();
+    let to_frame = |p: V| frame.inverse_transform_point(pose.transform_point(p));
+    Segment {
+        a: to_frame(s.a),
+        b: to_frame(s.b),
+    }
 }
 
 /// A capsule's segment in world space.

@@ -78,6 +78,8 @@ mod ray_properties;
 mod ray_toi;
 #[path = "../resting_manifolds.rs"]
 mod resting_manifolds;
+#[path = "../rounded_cores_2d.rs"]
+mod rounded_cores_2d;
 #[path = "../sat_differential.rs"]
 mod sat_differential;
 #[path = "../sat_properties.rs"]

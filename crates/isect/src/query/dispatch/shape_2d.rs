@@ -2,10 +2,15 @@
 //! box–box SAT on oriented rectangles, the polygon–polygon SAT kernels and the
 //! box–polygon manifold.
 
+// `!(x > y)` is deliberate: it is also true for NaN, which must take the safe branch.
+#![allow(clippy::neg_cmp_op_on_partial_ord)]
 use super::table::{self, dispatch_by_table, shared_convex_hooks, ConvexEnum, Kind};
 use super::*;
+use crate::algo::clip_2d::PolygonFeatures;
 use crate::algo::sat_2d::{self, SatResult};
-use crate::math::Pose2;
+use crate::math::{Pose2, Vector2};
+use crate::query::manifold::polygons_2d::{capsules_manifold, core_manifold, Core2, CoreManifold};
+use crate::query::manifold::valid_input;
 use crate::query::manifold::{
     contact_manifold_obb_2d, contact_manifold_obb_polygon, contact_manifold_polygons,
 };
@@ -111,7 +116,7 @@ where
                     .and_then(|o| contact_manifold_obb_polygon(&id, &o, pa, x, prediction))
                     .map(|m| m.flipped()),
             ),
-            _ => None,
+            _ => rounded_cores_manifold(pa, a, pb, b, prediction),
         }
     }
 
@@ -123,6 +128,143 @@ where
             SatResult::Separated { distance, .. } => distance,
             SatResult::Overlapping { .. } => R::ZERO,
         })
+    }
+}
+
+/// The manifold of two kinds with polygonal cores (capsules, segments, triangles,
+/// boxes, polygons, rounded kinds) by SAT and clipping
+/// ([`crate::query::manifold::polygons_2d`]); `None` (no kernel) for a disc, a
+/// degenerate core, or a pair the cores leave undecided.
+fn rounded_cores_manifold<R: Real>(
+    pa: &Pose2<R>,
+    a: &Shape<R>,
+    pb: &Pose2<R>,
+    b: &Shape<R>,
+    prediction: R,
+) -> Option<Option<Manifold<R::V2>>>
+where
+    R::V2: GjkVector<Pose = Pose2<R>>,
+{
+    if !valid_input(pa, pb, prediction) {
+        return Some(None);
+    }
+    if let (Shape::Capsule(x), Shape::Capsule(y)) = (a, b) {
+        if let Some(m) = capsules_manifold(pa, x, pb, y, prediction) {
+            return found(m);
+        }
+    }
+    let (mut buf_a, mut buf_b) = (CoreBuf::default(), CoreBuf::default());
+    let ca = buf_a.core(pa, a)?;
+    let cb = buf_b.core(pb, b)?;
+    found(core_manifold(&ca, &cb, prediction))
+}
+
+/// The dispatch's answer for a manifold of the cores (`None`: no kernel answered).
+fn found<V: Vector>(m: CoreManifold<V>) -> Option<Option<Manifold<V>>> {
+    match m {
+        CoreManifold::Apart => Some(None),
+        CoreManifold::Found(m) => Some(Some(m)),
+        CoreManifold::Undecided => None,
+    }
+}
+
+/// Room for the core of a kind that does not store one (box, capsule, segment,
+/// triangle): up to four vertices and their edge normals.
+struct CoreBuf<R: Real> {
+    vertices: [R::V2; 4],
+    normals: [R::V2; 4],
+}
+
+impl<R: Real> Default for CoreBuf<R> {
+    fn default() -> Self {
+        Self {
+            vertices: [R::V2::ZERO; 4],
+            normals: [R::V2::ZERO; 4],
+        }
+    }
+}
+
+impl<R: Real> CoreBuf<R>
+where
+    R::V2: GjkVector<Pose = Pose2<R>>,
+{
+    /// `s`'s core placed at `pose`, built in `self` when `s` does not store one;
+    /// `None` for a disc and for cores with a zero-length edge or no orientation.
+    fn core<'a>(&'a mut self, pose: &Pose2<R>, s: &'a Shape<R>) -> Option<Core2<'a, R>> {
+        let (len, radius) = match s {
+            Shape::Polygon(p) => return Some(Core2::polygon(pose, p, R::ZERO)),
+            Shape::RoundedPolygon(r) => return Some(Core2::polygon(pose, r.inner(), r.radius())),
+            Shape::Ball(_) => return None,
+            Shape::Cuboid(b) => (self.set_box(b), R::ZERO),
+            Shape::RoundedCuboid(r) => (self.set_box(r.inner()), r.radius()),
+            Shape::Capsule(c) => (self.set_segment(c.segment().a, c.segment().b)?, c.radius()),
+            Shape::Segment(g) => (self.set_segment(g.a, g.b)?, R::ZERO),
+            Shape::Triangle(t) => (self.set(&counter_clockwise(t.vertices())?)?, R::ZERO),
+        };
+        let size = self.vertices[..len]
+            .iter()
+            .fold(R::ZERO, |m, v| m.max(v.abs().max_element()));
+        Some(Core2 {
+            features: PolygonFeatures {
+                vertices: &self.vertices[..len],
+                normals: &self.normals[..len],
+            },
+            pose: *pose,
+            radius,
+            size,
+        })
+    }
+
+    /// Stores a box's corners and its axes as the normals (a box of zero extent keeps
+    /// them).
+    fn set_box(&mut self, b: &Aabb<R::V2>) -> usize {
+        let (lo, hi) = (b.min, b.max);
+        let v = |x: R, y: R| R::V2::new(x, y);
+        let (one, zero) = (R::ONE, R::ZERO);
+        self.vertices = [lo, v(hi.x(), lo.y()), hi, v(lo.x(), hi.y())];
+        self.normals = [v(zero, -one), v(one, zero), v(zero, one), v(-one, zero)];
+        4
+    }
+
+    /// Stores a segment as a two-sided polygon; `None` when it has no length.
+    fn set_segment(&mut self, a: R::V2, b: R::V2) -> Option<usize> {
+        let d = b - a;
+        let length = d.length();
+        if !(length > R::ZERO) {
+            return None;
+        }
+        let n = R::V2::new(d.y(), -d.x()) / length;
+        self.vertices[..2].copy_from_slice(&[a, b]);
+        self.normals[..2].copy_from_slice(&[n, -n]);
+        Some(2)
+    }
+
+    /// Stores the counter-clockwise `vertices` and their edges' outward normals;
+    /// `None` for a zero-length edge (it has no normal).
+    fn set(&mut self, vertices: &[R::V2]) -> Option<usize> {
+        let n = vertices.len();
+        for (i, &v) in vertices.iter().enumerate() {
+            let edge = vertices[(i + 1) % n] - v;
+            let length = edge.length();
+            if !(length > R::ZERO) {
+                return None;
+            }
+            self.vertices[i] = v;
+            self.normals[i] = R::V2::new(edge.y(), -edge.x()) / length;
+        }
+        Some(n)
+    }
+}
+
+/// A triangle's vertices counter-clockwise; `None` when it is flat.
+fn counter_clockwise<V: Vector2>(v: [V; 3]) -> Option<[V; 3]> {
+    let turn = (v[1] - v[0]).perp_dot(v[2] - v[0]);
+    if turn > V::Scalar::ZERO {
+        Some(v)
+    } else if turn < V::Scalar::ZERO {
+        Some([v[0], v[2], v[1]])
+    } else {
+        None
     }
 }
 

@@ -205,6 +205,8 @@ pub(crate) fn intersects<V: GjkVector, S: ConvexEnum<V>>(
         (Ball(x), Segment(y)) => intersects_ball_flat(pa, x, pb, y),
         (Segment(x), Ball(y)) => intersects_ball_flat(pb, y, pa, x),
         (Cuboid(x), Cuboid(y)) => S::boxes_intersect(pa, x, pb, y),
+        (Capsule(x), Cuboid(y)) => intersects_capsule_cuboid(pa, x, pb, y),
+        (Cuboid(x), Capsule(y)) => intersects_capsule_cuboid(pb, y, pa, x),
         _ => S::own_intersects(pa, a, pb, b).unwrap_or_else(|| gd::intersects(pa, a, pb, b)),
     }
 }
@@ -475,27 +477,35 @@ pub(crate) fn contact_manifold<V: GjkVector, S: ConvexEnum<V>>(
 ) -> Option<Manifold<V>> {
     match (a.kind(), b.kind()) {
         (Kind::Cuboid(x), Kind::Cuboid(y)) => return S::boxes_manifold(pa, x, pb, y, prediction),
+        // A ball's feature is one point: the contact is the whole manifold.
+        (Kind::Ball(_), _) | (_, Kind::Ball(_)) => {
+            return contact(pa, a, pb, b, prediction)
+                .map(|c| Manifold::single(&c, FeatureId::SINGLE))
+        }
         (Kind::Capsule(x), Kind::Capsule(y)) if V::DIM == 3 => {
             return crate::query::manifold::features::contact_manifold_capsules(
                 pa, x, pb, y, prediction,
             )
         }
-        // In 2D the sides are flat edges, which the feature path clips exactly; it is
-        // needed only for sides within `FACE_ALIGN_COS` of parallel.
+        _ => {}
+    }
+    S::own_manifold(pa, a, pb, b, prediction).unwrap_or_else(|| match (a.kind(), b.kind()) {
+        // 2D capsules the dimension's kernel left: the sides are flat edges, which the
+        // feature path clips exactly; it is needed only for sides within
+        // `FACE_ALIGN_COS` of parallel.
         (Kind::Capsule(x), Kind::Capsule(y)) => {
             let c = contact_capsule_capsule(pa, x, pb, y, prediction)?;
             let (sa, sb) = (world_segment(pa, x), world_segment(pb, y));
             let parallel = crate::query::manifold::features::parallel_axis(&sa, &sb).is_some();
-            return Some(match parallel {
+            Some(match parallel {
                 true => manifold_from_contact(pa, a, pb, b, &c, prediction),
                 false => Manifold::single(&c, FeatureId::SINGLE),
-            });
+            })
         }
-        _ => {}
-    }
-    S::own_manifold(pa, a, pb, b, prediction).unwrap_or_else(|| {
-        let c = contact(pa, a, pb, b, prediction)?;
-        Some(manifold_from_contact(pa, a, pb, b, &c, prediction))
+        _ => {
+            let c = contact(pa, a, pb, b, prediction)?;
+            Some(manifold_from_contact(pa, a, pb, b, &c, prediction))
+        }
     })
 }
 

@@ -1,8 +1,10 @@
 //! Contact manifolds: up to 2 (2D) or 4 (3D) contact points sharing one normal, each
 //! with a [`FeatureId`] a solver matches from frame to frame.
 //!
-//! - [`sat`]: boxes, polygons and polyhedra by the separating-axis test and clipping
-//!   (Box2D v3 `manifold.c`, Jolt, Bullet).
+//! - [`sat`]: boxes and polyhedra by the separating-axis test and clipping (Jolt,
+//!   Bullet).
+//! - [`polygons_2d`]: every 2D kind with a polygonal core (polygons, boxes, capsules,
+//!   segments, triangles, rounded kinds) by SAT and clipping (Box2D v3 `manifold.c`).
 //! - [`features`]: every other convex pair, from the supporting features of the two
 //!   shapes along [`contact`]'s normal, clipped as the faces are (Jolt
 //!   `ManifoldBetweenTwoFaces`, parry's polygonal feature maps).
@@ -16,13 +18,14 @@
 // `!(x > y)` is deliberate: it is also true for NaN, which must take the safe branch.
 #![allow(clippy::neg_cmp_op_on_partial_ord)]
 pub mod features;
+pub mod polygons_2d;
 pub mod sat;
 pub(crate) mod triangle_box;
 
-pub use sat::{
-    contact_manifold_obb_2d, contact_manifold_obb_3d, contact_manifold_obb_polygon,
-    contact_manifold_polygons, contact_manifold_polyhedra,
+pub use polygons_2d::{
+    contact_manifold_obb_2d, contact_manifold_obb_polygon, contact_manifold_polygons,
 };
+pub use sat::{contact_manifold_obb_3d, contact_manifold_polyhedra};
 
 use crate::algo::gjk::{GjkVector, Status};
 use crate::algo::support::SupportMap;
@@ -176,9 +179,19 @@ impl<V: Vector> Manifold<V> {
 
     /// A manifold of the single point of `c`.
     pub(crate) fn single(c: &Contact<V>, id: FeatureId) -> Self {
-        let mut m = Self::new(c.normal, c.status);
-        m.push(c.point_a, c.point_b, c.depth, id);
-        m
+        let point = ManifoldPoint {
+            point_a: c.point_a,
+            point_b: c.point_b,
+            depth: c.depth,
+            id,
+        };
+        // Every slot holds the point (one write each); only the first counts.
+        Self {
+            normal: c.normal,
+            status: c.status,
+            points: V::ManifoldSlots::splat(point),
+            len: 1,
+        }
     }
 
     /// Appends a point; beyond the capacity it is dropped (callers never exceed it).
@@ -427,6 +440,10 @@ fn spread_points<V: Vector>(
 }
 
 /// True when the poses and `prediction` can be used.
-fn valid_input<P: Isometry<V>, V: Vector>(pose_a: &P, pose_b: &P, prediction: V::Scalar) -> bool {
+pub(crate) fn valid_input<P: Isometry<V>, V: Vector>(
+    pose_a: &P,
+    pose_b: &P,
+    prediction: V::Scalar,
+) -> bool {
     pose_a.is_finite() && pose_b.is_finite() && !prediction.is_nan()
 }
