@@ -6,7 +6,7 @@
 #![allow(clippy::neg_cmp_op_on_partial_ord)]
 use super::table::{self, dispatch_by_table, shared_convex_hooks, ConvexEnum, Kind};
 use super::*;
-use crate::algo::clip_2d::PolygonFeatures;
+use crate::algo::clip_2d::{max_separation, PolygonFeatures};
 use crate::algo::sat_2d::{self, SatResult};
 use crate::math::{Pose2, Vector2};
 use crate::query::manifold::polygons_2d::{capsules_manifold, core_manifold, Core2, CoreManifold};
@@ -68,7 +68,7 @@ where
         prediction: R,
     ) -> Option<Option<Contact<R::V2>>> {
         let (Shape::Polygon(x), Shape::Polygon(y)) = (a, b) else {
-            return None;
+            return sharp_cores_contact(pa, a, pb, b, prediction);
         };
         Some(match sat_2d::polygon_polygon(pa, x, pb, y) {
             SatResult::Overlapping { depth, axis } if -depth <= prediction => {
@@ -166,6 +166,48 @@ fn found<V: Vector>(m: CoreManifold<V>) -> Option<Option<Manifold<V>>> {
         CoreManifold::Found(m) => Some(Some(m)),
         CoreManifold::Undecided => None,
     }
+}
+
+/// The contact of two overlapping sharp polygonal kinds (boxes, polygons, triangles;
+/// a box–box pair never reaches here) by SAT on their edge normals, its witnesses at
+/// the centre of the contact region as for two polygons. Pairs apart beyond
+/// `prediction` give `Some(None)`; apart within it, GJK measures the exact distance
+/// (`None`), as it does for other kinds.
+fn sharp_cores_contact<R: Real>(
+    pa: &Pose2<R>,
+    a: &Shape<R>,
+    pb: &Pose2<R>,
+    b: &Shape<R>,
+    prediction: R,
+) -> Option<Option<Contact<R::V2>>>
+where
+    R::V2: GjkVector<Pose = Pose2<R>>,
+{
+    let sharp = |s: &Shape<R>| matches!(s, Shape::Cuboid(_) | Shape::Polygon(_) | Shape::Triangle(_));
+    if !(sharp(a) && sharp(b)) {
+        return None;
+    }
+    let (mut buf_a, mut buf_b) = (CoreBuf::default(), CoreBuf::default());
+    let (ca, cb) = (buf_a.core(pa, a)?, buf_b.core(pb, b)?);
+    let pose_ab = pa.inv_mul(pb);
+    let (sep_a, ea) = max_separation(ca.features, cb.features, &pose_ab, R::INFINITY);
+    let (sep_b, eb) = max_separation(cb.features, ca.features, &pose_ab.inverse(), R::INFINITY);
+    let separation = sep_a.max(sep_b);
+    if !(separation <= prediction) {
+        return Some(None);
+    }
+    if separation > R::ZERO {
+        return None;
+    }
+    let axis = match sep_b > sep_a {
+        true => -pb.transform_vector(cb.features.normals[eb]),
+        false => pa.transform_vector(ca.features.normals[ea]),
+    };
+    let depth = -separation;
+    let va = ca.features.vertices.iter().map(|&v| pa.transform_point(v));
+    let vb = cb.features.vertices.iter().map(|&v| pb.transform_point(v));
+    let w = crate::algo::witness::witness_2d(va, vb, axis, depth);
+    Some(Some(contact_from_mtv(Mtv { axis, depth }, w)))
 }
 
 /// Room for the core of a kind that does not store one (box, capsule, segment,

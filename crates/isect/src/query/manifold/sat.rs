@@ -373,3 +373,45 @@ fn hull_face_manifold<R: Real>(
     };
     face_manifold(&clip, &mut poly, &mut Vec::new(), prediction, size)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use glam::{DQuat, DVec3};
+
+    /// A prism of `sides` sides, radius `r`, from z = 0 to z = 1.
+    fn prism(sides: usize, r: f64) -> ConvexPolyhedron<f64> {
+        let ring = (0..sides).map(|k| {
+            let t = k as f64 * core::f64::consts::TAU / sides as f64;
+            DVec3::new(r * t.cos(), r * t.sin(), 0.0)
+        });
+        let points: Vec<DVec3> = ring.flat_map(|p| [p, p + DVec3::Z]).collect();
+        ConvexPolyhedron::from_points(&points).unwrap()
+    }
+
+    // Faces beyond the stack buffers' size (a 12-gon cap as the reference, and as the
+    // incident face of a box's face) clip as the small ones do: a box 0.1 deep on
+    // the cap, either shape as A, gives four points 0.1 deep.
+    #[test]
+    fn large_faces_clip() {
+        let (cap, cube) = (prism(12, 2.0), prism(4, 0.5));
+        assert_eq!(cap.faces().iter().map(|f| f.vertex_indices().len()).max(), Some(12));
+        let on_top = Pose3::new(DVec3::new(0.0, 0.0, 0.9), DQuat::from_rotation_z(0.3));
+        for (a, pa, b, pb) in [
+            (&cap, Pose3::default(), &cube, on_top),
+            (&cube, on_top, &cap, Pose3::default()),
+        ] {
+            let m = contact_manifold_polyhedra(&pa, a, &pb, b, 0.0).unwrap();
+            assert_eq!(m.points().len(), 4);
+            assert!(m.points().iter().all(|p| (p.depth - 0.1).abs() < 1e-9));
+            assert!((m.normal.z.abs() - 1.0).abs() < 1e-12);
+        }
+        // The cap on a box's face: the box's 4-corner face is the reference, the cap's
+        // 12-gon the incident face (16 clip vertices at most).
+        let under = Pose3::new(DVec3::new(0.0, 0.0, -0.9), DQuat::IDENTITY);
+        let big = prism(4, 3.0);
+        let m = contact_manifold_polyhedra(&Pose3::default(), &big, &under, &cap, 0.0).unwrap();
+        assert_eq!(m.points().len(), 4);
+        assert!(m.points().iter().all(|p| (p.depth - 0.1).abs() < 1e-9));
+    }
+}
