@@ -651,37 +651,34 @@ mod tests {
         (z ^ (z >> 31)) as f64 / u64::MAX as f64
     }
 
-    fn ellipsoid_hull(state: &mut u64, n: usize) -> ConvexPolyhedron<f64> {
-        let points: Vec<DVec3> = (0..n)
+    fn ellipsoid(state: &mut u64, n: usize) -> Vec<DVec3> {
+        (0..n)
             .map(|_| {
                 let [x, y, z] = [0, 1, 2].map(|_| unit(state) * 2.0 - 1.0);
                 DVec3::new(x, y, z).normalize_or(DVec3::X) * DVec3::new(0.6, 0.45, 0.5)
             })
-            .collect();
-        ConvexPolyhedron::from_points(&points).unwrap()
+            .collect()
     }
 
-    fn cube(h: f64) -> ConvexPolyhedron<f64> {
-        let corners: Vec<DVec3> = (0..8)
+    fn cube(h: f64) -> Vec<DVec3> {
+        (0..8)
             .map(|i| DVec3::new((i & 1) as f64, ((i >> 1) & 1) as f64, ((i >> 2) & 1) as f64))
             .map(|c| (c - 0.5) * 2.0 * h)
-            .collect();
-        ConvexPolyhedron::from_points(&corners).unwrap()
+            .collect()
     }
 
-    fn hexagon() -> ConvexPolyhedron<f64> {
-        let ring: Vec<DVec3> = (0..6)
+    fn hexagon() -> Vec<DVec3> {
+        (0..6)
             .map(|k| {
                 let t = f64::from(k) * core::f64::consts::FRAC_PI_3;
                 DVec3::new(0.5 * t.cos(), 0.5 * t.sin(), 0.0)
             })
-            .collect();
-        ConvexPolyhedron::from_points(&ring).unwrap()
+            .collect()
     }
 
     /// A pose: random, aligned (one in ten) or turned by a quarter about an axis
     /// (one in ten): aligned and quarter-turned boxes have parallel edges and faces.
-    fn pose(state: &mut u64, case: usize) -> Pose3<f64> {
+    fn pose(state: &mut u64, case: usize) -> (DVec3, DQuat) {
         let t = (DVec3::new(unit(state), unit(state), unit(state)) - 0.5) * 1.4;
         let q = match case % 10 {
             0 => DQuat::IDENTITY,
@@ -691,18 +688,18 @@ mod tests {
                 DQuat::from_axis_angle(axis.normalize_or(DVec3::Z), unit(state) * 6.3)
             }
         };
-        Pose3::new(t, q)
+        (t, q)
     }
 
     /// The axis of the previous version: every face's support query, every edge pair
     /// whose arcs cross (no walk, no pruning), [`clip_3d::choose_axis`].
-    fn brute_force_axis(
-        a: &ConvexPolyhedron<f64>,
-        b: &ConvexPolyhedron<f64>,
-        pose_ab: &Pose3<f64>,
-        size: f64,
-        prediction: f64,
-    ) -> Option<Axis<DVec3>> {
+    fn brute_force_axis<R: Real>(
+        a: &ConvexPolyhedron<R>,
+        b: &ConvexPolyhedron<R>,
+        pose_ab: &Pose3<R>,
+        size: R,
+        prediction: R,
+    ) -> Option<Axis<R::V3>> {
         let fa = clip_3d::hull_face_axis(a, b, pose_ab, false, |_, _| {});
         if fa.separation > prediction {
             return None;
@@ -716,31 +713,27 @@ mod tests {
         clip_3d::choose_axis(fa, fb, edge, size, prediction)
     }
 
-    // The fast SAT chooses the feature the brute-force one chooses, with the same
-    // separation and normal (up to rounding), on 14,400 seeded poses of ellipsoid
-    // hulls, cubes and a flat hexagon, touching or not: the face scans, the walk and
-    // the pruning of arcs and pairs must not change answers.
-    #[test]
-    fn matches_brute_force() {
-        let mut state = 11u64;
-        let shapes = [
-            ellipsoid_hull(&mut state, 8),
-            ellipsoid_hull(&mut state, 24),
-            ellipsoid_hull(&mut state, 70),
-            cube(0.4),
-            hexagon(),
-        ];
+    /// Compares [`polyhedra_axis`] with [`brute_force_axis`] on every pair of
+    /// `shapes` in each of `poses` (B's in A's frame), with and without a prediction
+    /// of 0.05: the same feature, separations and normals within `tol`. Returns the
+    /// comparisons, the contacts, and the edge contacts among them.
+    fn compare<R: Real>(
+        shapes: &[ConvexPolyhedron<R>],
+        poses: &[Pose3<R>],
+        tol: f64,
+    ) -> (usize, usize, usize) {
         let (mut compared, mut contacts, mut edges) = (0, 0, 0);
-        for a in &shapes {
-            for b in &shapes {
-                for case in 0..288 {
-                    let pose_ab = pose(&mut state, case);
+        let tol = R::from_f64(tol);
+        for a in shapes {
+            for b in shapes {
+                for (case, pose_ab) in poses.iter().enumerate() {
                     let pose_ba = pose_ab.inverse();
-                    let size = max_coordinate(a).max(max_coordinate(b));
+                    let size = sat_size(a).max(sat_size(b));
                     let offset = pose_ab.translation.abs().max_element();
-                    let prediction = clip_3d::touch_limit(0.05 * (case % 2) as f64, size + offset);
-                    let fast = polyhedra_axis(a, b, &pose_ab, &pose_ba, size, offset, prediction);
-                    let slow = brute_force_axis(a, b, &pose_ab, size, prediction);
+                    let wanted = R::from_f64(0.05 * (case % 2) as f64);
+                    let prediction = clip_3d::touch_limit(wanted, size + offset);
+                    let fast = polyhedra_axis(a, b, pose_ab, &pose_ba, size, offset, prediction);
+                    let slow = brute_force_axis(a, b, pose_ab, size, prediction);
                     compared += 1;
                     match (fast, slow) {
                         (None, None) => {}
@@ -748,25 +741,67 @@ mod tests {
                             contacts += 1;
                             edges += usize::from(matches!(f.feature, Feature::Edges(..)));
                             assert_eq!(f.feature, s.feature, "case {case}");
-                            assert!((f.separation - s.separation).abs() < 1e-12, "case {case}");
-                            assert!((f.normal - s.normal).length() < 1e-12, "case {case}");
+                            assert!((f.separation - s.separation).abs() < tol, "case {case}");
+                            assert!((f.normal - s.normal).length() < tol, "case {case}");
                         }
                         _ => panic!("case {case}: {fast:?} against {slow:?}"),
                     }
                 }
             }
         }
+        (compared, contacts, edges)
+    }
+
+    /// The size the manifold scales its biases by: the largest vertex coordinate.
+    fn sat_size<R: Real>(h: &ConvexPolyhedron<R>) -> R {
+        h.vertices()
+            .iter()
+            .fold(R::ZERO, |m, p| m.max(p.abs().max_element()))
+    }
+
+    // The fast SAT chooses the feature the brute-force one chooses, with the same
+    // separation and normal (up to rounding), in `f64` and `f32`, each on 7,200 seeded
+    // poses of ellipsoid hulls, cubes and a flat hexagon, touching or not: the face
+    // scans, the walk and the pruning of arcs and pairs must not change answers.
+    #[test]
+    fn matches_brute_force() {
+        let mut state = 11u64;
+        let point_sets = [
+            ellipsoid(&mut state, 8),
+            ellipsoid(&mut state, 24),
+            ellipsoid(&mut state, 70),
+            cube(0.4),
+            hexagon(),
+        ];
+        let poses: Vec<(DVec3, DQuat)> = (0..288).map(|case| pose(&mut state, case)).collect();
+        let shapes: Vec<ConvexPolyhedron<f64>> = point_sets
+            .iter()
+            .map(|p| ConvexPolyhedron::from_points(p).unwrap())
+            .collect();
+        let poses_f64: Vec<Pose3<f64>> = poses.iter().map(|&(t, q)| Pose3::new(t, q)).collect();
+        let (compared, contacts, edges) = compare(&shapes, &poses_f64, 1e-12);
         assert_eq!(compared, 7200);
         assert!(
             contacts > 2000 && edges > 100,
             "{contacts} contacts, {edges} edges"
         );
-    }
-
-    fn max_coordinate(h: &ConvexPolyhedron<f64>) -> f64 {
-        h.vertices()
+        let shapes: Vec<ConvexPolyhedron<f32>> = point_sets
             .iter()
-            .fold(0.0, |m, p| m.max(p.abs().max_element()))
+            .map(|p| {
+                let p: Vec<glam::Vec3> = p.iter().map(|v| v.as_vec3()).collect();
+                ConvexPolyhedron::from_points(&p).unwrap()
+            })
+            .collect();
+        let poses_f32: Vec<Pose3<f32>> = poses
+            .iter()
+            .map(|&(t, q)| Pose3::new(t.as_vec3(), q.as_quat()))
+            .collect();
+        let (compared, contacts, edges) = compare(&shapes, &poses_f32, 1e-5);
+        assert_eq!(compared, 7200);
+        assert!(
+            contacts > 2000 && edges > 100,
+            "{contacts} contacts, {edges} edges"
+        );
     }
 
     // The blocked scan's minimum and its first index are those of a plain scan, for
