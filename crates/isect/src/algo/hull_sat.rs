@@ -17,7 +17,7 @@
 //!   record per edge around a vertex of B ([`crate::shape::VertexArc`]);
 //! - no edge pair can be chosen unless it separates more than the best face (the
 //!   biases of [`clip_3d::choose_axis`]), so an arc of A along which B's support
-//!   vertex already bounds the separation below that ([`arc_surely_below`]) is
+//!   vertex already bounds the separation below that (`arc_surely_below`) is
 //!   neither walked nor paired, and a pair that cannot beat it (or the best pair so
 //!   far) is dropped before its axis is normalised, on squared quantities; margins
 //!   ([`ARC_MARGIN`], [`PRUNE_ULPS`]) keep rounding from dropping a pair that wins;
@@ -41,7 +41,7 @@ pub const INLINE_POINTS: usize = 64;
 pub const PRUNE_ULPS: f64 = 1024.0;
 
 /// The margin, as a fraction of the shapes' size, of the test that drops a whole
-/// arc of A ([`arc_surely_below`]): beyond rounding, it covers pairs of nearly
+/// arc of A (`arc_surely_below`): beyond rounding, it covers pairs of nearly
 /// parallel edges, whose rounded axis may stray from the arcs' crossing.
 pub const ARC_MARGIN: f64 = 4.0 * clip_3d::REFERENCE_BIAS;
 
