@@ -97,7 +97,8 @@ pub struct MappedPoints<R: Real> {
 
 impl<R: Real> MappedPoints<R> {
     /// `points` mapped by `pose`, each exactly as `pose.transform_point` maps it.
-    #[inline]
+    /// Inlined, so that the buffer is filled where it is kept, not copied there.
+    #[inline(always)]
     pub fn new(points: &[R::V3], pose: &Pose3<R>) -> Self {
         let blocks = points.len().div_ceil(4);
         let mut coords = Scratch::filled(12 * blocks, R::ZERO);
@@ -279,7 +280,8 @@ pub struct EdgeFrames<'a, R: Real> {
 
 impl<'a, R: Real> EdgeFrames<'a, R> {
     /// The frames of `a` and `b` (`pose_ab` maps B's frame into A's; `vb` holds B's
-    /// vertices mapped by it).
+    /// vertices mapped by it). Inlined, as [`MappedPoints::new`].
+    #[inline(always)]
     pub fn new(
         a: &'a ConvexPolyhedron<R>,
         b: &'a ConvexPolyhedron<R>,
