@@ -665,3 +665,44 @@ const SMALL_FACE: usize = 8;
 
 /// A clip buffer for small faces (see [`SMALL_FACE`]).
 type SmallFaceBuf<R> = FixedClipBuffer<<R as Real>::V3, { 2 * SMALL_FACE }>;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use glam::{DQuat, DVec3};
+
+    /// A prism of `sides` sides, radius `r`, from z = 0 to z = 1.
+    fn prism(sides: usize, r: f64) -> ConvexPolyhedron<f64> {
+        let ring = (0..sides).map(|k| {
+            let t = k as f64 * core::f64::consts::TAU / sides as f64;
+            DVec3::new(r * t.cos(), r * t.sin(), 0.0)
+        });
+        let points: Vec<DVec3> = ring.flat_map(|p| [p, p + DVec3::Z]).collect();
+        ConvexPolyhedron::from_points(&points).unwrap()
+    }
+
+    // Faces beyond the stack buffers' size clip as the small ones do: a box 0.1 deep
+    // on a 12-gon cap, either shape as A (the cap's face the reference, then the
+    // box's), and the cap 0.1 deep under a wide box (the cap's face incident, 16 clip
+    // vertices at most) give four points 0.1 deep.
+    #[test]
+    fn large_faces_clip() {
+        let (cap, cube) = (prism(12, 2.0), prism(4, 0.5));
+        let corners = cap.faces().iter().map(|f| f.vertex_indices().len()).max();
+        assert_eq!(corners, Some(12));
+        let on_top = Pose3::new(DVec3::new(0.0, 0.0, 0.9), DQuat::from_rotation_z(0.3));
+        let under = Pose3::new(DVec3::new(0.0, 0.0, -0.9), DQuat::IDENTITY);
+        let big = prism(4, 3.0);
+        let origin = Pose3::default();
+        for (pa, a, pb, b) in [
+            (&origin, &cap, &on_top, &cube),
+            (&on_top, &cube, &origin, &cap),
+            (&origin, &big, &under, &cap),
+        ] {
+            let m = contact_manifold_polyhedra(pa, a, pb, b, 0.0).unwrap();
+            assert_eq!(m.points().len(), 4);
+            assert!(m.points().iter().all(|p| (p.depth - 0.1).abs() < 1e-9));
+            assert!((m.normal.z.abs() - 1.0).abs() < 1e-12);
+        }
+    }
+}
