@@ -432,7 +432,7 @@ fn box_edge_axis<R: Real>(
 }
 
 /// An axis that loses to any real one.
-fn empty_axis<V: Vector>() -> Axis<V> {
+pub(crate) fn empty_axis<V: Vector>() -> Axis<V> {
     Axis {
         separation: V::Scalar::NEG_INFINITY,
         normal: V::ZERO,
@@ -572,13 +572,13 @@ pub fn hull_face_axis<R: Real>(
 const WALK_CAPACITY: usize = 32;
 
 /// A short list of indices, on the stack.
-struct IdList {
-    ids: [u32; WALK_CAPACITY],
-    len: usize,
+pub(crate) struct IdList {
+    pub(crate) ids: [u32; WALK_CAPACITY],
+    pub(crate) len: usize,
 }
 
 impl IdList {
-    fn new() -> Self {
+    pub(crate) fn new() -> Self {
         Self {
             ids: [0; WALK_CAPACITY],
             len: 0,
@@ -586,7 +586,7 @@ impl IdList {
     }
 
     /// False when full.
-    fn push(&mut self, id: u32) -> bool {
+    pub(crate) fn push(&mut self, id: u32) -> bool {
         if self.len == WALK_CAPACITY {
             return false;
         }
@@ -599,10 +599,10 @@ impl IdList {
 /// One of A's edges in A's frame: its plane normals (the ends of its Gauss-map arc)
 /// and their cross product (the arc's pole).
 #[derive(Copy, Clone)]
-struct ArcA<V> {
-    a: V,
-    b: V,
-    b_x_a: V,
+pub(crate) struct ArcA<V> {
+    pub(crate) a: V,
+    pub(crate) b: V,
+    pub(crate) b_x_a: V,
 }
 
 impl<V: Vector3> ArcA<V> {
@@ -610,7 +610,7 @@ impl<V: Vector3> ArcA<V> {
     /// after its cheapest half (do `c` and `d` lie on opposite sides of this arc's
     /// great circle?), which fails for most pairs.
     #[inline]
-    fn crosses(&self, c: V, d: V) -> bool {
+    pub(crate) fn crosses(&self, c: V, d: V) -> bool {
         let (cba, dba) = (c.dot(self.b_x_a), d.dot(self.b_x_a));
         cba * dba < V::Scalar::ZERO && is_minkowski_face(self.a, self.b, c, d)
     }
@@ -767,7 +767,7 @@ fn walk_crossed_arcs<R: Real>(
 
 /// Sorts a handful of ids (a walk crosses few arcs: the general sort's setup costs
 /// more than the sorting).
-fn insertion_sort(ids: &mut [u32]) {
+pub(crate) fn insertion_sort(ids: &mut [u32]) {
     for k in 1..ids.len() {
         let mut m = k;
         while m > 0 && ids[m - 1] > ids[m] {
@@ -811,7 +811,7 @@ fn edge_pair_axis<R: Real>(
 }
 
 /// The mean of `points`: a point inside their hull.
-fn vertex_centroid<V: Vector>(points: &[V]) -> V {
+pub(crate) fn vertex_centroid<V: Vector>(points: &[V]) -> V {
     points.iter().fold(V::ZERO, |s, &v| s + v) * V::Scalar::from_f64(points.len() as f64).recip()
 }
 

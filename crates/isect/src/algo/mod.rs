@@ -12,6 +12,7 @@ mod gjk_2d;
 mod gjk_3d;
 pub mod hull_2d;
 pub mod hull_3d;
+pub mod hull_sat;
 pub mod sat_2d;
 pub mod sat_3d;
 pub mod slab;

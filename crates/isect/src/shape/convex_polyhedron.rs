@@ -89,9 +89,11 @@ pub struct ConvexPolyhedron<R: Real> {
 }
 
 /// The lazily built [`EdgeGraph`]. Equal to any other: it follows from the faces,
-/// so whether it is built yet must not make two equal polyhedra differ.
+/// so whether it is built yet must not make two equal polyhedra differ. Boxed: the
+/// polyhedron stays small (it is a variant of the shape enums), and the graph is
+/// fetched once per query.
 #[derive(Clone, Debug, Default)]
-struct EdgeCache(OnceLock<EdgeGraph>);
+struct EdgeCache(OnceLock<Box<EdgeGraph>>);
 
 impl PartialEq for EdgeCache {
     fn eq(&self, _: &Self) -> bool {
@@ -107,6 +109,54 @@ struct EdgeGraph {
     /// + 1]]` (solid only).
     vertex_edge_start: Vec<u32>,
     vertex_edges: Vec<u32>,
+    /// Each entry of `vertex_edges` with its edge's other end and planes: a walk
+    /// around a vertex reads one record per edge, not the edge list.
+    vertex_arcs: Vec<VertexArc>,
+}
+
+/// An edge seen from one of its ends (see [`EdgeGraphView::vertex_arcs`]).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct VertexArc {
+    /// The edge (an index into [`ConvexPolyhedron::edges`]).
+    pub edge: u32,
+    /// The edge's other end.
+    pub other: u32,
+    /// The edge's planes, as [`PolyhedronEdge::planes`].
+    pub planes: [u32; 2],
+}
+
+/// A polyhedron's edge graph, fetched once ([`ConvexPolyhedron::edge_graph_view`]):
+/// the lists are built lazily behind a lock, and a query that reads them in a loop
+/// should not pass the lock on every read.
+#[derive(Copy, Clone, Debug)]
+pub struct EdgeGraphView<'a> {
+    /// The edges, as [`ConvexPolyhedron::edges`].
+    pub edges: &'a [PolyhedronEdge],
+    start: &'a [u32],
+    ids: &'a [u32],
+    arcs: &'a [VertexArc],
+}
+
+impl<'a> EdgeGraphView<'a> {
+    /// The indices (into [`Self::edges`]) of the edges at vertex `v`; empty for a
+    /// flat polyhedron.
+    #[inline]
+    pub fn vertex_edges(&self, v: usize) -> &'a [u32] {
+        match self.start.get(v..v + 2) {
+            Some(&[start, end]) => &self.ids[start as usize..end as usize],
+            _ => &[],
+        }
+    }
+
+    /// The edges at vertex `v` as [`VertexArc`]s, in the order of
+    /// [`Self::vertex_edges`]`(v)`; empty for a flat polyhedron.
+    #[inline]
+    pub fn vertex_arcs(&self, v: usize) -> &'a [VertexArc] {
+        match self.start.get(v..v + 2) {
+            Some(&[start, end]) => &self.arcs[start as usize..end as usize],
+            _ => &[],
+        }
+    }
 }
 
 fn degenerate(reason: &'static str) -> ShapeError {
@@ -329,10 +379,18 @@ impl<R: Real> ConvexPolyhedron<R> {
     /// polyhedron.
     #[inline]
     pub fn vertex_edges(&self, v: usize) -> &[u32] {
+        self.edge_graph_view().vertex_edges(v)
+    }
+
+    /// The edges and the edges at each vertex, built on first use and fetched once.
+    #[inline]
+    pub fn edge_graph_view(&self) -> EdgeGraphView<'_> {
         let g = self.edge_graph();
-        match g.vertex_edge_start.get(v..v + 2) {
-            Some(&[start, end]) => &g.vertex_edges[start as usize..end as usize],
-            _ => &[],
+        EdgeGraphView {
+            edges: &g.edges,
+            start: &g.vertex_edge_start,
+            ids: &g.vertex_edges,
+            arcs: &g.vertex_arcs,
         }
     }
 
@@ -341,19 +399,22 @@ impl<R: Real> ConvexPolyhedron<R> {
         self.edge_graph.0.get_or_init(|| {
             if self.flat {
                 let k = self.faces[0].vertices.len();
-                return EdgeGraph {
+                return Box::new(EdgeGraph {
                     edges: flat_edges(k),
                     vertex_edge_start: Vec::new(),
                     vertex_edges: Vec::new(),
-                };
+                    vertex_arcs: Vec::new(),
+                });
             }
             let edges = solid_edges(&self.faces, self.vertices.len());
             let (vertex_edge_start, vertex_edges) = edges_by_vertex(self.vertices.len(), &edges);
-            EdgeGraph {
+            let vertex_arcs = arcs_by_vertex(&vertex_edge_start, &vertex_edges, &edges);
+            Box::new(EdgeGraph {
                 edges,
                 vertex_edge_start,
                 vertex_edges,
-            }
+                vertex_arcs,
+            })
         })
     }
 
@@ -735,6 +796,23 @@ fn edges_by_vertex(vertex_count: usize, edges: &[PolyhedronEdge]) -> (Vec<u32>, 
     (start, ends.into_iter().map(|k| k / 2).collect())
 }
 
+/// Each entry of the per-vertex edge lists `(start, ids)` as a [`VertexArc`].
+fn arcs_by_vertex(start: &[u32], ids: &[u32], edges: &[PolyhedronEdge]) -> Vec<VertexArc> {
+    let mut out = Vec::with_capacity(ids.len());
+    for v in 0..start.len().saturating_sub(1) {
+        for &j in &ids[start[v] as usize..start[v + 1] as usize] {
+            let e = &edges[j as usize];
+            let [u, w] = e.vertices;
+            out.push(VertexArc {
+                edge: j,
+                other: if u == v as u32 { w } else { u },
+                planes: e.planes,
+            });
+        }
+    }
+    out
+}
+
 /// A counting sort of item numbers by `keys` (each below `bucket_count`): returns
 /// `(start, items)`, bucket `b` being `items[start[b]..start[b + 1]]`, each bucket in
 /// item order.
@@ -817,8 +895,17 @@ mod tests {
             let [u, v] = e.vertices;
             assert!(u < v, "edge {i}");
             assert_eq!(expected[&(u, v)], e.planes.to_vec(), "edge {i}");
-            for w in [u, v] {
-                assert!(h.vertex_edges(w as usize).contains(&(i as u32)));
+            for (w, other) in [(u, v), (v, u)] {
+                let view = h.edge_graph_view();
+                let k = view
+                    .vertex_edges(w as usize)
+                    .iter()
+                    .position(|&j| j == i as u32);
+                let arc = view.vertex_arcs(w as usize)[k.unwrap()];
+                assert_eq!(
+                    (arc.edge, arc.other, arc.planes),
+                    (i as u32, other, e.planes)
+                );
             }
         }
         let listed: usize = (0..h.vertices().len())

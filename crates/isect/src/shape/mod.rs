@@ -41,7 +41,8 @@ pub use concave_polygon::ConcavePolygon;
 pub use cone_3d::Cone;
 pub use convex_polygon::ConvexPolygon;
 pub use convex_polyhedron::{
-    ConvexPolyhedron, PolyhedronEdge, PolyhedronFace, POLYHEDRON_PLANE_ULPS,
+    ConvexPolyhedron, EdgeGraphView, PolyhedronEdge, PolyhedronFace, VertexArc,
+    POLYHEDRON_PLANE_ULPS,
 };
 pub use cylinder_3d::Cylinder;
 pub use error::ShapeError;

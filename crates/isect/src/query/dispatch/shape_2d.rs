@@ -183,7 +183,8 @@ fn sharp_cores_contact<R: Real>(
 where
     R::V2: GjkVector<Pose = Pose2<R>>,
 {
-    let sharp = |s: &Shape<R>| matches!(s, Shape::Cuboid(_) | Shape::Polygon(_) | Shape::Triangle(_));
+    let sharp =
+        |s: &Shape<R>| matches!(s, Shape::Cuboid(_) | Shape::Polygon(_) | Shape::Triangle(_));
     if !(sharp(a) && sharp(b)) {
         return None;
     }

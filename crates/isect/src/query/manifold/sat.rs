@@ -26,6 +26,7 @@
 use super::{contact_manifold_convex, valid_input, FeatureId, Manifold, EDGE_EDGE};
 use crate::algo::clip_3d::{self, Axis, ClipBuffer, ClipVertex, Feature, FixedClipBuffer};
 use crate::algo::gjk::{GjkVector, Status};
+use crate::algo::hull_sat;
 use crate::algo::support::SupportMap;
 use crate::math::{Isometry, Pose3, Real, Vector, Vector3};
 use crate::query::contact::contact;
@@ -247,10 +248,11 @@ pub(super) fn face_points<V: Vector3>(
 /// Manifold of two convex polyhedra: up to 4 points for face contacts, 1 for
 /// edge–edge (edge pairs pruned on the Gauss map). `None` beyond `prediction` or for
 /// NaN poses or `prediction`; touching gives depth 0, within `prediction` negative
-/// depths. The edge lists are the polyhedra's own (built with them); B's face normals
-/// are mapped into A's frame once per call (one allocation). The SAT is O(F·V) for
-/// the faces and, walking B's Gauss map along each arc of A, about O(E) edge pairs
-/// (O(E²) for flat polyhedra).
+/// depths. The SAT ([`hull_sat::polyhedra_axis`]) is O(F·V) for the faces (each
+/// shape's vertices mapped into the other's frame once) and, walking B's Gauss map
+/// along each arc of A, about O(E) edge pairs (O(E²) for flat polyhedra); hulls of
+/// up to [`hull_sat::INLINE_POINTS`] vertices and planes, with small faces, allocate
+/// nothing.
 ///
 /// ```
 /// use isect::d3::*;
@@ -287,20 +289,7 @@ where
     let size = max_abs(a.vertices()).max(max_abs(b.vertices()));
     let offset = pose_ab.translation.abs().max_element();
     let prediction = clip_3d::touch_limit(prediction, size + offset);
-    // A face axis apart beyond `prediction` settles it: no edge pair is tried (`>`, so
-    // a NaN separation still reaches `choose_axis`, which refuses it).
-    let mut supports = Vec::with_capacity(a.faces().len());
-    let fa = clip_3d::hull_face_axis(a, b, &pose_ab, false, |_, v| supports.push(v));
-    if fa.separation > prediction {
-        return None;
-    }
-    let mut fb = clip_3d::hull_face_axis(b, a, &pose_ba, true, |_, _| {});
-    fb.normal = -pose_ab.transform_vector(fb.normal);
-    if fb.separation > prediction {
-        return None;
-    }
-    let edge = clip_3d::hull_edge_axis(a, b, &pose_ab, &supports, prediction);
-    let axis = clip_3d::choose_axis(fa, fb, edge, size, prediction)?;
+    let axis = hull_sat::polyhedra_axis(a, b, &pose_ab, &pose_ba, size, offset, prediction)?;
     let m = match axis.feature {
         Feature::FaceA(f) => hull_face_manifold(a, b, &pose_ab, f, false, prediction, size)
             .map(|m| m.transformed(pose_a)),
@@ -351,28 +340,53 @@ fn hull_face_manifold<R: Real>(
                 best
             }
         });
-    let ref_face: Vec<R::V3> = f
-        .vertex_indices()
-        .iter()
-        .map(|&i| rf.vertices()[i])
-        .collect();
-    let mut poly: Vec<ClipVertex<R::V3>> = g
-        .vertex_indices()
-        .iter()
-        .map(|&i| ClipVertex {
-            point: pose_ri.transform_point(inc.vertices()[i]),
-            id: i as u32,
-            edge: i as u32,
-        })
-        .collect();
     let clip = FaceClip {
-        face: &ref_face,
+        face: &[],
         normal: n,
         offset: f.plane().d(),
         id: FeatureId::new(reference_is_b, face as u32, j as u32, 0),
     };
+    let (ref_ids, inc_ids) = (f.vertex_indices(), g.vertex_indices());
+    let incident = |poly: &mut dyn FnMut(ClipVertex<R::V3>)| {
+        for &i in inc_ids {
+            poly(ClipVertex {
+                point: pose_ri.transform_point(inc.vertices()[i]),
+                id: i as u32,
+                edge: i as u32,
+            });
+        }
+    };
+    // Small faces (all of a typical hull's) clip on the stack: an n-gon clipped by k
+    // planes keeps at most n + k vertices.
+    if ref_ids.len() <= SMALL_FACE && inc_ids.len() + ref_ids.len() <= 2 * SMALL_FACE {
+        let mut corners = [R::V3::ZERO; SMALL_FACE];
+        for (c, &i) in corners.iter_mut().zip(ref_ids) {
+            *c = rf.vertices()[i];
+        }
+        let mut poly = SmallFaceBuf::<R>::default();
+        incident(&mut |v| poly.push(v));
+        let clip = FaceClip {
+            face: &corners[..ref_ids.len()],
+            ..clip
+        };
+        let mut scratch = SmallFaceBuf::<R>::default();
+        return face_manifold(&clip, &mut poly, &mut scratch, prediction, size);
+    }
+    let corners: Vec<R::V3> = ref_ids.iter().map(|&i| rf.vertices()[i]).collect();
+    let mut poly = Vec::with_capacity(inc_ids.len() + ref_ids.len());
+    incident(&mut |v| poly.push(v));
+    let clip = FaceClip {
+        face: &corners,
+        ..clip
+    };
     face_manifold(&clip, &mut poly, &mut Vec::new(), prediction, size)
 }
+
+/// The most corners a reference face may have for the stack clip buffers.
+const SMALL_FACE: usize = 8;
+
+/// A clip buffer for small faces (see [`SMALL_FACE`]).
+type SmallFaceBuf<R> = FixedClipBuffer<<R as Real>::V3, { 2 * SMALL_FACE }>;
 
 #[cfg(test)]
 mod tests {
@@ -389,29 +403,28 @@ mod tests {
         ConvexPolyhedron::from_points(&points).unwrap()
     }
 
-    // Faces beyond the stack buffers' size (a 12-gon cap as the reference, and as the
-    // incident face of a box's face) clip as the small ones do: a box 0.1 deep on
-    // the cap, either shape as A, gives four points 0.1 deep.
+    // Faces beyond the stack buffers' size clip as the small ones do: a box 0.1 deep
+    // on a 12-gon cap, either shape as A (the cap's face the reference, then the
+    // box's), and the cap 0.1 deep under a wide box (the cap's face incident, 16 clip
+    // vertices at most) give four points 0.1 deep.
     #[test]
     fn large_faces_clip() {
         let (cap, cube) = (prism(12, 2.0), prism(4, 0.5));
-        assert_eq!(cap.faces().iter().map(|f| f.vertex_indices().len()).max(), Some(12));
+        let corners = cap.faces().iter().map(|f| f.vertex_indices().len()).max();
+        assert_eq!(corners, Some(12));
         let on_top = Pose3::new(DVec3::new(0.0, 0.0, 0.9), DQuat::from_rotation_z(0.3));
-        for (a, pa, b, pb) in [
-            (&cap, Pose3::default(), &cube, on_top),
-            (&cube, on_top, &cap, Pose3::default()),
+        let under = Pose3::new(DVec3::new(0.0, 0.0, -0.9), DQuat::IDENTITY);
+        let big = prism(4, 3.0);
+        let origin = Pose3::default();
+        for (pa, a, pb, b) in [
+            (&origin, &cap, &on_top, &cube),
+            (&on_top, &cube, &origin, &cap),
+            (&origin, &big, &under, &cap),
         ] {
-            let m = contact_manifold_polyhedra(&pa, a, &pb, b, 0.0).unwrap();
+            let m = contact_manifold_polyhedra(pa, a, pb, b, 0.0).unwrap();
             assert_eq!(m.points().len(), 4);
             assert!(m.points().iter().all(|p| (p.depth - 0.1).abs() < 1e-9));
             assert!((m.normal.z.abs() - 1.0).abs() < 1e-12);
         }
-        // The cap on a box's face: the box's 4-corner face is the reference, the cap's
-        // 12-gon the incident face (16 clip vertices at most).
-        let under = Pose3::new(DVec3::new(0.0, 0.0, -0.9), DQuat::IDENTITY);
-        let big = prism(4, 3.0);
-        let m = contact_manifold_polyhedra(&Pose3::default(), &big, &under, &cap, 0.0).unwrap();
-        assert_eq!(m.points().len(), 4);
-        assert!(m.points().iter().all(|p| (p.depth - 0.1).abs() < 1e-9));
     }
 }
