@@ -15,6 +15,10 @@
 //!     target/release/examples/narrow_phase boxes 10
 //! ```
 //!
+//! Whole frames (the moves and the update) are selected by `--toggle-collect='*frame_3d*'`
+//! (or `*frame_2d*`); two runs of N and M frames give a frame's instructions as the
+//! difference over N − M.
+//!
 //! Arguments: the scene (`boxes`, `mixed`, `2d`, `level`), the frame count, and
 //! `manifolds` to compute manifolds instead of single points.
 
@@ -23,7 +27,7 @@ use isect::math::{Pose2, Pose3};
 use isect::shape::shape_2d::Shape as Shape2;
 use isect::shape::shape_3d::Shape as Shape3;
 use isect::shape::{Aabb, Ball, Capsule, ConvexPolygon};
-use isect::world::{Filter, World};
+use isect::world::{Filter, Handle, UpdateStats, World};
 
 #[path = "../tests/support/rng.rs"]
 mod rng;
@@ -170,22 +174,34 @@ fn run_3d(
     let first = world.update_stats();
     let mut sums = (first.candidates, first.contacts);
     for _ in 0..frames {
-        for (b, &h) in bodies.iter_mut().zip(&handles) {
-            b.at += b.vel;
-            for k in 0..3 {
-                if b.at[k].abs() > half {
-                    b.vel[k] = -b.vel[k];
-                }
-            }
-            world
-                .set_pose(h, Pose3::new(b.at, b.rotation))
-                .expect("pose");
-        }
-        world.update();
-        let s = world.update_stats();
+        let s = frame_3d(&mut world, &mut bodies, &handles, half);
         sums = (sums.0 + s.candidates, sums.1 + s.contacts);
     }
     sums
+}
+
+/// One frame of a 3D scene: the moves and the update. Never inlined, so that
+/// callgrind can select whole frames by its name (`--toggle-collect='*frame_3d*'`).
+#[inline(never)]
+fn frame_3d(
+    world: &mut World<Vec3, Shape3<f32>>,
+    bodies: &mut [Body3],
+    handles: &[Handle],
+    half: f32,
+) -> UpdateStats {
+    for (b, &h) in bodies.iter_mut().zip(handles) {
+        b.at += b.vel;
+        for k in 0..3 {
+            if b.at[k].abs() > half {
+                b.vel[k] = -b.vel[k];
+            }
+        }
+        world
+            .set_pose(h, Pose3::new(b.at, b.rotation))
+            .expect("pose");
+    }
+    world.update();
+    world.update_stats()
 }
 
 /// A 2D body: shape, position, angle, velocity.
@@ -239,20 +255,31 @@ fn run_2d(rng: &mut Rng, n: usize, frames: usize, m: bool) -> (usize, usize) {
     let first = world.update_stats();
     let mut sums = (first.candidates, first.contacts);
     for _ in 0..frames {
-        for (b, &h) in bodies.iter_mut().zip(&handles) {
-            b.at += b.vel;
-            for k in 0..2 {
-                if b.at[k].abs() > half {
-                    b.vel[k] = -b.vel[k];
-                }
-            }
-            world.set_pose(h, Pose2::new(b.at, b.angle)).expect("pose");
-        }
-        world.update();
-        let s = world.update_stats();
+        let s = frame_2d(&mut world, &mut bodies, &handles, half);
         sums = (sums.0 + s.candidates, sums.1 + s.contacts);
     }
     sums
+}
+
+/// One frame of the 2D scene, as [`frame_3d`] (`--toggle-collect='*frame_2d*'`).
+#[inline(never)]
+fn frame_2d(
+    world: &mut World<Vec2, Shape2<f32>>,
+    bodies: &mut [Body2],
+    handles: &[Handle],
+    half: f32,
+) -> UpdateStats {
+    for (b, &h) in bodies.iter_mut().zip(handles) {
+        b.at += b.vel;
+        for k in 0..2 {
+            if b.at[k].abs() > half {
+                b.vel[k] = -b.vel[k];
+            }
+        }
+        world.set_pose(h, Pose2::new(b.at, b.angle)).expect("pose");
+    }
+    world.update();
+    world.update_stats()
 }
 
 fn main() {

@@ -472,6 +472,76 @@ fn rebuild_after_bulk_load<V: Vector>() {
 }
 for_each_vector!(rebuild_after_bulk_load);
 
+// A floor under a grid of small boxes (a level) hangs next to the subtree of the
+// others after a rebuild: the tree's SAH cost is within one root area of the grid's
+// alone (binned by its centre, the floor widened every ancestor on its way down). A
+// pile of like boxes, each covering most of the pile, stays balanced (no chain of
+// lone leaves). Queries answer as brute force.
+fn rebuild_hangs_a_floor_apart<V: Vector>() {
+    let mut rng = Rng(0x5eed_0017);
+    let side = if V::DIM == 2 { 60 } else { 20 };
+    let at = |i: usize| V::Scalar::from_f64(2.0 * i as f64);
+    let grid: Vec<Aabb<V>> = (0..side * side)
+        .map(|i| {
+            // A row along x in 2D, rows along x and z in 3D; all on y = 0.
+            let min = match V::DIM {
+                2 => V::ZERO.with(0, at(i)),
+                _ => V::ZERO.with(0, at(i % side)).with(2, at(i / side)),
+            };
+            let size = rng.range(0.3, 0.9);
+            Aabb::new(min, min + V::splat(V::Scalar::from_f64(size))).unwrap()
+        })
+        .collect();
+    let build = |floor: bool| {
+        let mut tree = DynamicTree::<V>::new();
+        let mut ids: Vec<ProxyId> = grid
+            .iter()
+            .enumerate()
+            .map(|(k, b)| tree.insert(*b, k as u32).unwrap())
+            .collect();
+        if floor {
+            let all = grid.iter().fold(grid[0], |u, b| u.merged(b));
+            let under = Aabb::new(
+                all.min.with(1, V::Scalar::from_f64(-1.0)),
+                all.max.with(1, V::Scalar::ZERO),
+            )
+            .unwrap();
+            ids.push(tree.insert(under, grid.len() as u32).unwrap());
+        }
+        tree.rebuild();
+        tree.validate().unwrap();
+        (tree, ids)
+    };
+    let ((alone, _), (tree, ids)) = (build(false), build(true));
+    assert!(
+        tree.area_ratio() <= alone.area_ratio() + 1.5,
+        "SAH cost {} with the floor, {} without",
+        tree.area_ratio(),
+        alone.area_ratio()
+    );
+    let boxes = fat_boxes(&tree, &ids);
+    let world = 2.0 * side as f64;
+    for _ in 0..200 {
+        let q = rng.aabb::<V>(-1.0, world, 3.0);
+        let mut got = BTreeSet::new();
+        tree.query(&q, |id, _| got.insert(id.index() as u32));
+        let want: BTreeSet<u32> = boxes
+            .iter()
+            .filter(|(_, b)| b.intersects(&q))
+            .map(|&(i, _)| i)
+            .collect();
+        assert_eq!(got, want);
+    }
+    let mut pile = DynamicTree::<V>::new();
+    for k in 0..256 {
+        pile.insert(rng.aabb(0.0, 0.5, 10.0), k).unwrap();
+    }
+    pile.rebuild();
+    pile.validate().unwrap();
+    assert!(pile.height() <= 12, "pile height {}", pile.height());
+}
+for_each_vector!(rebuild_hangs_a_floor_apart);
+
 mod property {
     use super::*;
     use proptest::prelude::*;

@@ -175,6 +175,48 @@ fn update_stats_and_unmoved_updates<V: TestDim>() {
     assert_eq!(handles.len(), world.len());
 }
 
+/// A moving shape's fat box reaches ahead along its last move: a ball moving by 0.15 a
+/// step keeps its fat box (margin 0.1) on the next steps (nothing re-queried) and
+/// still starts touching the static ball it reaches. The reach is bounded: a ball
+/// teleported to just short of a row of static balls pairs with none of them.
+fn fat_boxes_reach_ahead<V: TestDim>() {
+    let mut world = World::<V, V::S>::new();
+    world.set_broad_margin(V::Scalar::from_f64(0.1)).unwrap();
+    let at = |x: f64| V::Pose::from_translation(V::ZERO.with(0, V::Scalar::from_f64(x)));
+    let ball = || V::S::from(Ball::new(V::ZERO, V::Scalar::HALF).unwrap());
+    let moving = world.insert(ball(), at(0.0), Filter::ALL).unwrap();
+    let ahead = world.insert_static(ball(), at(1.4), Filter::ALL).unwrap();
+    world.update();
+    world.set_pose(moving, at(0.15)).unwrap();
+    world.update();
+    assert_eq!(world.update_stats().moved, 1, "left its fat box");
+    assert!(world.contacts().is_empty());
+    for x in [0.3, 0.45] {
+        world.set_pose(moving, at(x)).unwrap();
+        let events = world.update();
+        assert_eq!(
+            world.update_stats().moved,
+            0,
+            "inside its stretched fat box at {x}"
+        );
+        assert_eq!(events.started.is_empty(), x < 0.4, "at {x}");
+    }
+    assert!(world.contact(moving, ahead).is_some());
+    for k in 0..40 {
+        world
+            .insert_static(ball(), at(103.0 + 2.0 * k as f64), Filter::ALL)
+            .unwrap();
+    }
+    world.update();
+    world.set_pose(moving, at(100.0)).unwrap();
+    world.update();
+    assert_eq!(
+        world.update_stats().broad_pairs,
+        0,
+        "a teleport's fat box is short"
+    );
+}
+
 /// A world with a contact prediction of 0.3 reports every pair within 0.3 (speculative
 /// contacts with depth down to −0.3), as brute force does.
 fn predicted_pairs_match_brute_force<V: TestDim>() {
@@ -664,6 +706,7 @@ for_each_vector!(pairs_match_brute_force);
 for_each_vector!(pairs_with_broad_margin_match_brute_force);
 for_each_vector!(update_stats_and_unmoved_updates);
 for_each_vector!(predicted_pairs_match_brute_force);
+for_each_vector!(fat_boxes_reach_ahead);
 for_each_vector!(rays_match_brute_force);
 for_each_vector!(batch_snapshot_matches_serial);
 for_each_vector!(region_queries_match_brute_force);

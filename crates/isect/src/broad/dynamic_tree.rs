@@ -39,6 +39,10 @@ const REBUILD_BINS: usize = 16;
 /// the depth of the tree and of the recursion whatever the boxes).
 const REBUILD_SAH_DEPTH: u32 = 48;
 
+/// How many times the surface of every other leaf a leaf must have for
+/// [`DynamicTree::rebuild`] to hang it apart (see `lone_giant`).
+const GIANT_RATIO: f64 = 4.0;
+
 /// Index of no node.
 const NULL: u32 = u32::MAX;
 /// Height marking a node on the free list.
@@ -811,9 +815,8 @@ fn split<V: Vector>(leaves: &mut [RebuildLeaf<V>], how: Split, depth: u32) -> us
     };
     let splits = depth < REBUILD_SAH_DEPTH && scale.is_finite();
     let cut = match how {
-        Split::Sah if splits => {
-            cheapest_cut(leaves, &bin).map(|cut| partition(leaves, |l| bin(l) < cut))
-        }
+        Split::Sah if splits => lone_giant(leaves)
+            .or_else(|| cheapest_cut(leaves, &bin).map(|cut| partition(leaves, |l| bin(l) < cut))),
         Split::Midpoint if splits => {
             let middle = lo + width * V::Scalar::HALF;
             let k = partition(leaves, |l| l.centre.get(axis) < middle);
@@ -828,6 +831,35 @@ fn split<V: Vector>(leaves: &mut [RebuildLeaf<V>], how: Split, depth: u32) -> us
             ca.partial_cmp(&cb).unwrap_or(core::cmp::Ordering::Equal)
         });
         mid
+    })
+}
+
+/// Moves a leaf whose box has at least half the surface of all `leaves`' union and
+/// [`GIANT_RATIO`] times that of any other leaf (a floor under a level) to the front
+/// and returns 1, so that it hangs next to the subtree of the others; `None` when no
+/// leaf is that large. Binned by its centre, such a box would land deep in one side
+/// and widen every ancestor on its way down to the whole range, so that every query
+/// would descend along it; the SAH's greedy cost does not see that (20k boxes on a
+/// floor: 37 boxes tested a query, 28 with the floor apart). The second condition
+/// keeps piles of like boxes from becoming chains.
+fn lone_giant<V: Vector>(leaves: &mut [RebuildLeaf<V>]) -> Option<usize> {
+    let zero = V::Scalar::ZERO;
+    let (mut giant, mut first, mut second) = (0, zero, zero);
+    let mut all = leaves[0].aabb;
+    for (k, l) in leaves.iter().enumerate() {
+        let m = l.aabb.surface_measure();
+        if m > first {
+            (giant, first, second) = (k, m, first);
+        } else if m > second {
+            second = m;
+        }
+        all = all.merged(&l.aabb);
+    }
+    let large = first + first >= all.surface_measure();
+    let lone = first >= V::Scalar::from_f64(GIANT_RATIO) * second;
+    (large && lone).then(|| {
+        leaves.swap(0, giant);
+        1
     })
 }
 
@@ -919,23 +951,28 @@ impl<V: Vector> DynamicTree<V> {
     /// # }
     /// ```
     pub fn query(&self, aabb: &Aabb<V>, mut f: impl FnMut(ProxyId, u32) -> bool) {
-        if self.root == NULL {
+        if !self
+            .node(self.root)
+            .is_some_and(|r| r.aabb.intersects(aabb))
+        {
             return;
         }
+        // Children are tested before they are pushed: only overlapping nodes take a
+        // push and a pop (about half of those tested in a query of a few leaves).
         let mut stack = Stack::new(NULL);
         stack.push(self.root);
         while let Some(i) = stack.pop() {
             let node = &self.nodes[i as usize];
-            if !node.aabb.intersects(aabb) {
-                continue;
-            }
             if node.is_leaf() {
                 if !f(ProxyId(i), node.user) {
                     return;
                 }
-            } else {
-                stack.push(node.child1);
-                stack.push(node.child2);
+                continue;
+            }
+            for child in [node.child1, node.child2] {
+                if self.nodes[child as usize].aabb.intersects(aabb) {
+                    stack.push(child);
+                }
             }
         }
     }

@@ -820,7 +820,8 @@ pub(crate) fn distance_ball_cuboid<V: Vector>(
 
 /// Ball (A) – box (B) contact in B's frame, then mapped to the world. A centre
 /// outside the box takes the closest point; inside (or on the surface), the nearest
-/// face ([`ball_aabb_contact`]).
+/// face ([`ball_aabb_contact`]). The poses are finite (its caller, `contact`,
+/// checked them).
 pub(crate) fn contact_ball_cuboid<V: Vector>(
     pose_a: &V::Pose,
     a: &Ball<V>,
@@ -828,7 +829,7 @@ pub(crate) fn contact_ball_cuboid<V: Vector>(
     b: &Aabb<V>,
     prediction: V::Scalar,
 ) -> Option<Contact<V>> {
-    if !(pose_a.is_finite() && pose_b.is_finite()) || prediction.is_nan() {
+    if prediction.is_nan() {
         return None;
     }
     let ball = Ball::placed(centre_in(pose_a, a, pose_b), a.radius()).ok()?;

@@ -95,6 +95,14 @@ use std::sync::OnceLock;
 /// session-6 soak). At scale 1 in `f32` the band is 3e-5.
 pub const PAIR_BOX_ULPS: f64 = 256.0;
 
+/// The moves ahead a moving shape's fat box is stretched by (see
+/// [`World::set_broad_margin`]).
+pub const STRETCH_MOVES: f64 = 2.0;
+
+/// The broad margins a fat box's stretch is bounded by per axis (see
+/// [`World::set_broad_margin`]).
+pub const STRETCH_MARGINS: f64 = 4.0;
+
 /// A shape's handle in a [`World`]: a slot index and the generation of that slot, so
 /// that a handle of a removed shape never names the shape that reuses its slot.
 /// Ordered by index, then generation.
@@ -278,7 +286,11 @@ impl<V: GjkVector, S: DispatchShape<V>> World<V, S> {
 
     /// Sets the broad phase's margin: each shape's box in the tree is its tight box
     /// grown by `margin`, so a shape that moves by less keeps its tree box and costs
-    /// the broad phase nothing (Box2D's `aabbMargin`). Answers do not change: the
+    /// the broad phase nothing (Box2D's `aabbMargin`). A moving shape's tree box also
+    /// reaches [`STRETCH_MOVES`] times its last move ahead, at most
+    /// [`STRETCH_MARGINS`] margins per axis, so that a shape moving steadily by more
+    /// than the margin a step still keeps its tree box every other step or more
+    /// (Box2D v2.4's predicted displacement). Answers do not change: the
     /// narrow phase and the queries still test tight boxes and exact shapes. The
     /// default is 0. Rebuilds the trees over the live shapes and recomputes every pair
     /// at the next update.
@@ -441,10 +453,11 @@ impl<V: GjkVector, S: DispatchShape<V>> World<V, S> {
         let aabb = entry.shape.world_aabb(&pose);
         let (proxy, motion) = (entry.proxy, entry.motion);
         let pair_box = self.pair_box(&aabb);
+        let ahead = self.stretch(&entry.aabb, &aabb);
         let tree = &mut self.trees[motion.tree()];
         match motion {
             // A moving shape keeps its leaf (the update refits and, in time, rebuilds).
-            Motion::Moving => tree.enlarge_proxy(proxy, pair_box, V::ZERO)?,
+            Motion::Moving => tree.enlarge_proxy(proxy, pair_box, ahead)?,
             Motion::Static => tree.move_proxy(proxy, pair_box, V::ZERO)?,
         };
         self.ray_snapshot = OnceLock::new();
@@ -570,6 +583,19 @@ impl<V: GjkVector, S: DispatchShape<V>> World<V, S> {
         let magnitude = aabb.min.abs().max(aabb.max.abs()).max_element();
         let band = V::Scalar::from_f64(PAIR_BOX_ULPS) * V::Scalar::EPSILON * magnitude;
         aabb.loosened(self.prediction * V::Scalar::HALF + band)
+    }
+
+    /// How far a moving shape's fat box reaches ahead of its tight box after a move
+    /// from `old` to `new`: [`STRETCH_MOVES`] times the move of the box's centre, at
+    /// most [`STRETCH_MARGINS`] broad margins per axis (zero with a zero margin).
+    /// A shape moving steadily then stays inside its fat box for a frame or more, and
+    /// its broad-phase queries are not repeated every frame (Box2D v2.4's predicted
+    /// displacement); the bound keeps a teleport from dragging a long box behind.
+    fn stretch(&self, old: &Aabb<V>, new: &Aabb<V>) -> V {
+        let limit = V::splat(self.trees[1].margin() * V::Scalar::from_f64(STRETCH_MARGINS));
+        let moved = (new.min + new.max - old.min - old.max)
+            * (V::Scalar::HALF * V::Scalar::from_f64(STRETCH_MOVES));
+        moved.max(-limit).min(limit)
     }
 
     /// Puts slot `index` on the dirty list (once).

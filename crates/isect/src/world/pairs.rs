@@ -166,7 +166,7 @@ impl<V: Vector> PairCache<V> {
     pub fn set_contact(
         &mut self,
         id: u32,
-        found: Option<(Contact<V>, Manifold<V>)>,
+        found: Option<&(Contact<V>, Manifold<V>)>,
     ) -> Option<bool> {
         let pair = self.pairs[id as usize];
         match (found, pair.touching) {
@@ -182,8 +182,8 @@ impl<V: Vector> PairCache<V> {
                 self.contacts.push(PairContact {
                     a,
                     b,
-                    contact,
-                    manifold,
+                    contact: *contact,
+                    manifold: *manifold,
                 });
                 self.owners.push(id);
                 self.impulses.push([V::Scalar::ZERO; MAX_MANIFOLD_POINTS]);
@@ -191,10 +191,9 @@ impl<V: Vector> PairCache<V> {
             }
             (Some((contact, manifold)), k) => {
                 let k = k as usize;
-                self.impulses[k] =
-                    carried(&self.contacts[k].manifold, &manifold, &self.impulses[k]);
-                self.contacts[k].contact = contact;
-                self.contacts[k].manifold = manifold;
+                self.impulses[k] = carried(&self.contacts[k].manifold, manifold, &self.impulses[k]);
+                self.contacts[k].contact = *contact;
+                self.contacts[k].manifold = *manifold;
                 None
             }
         }

@@ -127,9 +127,10 @@ impl<V: GjkVector, S: DispatchShape<V> + Sync> World<V, S> {
         let broad = clock.elapsed();
         let (found, warm) = self.narrow_phase(&visit);
         let narrow = clock.elapsed().saturating_sub(broad);
-        for ((&id, found), warm) in visit.iter().zip(found).zip(warm) {
+        // The results are read in place: a manifold is large, and copies of it showed.
+        for ((&id, found), warm) in visit.iter().zip(&found).zip(warm) {
             self.pairs.get_mut(id).warm = warm;
-            match self.pairs.set_contact(id, found) {
+            match self.pairs.set_contact(id, found.as_ref()) {
                 Some(true) => events.started.push(self.pair_handles(id)),
                 Some(false) => events.stopped.push(self.pair_handles(id)),
                 None => {}

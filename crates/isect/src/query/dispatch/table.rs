@@ -312,16 +312,17 @@ pub(crate) fn contact_cached<V: GjkVector, S: ConvexEnum<V>>(
     prediction: V::Scalar,
     cache: &mut ContactCache<V>,
 ) -> Option<Contact<V>> {
+    let (ka, kb) = (a.kind(), b.kind());
+    // `contact` checks the poses itself (once is enough on this, the busiest path).
+    if analytic_pair(&ka, &kb) || capsule_and_box(&ka, &kb) {
+        return contact(pa, a, pb, b, prediction);
+    }
     if !(pa.is_finite() && pb.is_finite()) {
         return None;
     }
-    let (ka, kb) = (a.kind(), b.kind());
     if let (Kind::Cuboid(x), Kind::Cuboid(y)) = (&ka, &kb) {
         let mtv = S::boxes_mtv_warm(pa, x, pb, y, prediction, &mut cache.sat_axis)?;
         return boxes_contact_of::<V, S>(pa, x, pb, y, mtv, prediction);
-    }
-    if analytic_pair(&ka, &kb) || capsule_and_box(&ka, &kb) {
-        return contact(pa, a, pb, b, prediction);
     }
     S::own_contact(pa, a, pb, b, prediction).unwrap_or_else(|| {
         crate::query::contact::contact_warm(pa, a, pb, b, prediction, &mut cache.plane)
