@@ -170,6 +170,28 @@ fn segment_meets<R: Real>(
 /// Random capsules and boxes within reach of each other: the dispatch's contact has
 /// the defining property of a minimum translation, witnesses on both surfaces and
 /// GJK / EPA's depth; a segment through the box gives GJK / EPA's answer itself.
+/// A capsule and its pose, a box and its pose.
+type PlacedPair<R> = (
+    Capsule<<R as Real>::V3>,
+    Pose3<R>,
+    Aabb<<R as Real>::V3>,
+    Pose3<R>,
+);
+
+/// A random capsule and box and their poses.
+fn random_pair<R: Real>(rng: &mut Rng) -> PlacedPair<R> {
+    let h = v3::<R>(
+        rng.range(0.1, 1.5),
+        rng.range(0.1, 1.5),
+        rng.range(0.1, 1.5),
+    );
+    let b = Aabb::new(-h, h).unwrap();
+    let half = R::from_f64(rng.range(0.0, 1.0));
+    let axis = poses3::unit3::<R>(rng);
+    let a = Capsule::new(-axis * half, axis * half, R::from_f64(rng.range(0.05, 0.8))).unwrap();
+    (a, pose3::<R>(rng, 1.5), b, pose3::<R>(rng, 0.5))
+}
+
 fn random_poses<R: Real>(tol: f64, epa_tol: f64)
 where
     R::V3: GjkVector<Pose = Pose3<R>>,
@@ -177,16 +199,7 @@ where
     let mut rng = Rng(0xcab1);
     let (mut closed, mut general) = (0, 0);
     for _ in 0..CASES {
-        let h = v3::<R>(
-            rng.range(0.1, 1.5),
-            rng.range(0.1, 1.5),
-            rng.range(0.1, 1.5),
-        );
-        let b = Aabb::new(-h, h).unwrap();
-        let half = R::from_f64(rng.range(0.0, 1.0));
-        let axis = poses3::unit3::<R>(&mut rng);
-        let a = Capsule::new(-axis * half, axis * half, R::from_f64(rng.range(0.05, 0.8))).unwrap();
-        let (pa, pb) = (pose3::<R>(&mut rng, 1.5), pose3::<R>(&mut rng, 0.5));
+        let (a, pa, b, pb) = random_pair::<R>(&mut rng);
         let prediction = R::from_f64(if rng.below(2) == 0 { 0.0 } else { 0.1 });
         let [c, flipped] = both_orders(&pa, &a, &pb, &b, prediction);
         let generic = generic_contact::<R::V3, _, _>(&pa, &a, &pb, &b, prediction);
@@ -263,16 +276,7 @@ where
     let mut rng = Rng(0xcab2);
     let (mut hits, mut misses) = (0, 0);
     for _ in 0..CASES {
-        let h = v3::<R>(
-            rng.range(0.1, 1.5),
-            rng.range(0.1, 1.5),
-            rng.range(0.1, 1.5),
-        );
-        let b = Aabb::new(-h, h).unwrap();
-        let half = R::from_f64(rng.range(0.0, 1.0));
-        let axis = poses3::unit3::<R>(&mut rng);
-        let a = Capsule::new(-axis * half, axis * half, R::from_f64(rng.range(0.05, 0.8))).unwrap();
-        let (pa, pb) = (pose3::<R>(&mut rng, 1.5), pose3::<R>(&mut rng, 0.5));
+        let (a, pa, b, pb) = random_pair::<R>(&mut rng);
         let (sa, sb): (Shape<R>, Shape<R>) = (Shape::Capsule(a), Shape::Cuboid(b));
         let both = [
             dispatch::intersects(&pa, &sa, &pb, &sb),

@@ -74,11 +74,8 @@ where
         Core2::polygon(pose_a, a, R::ZERO),
         Core2::polygon(pose_b, b, R::ZERO),
     );
-    match core_manifold(&ca, &cb, prediction) {
-        CoreManifold::Apart => None,
-        CoreManifold::Found(m) => Some(m),
-        CoreManifold::Undecided => contact_manifold_convex(pose_a, a, pose_b, b, prediction),
-    }
+    core_manifold(&ca, &cb, prediction)
+        .or_general(|| contact_manifold_convex(pose_a, a, pose_b, b, prediction))
 }
 
 /// Manifold of two 2D oriented boxes: 1 or 2 points; edge behaviour as
@@ -115,11 +112,8 @@ where
     }
     let (fa, fb) = (BoxFeatures::of(a), BoxFeatures::of(b));
     let (ca, cb) = (fa.core(pose_a, a), fb.core(pose_b, b));
-    match core_manifold(&ca, &cb, prediction) {
-        CoreManifold::Apart => None,
-        CoreManifold::Found(m) => Some(m),
-        CoreManifold::Undecided => contact_manifold_convex(pose_a, a, pose_b, b, prediction),
-    }
+    core_manifold(&ca, &cb, prediction)
+        .or_general(|| contact_manifold_convex(pose_a, a, pose_b, b, prediction))
 }
 
 /// Manifold of a 2D oriented box (A) and a convex polygon (B): 1 or 2 points, the box
@@ -156,11 +150,8 @@ where
     }
     let fa = BoxFeatures::of(a);
     let (ca, cb) = (fa.core(pose_a, a), Core2::polygon(pose_b, b, R::ZERO));
-    match core_manifold(&ca, &cb, prediction) {
-        CoreManifold::Apart => None,
-        CoreManifold::Found(m) => Some(m),
-        CoreManifold::Undecided => contact_manifold_convex(pose_a, a, pose_b, b, prediction),
-    }
+    core_manifold(&ca, &cb, prediction)
+        .or_general(|| contact_manifold_convex(pose_a, a, pose_b, b, prediction))
 }
 
 /// A 2D box's corners and edge normals in its own (centred, rotated) frame.
@@ -236,6 +227,20 @@ pub(crate) enum CoreManifold<V: Vector> {
     /// Not decided here (clipping kept no point, or two corners could not be proved
     /// the closest pair): the caller's general path answers.
     Undecided,
+}
+
+impl<V: Vector> CoreManifold<V> {
+    /// The answer, `general()` (the caller's general path) when undecided.
+    pub(crate) fn or_general(
+        self,
+        general: impl FnOnce() -> Option<Manifold<V>>,
+    ) -> Option<Manifold<V>> {
+        match self {
+            CoreManifold::Apart => None,
+            CoreManifold::Found(m) => Some(m),
+            CoreManifold::Undecided => general(),
+        }
+    }
 }
 
 /// The manifold of two polygonal cores grown by their radii ([`Core2`]).
