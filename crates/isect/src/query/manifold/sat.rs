@@ -3,7 +3,7 @@
 //! kinds are in [`super::polygons_2d`].
 //!
 //! Face contacts: the reference face is the SAT face of largest separation (A's unless
-//! B's is larger by [`REFERENCE_BIAS`] of the size), the incident face the other
+//! B's is larger by [`clip_3d::REFERENCE_BIAS`] of the size), the incident face the other
 //! shape's face most anti-parallel to it, clipped to the reference face's side planes;
 //! points deeper than `−prediction` below the reference face are kept, and in 3D
 //! reduced to four. Edge–edge contacts give one point (the closest points of the two
