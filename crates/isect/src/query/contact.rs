@@ -118,11 +118,30 @@ where
     A: SupportMap<V> + ?Sized,
     B: SupportMap<V> + ?Sized,
 {
+    in_frame_of_a(pose_a, a, pose_b, b, prediction, |diff| {
+        local_contact(diff, prediction)
+    })
+}
+
+/// `local` on the pair seen from A's frame, its contact back in world space; `None`
+/// for non-finite poses or a NaN `prediction`.
+fn in_frame_of_a<V, A, B>(
+    pose_a: &V::Pose,
+    a: &A,
+    pose_b: &V::Pose,
+    b: &B,
+    prediction: V::Scalar,
+    local: impl FnOnce(&MinkowskiDiff<'_, V, A, B>) -> Option<Contact<V>>,
+) -> Option<Contact<V>>
+where
+    V: GjkVector,
+    A: SupportMap<V> + ?Sized,
+    B: SupportMap<V> + ?Sized,
+{
     if !(pose_a.is_finite() && pose_b.is_finite()) || prediction.is_nan() {
         return None;
     }
-    let diff = MinkowskiDiff::new(a, b, pose_a.inv_mul(pose_b));
-    local_contact(&diff, prediction).map(|c| c.transformed(pose_a))
+    local(&MinkowskiDiff::new(a, b, pose_a.inv_mul(pose_b))).map(|c| c.transformed(pose_a))
 }
 
 /// [`contact`] warm-started by a separating direction `plane` in A's frame (see
@@ -141,11 +160,9 @@ where
     A: SupportMap<V> + ?Sized,
     B: SupportMap<V> + ?Sized,
 {
-    if !(pose_a.is_finite() && pose_b.is_finite()) || prediction.is_nan() {
-        return None;
-    }
-    let diff = MinkowskiDiff::new(a, b, pose_a.inv_mul(pose_b));
-    local_contact_warm(&diff, prediction, plane).map(|c| c.transformed(pose_a))
+    in_frame_of_a(pose_a, a, pose_b, b, prediction, |diff| {
+        local_contact_warm(diff, prediction, plane)
+    })
 }
 
 /// [`contact`] in A's frame.

@@ -322,10 +322,7 @@ pub trait DispatchShape<V: GjkVector>: RayCast<V> + Clone {
 /// translation beyond [`Real::MAX_COORD`]).
 #[inline]
 pub(crate) fn entering_pose<V: GjkVector>(pose: &V::Pose) -> V::Pose {
-    // The usual pose, unit and in range, passes as it is without building the
-    // checker's `Result`.
-    let t = pose.translation();
-    if pose.rotation_kept_unit() && t.is_finite() && t.abs().max_element() <= V::Scalar::MAX_COORD {
+    if crate::shape::error::pose_passes_as_is(pose) {
         return *pose;
     }
     check_pose("dispatch", "pose.rotation", "pose.translation", pose)

@@ -424,6 +424,15 @@ pub fn check_extent<R: Real>(
     check_coord_scalar(shape, field, s)
 }
 
+/// True when [`check_pose`] returns `pose` unchanged: its rotation unit to rounding
+/// and its translation finite and within [`Real::MAX_COORD`]. The cheap test that hot
+/// entry points run before the full check, which builds an error value.
+#[inline]
+pub fn pose_passes_as_is<V: Vector, P: Isometry<V>>(pose: &P) -> bool {
+    let t = pose.translation();
+    pose.rotation_kept_unit() && t.is_finite() && t.abs().max_element() <= V::Scalar::MAX_COORD
+}
+
 /// The one check of a pose where it enters (the collision world, the free pair
 /// queries of [`dispatch`](crate::query::dispatch), compound parts, the `isect`
 /// command's scenes): the rotation made unit as
@@ -439,6 +448,9 @@ pub fn check_pose<V: Vector, P: Isometry<V>>(
     translation_field: &'static str,
     pose: &P,
 ) -> Result<P, ShapeError> {
+    if pose_passes_as_is(pose) {
+        return Ok(*pose);
+    }
     check_coord(shape, translation_field, pose.translation())?;
     pose.with_unit_rotation()
         .map_err(|e| ShapeError::rotation(shape, rotation_field, e))

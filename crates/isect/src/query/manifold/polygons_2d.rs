@@ -31,8 +31,9 @@ use super::sat::max_abs;
 use super::{contact_manifold_convex, valid_input, FeatureId, Manifold, ManifoldPoint};
 use crate::algo::clip_2d::{self, ClipPoint, PolygonFeatures, CLIPPED_2D};
 use crate::algo::clip_3d::{self, REFERENCE_BIAS};
-use crate::algo::gjk::GjkVector;
+use crate::algo::gjk::{GjkVector, Status};
 use crate::math::{Isometry, Pose2, Real, Vector, Vector2};
+use crate::query::contact::Contact;
 use crate::query::distance::{closest_points_segment_segment, world_segment};
 use crate::shape::{obb_2d, Capsule, ConvexPolygon, Segment};
 
@@ -391,13 +392,14 @@ where
         segment_feature(t, sb.b - sb.a, -n),
         CORNER_2D,
     );
-    let point = ManifoldPoint {
+    let contact = Contact {
+        normal: n,
+        depth: radii - distance,
         point_a: on_a + n * a.radius(),
         point_b: on_b - n * b.radius(),
-        depth: radii - distance,
-        id,
+        status: Status::Converged,
     };
-    Some(CoreManifold::Found(Manifold::pair(n, [point, point], 1)))
+    Some(CoreManifold::Found(Manifold::single(&contact, id)))
 }
 
 /// True when each segment's ends lie strictly on both sides of the other's line (a
@@ -580,13 +582,14 @@ where
         c.inc_feature,
         CORNER_2D,
     );
-    let point = ManifoldPoint {
+    let contact = Contact {
+        normal,
+        depth,
         point_a,
         point_b,
-        depth,
-        id,
+        status: Status::Converged,
     };
-    CoreManifold::Found(Manifold::pair(normal, [point, point], 1))
+    CoreManifold::Found(Manifold::single(&contact, id))
 }
 
 /// Bit set in a feature of a closest-points contact ([`FeatureId::reference`] or
