@@ -94,6 +94,8 @@ mod trimesh;
 mod trimesh_contact_parry;
 #[path = "../trimesh_parry.rs"]
 mod trimesh_parry;
+#[path = "../two_sided_parts.rs"]
+mod two_sided_parts;
 #[path = "../warm_start.rs"]
 mod warm_start;
 #[path = "../world.rs"]

@@ -147,11 +147,11 @@ where
     let mut best: Option<(u32, u32, Contact<V>)> = None;
     for_each_part_pair(pose_a, a, pose_b, b, margin, |i, pa, x, j, pb, y| {
         if let Some(c) = A::Part::contact_pair(pa, x, pb, y, prediction) {
-            let c = match pair_normal(
-                (a, i, pose_a),
-                (b, j, pose_b),
+            let c = match fewer_push_side(
+                |n| pair_normal((a, i, pose_a), (b, j, pose_b), n, (c.point_a, c.point_b)),
                 c.normal,
-                (c.point_a, c.point_b),
+                (pa, x),
+                (pb, y),
             ) {
                 Some(n) => contact_along(&c, n, (pa, x), (pb, y)),
                 None => c,
@@ -231,11 +231,11 @@ where
     let margin = prediction.max(V::Scalar::ZERO);
     for_each_part_pair(pose_a, a, pose_b, b, margin, |i, pa, x, j, pb, y| {
         if let Some(m) = A::Part::contact_manifold_pair(pa, x, pb, y, prediction) {
-            let manifold = match pair_normal(
-                (a, i, pose_a),
-                (b, j, pose_b),
+            let manifold = match fewer_push_side(
+                |n| pair_normal((a, i, pose_a), (b, j, pose_b), n, deepest_witnesses(&m)),
                 m.normal,
-                deepest_witnesses(&m),
+                (pa, x),
+                (pb, y),
             ) {
                 Some(n) => manifold_along(&m, n, (pa, x), (pb, y), prediction),
                 None => m,

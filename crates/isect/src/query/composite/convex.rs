@@ -120,12 +120,14 @@ where
         true
     });
     let (i, c) = best?;
-    let c = match corrected_normal(a, i, pose_a, c.normal, c.point_a) {
-        Some(n) => a.with_part(i, |pp, part| {
-            contact_along(&c, n, (&pose_a.mul(pp), part), (pose_b, b))
-        }),
-        None => c,
-    };
+    let c = a.with_part(i, |pp, part| {
+        let placed = (&pose_a.mul(pp), part);
+        let correct = |n| corrected_normal(a, i, pose_a, n, c.point_a);
+        match fewer_push_side(correct, c.normal, placed, (pose_b, b)) {
+            Some(n) => contact_along(&c, n, placed, (pose_b, b)),
+            None => c,
+        }
+    });
     Some((i, c))
 }
 
@@ -179,10 +181,13 @@ where
             let placed = (&pose_a.mul(pp), part);
             let m = C::Part::contact_manifold_pair(placed.0, part, pose_b, b, prediction)?;
             let (at, _) = deepest_witnesses(&m);
-            Some(match corrected_normal(a, i, pose_a, m.normal, at) {
-                Some(n) => manifold_along(&m, n, placed, (pose_b, b), prediction),
-                None => m,
-            })
+            let correct = |n| corrected_normal(a, i, pose_a, n, at);
+            Some(
+                match fewer_push_side(correct, m.normal, placed, (pose_b, b)) {
+                    Some(n) => manifold_along(&m, n, placed, (pose_b, b), prediction),
+                    None => m,
+                },
+            )
         });
         if let Some(m) = m {
             out.push(PartManifold::new(Some(i), None, m));

@@ -24,7 +24,11 @@
 //! face, edge or vertex in contact (both parts for two composites, in both orders,
 //! see `pair_normal`). A composite against a convex shape corrects only the deepest
 //! part contact (re-measuring never lowers a depth, so it stays the deepest); two
-//! composites correct every pair of parts. When a normal changes, the depth is recomputed along the corrected
+//! composites correct every pair of parts. A corrected normal can point through a
+//! two-sided surface (an open mesh, a chain) to the side the shape is not on; the
+//! other side, corrected the same way, is taken when the parts overlap less along it
+//! (`fewer_push_side`), so a shape sunk a little into a floor is pushed up by every
+//! part. When a normal changes, the depth is recomputed along the corrected
 //! normal `n` as the overlap of the two parts' extents along `n`,
 //! `h_A(n) + h_B(−n)` (support functions): the true penetration depth is the
 //! minimum of this over all directions, so the corrected depth is never smaller
@@ -189,6 +193,30 @@ where
         (Some(x), Some(y)) if y.dot(n) > x.dot(n) => Some(y),
         (x, y) => x.or(y),
     }
+}
+
+/// The normal `correct(n)` gives (a composite's correction, `None` when it keeps
+/// `n`), or the other side of a two-sided surface when the parts overlap less along
+/// it: the opposite of the corrected normal, itself corrected. A raw normal is the
+/// pair's minimum translation; a corrected one can point through a thin surface (a
+/// wedge's arm crossing a floor segment: the arm's normal turns into the floor's
+/// downward face normal, whose push is the arm's whole height above the floor), and
+/// the other side is the true push. A one-sided surface corrects the opposite back
+/// to its own side, so nothing changes there. `None` when `correct` keeps `n`.
+pub(crate) fn fewer_push_side<V: GjkVector, P: SupportMap<V>>(
+    correct: impl Fn(V) -> Option<V>,
+    n: V,
+    (pose_a, a): (&V::Pose, &P),
+    (pose_b, b): (&V::Pose, &P),
+) -> Option<V> {
+    let first = correct(n)?;
+    let other = correct(-first).unwrap_or(-first);
+    let overlap = |m: V| top_along(pose_a, a, m) - b.support(pose_b, -m).dot(m);
+    Some(if overlap(other) < overlap(first) {
+        other
+    } else {
+        first
+    })
 }
 
 /// The witnesses of a manifold's deepest point (the contact the correction sees).
