@@ -321,6 +321,60 @@ where
     ));
     let nan = Pose3::from_translation(v3::<R>(f64::NAN, 0.0, 0.0));
     assert!(!dispatch::intersects(&nan, &lying, &Pose3::IDENTITY, &cube));
+    touching_at_edges_and_corners::<R>();
+}
+
+/// Capsules exactly touching a box's face, edge (a 3-4-5 offset) and corner (2-3-6-7), all
+/// dyadic so the distance is exactly the radius in both precisions, at three scales:
+/// they intersect (the grown-box early-out must not drop them); 1% farther they do not.
+fn touching_at_edges_and_corners<R: Real>()
+where
+    R::V3: GjkVector<Pose = Pose3<R>>,
+{
+    // (point of the box, offset from it in eighths, the segment's start shift and
+    // axis in eighths, the radius in eighths)
+    let edge = (
+        [1.0, 1.0, 0.0],
+        [3.0, 4.0, 0.0],
+        [0.0, 0.0, -1.0],
+        [0.0, 0.0, 2.0],
+        5.0,
+    );
+    let corner = (
+        [1.0, 1.0, 1.0],
+        [2.0, 3.0, 6.0],
+        [0.0; 3],
+        [2.0, 3.0, 6.0],
+        7.0,
+    );
+    // On the grown box's face itself: the early-out's own boundary.
+    let face = (
+        [1.0, 0.0, 0.0],
+        [4.0, 0.0, 0.0],
+        [0.0, -1.0, 0.0],
+        [0.0, 2.0, 0.0],
+        4.0,
+    );
+    let id = Pose3::IDENTITY;
+    for k in [1.0 / 64.0, 1.0, 1024.0] {
+        let cube: Shape<R> =
+            Shape::Cuboid(Aabb::new(v3::<R>(-k, -k, -k), v3::<R>(k, k, k)).unwrap());
+        for (base, offset, shift, axis, radius) in [edge, corner, face] {
+            for (lift, touches) in [(1.0, true), (1.01, false)] {
+                let at = |i: usize| (base[i] + (offset[i] * lift + shift[i]) / 8.0) * k;
+                let a = v3::<R>(at(0), at(1), at(2));
+                let b = a + v3::<R>(axis[0] * k / 8.0, axis[1] * k / 8.0, axis[2] * k / 8.0);
+                let r = R::from_f64(radius * k / 8.0);
+                let capsule: Shape<R> = Shape::Capsule(Capsule::new(a, b, r).unwrap());
+                assert_eq!(
+                    dispatch::intersects(&id, &capsule, &id, &cube),
+                    touches,
+                    "scale {k}, radius {radius}, lift {lift}"
+                );
+                assert_eq!(dispatch::intersects(&id, &cube, &id, &capsule), touches);
+            }
+        }
+    }
 }
 
 #[test]

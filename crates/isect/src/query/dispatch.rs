@@ -795,6 +795,15 @@ pub(crate) fn intersects_capsule_cuboid<V: Vector>(
 ) -> bool {
     let local = crate::query::distance::segment_in(pose_a, a, pose_b);
     let r = a.radius();
+    // The capsule lies inside the box grown by its radius: a segment that misses that
+    // box (most separated pairs; a slab test) is apart without the exact distance. The
+    // few ulps more keep a touching pair for the exact test whatever the rounding.
+    let size = b.min.abs().max(b.max.abs()).max_element() + r;
+    let grown = b.loosened(r + crate::math::tolerance::eps::<V::Scalar>(8.0) * size);
+    let d = local.b - local.a;
+    if crate::query::distance::segment_meets_aabb(local.a, d, &grown).is_none() {
+        return false;
+    }
     crate::query::distance::closest_point_segment_aabb(&local, b).1 <= r * r
 }
 

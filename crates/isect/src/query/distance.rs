@@ -419,7 +419,7 @@ pub fn closest_point_segment_aabb<V: Vector>(
 /// just outside the box: a segment through the box (or through a flat box) came out
 /// a rounding error apart instead of at 0 (`tests/regressions/capsule_box_crossing.rs`).
 #[allow(clippy::neg_cmp_op_on_partial_ord)]
-fn segment_meets_aabb<V: Vector>(p: V, d: V, b: &Aabb<V>) -> Option<V::Scalar> {
+pub(crate) fn segment_meets_aabb<V: Vector>(p: V, d: V, b: &Aabb<V>) -> Option<V::Scalar> {
     if !(p.is_finite() && d.is_finite()) {
         return None;
     }
@@ -494,6 +494,15 @@ pub fn distance_capsule_cuboid<V: Vector>(
 #[inline]
 pub(crate) fn segment_in<V: Vector>(pose: &V::Pose, c: &Capsule<V>, frame: &V::Pose) -> Segment<V> {
     let s = c.segment();
+    if s.a == -s.b {
+        // Centred (the usual capsule): its centre and half axis, three rotations for four.
+        let centre = frame.inverse_transform_point(pose.translation());
+        let half = frame.inverse_transform_vector(pose.transform_vector(s.b));
+        return Segment {
+            a: centre - half,
+            b: centre + half,
+        };
+    }
     let to_frame = |p: V| frame.inverse_transform_point(pose.transform_point(p));
     Segment {
         a: to_frame(s.a),
