@@ -264,7 +264,23 @@ pub fn signed_distances(
 }
 
 /// `poses` as an array of poses, or one pose repeated `n` times.
-fn poses_or_one<D: Dim>(obj: Option<&Any<'_>>, n: usize, what: &str) -> PyResult<Vec<D::Pose>> {
+/// The B side of a pose batch: N poses, or one pose for every row.
+enum PosesB<P> {
+    Each(Vec<P>),
+    One(P),
+}
+
+impl<P> PosesB<P> {
+    fn at(&self, i: usize) -> &P {
+        match self {
+            PosesB::Each(poses) => &poses[i],
+            PosesB::One(pose) => pose,
+        }
+    }
+}
+
+/// `poses_b`: an array of `n` poses, or one pose (`None` for the identity).
+fn poses_or_one<D: Dim>(obj: Option<&Any<'_>>, n: usize, what: &str) -> PyResult<PosesB<D::Pose>> {
     if let Some(obj) = obj.filter(|o| !o.is_none()) {
         if let Ok(poses) = D::poses(obj, what) {
             if poses.len() != n {
@@ -273,10 +289,10 @@ fn poses_or_one<D: Dim>(obj: Option<&Any<'_>>, n: usize, what: &str) -> PyResult
                     poses.len()
                 )));
             }
-            return Ok(poses);
+            return Ok(PosesB::Each(poses));
         }
     }
-    Ok(vec![D::pose(obj, what)?; n])
+    Ok(PosesB::One(D::pose(obj, what)?))
 }
 
 fn collide_poses_in<D: Dim>(
@@ -293,11 +309,11 @@ fn collide_poses_in<D: Dim>(
     let rows: Vec<usize> = (0..pa.len()).collect();
     let answers = py.detach(|| {
         par_map(&rows, |&i| {
-            let collides = dispatch::intersects(&pa[i], sa, &pb[i], sb);
+            let collides = dispatch::intersects(&pa[i], sa, pb.at(i), sb);
             let distance = if collides || !distances {
                 0.0
             } else {
-                dispatch::distance(&pa[i], sa, &pb[i], sb)
+                dispatch::distance(&pa[i], sa, pb.at(i), sb)
             };
             (collides, distance)
         })
