@@ -78,8 +78,14 @@ def per_call_rows(repeat, n=5000):
         oa, ob = fcl.CollisionObject(ga(fcl)), fcl.CollisionObject(gb(fcl))
         ca, cb = ga(coal), gb(coal)
 
+        prebuilt = [(isect.Pose(*p), isect.Pose(*q)) for p, q in ours]
+
         def isect_distance():
             for p, q in ours:
+                isect.distance(a, p, b, q)
+
+        def isect_prebuilt():
+            for p, q in prebuilt:
                 isect.distance(a, p, b, q)
 
         def fcl_distance():
@@ -94,8 +100,11 @@ def per_call_rows(repeat, n=5000):
             for p, q in coal_tf:
                 coal.distance(ca, p, cb, q, request, result)
 
-        t = best_of(repeat, {"isect": isect_distance, "fcl": fcl_distance, "coal": coal_distance})
-        rows.append((f"distance {name}, per call", t["isect"] / n, {"python-fcl": t["fcl"] / n, "coal": t["coal"] / n}))
+        runs = {"isect": isect_distance, "prebuilt": isect_prebuilt, "fcl": fcl_distance, "coal": coal_distance}
+        t = best_of(repeat, runs)
+        peers = {"python-fcl": t["fcl"] / n, "coal": t["coal"] / n}
+        rows.append((f"distance {name}, per call", t["isect"] / n, peers))
+        rows.append((f"distance {name}, per call, prebuilt isect.Pose", t["prebuilt"] / n, peers))
     return rows
 
 

@@ -133,6 +133,9 @@ pub fn pose3(obj: Option<&Bound<'_, PyAny>>, what: &str) -> PyResult<Pose3<f64>>
     let Some(obj) = obj.filter(|o| !o.is_none()) else {
         return Ok(Pose3::new(DVec3::ZERO, DQuat::IDENTITY));
     };
+    if let Some(pose) = crate::pose::as_pose3(obj, what) {
+        return pose;
+    }
     if let Ok(tuple) = obj.cast::<PyTuple>() {
         if tuple.len() == 2 {
             let t = vec3(&tuple.get_item(0)?, what)?;
@@ -205,6 +208,9 @@ pub fn pose2(obj: Option<&Bound<'_, PyAny>>, what: &str) -> PyResult<Pose2<f64>>
     let Some(obj) = obj.filter(|o| !o.is_none()) else {
         return Ok(Pose2::new(DVec2::ZERO, 0.0));
     };
+    if let Some(pose) = crate::pose::as_pose2(obj, what) {
+        return pose;
+    }
     if let Ok(tuple) = obj.cast::<PyTuple>() {
         if tuple.len() == 2 {
             let t = vec2(&tuple.get_item(0)?, what)?;

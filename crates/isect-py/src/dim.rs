@@ -67,9 +67,7 @@ pub trait Dim: Sized + 'static {
             [_, c] if *c == Self::POSE_COLUMNS => {
                 each_row(&flat, Self::POSE_COLUMNS, what, Self::pose_from_row)
             }
-            [_, r, c] if *r == k && *c == k => {
-                each_row(&flat, k * k, what, Self::pose_from_matrix)
-            }
+            [_, r, c] if *r == k && *c == k => each_row(&flat, k * k, what, Self::pose_from_matrix),
             _ => Err(PyTypeError::new_err(format!(
                 "{what}: expected shape (n, {}) or (n, {k}, {k}), got {shape:?}",
                 Self::POSE_COLUMNS

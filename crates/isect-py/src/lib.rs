@@ -14,6 +14,7 @@ mod character;
 mod convert;
 mod dim;
 mod files;
+mod pose;
 mod query;
 mod results;
 mod shape;
@@ -24,6 +25,7 @@ use pyo3::prelude::*;
 #[pymodule]
 fn _isect(m: &Bound<'_, PyModule>) -> PyResult<()> {
     shape::register(m)?;
+    pose::register(m)?;
     results::register(m)?;
     query::register(m)?;
     batch::register(m)?;

@@ -172,3 +172,44 @@ def test_near_unit_quaternions_are_normalised():
     q = np.array(quat_z(0.3), dtype=np.float32).astype(np.float64)
     d = isect.distance(isect.Box([1, 1, 1]), ((0, 0, 0), q), isect.Sphere(0.5), at(3.0))
     assert d == pytest.approx(isect.distance(isect.Box([1, 1, 1]), ((0, 0, 0), quat_z(0.3)), isect.Sphere(0.5), at(3.0)), abs=1e-6)
+
+
+def test_prebuilt_poses_answer_as_their_tuples():
+    """An `isect.Pose` gives the answers of the tuple or matrix it was built from, in
+    every verb, both dimensions; it pickles; bad ones are refused as the tuples are."""
+    import pickle
+
+    rng = np.random.default_rng(7)
+    box, capsule = isect.Box([0.4, 0.25, 0.6]), isect.Capsule(0.5, 0.3)
+    for _ in range(200):
+        t = rng.uniform(-1.5, 1.5, size=3)
+        q = rng.normal(size=4)
+        q /= np.linalg.norm(q)
+        tup = (tuple(t), tuple(q))
+        pose = isect.Pose(t, q)
+        assert isect.distance(capsule, pose, box, None) == isect.distance(capsule, tup, box, None)
+        assert isect.intersects(box, None, capsule, pose) == isect.intersects(box, None, capsule, tup)
+        c1, c2 = isect.contact(capsule, pose, box, None, 0.1), isect.contact(capsule, tup, box, None, 0.1)
+        assert (c1 is None) == (c2 is None)
+        if c1 is not None:
+            assert c1.depth == c2.depth and c1.normal == c2.normal
+        assert pickle.loads(pickle.dumps(pose)).translation == pose.translation
+    m = matrix_z(0.3, -0.2, 0.1, 0.7)
+    assert isect.distance(box, isect.Pose.from_matrix(m), capsule, at(2.0)) == pytest.approx(
+        isect.distance(box, m, capsule, at(2.0)), abs=1e-12
+    )
+    square, circle = isect.Rectangle([0.5, 0.5]), isect.Circle(0.25)
+    p2 = isect.Pose([1.0, 0.0], 0.3)
+    assert p2.dim == 2 and p2.rotation == pytest.approx(0.3)
+    assert isect.distance(square, None, circle, p2) == pytest.approx(0.25, abs=1e-12)
+    assert isect.Pose([1.0, 2.0, 3.0]).rotation == IDENTITY_Q
+    with pytest.raises(ValueError):
+        isect.Pose([0, 0, 0], [0, 0, 0, 2.0])
+    with pytest.raises(TypeError):
+        isect.Pose([0, 0, 0, 0])
+    with pytest.raises(TypeError):
+        isect.distance(square, None, circle, isect.Pose([0, 0, 0]))
+    with pytest.raises(TypeError):
+        isect.distance(box, None, capsule, p2)
+    nan = isect.Pose([math.nan, 0, 0])
+    assert math.isnan(isect.distance(box, None, capsule, nan))

@@ -13,7 +13,9 @@ files (``load_mesh``: OBJ, STL, glTF; ``load_polygons``: GeoJSON, WKT).
 
 Poses: ``None`` (identity); in 3D ``(translation, quaternion)`` with the quaternion in
 scalar-last order ``(x, y, z, w)`` (as scipy's ``Rotation.as_quat()``), or a 4x4
-homogeneous matrix; in 2D ``(translation, angle)`` (radians) or a 3x3 matrix. Arrays
+homogeneous matrix; in 2D ``(translation, angle)`` (radians) or a 3x3 matrix; in
+either, an ``isect.Pose`` (the same forms, checked and converted once: a loop of
+queries that reuses its poses skips parsing them on every call). Arrays
 of poses are ``(n, 7)`` rows ``x, y, z, qx, qy, qz, qw`` or ``(n, 4, 4)`` in 3D, and
 ``(n, 3)`` rows ``x, y, angle`` or ``(n, 3, 3)`` in 2D. All arithmetic is float64.
 

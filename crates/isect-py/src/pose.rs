@@ -1,0 +1,157 @@
+//! `isect.Pose`: a pose checked and converted once, for code that calls the queries
+//! in a loop. Every query takes it wherever it takes a pose; a tuple or matrix is
+//! parsed again on every call, which costs more than most queries.
+
+use glam::{DQuat, DVec2, DVec3};
+use isect::math::{Pose2, Pose3};
+use pyo3::exceptions::PyTypeError;
+use pyo3::prelude::*;
+use pyo3::types::PyTuple;
+
+use crate::convert;
+
+/// The pose of either dimension.
+#[derive(Clone, Copy)]
+enum Placed {
+    D2(Pose2<f64>),
+    D3(Pose3<f64>),
+}
+
+/// A rigid pose built once: `Pose(translation, rotation=None)`, 3D from a translation
+/// of 3 and a scalar-last quaternion `(x, y, z, w)` (identity when omitted), 2D from a
+/// translation of 2 and an angle in radians (0 when omitted); or
+/// `Pose.from_matrix(m)` from a 4x4 or 3x3 homogeneous matrix. Checked as the
+/// tuple form is (a quaternion far from unit length is a `ValueError`).
+#[pyclass(frozen, module = "isect")]
+pub struct Pose(Placed);
+
+#[pymethods]
+impl Pose {
+    #[new]
+    #[pyo3(signature = (translation, rotation=None))]
+    fn new(translation: &Bound<'_, PyAny>, rotation: Option<&Bound<'_, PyAny>>) -> PyResult<Self> {
+        let t = convert::vector_of(translation, "translation")?;
+        match *t.as_slice() {
+            [x, y] => {
+                let angle = match rotation {
+                    Some(r) => r.extract().map_err(|_| {
+                        PyTypeError::new_err("rotation: a 2D pose's rotation is an angle")
+                    })?,
+                    None => 0.0,
+                };
+                Ok(Pose(Placed::D2(Pose2::new(DVec2::new(x, y), angle))))
+            }
+            [x, y, z] => {
+                let q = match rotation {
+                    Some(r) => convert::fixed::<4>(r, "rotation")?,
+                    None => DQuat::IDENTITY.to_array(),
+                };
+                let pose = convert::pose3_from_parts(DVec3::new(x, y, z), q, "rotation")?;
+                Ok(Pose(Placed::D3(pose)))
+            }
+            _ => Err(PyTypeError::new_err(format!(
+                "translation: expected 2 or 3 components, got {}",
+                t.len()
+            ))),
+        }
+    }
+
+    /// A pose from a 4x4 (3D) or 3x3 (2D) homogeneous matrix.
+    #[staticmethod]
+    fn from_matrix(m: &Bound<'_, PyAny>) -> PyResult<Self> {
+        let what = "matrix";
+        if let Ok(flat) = convert::matrix(m, 4, what) {
+            if flat.len() == 16 {
+                return Ok(Pose(Placed::D3(convert::pose3_from_matrix(&flat, what)?)));
+            }
+        }
+        match convert::matrix(m, 3, what) {
+            Ok(flat) if flat.len() == 9 => {
+                Ok(Pose(Placed::D2(convert::pose2_from_matrix(&flat, what)?)))
+            }
+            _ => Err(PyTypeError::new_err(
+                "matrix: expected a 4x4 or 3x3 homogeneous matrix",
+            )),
+        }
+    }
+
+    /// 2 or 3.
+    #[getter]
+    fn dim(&self) -> usize {
+        match self.0 {
+            Placed::D2(_) => 2,
+            Placed::D3(_) => 3,
+        }
+    }
+
+    /// The translation, a tuple.
+    #[getter]
+    fn translation<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
+        match self.0 {
+            Placed::D2(p) => PyTuple::new(py, p.translation.to_array()),
+            Placed::D3(p) => PyTuple::new(py, p.translation.to_array()),
+        }
+    }
+
+    /// The quaternion `(x, y, z, w)` (3D) or the angle (2D).
+    #[getter]
+    fn rotation(&self, py: Python<'_>) -> PyResult<Py<PyAny>> {
+        Ok(match self.0 {
+            Placed::D2(p) => p.rotation.angle().into_pyobject(py)?.into_any().unbind(),
+            Placed::D3(p) => PyTuple::new(py, p.rotation.to_array())?.into_any().unbind(),
+        })
+    }
+
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
+        let py = slf.py();
+        let p = slf.get();
+        let args = (p.translation(py)?, p.rotation(py)?);
+        (py.get_type::<Pose>(), args)
+            .into_pyobject(py)
+            .map(|t| t.into_any())
+    }
+
+    fn __repr__(&self) -> String {
+        match self.0 {
+            Placed::D2(p) => format!(
+                "Pose({:?}, {})",
+                p.translation.to_array(),
+                p.rotation.angle()
+            ),
+            Placed::D3(p) => format!(
+                "Pose({:?}, {:?})",
+                p.translation.to_array(),
+                p.rotation.to_array()
+            ),
+        }
+    }
+}
+
+/// The 3D pose of an `isect.Pose`; `None` when `obj` is not one; a `TypeError` for a
+/// 2D one.
+pub fn as_pose3(obj: &Bound<'_, PyAny>, what: &str) -> Option<PyResult<Pose3<f64>>> {
+    let pose = obj.cast::<Pose>().ok()?;
+    Some(match pose.get().0 {
+        Placed::D3(p) => Ok(p),
+        Placed::D2(_) => Err(PyTypeError::new_err(format!(
+            "{what}: a 2D Pose for a 3D shape"
+        ))),
+    })
+}
+
+/// The 2D pose of an `isect.Pose`; `None` when `obj` is not one; a `TypeError` for a
+/// 3D one.
+pub fn as_pose2(obj: &Bound<'_, PyAny>, what: &str) -> Option<PyResult<Pose2<f64>>> {
+    let pose = obj.cast::<Pose>().ok()?;
+    Some(match pose.get().0 {
+        Placed::D2(p) => Ok(p),
+        Placed::D3(_) => Err(PyTypeError::new_err(format!(
+            "{what}: a 3D Pose for a 2D shape"
+        ))),
+    })
+}
+
+/// Registers `Pose`.
+pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<Pose>()
+}
