@@ -498,8 +498,45 @@ fn profile(pair: &str, kernel: &str, seconds: f64) {
     }
 }
 
+/// `passes` passes of one kernel over a pair's cases (for callgrind: the cost of one
+/// call is the difference of two pass counts over the calls it adds).
+fn count(pair: &str, kernel: &str, passes: usize) {
+    fn lp<BA, BB, IA, IB>(
+        cases: &[Case<BA, BB, IA, IB>],
+        kernel: &str,
+        passes: usize,
+        b2: impl Fn(&BA, &BB, b2Transform) -> b2LocalManifold,
+        is: impl Fn(&Pose2<f32>, &IA, &Pose2<f32>, &IB, f32) -> Option<Manifold<Vec2>>,
+    ) {
+        for _ in 0..passes {
+            for c in cases {
+                if kernel == "box2d" {
+                    black_box(b2(&c.ba, &c.bb, inv_mul_transforms(&c.xa, &c.xb)));
+                } else {
+                    black_box(is(&c.pa, &c.ia, &c.pb, &c.ib, black_box(0.0)));
+                }
+            }
+        }
+    }
+    match pair {
+        "polygon-polygon" => lp(
+            &polygon_cases(),
+            kernel,
+            passes,
+            b2_polygons,
+            isect_polygons,
+        ),
+        "box-box" => lp(&box_cases(), kernel, passes, b2_polygons, isect_polygons),
+        _ => panic!("count: polygon-polygon or box-box"),
+    }
+}
+
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
+    if args.first().map(String::as_str) == Some("count") {
+        count(&args[1], &args[2], args[3].parse().expect("passes"));
+        return;
+    }
     if args.first().map(String::as_str) == Some("profile") {
         let seconds = args.get(3).and_then(|s| s.parse().ok()).unwrap_or(10.0);
         profile(

@@ -63,6 +63,53 @@ pub fn max_separation<R: Real>(
     (best, best_i)
 }
 
+/// [`max_separation`] with both polygons in one frame, as Box2D's
+/// `b2CollidePolygons` works (polygon 2 moved into 1's frame once, not each of 1's
+/// edges into 2's): polygon 1's vertices, its normals as `turn` maps them into the
+/// frame, and polygon 2's vertices.
+#[inline]
+pub fn max_separation_in_frame<V: Vector>(
+    vertices1: &[V],
+    normals1: &[V],
+    turn: impl Fn(V) -> V,
+    vertices2: &[V],
+    stop_above: V::Scalar,
+) -> (V::Scalar, usize) {
+    let (mut best, mut best_i) = (V::Scalar::NEG_INFINITY, 0);
+    for (i, (&v, &n)) in vertices1.iter().zip(normals1).enumerate() {
+        let n = turn(n);
+        let sep = min_dot(n, vertices2) - n.dot(v);
+        // Selects rather than branches, as in `max_separation`.
+        let better = sep > best;
+        best = if better { sep } else { best };
+        best_i = if better { i } else { best_i };
+        if best > stop_above {
+            break;
+        }
+    }
+    (best, best_i)
+}
+
+/// Most vertices of a polygon [`placed`] moves into another's frame (on the stack).
+pub const PLACED_MAX: usize = 8;
+
+/// `vertices` mapped by `pose` into a stack buffer, and their count; `None` beyond
+/// [`PLACED_MAX`] vertices.
+#[inline]
+pub fn placed<R: Real>(
+    vertices: &[R::V2],
+    pose: &Pose2<R>,
+) -> Option<([R::V2; PLACED_MAX], usize)> {
+    if vertices.len() > PLACED_MAX {
+        return None;
+    }
+    let mut out = [R::V2::ZERO; PLACED_MAX];
+    for (o, v) in out.iter_mut().zip(vertices) {
+        *o = pose.transform_point(*v);
+    }
+    Some((out, vertices.len()))
+}
+
 /// `min n · w` over `points` (`+∞` for none), with two running minima so that each
 /// comparison does not wait for the one before.
 #[inline]

@@ -434,25 +434,58 @@ pub(crate) fn contact_ball_projected<V: Vector, S: ProjectPoint<V>>(
     if !(pose_a.is_finite() && pose_b.is_finite()) || prediction.is_nan() {
         return Some(None);
     }
-    let c = pose_b.inverse_transform_point(pose_a.transform_point(a.center()));
+    contact_ball_projected_finite(pose_a, a, pose_b, b, prediction)
+}
+
+/// [`contact_ball_projected`] for poses the caller has found finite (a NaN
+/// `prediction` gives the inner `None`).
+#[inline]
+pub(crate) fn contact_ball_projected_finite<V: Vector, S: ProjectPoint<V>>(
+    pose_a: &V::Pose,
+    a: &Ball<V>,
+    pose_b: &V::Pose,
+    b: &S,
+    prediction: V::Scalar,
+) -> Option<Option<Contact<V>>> {
+    // Two rotations in all (three for an off-centre ball): the centre into B's frame
+    // and the normal out of it; both witnesses are then offsets of the world centre
+    // along the world normal (`q = c ± gap · normal` in B's frame).
+    let centre = ball_centre_world(pose_a, a);
+    let c = pose_b.inverse_transform_point(centre);
     let projection = b.project_local_point(c, false);
     let offset = projection.point - c;
     let gap = offset.length();
-    let toward = offset.try_normalize()?;
-    let (normal, depth) = match projection.is_inside {
-        true => (-toward, a.radius() + gap),
-        false => (toward, a.radius() - gap),
+    // One root for the length and the direction (`try_normalize` takes its own).
+    let inverse = gap.recip();
+    if !(inverse.is_finite() && inverse > V::Scalar::ZERO) {
+        return None;
+    }
+    let toward = offset * inverse;
+    let (normal, depth, to_b) = match projection.is_inside {
+        true => (-toward, a.radius() + gap, -gap),
+        false => (toward, a.radius() - gap, gap),
     };
     if !(-depth <= prediction) {
         return Some(None);
     }
+    let normal = pose_b.transform_vector(normal);
     Some(Some(Contact {
-        normal: pose_b.transform_vector(normal),
+        normal,
         depth,
-        point_a: pose_b.transform_point(c + normal * a.radius()),
-        point_b: pose_b.transform_point(projection.point),
+        point_a: centre + normal * a.radius(),
+        point_b: centre + normal * to_b,
         status: Status::Converged,
     }))
+}
+
+/// The world centre of ball `a` placed at `pose`: a centred ball (the usual one)
+/// needs no rotation.
+#[inline]
+fn ball_centre_world<V: Vector>(pose: &V::Pose, a: &Ball<V>) -> V {
+    match a.center() == V::ZERO {
+        true => pose.translation(),
+        false => pose.transform_point(a.center()),
+    }
 }
 
 /// Contact of a ball and a cylinder without GJK: the ball's centre projected on the

@@ -8,7 +8,7 @@ use super::*;
 use crate::algo::sat_3d;
 use crate::math::Pose3;
 use crate::query::capsule_cylinder::{contact_capsule_cylinder_apart, distance_capsule_cylinder};
-use crate::query::contact::contact_ball_projected;
+use crate::query::contact::contact_ball_projected_finite;
 use crate::query::manifold::{contact_manifold_obb_3d, contact_manifold_polyhedra};
 use crate::shape::obb_3d::Obb;
 use crate::shape::shape_3d::Shape;
@@ -94,14 +94,16 @@ where
         let flipped = |c: Option<Option<Contact<R::V3>>>| c.map(|c| c.map(|c| c.flipped()));
         match (a, b) {
             (Shape::Ball(x), Shape::Cylinder(y)) => {
-                contact_ball_projected(pa, x, pb, y, prediction)
+                contact_ball_projected_finite(pa, x, pb, y, prediction)
             }
             (Shape::Cylinder(x), Shape::Ball(y)) => {
-                flipped(contact_ball_projected(pb, y, pa, x, prediction))
+                flipped(contact_ball_projected_finite(pb, y, pa, x, prediction))
             }
-            (Shape::Ball(x), Shape::Cone(y)) => contact_ball_projected(pa, x, pb, y, prediction),
+            (Shape::Ball(x), Shape::Cone(y)) => {
+                contact_ball_projected_finite(pa, x, pb, y, prediction)
+            }
             (Shape::Cone(x), Shape::Ball(y)) => {
-                flipped(contact_ball_projected(pb, y, pa, x, prediction))
+                flipped(contact_ball_projected_finite(pb, y, pa, x, prediction))
             }
             (Shape::Capsule(x), Shape::Cylinder(y)) => {
                 contact_capsule_cylinder_apart(pa, x, pb, y, prediction)

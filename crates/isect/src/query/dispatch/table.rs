@@ -113,7 +113,8 @@ pub(crate) trait ConvexEnum<V: GjkVector>:
         None
     }
 
-    /// This dimension's own contact kernels (outer `None`: no kernel for the pair).
+    /// This dimension's own contact kernels (outer `None`: no kernel for the pair),
+    /// asked only with poses the caller has found finite.
     fn own_contact(
         _: &V::Pose,
         _: &Self,
