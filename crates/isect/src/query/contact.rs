@@ -450,7 +450,7 @@ pub(crate) fn contact_ball_projected_finite<V: Vector, S: ProjectPoint<V>>(
     // Two rotations in all (three for an off-centre ball): the centre into B's frame
     // and the normal out of it; both witnesses are then offsets of the world centre
     // along the world normal (`q = c ± gap · normal` in B's frame).
-    let centre = ball_centre_world(pose_a, a);
+    let centre = a.centre_at(pose_a);
     let c = pose_b.inverse_transform_point(centre);
     let projection = b.project_local_point(c, false);
     let offset = projection.point - c;
@@ -476,16 +476,6 @@ pub(crate) fn contact_ball_projected_finite<V: Vector, S: ProjectPoint<V>>(
         point_b: centre + normal * to_b,
         status: Status::Converged,
     }))
-}
-
-/// The world centre of ball `a` placed at `pose`: a centred ball (the usual one)
-/// needs no rotation.
-#[inline]
-fn ball_centre_world<V: Vector>(pose: &V::Pose, a: &Ball<V>) -> V {
-    match a.center() == V::ZERO {
-        true => pose.translation(),
-        false => pose.transform_point(a.center()),
-    }
 }
 
 /// Contact of a ball and a cylinder without GJK: the ball's centre projected on the

@@ -769,7 +769,7 @@ pub(crate) fn support_intersects_aabb<V: GjkVector, S: SupportMap<V>>(
 /// A ball's centre in the frame of a box placed at `pose_box`.
 #[inline]
 fn centre_in<V: Vector>(pose_ball: &V::Pose, ball: &Ball<V>, pose_box: &V::Pose) -> V {
-    pose_box.inverse_transform_point(pose_ball.transform_point(ball.center()))
+    pose_box.inverse_transform_point(ball.centre_at(pose_ball))
 }
 
 /// Ball (A) – box (B, a box of its local frame) overlap, closed; false for NaN poses.
@@ -947,8 +947,7 @@ pub(crate) fn intersects_ball_ball<V: Vector>(
     pose_b: &V::Pose,
     b: &Ball<V>,
 ) -> bool {
-    let p = pose_a.transform_point(a.center());
-    let q = pose_b.transform_point(b.center());
+    let (p, q) = (a.centre_at(pose_a), b.centre_at(pose_b));
     (q - p).length_at_most(a.radius() + b.radius())
 }
 

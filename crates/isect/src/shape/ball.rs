@@ -1,7 +1,7 @@
 //! Ball: a circle in 2D, a sphere in 3D.
 
 use super::error::{check_coord, check_extent, check_finite, check_non_negative, ShapeError};
-use crate::math::Vector;
+use crate::math::{Isometry, Vector};
 
 /// A solid ball (circle in 2D, sphere in 3D). A zero radius is a point.
 #[derive(Copy, Clone, Debug, PartialEq)]
@@ -39,6 +39,16 @@ impl<V: Vector> Ball<V> {
     #[inline]
     pub fn center(&self) -> V {
         self.center
+    }
+
+    /// The centre placed at `pose`: the pose's translation for a ball centred on its
+    /// frame's origin (the usual one), which saves the kernels a rotation.
+    #[inline]
+    pub(crate) fn centre_at(&self, pose: &V::Pose) -> V {
+        match self.center == V::ZERO {
+            true => pose.translation(),
+            false => pose.transform_point(self.center),
+        }
     }
 
     /// Radius (≥ 0).
