@@ -21,13 +21,18 @@
 //!
 //! Arguments: the scene (`boxes`, `mixed`, `2d`, `level`), the frame count, and
 //! `manifolds` to compute manifolds instead of single points.
+//!
+//! It also prints two checksums over every update: of the touching pairs and the
+//! started / stopped events (`pairs`), and of the contacts' bits in `contacts()`
+//! order (`bits`), so that two versions of the world can be compared for equal
+//! answers outside the selected frames.
 
 use glam::{Quat, Vec2, Vec3};
 use isect::math::{Pose2, Pose3};
 use isect::shape::shape_2d::Shape as Shape2;
 use isect::shape::shape_3d::Shape as Shape3;
 use isect::shape::{Aabb, Ball, Capsule, ConvexPolygon};
-use isect::world::{Filter, Handle, UpdateStats, World};
+use isect::world::{Filter, Handle, PairContact, UpdateEvents, UpdateStats, World};
 
 #[path = "../tests/support/rng.rs"]
 mod rng;
@@ -144,6 +149,47 @@ fn level(rng: &mut Rng) -> (Vec<Body3>, Vec<Body3>, f32) {
     (balls, fixed, side as f32)
 }
 
+/// Checksums of an update's answers: the touching pairs as a set and the events
+/// (`pairs`), and every contact's bits in `contacts()` order (`bits`).
+#[derive(Default)]
+struct Sums {
+    pairs: u64,
+    bits: u64,
+}
+
+impl Sums {
+    fn mix(h: u64, x: u64) -> u64 {
+        (h ^ x).wrapping_mul(0x0100_0000_01b3).rotate_left(17)
+    }
+
+    /// Folds in one update: its contacts and events.
+    fn add<F: Copy + Into<f64>, V: isect::math::Vector<Scalar = F> + Copy>(
+        &mut self,
+        contacts: &[PairContact<V>],
+        events: &UpdateEvents,
+    ) {
+        let mut set: Vec<u64> = contacts
+            .iter()
+            .map(|c| c.a.to_bits() ^ c.b.to_bits().rotate_left(32))
+            .collect();
+        set.sort_unstable();
+        for (a, b) in events.started.iter().chain(&events.stopped) {
+            set.push(a.to_bits() ^ b.to_bits().rotate_left(7));
+        }
+        self.pairs = set.into_iter().fold(Self::mix(self.pairs, 1), Self::mix);
+        for c in contacts {
+            let mut h = Self::mix(self.bits, c.a.to_bits() ^ c.b.to_bits().rotate_left(32));
+            h = Self::mix(h, c.contact.depth.into().to_bits());
+            for v in [c.contact.normal, c.contact.point_a, c.contact.point_b] {
+                for k in 0..V::DIM {
+                    h = Self::mix(h, v.get(k).into().to_bits());
+                }
+            }
+            self.bits = h;
+        }
+    }
+}
+
 /// Runs `frames` frames of a 3D scene; returns (candidates, contacts) summed.
 fn run_3d(
     mut bodies: Vec<Body3>,
@@ -170,13 +216,17 @@ fn run_3d(
                 .expect("insert")
         })
         .collect();
-    world.update();
+    let mut check = Sums::default();
+    let events = world.update();
+    check.add(world.contacts(), &events);
     let first = world.update_stats();
     let mut sums = (first.candidates, first.contacts);
     for _ in 0..frames {
-        let s = frame_3d(&mut world, &mut bodies, &handles, half);
+        let (s, events) = frame_3d(&mut world, &mut bodies, &handles, half);
+        check.add(world.contacts(), &events);
         sums = (sums.0 + s.candidates, sums.1 + s.contacts);
     }
+    println!("checksums: pairs {:016x} bits {:016x}", check.pairs, check.bits);
     sums
 }
 
@@ -188,7 +238,7 @@ fn frame_3d(
     bodies: &mut [Body3],
     handles: &[Handle],
     half: f32,
-) -> UpdateStats {
+) -> (UpdateStats, UpdateEvents) {
     for (b, &h) in bodies.iter_mut().zip(handles) {
         b.at += b.vel;
         for k in 0..3 {
@@ -200,8 +250,8 @@ fn frame_3d(
             .set_pose(h, Pose3::new(b.at, b.rotation))
             .expect("pose");
     }
-    world.update();
-    world.update_stats()
+    let events = world.update();
+    (world.update_stats(), events)
 }
 
 /// A 2D body: shape, position, angle, velocity.
@@ -251,13 +301,17 @@ fn run_2d(rng: &mut Rng, n: usize, frames: usize, m: bool) -> (usize, usize) {
                 .expect("insert")
         })
         .collect();
-    world.update();
+    let mut check = Sums::default();
+    let events = world.update();
+    check.add(world.contacts(), &events);
     let first = world.update_stats();
     let mut sums = (first.candidates, first.contacts);
     for _ in 0..frames {
-        let s = frame_2d(&mut world, &mut bodies, &handles, half);
+        let (s, events) = frame_2d(&mut world, &mut bodies, &handles, half);
+        check.add(world.contacts(), &events);
         sums = (sums.0 + s.candidates, sums.1 + s.contacts);
     }
+    println!("checksums: pairs {:016x} bits {:016x}", check.pairs, check.bits);
     sums
 }
 
@@ -268,7 +322,7 @@ fn frame_2d(
     bodies: &mut [Body2],
     handles: &[Handle],
     half: f32,
-) -> UpdateStats {
+) -> (UpdateStats, UpdateEvents) {
     for (b, &h) in bodies.iter_mut().zip(handles) {
         b.at += b.vel;
         for k in 0..2 {
@@ -278,8 +332,8 @@ fn frame_2d(
         }
         world.set_pose(h, Pose2::new(b.at, b.angle)).expect("pose");
     }
-    world.update();
-    world.update_stats()
+    let events = world.update();
+    (world.update_stats(), events)
 }
 
 fn main() {
