@@ -23,9 +23,9 @@
 //! `manifolds` to compute manifolds instead of single points.
 //!
 //! It also prints two checksums over every update: of the touching pairs and the
-//! started / stopped events (`pairs`), and of the contacts' bits in `contacts()`
-//! order (`bits`), so that two versions of the world can be compared for equal
-//! answers outside the selected frames.
+//! started / stopped events (`pairs`), and of the contacts' bits, whatever their
+//! order in `contacts()` (`bits`), so that two versions of the world can be compared
+//! for equal answers outside the selected frames.
 
 use glam::{Quat, Vec2, Vec3};
 use isect::math::{Pose2, Pose3};
@@ -150,7 +150,7 @@ fn level(rng: &mut Rng) -> (Vec<Body3>, Vec<Body3>, f32) {
 }
 
 /// Checksums of an update's answers: the touching pairs as a set and the events
-/// (`pairs`), and every contact's bits in `contacts()` order (`bits`).
+/// (`pairs`), and every contact's bits as a set (`bits`).
 #[derive(Default)]
 struct Sums {
     pairs: u64,
@@ -177,16 +177,23 @@ impl Sums {
             set.push(a.to_bits() ^ b.to_bits().rotate_left(7));
         }
         self.pairs = set.into_iter().fold(Self::mix(self.pairs, 1), Self::mix);
-        for c in contacts {
-            let mut h = Self::mix(self.bits, c.a.to_bits() ^ c.b.to_bits().rotate_left(32));
-            h = Self::mix(h, c.contact.depth.into().to_bits());
-            for v in [c.contact.normal, c.contact.point_a, c.contact.point_b] {
-                for k in 0..V::DIM {
-                    h = Self::mix(h, v.get(k).into().to_bits());
+        // Each contact's bits hashed alone, then folded sorted: the order of
+        // `contacts()` (which follows the pairs' creation) does not count.
+        let mut each: Vec<u64> = contacts
+            .iter()
+            .map(|c| {
+                let mut h = Self::mix(0, c.a.to_bits() ^ c.b.to_bits().rotate_left(32));
+                h = Self::mix(h, c.contact.depth.into().to_bits());
+                for v in [c.contact.normal, c.contact.point_a, c.contact.point_b] {
+                    for k in 0..V::DIM {
+                        h = Self::mix(h, v.get(k).into().to_bits());
+                    }
                 }
-            }
-            self.bits = h;
-        }
+                h
+            })
+            .collect();
+        each.sort_unstable();
+        self.bits = each.into_iter().fold(Self::mix(self.bits, 1), Self::mix);
     }
 }
 
