@@ -153,9 +153,10 @@ pub fn obb_obb_mtv<R: Real>(a: &Obb<R>, b: &Obb<R>) -> Option<Mtv<R::V3>> {
 /// [`obb_obb_mtv`] warm-started by the SAT axis `axis` ([`OBB_AXES`]) that separated
 /// the boxes at the last query: `None` when that axis alone still proves them farther
 /// apart than `distance` (as [`obb_axis_separates`]; no contact within `distance`),
-/// else `Some(obb_obb_mtv(a, b))`, with `axis` set to the axis separating them now
+/// or else when the widest of the six face axes does (then `axis` becomes it); else
+/// `Some(obb_obb_mtv(a, b))`, with `axis` set to the axis separating them now
 /// ([`obb_separating_axis`]) or to [`OBB_AXES`] when they touch. One relative frame
-/// serves both tests.
+/// serves all the tests.
 ///
 /// ```
 /// use isect::algo::sat_3d::{obb_obb_mtv, obb_obb_mtv_warm, OBB_AXES};
@@ -164,8 +165,8 @@ pub fn obb_obb_mtv<R: Real>(a: &Obb<R>, b: &Obb<R>) -> Option<Mtv<R::V3>> {
 /// # fn main() -> Result<(), ShapeError> {
 /// let a = Obb::new(Vec3::ZERO, Vec3::ONE, Quat::IDENTITY)?;
 /// let b = Obb::new(Vec3::new(3.0, 0.5, 0.0), Vec3::ONE, Quat::from_rotation_z(0.4))?;
-/// let mut axis = OBB_AXES; // nothing cached: the full test, which finds the axis
-/// assert_eq!(obb_obb_mtv_warm(&a, &b, 0.0, &mut axis), Some(None));
+/// let mut axis = OBB_AXES; // nothing cached: a face axis proves them apart
+/// assert_eq!(obb_obb_mtv_warm(&a, &b, 0.0, &mut axis), None);
 /// assert_eq!(axis, 0); // A's x face normal
 /// // The next frame, still apart along it: one axis decides.
 /// let b = Obb::new(Vec3::new(2.9, 0.5, 0.0), Vec3::ONE, Quat::from_rotation_z(0.4))?;
@@ -186,6 +187,27 @@ pub fn obb_obb_mtv_warm<R: Real>(
 ) -> Option<Option<Mtv<R::V3>>> {
     let (f, cols) = Frame::new(a, b);
     if *axis < OBB_AXES && f.proves_apart(*axis, distance) {
+        return None;
+    }
+    // The six face axes are cheap next to the nine edge axes: the widest of them
+    // proving the boxes apart ends the test as the cached axis would (Ericson 4.4.1's
+    // early exit), and becomes the cached axis.
+    let faces = [
+        f.gap_a(0).0,
+        f.gap_a(1).0,
+        f.gap_a(2).0,
+        f.gap_b(0).0,
+        f.gap_b(1).0,
+        f.gap_b(2).0,
+    ];
+    let mut face = 0;
+    for k in 1..6 {
+        if faces[k] > faces[face] {
+            face = k;
+        }
+    }
+    if f.proves_apart(face as u32, distance) {
+        *axis = face as u32;
         return None;
     }
     let (mtv, widest) = scan(a, &f, &cols);

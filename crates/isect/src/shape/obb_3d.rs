@@ -64,7 +64,11 @@ impl<R: Real> Obb<R> {
     /// same boxes accepted and the same rotation made unit, the four checks folded
     /// into one branch and no error built.
     #[inline]
-    pub(crate) fn placed_or_none(center: R::V3, half_extents: R::V3, rotation: R::Quat) -> Option<Self> {
+    pub(crate) fn placed_or_none(
+        center: R::V3,
+        half_extents: R::V3,
+        rotation: R::Quat,
+    ) -> Option<Self> {
         let valid = center.is_finite()
             & half_extents.is_finite()
             & (half_extents.min_element() >= R::ZERO)
