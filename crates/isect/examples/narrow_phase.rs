@@ -1,5 +1,5 @@
 //! The world's narrow phase on the scenes of `benches/world_rapier.rs` (the same
-//! kinds, sizes and speeds, drawn by this file's own seeded generator): 10k moving
+//! kinds, sizes and speeds, drawn by this file's own seeded generator): 10k (and 100k) moving
 //! boxes (3D), 10k balls, capsules and boxes over a ground box, 10k 2D boxes, circles
 //! and hexagons, and a level (20k static boxes on a floor, 100 moving balls). Each
 //! scene runs a first update (every pair new) and a number of frames (every moving
@@ -19,7 +19,7 @@
 //! (or `*frame_2d*`); two runs of N and M frames give a frame's instructions as the
 //! difference over N − M.
 //!
-//! Arguments: the scene (`boxes`, `mixed`, `2d`, `level`), the frame count, and
+//! Arguments: the scene (`boxes`, `boxes100k`, `mixed`, `2d`, `level`), the frame count, and
 //! `manifolds` to compute manifolds instead of single points.
 //!
 //! It also prints two checksums over every update: of the touching pairs and the
@@ -233,7 +233,10 @@ fn run_3d(
         check.add(world.contacts(), &events);
         sums = (sums.0 + s.candidates, sums.1 + s.contacts);
     }
-    println!("checksums: pairs {:016x} bits {:016x}", check.pairs, check.bits);
+    println!(
+        "checksums: pairs {:016x} bits {:016x}",
+        check.pairs, check.bits
+    );
     sums
 }
 
@@ -318,7 +321,10 @@ fn run_2d(rng: &mut Rng, n: usize, frames: usize, m: bool) -> (usize, usize) {
         check.add(world.contacts(), &events);
         sums = (sums.0 + s.candidates, sums.1 + s.contacts);
     }
-    println!("checksums: pairs {:016x} bits {:016x}", check.pairs, check.bits);
+    println!(
+        "checksums: pairs {:016x} bits {:016x}",
+        check.pairs, check.bits
+    );
     sums
 }
 
@@ -354,6 +360,10 @@ fn main() {
             let (bodies, half) = moving(&mut rng, 10_000, 0.05, false);
             run_3d(bodies, Vec::new(), half, frames, m)
         }
+        "boxes100k" => {
+            let (bodies, half) = moving(&mut rng, 100_000, 0.05, false);
+            run_3d(bodies, Vec::new(), half, frames, m)
+        }
         "mixed" => {
             let (bodies, fixed, half) = on_ground(&mut rng, 10_000);
             run_3d(bodies, fixed, half, frames, m)
@@ -363,7 +373,7 @@ fn main() {
             run_3d(bodies, fixed, half, frames, m)
         }
         "2d" => run_2d(&mut rng, 10_000, frames, m),
-        other => panic!("unknown scene {other}: boxes, mixed, 2d or level"),
+        other => panic!("unknown scene {other}: boxes, boxes100k, mixed, 2d or level"),
     };
     println!("{scene}: first update and {frames} frames: {candidates} candidates, {contacts} touching (sums)");
 }

@@ -59,6 +59,7 @@ mod distance;
 mod error;
 mod filter;
 mod motion;
+mod moving_set;
 mod pairs;
 mod queries;
 #[cfg(feature = "serde")]
@@ -69,11 +70,14 @@ mod validate;
 pub use distance::{ConfigurationCheck, WorldDistance};
 pub use error::WorldError;
 pub use filter::{Filter, QueryFilter};
+pub use moving_set::MOVING_SET_REBUILD_GROWTH;
 pub use pairs::{Impulses, PairContact};
 pub use queries::WorldRayHit;
 #[cfg(feature = "serde")]
 pub use serial::WORLD_FORMAT_VERSION;
-pub use update::{UpdateEvents, UpdateStats, REBUILD_DRIFT, REBUILD_MIN_INSERTIONS};
+pub use update::{
+    UpdateEvents, UpdateStats, MOVING_SET_SHARE, REBUILD_DRIFT, REBUILD_MIN_INSERTIONS,
+};
 
 use crate::algo::gjk::GjkVector;
 use crate::broad::{Bvh, DynamicTree, ProxyId};
@@ -231,6 +235,9 @@ pub struct World<V: GjkVector, S> {
     /// large [`cast_rays`](Self::cast_rays) batch and kept until a shape is inserted,
     /// removed or moved.
     ray_snapshot: OnceLock<Bvh<V>>,
+    /// A 4-wide BVH mirror of the moving tree, for the pairs of updates in which many
+    /// moving shapes moved (`world::moving_set`).
+    moving_set: moving_set::MovingSet<V>,
 }
 
 impl<V: GjkVector, S: DispatchShape<V>> Default for World<V, S> {
@@ -256,6 +263,7 @@ impl<V: GjkVector, S: DispatchShape<V>> World<V, S> {
             stamp: 0,
             stats: UpdateStats::default(),
             ray_snapshot: OnceLock::new(),
+            moving_set: moving_set::MovingSet::default(),
         }
     }
 
@@ -318,6 +326,7 @@ impl<V: GjkVector, S: DispatchShape<V>> World<V, S> {
             self.mark_dirty(index as u32);
         }
         self.trees = trees;
+        self.moving_set.invalidate();
         Ok(())
     }
 

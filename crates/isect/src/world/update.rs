@@ -4,11 +4,12 @@
 //!
 //! - **Broad phase.** Static and moving shapes sit in two dynamic trees. A moved
 //!   moving proxy is queried against both trees, a moved static one against the
-//!   moving tree only, so static–static pairs never exist. When more than half the
-//!   moving proxies moved, one traversal of the moving tree against itself replaces
-//!   their queries of it (same pairs, less work); the traversal is cut into tasks in
-//!   a fixed order, walked on rayon's pool with the `parallel` feature. A pair found
-//!   is added to the persistent [`PairCache`](super::pairs) unless cached.
+//!   moving tree only, so static–static pairs never exist. When at least one in
+//!   [`MOVING_SET_SHARE`] moving proxies moved, the moving set (a 4-wide BVH mirror
+//!   of the moving tree, refitted, rebuilt when its shapes change or its boxes grew:
+//!   `world::moving_set`) is traversed against itself instead of their queries of the
+//!   moving tree (same pairs, less work). A pair found is added to the persistent
+//!   [`PairCache`](super::pairs) unless cached.
 //!   A moving shape that leaves its fat box keeps its leaf: `set_pose` enlarges the
 //!   leaf's ancestors (Box2D v3's `b2DynamicTree_EnlargeProxy`), and the update first
 //!   refits them ([`DynamicTree::refit`](crate::broad::DynamicTree::refit)). Once as
@@ -36,7 +37,6 @@
 
 use super::{Entry, Handle, World};
 use crate::algo::gjk::GjkVector;
-use crate::broad::ProxyId;
 use crate::query::dispatch::{ContactCache, DispatchShape};
 use crate::query::manifold::{FeatureId, Manifold};
 use crate::query::Contact;
@@ -54,6 +54,12 @@ pub const REBUILD_MIN_INSERTIONS: usize = 64;
 /// shape moves every frame, this rebuilds every second or third frame. Chosen by
 /// measurement (ARCHITECTURE.md, "The world's broad phase").
 pub const REBUILD_DRIFT: usize = 2;
+
+/// The moving proxies' pairs come from the moving set's 4-wide BVH
+/// (`world::moving_set`) when at least one in `MOVING_SET_SHARE` of them moved (a
+/// refit and one self-traversal of every box), else from a query of the moving tree
+/// per moved proxy. Chosen by measurement (ARCHITECTURE.md, session 17).
+pub const MOVING_SET_SHARE: usize = 8;
 
 /// What the last [`update`](World::update) did, and how long its phases took.
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
@@ -116,6 +122,9 @@ impl<V: GjkVector, S: DispatchShape<V> + Sync> World<V, S> {
         let clock = Clock::start();
         self.stamp = self.stamp.wrapping_add(1);
         self.rebuild_trees_if_grown();
+        if self.uses_moving_set() {
+            self.moving_set.update(&self.trees[1]);
+        }
         let moved = self.trees[0].moved().len() + self.trees[1].moved().len();
         let mut events = UpdateEvents {
             started: Vec::new(),
@@ -235,23 +244,34 @@ impl<V: GjkVector, S: DispatchShape<V> + Sync> World<V, S> {
             .collect()
     }
 
+    /// True when this update's moving pairs come from the moving set: at least one
+    /// in [`MOVING_SET_SHARE`] of the moving proxies moved.
+    fn uses_moving_set(&self) -> bool {
+        let moving = &self.trees[1];
+        !moving.moved().is_empty() && MOVING_SET_SHARE * moving.moved().len() >= moving.len()
+    }
+
     /// The slot pairs (moving shape first when one is static) of overlapping fat boxes
-    /// with a moved proxy: one traversal of the moving tree when more than half its
-    /// proxies moved, else a query per moved proxy; a query of the other tree per
-    /// moved proxy for the moving–static pairs. The order does not depend on the
-    /// `parallel` feature or the thread count (see `DynamicTree::collect_pairs`).
+    /// with a moved proxy: the moving set's traversal when many moving proxies moved
+    /// ([`uses_moving_set`](Self::uses_moving_set)), else a query of the moving tree
+    /// per moved proxy; a query of the other tree per moved proxy for the
+    /// moving–static pairs. The order does not depend on the `parallel` feature or the
+    /// thread count (the moving set's traversal is serial; the queries are
+    /// concatenated in buffer order, see `DynamicTree::collect_moved_pairs`).
     fn overlapping_slots(&self) -> Vec<(u32, u32)> {
         let [fixed, moving] = &self.trees;
-        let in_moving = |pairs: Vec<(ProxyId, ProxyId)>| {
-            pairs
-                .into_iter()
-                .filter_map(|(p, q)| Some((moving.user_data(p)?, moving.user_data(q)?)))
-        };
-        let mut found: Vec<(u32, u32)> = if 2 * moving.moved().len() > moving.len() {
-            in_moving(moving.collect_pairs()).collect()
+        let mut found: Vec<(u32, u32)> = Vec::new();
+        if self.uses_moving_set() {
+            self.moving_set
+                .for_each_moved_pair(|a, b| found.push((a, b)));
         } else {
-            in_moving(moving.collect_moved_pairs()).collect()
-        };
+            found.extend(
+                moving
+                    .collect_moved_pairs()
+                    .into_iter()
+                    .filter_map(|(p, q)| Some((moving.user_data(p)?, moving.user_data(q)?))),
+            );
+        }
         if fixed.is_empty() {
             return found;
         }
