@@ -195,6 +195,9 @@ struct Entry<V: GjkVector, S> {
     user_data: u64,
     proxy: ProxyId,
     aabb: Aabb<V>,
+    /// `aabb` as [`World::pair_box`] grows it: kept with it, so that the update's pair
+    /// states do not recompute it for every pair of the shape.
+    pair_box: Aabb<V>,
     /// Ids of the cached pairs this shape is in.
     pairs: Vec<u32>,
     /// True while the shape is in the world's dirty list (moved, inserted or
@@ -316,7 +319,7 @@ impl<V: GjkVector, S: DispatchShape<V>> World<V, S> {
             if let Some(e) = &slot.entry {
                 let tree = &mut trees[e.motion.tree()];
                 // The box was accepted before, so the insertion succeeds.
-                proxies.push((index, tree.insert(self.pair_box(&e.aabb), index as u32)?));
+                proxies.push((index, tree.insert(e.pair_box, index as u32)?));
             }
         }
         for (index, proxy) in proxies {
@@ -411,7 +414,8 @@ impl<V: GjkVector, S: DispatchShape<V>> World<V, S> {
     ) -> Result<Entry<V, S>, WorldError> {
         let pose = unit_pose::<V>(pose)?;
         let aabb = shape.world_aabb(&pose);
-        let proxy = self.trees[motion.tree()].insert(self.pair_box(&aabb), index)?;
+        let pair_box = self.pair_box(&aabb);
+        let proxy = self.trees[motion.tree()].insert(pair_box, index)?;
         Ok(Entry {
             shape,
             pose,
@@ -420,6 +424,7 @@ impl<V: GjkVector, S: DispatchShape<V>> World<V, S> {
             user_data,
             proxy,
             aabb,
+            pair_box,
             pairs: Vec::new(),
             dirty: false,
         })
@@ -473,6 +478,7 @@ impl<V: GjkVector, S: DispatchShape<V>> World<V, S> {
         if let Some(e) = self.entry_mut(handle) {
             e.pose = pose;
             e.aabb = aabb;
+            e.pair_box = pair_box;
         }
         self.mark_dirty(handle.index);
         Ok(())

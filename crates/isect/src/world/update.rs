@@ -38,7 +38,7 @@
 use super::{Entry, Handle, World};
 use crate::algo::gjk::GjkVector;
 use crate::query::dispatch::{ContactCache, DispatchShape};
-use crate::query::manifold::{FeatureId, Manifold};
+use crate::query::manifold::Manifold;
 use crate::query::Contact;
 use core::time::Duration;
 
@@ -96,6 +96,14 @@ pub struct UpdateEvents {
 /// A narrow-phase result: the deepest point and the manifold.
 type Found<V> = Option<(Contact<V>, Manifold<V>)>;
 
+/// The narrow phase's results, one per visited pair: single points (the world
+/// without manifolds: the manifold of one point is built when stored, so the
+/// results stay small) or manifolds with their deepest points.
+enum Results<V: GjkVector> {
+    Points(Vec<Option<Contact<V>>>),
+    Manifolds(Vec<Found<V>>),
+}
+
 impl<V: GjkVector, S: DispatchShape<V> + Sync> World<V, S> {
     /// Brings the contacts up to date with the poses set since the last update (see
     /// the module docs of `world::update` for the pipeline) and returns the pairs that
@@ -137,9 +145,13 @@ impl<V: GjkVector, S: DispatchShape<V> + Sync> World<V, S> {
         let (found, warm) = self.narrow_phase(&visit);
         let narrow = clock.elapsed().saturating_sub(broad);
         // The results are read in place: a manifold is large, and copies of it showed.
-        for ((&id, found), warm) in visit.iter().zip(&found).zip(warm) {
+        for (k, (&id, warm)) in visit.iter().zip(warm).enumerate() {
             self.pairs.get_mut(id).warm = warm;
-            match self.pairs.set_contact(id, found.as_ref()) {
+            let found = match &found {
+                Results::Points(f) => f[k].as_ref().map(|c| (c, None)),
+                Results::Manifolds(f) => f[k].as_ref().map(|(c, m)| (c, Some(m))),
+            };
+            match self.pairs.set_contact(id, found) {
                 Some(true) => events.started.push(self.pair_handles(id)),
                 Some(false) => events.stopped.push(self.pair_handles(id)),
                 None => {}
@@ -389,7 +401,7 @@ impl<V: GjkVector, S: DispatchShape<V> + Sync> World<V, S> {
         if !fat_meet || !self.may_pair(a, ea, b, eb) {
             return PairState::Gone;
         }
-        if self.pair_box(&ea.aabb).intersects(&self.pair_box(&eb.aabb)) {
+        if ea.pair_box.intersects(&eb.pair_box) {
             PairState::Near
         } else {
             PairState::Apart
@@ -400,44 +412,47 @@ impl<V: GjkVector, S: DispatchShape<V> + Sync> World<V, S> {
     /// warm start after its query. Never inlined, so that a profiler can select the
     /// phase by its name (`examples/narrow_phase.rs`).
     #[inline(never)]
-    fn narrow_phase(&self, visit: &[u32]) -> (Vec<Found<V>>, Vec<ContactCache<V>>) {
+    fn narrow_phase(&self, visit: &[u32]) -> (Results<V>, Vec<ContactCache<V>>) {
         let mut warm: Vec<ContactCache<V>> =
             visit.iter().map(|&id| self.pairs.get(id).warm).collect();
-        let one = |(&id, warm): (&u32, &mut ContactCache<V>)| -> Found<V> {
-            let (a, b) = self.pair_handles(id);
-            let (ea, eb) = (self.entry(a)?, self.entry(b)?);
-            self.pair_contact(ea, eb, warm)
+        let p = self.prediction;
+        // The poses were checked on their way in (`unit_pose`): the trait methods
+        // take them as they are, without the free functions' second check.
+        let found = if self.manifolds {
+            Results::Manifolds(self.each_pair(visit, &mut warm, |a, b, warm| {
+                let m =
+                    S::contact_manifold_pair_cached(&a.pose, &a.shape, &b.pose, &b.shape, p, warm)?;
+                Some((deepest_point(&m)?, m))
+            }))
+        } else {
+            Results::Points(self.each_pair(visit, &mut warm, |a, b, warm| {
+                S::contact_pair_cached(&a.pose, &a.shape, &b.pose, &b.shape, p, warm)
+            }))
         };
-        #[cfg(feature = "parallel")]
-        let found = {
-            use rayon::prelude::*;
-            visit.par_iter().zip(warm.par_iter_mut()).map(one).collect()
-        };
-        #[cfg(not(feature = "parallel"))]
-        let found = visit.iter().zip(warm.iter_mut()).map(one).collect();
         (found, warm)
     }
 
-    /// The contact of two entries, from `a` to `b`, with its manifold (one point
-    /// unless the world computes manifolds), warm-started from the pair's `warm`
-    /// ([`dispatch::warm`](crate::query::dispatch::warm)).
-    fn pair_contact(
+    /// `query(a, b, warm)` for the entries of each pair of `visit` with the pair's
+    /// warm start (on rayon's pool with the `parallel` feature, in order either way).
+    fn each_pair<T: Send>(
         &self,
-        a: &Entry<V, S>,
-        b: &Entry<V, S>,
-        warm: &mut ContactCache<V>,
-    ) -> Found<V> {
-        // The poses were checked on their way in (`unit_pose`): the trait methods
-        // take them as they are, without the free functions' second check.
-        let p = self.prediction;
-        let (pa, pb) = (&a.pose, &b.pose);
-        if self.manifolds {
-            let m = S::contact_manifold_pair_cached(pa, &a.shape, pb, &b.shape, p, warm)?;
-            let deepest = deepest_point(&m)?;
-            return Some((deepest, m));
+        visit: &[u32],
+        warm: &mut [ContactCache<V>],
+        query: impl Fn(&Entry<V, S>, &Entry<V, S>, &mut ContactCache<V>) -> Option<T> + Sync,
+    ) -> Vec<Option<T>> {
+        let one = |(&id, warm): (&u32, &mut ContactCache<V>)| -> Option<T> {
+            let (a, b) = self.pair_handles(id);
+            query(self.entry(a)?, self.entry(b)?, warm)
+        };
+        #[cfg(feature = "parallel")]
+        {
+            use rayon::prelude::*;
+            visit.par_iter().zip(warm.par_iter_mut()).map(one).collect()
         }
-        let c = S::contact_pair_cached(pa, &a.shape, pb, &b.shape, p, warm)?;
-        Some((c, Manifold::single(&c, FeatureId::SINGLE)))
+        #[cfg(not(feature = "parallel"))]
+        {
+            visit.iter().zip(warm.iter_mut()).map(one).collect()
+        }
     }
 
     /// Empties the dirty list.
