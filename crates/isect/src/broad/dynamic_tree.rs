@@ -381,6 +381,29 @@ impl<V: Vector> DynamicTree<V> {
         let Some(new_fat) = self.new_fat_box(id, &aabb, displacement)? else {
             return Ok(false);
         };
+        Ok(self.enlarge_to(id, new_fat))
+    }
+
+    /// [`enlarge_proxy`](Self::enlarge_proxy) for a caller whose boxes and
+    /// displacements are finite and ordered by construction (the world's, from checked
+    /// poses): the same move without their checks. `None` for a stale handle.
+    #[inline]
+    pub(crate) fn enlarge_proxy_trusted(
+        &mut self,
+        id: ProxyId,
+        aabb: &Aabb<V>,
+        displacement: V,
+    ) -> Option<bool> {
+        let fat = self.leaf(id)?.aabb;
+        match self.fat_box_for(&fat, aabb, displacement) {
+            Some(new_fat) => Some(self.enlarge_to(id, new_fat)),
+            None => Some(false),
+        }
+    }
+
+    /// Gives leaf `id` the fat box `new_fat` and grows its ancestors until one holds
+    /// it; records the proxy as moved. Returns `true`.
+    fn enlarge_to(&mut self, id: ProxyId, new_fat: Aabb<V>) -> bool {
         self.nodes[id.index()].aabb = new_fat;
         let mut i = self.nodes[id.index()].parent;
         while let Some(node) = self.nodes.get_mut(i as usize) {
@@ -393,7 +416,7 @@ impl<V: Vector> DynamicTree<V> {
         self.loose = true;
         self.enlargements += 1;
         self.mark_moved(id.0);
-        Ok(true)
+        true
     }
 
     /// Shrinks the boxes that [`enlarge_proxy`](Self::enlarge_proxy) grew back to their
@@ -429,13 +452,19 @@ impl<V: Vector> DynamicTree<V> {
             value: f64::from(id.0),
             range: "live proxy handles",
         })?;
-        let fat = fat.aabb;
+        Ok(self.fat_box_for(&fat.aabb, aabb, displacement))
+    }
+
+    /// The fat box replacing `fat` for the tight box `aabb` moving by `displacement`,
+    /// or `None` when `fat` holds `aabb` and is not much too large.
+    #[inline]
+    fn fat_box_for(&self, fat: &Aabb<V>, aabb: &Aabb<V>, displacement: V) -> Option<Aabb<V>> {
         let shrink_margin = self.margin * V::Scalar::from_f64(SHRINK_MARGINS);
         let largest = stretched(&aabb.loosened(shrink_margin), displacement);
-        if fat.contains(aabb) && largest.contains(&fat) {
-            return Ok(None);
+        if fat.contains(aabb) && largest.contains(fat) {
+            return None;
         }
-        Ok(Some(stretched(&aabb.loosened(self.margin), displacement)))
+        Some(stretched(&aabb.loosened(self.margin), displacement))
     }
 
     /// Rebuilds the inner nodes from the leaves, top down: each range of leaves is split

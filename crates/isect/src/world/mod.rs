@@ -471,7 +471,10 @@ impl<V: GjkVector, S: DispatchShape<V>> World<V, S> {
         let tree = &mut self.trees[motion.tree()];
         match motion {
             // A moving shape keeps its leaf (the update refits and, in time, rebuilds).
-            Motion::Moving => tree.enlarge_proxy(proxy, pair_box, ahead)?,
+            // Its box and stretch come from a checked pose: no second check.
+            Motion::Moving => tree
+                .enlarge_proxy_trusted(proxy, &pair_box, ahead)
+                .ok_or(WorldError::StaleHandle(handle))?,
             Motion::Static => tree.move_proxy(proxy, pair_box, V::ZERO)?,
         };
         self.ray_snapshot = OnceLock::new();
