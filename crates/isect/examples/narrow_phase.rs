@@ -1,5 +1,5 @@
 //! The world's narrow phase on the scenes of `benches/world_rapier.rs` (the same
-//! kinds, sizes and speeds, drawn by this file's own seeded generator): 10k moving
+//! kinds, sizes and speeds, drawn by this file's own seeded generator): 10k (and 100k) moving
 //! boxes (3D), 10k balls, capsules and boxes over a ground box, 10k 2D boxes, circles
 //! and hexagons, and a level (20k static boxes on a floor, 100 moving balls). Each
 //! scene runs a first update (every pair new) and a number of frames (every moving
@@ -19,15 +19,20 @@
 //! (or `*frame_2d*`); two runs of N and M frames give a frame's instructions as the
 //! difference over N − M.
 //!
-//! Arguments: the scene (`boxes`, `mixed`, `2d`, `level`), the frame count, and
+//! Arguments: the scene (`boxes`, `boxes100k`, `mixed`, `2d`, `level`), the frame count, and
 //! `manifolds` to compute manifolds instead of single points.
+//!
+//! It also prints two checksums over every update: of the touching pairs and the
+//! started / stopped events (`pairs`), and of the contacts' bits, whatever their
+//! order in `contacts()` (`bits`), so that two versions of the world can be compared
+//! for equal answers outside the selected frames.
 
 use glam::{Quat, Vec2, Vec3};
 use isect::math::{Pose2, Pose3};
 use isect::shape::shape_2d::Shape as Shape2;
 use isect::shape::shape_3d::Shape as Shape3;
 use isect::shape::{Aabb, Ball, Capsule, ConvexPolygon};
-use isect::world::{Filter, Handle, UpdateStats, World};
+use isect::world::{Filter, Handle, PairContact, UpdateEvents, UpdateStats, World};
 
 #[path = "../tests/support/rng.rs"]
 mod rng;
@@ -144,6 +149,54 @@ fn level(rng: &mut Rng) -> (Vec<Body3>, Vec<Body3>, f32) {
     (balls, fixed, side as f32)
 }
 
+/// Checksums of an update's answers: the touching pairs as a set and the events
+/// (`pairs`), and every contact's bits as a set (`bits`).
+#[derive(Default)]
+struct Sums {
+    pairs: u64,
+    bits: u64,
+}
+
+impl Sums {
+    fn mix(h: u64, x: u64) -> u64 {
+        (h ^ x).wrapping_mul(0x0100_0000_01b3).rotate_left(17)
+    }
+
+    /// Folds in one update: its contacts and events.
+    fn add<F: Copy + Into<f64>, V: isect::math::Vector<Scalar = F> + Copy>(
+        &mut self,
+        contacts: &[PairContact<V>],
+        events: &UpdateEvents,
+    ) {
+        let mut set: Vec<u64> = contacts
+            .iter()
+            .map(|c| c.a.to_bits() ^ c.b.to_bits().rotate_left(32))
+            .collect();
+        set.sort_unstable();
+        for (a, b) in events.started.iter().chain(&events.stopped) {
+            set.push(a.to_bits() ^ b.to_bits().rotate_left(7));
+        }
+        self.pairs = set.into_iter().fold(Self::mix(self.pairs, 1), Self::mix);
+        // Each contact's bits hashed alone, then folded sorted: the order of
+        // `contacts()` (which follows the pairs' creation) does not count.
+        let mut each: Vec<u64> = contacts
+            .iter()
+            .map(|c| {
+                let mut h = Self::mix(0, c.a.to_bits() ^ c.b.to_bits().rotate_left(32));
+                h = Self::mix(h, c.contact.depth.into().to_bits());
+                for v in [c.contact.normal, c.contact.point_a, c.contact.point_b] {
+                    for k in 0..V::DIM {
+                        h = Self::mix(h, v.get(k).into().to_bits());
+                    }
+                }
+                h
+            })
+            .collect();
+        each.sort_unstable();
+        self.bits = each.into_iter().fold(Self::mix(self.bits, 1), Self::mix);
+    }
+}
+
 /// Runs `frames` frames of a 3D scene; returns (candidates, contacts) summed.
 fn run_3d(
     mut bodies: Vec<Body3>,
@@ -170,13 +223,20 @@ fn run_3d(
                 .expect("insert")
         })
         .collect();
-    world.update();
+    let mut check = Sums::default();
+    let events = world.update();
+    check.add(world.contacts(), &events);
     let first = world.update_stats();
     let mut sums = (first.candidates, first.contacts);
     for _ in 0..frames {
-        let s = frame_3d(&mut world, &mut bodies, &handles, half);
+        let (s, events) = frame_3d(&mut world, &mut bodies, &handles, half);
+        check.add(world.contacts(), &events);
         sums = (sums.0 + s.candidates, sums.1 + s.contacts);
     }
+    println!(
+        "checksums: pairs {:016x} bits {:016x}",
+        check.pairs, check.bits
+    );
     sums
 }
 
@@ -188,7 +248,7 @@ fn frame_3d(
     bodies: &mut [Body3],
     handles: &[Handle],
     half: f32,
-) -> UpdateStats {
+) -> (UpdateStats, UpdateEvents) {
     for (b, &h) in bodies.iter_mut().zip(handles) {
         b.at += b.vel;
         for k in 0..3 {
@@ -200,8 +260,8 @@ fn frame_3d(
             .set_pose(h, Pose3::new(b.at, b.rotation))
             .expect("pose");
     }
-    world.update();
-    world.update_stats()
+    let events = world.update();
+    (world.update_stats(), events)
 }
 
 /// A 2D body: shape, position, angle, velocity.
@@ -251,13 +311,20 @@ fn run_2d(rng: &mut Rng, n: usize, frames: usize, m: bool) -> (usize, usize) {
                 .expect("insert")
         })
         .collect();
-    world.update();
+    let mut check = Sums::default();
+    let events = world.update();
+    check.add(world.contacts(), &events);
     let first = world.update_stats();
     let mut sums = (first.candidates, first.contacts);
     for _ in 0..frames {
-        let s = frame_2d(&mut world, &mut bodies, &handles, half);
+        let (s, events) = frame_2d(&mut world, &mut bodies, &handles, half);
+        check.add(world.contacts(), &events);
         sums = (sums.0 + s.candidates, sums.1 + s.contacts);
     }
+    println!(
+        "checksums: pairs {:016x} bits {:016x}",
+        check.pairs, check.bits
+    );
     sums
 }
 
@@ -268,7 +335,7 @@ fn frame_2d(
     bodies: &mut [Body2],
     handles: &[Handle],
     half: f32,
-) -> UpdateStats {
+) -> (UpdateStats, UpdateEvents) {
     for (b, &h) in bodies.iter_mut().zip(handles) {
         b.at += b.vel;
         for k in 0..2 {
@@ -278,8 +345,8 @@ fn frame_2d(
         }
         world.set_pose(h, Pose2::new(b.at, b.angle)).expect("pose");
     }
-    world.update();
-    world.update_stats()
+    let events = world.update();
+    (world.update_stats(), events)
 }
 
 fn main() {
@@ -293,6 +360,10 @@ fn main() {
             let (bodies, half) = moving(&mut rng, 10_000, 0.05, false);
             run_3d(bodies, Vec::new(), half, frames, m)
         }
+        "boxes100k" => {
+            let (bodies, half) = moving(&mut rng, 100_000, 0.05, false);
+            run_3d(bodies, Vec::new(), half, frames, m)
+        }
         "mixed" => {
             let (bodies, fixed, half) = on_ground(&mut rng, 10_000);
             run_3d(bodies, fixed, half, frames, m)
@@ -302,7 +373,7 @@ fn main() {
             run_3d(bodies, fixed, half, frames, m)
         }
         "2d" => run_2d(&mut rng, 10_000, frames, m),
-        other => panic!("unknown scene {other}: boxes, mixed, 2d or level"),
+        other => panic!("unknown scene {other}: boxes, boxes100k, mixed, 2d or level"),
     };
     println!("{scene}: first update and {frames} frames: {candidates} candidates, {contacts} touching (sums)");
 }

@@ -57,13 +57,21 @@ impl<R: Real> Frame<R> {
         let qa = a.rotation();
         let cols = qa.inverse().mul(b.rotation()).axes();
         let d = qa.inverse_rotate(b.center() - a.center());
-        let r = [0, 1, 2].map(|i| [0, 1, 2].map(|j| cols[j].get(i)));
+        // Written out: `[0, 1, 2].map(..)` went through `array::try_map` uninlined,
+        // a third of this function's instructions.
+        let three = |v: R::V3| [v.get(0), v.get(1), v.get(2)];
+        let r = [
+            [cols[0].get(0), cols[1].get(0), cols[2].get(0)],
+            [cols[0].get(1), cols[1].get(1), cols[2].get(1)],
+            [cols[0].get(2), cols[1].get(2), cols[2].get(2)],
+        ];
+        let abs_row = |row: [R; 3]| [row[0].abs(), row[1].abs(), row[2].abs()];
         let frame = Self {
             r,
-            abs_r: r.map(|row| row.map(R::abs)),
-            t: [0, 1, 2].map(|i| d.get(i)),
-            ha: [0, 1, 2].map(|i| a.half_extents().get(i)),
-            hb: [0, 1, 2].map(|i| b.half_extents().get(i)),
+            abs_r: [abs_row(r[0]), abs_row(r[1]), abs_row(r[2])],
+            t: three(d),
+            ha: three(a.half_extents()),
+            hb: three(b.half_extents()),
         };
         (frame, cols)
     }
@@ -145,9 +153,10 @@ pub fn obb_obb_mtv<R: Real>(a: &Obb<R>, b: &Obb<R>) -> Option<Mtv<R::V3>> {
 /// [`obb_obb_mtv`] warm-started by the SAT axis `axis` ([`OBB_AXES`]) that separated
 /// the boxes at the last query: `None` when that axis alone still proves them farther
 /// apart than `distance` (as [`obb_axis_separates`]; no contact within `distance`),
-/// else `Some(obb_obb_mtv(a, b))`, with `axis` set to the axis separating them now
+/// or else when the widest of the six face axes does (then `axis` becomes it); else
+/// `Some(obb_obb_mtv(a, b))`, with `axis` set to the axis separating them now
 /// ([`obb_separating_axis`]) or to [`OBB_AXES`] when they touch. One relative frame
-/// serves both tests.
+/// serves all the tests.
 ///
 /// ```
 /// use isect::algo::sat_3d::{obb_obb_mtv, obb_obb_mtv_warm, OBB_AXES};
@@ -156,8 +165,8 @@ pub fn obb_obb_mtv<R: Real>(a: &Obb<R>, b: &Obb<R>) -> Option<Mtv<R::V3>> {
 /// # fn main() -> Result<(), ShapeError> {
 /// let a = Obb::new(Vec3::ZERO, Vec3::ONE, Quat::IDENTITY)?;
 /// let b = Obb::new(Vec3::new(3.0, 0.5, 0.0), Vec3::ONE, Quat::from_rotation_z(0.4))?;
-/// let mut axis = OBB_AXES; // nothing cached: the full test, which finds the axis
-/// assert_eq!(obb_obb_mtv_warm(&a, &b, 0.0, &mut axis), Some(None));
+/// let mut axis = OBB_AXES; // nothing cached: a face axis proves them apart
+/// assert_eq!(obb_obb_mtv_warm(&a, &b, 0.0, &mut axis), None);
 /// assert_eq!(axis, 0); // A's x face normal
 /// // The next frame, still apart along it: one axis decides.
 /// let b = Obb::new(Vec3::new(2.9, 0.5, 0.0), Vec3::ONE, Quat::from_rotation_z(0.4))?;
@@ -180,10 +189,31 @@ pub fn obb_obb_mtv_warm<R: Real>(
     if *axis < OBB_AXES && f.proves_apart(*axis, distance) {
         return None;
     }
-    let mtv = mtv_in_frame(a, &f, &cols);
+    // The six face axes are cheap next to the nine edge axes: the widest of them
+    // proving the boxes apart ends the test as the cached axis would (Ericson 4.4.1's
+    // early exit), and becomes the cached axis.
+    let faces = [
+        f.gap_a(0).0,
+        f.gap_a(1).0,
+        f.gap_a(2).0,
+        f.gap_b(0).0,
+        f.gap_b(1).0,
+        f.gap_b(2).0,
+    ];
+    let mut face = 0;
+    for k in 1..6 {
+        if faces[k] > faces[face] {
+            face = k;
+        }
+    }
+    if f.proves_apart(face as u32, distance) {
+        *axis = face as u32;
+        return None;
+    }
+    let (mtv, widest) = scan(a, &f, &cols);
     *axis = match mtv {
         Some(_) => OBB_AXES,
-        None => f.widest_separating_axis().unwrap_or(OBB_AXES),
+        None => widest.unwrap_or(OBB_AXES),
     };
     Some(mtv)
 }
@@ -192,37 +222,74 @@ pub fn obb_obb_mtv_warm<R: Real>(
 /// `cols` in A's frame).
 #[inline(always)]
 fn mtv_in_frame<R: Real>(a: &Obb<R>, f: &Frame<R>, cols: &[R::V3; 3]) -> Option<Mtv<R::V3>> {
-    // Largest gap so far, with its axis (A's frame) oriented from A to B.
-    let mut best = (R::NEG_INFINITY, R::V3::ZERO);
-    let mut consider = |gap: R, along: R, axis: R::V3| {
-        if gap > best.0 {
-            best = (gap, axis * R::ONE.copysign(along));
+    scan(a, f, cols).0
+}
+
+/// One pass over the 15 axes giving both [`obb_obb_mtv`]'s answer and, when the boxes
+/// are apart, the separating axis of largest normalised gap
+/// ([`Frame::widest_separating_axis`]), each as the separate tests give it: the same
+/// gaps, compared in the same order with the same strict `>`. An edge axis is
+/// normalised only when it wins (the tests normalise every one).
+#[inline(always)]
+fn scan<R: Real>(a: &Obb<R>, f: &Frame<R>, cols: &[R::V3; 3]) -> (Option<Mtv<R::V3>>, Option<u32>) {
+    let ga = [f.gap_a(0), f.gap_a(1), f.gap_a(2)];
+    let gb = [f.gap_b(0), f.gap_b(1), f.gap_b(2)];
+    // The MTV's largest gap so far: (gap, axis index k, signed offset along it); the
+    // faces in the order A0, B0, A1, B1, A2, B2, then the edges.
+    let mut best = (R::NEG_INFINITY, OBB_AXES, R::ZERO);
+    for i in 0..3 {
+        if ga[i].0 > best.0 {
+            best = (ga[i].0, i as u32, ga[i].1);
+        }
+        if gb[i].0 > best.0 {
+            best = (gb[i].0, 3 + i as u32, gb[i].1);
+        }
+    }
+    // The widest separating axis, in axis order (faces of A, of B, then edges).
+    let mut widest: Option<(R, u32)> = None;
+    let mut widen = |gap: R, k: u32| {
+        if gap > R::ZERO && widest.is_none_or(|(w, _)| gap > w) {
+            widest = Some((gap, k));
         }
     };
-    for (i, &col) in cols.iter().enumerate() {
-        let (gap, along) = f.gap_a(i);
-        consider(gap, along, R::V3::unit_axis(i));
-        let (gap, along) = f.gap_b(i);
-        consider(gap, along, col);
+    for (k, g) in ga.iter().chain(&gb).enumerate() {
+        widen(g.0, k as u32);
     }
     let mut edge_separates = false;
     for k in 0..9 {
-        let (i, j) = (k / 3, k % 3);
-        if let Some(g) = f.gap_edge(i, j) {
-            edge_separates |= g.decisive > R::ZERO;
-            let axis = R::V3::unit_axis(i).cross(cols[j]);
-            consider(
-                g.gap / g.len_sq.sqrt(),
-                g.along,
-                axis * axis.length().recip(),
-            );
+        if let Some(g) = f.gap_edge(k / 3, k % 3) {
+            let decisive = g.decisive > R::ZERO;
+            edge_separates |= decisive;
+            let gap = g.gap / g.len_sq.sqrt();
+            if gap > best.0 {
+                best = (gap, 6 + k as u32, g.along);
+            }
+            if decisive {
+                widen(gap, 6 + k as u32);
+            }
         }
     }
-    let face_separates = (0..3).any(|i| f.gap_a(i).0 > R::ZERO || f.gap_b(i).0 > R::ZERO);
-    (!(face_separates || edge_separates)).then(|| Mtv {
-        axis: a.rotation().rotate(best.1),
+    let face_separates = ga.iter().chain(&gb).any(|g| g.0 > R::ZERO);
+    let widest = widest.map(|(_, k)| k);
+    if face_separates || edge_separates {
+        return (None, widest);
+    }
+    let sign = R::ONE.copysign(best.2);
+    let axis = match best.1 {
+        k @ 0..=2 => R::V3::unit_axis(k as usize) * sign,
+        k @ 3..=5 => cols[k as usize - 3] * sign,
+        k @ 6..=14 => {
+            let (i, j) = ((k as usize - 6) / 3, (k as usize - 6) % 3);
+            let axis = R::V3::unit_axis(i).cross(cols[j]);
+            axis * axis.length().recip() * sign
+        }
+        _ => R::V3::ZERO,
+    };
+    let mtv = Mtv {
+        axis: a.rotation().rotate(axis),
         depth: (-best.0).max(R::ZERO),
-    })
+    };
+    (Some(mtv), widest)
 }
 
 /// SAT axes of a box pair: A's 3 face normals (`k = 0..3`), B's 3 (`k = 3..6`) and

@@ -99,11 +99,21 @@ pub fn witness_3d<V: Vector3>(
     let (top, bottom, tol) = support_planes(a.clone(), b.clone(), n);
     let (u, w) = n.orthonormal_basis();
     let flat = |v: V| <V::Scalar as Real>::V2::new(u.dot(v), w.dot(v));
+    let lift_a = |c: <V::Scalar as Real>::V2| {
+        let point_a = u * c.x() + w * c.y() + n * top;
+        (point_a, point_a - n * depth)
+    };
+    // A single support point of A is the centre (`overlap_centre`'s first case, the
+    // same bits): B's set need not be gathered, ordered and classified.
+    let mut on_a = a.clone().filter(|&v| n.dot(v) >= top - tol);
+    if let (Some(v), None) = (on_a.next(), on_a.next()) {
+        if b.clone().any(|v| n.dot(v) <= bottom + tol) {
+            return lift_a(flat(v));
+        }
+    }
     let pa = gather(a.filter(|&v| n.dot(v) >= top - tol).map(flat));
     let pb = gather(b.filter(|&v| n.dot(v) <= bottom + tol).map(flat));
-    let c = overlap_centre(pa, pb);
-    let point_a = u * c.x() + w * c.y() + n * top;
-    (point_a, point_a - n * depth)
+    lift_a(overlap_centre(pa, pb))
 }
 
 /// Witness points `(point_a, point_b)` of a contact of normal `n` from the shapes'

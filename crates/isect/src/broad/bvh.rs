@@ -139,6 +139,24 @@ impl<V: Vector> Bvh<V> {
         }
     }
 
+    /// The summed surface measure ([`Aabb::surface_measure`]) of the boxes of every
+    /// inner node below the root: the part of the surface area heuristic's cost that
+    /// the topology decides (the items' own boxes add the same whatever the tree). A
+    /// refitted tree whose leaves drifted apart sees it grow; compared with its value
+    /// just after [`build`](Self::build), it tells when a rebuild pays.
+    pub(crate) fn inner_surface(&self) -> f64 {
+        let mut sum = 0.0;
+        for node in &self.nodes {
+            for lane in 0..LANES {
+                let code = node.child[lane];
+                if code != EMPTY_SLOT && code & LEAF_BIT == 0 {
+                    sum += node.boxes.get::<V>(lane).surface_measure().to_f64();
+                }
+            }
+        }
+        sum
+    }
+
     /// Calls `f(item)` for every item whose box overlaps `aabb` (closed boxes), until `f`
     /// returns `false`. A NaN box finds nothing.
     ///

@@ -98,6 +98,9 @@ pub struct DynamicTree<V: Vector> {
     /// True while some inner box may be larger than its children's union (after
     /// [`enlarge_proxy`](DynamicTree::enlarge_proxy), until [`refit`](DynamicTree::refit)).
     loose: bool,
+    /// Counts insertions and removals (never reset): a structure built over the
+    /// proxies knows from it whether they are still the same.
+    membership: u64,
 }
 
 impl<V: Vector> Default for DynamicTree<V> {
@@ -119,6 +122,7 @@ impl<V: Vector> DynamicTree<V> {
             insertions: 0,
             enlargements: 0,
             loose: false,
+            membership: 0,
         }
     }
 
@@ -233,6 +237,28 @@ impl<V: Vector> DynamicTree<V> {
     }
 
     #[inline]
+    /// Counts the insertions and removals so far: unchanged while the set of proxies
+    /// is (moves, refits and rebuilds leave it).
+    pub(crate) fn membership(&self) -> u64 {
+        self.membership
+    }
+
+    /// The live proxies, in pool order (deterministic for the same calls).
+    pub(crate) fn proxies(&self) -> impl Iterator<Item = ProxyId> + '_ {
+        self.nodes
+            .iter()
+            .enumerate()
+            .filter(|(_, n)| n.height == 0)
+            .map(|(i, _)| ProxyId(i as u32))
+    }
+
+    /// A live proxy's fat box, user data and whether it is in the moved buffer, read
+    /// together (one node).
+    #[inline]
+    pub(crate) fn leaf_state(&self, id: ProxyId) -> Option<(&Aabb<V>, u32, bool)> {
+        self.leaf(id).map(|n| (&n.aabb, n.user, n.moved))
+    }
+
     fn leaf(&self, id: ProxyId) -> Option<&Node<V>> {
         self.node(id.0).filter(|n| n.is_leaf())
     }
@@ -267,6 +293,7 @@ impl<V: Vector> DynamicTree<V> {
         };
         self.insert_leaf(leaf);
         self.proxy_count += 1;
+        self.membership += 1;
         self.mark_moved(leaf);
         Ok(ProxyId(leaf))
     }
@@ -282,6 +309,7 @@ impl<V: Vector> DynamicTree<V> {
         self.remove_leaf(id.0);
         self.release(id.0);
         self.proxy_count -= 1;
+        self.membership += 1;
         Some(user)
     }
 
@@ -353,6 +381,29 @@ impl<V: Vector> DynamicTree<V> {
         let Some(new_fat) = self.new_fat_box(id, &aabb, displacement)? else {
             return Ok(false);
         };
+        Ok(self.enlarge_to(id, new_fat))
+    }
+
+    /// [`enlarge_proxy`](Self::enlarge_proxy) for a caller whose boxes and
+    /// displacements are finite and ordered by construction (the world's, from checked
+    /// poses): the same move without their checks. `None` for a stale handle.
+    #[inline]
+    pub(crate) fn enlarge_proxy_trusted(
+        &mut self,
+        id: ProxyId,
+        aabb: &Aabb<V>,
+        displacement: V,
+    ) -> Option<bool> {
+        let fat = self.leaf(id)?.aabb;
+        match self.fat_box_for(&fat, aabb, displacement) {
+            Some(new_fat) => Some(self.enlarge_to(id, new_fat)),
+            None => Some(false),
+        }
+    }
+
+    /// Gives leaf `id` the fat box `new_fat` and grows its ancestors until one holds
+    /// it; records the proxy as moved. Returns `true`.
+    fn enlarge_to(&mut self, id: ProxyId, new_fat: Aabb<V>) -> bool {
         self.nodes[id.index()].aabb = new_fat;
         let mut i = self.nodes[id.index()].parent;
         while let Some(node) = self.nodes.get_mut(i as usize) {
@@ -365,7 +416,7 @@ impl<V: Vector> DynamicTree<V> {
         self.loose = true;
         self.enlargements += 1;
         self.mark_moved(id.0);
-        Ok(true)
+        true
     }
 
     /// Shrinks the boxes that [`enlarge_proxy`](Self::enlarge_proxy) grew back to their
@@ -401,13 +452,19 @@ impl<V: Vector> DynamicTree<V> {
             value: f64::from(id.0),
             range: "live proxy handles",
         })?;
-        let fat = fat.aabb;
+        Ok(self.fat_box_for(&fat.aabb, aabb, displacement))
+    }
+
+    /// The fat box replacing `fat` for the tight box `aabb` moving by `displacement`,
+    /// or `None` when `fat` holds `aabb` and is not much too large.
+    #[inline]
+    fn fat_box_for(&self, fat: &Aabb<V>, aabb: &Aabb<V>, displacement: V) -> Option<Aabb<V>> {
         let shrink_margin = self.margin * V::Scalar::from_f64(SHRINK_MARGINS);
         let largest = stretched(&aabb.loosened(shrink_margin), displacement);
-        if fat.contains(aabb) && largest.contains(&fat) {
-            return Ok(None);
+        if fat.contains(aabb) && largest.contains(fat) {
+            return None;
         }
-        Ok(Some(stretched(&aabb.loosened(self.margin), displacement)))
+        Some(stretched(&aabb.loosened(self.margin), displacement))
     }
 
     /// Rebuilds the inner nodes from the leaves, top down: each range of leaves is split
@@ -1395,59 +1452,10 @@ impl<V: Vector> DynamicTree<V> {
 }
 
 /// Pair finding for the world, in an order that does not depend on the thread count:
-/// the top of a traversal is cut breadth first into at least [`PAIR_TASKS`] tasks,
-/// each task is walked depth first (on rayon's pool with the `parallel` feature), and
-/// the pairs come in the order of the cut, then of the tasks.
+/// a query per moved proxy, in chunks walked on rayon's pool with the `parallel`
+/// feature, the pairs concatenated in buffer order. (The all-pairs traversal cut into
+/// tasks that was here gave way to the world's 4-wide moving set, session 17.)
 impl<V: Vector + Send + Sync> DynamicTree<V> {
-    /// The pairs of [`for_each_pair`](Self::for_each_pair) (`a < b`), in task order.
-    pub(crate) fn collect_pairs(&self) -> Vec<(ProxyId, ProxyId)> {
-        if self.root == NULL {
-            return Vec::new();
-        }
-        let (mut pairs, tasks) = self.cut_self_tasks();
-        let walk = |task: (u32, u32), out: &mut Vec<(ProxyId, ProxyId)>| {
-            let mut stack = Stack::new((NULL, NULL));
-            stack.push(task);
-            self.walk_self_pairs(&mut stack, &mut |a, b| out.push((a, b)));
-        };
-        #[cfg(feature = "parallel")]
-        {
-            use rayon::prelude::*;
-            let found: Vec<Vec<_>> = tasks
-                .par_iter()
-                .map(|&task| {
-                    let mut out = Vec::new();
-                    walk(task, &mut out);
-                    out
-                })
-                .collect();
-            pairs.extend(found.into_iter().flatten());
-        }
-        #[cfg(not(feature = "parallel"))]
-        for task in tasks {
-            walk(task, &mut pairs);
-        }
-        pairs
-    }
-
-    /// The top of the self-pair traversal, breadth first, until [`PAIR_TASKS`] tasks
-    /// wait (or none): the pairs found on the way, and the tasks in order.
-    fn cut_self_tasks(&self) -> (Vec<ProxyPair>, Vec<(u32, u32)>) {
-        let mut pairs = Vec::new();
-        let mut queue = std::collections::VecDeque::from([(self.root, self.root)]);
-        let mut children = Stack::new((NULL, NULL));
-        while queue.len() < PAIR_TASKS {
-            let Some((i, j)) = queue.pop_front() else {
-                break;
-            };
-            self.expand_self_task(i, j, &mut children, &mut |a, b| pairs.push((a, b)));
-            while let Some(t) = children.pop() {
-                queue.push_back(t);
-            }
-        }
-        (pairs, queue.into())
-    }
-
     /// The pairs of [`for_each_moved_pair`](Self::for_each_moved_pair), in its order
     /// (moved proxies in buffer order).
     pub(crate) fn collect_moved_pairs(&self) -> Vec<(ProxyId, ProxyId)> {
@@ -1491,13 +1499,6 @@ impl<V: Vector + Send + Sync> DynamicTree<V> {
         }
     }
 }
-
-/// Two proxies of a pair.
-type ProxyPair = (ProxyId, ProxyId);
-
-/// Fewest tasks the world's pair traversals are cut into: enough for rayon to balance
-/// uneven subtrees over a few cores, few enough that the cut costs nothing.
-const PAIR_TASKS: usize = 256;
 
 /// The validator.
 impl<V: Vector> DynamicTree<V> {

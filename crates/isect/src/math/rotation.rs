@@ -237,7 +237,9 @@ pub trait Rotation3<R: Real>: Copy + core::fmt::Debug + PartialEq + Send + Sync 
     /// The rotated x, y and z axes (the columns of the rotation matrix).
     #[inline]
     fn axes(self) -> [R::V3; 3] {
-        [0, 1, 2].map(|i| self.rotate(R::V3::unit_axis(i)))
+        // Written out: `[0, 1, 2].map` was not always inlined.
+        let axis = |i| self.rotate(R::V3::unit_axis(i));
+        [axis(0), axis(1), axis(2)]
     }
     /// The columns of the rotation matrix from the quaternion's products (for a
     /// unit quaternion; cheaper than [`Rotation3::axes`], equal up to rounding).

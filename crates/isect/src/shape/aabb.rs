@@ -36,6 +36,10 @@ impl<V: Vector> Aabb<V> {
     /// [`ShapeError::NotFinite`] for NaN or infinite corners,
     /// [`ShapeError::MinAboveMax`] when `min[i] > max[i]` on some axis.
     pub fn ordered(min: V, max: V) -> Result<Self, ShapeError> {
+        // The common case in one branch (the broad phase checks every moved box).
+        if min.is_finite() & max.is_finite() && min.all_le(max) {
+            return Ok(Self { min, max });
+        }
         check_finite("Aabb", "min", min)?;
         check_finite("Aabb", "max", max)?;
         if let Some(axis) = (0..V::DIM).find(|&i| min.get(i) > max.get(i)) {

@@ -60,6 +60,29 @@ impl<R: Real> Obb<R> {
         })
     }
 
+    /// [`placed`](Self::placed) as an `Option`, for the dispatch's hot box pairs: the
+    /// same boxes accepted and the same rotation made unit, the four checks folded
+    /// into one branch and no error built.
+    #[inline]
+    pub(crate) fn placed_or_none(
+        center: R::V3,
+        half_extents: R::V3,
+        rotation: R::Quat,
+    ) -> Option<Self> {
+        let valid = center.is_finite()
+            & half_extents.is_finite()
+            & (half_extents.min_element() >= R::ZERO)
+            & rotation.is_finite();
+        if !valid {
+            return None;
+        }
+        Some(Self {
+            center,
+            half_extents,
+            rotation: rotation.try_normalize()?,
+        })
+    }
+
     /// Centre.
     #[inline]
     pub fn center(&self) -> R::V3 {

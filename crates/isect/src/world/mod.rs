@@ -59,6 +59,7 @@ mod distance;
 mod error;
 mod filter;
 mod motion;
+mod moving_set;
 mod pairs;
 mod queries;
 #[cfg(feature = "serde")]
@@ -69,11 +70,14 @@ mod validate;
 pub use distance::{ConfigurationCheck, WorldDistance};
 pub use error::WorldError;
 pub use filter::{Filter, QueryFilter};
+pub use moving_set::MOVING_SET_REBUILD_GROWTH;
 pub use pairs::{Impulses, PairContact};
 pub use queries::WorldRayHit;
 #[cfg(feature = "serde")]
 pub use serial::WORLD_FORMAT_VERSION;
-pub use update::{UpdateEvents, UpdateStats, REBUILD_DRIFT, REBUILD_MIN_INSERTIONS};
+pub use update::{
+    UpdateEvents, UpdateStats, MOVING_SET_SHARE, REBUILD_DRIFT, REBUILD_MIN_INSERTIONS,
+};
 
 use crate::algo::gjk::GjkVector;
 use crate::broad::{Bvh, DynamicTree, ProxyId};
@@ -191,6 +195,9 @@ struct Entry<V: GjkVector, S> {
     user_data: u64,
     proxy: ProxyId,
     aabb: Aabb<V>,
+    /// `aabb` as [`World::pair_box`] grows it: kept with it, so that the update's pair
+    /// states do not recompute it for every pair of the shape.
+    pair_box: Aabb<V>,
     /// Ids of the cached pairs this shape is in.
     pairs: Vec<u32>,
     /// True while the shape is in the world's dirty list (moved, inserted or
@@ -231,6 +238,9 @@ pub struct World<V: GjkVector, S> {
     /// large [`cast_rays`](Self::cast_rays) batch and kept until a shape is inserted,
     /// removed or moved.
     ray_snapshot: OnceLock<Bvh<V>>,
+    /// A 4-wide BVH mirror of the moving tree, for the pairs of updates in which many
+    /// moving shapes moved (`world::moving_set`).
+    moving_set: moving_set::MovingSet<V>,
 }
 
 impl<V: GjkVector, S: DispatchShape<V>> Default for World<V, S> {
@@ -256,6 +266,7 @@ impl<V: GjkVector, S: DispatchShape<V>> World<V, S> {
             stamp: 0,
             stats: UpdateStats::default(),
             ray_snapshot: OnceLock::new(),
+            moving_set: moving_set::MovingSet::default(),
         }
     }
 
@@ -308,7 +319,7 @@ impl<V: GjkVector, S: DispatchShape<V>> World<V, S> {
             if let Some(e) = &slot.entry {
                 let tree = &mut trees[e.motion.tree()];
                 // The box was accepted before, so the insertion succeeds.
-                proxies.push((index, tree.insert(self.pair_box(&e.aabb), index as u32)?));
+                proxies.push((index, tree.insert(e.pair_box, index as u32)?));
             }
         }
         for (index, proxy) in proxies {
@@ -318,6 +329,7 @@ impl<V: GjkVector, S: DispatchShape<V>> World<V, S> {
             self.mark_dirty(index as u32);
         }
         self.trees = trees;
+        self.moving_set.invalidate();
         Ok(())
     }
 
@@ -402,7 +414,8 @@ impl<V: GjkVector, S: DispatchShape<V>> World<V, S> {
     ) -> Result<Entry<V, S>, WorldError> {
         let pose = unit_pose::<V>(pose)?;
         let aabb = shape.world_aabb(&pose);
-        let proxy = self.trees[motion.tree()].insert(self.pair_box(&aabb), index)?;
+        let pair_box = self.pair_box(&aabb);
+        let proxy = self.trees[motion.tree()].insert(pair_box, index)?;
         Ok(Entry {
             shape,
             pose,
@@ -411,6 +424,7 @@ impl<V: GjkVector, S: DispatchShape<V>> World<V, S> {
             user_data,
             proxy,
             aabb,
+            pair_box,
             pairs: Vec::new(),
             dirty: false,
         })
@@ -457,13 +471,17 @@ impl<V: GjkVector, S: DispatchShape<V>> World<V, S> {
         let tree = &mut self.trees[motion.tree()];
         match motion {
             // A moving shape keeps its leaf (the update refits and, in time, rebuilds).
-            Motion::Moving => tree.enlarge_proxy(proxy, pair_box, ahead)?,
+            // Its box and stretch come from a checked pose: no second check.
+            Motion::Moving => tree
+                .enlarge_proxy_trusted(proxy, &pair_box, ahead)
+                .ok_or(WorldError::StaleHandle(handle))?,
             Motion::Static => tree.move_proxy(proxy, pair_box, V::ZERO)?,
         };
         self.ray_snapshot = OnceLock::new();
         if let Some(e) = self.entry_mut(handle) {
             e.pose = pose;
             e.aabb = aabb;
+            e.pair_box = pair_box;
         }
         self.mark_dirty(handle.index);
         Ok(())

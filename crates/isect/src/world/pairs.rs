@@ -8,7 +8,7 @@
 use super::Handle;
 use crate::math::{Real, Vector};
 use crate::query::dispatch::ContactCache;
-use crate::query::manifold::{Manifold, MAX_MANIFOLD_POINTS};
+use crate::query::manifold::{FeatureId, Manifold, MAX_MANIFOLD_POINTS};
 use crate::query::Contact;
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
@@ -160,15 +160,24 @@ impl<V: Vector> PairCache<V> {
         })
     }
 
-    /// Stores the manifold of pair `id` (or its end when `None`); returns whether the
-    /// pair started (`Some(true)`) or stopped (`Some(false)`) touching. Impulses of
-    /// points whose feature id persists are carried over; new points start at zero.
+    /// Stores the contact and manifold of pair `id` (or its end when `None`; a missing
+    /// manifold is the contact's single point, built here rather than carried
+    /// through the narrow phase's results); returns whether the pair started
+    /// (`Some(true)`) or stopped (`Some(false)`) touching. Impulses of points whose
+    /// feature id persists are carried over; new points start at zero.
     pub fn set_contact(
         &mut self,
         id: u32,
-        found: Option<&(Contact<V>, Manifold<V>)>,
+        found: Option<(&Contact<V>, Option<&Manifold<V>>)>,
     ) -> Option<bool> {
         let pair = self.pairs[id as usize];
+        let found = found.map(|(contact, manifold)| {
+            let manifold = match manifold {
+                Some(m) => *m,
+                None => Manifold::single(contact, FeatureId::SINGLE),
+            };
+            (contact, manifold)
+        });
         match (found, pair.touching) {
             (None, NONE) => None,
             (None, k) => {
@@ -183,7 +192,7 @@ impl<V: Vector> PairCache<V> {
                     a,
                     b,
                     contact: *contact,
-                    manifold: *manifold,
+                    manifold,
                 });
                 self.owners.push(id);
                 self.impulses.push([V::Scalar::ZERO; MAX_MANIFOLD_POINTS]);
@@ -191,9 +200,10 @@ impl<V: Vector> PairCache<V> {
             }
             (Some((contact, manifold)), k) => {
                 let k = k as usize;
-                self.impulses[k] = carried(&self.contacts[k].manifold, manifold, &self.impulses[k]);
+                self.impulses[k] =
+                    carried(&self.contacts[k].manifold, &manifold, &self.impulses[k]);
                 self.contacts[k].contact = *contact;
-                self.contacts[k].manifold = *manifold;
+                self.contacts[k].manifold = manifold;
                 None
             }
         }

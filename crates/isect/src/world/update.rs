@@ -4,11 +4,12 @@
 //!
 //! - **Broad phase.** Static and moving shapes sit in two dynamic trees. A moved
 //!   moving proxy is queried against both trees, a moved static one against the
-//!   moving tree only, so static–static pairs never exist. When more than half the
-//!   moving proxies moved, one traversal of the moving tree against itself replaces
-//!   their queries of it (same pairs, less work); the traversal is cut into tasks in
-//!   a fixed order, walked on rayon's pool with the `parallel` feature. A pair found
-//!   is added to the persistent [`PairCache`](super::pairs) unless cached.
+//!   moving tree only, so static–static pairs never exist. When at least one in
+//!   [`MOVING_SET_SHARE`] moving proxies moved, the moving set (a 4-wide BVH mirror
+//!   of the moving tree, refitted, rebuilt when its shapes change or its boxes grew:
+//!   `world::moving_set`) is traversed against itself instead of their queries of the
+//!   moving tree (same pairs, less work). A pair found is added to the persistent
+//!   [`PairCache`](super::pairs) unless cached.
 //!   A moving shape that leaves its fat box keeps its leaf: `set_pose` enlarges the
 //!   leaf's ancestors (Box2D v3's `b2DynamicTree_EnlargeProxy`), and the update first
 //!   refits them ([`DynamicTree::refit`](crate::broad::DynamicTree::refit)). Once as
@@ -36,9 +37,8 @@
 
 use super::{Entry, Handle, World};
 use crate::algo::gjk::GjkVector;
-use crate::broad::ProxyId;
 use crate::query::dispatch::{ContactCache, DispatchShape};
-use crate::query::manifold::{FeatureId, Manifold};
+use crate::query::manifold::Manifold;
 use crate::query::Contact;
 use core::time::Duration;
 
@@ -54,6 +54,12 @@ pub const REBUILD_MIN_INSERTIONS: usize = 64;
 /// shape moves every frame, this rebuilds every second or third frame. Chosen by
 /// measurement (ARCHITECTURE.md, "The world's broad phase").
 pub const REBUILD_DRIFT: usize = 2;
+
+/// The moving proxies' pairs come from the moving set's 4-wide BVH
+/// (`world::moving_set`) when at least one in `MOVING_SET_SHARE` of them moved (a
+/// refit and one self-traversal of every box), else from a query of the moving tree
+/// per moved proxy. Chosen by measurement (ARCHITECTURE.md, session 17).
+pub const MOVING_SET_SHARE: usize = 8;
 
 /// What the last [`update`](World::update) did, and how long its phases took.
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
@@ -90,6 +96,14 @@ pub struct UpdateEvents {
 /// A narrow-phase result: the deepest point and the manifold.
 type Found<V> = Option<(Contact<V>, Manifold<V>)>;
 
+/// The narrow phase's results, one per visited pair: single points (the world
+/// without manifolds: the manifold of one point is built when stored, so the
+/// results stay small) or manifolds with their deepest points.
+enum Results<V: GjkVector> {
+    Points(Vec<Option<Contact<V>>>),
+    Manifolds(Vec<Found<V>>),
+}
+
 impl<V: GjkVector, S: DispatchShape<V> + Sync> World<V, S> {
     /// Brings the contacts up to date with the poses set since the last update (see
     /// the module docs of `world::update` for the pipeline) and returns the pairs that
@@ -116,6 +130,9 @@ impl<V: GjkVector, S: DispatchShape<V> + Sync> World<V, S> {
         let clock = Clock::start();
         self.stamp = self.stamp.wrapping_add(1);
         self.rebuild_trees_if_grown();
+        if self.uses_moving_set() {
+            self.moving_set.update(&self.trees[1]);
+        }
         let moved = self.trees[0].moved().len() + self.trees[1].moved().len();
         let mut events = UpdateEvents {
             started: Vec::new(),
@@ -128,9 +145,13 @@ impl<V: GjkVector, S: DispatchShape<V> + Sync> World<V, S> {
         let (found, warm) = self.narrow_phase(&visit);
         let narrow = clock.elapsed().saturating_sub(broad);
         // The results are read in place: a manifold is large, and copies of it showed.
-        for ((&id, found), warm) in visit.iter().zip(&found).zip(warm) {
+        for (k, (&id, warm)) in visit.iter().zip(warm).enumerate() {
             self.pairs.get_mut(id).warm = warm;
-            match self.pairs.set_contact(id, found.as_ref()) {
+            let found = match &found {
+                Results::Points(f) => f[k].as_ref().map(|c| (c, None)),
+                Results::Manifolds(f) => f[k].as_ref().map(|(c, m)| (c, Some(m))),
+            };
+            match self.pairs.set_contact(id, found) {
                 Some(true) => events.started.push(self.pair_handles(id)),
                 Some(false) => events.stopped.push(self.pair_handles(id)),
                 None => {}
@@ -235,23 +256,34 @@ impl<V: GjkVector, S: DispatchShape<V> + Sync> World<V, S> {
             .collect()
     }
 
+    /// True when this update's moving pairs come from the moving set: at least one
+    /// in [`MOVING_SET_SHARE`] of the moving proxies moved.
+    fn uses_moving_set(&self) -> bool {
+        let moving = &self.trees[1];
+        !moving.moved().is_empty() && MOVING_SET_SHARE * moving.moved().len() >= moving.len()
+    }
+
     /// The slot pairs (moving shape first when one is static) of overlapping fat boxes
-    /// with a moved proxy: one traversal of the moving tree when more than half its
-    /// proxies moved, else a query per moved proxy; a query of the other tree per
-    /// moved proxy for the moving–static pairs. The order does not depend on the
-    /// `parallel` feature or the thread count (see `DynamicTree::collect_pairs`).
+    /// with a moved proxy: the moving set's traversal when many moving proxies moved
+    /// ([`uses_moving_set`](Self::uses_moving_set)), else a query of the moving tree
+    /// per moved proxy; a query of the other tree per moved proxy for the
+    /// moving–static pairs. The order does not depend on the `parallel` feature or the
+    /// thread count (the moving set's traversal is serial; the queries are
+    /// concatenated in buffer order, see `DynamicTree::collect_moved_pairs`).
     fn overlapping_slots(&self) -> Vec<(u32, u32)> {
         let [fixed, moving] = &self.trees;
-        let in_moving = |pairs: Vec<(ProxyId, ProxyId)>| {
-            pairs
-                .into_iter()
-                .filter_map(|(p, q)| Some((moving.user_data(p)?, moving.user_data(q)?)))
-        };
-        let mut found: Vec<(u32, u32)> = if 2 * moving.moved().len() > moving.len() {
-            in_moving(moving.collect_pairs()).collect()
+        let mut found: Vec<(u32, u32)> = Vec::new();
+        if self.uses_moving_set() {
+            self.moving_set
+                .for_each_moved_pair(|a, b| found.push((a, b)));
         } else {
-            in_moving(moving.collect_moved_pairs()).collect()
-        };
+            found.extend(
+                moving
+                    .collect_moved_pairs()
+                    .into_iter()
+                    .filter_map(|(p, q)| Some((moving.user_data(p)?, moving.user_data(q)?))),
+            );
+        }
         if fixed.is_empty() {
             return found;
         }
@@ -369,7 +401,7 @@ impl<V: GjkVector, S: DispatchShape<V> + Sync> World<V, S> {
         if !fat_meet || !self.may_pair(a, ea, b, eb) {
             return PairState::Gone;
         }
-        if self.pair_box(&ea.aabb).intersects(&self.pair_box(&eb.aabb)) {
+        if ea.pair_box.intersects(&eb.pair_box) {
             PairState::Near
         } else {
             PairState::Apart
@@ -380,44 +412,47 @@ impl<V: GjkVector, S: DispatchShape<V> + Sync> World<V, S> {
     /// warm start after its query. Never inlined, so that a profiler can select the
     /// phase by its name (`examples/narrow_phase.rs`).
     #[inline(never)]
-    fn narrow_phase(&self, visit: &[u32]) -> (Vec<Found<V>>, Vec<ContactCache<V>>) {
+    fn narrow_phase(&self, visit: &[u32]) -> (Results<V>, Vec<ContactCache<V>>) {
         let mut warm: Vec<ContactCache<V>> =
             visit.iter().map(|&id| self.pairs.get(id).warm).collect();
-        let one = |(&id, warm): (&u32, &mut ContactCache<V>)| -> Found<V> {
-            let (a, b) = self.pair_handles(id);
-            let (ea, eb) = (self.entry(a)?, self.entry(b)?);
-            self.pair_contact(ea, eb, warm)
+        let p = self.prediction;
+        // The poses were checked on their way in (`unit_pose`): the trait methods
+        // take them as they are, without the free functions' second check.
+        let found = if self.manifolds {
+            Results::Manifolds(self.each_pair(visit, &mut warm, |a, b, warm| {
+                let m =
+                    S::contact_manifold_pair_cached(&a.pose, &a.shape, &b.pose, &b.shape, p, warm)?;
+                Some((deepest_point(&m)?, m))
+            }))
+        } else {
+            Results::Points(self.each_pair(visit, &mut warm, |a, b, warm| {
+                S::contact_pair_cached(&a.pose, &a.shape, &b.pose, &b.shape, p, warm)
+            }))
         };
-        #[cfg(feature = "parallel")]
-        let found = {
-            use rayon::prelude::*;
-            visit.par_iter().zip(warm.par_iter_mut()).map(one).collect()
-        };
-        #[cfg(not(feature = "parallel"))]
-        let found = visit.iter().zip(warm.iter_mut()).map(one).collect();
         (found, warm)
     }
 
-    /// The contact of two entries, from `a` to `b`, with its manifold (one point
-    /// unless the world computes manifolds), warm-started from the pair's `warm`
-    /// ([`dispatch::warm`](crate::query::dispatch::warm)).
-    fn pair_contact(
+    /// `query(a, b, warm)` for the entries of each pair of `visit` with the pair's
+    /// warm start (on rayon's pool with the `parallel` feature, in order either way).
+    fn each_pair<T: Send>(
         &self,
-        a: &Entry<V, S>,
-        b: &Entry<V, S>,
-        warm: &mut ContactCache<V>,
-    ) -> Found<V> {
-        // The poses were checked on their way in (`unit_pose`): the trait methods
-        // take them as they are, without the free functions' second check.
-        let p = self.prediction;
-        let (pa, pb) = (&a.pose, &b.pose);
-        if self.manifolds {
-            let m = S::contact_manifold_pair_cached(pa, &a.shape, pb, &b.shape, p, warm)?;
-            let deepest = deepest_point(&m)?;
-            return Some((deepest, m));
+        visit: &[u32],
+        warm: &mut [ContactCache<V>],
+        query: impl Fn(&Entry<V, S>, &Entry<V, S>, &mut ContactCache<V>) -> Option<T> + Sync,
+    ) -> Vec<Option<T>> {
+        let one = |(&id, warm): (&u32, &mut ContactCache<V>)| -> Option<T> {
+            let (a, b) = self.pair_handles(id);
+            query(self.entry(a)?, self.entry(b)?, warm)
+        };
+        #[cfg(feature = "parallel")]
+        {
+            use rayon::prelude::*;
+            visit.par_iter().zip(warm.par_iter_mut()).map(one).collect()
         }
-        let c = S::contact_pair_cached(pa, &a.shape, pb, &b.shape, p, warm)?;
-        Some((c, Manifold::single(&c, FeatureId::SINGLE)))
+        #[cfg(not(feature = "parallel"))]
+        {
+            visit.iter().zip(warm.iter_mut()).map(one).collect()
+        }
     }
 
     /// Empties the dirty list.

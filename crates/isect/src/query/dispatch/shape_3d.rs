@@ -16,12 +16,11 @@ use crate::shape::shape_3d::Shape;
 /// The world OBB of a local box placed at `pose` (`None` for a non-finite pose).
 #[inline]
 fn world_obb<R: Real>(pose: &Pose3<R>, b: &Aabb<R::V3>) -> Option<Obb<R>> {
-    Obb::placed(
+    Obb::placed_or_none(
         pose.transform_point(b.center()),
         b.half_extents(),
         pose.rotation,
     )
-    .ok()
 }
 
 impl<R: Real> ConvexEnum<R::V3> for Shape<R>

@@ -73,8 +73,9 @@ pub(crate) trait ConvexEnum<V: GjkVector>:
     ) -> Option<Manifold<V>>;
 
     /// The boxes' minimum translation vector warm-started from the SAT axis `axis`
-    /// ([`crate::algo::sat_3d::obb_obb_mtv_warm`]): `None` when that axis still proves
-    /// them farther apart than `distance`, else `Some` of [`boxes_mtv`](Self::boxes_mtv)'s
+    /// ([`crate::algo::sat_3d::obb_obb_mtv_warm`]): `None` when that axis (or else a
+    /// face axis) proves them farther apart than `distance`, else `Some` of
+    /// [`boxes_mtv`](Self::boxes_mtv)'s
     /// answer, `axis` updated. The default, for a dimension without the hook, is
     /// always the full test.
     fn boxes_mtv_warm(
