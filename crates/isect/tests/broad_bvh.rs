@@ -59,6 +59,35 @@ fn pairs_after_build_and_refit<V: Vector>() {
 }
 for_each_vector!(pairs_after_build_and_refit);
 
+// The traversal cut into tasks (for threads): the pairs met while cutting plus those
+// of every task are the pairs of the whole traversal, each once, for any task count,
+// and the cut gives at least as many tasks as asked when the tree has them.
+fn pair_tasks_cover_the_pairs_once<V: Vector>() {
+    let mut rng = Rng(0x5eed_0102);
+    for n in [0, 1, 2, 5, 17, 400, 2000] {
+        let world = world_side::<V>(n.max(1), 2.0);
+        let boxes: Vec<Aabb<V>> = (0..n).map(|_| rng.aabb(0.0, world, 2.0)).collect();
+        let bvh = Bvh::build(&boxes);
+        let whole = bvh_pairs(&bvh);
+        for at_least in [1, 4, 64, 10_000] {
+            let mut set = BTreeSet::new();
+            let mut add = |a: u32, b: u32| {
+                assert!(a < b);
+                assert!(set.insert((a, b)), "pair ({a}, {b}) twice");
+            };
+            let tasks = bvh.pair_tasks(at_least, &mut add);
+            for &task in &tasks {
+                bvh.for_each_pair_of(task, &mut add);
+            }
+            assert_eq!(set, whole, "{n} boxes, {at_least} tasks");
+            if n == 2000 && at_least == 64 {
+                assert!(tasks.len() >= 64, "{} tasks", tasks.len());
+            }
+        }
+    }
+}
+for_each_vector!(pair_tasks_cover_the_pairs_once);
+
 // Closest, any and all hits of random rays, and the batch call, equal brute force over
 // every box; between 30% and 70% of the rays hit something.
 fn rays_match_brute_force<V: Vector>() {

@@ -566,37 +566,87 @@ impl<V: Vector> Bvh<V> {
     /// # Ok(())
     /// # }
     /// ```
-    pub fn for_each_pair(&self, mut f: impl FnMut(u32, u32)) {
-        if self.nodes.is_empty() {
-            return;
-        }
-        let mut walk = PairWalk::<V, _> {
-            nodes: &self.nodes,
-            // Node pairs to visit; `(i, i)` means the pairs inside node `i`'s subtree.
-            tasks: Stack::new((0u32, 0u32)),
-            query: Stack::new(0u32),
-            report: |a: u32, b: u32| f(a.min(b), a.max(b)),
-        };
-        walk.tasks.push((0, 0));
-        while let Some((a, b)) = walk.tasks.pop() {
-            if a == b {
-                walk.inside(a as usize);
-            } else {
-                walk.between(a as usize, b as usize);
-            }
+    pub fn for_each_pair(&self, f: impl FnMut(u32, u32)) {
+        if !self.nodes.is_empty() {
+            self.for_each_pair_of(PairTask::ROOT, f);
         }
     }
+
+    /// Cuts [`for_each_pair`](Self::for_each_pair) into at least `at_least`
+    /// independent tasks (fewer when the tree runs out of overlapping nodes first), for
+    /// threads: the node pairs are expanded breadth first, the item pairs met on the way
+    /// go to `f` (`a < b`), and the tasks left are returned. `f`'s pairs and those of
+    /// every task ([`for_each_pair_of`](Self::for_each_pair_of)) are together the pairs
+    /// of `for_each_pair`, each once.
+    pub fn pair_tasks(&self, at_least: usize, mut f: impl FnMut(u32, u32)) -> Vec<PairTask> {
+        let mut queue = std::collections::VecDeque::new();
+        if !self.nodes.is_empty() {
+            queue.push_back(PairTask::ROOT);
+        }
+        let mut walk = self.pair_walk(|a: u32, b: u32| f(a.min(b), a.max(b)));
+        while queue.len() < at_least {
+            let Some(task) = queue.pop_front() else {
+                break;
+            };
+            walk.run_one(task);
+            while let Some(t) = walk.tasks.pop() {
+                queue.push_back(t);
+            }
+        }
+        queue.into()
+    }
+
+    /// Calls `f(a, b)` (with `a < b`) for the pairs of one task of
+    /// [`pair_tasks`](Self::pair_tasks), depth first as [`for_each_pair`](Self::for_each_pair).
+    pub fn for_each_pair_of(&self, task: PairTask, mut f: impl FnMut(u32, u32)) {
+        let mut walk = self.pair_walk(|a: u32, b: u32| f(a.min(b), a.max(b)));
+        walk.tasks.push(task);
+        while let Some(t) = walk.tasks.pop() {
+            walk.run_one(t);
+        }
+    }
+
+    fn pair_walk<F: FnMut(u32, u32)>(&self, report: F) -> PairWalk<'_, V, F> {
+        PairWalk {
+            nodes: &self.nodes,
+            tasks: Stack::new(PairTask::ROOT),
+            query: Stack::new(0u32),
+            report,
+        }
+    }
+}
+
+/// A task of the self traversal: the pairs inside one node's subtree (`a == b`) or
+/// between the subtrees of two overlapping nodes.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct PairTask {
+    a: u32,
+    b: u32,
+}
+
+impl PairTask {
+    /// The whole tree: the pairs inside the root's subtree.
+    const ROOT: PairTask = PairTask { a: 0, b: 0 };
 }
 
 /// The state of [`Bvh::for_each_pair`].
 struct PairWalk<'a, V: Vector, F> {
     nodes: &'a [Node4<V::Scalar>],
-    tasks: Stack<(u32, u32)>,
+    tasks: Stack<PairTask>,
     query: Stack<u32>,
     report: F,
 }
 
 impl<V: Vector, F: FnMut(u32, u32)> PairWalk<'_, V, F> {
+    /// Visits one node pair: reports its item pairs, pushes its inner node pairs.
+    fn run_one(&mut self, PairTask { a, b }: PairTask) {
+        if a == b {
+            self.inside(a as usize);
+        } else {
+            self.between(a as usize, b as usize);
+        }
+    }
+
     /// The pairs among the children of node `i`, and the tasks for its inner children.
     fn inside(&mut self, i: usize) {
         let node = &self.nodes[i];
@@ -606,7 +656,10 @@ impl<V: Vector, F: FnMut(u32, u32)> PairWalk<'_, V, F> {
                 continue;
             }
             if code_a & LEAF_BIT == 0 {
-                self.tasks.push((code_a, code_a));
+                self.tasks.push(PairTask {
+                    a: code_a,
+                    b: code_a,
+                });
             }
             let hits = lane_boxes4(&node.boxes, a, &node.boxes, V::DIM);
             // Lanes after `a` only: each sibling pair once.
@@ -655,7 +708,10 @@ impl<V: Vector, F: FnMut(u32, u32)> PairWalk<'_, V, F> {
             (true, true) => (self.report)(code_a & !LEAF_BIT, code_b & !LEAF_BIT),
             (true, false) => self.item_subtree(code_a & !LEAF_BIT, boxes_a, la, code_b),
             (false, true) => self.item_subtree(code_b & !LEAF_BIT, boxes_b, lb, code_a),
-            (false, false) => self.tasks.push((code_a, code_b)),
+            (false, false) => self.tasks.push(PairTask {
+                a: code_a,
+                b: code_b,
+            }),
         }
     }
 

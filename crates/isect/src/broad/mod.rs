@@ -24,8 +24,8 @@ mod sap;
 pub mod simd;
 mod stack;
 
-pub use bvh::Bvh;
 pub(crate) use bvh::{lanes, sort_lanes, Slot};
+pub use bvh::{Bvh, PairTask};
 pub use dynamic_tree::DynamicTree;
 pub use sap::SweepAndPrune;
 pub(crate) use stack::Stack;

@@ -16,7 +16,7 @@
 //! there at the last update already (the per-proxy queries rely on the same fact), so
 //! the answer is the one of the queries it replaces.
 
-use crate::broad::{Bvh, DynamicTree, ProxyId};
+use crate::broad::{Bvh, DynamicTree, PairTask, ProxyId};
 use crate::math::{Real, Vector};
 use crate::shape::Aabb;
 
@@ -26,6 +26,11 @@ use crate::shape::Aabb;
 /// measurement (ARCHITECTURE.md, session 17): under the bench's random motion this
 /// rebuilds every few frames.
 pub const MOVING_SET_REBUILD_GROWTH: f64 = 1.3;
+
+/// The moving set's traversal is cut into at least this many tasks (enough for rayon
+/// to balance a few cores; a handful of node pairs each is still far more work than
+/// the cut).
+const PAIR_TASKS: usize = 64;
 
 /// The 4-wide BVH mirror of the moving tree (see the module docs).
 #[derive(Clone, Debug, Default)]
@@ -102,15 +107,39 @@ impl<V: Vector> MovingSet<V> {
         self.builds += 1;
     }
 
-    /// Calls `f(slot_a, slot_b)` for every pair of overlapping fat boxes at least one
-    /// of which moved, in the BVH's traversal order (deterministic).
-    pub fn for_each_moved_pair(&self, mut f: impl FnMut(u32, u32)) {
-        self.bvh.for_each_pair(|i, j| {
-            let (i, j) = (i as usize, j as usize);
-            if self.moved[i] || self.moved[j] {
-                f(self.slots[i], self.slots[j]);
-            }
-        });
+    /// The slot pairs of overlapping fat boxes at least one of which moved: the
+    /// traversal cut into [`PAIR_TASKS`] tasks ([`Bvh::pair_tasks`]), run on rayon's
+    /// pool with the `parallel` feature and concatenated in task order, so the order is
+    /// the same serial, parallel and for any thread count.
+    pub fn moved_pairs(&self) -> Vec<(u32, u32)> {
+        let mut found = Vec::new();
+        let tasks = self
+            .bvh
+            .pair_tasks(PAIR_TASKS, |i, j| self.keep_moved(i, j, &mut found));
+        let of_task = |&task: &PairTask| {
+            let mut pairs = Vec::new();
+            self.bvh
+                .for_each_pair_of(task, |i, j| self.keep_moved(i, j, &mut pairs));
+            pairs
+        };
+        #[cfg(feature = "parallel")]
+        let per_task: Vec<Vec<(u32, u32)>> = {
+            use rayon::prelude::*;
+            tasks.par_iter().map(of_task).collect()
+        };
+        #[cfg(not(feature = "parallel"))]
+        let per_task: Vec<Vec<(u32, u32)>> = tasks.iter().map(of_task).collect();
+        found.extend(per_task.into_iter().flatten());
+        found
+    }
+
+    /// Pushes the slots of items `i` and `j` when one of them moved.
+    #[inline]
+    fn keep_moved(&self, i: u32, j: u32, out: &mut Vec<(u32, u32)>) {
+        let (i, j) = (i as usize, j as usize);
+        if self.moved[i] || self.moved[j] {
+            out.push((self.slots[i], self.slots[j]));
+        }
     }
 }
 
@@ -149,8 +178,11 @@ mod tests {
     /// The pairs the set reports against brute force over the tree's fat boxes (pairs
     /// with a moved proxy), both sorted.
     fn check(set: &MovingSet<Vec3>, tree: &DynamicTree<Vec3>) {
-        let mut found = Vec::new();
-        set.for_each_moved_pair(|a, b| found.push((a.min(b), a.max(b))));
+        let mut found: Vec<_> = set
+            .moved_pairs()
+            .into_iter()
+            .map(|(a, b)| (a.min(b), a.max(b)))
+            .collect();
         found.sort_unstable();
         let leaves: Vec<_> = tree.proxies().filter_map(|p| tree.leaf_state(p)).collect();
         let mut brute = Vec::new();

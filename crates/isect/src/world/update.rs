@@ -268,14 +268,13 @@ impl<V: GjkVector, S: DispatchShape<V> + Sync> World<V, S> {
     /// ([`uses_moving_set`](Self::uses_moving_set)), else a query of the moving tree
     /// per moved proxy; a query of the other tree per moved proxy for the
     /// moving–static pairs. The order does not depend on the `parallel` feature or the
-    /// thread count (the moving set's traversal is serial; the queries are
-    /// concatenated in buffer order, see `DynamicTree::collect_moved_pairs`).
+    /// thread count (the moving set's tasks and the queries are concatenated in their
+    /// order, see `MovingSet::moved_pairs` and `DynamicTree::collect_moved_pairs`).
     fn overlapping_slots(&self) -> Vec<(u32, u32)> {
         let [fixed, moving] = &self.trees;
         let mut found: Vec<(u32, u32)> = Vec::new();
         if self.uses_moving_set() {
-            self.moving_set
-                .for_each_moved_pair(|a, b| found.push((a, b)));
+            found = self.moving_set.moved_pairs();
         } else {
             found.extend(
                 moving
