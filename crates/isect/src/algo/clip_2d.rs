@@ -51,16 +51,23 @@ pub fn max_separation<R: Real>(
         let n2 = pose_12.inverse_transform_vector(n);
         let offset = n2.dot(pose_12.inverse_transform_point(v));
         let sep = min_dot(n2, p2.vertices) - offset;
-        // Selects rather than branches: which edge wins is a coin toss on random
-        // pairs, and a mispredicted branch cost more than the whole dot product loop.
-        let better = sep > best;
-        best = if better { sep } else { best };
-        best_i = if better { i } else { best_i };
+        (best, best_i) = larger((best, best_i), (sep, i));
         if best > stop_above {
             break;
         }
     }
     (best, best_i)
+}
+
+/// The candidate `(separation, edge)` with the larger separation, the first on a tie,
+/// by selects rather than a branch: which edge wins is a coin toss on random pairs, and
+/// a mispredicted branch cost more than the whole dot product loop.
+#[inline(always)]
+fn larger<S: PartialOrd>(best: (S, usize), candidate: (S, usize)) -> (S, usize) {
+    let better = candidate.0 > best.0;
+    let sep = if better { candidate.0 } else { best.0 };
+    let i = if better { candidate.1 } else { best.1 };
+    (sep, i)
 }
 
 /// [`max_separation`] with both polygons in one frame, as Box2D's
@@ -79,10 +86,7 @@ pub fn max_separation_in_frame<V: Vector>(
     for (i, (&v, &n)) in vertices1.iter().zip(normals1).enumerate() {
         let n = turn(n);
         let sep = min_dot(n, vertices2) - n.dot(v);
-        // Selects rather than branches, as in `max_separation`.
-        let better = sep > best;
-        best = if better { sep } else { best };
-        best_i = if better { i } else { best_i };
+        (best, best_i) = larger((best, best_i), (sep, i));
         if best > stop_above {
             break;
         }
