@@ -263,7 +263,6 @@ pub fn signed_distances(
     )
 }
 
-/// `poses` as an array of poses, or one pose repeated `n` times.
 /// The B side of a pose batch: N poses, or one pose for every row.
 enum PosesB<P> {
     Each(Vec<P>),
@@ -271,6 +270,7 @@ enum PosesB<P> {
 }
 
 impl<P> PosesB<P> {
+    /// Row `i`'s pose.
     fn at(&self, i: usize) -> &P {
         match self {
             PosesB::Each(poses) => &poses[i],

@@ -21,7 +21,9 @@ enum Placed {
 /// of 3 and a scalar-last quaternion `(x, y, z, w)` (identity when omitted), 2D from a
 /// translation of 2 and an angle in radians (0 when omitted); or
 /// `Pose.from_matrix(m)` from a 4x4 or 3x3 homogeneous matrix. Checked as the
-/// tuple form is (a quaternion far from unit length is a `ValueError`).
+/// tuple form is (a quaternion far from unit length is a `ValueError`); non-finite
+/// values are kept, and the queries answer them with their documented miss. It
+/// pickles bit for bit and compares equal by its stored state.
 #[pyclass(frozen, module = "isect")]
 pub struct Pose(Placed);
 
@@ -102,13 +104,37 @@ impl Pose {
         })
     }
 
+    /// A pose from its stored state, bit for bit (what pickling writes): the
+    /// translation and, in 3D, the quaternion as stored; in 2D the cosine and sine.
+    #[staticmethod]
+    fn _from_state(translation: Vec<f64>, state: Vec<f64>) -> PyResult<Self> {
+        match (translation.as_slice(), state.as_slice()) {
+            (&[x, y], &[cos, sin]) => {
+                let mut pose = Pose2::new(DVec2::new(x, y), 0.0);
+                (pose.rotation.cos, pose.rotation.sin) = (cos, sin);
+                Ok(Pose(Placed::D2(pose)))
+            }
+            (&[x, y, z], &[qx, qy, qz, qw]) => Ok(Pose(Placed::D3(Pose3::new(
+                DVec3::new(x, y, z),
+                DQuat::from_xyzw(qx, qy, qz, qw),
+            )))),
+            _ => Err(PyTypeError::new_err("not a Pose state")),
+        }
+    }
+
+    /// Pickled as its stored state, so a copy answers every query bit for bit.
     fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
         let py = slf.py();
-        let p = slf.get();
-        let args = (p.translation(py)?, p.rotation(py)?);
-        (py.get_type::<Pose>(), args)
+        let (t, state) = slf.get().state();
+        let from_state = py.get_type::<Pose>().getattr("_from_state")?;
+        (from_state, (t, state))
             .into_pyobject(py)
             .map(|t| t.into_any())
+    }
+
+    /// Equal when the stored states are equal bit for bit.
+    fn __eq__(&self, other: &Self) -> bool {
+        self.state() == other.state()
     }
 
     fn __repr__(&self) -> String {
@@ -122,6 +148,22 @@ impl Pose {
                 "Pose({:?}, {:?})",
                 p.translation.to_array(),
                 p.rotation.to_array()
+            ),
+        }
+    }
+}
+
+impl Pose {
+    /// The translation and the rotation as stored (a quaternion, or cosine and sine).
+    fn state(&self) -> (Vec<f64>, Vec<f64>) {
+        match self.0 {
+            Placed::D2(p) => (
+                p.translation.to_array().to_vec(),
+                vec![p.rotation.cos, p.rotation.sin],
+            ),
+            Placed::D3(p) => (
+                p.translation.to_array().to_vec(),
+                p.rotation.to_array().to_vec(),
             ),
         }
     }

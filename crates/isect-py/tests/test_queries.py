@@ -193,7 +193,9 @@ def test_prebuilt_poses_answer_as_their_tuples():
         assert (c1 is None) == (c2 is None)
         if c1 is not None:
             assert c1.depth == c2.depth and c1.normal == c2.normal
-        assert pickle.loads(pickle.dumps(pose)).translation == pose.translation
+        copy = pickle.loads(pickle.dumps(pose))
+        assert copy == pose and copy.rotation == pose.rotation
+        assert isect.distance(capsule, copy, box, None) == isect.distance(capsule, pose, box, None)
     m = matrix_z(0.3, -0.2, 0.1, 0.7)
     assert isect.distance(box, isect.Pose.from_matrix(m), capsule, at(2.0)) == pytest.approx(
         isect.distance(box, m, capsule, at(2.0)), abs=1e-12
@@ -201,6 +203,11 @@ def test_prebuilt_poses_answer_as_their_tuples():
     square, circle = isect.Rectangle([0.5, 0.5]), isect.Circle(0.25)
     p2 = isect.Pose([1.0, 0.0], 0.3)
     assert p2.dim == 2 and p2.rotation == pytest.approx(0.3)
+    for angle in rng.uniform(-10.0, 10.0, size=50):
+        turned = isect.Pose([0.5, -0.25], angle)
+        copy = pickle.loads(pickle.dumps(turned))
+        assert copy == turned
+        assert isect.distance(square, copy, circle, p2) == isect.distance(square, turned, circle, p2)
     assert isect.distance(square, None, circle, p2) == pytest.approx(0.25, abs=1e-12)
     assert isect.Pose([1.0, 2.0, 3.0]).rotation == IDENTITY_Q
     with pytest.raises(ValueError):

@@ -1109,7 +1109,7 @@ where
 // arm crossing a surface segment has its own minimum translation along the arm's
 // normal, below the surface; the correction turns it into the face normal on that
 // side (the surface is two-sided), whose push is the arm's whole height: the other
-// side, which pushes less, must win (`fewer_push_side`; before it, a third of the
+// side, which pushes less, must win (`shallower_side`; before it, a third of the
 // cases answered normal down, depth 0.25 for a tip 0.05 deep).
 #[test]
 fn a_wedge_slides_along_a_flat_chain() {

@@ -245,3 +245,61 @@ fn shapes_sunk_into_an_open_chain_are_pushed_up_by_every_part() {
     sunk_into_open_chain::<f32>();
     sunk_into_open_chain::<f64>();
 }
+
+/// A tip-down cone and a box sunk from 10% to 90% of their height into the top face
+/// of a solid cube mesh (far from its rim, across the face's internal diagonal),
+/// slightly tilted: the contact pushes them up by the sinking depth, never on through
+/// the face into the solid (whose inside is matter: the other side is not taken there).
+fn sunk_into_a_solid_mesh<R: Real>()
+where
+    R::V3: GjkVector<Pose = Pose3<R>>,
+    shape_3d::Shape<R>: SupportMap<R::V3>,
+{
+    let mut rng = Rng(73);
+    let up = R::V3::unit_axis(1);
+    for s in SCALES {
+        let cube = meshes::cube().scaled(4.0 * s);
+        let vertices = cube.map(|p| v3::<R>(p[0], p[1], p[2]));
+        let solid = TriMesh::new(vertices, cube.indices.clone(), TriMeshFlags::SOLID).unwrap();
+        let below = Pose3::from_translation(v3::<R>(0.0, -4.0 * s, 0.0));
+        let flip = R::Quat::from_axis_angle(R::V3::unit_axis(0), r(std::f64::consts::PI));
+        let tip_down = (Cone::new(r(s), r(0.5 * s)).unwrap().into(), flip, 2.0 * s);
+        let cube_body = Aabb::from_center(R::V3::ZERO, v3::<R>(0.5 * s, 0.5 * s, 0.5 * s));
+        let boxed = (cube_body.unwrap().into(), R::Quat::IDENTITY, s);
+        let bodies: [(shape_3d::Shape<R>, R::Quat, f64); 2] = [tip_down, boxed];
+        for (shape, lay, height) in bodies {
+            for case in 0..CASES {
+                let tilt = random_turn_within::<R>(&mut rng, 0.3);
+                let turn = Rotation3::mul(tilt, lay);
+                let depth = rng.range(0.1, 0.9) * height;
+                let (x, z) = (rng.range(-2.0, 2.0) * s, rng.range(-2.0, 2.0) * s);
+                let low = shape
+                    .support(&Pose3::new(R::V3::ZERO, turn), -up)
+                    .get(1)
+                    .to_f64();
+                let pose = Pose3::new(v3::<R>(x, -low - depth, z), turn);
+                let what = format!("{shape:?} at scale {s}, case {case}, depth {depth}");
+                let (_, c) = composite::contact(&below, &solid, &pose, &shape, R::ZERO)
+                    .unwrap_or_else(|| panic!("{what}: no contact"));
+                check_contact(&c, up, depth, s, tol::<R>(), &what);
+            }
+        }
+    }
+}
+
+/// A random rotation by at most `max` radians about a random axis.
+fn random_turn_within<R: Real>(rng: &mut Rng, max: f64) -> R::Quat {
+    let axis = v3::<R>(
+        rng.range(-1.0, 1.0),
+        rng.range(-1.0, 1.0),
+        rng.range(-1.0, 1.0),
+    );
+    let axis = axis.try_normalize().unwrap_or(R::V3::unit_axis(0));
+    R::Quat::from_axis_angle(axis, r(rng.range(-max, max)))
+}
+
+#[test]
+fn shapes_sunk_into_a_solid_mesh_are_pushed_out_not_in() {
+    sunk_into_a_solid_mesh::<f32>();
+    sunk_into_a_solid_mesh::<f64>();
+}

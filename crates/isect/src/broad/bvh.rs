@@ -617,7 +617,9 @@ impl<V: Vector> Bvh<V> {
 }
 
 /// A task of the self traversal: the pairs inside one node's subtree (`a == b`) or
-/// between the subtrees of two overlapping nodes.
+/// between the subtrees of two overlapping nodes. It names nodes of the tree that gave
+/// it ([`Bvh::pair_tasks`]) and holds for that tree until its next build (a refit keeps
+/// the nodes); another tree's task walks the wrong nodes or panics on an index.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct PairTask {
     a: u32,

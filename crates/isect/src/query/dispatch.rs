@@ -14,7 +14,8 @@
 //!
 //! Conventions are those of the generic queries: poses per shape, answers in world
 //! space, normals from A to B; a non-finite pose gives `false` / `None` / a NaN
-//! distance, as documented on each function. No tolerances of its own.
+//! distance, as documented on each function. One tolerance of its own:
+//! [`CAPSULE_BOX_SLACK_ULPS`], an early-out's margin.
 //!
 //! The free functions below are where poses enter: a pose whose rotation is unit to
 //! rounding and whose translation is in range passes as it is; any other is checked
@@ -772,7 +773,8 @@ fn centre_in<V: Vector>(pose_ball: &V::Pose, ball: &Ball<V>, pose_box: &V::Pose)
     pose_box.inverse_transform_point(ball.centre_at(pose_ball))
 }
 
-/// Ball (A) – box (B, a box of its local frame) overlap, closed; false for NaN poses.
+/// Ball (A) – box (B, a box of its local frame) overlap, closed; the poses are finite
+/// (its caller, `table::intersects`, checked them: a centred ball skips the rotation).
 #[inline]
 pub(crate) fn intersects_ball_cuboid<V: Vector>(
     pose_a: &V::Pose,
@@ -783,6 +785,11 @@ pub(crate) fn intersects_ball_cuboid<V: Vector>(
     let r = a.radius();
     b.distance_squared_to_point(centre_in(pose_a, a, pose_b)) <= r * r
 }
+
+/// [`intersects`]' capsule–box early-out grows the box by the radius and this many
+/// machine epsilons of the largest coordinate (box, segment, radius): a touching pair
+/// always reaches the exact test.
+pub const CAPSULE_BOX_SLACK_ULPS: f64 = 8.0;
 
 /// Capsule (A) – box (B) overlap in closed form: the segment's squared distance to the
 /// box against the squared radius; false for NaN poses.
@@ -797,9 +804,15 @@ pub(crate) fn intersects_capsule_cuboid<V: Vector>(
     let r = a.radius();
     // The capsule lies inside the box grown by its radius: a segment that misses that
     // box (most separated pairs; a slab test) is apart without the exact distance. The
-    // few ulps more keep a touching pair for the exact test whatever the rounding.
-    let size = b.min.abs().max(b.max.abs()).max_element() + r;
-    let grown = b.loosened(r + crate::math::tolerance::eps::<V::Scalar>(8.0) * size);
+    // few ulps of every coordinate involved keep a touching pair for the exact test.
+    let magnitude = b
+        .min
+        .abs()
+        .max(b.max.abs())
+        .max(local.a.abs())
+        .max(local.b.abs());
+    let slack = crate::math::tolerance::eps::<V::Scalar>(CAPSULE_BOX_SLACK_ULPS);
+    let grown = b.loosened(r + slack * (magnitude.max_element() + r));
     let d = local.b - local.a;
     if crate::query::distance::segment_meets_aabb(local.a, d, &grown).is_none() {
         return false;
@@ -939,7 +952,8 @@ pub(crate) fn intersects_capsule_capsule<V: Vector>(
     p.distance_squared(q) <= r * r
 }
 
-/// Ball–ball overlap, closed; false for NaN poses.
+/// Ball–ball overlap, closed; the poses are finite (its caller, `table::intersects`,
+/// checked them: a centred ball skips the rotation).
 #[inline]
 pub(crate) fn intersects_ball_ball<V: Vector>(
     pose_a: &V::Pose,

@@ -128,6 +128,17 @@ pub trait Composite<V: GjkVector> {
         self.correct_normal(i, normal)
     }
 
+    /// True when both sides of the composite's surface are free space: open meshes,
+    /// chains and heightfields (which rays hit from either side). A contact corrected
+    /// to one side of such a part may take the other side where the parts overlap less
+    /// along it (`query::composite`, "Internal edges"). False for composites whose
+    /// inside is matter (solid meshes, concave polygons, compounds of convex parts),
+    /// the default.
+    #[inline]
+    fn two_sided(&self) -> bool {
+        false
+    }
+
     /// The first crossing of `ray` (in the composite's frame) with the composite's
     /// surface or boundary within `t ∈ [0, max_t]`, normal facing the ray: a ray
     /// starting inside a solid composite is not hit at `t = 0` but where it meets the

@@ -334,6 +334,10 @@ where
         self.part_count_inner()
     }
 
+    fn two_sided(&self) -> bool {
+        true
+    }
+
     /// The triangles of the grid cells under `region` (its x and z ranges, grown by
     /// the tree's padding) whose height range meets the region's: found by index
     /// arithmetic on the grid, without the tree. Nothing for a NaN region.

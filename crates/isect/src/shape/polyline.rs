@@ -577,6 +577,10 @@ macro_rules! segment_set_shape {
                 self.set.segments().len()
             }
 
+            fn two_sided(&self) -> bool {
+                true
+            }
+
             fn with_part<T>(&self, i: u32, f: impl FnOnce(&Pose2<R>, &Shape<R>) -> T) -> T {
                 f(
                     &<Pose2<R> as Isometry<R::V2>>::IDENTITY,

@@ -20,8 +20,8 @@ use crate::broad::{Bvh, DynamicTree, PairTask, ProxyId};
 use crate::math::{Real, Vector};
 use crate::shape::Aabb;
 
-/// A refitted moving set is rebuilt once the summed surface of its inner boxes
-/// ([`Bvh::inner_surface`]) exceeds this many times its value just after its build
+/// A refitted moving set is rebuilt once the summed surface of its BVH's inner boxes
+/// exceeds this many times its value just after its build
 /// (the surface area heuristic's measure of the tree's quality). Chosen by
 /// measurement (ARCHITECTURE.md, session 17): under the bench's random motion this
 /// rebuilds every few frames.

@@ -209,7 +209,7 @@ impl<V: GjkVector, S: DispatchShape<V> + Sync> World<V, S> {
     /// A solver's accumulated impulses, one array per entry of
     /// [`contacts`](Self::contacts) (same index), one value per manifold point. The
     /// world keeps them while the pair touches and carries each to the next frame's
-    /// point with the same [`FeatureId`]; points new in a frame start at zero.
+    /// point with the same [`FeatureId`](crate::query::manifold::FeatureId); points new in a frame start at zero.
     pub fn impulses_mut(&mut self) -> &mut [super::Impulses<V>] {
         self.pairs.impulses_mut()
     }

@@ -144,18 +144,13 @@ where
         return Some(inside);
     }
     let margin = prediction.max(V::Scalar::ZERO);
+    let two_sided = a.two_sided() && b.two_sided();
     let mut best: Option<(u32, u32, Contact<V>)> = None;
     for_each_part_pair(pose_a, a, pose_b, b, margin, |i, pa, x, j, pb, y| {
         if let Some(c) = A::Part::contact_pair(pa, x, pb, y, prediction) {
-            let c = match fewer_push_side(
-                |n| pair_normal((a, i, pose_a), (b, j, pose_b), n, (c.point_a, c.point_b)),
-                c.normal,
-                (pa, x),
-                (pb, y),
-            ) {
-                Some(n) => contact_along(&c, n, (pa, x), (pb, y)),
-                None => c,
-            };
+            let correct =
+                |n| pair_normal((a, i, pose_a), (b, j, pose_b), n, (c.point_a, c.point_b));
+            let c = corrected_contact(&c, correct, two_sided, (pa, x), (pb, y));
             if deeper::<V>(c.depth, best.map(|(_, _, b)| b.depth)) {
                 best = Some((i, j, c));
             }
@@ -229,17 +224,12 @@ where
         return out;
     }
     let margin = prediction.max(V::Scalar::ZERO);
+    let two_sided = a.two_sided() && b.two_sided();
     for_each_part_pair(pose_a, a, pose_b, b, margin, |i, pa, x, j, pb, y| {
         if let Some(m) = A::Part::contact_manifold_pair(pa, x, pb, y, prediction) {
-            let manifold = match fewer_push_side(
-                |n| pair_normal((a, i, pose_a), (b, j, pose_b), n, deepest_witnesses(&m)),
-                m.normal,
-                (pa, x),
-                (pb, y),
-            ) {
-                Some(n) => manifold_along(&m, n, (pa, x), (pb, y), prediction),
-                None => m,
-            };
+            let at = deepest_witnesses(&m);
+            let correct = |n| pair_normal((a, i, pose_a), (b, j, pose_b), n, at);
+            let manifold = corrected_manifold(&m, correct, two_sided, (pa, x), (pb, y), prediction);
             out.push(PartManifold::new(Some(i), Some(j), manifold));
         }
         true

@@ -123,12 +123,33 @@ where
     let c = a.with_part(i, |pp, part| {
         let placed = (&pose_a.mul(pp), part);
         let correct = |n| corrected_normal(a, i, pose_a, n, c.point_a);
-        match fewer_push_side(correct, c.normal, placed, (pose_b, b)) {
-            Some(n) => contact_along(&c, n, placed, (pose_b, b)),
-            None => c,
-        }
+        corrected_contact(&c, correct, a.two_sided(), placed, (pose_b, b))
     });
-    Some((i, c))
+    Some(pushed_into_solid(pose_a, a, pose_b, b, c.normal).unwrap_or((i, c)))
+}
+
+/// The push-out contact of [`solid_contact_from`] when a contact normal `n` would push
+/// `b` further into the solid `a`: `b`'s farthest point along `n` lies inside `a`. A
+/// shape more than half through a face of a solid, whose middle is still outside
+/// (a cone tip down), gets from its part pair a normal through the face, which the
+/// correction keeps on that side; the solid's surface nearest that point says which
+/// way is out. `None` for composites that are not solids or a point outside.
+fn pushed_into_solid<V, C>(
+    pose_a: &V::Pose,
+    a: &C,
+    pose_b: &V::Pose,
+    b: &C::Part,
+    n: V,
+) -> Option<(u32, Contact<V>)>
+where
+    V: GjkVector,
+    C: Composite<V>,
+    C::Part: ConvexPart<V>,
+{
+    if a.two_sided() {
+        return None;
+    }
+    solid_contact_from(pose_a, a, pose_b, b, b.support(pose_b, n))
 }
 
 /// One manifold per part of `a` within `prediction` of `b` (the convex dispatch's
@@ -182,18 +203,28 @@ where
             let m = C::Part::contact_manifold_pair(placed.0, part, pose_b, b, prediction)?;
             let (at, _) = deepest_witnesses(&m);
             let correct = |n| corrected_normal(a, i, pose_a, n, at);
-            Some(
-                match fewer_push_side(correct, m.normal, placed, (pose_b, b)) {
-                    Some(n) => manifold_along(&m, n, placed, (pose_b, b), prediction),
-                    None => m,
-                },
-            )
+            let two_sided = a.two_sided();
+            Some(corrected_manifold(
+                &m,
+                correct,
+                two_sided,
+                placed,
+                (pose_b, b),
+                prediction,
+            ))
         });
         if let Some(m) = m {
             out.push(PartManifold::new(Some(i), None, m));
         }
         true
     });
+    let inward = out
+        .iter()
+        .find_map(|m| pushed_into_solid(pose_a, a, pose_b, b, m.manifold.normal));
+    if let Some((i, c)) = inward {
+        let manifold = Manifold::single(&c, crate::query::manifold::FeatureId::SINGLE);
+        return vec![PartManifold::new(Some(i), None, manifold)];
+    }
     out.sort_unstable_by_key(|m| m.part_a);
     out
 }

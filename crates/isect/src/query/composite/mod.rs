@@ -25,9 +25,10 @@
 //! see `pair_normal`). A composite against a convex shape corrects only the deepest
 //! part contact (re-measuring never lowers a depth, so it stays the deepest); two
 //! composites correct every pair of parts. A corrected normal can point through a
-//! two-sided surface (an open mesh, a chain) to the side the shape is not on; the
-//! other side, corrected the same way, is taken when the parts overlap less along it
-//! (`fewer_push_side`), so a shape sunk a little into a floor is pushed up by every
+//! two-sided surface ([`Composite::two_sided`]: open meshes, chains, heightfields) to
+//! the side the shape is not on; the other side, corrected the same way, is taken when
+//! the parts overlap less along it (`shallower_side`; for two composites only when
+//! both are two-sided), so a shape sunk a little into a floor is pushed up by every
 //! part. When a normal changes, the depth is recomputed along the corrected
 //! normal `n` as the overlap of the two parts' extents along `n`,
 //! `h_A(n) + h_B(−n)` (support functions): the true penetration depth is the
@@ -196,20 +197,28 @@ where
 }
 
 /// The normal `correct(n)` gives (a composite's correction, `None` when it keeps
-/// `n`), or the other side of a two-sided surface when the parts overlap less along
-/// it: the opposite of the corrected normal, itself corrected. A raw normal is the
-/// pair's minimum translation; a corrected one can point through a thin surface (a
-/// wedge's arm crossing a floor segment: the arm's normal turns into the floor's
-/// downward face normal, whose push is the arm's whole height above the floor), and
-/// the other side is the true push. A one-sided surface corrects the opposite back
-/// to its own side, so nothing changes there. `None` when `correct` keeps `n`.
-pub(crate) fn fewer_push_side<V: GjkVector, P: SupportMap<V>>(
+/// `n`), or, when the surface is `two_sided` ([`Composite::two_sided`]), the other
+/// side where the two parts overlap less along it: the opposite of the corrected
+/// normal, itself corrected. A raw normal is the pair's minimum translation; a
+/// corrected one can point through a thin surface (a wedge's arm crossing a floor
+/// segment: the arm's normal turns into the floor's downward face normal, whose push
+/// is the arm's whole height above the floor), and the other side is the true push.
+/// The overlap `h_A(m) + h_B(−m)` is the depth [`contact_along`] reports, measured
+/// against the part alone; a solid composite's other side is matter, so it is never
+/// taken there. `None` when `correct` keeps `n`.
+pub(crate) fn shallower_side<V: GjkVector, P: SupportMap<V>>(
     correct: impl Fn(V) -> Option<V>,
     n: V,
+    two_sided: bool,
     (pose_a, a): (&V::Pose, &P),
     (pose_b, b): (&V::Pose, &P),
 ) -> Option<V> {
     let first = correct(n)?;
+    if !two_sided {
+        return Some(first);
+    }
+    // The witness was found for `n`; the correction of the opposite falls back to
+    // the normal's lean where the witness does not fit it.
     let other = correct(-first).unwrap_or(-first);
     let overlap = |m: V| top_along(pose_a, a, m) - b.support(pose_b, -m).dot(m);
     Some(if overlap(other) < overlap(first) {
@@ -217,6 +226,37 @@ pub(crate) fn fewer_push_side<V: GjkVector, P: SupportMap<V>>(
     } else {
         first
     })
+}
+
+/// Contact `c` of parts `a` and `b` along its corrected normal ([`shallower_side`]),
+/// re-measured there ([`contact_along`]), or unchanged when the correction keeps it.
+pub(crate) fn corrected_contact<V: GjkVector, P: SupportMap<V>>(
+    c: &Contact<V>,
+    correct: impl Fn(V) -> Option<V>,
+    two_sided: bool,
+    a: (&V::Pose, &P),
+    b: (&V::Pose, &P),
+) -> Contact<V> {
+    match shallower_side(correct, c.normal, two_sided, a, b) {
+        Some(n) => contact_along(c, n, a, b),
+        None => *c,
+    }
+}
+
+/// Manifold `m` of parts `a` and `b` along its corrected normal ([`shallower_side`]),
+/// rebuilt there ([`manifold_along`]), or unchanged when the correction keeps it.
+pub(crate) fn corrected_manifold<V: GjkVector, P: ConvexPart<V>>(
+    m: &Manifold<V>,
+    correct: impl Fn(V) -> Option<V>,
+    two_sided: bool,
+    a: (&V::Pose, &P),
+    b: (&V::Pose, &P),
+    prediction: V::Scalar,
+) -> Manifold<V> {
+    match shallower_side(correct, m.normal, two_sided, a, b) {
+        Some(n) => manifold_along(m, n, a, b, prediction),
+        None => *m,
+    }
 }
 
 /// The witnesses of a manifold's deepest point (the contact the correction sees).
@@ -325,8 +365,25 @@ where
     C: Composite<V>,
     P: SupportMap<V>,
 {
-    let inner = pose_a.inverse_transform_point(inner_point(pose_b, b));
-    let (i, q, n) = a.exit_from_inside(inner)?;
+    solid_contact_from(pose_a, a, pose_b, b, inner_point(pose_b, b))
+}
+
+/// The contact of a convex `b` pushed out of the solid `a` through the surface point
+/// nearest `point`, a world point of `b` inside `a` (see [`solid_contact`]); `None` when
+/// `point` is outside `a` (or `a` is not such a solid), or the depth is not positive.
+pub(crate) fn solid_contact_from<V, C, P>(
+    pose_a: &V::Pose,
+    a: &C,
+    pose_b: &V::Pose,
+    b: &P,
+    point: V,
+) -> Option<(u32, Contact<V>)>
+where
+    V: GjkVector,
+    C: Composite<V>,
+    P: SupportMap<V>,
+{
+    let (i, q, n) = a.exit_from_inside(pose_a.inverse_transform_point(point))?;
     let (q, n) = (pose_a.transform_point(q), pose_a.transform_vector(n));
     let point_b = b.support(pose_b, -n);
     let depth = n.dot(q - point_b);

@@ -648,6 +648,10 @@ where
         self.corners.len()
     }
 
+    fn two_sided(&self) -> bool {
+        !self.is_solid()
+    }
+
     /// # Panics
     /// When `i` is not below [`part_count`](Composite::part_count).
     fn with_part<T>(&self, i: u32, f: impl FnOnce(&Pose3<R>, &Shape<R>) -> T) -> T {
