@@ -89,15 +89,9 @@ where
     );
 }
 
-/// A random unit quaternion (uniform enough for coverage).
+/// A random rotation about a random axis (uniform enough for coverage).
 fn random_turn<R: Real>(rng: &mut Rng) -> R::Quat {
-    let axis = v3::<R>(
-        rng.range(-1.0, 1.0),
-        rng.range(-1.0, 1.0),
-        rng.range(-1.0, 1.0),
-    );
-    let axis = axis.try_normalize().unwrap_or(R::V3::unit_axis(0));
-    R::Quat::from_axis_angle(axis, r(rng.range(0.0, 6.3)))
+    random_turn_within::<R>(rng, std::f64::consts::PI)
 }
 
 fn shapes_3d<R: Real>(s: f64) -> Vec<(&'static str, shape_3d::Shape<R>)> {
