@@ -825,7 +825,7 @@ fn is_minkowski_face<V: Vector3>(a: V, b: V, c: V, d: V) -> bool {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use glam::DVec3;
 
@@ -904,8 +904,9 @@ mod tests {
         }
     }
 
-    /// A small seeded generator (splitmix64) for the walk test.
-    fn unit(state: &mut u64) -> f64 {
+    /// A small seeded generator (splitmix64) in `[0, 1)`, for this module's tests and
+    /// `hull_sat`'s.
+    pub(crate) fn unit(state: &mut u64) -> f64 {
         *state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
         let mut z = *state;
         z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
@@ -913,22 +914,30 @@ mod tests {
         (z ^ (z >> 31)) as f64 / u64::MAX as f64
     }
 
-    fn random_hull(state: &mut u64, n: usize) -> ConvexPolyhedron<f64> {
-        let points: Vec<DVec3> = (0..n)
+    /// `n` random points on an ellipsoid of semi-axes 0.6, 0.45, 0.5.
+    pub(crate) fn ellipsoid(state: &mut u64, n: usize) -> Vec<DVec3> {
+        (0..n)
             .map(|_| {
                 let [x, y, z] = [0, 1, 2].map(|_| unit(state) * 2.0 - 1.0);
                 DVec3::new(x, y, z).normalize_or(DVec3::X) * DVec3::new(0.6, 0.45, 0.5)
             })
-            .collect();
-        ConvexPolyhedron::from_points(&points).unwrap()
+            .collect()
+    }
+
+    /// The corners of a cube of half side `h` centred on the origin.
+    pub(crate) fn cube_corners(h: f64) -> Vec<DVec3> {
+        (0..8)
+            .map(|i| DVec3::new((i & 1) as f64, ((i >> 1) & 1) as f64, ((i >> 2) & 1) as f64))
+            .map(|c| (c - 0.5) * 2.0 * h)
+            .collect()
+    }
+
+    fn random_hull(state: &mut u64, n: usize) -> ConvexPolyhedron<f64> {
+        ConvexPolyhedron::from_points(&ellipsoid(state, n)).unwrap()
     }
 
     fn cube(h: f64) -> ConvexPolyhedron<f64> {
-        let corners: Vec<DVec3> = (0..8)
-            .map(|i| DVec3::new((i & 1) as f64, ((i >> 1) & 1) as f64, ((i >> 2) & 1) as f64))
-            .map(|c| (c - 0.5) * 2.0 * h)
-            .collect();
-        ConvexPolyhedron::from_points(&corners).unwrap()
+        ConvexPolyhedron::from_points(&cube_corners(h)).unwrap()
     }
 
     // The walk over B's Gauss map finds the same best edge axis as trying every pair

@@ -642,32 +642,8 @@ pub fn polyhedra_axis<R: Real>(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::algo::clip_3d::tests::{cube_corners as cube, ellipsoid, unit};
     use glam::{DQuat, DVec3};
-
-    /// A small seeded generator (splitmix64) in `[0, 1)`.
-    fn unit(state: &mut u64) -> f64 {
-        *state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = *state;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        (z ^ (z >> 31)) as f64 / u64::MAX as f64
-    }
-
-    fn ellipsoid(state: &mut u64, n: usize) -> Vec<DVec3> {
-        (0..n)
-            .map(|_| {
-                let [x, y, z] = [0, 1, 2].map(|_| unit(state) * 2.0 - 1.0);
-                DVec3::new(x, y, z).normalize_or(DVec3::X) * DVec3::new(0.6, 0.45, 0.5)
-            })
-            .collect()
-    }
-
-    fn cube(h: f64) -> Vec<DVec3> {
-        (0..8)
-            .map(|i| DVec3::new((i & 1) as f64, ((i >> 1) & 1) as f64, ((i >> 2) & 1) as f64))
-            .map(|c| (c - 0.5) * 2.0 * h)
-            .collect()
-    }
 
     fn hexagon() -> Vec<DVec3> {
         (0..6)

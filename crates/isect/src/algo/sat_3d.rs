@@ -192,17 +192,17 @@ pub fn obb_obb_mtv_warm<R: Real>(
     // The six face axes are cheap next to the nine edge axes: the widest of them
     // proving the boxes apart ends the test as the cached axis would (Ericson 4.4.1's
     // early exit), and becomes the cached axis.
-    let faces = [
-        f.gap_a(0).0,
-        f.gap_a(1).0,
-        f.gap_a(2).0,
-        f.gap_b(0).0,
-        f.gap_b(1).0,
-        f.gap_b(2).0,
-    ];
+    let faces = face_gaps(&f);
+    let gap = |k: usize| {
+        if k < 3 {
+            faces.0[k].0
+        } else {
+            faces.1[k - 3].0
+        }
+    };
     let mut face = 0;
     for k in 1..6 {
-        if faces[k] > faces[face] {
+        if gap(k) > gap(face) {
             face = k;
         }
     }
@@ -210,7 +210,7 @@ pub fn obb_obb_mtv_warm<R: Real>(
         *axis = face as u32;
         return None;
     }
-    let (mtv, widest) = scan(a, &f, &cols);
+    let (mtv, widest) = scan(a, &f, &cols, faces);
     *axis = match mtv {
         Some(_) => OBB_AXES,
         None => widest.unwrap_or(OBB_AXES),
@@ -222,7 +222,20 @@ pub fn obb_obb_mtv_warm<R: Real>(
 /// `cols` in A's frame).
 #[inline(always)]
 fn mtv_in_frame<R: Real>(a: &Obb<R>, f: &Frame<R>, cols: &[R::V3; 3]) -> Option<Mtv<R::V3>> {
-    scan(a, f, cols).0
+    scan(a, f, cols, face_gaps(f)).0
+}
+
+/// The gaps (and signed offsets) of the boxes along A's and B's face axes.
+type FaceGaps<R> = ([(R, R); 3], [(R, R); 3]);
+
+/// [`FaceGaps`] of the relative frame `f`, computed once for the warm early exit and
+/// the scan.
+#[inline(always)]
+fn face_gaps<R: Real>(f: &Frame<R>) -> FaceGaps<R> {
+    (
+        [f.gap_a(0), f.gap_a(1), f.gap_a(2)],
+        [f.gap_b(0), f.gap_b(1), f.gap_b(2)],
+    )
 }
 
 /// One pass over the 15 axes giving both [`obb_obb_mtv`]'s answer and, when the boxes
@@ -231,9 +244,12 @@ fn mtv_in_frame<R: Real>(a: &Obb<R>, f: &Frame<R>, cols: &[R::V3; 3]) -> Option<
 /// gaps, compared in the same order with the same strict `>`. An edge axis is
 /// normalised only when it wins (the tests normalise every one).
 #[inline(always)]
-fn scan<R: Real>(a: &Obb<R>, f: &Frame<R>, cols: &[R::V3; 3]) -> (Option<Mtv<R::V3>>, Option<u32>) {
-    let ga = [f.gap_a(0), f.gap_a(1), f.gap_a(2)];
-    let gb = [f.gap_b(0), f.gap_b(1), f.gap_b(2)];
+fn scan<R: Real>(
+    a: &Obb<R>,
+    f: &Frame<R>,
+    cols: &[R::V3; 3],
+    (ga, gb): FaceGaps<R>,
+) -> (Option<Mtv<R::V3>>, Option<u32>) {
     // The MTV's largest gap so far: (gap, axis index k, signed offset along it); the
     // faces in the order A0, B0, A1, B1, A2, B2, then the edges.
     let mut best = (R::NEG_INFINITY, OBB_AXES, R::ZERO);
