@@ -130,7 +130,8 @@ impl<V: GjkVector, S: DispatchShape<V> + Sync> World<V, S> {
         let clock = Clock::start();
         self.stamp = self.stamp.wrapping_add(1);
         self.rebuild_trees_if_grown();
-        if self.uses_moving_set() {
+        let use_set = self.uses_moving_set();
+        if use_set {
             self.moving_set.update(&self.trees[1]);
         }
         let moved = self.trees[0].moved().len() + self.trees[1].moved().len();
@@ -138,7 +139,7 @@ impl<V: GjkVector, S: DispatchShape<V> + Sync> World<V, S> {
             started: Vec::new(),
             stopped: std::mem::take(&mut self.removed_pairs),
         };
-        let mut visit = self.find_new_pairs();
+        let mut visit = self.find_new_pairs(use_set);
         self.collect_dirty_pairs(&mut visit);
         let visit = self.prune_pairs(visit, &mut events.stopped);
         let broad = clock.elapsed();
@@ -245,8 +246,8 @@ impl<V: GjkVector, S: DispatchShape<V> + Sync> World<V, S> {
     /// Adds the pairs the moved proxies' fat boxes now overlap (moving–moving and
     /// moving–static) and returns the new pairs' ids. With the `parallel` feature the
     /// trees are walked on rayon's pool, in the same order.
-    fn find_new_pairs(&mut self) -> Vec<u32> {
-        let found = self.overlapping_slots();
+    fn find_new_pairs(&mut self, use_set: bool) -> Vec<u32> {
+        let found = self.overlapping_slots(use_set);
         for tree in &mut self.trees {
             tree.clear_moved();
         }
@@ -264,16 +265,17 @@ impl<V: GjkVector, S: DispatchShape<V> + Sync> World<V, S> {
     }
 
     /// The slot pairs (moving shape first when one is static) of overlapping fat boxes
-    /// with a moved proxy: the moving set's traversal when many moving proxies moved
-    /// ([`uses_moving_set`](Self::uses_moving_set)), else a query of the moving tree
+    /// with a moved proxy: the moving set's traversal when `use_set` (many moving
+    /// proxies moved, [`uses_moving_set`](Self::uses_moving_set), decided once per
+    /// update with the set brought up to date), else a query of the moving tree
     /// per moved proxy; a query of the other tree per moved proxy for the
     /// moving–static pairs. The order does not depend on the `parallel` feature or the
     /// thread count (the moving set's tasks and the queries are concatenated in their
     /// order, see `MovingSet::moved_pairs` and `DynamicTree::collect_moved_pairs`).
-    fn overlapping_slots(&self) -> Vec<(u32, u32)> {
+    fn overlapping_slots(&self, use_set: bool) -> Vec<(u32, u32)> {
         let [fixed, moving] = &self.trees;
         let mut found: Vec<(u32, u32)> = Vec::new();
-        if self.uses_moving_set() {
+        if use_set {
             found = self.moving_set.moved_pairs();
         } else {
             found.extend(
