@@ -235,6 +235,42 @@ pub fn contact_manifold(
     )
 }
 
+fn manifolds_in<D: Dim>(
+    py: Python<'_>,
+    a: &Any<'_>,
+    pa: Option<&Any<'_>>,
+    b: &Any<'_>,
+    pb: Option<&Any<'_>>,
+    prediction: f64,
+) -> PyResult<Vec<Manifold>> {
+    let p = pair_args::<D>(a, pa, b, pb)?;
+    dispatch::contact_manifolds_by_normal(&p.pose_a, p.a, &p.pose_b, p.b, prediction)
+        .iter()
+        .map(|m| Manifold::new::<D>(py, m))
+        .collect()
+}
+
+/// Every manifold, one for each normal the shapes touch along: `contact_manifold`'s
+/// first, then for a mesh, chain, heightfield or compound the manifolds of parts
+/// touching along other normals (a box in the corner of a floor and a wall gets
+/// both); at most one for convex shapes, `[]` when apart.
+#[pyfunction]
+#[pyo3(signature = (a, pose_a, b, pose_b, prediction=0.0))]
+pub fn contact_manifolds(
+    py: Python<'_>,
+    a: &Any<'_>,
+    pose_a: Option<&Any<'_>>,
+    b: &Any<'_>,
+    pose_b: Option<&Any<'_>>,
+    prediction: f64,
+) -> PyResult<Vec<Manifold>> {
+    check_prediction(prediction)?;
+    by_dim!(
+        which_pair(a, b)?,
+        manifolds_in(py, a, pose_a, b, pose_b, prediction)
+    )
+}
+
 /// A ray from Python arguments; a zero direction is a `ValueError`.
 pub fn ray<D: Dim>(origin: &Any<'_>, direction: &Any<'_>) -> PyResult<Ray<D::V>> {
     let (o, d) = (
@@ -418,6 +454,7 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(closest_points, m)?)?;
     m.add_function(wrap_pyfunction!(contact, m)?)?;
     m.add_function(wrap_pyfunction!(contact_manifold, m)?)?;
+    m.add_function(wrap_pyfunction!(contact_manifolds, m)?)?;
     m.add_function(wrap_pyfunction!(cast_ray, m)?)?;
     m.add_function(wrap_pyfunction!(cast_shape, m)?)?;
     m.add_function(wrap_pyfunction!(time_of_impact, m)?)?;

@@ -246,7 +246,9 @@ macro_rules! world_class {
                 (ints(&events.started), ints(&events.stopped))
             }
 
-            /// The touching pairs of the last update: `[(a, b, Contact), ...]`.
+            /// The touching pairs of the last update: `[(a, b, Contact), ...]`. With
+            /// `manifolds=True`, a pair with a mesh, chain, heightfield or compound
+            /// touching along several normals (a box in a corner) has one entry each.
             fn contacts(&self, py: Python<'_>) -> PyResult<Vec<(u64, u64, Contact)>> {
                 self.world
                     .contacts()
@@ -255,7 +257,8 @@ macro_rules! world_class {
                     .collect()
             }
 
-            /// The touching pairs' manifolds (with `manifolds=True`): `[(a, b, Manifold), ...]`.
+            /// The touching pairs' manifolds (with `manifolds=True`): `[(a, b, Manifold), ...]`,
+            /// one entry for each normal a pair touches along (as `contacts`).
             fn manifolds(&self, py: Python<'_>) -> PyResult<Vec<(u64, u64, Manifold)>> {
                 self.world
                     .contacts()

@@ -220,3 +220,33 @@ def test_prebuilt_poses_answer_as_their_tuples():
         isect.distance(box, None, capsule, p2)
     nan = isect.Pose([math.nan, 0, 0])
     assert math.isnan(isect.distance(box, None, capsule, nan))
+
+
+def corner_mesh():
+    """An L of two quads: a floor (y = 0, x <= 1) and a wall (x = 1)."""
+    vertices = [(-3, 0, -3), (1, 0, -3), (1, 0, 3), (-3, 0, 3), (1, 4, -3), (1, 4, 3)]
+    return isect.TriMesh(np.array(vertices, float), np.array([[0, 2, 1], [0, 3, 2], [1, 2, 5], [1, 5, 4]]))
+
+
+def test_a_box_in_a_corner_gets_the_floor_and_the_wall():
+    corner, crate = corner_mesh(), isect.Box([0.5, 0.5, 0.5])
+    ms = isect.contact_manifolds(corner, None, crate, at(0.55, 0.4), prediction=0.0)
+    assert [tuple(m.normal) for m in ms] == [pytest.approx((0, 1, 0)), pytest.approx((-1, 0, 0))]
+    assert [p.depth for p in ms[0].points] == pytest.approx([0.1] * 4)
+    assert [p.depth for p in ms[1].points] == pytest.approx([0.05] * len(ms[1].points))
+    first = isect.contact_manifold(corner, None, crate, at(0.55, 0.4))
+    assert first.normal == ms[0].normal
+    # Clear of the wall: one manifold; apart: none.
+    assert len(isect.contact_manifolds(corner, None, crate, at(0.0, 0.4))) == 1
+    assert isect.contact_manifolds(corner, None, crate, at(0.0, 2.0)) == []
+    # Convex pairs give at most one.
+    floor = isect.Box([5.0, 0.5, 5.0])
+    assert len(isect.contact_manifolds(floor, None, crate, at(0.0, 0.9))) == 1
+
+    world = isect.World(manifolds=True)
+    wall = world.insert(corner, static=True)
+    box = world.insert(crate, at(0.55, 0.4))
+    world.update()
+    entries = world.manifolds()
+    assert [(a, b) for a, b, _ in entries] == [(min(wall, box), max(wall, box))] * 2
+    assert len(world.contacts()) == 2

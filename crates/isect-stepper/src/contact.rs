@@ -161,13 +161,13 @@ pub struct Constraint<D: Dim> {
 impl<D: Dim> Constraint<D> {
     /// The constraint of the manifold between bodies `a` and `b` (normal from `a` to
     /// `b`) with friction `coefficient`, warm-started from `previous` (the same pair's
-    /// constraint of the last step) where point ids match.
+    /// constraints of the last step) where point ids match.
     pub(crate) fn new(
         (a, b): (usize, usize),
         manifold: Manifold<D::V>,
         motions: &[Motion<D>],
         coefficient: f64,
-        previous: Option<&Constraint<D>>,
+        previous: &[Constraint<D>],
     ) -> Self {
         let (ma, mb) = (&motions[a], &motions[b]);
         let n = manifold.normal;
@@ -200,10 +200,20 @@ impl<D: Dim> Constraint<D> {
             manifold,
             coefficient,
         };
-        if let Some(old) = previous {
+        if let Some(old) = previous.iter().max_by_key(|old| c.shared_ids(old)) {
             c.warm_start_from(old);
         }
         c
+    }
+
+    /// How many of this constraint's point ids `old` has.
+    fn shared_ids(&self, old: &Constraint<D>) -> usize {
+        let ids = |c: &Constraint<D>| c.points.iter().map(|p| p.id).collect::<Vec<_>>();
+        let old_ids = ids(old);
+        self.points
+            .iter()
+            .filter(|p| old_ids.contains(&p.id))
+            .count()
     }
 
     /// Takes the impulses of the last step's points of the same ids (each old point

@@ -26,9 +26,10 @@
 //!
 //! Contacts come only from the library: every pair of bodies whose boxes overlap
 //! (brute force over the pairs; the scenes are small) gets
-//! `isect::query::dispatch::contact_manifold(pose_a, shape_a, pose_b, shape_b,
-//! PREDICTION)` once a step, so convex pairs and composite floors (meshes,
-//! heightfields, polylines) go through the public manifold API. The stepper never
+//! `isect::query::dispatch::contact_manifolds_by_normal(pose_a, shape_a, pose_b,
+//! shape_b, PREDICTION)` once a step, so convex pairs and composite floors (meshes,
+//! heightfields, polylines, troughs) go through the public manifold API, one manifold
+//! a normal. The stepper never
 //! makes contact points of its own nor keeps a manifold beyond its step; only the
 //! impulses of points whose ids match carry over.
 //!
@@ -71,7 +72,7 @@ pub const STEP: f64 = 1.0 / 60.0;
 /// Gravity's acceleration (m/s², along −y).
 pub const GRAVITY: f64 = 9.81;
 /// Shapes apart by up to this distance (m) get (speculative) contact points: the
-/// `prediction` passed to `contact_manifold`.
+/// `prediction` passed to `contact_manifolds_by_normal`.
 pub const PREDICTION: f64 = 0.02;
 /// Penetration (m) the position correction leaves in place.
 pub const SLOP: f64 = 0.005;

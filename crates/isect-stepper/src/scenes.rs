@@ -5,15 +5,20 @@
 //!   a flat mesh of 20 × 20 unit quads ([`Floor::GridMesh`], 800 triangles) and a flat
 //!   heightfield of 20 × 20 cells ([`Floor::HeightField`]);
 //! - 2D: a convex polygon ([`Floor::Polygon`]), a chain of 20 unit segments
-//!   ([`Floor::Polyline`]) and a heightfield of 20 cells ([`Floor::HeightField2d`]).
+//!   ([`Floor::Polyline`]) and a heightfield of 20 cells ([`Floor::HeightField2d`]);
+//! - troughs, whose two 45° slopes meet at `y = 0` along the z axis: an open mesh
+//!   ([`Floor::Trough`]) and a chain ([`Floor::Trough2d`]). What rests in one
+//!   touches two faces along normals 90° apart: a composite's corner.
 //!
 //! On each floor ([`Subject`]): a stack of [`STACK_HEIGHT`] unit boxes (density
 //! [`DENSITY`]), each placed by hand a few millimetres off the column
 //! ([`stack_offset`]); in 3D also the same stack with each box turned about the
 //! vertical by under a degree ([`stack_turn`]); a ball, the control whose exact
 //! manifold is a single point; or one body lying or standing: a capsule, a cylinder,
-//! a cone or a rounded box (capsule and rounded box only in 2D). Every body starts at
-//! rest, exactly touching what it stands on, in its ideal resting pose.
+//! a cone or a rounded box (capsule and rounded box only in 2D). In a trough: a unit
+//! box turned 45°, a face on each slope ([`Subject::Wedged`]), and the ball. Every
+//! body starts at rest, exactly touching what it stands on, in its ideal resting
+//! pose.
 //!
 //! A scene is named `{dim}-{subject}-{floor}`, such as `3d-stack-grid-mesh` or
 //! `2d-capsule-lying-polyline` ([`all`] lists them, [`find`] builds one by name).
@@ -30,7 +35,7 @@ use isect::shape::{
     heightfield_2d, heightfield_3d, Aabb, Ball, Capsule, Cone, ConvexPolygon, Cylinder, Polyline,
     Rounded, ShapeError, TriMesh, TriMeshFlags,
 };
-use std::f64::consts::FRAC_PI_2;
+use std::f64::consts::{FRAC_PI_2, FRAC_PI_4, SQRT_2};
 
 /// Boxes in a stack.
 pub const STACK_HEIGHT: usize = 10;
@@ -60,25 +65,36 @@ pub enum Floor {
     Polyline,
     /// 2D: a flat heightfield of 21 samples.
     HeightField2d,
+    /// 3D: two slopes of 10 × 20 quads at ±45° meeting at `y = 0` along z (an open
+    /// mesh).
+    Trough,
+    /// 2D: two slopes of 10 segments at ±45° meeting at the origin (an open chain).
+    Trough2d,
 }
 
 impl Floor {
     /// Every floor, 3D ones first.
-    pub const ALL: [Floor; 7] = [
+    pub const ALL: [Floor; 9] = [
         Floor::Box,
         Floor::TwoTriangles,
         Floor::GridMesh,
         Floor::HeightField,
+        Floor::Trough,
         Floor::Polygon,
         Floor::Polyline,
         Floor::HeightField2d,
+        Floor::Trough2d,
     ];
 
     /// 2 or 3.
     pub fn dim(self) -> usize {
         match self {
-            Floor::Box | Floor::TwoTriangles | Floor::GridMesh | Floor::HeightField => 3,
-            Floor::Polygon | Floor::Polyline | Floor::HeightField2d => 2,
+            Floor::Box
+            | Floor::TwoTriangles
+            | Floor::GridMesh
+            | Floor::HeightField
+            | Floor::Trough => 3,
+            Floor::Polygon | Floor::Polyline | Floor::HeightField2d | Floor::Trough2d => 2,
         }
     }
 
@@ -91,6 +107,20 @@ impl Floor {
             Floor::HeightField | Floor::HeightField2d => "heightfield",
             Floor::Polygon => "polygon",
             Floor::Polyline => "polyline",
+            Floor::Trough | Floor::Trough2d => "trough",
+        }
+    }
+
+    fn is_trough(self) -> bool {
+        matches!(self, Floor::Trough | Floor::Trough2d)
+    }
+
+    /// The height of the centre of a ball of radius 0.5 m resting on the floor.
+    fn ball_height(self) -> f64 {
+        if self.is_trough() {
+            0.5 * SQRT_2
+        } else {
+            0.5
         }
     }
 }
@@ -142,6 +172,8 @@ pub enum Subject {
     /// One body upright: its axis (the rounded box's longest side) along y, a cone
     /// on its base.
     Standing(Kind),
+    /// A unit box turned 45° about z, a face on each slope of a trough.
+    Wedged,
 }
 
 impl Subject {
@@ -152,6 +184,7 @@ impl Subject {
             Subject::Ball => "ball".to_string(),
             Subject::Lying(k) => format!("{}-lying", k.name()),
             Subject::Standing(k) => format!("{}-standing", k.name()),
+            Subject::Wedged => "wedged-box".to_string(),
         }
     }
 }
@@ -165,12 +198,18 @@ pub struct SceneSpec {
     pub subject: Subject,
 }
 
-/// Every scene: on each 3D floor a stack, a turned stack, a ball and the four kinds
-/// lying and standing; on each 2D floor a stack, a ball and a capsule and a rounded
-/// box, lying and standing.
+/// Every scene: on each flat 3D floor a stack, a turned stack, a ball and the four
+/// kinds lying and standing; on each flat 2D floor a stack, a ball and a capsule and a
+/// rounded box, lying and standing; in each trough a wedged box and a ball.
 pub fn all() -> Vec<SceneSpec> {
     let mut out = Vec::new();
     for floor in Floor::ALL {
+        if floor.is_trough() {
+            for subject in [Subject::Wedged, Subject::Ball] {
+                out.push(SceneSpec { floor, subject });
+            }
+            continue;
+        }
         let turned = (floor.dim() == 3).then_some(Subject::TurnedStack);
         for subject in [Some(Subject::Stack), turned, Some(Subject::Ball)]
             .into_iter()
@@ -453,8 +492,14 @@ fn scene_3d(name: String, floor: Floor, subject: Subject) -> Scene<D3> {
         }
         Subject::Ball => {
             let ball = Shape3::Ball(valid(Ball::new(DVec3::ZERO, 0.5)));
-            let pose = Pose3::from_translation(DVec3::new(0.0, 0.5, 0.0));
+            let pose = Pose3::from_translation(DVec3::new(0.0, floor.ball_height(), 0.0));
             (1.0, sim.add(valid_body(Body::dynamic(ball, pose, DENSITY))))
+        }
+        Subject::Wedged => {
+            let cube = Shape3::Cuboid(valid(Aabb::from_center(DVec3::ZERO, DVec3::splat(0.5))));
+            let at = DVec3::new(0.0, 0.5 * SQRT_2, 0.0);
+            let pose = Pose3::new(at, DQuat::from_rotation_z(FRAC_PI_4));
+            (1.0, sim.add(valid_body(Body::dynamic(cube, pose, DENSITY))))
         }
         Subject::Lying(kind) | Subject::Standing(kind) => {
             let lying = matches!(subject, Subject::Lying(_));
@@ -492,10 +537,18 @@ fn scene_2d(name: String, floor: Floor, subject: Subject) -> Scene<D2> {
         }
         Subject::Ball => {
             let ball = Shape2::Ball(valid(Ball::new(DVec2::ZERO, 0.5)));
-            let pose = Pose2::from_translation(DVec2::new(0.0, 0.5));
+            let pose = Pose2::from_translation(DVec2::new(0.0, floor.ball_height()));
             (1.0, sim.add(valid_body(Body::dynamic(ball, pose, DENSITY))))
         }
         Subject::TurnedStack => panic!("no 2D turned stack"),
+        Subject::Wedged => {
+            let square = Shape2::Cuboid(valid(Aabb::from_center(DVec2::ZERO, DVec2::splat(0.5))));
+            let pose = Pose2::new(DVec2::new(0.0, 0.5 * SQRT_2), FRAC_PI_4);
+            (
+                1.0,
+                sim.add(valid_body(Body::dynamic(square, pose, DENSITY))),
+            )
+        }
         Subject::Lying(kind) | Subject::Standing(kind) => {
             let lying = matches!(subject, Subject::Lying(_));
             let (shape, pose, size) = single_2d(kind, lying);
@@ -619,6 +672,7 @@ fn floor_3d(floor: Floor) -> Any3<f64> {
         )))),
         Floor::TwoTriangles => grid_mesh(1).into(),
         Floor::GridMesh => grid_mesh(FLOOR_CELLS).into(),
+        Floor::Trough => trough_mesh().into(),
         Floor::HeightField => {
             let n = FLOOR_CELLS + 1;
             let scale = DVec3::new(2.0 * w, 1.0, 2.0 * w);
@@ -637,11 +691,23 @@ fn floor_3d(floor: Floor) -> Any3<f64> {
 /// A flat open mesh over `[−w, w]²` at `y = 0` of `cells × cells` quads, two
 /// triangles each, facing up.
 fn grid_mesh(cells: usize) -> TriMesh<f64> {
+    height_mesh(cells, |_| 0.0)
+}
+
+/// The trough's open mesh: [`FLOOR_CELLS`] quads across (half on each slope), as
+/// many along z, at height `|x|`.
+fn trough_mesh() -> TriMesh<f64> {
+    height_mesh(FLOOR_CELLS, f64::abs)
+}
+
+/// An open mesh over `[−w, w]²` of `cells × cells` quads, two triangles each, facing
+/// up, at height `height(x)`.
+fn height_mesh(cells: usize, height: fn(f64) -> f64) -> TriMesh<f64> {
     let w = FLOOR_HALF_WIDTH;
     let n = cells + 1;
     let at = |k: usize| -w + 2.0 * w * k as f64 / cells as f64;
     let vertices = (0..n * n)
-        .map(|v| DVec3::new(at(v % n), 0.0, at(v / n)))
+        .map(|v| DVec3::new(at(v % n), height(at(v % n)), at(v / n)))
         .collect();
     let index = |i: usize, j: usize| (j * n + i) as u32;
     let mut triangles = Vec::with_capacity(2 * cells * cells);
@@ -672,8 +738,12 @@ fn floor_2d(floor: Floor) -> Any2<f64> {
                 [(-w, -1.0), (w, -1.0), (w, 0.0), (-w, 0.0)].map(|(x, y)| DVec2::new(x, y));
             Any2::Convex(Shape2::Polygon(valid(ConvexPolygon::new(&corners))))
         }
-        Floor::Polyline => {
-            let at = |k: usize| DVec2::new(-w + 2.0 * w * k as f64 / FLOOR_CELLS as f64, 0.0);
+        Floor::Polyline | Floor::Trough2d => {
+            let trough = floor == Floor::Trough2d;
+            let at = |k: usize| {
+                let x = -w + 2.0 * w * k as f64 / FLOOR_CELLS as f64;
+                DVec2::new(x, if trough { x.abs() } else { 0.0 })
+            };
             valid(Polyline::new((0..=FLOOR_CELLS).map(at).collect(), false)).into()
         }
         Floor::HeightField2d => {
@@ -699,23 +769,30 @@ mod tests {
         sorted.sort();
         sorted.dedup();
         assert_eq!(sorted.len(), names.len());
-        assert_eq!(names.len(), 4 * 11 + 3 * 6);
+        assert_eq!(names.len(), 4 * 11 + 3 * 6 + 2 * 2);
         assert!(find("3d-stack-grid-mesh").is_some());
         assert!(find("2d-cylinder-lying-polyline").is_none());
     }
 
     #[test]
     fn bodies_start_touching_the_floor() {
-        // Every scene starts at rest with its lowest point on the floor (within the
+        // Every scene starts at rest with its lowest body on the floor (within the
         // stack's hand-placing and rounding).
         for spec in all() {
-            let r = spec.build().report();
-            assert!(
-                r.deepest_sink.abs() < 1e-3,
-                "{}: {}",
-                spec.name(),
-                r.deepest_sink
-            );
+            let gap = match spec.build() {
+                AnyScene::D3(s) => floor_gap(&s),
+                AnyScene::D2(s) => floor_gap(&s),
+            };
+            assert!(gap.abs() < 1e-3, "{}: {gap}", spec.name());
         }
+    }
+
+    /// The smallest distance from the floor (body 0) to a moving body.
+    fn floor_gap<D: Dim>(scene: &Scene<D>) -> f64 {
+        let floor = &scene.sim.bodies[0];
+        scene.sim.bodies[1..]
+            .iter()
+            .map(|b| isect::query::dispatch::distance(&floor.pose, &floor.shape, &b.pose, &b.shape))
+            .fold(f64::INFINITY, f64::min)
     }
 }

@@ -4,9 +4,10 @@
 //! One [`step`](Simulation::step) of `dt`:
 //! 1. narrow phase, once: every pair with a moving body whose bounding boxes, grown
 //!    by the prediction distance, overlap gets
-//!    `isect::query::dispatch::contact_manifold` (convex pairs and composites alike
-//!    go through the library's public manifold); each manifold becomes a
-//!    constraint, warm-started from the last step's by point id;
+//!    `isect::query::dispatch::contact_manifolds_by_normal` (convex pairs and
+//!    composites alike go through the library's public manifolds; a composite gives
+//!    one a normal its parts touch along); each manifold becomes a constraint,
+//!    warm-started from the pair's constraints of the last step by point id;
 //! 2. [`Settings::substeps`] substeps of `h = dt / substeps`, each: gravity changes
 //!    the moving bodies' velocities (`v += g·h`, semi-implicit Euler); the last
 //!    impulses are applied again (warm start); [`Settings::velocity_iterations`]
@@ -193,7 +194,8 @@ impl<D: Dim> Simulation<D> {
     }
 
     /// The constraints of every pair within the prediction distance, brute force
-    /// over the pairs (the scenes are small), `a < b`. `previous` is sorted by pair.
+    /// over the pairs (the scenes are small), `a < b`, one a manifold. `previous` is
+    /// sorted by pair.
     fn collide(&self, motions: &[Motion<D>], previous: &[Constraint<D>]) -> Vec<Constraint<D>> {
         let s = &self.settings;
         let boxes: Vec<_> = self
@@ -208,21 +210,19 @@ impl<D: Dim> Simulation<D> {
                 if (ba.is_static() && bb.is_static()) || !boxes[a].intersects(&boxes[b]) {
                     continue;
                 }
-                let manifold = dispatch::contact_manifold(
+                let manifolds = dispatch::contact_manifolds_by_normal(
                     &ba.pose,
                     &ba.shape,
                     &bb.pose,
                     &bb.shape,
                     s.prediction,
                 );
-                let Some(manifold) = manifold.filter(|m| !m.points().is_empty()) else {
-                    continue;
-                };
-                let old = previous
-                    .binary_search_by_key(&(a, b), Constraint::bodies)
-                    .ok()
-                    .map(|i| &previous[i]);
-                out.push(Constraint::new((a, b), manifold, motions, s.friction, old));
+                let start = previous.partition_point(|c| c.bodies() < (a, b));
+                let end = previous.partition_point(|c| c.bodies() <= (a, b));
+                for manifold in manifolds.into_iter().filter(|m| !m.points().is_empty()) {
+                    let old = &previous[start..end];
+                    out.push(Constraint::new((a, b), manifold, motions, s.friction, old));
+                }
             }
         }
         out

@@ -85,6 +85,9 @@ scenes! {
     cone_standing_3d_heightfield => "3d-cone-standing-heightfield",
     rounded_box_lying_3d_heightfield => "3d-rounded-box-lying-heightfield",
     rounded_box_standing_3d_heightfield => "3d-rounded-box-standing-heightfield",
+    // 3D, in a trough of two 45° mesh slopes: two normals 90° apart.
+    wedged_box_3d_trough => "3d-wedged-box-trough",
+    ball_3d_trough => "3d-ball-trough",
     // 2D, on a convex polygon.
     stack_2d_polygon => "2d-stack-polygon",
     ball_2d_polygon => "2d-ball-polygon",
@@ -106,6 +109,9 @@ scenes! {
     capsule_standing_2d_heightfield => "2d-capsule-standing-heightfield",
     rounded_box_lying_2d_heightfield => "2d-rounded-box-lying-heightfield",
     rounded_box_standing_2d_heightfield => "2d-rounded-box-standing-heightfield",
+    // 2D, in a trough of two 45° chain slopes.
+    wedged_box_2d_trough => "2d-wedged-box-trough",
+    ball_2d_trough => "2d-ball-trough",
 }
 
 #[test]

@@ -250,6 +250,23 @@ pub trait DispatchShape<V: GjkVector>: RayCast<V> + Clone {
         Self::contact_manifold_pair(pose_a, a, pose_b, b, prediction)
     }
 
+    /// [`contact_manifold_pair_cached`](Self::contact_manifold_pair_cached), with the
+    /// manifolds of a composite's parts touching along other normals pushed on
+    /// `more` (see [`contact_manifolds_by_normal`]; nothing is pushed for a convex
+    /// pair, and `more` is not cleared). The default pushes nothing.
+    #[inline]
+    fn contact_manifolds_pair_cached(
+        pose_a: &V::Pose,
+        a: &Self,
+        pose_b: &V::Pose,
+        b: &Self,
+        prediction: V::Scalar,
+        cache: &mut ContactCache<V>,
+        _more: &mut Vec<Manifold<V>>,
+    ) -> Option<Manifold<V>> {
+        Self::contact_manifold_pair_cached(pose_a, a, pose_b, b, prediction, cache)
+    }
+
     /// The manifold of a pair known to touch as `contact` says (a composite's part
     /// whose normal was corrected along a flat surface): the clipped manifold of the
     /// shapes' supporting features along its normal
@@ -433,6 +450,53 @@ pub fn contact_manifold<V: GjkVector, S: DispatchShape<V>>(
 ) -> Option<Manifold<V>> {
     let (pose_a, pose_b) = (&entering_pose::<V>(pose_a), &entering_pose::<V>(pose_b));
     S::contact_manifold_pair(pose_a, a, pose_b, b, prediction)
+}
+
+/// Every manifold of the shapes within `prediction`, one for each normal they touch
+/// along: [`contact_manifold`]'s first, then for composites the manifolds of parts
+/// touching along other normals, merged as
+/// [`merge_manifolds_by_normal`](crate::query::merge_manifolds_by_normal) does (a box
+/// in the corner of a floor mesh and a wall gets the floor's and the wall's). At most
+/// one for a convex pair. Empty where [`contact_manifold`] is `None`.
+///
+/// ```
+/// use isect::d3::*;
+/// use isect::query::dispatch;
+///
+/// # fn main() -> Result<(), Box<dyn std::error::Error>> {
+/// // An L of two quads: a floor (y = 0) and a wall (x = 1). A unit cube sunk 0.1
+/// // into the floor and 0.05 into the wall touches along +y and along -x.
+/// let vertices = vec![
+///     Vec3::new(-3.0, 0.0, -3.0), Vec3::new(1.0, 0.0, -3.0), Vec3::new(1.0, 0.0, 3.0), Vec3::new(-3.0, 0.0, 3.0),
+///     Vec3::new(1.0, 4.0, -3.0), Vec3::new(1.0, 4.0, 3.0),
+/// ];
+/// let faces = vec![[0, 2, 1], [0, 3, 2], [1, 2, 5], [1, 5, 4]];
+/// let corner: AnyShape = TriMesh::new(vertices, faces, TriMeshFlags::OPEN)?.into();
+/// let cube: AnyShape = Shape::Cuboid(Aabb::new(Vec3::splat(-0.5), Vec3::splat(0.5))?).into();
+/// let at = Pose::from_translation(Vec3::new(0.55, 0.4, 0.0));
+/// let all = dispatch::contact_manifolds_by_normal(&Pose::IDENTITY, &corner, &at, &cube, 0.0);
+/// assert_eq!(all.len(), 2);
+/// assert_eq!(Some(all[0]), dispatch::contact_manifold(&Pose::IDENTITY, &corner, &at, &cube, 0.0));
+/// # Ok(())
+/// # }
+/// ```
+pub fn contact_manifolds_by_normal<V: GjkVector, S: DispatchShape<V>>(
+    pose_a: &V::Pose,
+    a: &S,
+    pose_b: &V::Pose,
+    b: &S,
+    prediction: V::Scalar,
+) -> Vec<Manifold<V>> {
+    let (pose_a, pose_b) = (&entering_pose::<V>(pose_a), &entering_pose::<V>(pose_b));
+    let mut more = Vec::new();
+    let cache = &mut ContactCache::new();
+    let Some(first) =
+        S::contact_manifolds_pair_cached(pose_a, a, pose_b, b, prediction, cache, &mut more)
+    else {
+        return Vec::new();
+    };
+    more.insert(0, first);
+    more
 }
 
 /// [`contact`] warm-started from `cache`, the pair's [`ContactCache`] (see

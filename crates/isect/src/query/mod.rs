@@ -27,6 +27,6 @@ pub use distance::{closest_points, distance, ClosestPoints};
 pub use manifold::{
     contact_manifold_convex, contact_manifold_obb_2d, contact_manifold_obb_3d,
     contact_manifold_obb_polygon, contact_manifold_polygons, contact_manifold_polyhedra,
-    merge_manifolds, FeatureId, Manifold, ManifoldPoint,
+    merge_manifolds, merge_manifolds_by_normal, FeatureId, Manifold, ManifoldPoint,
 };
 pub use project_point::{PointProjection, ProjectPoint};

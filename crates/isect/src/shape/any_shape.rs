@@ -271,6 +271,32 @@ macro_rules! any_shape_dispatch {
                 Self::contact_manifold_pair(pa, a, pb, b, prediction)
             }
 
+            /// The convex pair's warm-started manifold; for composites, the per-part
+            /// manifolds merged by
+            /// [`merge_manifolds_by_normal`](crate::query::merge_manifolds_by_normal):
+            /// the first returned, the others pushed on `more`.
+            fn contact_manifolds_pair_cached(
+                pa: &$pose,
+                a: &Self,
+                pb: &$pose,
+                b: &Self,
+                prediction: $r,
+                cache: &mut $crate::query::dispatch::ContactCache<$v>,
+                more: &mut Vec<$crate::query::Manifold<$v>>,
+            ) -> Option<$crate::query::Manifold<$v>> {
+                if let (Self::Convex(x), Self::Convex(y)) = (a, b) {
+                    return <$convex>::contact_manifold_pair_cached(pa, x, pb, y, prediction, cache);
+                }
+                cache.clear();
+                let all = Self::contact_manifolds(pa, a, pb, b, prediction);
+                let mut merged =
+                    $crate::query::merge_manifolds_by_normal(all.iter().map(|m| &m.manifold))
+                        .into_iter();
+                let first = merged.next();
+                more.extend(merged);
+                first
+            }
+
             /// The convex pair's manifold; for composites, the per-part manifolds of
             /// [`contact_manifolds`](Self::contact_manifolds) merged by
             /// [`merge_manifolds`](crate::query::merge_manifolds): those within 5° of

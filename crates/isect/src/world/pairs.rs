@@ -40,7 +40,7 @@ pub struct PairContact<V: Vector> {
 pub(super) struct Pair<V: Vector> {
     pub a: Handle,
     pub b: Handle,
-    /// Index in the touching array, or [`NONE`].
+    /// Index of its first entry in the touching array, or [`NONE`].
     pub touching: u32,
     /// The last update that visited the pair (visits it once per update).
     pub stamp: u32,
@@ -90,9 +90,12 @@ pub(super) struct PairCache<V: Vector> {
     pairs: Vec<Pair<V>>,
     free: Vec<u32>,
     index: HashMap<u64, u32, BuildHasherDefault<PairKeyHasher>>,
-    /// Touching pairs: contact, owning pair, impulses (three aligned arrays).
+    /// Touching entries, one a manifold (a pair touching along several normals has
+    /// one each, chained from its `touching` through `next`): contact, owning pair,
+    /// next entry of the same pair, impulses (four aligned arrays).
     contacts: Vec<PairContact<V>>,
     owners: Vec<u32>,
+    next: Vec<u32>,
     impulses: Vec<Impulses<V>>,
 }
 
@@ -153,71 +156,166 @@ impl<V: Vector> PairCache<V> {
         let pair = self.pairs[id as usize];
         self.index.remove(&pair_key(pair.a, pair.b));
         self.free.push(id);
-        self.pairs[id as usize].touching = NONE;
         (pair.touching != NONE).then(|| {
-            self.untouch(pair.touching);
+            self.untouch(id);
             (pair.a, pair.b)
         })
     }
 
     /// Stores the contact and manifold of pair `id` (or its end when `None`; a missing
     /// manifold is the contact's single point, built here rather than carried
-    /// through the narrow phase's results); returns whether the pair started
-    /// (`Some(true)`) or stopped (`Some(false)`) touching. Impulses of points whose
-    /// feature id persists are carried over; new points start at zero.
+    /// through the narrow phase's results), and the manifolds of the other normals it
+    /// touches along (`more`: one entry each, after the first); returns whether the
+    /// pair started (`Some(true)`) or stopped (`Some(false)`) touching. Impulses of
+    /// points whose feature id persists in the pair are carried over; new points
+    /// start at zero.
     pub fn set_contact(
         &mut self,
         id: u32,
         found: Option<(&Contact<V>, Option<&Manifold<V>>)>,
+        more: &[Manifold<V>],
     ) -> Option<bool> {
+        let first = self.pairs[id as usize].touching;
+        let Some((contact, manifold)) = found else {
+            if first == NONE {
+                return None;
+            }
+            self.untouch(id);
+            return Some(false);
+        };
+        let manifold = match manifold {
+            Some(m) => *m,
+            None => Manifold::single(contact, FeatureId::SINGLE),
+        };
+        if first == NONE {
+            self.push_entry(id, contact, manifold);
+            self.push_more(id, more);
+            return Some(true);
+        }
+        let k = first as usize;
+        if more.is_empty() && self.next[k] == NONE {
+            // One manifold before and after: the common case, in place.
+            self.impulses[k] = carried(
+                &[(&self.contacts[k].manifold, &self.impulses[k])],
+                &manifold,
+            );
+            self.contacts[k].contact = *contact;
+            self.contacts[k].manifold = manifold;
+            return None;
+        }
+        self.replace_entries(id, contact, manifold, more);
+        None
+    }
+
+    /// Rewrites the entries of touching pair `id`: the first keeps its place, the
+    /// others are dropped and pushed again, impulses carried by feature id across all
+    /// of the pair's old points.
+    fn replace_entries(
+        &mut self,
+        id: u32,
+        contact: &Contact<V>,
+        manifold: Manifold<V>,
+        more: &[Manifold<V>],
+    ) {
+        let old: Vec<(Manifold<V>, Impulses<V>)> = self
+            .entries_of(id)
+            .map(|k| (self.contacts[k].manifold, self.impulses[k]))
+            .collect();
+        let old: Vec<(&Manifold<V>, &Impulses<V>)> = old.iter().map(|(m, i)| (m, i)).collect();
+        // The first entry moves when it was last and a removed one takes its place.
+        let first = |cache: &Self| cache.pairs[id as usize].touching as usize;
+        while self.next[first(self)] != NONE {
+            self.remove_entry(self.next[first(self)]);
+        }
+        let k = first(self);
+        self.impulses[k] = carried(&old, &manifold);
+        self.contacts[k].contact = *contact;
+        self.contacts[k].manifold = manifold;
+        let from = self.contacts.len();
+        self.push_more(id, more);
+        for j in from..self.contacts.len() {
+            self.impulses[j] = carried(&old, &self.contacts[j].manifold);
+        }
+    }
+
+    /// Appends an entry of pair `id` at the end of the touching array and of the
+    /// pair's chain, with zero impulses.
+    fn push_entry(&mut self, id: u32, contact: &Contact<V>, manifold: Manifold<V>) {
         let pair = self.pairs[id as usize];
-        let found = found.map(|(contact, manifold)| {
-            let manifold = match manifold {
-                Some(m) => *m,
-                None => Manifold::single(contact, FeatureId::SINGLE),
-            };
-            (contact, manifold)
+        let k = self.contacts.len() as u32;
+        *self.link_to(id, NONE) = k;
+        self.contacts.push(PairContact {
+            a: pair.a,
+            b: pair.b,
+            contact: *contact,
+            manifold,
         });
-        match (found, pair.touching) {
-            (None, NONE) => None,
-            (None, k) => {
-                self.untouch(k);
-                self.pairs[id as usize].touching = NONE;
-                Some(false)
-            }
-            (Some((contact, manifold)), NONE) => {
-                let (a, b) = (pair.a, pair.b);
-                self.pairs[id as usize].touching = self.contacts.len() as u32;
-                self.contacts.push(PairContact {
-                    a,
-                    b,
-                    contact: *contact,
-                    manifold,
-                });
-                self.owners.push(id);
-                self.impulses.push([V::Scalar::ZERO; MAX_MANIFOLD_POINTS]);
-                Some(true)
-            }
-            (Some((contact, manifold)), k) => {
-                let k = k as usize;
-                self.impulses[k] =
-                    carried(&self.contacts[k].manifold, &manifold, &self.impulses[k]);
-                self.contacts[k].contact = *contact;
-                self.contacts[k].manifold = manifold;
-                None
+        self.owners.push(id);
+        self.next.push(NONE);
+        self.impulses.push([V::Scalar::ZERO; MAX_MANIFOLD_POINTS]);
+    }
+
+    /// Appends an entry of pair `id` for each of `more` (each with its deepest point).
+    fn push_more(&mut self, id: u32, more: &[Manifold<V>]) {
+        for m in more {
+            if let Some(c) = m.deepest_contact() {
+                self.push_entry(id, &c, *m);
             }
         }
     }
 
-    /// Removes entry `k` of the touching array (the last one takes its place).
-    fn untouch(&mut self, k: u32) {
+    /// The touching-array indices of pair `id`'s entries, first to last.
+    fn entries_of(&self, id: u32) -> impl Iterator<Item = usize> + '_ {
+        let first = self.pairs[id as usize].touching;
+        core::iter::successors((first != NONE).then_some(first), |&k| {
+            let n = self.next[k as usize];
+            (n != NONE).then_some(n)
+        })
+        .map(|k| k as usize)
+    }
+
+    /// The link of pair `id`'s chain that holds `entry` (the pair's own `touching` or
+    /// the previous entry's `next`); with [`NONE`], the chain's empty end.
+    fn link_to(&mut self, id: u32, entry: u32) -> &mut u32 {
+        let mut at = self.pairs[id as usize].touching;
+        if at == entry {
+            return &mut self.pairs[id as usize].touching;
+        }
+        while self.next[at as usize] != entry {
+            at = self.next[at as usize];
+        }
+        &mut self.next[at as usize]
+    }
+
+    /// Removes every entry of pair `id` from the touching array.
+    fn untouch(&mut self, id: u32) {
+        while self.pairs[id as usize].touching != NONE {
+            self.remove_entry(self.pairs[id as usize].touching);
+        }
+    }
+
+    /// Removes entry `k` of the touching array: unlinked from its pair's chain, the
+    /// last entry takes its place (and its link follows it).
+    fn remove_entry(&mut self, k: u32) {
+        let after = self.next[k as usize];
+        *self.link_to(self.owners[k as usize], k) = after;
+        let last = (self.contacts.len() - 1) as u32;
+        if k != last {
+            *self.link_to(self.owners[last as usize], last) = k;
+        }
         let k = k as usize;
         self.contacts.swap_remove(k);
         self.owners.swap_remove(k);
+        self.next.swap_remove(k);
         self.impulses.swap_remove(k);
-        if let Some(&moved) = self.owners.get(k) {
-            self.pairs[moved as usize].touching = k as u32;
-        }
+    }
+
+    /// Every touching-array entry of the pair of `a` and `b`, first to last.
+    pub fn contacts_of(&self, a: Handle, b: Handle) -> impl Iterator<Item = &PairContact<V>> + '_ {
+        let id = self.find(a, b);
+        id.into_iter()
+            .flat_map(|id| self.entries_of(id))
+            .map(|k| &self.contacts[k])
     }
 
     pub fn contacts(&self) -> &[PairContact<V>] {
@@ -228,19 +326,47 @@ impl<V: Vector> PairCache<V> {
         &mut self.impulses
     }
 
+    /// Checks the touching entries: each pair's chain holds entries naming its
+    /// handles and owned by it, and the chains hold every entry once (validator).
+    pub fn check_entries(&self) -> Result<(), String> {
+        let mut seen = 0;
+        for id in self.ids() {
+            let pair = &self.pairs[id as usize];
+            for k in self.entries_of(id) {
+                let c = &self.contacts[k];
+                if self.owners[k] != id
+                    || (c.a, c.b) != (pair.a, pair.b)
+                    || seen > self.contacts.len()
+                {
+                    return Err(format!("pair {id}: entry {k} of another pair"));
+                }
+                seen += 1;
+            }
+        }
+        if seen != self.contacts.len() {
+            return Err(format!("{seen} chained entries of {}", self.contacts.len()));
+        }
+        Ok(())
+    }
+
     /// Every live pair id (for the validator and full sweeps).
     pub fn ids(&self) -> impl Iterator<Item = u32> + '_ {
         self.index.values().copied()
     }
 }
 
-/// The impulses of `new`'s points: each takes the impulse of `old`'s point with the
-/// same feature id (a single-point manifold matches the previous single point).
-fn carried<V: Vector>(old: &Manifold<V>, new: &Manifold<V>, impulses: &Impulses<V>) -> Impulses<V> {
+/// The impulses of `new`'s points: each takes the impulse of the first of `old`'s
+/// points with the same feature id (a single-point manifold matches the previous
+/// single point).
+fn carried<V: Vector>(old: &[(&Manifold<V>, &Impulses<V>)], new: &Manifold<V>) -> Impulses<V> {
     let mut out = [V::Scalar::ZERO; MAX_MANIFOLD_POINTS];
     for (slot, p) in out.iter_mut().zip(new.points()) {
-        if let Some(j) = old.points().iter().position(|q| q.id == p.id) {
-            *slot = impulses[j];
+        let same = old.iter().find_map(|(m, impulses)| {
+            let j = m.points().iter().position(|q| q.id == p.id)?;
+            Some(impulses[j])
+        });
+        if let Some(impulse) = same {
+            *slot = impulse;
         }
     }
     out

@@ -78,7 +78,8 @@ pub struct UpdateStats {
     /// Narrow-phase queries run: pairs of dirty shapes whose tight boxes, grown by
     /// the prediction, overlap.
     pub candidates: usize,
-    /// Touching pairs after the update.
+    /// Entries of [`World::contacts`] after the update: touching pairs, plus one for
+    /// each further normal a pair with a composite touches along.
     pub contacts: usize,
 }
 
@@ -93,8 +94,9 @@ pub struct UpdateEvents {
     pub stopped: Vec<(Handle, Handle)>,
 }
 
-/// A narrow-phase result: the deepest point and the manifold.
-type Found<V> = Option<(Contact<V>, Manifold<V>)>;
+/// A narrow-phase result: the deepest point, the manifold, and the manifolds of a
+/// composite's parts touching along other normals (empty, unallocated, for most).
+type Found<V> = Option<(Contact<V>, Manifold<V>, Vec<Manifold<V>>)>;
 
 /// The narrow phase's results, one per visited pair: single points (the world
 /// without manifolds: the manifold of one point is built when stored, so the
@@ -148,11 +150,14 @@ impl<V: GjkVector, S: DispatchShape<V> + Sync> World<V, S> {
         // The results are read in place: a manifold is large, and copies of it showed.
         for (k, (&id, warm)) in visit.iter().zip(warm).enumerate() {
             self.pairs.get_mut(id).warm = warm;
-            let found = match &found {
-                Results::Points(f) => f[k].as_ref().map(|c| (c, None)),
-                Results::Manifolds(f) => f[k].as_ref().map(|(c, m)| (c, Some(m))),
+            let (found, more) = match &found {
+                Results::Points(f) => (f[k].as_ref().map(|c| (c, None)), &[][..]),
+                Results::Manifolds(f) => match &f[k] {
+                    Some((c, m, more)) => (Some((c, Some(m))), &more[..]),
+                    None => (None, &[][..]),
+                },
             };
-            match self.pairs.set_contact(id, found) {
+            match self.pairs.set_contact(id, found, more) {
                 Some(true) => events.started.push(self.pair_handles(id)),
                 Some(false) => events.stopped.push(self.pair_handles(id)),
                 None => {}
@@ -173,15 +178,22 @@ impl<V: GjkVector, S: DispatchShape<V> + Sync> World<V, S> {
     }
 
     /// The touching pairs after the last [`update`](Self::update), with their contacts
-    /// (`a < b`). The order is deterministic (the same calls give the same order,
-    /// serial or parallel) but not sorted: pairs join at the end when they start
-    /// touching and the last one takes the place of one that stops. Removing a shape
-    /// drops its pairs at once.
+    /// (`a < b`): one entry a pair, except that with manifolds on
+    /// ([`set_manifolds`](Self::set_manifolds)) a pair with a composite whose parts
+    /// touch along several normals (a box in the corner of a floor mesh and a wall)
+    /// has one entry for each, in the order of
+    /// [`dispatch::contact_manifolds_by_normal`](crate::query::dispatch::contact_manifolds_by_normal)
+    /// (a solver takes each entry as one constraint). The order is deterministic (the
+    /// same calls give the same order, serial or parallel) but not sorted: entries
+    /// join at the end when they appear and the last one takes the place of one that
+    /// goes. Removing a shape drops its pairs at once.
     pub fn contacts(&self) -> &[PairContact<V>] {
         self.pairs.contacts()
     }
 
-    /// The contact of the pair of `a` and `b` when it touched at the last update.
+    /// The contact of the pair of `a` and `b` when it touched at the last update: its
+    /// first entry of [`contacts`](Self::contacts) (all of them:
+    /// [`contacts_between`](Self::contacts_between)).
     ///
     /// ```
     /// use isect::d3::*;
@@ -205,6 +217,37 @@ impl<V: GjkVector, S: DispatchShape<V> + Sync> World<V, S> {
         let pair = self.pairs.get(self.pairs.find(a, b)?);
         let c = self.pairs.contacts().get(pair.touching as usize)?;
         (c.a == a.min(b) && c.b == a.max(b)).then_some(c)
+    }
+
+    /// Every entry of [`contacts`](Self::contacts) of the pair of `a` and `b` (either
+    /// order), first to last: one a normal the pair touches along (see
+    /// [`contacts`](Self::contacts)); none when it did not touch at the last update.
+    ///
+    /// ```
+    /// use isect::d2::*;
+    ///
+    /// # fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// // A box in the corner of an L-shaped chain: one entry for the floor, one for the wall.
+    /// let mut world = World::new();
+    /// world.set_manifolds(true);
+    /// let l = Polyline::new(vec![Vec2::new(-4.0, 0.0), Vec2::new(1.0, 0.0), Vec2::new(1.0, 4.0)], false)?;
+    /// let corner = world.insert_static(l, Pose::IDENTITY, Filter::ALL)?;
+    /// let crate_ = Shape::Cuboid(Aabb::new(Vec2::splat(-0.5), Vec2::splat(0.5))?);
+    /// let c = world.insert(crate_, Pose::from_translation(Vec2::new(0.55, 0.4)), Filter::ALL)?;
+    /// world.update();
+    /// let normals: Vec<Vec2> = world.contacts_between(corner, c).map(|e| e.manifold.normal).collect();
+    /// assert_eq!(normals.len(), 2);
+    /// assert!((normals[0] - Vec2::Y).length() < 1e-5 && (normals[1] + Vec2::X).length() < 1e-5);
+    /// assert_eq!(world.contacts().len(), 2);
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub fn contacts_between(
+        &self,
+        a: Handle,
+        b: Handle,
+    ) -> impl Iterator<Item = &PairContact<V>> + '_ {
+        self.pairs.contacts_of(a, b)
     }
 
     /// A solver's accumulated impulses, one array per entry of
@@ -366,7 +409,7 @@ impl<V: GjkVector, S: DispatchShape<V> + Sync> World<V, S> {
                     }
                 }
                 PairState::Apart => {
-                    if self.pairs.set_contact(id, None) == Some(false) {
+                    if self.pairs.set_contact(id, None, &[]) == Some(false) {
                         stopped.push(self.pair_handles(id));
                     }
                 }
@@ -421,9 +464,12 @@ impl<V: GjkVector, S: DispatchShape<V> + Sync> World<V, S> {
         // take them as they are, without the free functions' second check.
         let found = if self.manifolds {
             Results::Manifolds(self.each_pair(visit, &mut warm, |a, b, warm| {
-                let m =
-                    S::contact_manifold_pair_cached(&a.pose, &a.shape, &b.pose, &b.shape, p, warm)?;
-                Some((deepest_point(&m)?, m))
+                let mut more = Vec::new();
+                let (pa, pb) = (&a.pose, &b.pose);
+                let m = S::contact_manifolds_pair_cached(
+                    pa, &a.shape, pb, &b.shape, p, warm, &mut more,
+                )?;
+                Some((m.deepest_contact()?, m, more))
             }))
         } else {
             Results::Points(self.each_pair(visit, &mut warm, |a, b, warm| {
@@ -474,22 +520,6 @@ enum PairState {
     Apart,
     /// Query it.
     Near,
-}
-
-/// The manifold's deepest point as a [`Contact`] (`None` for an empty manifold).
-fn deepest_point<V: GjkVector>(m: &Manifold<V>) -> Option<Contact<V>> {
-    let p = m.points().iter().max_by(|x, y| {
-        x.depth
-            .partial_cmp(&y.depth)
-            .unwrap_or(core::cmp::Ordering::Equal)
-    })?;
-    Some(Contact {
-        normal: m.normal,
-        depth: p.depth,
-        point_a: p.point_a,
-        point_b: p.point_b,
-        status: m.status,
-    })
 }
 
 /// Phase timing with the `timing` feature; a clock that reads zero without it.

@@ -55,13 +55,8 @@ impl<V: GjkVector, S: DispatchShape<V>> World<V, S> {
             if both_static {
                 return Err(defect(format!("pair {id} of two static shapes")));
             }
-            if let Some(c) = self.pairs.contacts().get(p.touching as usize) {
-                if (c.a, c.b) != (p.a, p.b) {
-                    return Err(defect(format!("pair {id}: contact of another pair")));
-                }
-            }
         }
-        Ok(())
+        self.pairs.check_entries().map_err(defect)
     }
 }
 

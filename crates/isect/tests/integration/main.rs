@@ -102,6 +102,8 @@ mod warm_start;
 mod world;
 #[path = "../world_cache.rs"]
 mod world_cache;
+#[path = "../world_corners.rs"]
+mod world_corners;
 #[path = "../world_distance.rs"]
 mod world_distance;
 #[path = "../world_ray_parts.rs"]

@@ -10,7 +10,9 @@
 //!   `ManifoldBetweenTwoFaces`, parry's polygonal feature maps).
 //! - `triangle_box`: the separating-axis test of a triangle against a box, whose face
 //!   axes start the feature manifold of the pair without GJK and EPA.
-//! - [`merge_manifolds`]: one manifold from several (a composite's parts).
+//! - [`merge_manifolds`]: one manifold from several (a composite's parts);
+//!   [`merge_manifolds_by_normal`]: one for each normal they touch along (a shape in
+//!   a corner).
 //!
 //! No tolerances beyond those of the submodules and [`MERGE_NORMAL_COS`] /
 //! [`MERGE_DUPLICATE_ULPS`].
@@ -231,6 +233,23 @@ impl<V: Vector> Manifold<V> {
             .fold(V::Scalar::NEG_INFINITY, |m, p| m.max(p.depth))
     }
 
+    /// The deepest point as a [`Contact`] along the manifold's normal (`None` for no
+    /// point; the last of equally deep ones).
+    pub fn deepest_contact(&self) -> Option<Contact<V>> {
+        let p = self.points().iter().max_by(|x, y| {
+            x.depth
+                .partial_cmp(&y.depth)
+                .unwrap_or(core::cmp::Ordering::Equal)
+        })?;
+        Some(Contact {
+            normal: self.normal,
+            depth: p.depth,
+            point_a: p.point_a,
+            point_b: p.point_b,
+            status: self.status,
+        })
+    }
+
     /// The same manifold seen from B: normal reversed, points swapped, ids keep
     /// naming the same features (`reference_is_b` flipped for face contacts, the two
     /// edges swapped for edge–edge contacts).
@@ -389,6 +408,62 @@ pub fn merge_manifolds<'a, V: Vector>(
         m.push(p.point_a, p.point_b, p.depth, p.id);
     }
     Some(m)
+}
+
+/// [`merge_manifolds_by_normal`] keeps at most this many manifolds (a box in the
+/// corner of a floor and two walls needs three).
+pub const MAX_MERGED_MANIFOLDS: usize = 4;
+
+/// One merged manifold for each normal the manifolds touch along: the first is
+/// [`merge_manifolds`]'s, each next one [`merge_manifolds`] of those whose normals are
+/// not within [`MERGE_NORMAL_COS`] of an earlier one's, at most
+/// [`MAX_MERGED_MANIFOLDS`] (the normals most manifolds share first). A box in the
+/// corner of a floor and a wall gets the floor's manifold and the wall's, where
+/// [`merge_manifolds`] keeps only the floor's: a solver given both keeps the box out
+/// of the wall (Jolt merges only manifolds of similar normals; rapier keeps one a
+/// part). Empty for no manifold or no point.
+///
+/// ```
+/// use isect::d2::*;
+/// use isect::query::{contact_manifold_obb_2d, merge_manifolds_by_normal};
+///
+/// # fn main() -> Result<(), ShapeError> {
+/// // A crate 0.1 into a floor and 0.05 into a wall on its right: two manifolds.
+/// let slab = Obb::from_angle(Vec2::ZERO, Vec2::new(2.0, 0.5), 0.0)?;
+/// let wall = Obb::from_angle(Vec2::ZERO, Vec2::new(0.5, 2.0), 0.0)?;
+/// let crate_ = Obb::from_angle(Vec2::ZERO, Vec2::new(0.5, 0.5), 0.0)?;
+/// let at = Pose::from_translation(Vec2::new(0.0, 0.9));
+/// let floor_at = Pose::IDENTITY;
+/// let wall_at = Pose::from_translation(Vec2::new(0.95, 2.0));
+/// let parts = [
+///     contact_manifold_obb_2d(&floor_at, &slab, &at, &crate_, 0.0).expect("on the floor"),
+///     contact_manifold_obb_2d(&wall_at, &wall, &at, &crate_, 0.0).expect("against the wall"),
+/// ];
+/// let merged = merge_manifolds_by_normal(&parts);
+/// assert_eq!(merged.len(), 2);
+/// assert!((merged[0].normal - Vec2::Y).length() < 1e-5);
+/// assert!((merged[1].normal + Vec2::X).length() < 1e-5);
+/// # Ok(())
+/// # }
+/// ```
+pub fn merge_manifolds_by_normal<'a, V: Vector>(
+    manifolds: impl IntoIterator<Item = &'a Manifold<V>>,
+) -> Vec<Manifold<V>> {
+    let cos = V::Scalar::from_f64(MERGE_NORMAL_COS);
+    let mut left: Vec<&Manifold<V>> = manifolds
+        .into_iter()
+        .filter(|m| !m.points().is_empty())
+        .collect();
+    let mut merged = Vec::new();
+    while merged.len() < MAX_MERGED_MANIFOLDS {
+        let Some(m) = merge_manifolds(left.iter().copied()) else {
+            break;
+        };
+        // A NaN normal takes nothing away: the count bounds the loop.
+        left.retain(|o| !(o.normal.dot(m.normal) >= cos));
+        merged.push(m);
+    }
+    merged
 }
 
 /// Indices of at most `cap` (2 or 4) of `points` spanning the widest support: the
