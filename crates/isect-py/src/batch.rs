@@ -333,7 +333,36 @@ fn collide_rows<D: Dim>(
         Rows::One(pose) => Some(dispatch::entered_pose::<D::V>(&pose)),
         _ => None,
     };
+    // Row k's answer from its parsed poses (B's already entered).
+    let answer = |a: &D::Pose, b: Option<D::Pose>, distance: bool| match (
+        dispatch::entered_pose::<D::V>(a),
+        b,
+    ) {
+        (Some(a), Some(b)) if kernel(&a, &b) => (true, 0.0),
+        (Some(a), Some(b)) if distance => (false, D::Shape::distance_pair(&a, sa, &b, sb)),
+        (Some(_), Some(_)) => (false, 0.0),
+        _ => (false, f64::NAN),
+    };
     let chunk = |start: usize, flags: &mut [bool], mut distances: Option<&mut [f64]>| {
+        let with_distances = distances.is_some();
+        if let (Rows::Flat(flat, w), Some(b)) = (pa, one_b) {
+            if w == D::POSE_COLUMNS {
+                // The common batch, rows against one pose: a loop the compiler sees
+                // whole (fixed row width, no per-row match on B).
+                let rows = flat[start * w..(start + flags.len()) * w].chunks_exact(w);
+                for (k, (row, flag)) in rows.zip(flags.iter_mut()).enumerate() {
+                    let Some(a) = D::pose_from_row_or_none(row) else {
+                        return false;
+                    };
+                    let (collides, distance) = answer(&a, b, with_distances);
+                    *flag = collides;
+                    if let Some(d) = distances.as_deref_mut() {
+                        d[k] = distance;
+                    }
+                }
+                return true;
+            }
+        }
         for (k, flag) in flags.iter_mut().enumerate() {
             let i = start + k;
             let Some(a) = pa.at::<D>(i) else { return false };
@@ -344,14 +373,7 @@ fn collide_rows<D: Dim>(
                     None => return false,
                 },
             };
-            let (collides, distance) = match (dispatch::entered_pose::<D::V>(&a), b) {
-                (Some(a), Some(b)) if kernel(&a, &b) => (true, 0.0),
-                (Some(a), Some(b)) if distances.is_some() => {
-                    (false, D::Shape::distance_pair(&a, sa, &b, sb))
-                }
-                (Some(_), Some(_)) => (false, 0.0),
-                _ => (false, f64::NAN),
-            };
+            let (collides, distance) = answer(&a, b, with_distances);
             *flag = collides;
             if let Some(d) = distances.as_deref_mut() {
                 d[k] = distance;
