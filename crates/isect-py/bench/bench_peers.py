@@ -4,7 +4,9 @@ and the ratio peer / isect, as the markdown table in BENCHMARKS.md.
     python crates/isect-py/bench/bench_peers.py [--repeat 5]
 
 Runs on one core (the process is pinned to CPU 0 and rayon to one thread) so that the
-batch figures compare kernels, not thread counts. Each figure is the best of
+batch figures compare kernels, not thread counts; `--threads 2` pins it to CPUs 0 and 1
+and gives rayon two threads (the peers' loops still run on one). `--only batch` runs
+the pose-batch rows alone. Each figure is the best of
 `--repeat` interleaved runs (isect, then each peer, then isect again ...), because the
 machine is shared. Inputs are seeded.
 """
@@ -12,12 +14,15 @@ machine is shared. Inputs are seeded.
 import argparse
 import os
 import pathlib
+import sys
 import time
 
-os.environ["RAYON_NUM_THREADS"] = "1"
+# Read before numpy and isect load: rayon sizes its pool from the environment.
+THREADS = int(sys.argv[sys.argv.index("--threads") + 1]) if "--threads" in sys.argv else 1
+os.environ["RAYON_NUM_THREADS"] = str(THREADS)
 # numpy's BLAS threads spin after use; pinned to the same core they steal its time.
 os.environ["OPENBLAS_NUM_THREADS"] = "1"
-os.sched_setaffinity(0, {0})
+os.sched_setaffinity(0, set(range(THREADS)))
 
 import numpy as np  # noqa: E402
 
@@ -163,10 +168,13 @@ def ray_rows(repeat, n=100_000):
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=5)
+    parser.add_argument("--threads", type=int, default=1, help="rayon threads (and CPUs) for isect's batches")
+    parser.add_argument("--only", choices=["batch"], help="run only these rows")
     args = parser.parse_args()
     print("| benchmark | isect | peer | peer / isect |")
     print("|---|---|---|---|")
-    for rows in (per_call_rows, pose_batch_rows, ray_rows):
+    tables = (pose_batch_rows,) if args.only == "batch" else (per_call_rows, pose_batch_rows, ray_rows)
+    for rows in tables:
         for label, ours, peers in rows(args.repeat):
             for peer, theirs in peers.items():
                 print(f"| {label} | {ours * 1e6:.2f} µs | {peer} {theirs * 1e6:.2f} µs | **{theirs / ours:.2f}×** |")

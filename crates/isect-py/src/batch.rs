@@ -3,7 +3,7 @@
 //! arrays. A row with NaN or infinite input answers with the row-wise miss (no hit,
 //! `False`, `nan`); the batch itself never fails for it.
 
-use crate::dim::{Dim, D2, D3};
+use crate::dim::{Dim, PoseArray, D2, D3};
 use crate::query::{by_dim, which, which_pair, Which};
 use isect::math::Isometry;
 use isect::query::dispatch;
@@ -263,26 +263,48 @@ pub fn signed_distances(
     )
 }
 
-/// The B side of a pose batch: N poses, or one pose for every row.
-enum PosesB<P> {
-    Each(Vec<P>),
+/// Where a pose batch reads its poses: the numbers of a pose array (parsed row by
+/// row on the workers), poses already parsed, or one pose for every row.
+#[derive(Clone, Copy)]
+enum Rows<'a, P> {
+    Flat(&'a [f64], usize),
+    Parsed(&'a [P]),
     One(P),
 }
 
-impl<P> PosesB<P> {
-    /// Row `i`'s pose.
-    fn at(&self, i: usize) -> &P {
-        match self {
-            PosesB::Each(poses) => &poses[i],
-            PosesB::One(pose) => pose,
+impl<P: Copy> Rows<'_, P> {
+    /// Row `i`'s pose, `None` where it does not parse (a rotation far from unit).
+    #[inline]
+    fn at<D: Dim<Pose = P>>(&self, i: usize) -> Option<P> {
+        match *self {
+            Rows::Flat(flat, width) => {
+                let row = &flat[i * width..][..width];
+                if width == D::POSE_COLUMNS {
+                    D::pose_from_row_or_none(row)
+                } else {
+                    D::pose_from_matrix(row, "").ok()
+                }
+            }
+            Rows::Parsed(poses) => Some(poses[i]),
+            Rows::One(pose) => Some(pose),
         }
     }
 }
 
+/// The B side of a pose batch: N poses, or one pose for every row.
+enum PosesB<'py, D: Dim> {
+    Each(PoseArray<'py, D>),
+    One(D::Pose),
+}
+
 /// `poses_b`: an array of `n` poses, or one pose (`None` for the identity).
-fn poses_or_one<D: Dim>(obj: Option<&Any<'_>>, n: usize, what: &str) -> PyResult<PosesB<D::Pose>> {
+fn poses_or_one<'py, D: Dim>(
+    obj: Option<&Bound<'py, PyAny>>,
+    n: usize,
+    what: &str,
+) -> PyResult<PosesB<'py, D>> {
     if let Some(obj) = obj.filter(|o| !o.is_none()) {
-        if let Ok(poses) = D::poses(obj, what) {
+        if let Ok(poses) = PoseArray::<D>::new(obj, what) {
             if poses.len() != n {
                 return Err(PyTypeError::new_err(format!(
                     "{what}: {} poses, expected {n}",
@@ -295,6 +317,86 @@ fn poses_or_one<D: Dim>(obj: Option<&Any<'_>>, n: usize, what: &str) -> PyResult
     Ok(PosesB::One(D::pose(obj, what)?))
 }
 
+/// The batch's answers: `flags[i]`, and `distances[i]` when asked (an empty slice
+/// otherwise). Each worker parses its rows, checks each pose once
+/// ([`dispatch::entered_pose`]: a refused one is the row's miss, `False` and `nan`)
+/// and calls the pair's kernel, chosen once ([`dispatch::intersects_kernel`]). False
+/// when a row does not parse (the caller then names it).
+fn collide_rows<D: Dim>(
+    (sa, pa): (&D::Shape, Rows<'_, D::Pose>),
+    (sb, pb): (&D::Shape, Rows<'_, D::Pose>),
+    flags: &mut [bool],
+    distances: &mut [f64],
+) -> bool {
+    let kernel = dispatch::intersects_kernel::<D::V, D::Shape>(sa, sb);
+    let one_b = match pb {
+        Rows::One(pose) => Some(dispatch::entered_pose::<D::V>(&pose)),
+        _ => None,
+    };
+    // Row k's answer from its parsed poses (B's already entered).
+    let answer = |a: &D::Pose, b: Option<D::Pose>, distance: bool| match (
+        dispatch::entered_pose::<D::V>(a),
+        b,
+    ) {
+        (Some(a), Some(b)) if kernel(&a, &b) => (true, 0.0),
+        (Some(a), Some(b)) if distance => (false, D::Shape::distance_pair(&a, sa, &b, sb)),
+        (Some(_), Some(_)) => (false, 0.0),
+        _ => (false, f64::NAN),
+    };
+    let chunk = |start: usize, flags: &mut [bool], mut distances: Option<&mut [f64]>| {
+        let with_distances = distances.is_some();
+        if let (Rows::Flat(flat, w), Some(b)) = (pa, one_b) {
+            if w == D::POSE_COLUMNS {
+                // The common batch, rows against one pose: a loop the compiler sees
+                // whole (fixed row width, no per-row match on B).
+                let rows = flat[start * w..(start + flags.len()) * w].chunks_exact(w);
+                for (k, (row, flag)) in rows.zip(flags.iter_mut()).enumerate() {
+                    let Some(a) = D::pose_from_row_or_none(row) else {
+                        return false;
+                    };
+                    let (collides, distance) = answer(&a, b, with_distances);
+                    *flag = collides;
+                    if let Some(d) = distances.as_deref_mut() {
+                        d[k] = distance;
+                    }
+                }
+                return true;
+            }
+        }
+        for (k, flag) in flags.iter_mut().enumerate() {
+            let i = start + k;
+            let Some(a) = pa.at::<D>(i) else { return false };
+            let b = match one_b {
+                Some(b) => b,
+                None => match pb.at::<D>(i) {
+                    Some(b) => dispatch::entered_pose::<D::V>(&b),
+                    None => return false,
+                },
+            };
+            let (collides, distance) = answer(&a, b, with_distances);
+            *flag = collides;
+            if let Some(d) = distances.as_deref_mut() {
+                d[k] = distance;
+            }
+        }
+        true
+    };
+    if distances.is_empty() {
+        flags
+            .par_chunks_mut(CHUNK)
+            .enumerate()
+            .map(|(c, f)| chunk(c * CHUNK, f, None))
+            .reduce(|| true, |x, y| x && y)
+    } else {
+        flags
+            .par_chunks_mut(CHUNK)
+            .zip(distances.par_chunks_mut(CHUNK))
+            .enumerate()
+            .map(|(c, (f, d))| chunk(c * CHUNK, f, Some(d)))
+            .reduce(|| true, |x, y| x && y)
+    }
+}
+
 fn collide_poses_in<D: Dim>(
     py: Python<'_>,
     a: &Any<'_>,
@@ -304,23 +406,69 @@ fn collide_poses_in<D: Dim>(
     distances: bool,
 ) -> PyResult<(Py<PyAny>, Py<PyAny>)> {
     let (sa, sb) = (D::shape(a).expect("checked"), D::shape(b).expect("checked"));
-    let pa = D::poses(poses_a, "poses_a")?;
-    let pb = poses_or_one::<D>(poses_b, pa.len(), "poses_b")?;
-    let rows: Vec<usize> = (0..pa.len()).collect();
-    let answers = py.detach(|| {
-        par_map(&rows, |&i| {
-            let collides = dispatch::intersects(&pa[i], sa, pb.at(i), sb);
-            let distance = if collides || !distances {
-                0.0
-            } else {
-                dispatch::distance(&pa[i], sa, pb.at(i), sb)
-            };
-            (collides, distance)
-        })
-    });
-    let flags: Vec<bool> = answers.iter().map(|a| a.0).collect();
+    let pa = PoseArray::<D>::new(poses_a, "poses_a")?;
+    let n = pa.len();
+    let pb = match poses_or_one::<D>(poses_b, n, "poses_b") {
+        Ok(pb) => pb,
+        Err(e) => {
+            // A's rows are checked before B, as the scalar path does.
+            D::poses(poses_a, "poses_a")?;
+            return Err(e);
+        }
+    };
+    let (mut flags, mut answers) = (vec![false; n], vec![0.0; if distances { n } else { 0 }]);
+    let rows_a = Rows::Flat(pa.flat(), pa.width);
+    let rows_b = match &pb {
+        PosesB::Each(poses) => Rows::Flat(poses.flat(), poses.width),
+        PosesB::One(pose) => Rows::One(*pose),
+    };
+    let parsed =
+        py.detach(|| collide_rows::<D>((sa, rows_a), (sb, rows_b), &mut flags, &mut answers));
+    if !parsed {
+        // A row that does not parse: parse them in order as the scalar path does, for
+        // its error naming the first such row (A's before B's), then answer from the
+        // parsed poses if B turns out to be one pose after all.
+        let pa = D::poses(poses_a, "poses_a")?;
+        let one_b = match poses_b.filter(|o| !o.is_none()) {
+            Some(obj) => match D::poses(obj, "poses_b") {
+                Ok(poses) => return collide_parsed::<D>(py, (sa, &pa), (sb, &poses), distances),
+                Err(_) => D::pose(Some(obj), "poses_b")?,
+            },
+            None => D::pose(None, "poses_b")?,
+        };
+        let rows = (Rows::Parsed(&pa[..]), Rows::One(one_b));
+        py.detach(|| collide_rows::<D>((sa, rows.0), (sb, rows.1), &mut flags, &mut answers));
+    }
     let distances = if distances {
-        array(py, answers.iter().map(|a| a.1).collect(), 1)?
+        array(py, answers, 1)?
+    } else {
+        py.None()
+    };
+    Ok((PyArray1::from_vec(py, flags).into_any().unbind(), distances))
+}
+
+/// [`collide_poses_in`] from parsed poses of both sides.
+fn collide_parsed<D: Dim>(
+    py: Python<'_>,
+    (sa, pa): (&D::Shape, &[D::Pose]),
+    (sb, pb): (&D::Shape, &[D::Pose]),
+    distances: bool,
+) -> PyResult<(Py<PyAny>, Py<PyAny>)> {
+    if pa.len() != pb.len() {
+        return Err(PyTypeError::new_err(format!(
+            "poses_b: {} poses, expected {}",
+            pb.len(),
+            pa.len()
+        )));
+    }
+    let (mut flags, mut answers) = (
+        vec![false; pa.len()],
+        vec![0.0; if distances { pa.len() } else { 0 }],
+    );
+    let rows = (Rows::Parsed(pa), Rows::Parsed(pb));
+    py.detach(|| collide_rows::<D>((sa, rows.0), (sb, rows.1), &mut flags, &mut answers));
+    let distances = if distances {
+        array(py, answers, 1)?
     } else {
         py.None()
     };

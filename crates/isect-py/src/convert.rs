@@ -34,9 +34,21 @@ pub fn matrix(obj: &Bound<'_, PyAny>, columns: usize, what: &str) -> PyResult<Ve
 /// The elements of an array in row-major order: one copy when it is contiguous (a
 /// per-element walk of a dynamic-rank view cost ~10 ns an element).
 pub fn flat<D: numpy::ndarray::Dimension>(array: &numpy::PyReadonlyArray<'_, f64, D>) -> Vec<f64> {
-    match array.as_slice() {
-        Ok(slice) => slice.to_vec(),
-        Err(_) => array.as_array().iter().copied().collect(),
+    match c_order(array) {
+        Some(slice) => slice.to_vec(),
+        None => array.as_array().iter().copied().collect(),
+    }
+}
+
+/// The elements in place when they are stored row-major (numpy's `as_slice` also
+/// takes a Fortran-order array, whose memory is column-major).
+pub fn c_order<'a, D: numpy::ndarray::Dimension>(
+    array: &'a numpy::PyReadonlyArray<'_, f64, D>,
+) -> Option<&'a [f64]> {
+    if array.is_c_contiguous() {
+        array.as_slice().ok()
+    } else {
+        None
     }
 }
 
@@ -162,16 +174,22 @@ pub fn pose3_from_parts(t: DVec3, q: [f64; 4], what: &str) -> PyResult<Pose3<f64
 /// farther one is refused; a non-finite one passes, and the queries answer it with
 /// their documented miss.
 fn unit_quaternion(q: DQuat, what: &str) -> PyResult<DQuat> {
+    unit_quaternion_or_none(q).ok_or_else(|| {
+        let length = q.length();
+        PyValueError::new_err(format!(
+            "{what}: quaternion length {length} is not 1 (components are x, y, z, w)"
+        ))
+    })
+}
+
+/// [`unit_quaternion`] without building its error (a batch's rows: `None` is refused).
+#[inline]
+pub fn unit_quaternion_or_none(q: DQuat) -> Option<DQuat> {
     if !q.is_finite() {
-        return Ok(q);
+        return Some(q);
     }
     let length = q.length();
-    if (length - 1.0).abs() > ROTATION_TOLERANCE {
-        return Err(PyValueError::new_err(format!(
-            "{what}: quaternion length {length} is not 1 (components are x, y, z, w)"
-        )));
-    }
-    Ok(q / length)
+    ((length - 1.0).abs() <= ROTATION_TOLERANCE).then(|| q / length)
 }
 
 /// A 3D pose from a row-major 4×4 homogeneous matrix.

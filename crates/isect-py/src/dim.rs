@@ -3,7 +3,7 @@
 
 use crate::convert;
 use crate::shape::{Shape, Shape2d};
-use glam::{DVec2, DVec3};
+use glam::{DQuat, DVec2, DVec3};
 use isect::algo::gjk::GjkVector;
 use isect::math::{Pose2, Pose3};
 use isect::query::dispatch::DispatchShape;
@@ -42,6 +42,9 @@ pub trait Dim: Sized + 'static {
     fn pose(obj: Option<&Bound<'_, PyAny>>, what: &str) -> PyResult<Self::Pose>;
     /// A pose from one row of a flat pose array.
     fn pose_from_row(row: &[f64], what: &str) -> PyResult<Self::Pose>;
+    /// [`pose_from_row`](Self::pose_from_row) without building its error: `None`
+    /// where it refuses the row (a batch parses each row with it on the workers).
+    fn pose_from_row_or_none(row: &[f64]) -> Option<Self::Pose>;
     /// A pose from a row-major homogeneous matrix.
     fn pose_from_matrix(m: &[f64], what: &str) -> PyResult<Self::Pose>;
     /// A pose as the tuple `pose` reads: `(translation, quaternion xyzw)` or
@@ -56,23 +59,77 @@ pub trait Dim: Sized + 'static {
 
     /// Poses from an `(n, POSE_COLUMNS)` array or an `(n, N+1, N+1)` array of matrices.
     fn poses(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<Vec<Self::Pose>> {
+        let array = PoseArray::<Self>::new(obj, what)?;
+        let width = array.width;
+        each_row(array.flat(), width, what, |row, w| {
+            pose_of::<Self>(width, row, w)
+        })
+    }
+}
+
+/// A pose array's numbers, read in place when numpy holds them contiguous as float64
+/// (a batch parses its rows on every core instead of copying them first).
+pub struct PoseArray<'py, D: Dim> {
+    array: PyArrayLikeDyn<'py, f64, AllowTypeChange>,
+    /// The numbers when the array is not contiguous.
+    copy: Option<Vec<f64>>,
+    /// Numbers a pose: `POSE_COLUMNS` for rows, `(N+1)²` for matrices.
+    pub width: usize,
+    dim: std::marker::PhantomData<D>,
+}
+
+impl<'py, D: Dim> PoseArray<'py, D> {
+    /// An `(n, POSE_COLUMNS)` array of rows or an `(n, N+1, N+1)` array of matrices;
+    /// a `TypeError` for anything else.
+    pub fn new(obj: &Bound<'py, PyAny>, what: &str) -> PyResult<Self> {
         crate::convert::not_numeric(obj, what)?;
-        let array: PyArrayLikeDyn<'_, f64, AllowTypeChange> = obj
+        let array: PyArrayLikeDyn<'py, f64, AllowTypeChange> = obj
             .extract()
             .map_err(|_| PyTypeError::new_err(format!("{what}: expected an array of poses")))?;
         let shape = array.shape().to_vec();
-        let flat: Vec<f64> = crate::convert::flat(&array);
-        let k = Self::N + 1;
-        match shape.as_slice() {
-            [_, c] if *c == Self::POSE_COLUMNS => {
-                each_row(&flat, Self::POSE_COLUMNS, what, Self::pose_from_row)
+        let k = D::N + 1;
+        let width = match shape.as_slice() {
+            [_, c] if *c == D::POSE_COLUMNS => D::POSE_COLUMNS,
+            [_, r, c] if *r == k && *c == k => k * k,
+            _ => {
+                return Err(PyTypeError::new_err(format!(
+                    "{what}: expected shape (n, {}) or (n, {k}, {k}), got {shape:?}",
+                    D::POSE_COLUMNS
+                )))
             }
-            [_, r, c] if *r == k && *c == k => each_row(&flat, k * k, what, Self::pose_from_matrix),
-            _ => Err(PyTypeError::new_err(format!(
-                "{what}: expected shape (n, {}) or (n, {k}, {k}), got {shape:?}",
-                Self::POSE_COLUMNS
-            ))),
+        };
+        let copy = crate::convert::c_order(&array)
+            .is_none()
+            .then(|| crate::convert::flat(&array));
+        Ok(Self {
+            array,
+            copy,
+            width,
+            dim: std::marker::PhantomData,
+        })
+    }
+
+    /// The numbers, row-major.
+    pub fn flat(&self) -> &[f64] {
+        match &self.copy {
+            Some(copy) => copy,
+            None => crate::convert::c_order(&self.array).expect("checked row-major"),
         }
+    }
+
+    /// The number of poses.
+    pub fn len(&self) -> usize {
+        self.flat().len() / self.width
+    }
+}
+
+/// The pose of a row of `width` numbers of a [`PoseArray`] ([`Dim::pose_from_row`] or
+/// [`Dim::pose_from_matrix`]); needs no GIL.
+pub fn pose_of<D: Dim>(width: usize, row: &[f64], what: &str) -> PyResult<D::Pose> {
+    if width == D::POSE_COLUMNS {
+        D::pose_from_row(row, what)
+    } else {
+        D::pose_from_matrix(row, what)
     }
 }
 
@@ -131,6 +188,12 @@ impl Dim for D3 {
         let t = DVec3::from_slice(&row[..3]);
         convert::pose3_from_parts(t, [row[3], row[4], row[5], row[6]], what)
     }
+    #[inline]
+    fn pose_from_row_or_none(row: &[f64]) -> Option<Self::Pose> {
+        let q = DQuat::from_array([row[3], row[4], row[5], row[6]]);
+        let q = convert::unit_quaternion_or_none(q)?;
+        Some(Pose3::new(DVec3::new(row[0], row[1], row[2]), q))
+    }
     fn pose_from_matrix(m: &[f64], what: &str) -> PyResult<Self::Pose> {
         convert::pose3_from_matrix(m, what)
     }
@@ -170,6 +233,10 @@ impl Dim for D2 {
     }
     fn pose_from_row(row: &[f64], _what: &str) -> PyResult<Self::Pose> {
         Ok(Pose2::new(DVec2::new(row[0], row[1]), row[2]))
+    }
+    #[inline]
+    fn pose_from_row_or_none(row: &[f64]) -> Option<Self::Pose> {
+        Some(Pose2::new(DVec2::new(row[0], row[1]), row[2]))
     }
     fn pose_from_matrix(m: &[f64], what: &str) -> PyResult<Self::Pose> {
         convert::pose2_from_matrix(m, what)

@@ -133,3 +133,158 @@ def test_a_non_unit_quaternion_row_names_its_row():
     poses[3, 3:] = [0.0, 0.0, 0.0, 3.0]
     with pytest.raises(ValueError, match=r"poses_a\[3\]"):
         isect.collide_poses(isect.Sphere(1.0), poses, isect.Sphere(1.0))
+
+
+def loop_answers(a, poses_a, b, poses_b):
+    """The scalar queries row by row: what `collide_poses` must answer."""
+    flags, distances = [], []
+    for i, pa in enumerate(poses_a):
+        pb = poses_b[i] if isinstance(poses_b, list) else poses_b
+        flags.append(isect.intersects(a, pa, b, pb))
+        distances.append(0.0 if flags[-1] else isect.distance(a, pa, b, pb))
+    return flags, distances
+
+
+def as_tuples_3d(rows):
+    return [(tuple(r[:3]), tuple(r[3:])) for r in rows]
+
+
+def same_answers(batch, expected):
+    flags, distances = batch
+    assert flags.tolist() == expected[0]
+    assert np.array_equal(distances, np.array(expected[1]), equal_nan=True)
+
+
+@pytest.mark.parametrize(
+    "pair",
+    [
+        (isect.Sphere(0.5), isect.Sphere(0.4)),
+        (isect.Sphere(0.5), isect.Capsule(0.4, 0.2)),
+        (isect.Capsule(0.5, 0.3), isect.Sphere(0.4)),
+        (isect.Capsule(0.5, 0.3), isect.Capsule(0.4, 0.2)),
+        (isect.Sphere(0.5), isect.Box([0.4, 0.25, 0.6])),
+        (isect.Box([0.4, 0.25, 0.6]), isect.Sphere(0.5)),
+        (isect.Capsule(0.5, 0.3), isect.Box([0.4, 0.25, 0.6])),
+        (isect.Box([0.4, 0.25, 0.6]), isect.Capsule(0.5, 0.3)),
+        (isect.Box([0.5, 0.3, 0.4]), isect.Box([0.4, 0.25, 0.6])),
+        (isect.Cylinder(0.5, 0.3), isect.Cone(0.4, 0.3)),
+        (isect.TriMesh(CUBE_VERTICES, CUBE_FACES), isect.Capsule(0.5, 0.3)),
+    ],
+    ids=lambda p: f"{p[0].kind}-{p[1].kind}",
+)
+def test_collide_poses_equals_the_loop_for_each_kernel(pair):
+    a, b = pair
+    rng = np.random.default_rng(31)
+    poses_a, poses_b = random_poses_3d(rng, 300, 1.5), random_poses_3d(rng, 300, 0.5)
+    same_answers(isect.collide_poses(a, poses_a, b, poses_b), loop_answers(a, as_tuples_3d(poses_a), b, as_tuples_3d(poses_b)))
+    one = ((0.1, -0.2, 0.3), (0.0, math.sin(0.3), 0.0, math.cos(0.3)))
+    same_answers(isect.collide_poses(a, poses_a, b, one), loop_answers(a, as_tuples_3d(poses_a), b, one))
+
+
+def test_collide_poses_nan_rows_miss_on_either_side():
+    a, b = isect.Capsule(0.5, 0.3), isect.Box([0.4, 0.25, 0.6])
+    rng = np.random.default_rng(32)
+    poses_a, poses_b = random_poses_3d(rng, 600, 1.0), random_poses_3d(rng, 600, 0.3)
+    poses_a[[3, 300, 599], 0] = np.nan
+    poses_a[7, 3:] = [np.inf, 0, 0, 1]
+    poses_b[[10, 400], 5] = np.nan
+    poses_b[11, 2] = -np.inf
+    poses_b[12, :3] = [1e300, 0, 0]  # beyond the library's largest coordinate
+    collides, distances = isect.collide_poses(a, poses_a, b, poses_b)
+    bad = [3, 7, 10, 11, 12, 300, 400, 599]
+    assert not collides[bad].any() and np.isnan(distances[bad]).all()
+    good = np.setdiff1d(np.arange(600), bad)
+    assert np.isfinite(distances[good]).all()
+    same_answers((collides, distances), loop_answers(a, as_tuples_3d(poses_a), b, as_tuples_3d(poses_b)))
+    flags, none = isect.collide_poses(a, poses_a, b, poses_b, distances=False)
+    assert none is None and flags.tolist() == collides.tolist()
+    every_row, d = isect.collide_poses(a, poses_a[:5], b, ((np.nan, 0, 0), (0, 0, 0, 1)))
+    assert not every_row.any() and np.isnan(d).all()
+
+
+def test_collide_poses_one_b_pose_in_every_form():
+    a, b = isect.Capsule(0.5, 0.3), isect.Box([0.4, 0.25, 0.6])
+    poses_a = random_poses_3d(np.random.default_rng(33), 500, 1.5)
+    t, q = (0.2, 0.1, -0.3), (0.0, 0.0, math.sin(0.4), math.cos(0.4))
+    matrix = np.eye(4)
+    matrix[:3, 3] = t
+    c, s = math.cos(0.8), math.sin(0.8)
+    matrix[:2, :2] = [[c, -s], [s, c]]
+    expected = isect.collide_poses(a, poses_a, b, np.tile(np.array(t + q), (500, 1)))
+    for one in [(t, q), isect.Pose(t, q), matrix, isect.Pose.from_matrix(matrix)]:
+        got = isect.collide_poses(a, poses_a, b, one)
+        assert got[0].tolist() == expected[0].tolist()
+        assert got[1] == pytest.approx(expected[1], abs=1e-12)
+    identity = isect.collide_poses(a, poses_a, b)
+    same_answers(identity, loop_answers(a, as_tuples_3d(poses_a), b, None))
+
+
+def test_collide_poses_reads_any_layout_and_empty_batches():
+    a, b = isect.Capsule(0.5, 0.3), isect.Box([0.4, 0.25, 0.6])
+    poses = random_poses_3d(np.random.default_rng(34), 400, 1.5)
+    expected = isect.collide_poses(a, poses, b)
+    wide = np.zeros((400, 14))
+    wide[:, ::2] = poses  # a strided view: not contiguous
+    for layout in [np.asfortranarray(poses), wide[:, ::2], poses.tolist()]:
+        got = isect.collide_poses(a, layout, b)
+        assert got[0].tolist() == expected[0].tolist()
+        assert np.array_equal(got[1], expected[1])
+    flags, distances = isect.collide_poses(a, np.zeros((0, 7)), b)
+    assert flags.shape == (0,) and distances.shape == (0,)
+    flags, _ = isect.collide_poses(a, np.zeros((0, 4, 4)), b, np.zeros((0, 7)))
+    assert flags.shape == (0,)
+
+
+def test_collide_poses_bad_rows_name_the_first_in_order():
+    a, b = isect.Sphere(0.5), isect.Sphere(0.5)
+    rng = np.random.default_rng(35)
+    poses_a, poses_b = random_poses_3d(rng, 2000), random_poses_3d(rng, 2000)
+    bad_b = poses_b.copy()
+    bad_b[[1500, 1700], 3:] = [0.0, 0.0, 0.0, 2.0]
+    with pytest.raises((ValueError, TypeError), match=r"poses_b"):
+        isect.collide_poses(a, poses_a, b, bad_b)
+    bad_a = poses_a.copy()
+    bad_a[[1800, 900], 3:] = [0.0, 0.0, 0.0, 2.0]
+    with pytest.raises(ValueError, match=r"poses_a\[900\]"):
+        isect.collide_poses(a, bad_a, b, bad_b)
+    # A's bad row is reported before B's wrong length.
+    with pytest.raises(ValueError, match=r"poses_a\[900\]"):
+        isect.collide_poses(a, bad_a, b, poses_b[:3])
+    with pytest.raises(TypeError, match=r"poses_b: 3 poses, expected 2000"):
+        isect.collide_poses(a, poses_a, b, poses_b[:3])
+    matrices = np.tile(np.eye(4), (50, 1, 1))
+    matrices[20, 3] = [0.0, 0.0, 1.0, 1.0]
+    with pytest.raises(ValueError, match=r"poses_a\[20\]"):
+        isect.collide_poses(a, matrices, b)
+    with pytest.raises(TypeError):
+        isect.collide_poses(a, poses_a, isect.Circle(1.0))
+
+
+def test_collide_poses_2d_equals_the_loop_with_nan_rows():
+    rng = np.random.default_rng(36)
+    rows = np.column_stack([rng.uniform(-2, 2, size=(500, 2)), rng.uniform(-3, 3, 500)])
+    rows[[5, 77], 1] = np.nan
+    rows[9, 2] = np.inf
+    rows_b = np.column_stack([rng.uniform(-0.5, 0.5, size=(500, 2)), rng.uniform(-3, 3, 500)])
+    for a, b in [
+        (isect.Rectangle([1.0, 0.2]), isect.Circle(0.5)),
+        (isect.Capsule2d(0.5, 0.2), isect.Rectangle([0.4, 0.3])),
+        (isect.Circle(0.3), isect.Capsule2d(0.5, 0.2)),
+        (isect.ConvexPolygon([[0, 0], [1, 0], [0, 1]]), isect.Rectangle([0.4, 0.3])),
+    ]:
+        got = isect.collide_poses(a, rows, b, rows_b)
+        expected = loop_answers(a, [(tuple(r[:2]), r[2]) for r in rows], b, [(tuple(r[:2]), r[2]) for r in rows_b])
+        same_answers(got, expected)
+        assert not got[0][[5, 9, 77]].any() and np.isnan(got[1][[5, 9, 77]]).all()
+        one = isect.collide_poses(a, rows, b, ((0.1, 0.2), 0.3))
+        same_answers(one, loop_answers(a, [(tuple(r[:2]), r[2]) for r in rows], b, ((0.1, 0.2), 0.3)))
+
+
+def test_fortran_order_arrays_read_by_rows():
+    rng = np.random.default_rng(37)
+    points = rng.uniform(-2, 2, size=(300, 3))
+    shape = isect.Box([0.5, 1.0, 1.5])
+    expected = isect.signed_distances(shape, None, points)
+    got = isect.signed_distances(shape, None, np.asfortranarray(points))
+    assert np.array_equal(got[0], expected[0]) and np.array_equal(got[1], expected[1])
+    assert isect.contains_points(shape, None, np.asfortranarray(points)).tolist() == isect.contains_points(shape, None, points).tolist()

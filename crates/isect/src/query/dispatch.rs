@@ -194,6 +194,17 @@ pub trait DispatchShape<V: GjkVector>: RayCast<V> + Clone {
     /// See [`intersects`].
     fn intersects_pair(pose_a: &V::Pose, a: &Self, pose_b: &V::Pose, b: &Self) -> bool;
 
+    /// See [`intersects_kernel`]. The default calls
+    /// [`intersects_pair`](Self::intersects_pair); the convex enums return the pair's
+    /// kernel without the match on kinds.
+    #[inline]
+    fn intersects_kernel_pair<'s>(a: &'s Self, b: &'s Self) -> IntersectsKernel<'s, V>
+    where
+        Self: Sync,
+    {
+        Box::new(move |pa, pb| Self::intersects_pair(pa, a, pb, b))
+    }
+
     /// See [`contact`].
     fn contact_pair(
         pose_a: &V::Pose,
@@ -340,11 +351,64 @@ pub trait DispatchShape<V: GjkVector>: RayCast<V> + Clone {
 /// translation beyond [`Real::MAX_COORD`]).
 #[inline]
 pub(crate) fn entering_pose<V: GjkVector>(pose: &V::Pose) -> V::Pose {
+    entered_pose::<V>(pose)
+        .unwrap_or_else(|| V::Pose::from_translation(V::splat(V::Scalar::from_f64(f64::NAN))))
+}
+
+/// `pose` as the free pair queries take it (see the module docs): as it is when its
+/// rotation is unit to rounding and its translation in range, made unit otherwise;
+/// `None` where they answer their documented miss (a non-finite pose, a refused
+/// rotation, a translation beyond [`Real::MAX_COORD`]). A batch checks each pose once
+/// with it and calls the pair's [`intersects_kernel`] on the poses it gives.
+///
+/// ```
+/// use isect::d3::*;
+/// use isect::query::dispatch;
+///
+/// let turned = Pose::new(Vec3::X, Quat::from_rotation_y(0.5));
+/// assert_eq!(dispatch::entered_pose::<Vec3>(&turned), Some(turned));
+/// assert_eq!(dispatch::entered_pose::<Vec3>(&Pose::from_translation(Vec3::NAN)), None);
+/// ```
+#[inline]
+pub fn entered_pose<V: GjkVector>(pose: &V::Pose) -> Option<V::Pose> {
     if crate::shape::error::pose_passes_as_is(pose) {
-        return *pose;
+        return Some(*pose);
     }
-    check_pose("dispatch", "pose.rotation", "pose.translation", pose)
-        .unwrap_or_else(|_| V::Pose::from_translation(V::splat(V::Scalar::from_f64(f64::NAN))))
+    check_pose("dispatch", "pose.rotation", "pose.translation", pose).ok()
+}
+
+/// A pair's [`intersects`] test chosen once for many placements: called with poses
+/// from [`entered_pose`], it answers as [`intersects`] does.
+pub type IntersectsKernel<'s, V> =
+    Box<dyn Fn(&<V as Vector>::Pose, &<V as Vector>::Pose) -> bool + Send + Sync + 's>;
+
+/// The [`intersects`] test of `a` and `b` with the match on their kinds done once:
+/// the analytic kernel of the pair (ball, capsule, box, triangle and segment pairs),
+/// or the general query. For batches of placements of one pair; each pose must come
+/// from [`entered_pose`] (a `None` there is a miss, which the kernel is not asked).
+///
+/// ```
+/// use isect::d3::*;
+/// use isect::query::dispatch;
+///
+/// # fn main() -> Result<(), ShapeError> {
+/// let arm = Shape::Capsule(Capsule::aligned(1, 0.5, 0.3)?);
+/// let post = Shape::Cuboid(Aabb::new(Vec3::splat(-0.4), Vec3::splat(0.4))?);
+/// let kernel = dispatch::intersects_kernel(&arm, &post);
+/// for x in [0.5_f32, 0.69, 0.71, 2.0] {
+///     let at = dispatch::entered_pose::<Vec3>(&Pose::from_translation(Vec3::new(x, 0.0, 0.0)));
+///     let at = at.expect("a finite pose");
+///     assert_eq!(kernel(&at, &Pose::IDENTITY), dispatch::intersects(&at, &arm, &Pose::IDENTITY, &post));
+/// }
+/// # Ok(())
+/// # }
+/// ```
+#[inline]
+pub fn intersects_kernel<'s, V: GjkVector, S: DispatchShape<V> + Sync>(
+    a: &'s S,
+    b: &'s S,
+) -> IntersectsKernel<'s, V> {
+    S::intersects_kernel_pair(a, b)
 }
 
 /// True when the shapes touch or overlap; `false` when a pose is not finite or a

@@ -224,6 +224,21 @@ macro_rules! any_shape_dispatch {
                 Self::pair(&$crate::query::composite::IntersectsPair(poses), a, b)
             }
 
+            fn intersects_kernel_pair<'s>(
+                a: &'s Self,
+                b: &'s Self,
+            ) -> $crate::query::dispatch::IntersectsKernel<'s, $v>
+            where
+                Self: Sync,
+            {
+                match (a, b) {
+                    (Self::Convex(x), Self::Convex(y)) => {
+                        $crate::query::dispatch::intersects_kernel(x, y)
+                    }
+                    _ => Box::new(move |pa, pb| Self::intersects_pair(pa, a, pb, b)),
+                }
+            }
+
             #[inline]
             fn contact_pair(
                 pa: &$pose,

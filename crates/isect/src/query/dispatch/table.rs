@@ -182,6 +182,29 @@ fn placed_points_box<V: GjkVector>(points: &[V], pose: &V::Pose) -> Aabb<V> {
     Aabb { min, max }
 }
 
+/// [`DispatchShape::intersects_kernel_pair`]: [`intersects`]' analytic arm for the
+/// pair's kinds, or [`intersects`] itself; the poses are finite
+/// ([`super::entered_pose`]), so the kernels skip that check.
+pub(crate) fn intersects_kernel<'s, V: GjkVector, S: ConvexEnum<V> + DispatchShape<V> + Sync>(
+    a: &'s S,
+    b: &'s S,
+) -> IntersectsKernel<'s, V> {
+    use Kind::*;
+    match (a.kind(), b.kind()) {
+        (Ball(x), Ball(y)) => Box::new(move |pa, pb| intersects_ball_ball(pa, x, pb, y)),
+        (Ball(x), Capsule(y)) => Box::new(move |pa, pb| intersects_ball_capsule(pa, x, pb, y)),
+        (Capsule(x), Ball(y)) => Box::new(move |pa, pb| intersects_ball_capsule(pb, y, pa, x)),
+        (Capsule(x), Capsule(y)) => {
+            Box::new(move |pa, pb| intersects_capsule_capsule(pa, x, pb, y))
+        }
+        (Ball(x), Cuboid(y)) => Box::new(move |pa, pb| intersects_ball_cuboid(pa, x, pb, y)),
+        (Cuboid(x), Ball(y)) => Box::new(move |pa, pb| intersects_ball_cuboid(pb, y, pa, x)),
+        (Capsule(x), Cuboid(y)) => Box::new(move |pa, pb| intersects_capsule_cuboid(pa, x, pb, y)),
+        (Cuboid(x), Capsule(y)) => Box::new(move |pa, pb| intersects_capsule_cuboid(pb, y, pa, x)),
+        _ => Box::new(move |pa, pb| intersects(pa, a, pb, b)),
+    }
+}
+
 /// [`DispatchShape::intersects_pair`].
 pub(crate) fn intersects<V: GjkVector, S: ConvexEnum<V>>(
     pa: &V::Pose,
@@ -735,6 +758,13 @@ macro_rules! dispatch_by_table {
 
             fn intersects_pair(pa: &$Pose<R>, a: &Self, pb: &$Pose<R>, b: &Self) -> bool {
                 table::intersects(pa, a, pb, b)
+            }
+
+            fn intersects_kernel_pair<'s>(a: &'s Self, b: &'s Self) -> IntersectsKernel<'s, R::$V>
+            where
+                Self: Sync,
+            {
+                table::intersects_kernel(a, b)
             }
 
             fn contact_pair(
