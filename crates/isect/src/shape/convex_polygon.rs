@@ -11,7 +11,6 @@
 use super::error::{check_coord_list, ShapeError};
 use super::{Aabb, Ray, RayHit, Segment};
 use crate::algo::clip::cast_ray_half_spaces;
-use crate::algo::clip_2d::PLACED_MAX;
 use crate::algo::support::{support_of_points, SupportMap};
 use crate::math::tolerance::eps;
 use crate::math::{Isometry, Pose2, Real, Vector, Vector2};
@@ -30,58 +29,16 @@ pub const CIRCLE_ULPS: f64 = 16.0;
 /// Segment intersection tests in the error path run at most this many edge pairs.
 const MAX_CROSSING_CHECKS: usize = 1 << 20;
 
-/// Polygons of up to this many vertices hold them (and their normals) inline.
-pub const INLINE_VERTICES: usize = PLACED_MAX;
-
-/// The vertices, then the edge normals, in one block: inline up to
-/// [`INLINE_VERTICES`] vertices (as Box2D's `b2Polygon`: a manifold reads the
-/// polygon's own cache lines, with no pointer to chase), on the heap beyond.
-#[derive(Clone, PartialEq)]
-enum Corners<V> {
-    /// `packed[..2 * len]` holds the vertices then the normals; the rest is zero.
-    Inline {
-        len: u8,
-        packed: [V; 2 * INLINE_VERTICES],
-    },
-    Heap(Box<[V]>),
-}
-
-impl<V: Vector> Corners<V> {
-    fn new(vertices: &[V], normals: &[V]) -> Self {
-        let n = vertices.len();
-        if n > INLINE_VERTICES {
-            return Corners::Heap([vertices, normals].concat().into_boxed_slice());
-        }
-        let mut packed = [V::ZERO; 2 * INLINE_VERTICES];
-        packed[..n].copy_from_slice(vertices);
-        packed[n..2 * n].copy_from_slice(normals);
-        Corners::Inline {
-            len: n as u8,
-            packed,
-        }
-    }
-
-    /// The vertices then the normals.
-    #[inline]
-    fn all(&self) -> &[V] {
-        match self {
-            Corners::Inline { len, packed } => &packed[..2 * *len as usize],
-            Corners::Heap(all) => all,
-        }
-    }
-}
-
 /// A solid convex polygon: vertices counter-clockwise, no duplicates, no collinear
 /// middle vertices, and the unit outward normal of each edge `vertices[i] → vertices[i+1]`.
-/// `repr(C)` keeps `scale` (which a manifold reads) just before the corners, so a
-/// square's whole query data fits in about one cache line.
 #[derive(Clone, PartialEq)]
-#[repr(C)]
 pub struct ConvexPolygon<R: Real> {
+    /// The vertices, then the edge normals: one allocation, so a query reads one
+    /// block of memory (a contact manifold of two polygons missed the cache on two).
+    vertices_normals: Vec<R::V2>,
     scale: R,
-    radius: R,
-    corners: Corners<R::V2>,
     center: R::V2,
+    radius: R,
 }
 
 impl<R: Real> core::fmt::Debug for ConvexPolygon<R> {
@@ -153,7 +110,7 @@ impl<R: Real> ConvexPolygon<R> {
         let normals = edge_normals(&vertices);
         let (center, radius) = bounding_circle(&vertices);
         Ok(Self {
-            corners: Corners::new(&vertices, &normals),
+            vertices_normals: [vertices, normals].concat(),
             scale,
             center,
             radius,
@@ -179,14 +136,14 @@ impl<R: Real> ConvexPolygon<R> {
         if !left_turns || check_area(points).is_err() || twice_area(points) <= R::ZERO {
             return None;
         }
-        let vertices = points;
+        let vertices = points.to_vec();
         let scale = vertices
             .iter()
             .fold(R::ZERO, |m, p| m.max(p.abs().max_element()));
-        let normals = edge_normals(vertices);
-        let (center, radius) = bounding_circle(vertices);
+        let normals = edge_normals(&vertices);
+        let (center, radius) = bounding_circle(&vertices);
         Some(Self {
-            corners: Corners::new(vertices, &normals),
+            vertices_normals: [vertices, normals].concat(),
             scale,
             center,
             radius,
@@ -196,15 +153,13 @@ impl<R: Real> ConvexPolygon<R> {
     /// Vertices, counter-clockwise.
     #[inline]
     pub fn vertices(&self) -> &[R::V2] {
-        let all = self.corners.all();
-        &all[..all.len() / 2]
+        &self.vertices_normals[..self.vertices_normals.len() / 2]
     }
 
     /// Unit outward normals; `normals()[i]` belongs to edge `vertices[i] → vertices[i+1]`.
     #[inline]
     pub fn normals(&self) -> &[R::V2] {
-        let all = self.corners.all();
-        &all[all.len() / 2..]
+        &self.vertices_normals[self.vertices_normals.len() / 2..]
     }
 
     /// The largest absolute vertex coordinate (the scale tolerances refer to).
