@@ -672,3 +672,17 @@ impl<V: GjkVector, S: DispatchShape<V>> World<V, S> {
 pub(crate) fn unit_pose<V: GjkVector>(pose: &V::Pose) -> Result<V::Pose, ShapeError> {
     crate::shape::error::check_pose("World", "pose.rotation", "pose.translation", pose)
 }
+
+/// `f` over `items`, answers in `items`' order: on rayon's pool with the `parallel`
+/// feature, one by one without (the world's parallel phases give the serial answers).
+fn map_in_order<T: Sync, U: Send>(items: &[T], f: impl Fn(&T) -> U + Sync + Send) -> Vec<U> {
+    #[cfg(feature = "parallel")]
+    {
+        use rayon::prelude::*;
+        items.par_iter().map(f).collect()
+    }
+    #[cfg(not(feature = "parallel"))]
+    {
+        items.iter().map(f).collect()
+    }
+}

@@ -122,14 +122,7 @@ impl<V: Vector> MovingSet<V> {
                 .for_each_pair_of(task, |i, j| self.keep_moved(i, j, &mut pairs));
             pairs
         };
-        #[cfg(feature = "parallel")]
-        let per_task: Vec<Vec<(u32, u32)>> = {
-            use rayon::prelude::*;
-            tasks.par_iter().map(of_task).collect()
-        };
-        #[cfg(not(feature = "parallel"))]
-        let per_task: Vec<Vec<(u32, u32)>> = tasks.iter().map(of_task).collect();
-        found.extend(per_task.into_iter().flatten());
+        found.extend(super::map_in_order(&tasks, of_task).into_iter().flatten());
         found
     }
 

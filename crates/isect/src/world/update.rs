@@ -423,15 +423,7 @@ impl<V: GjkVector, S: DispatchShape<V> + Sync> World<V, S> {
     /// feature: a state reads the pair's shapes and trees only, so states taken before
     /// any pair is dropped are the ones taken one by one).
     fn pair_states(&self, visit: &[u32]) -> Vec<PairState> {
-        #[cfg(feature = "parallel")]
-        {
-            use rayon::prelude::*;
-            visit.par_iter().map(|&id| self.pair_state(id)).collect()
-        }
-        #[cfg(not(feature = "parallel"))]
-        {
-            visit.iter().map(|&id| self.pair_state(id)).collect()
-        }
+        super::map_in_order(visit, |&id| self.pair_state(id))
     }
 
     /// Whether pair `id` must go, is kept without contact, or needs a query.
