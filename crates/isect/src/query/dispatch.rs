@@ -941,6 +941,11 @@ pub(crate) fn intersects_capsule_cuboid<V: Vector>(
         .max(local.b.abs());
     let slack = crate::math::tolerance::eps::<V::Scalar>(CAPSULE_BOX_SLACK_ULPS);
     let grown = b.loosened(r + slack * (magnitude.max_element() + r));
+    // The segment's own box first: exact, and no division for the pairs it parts.
+    let (lo, hi) = (local.a.min(local.b), local.a.max(local.b));
+    if !(lo.all_le(grown.max) && grown.min.all_le(hi)) {
+        return false;
+    }
     let d = local.b - local.a;
     if crate::query::distance::segment_meets_aabb(local.a, d, &grown).is_none() {
         return false;
