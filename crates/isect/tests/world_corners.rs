@@ -302,3 +302,137 @@ mod d2 {
         );
     }
 }
+
+mod merging {
+    use isect::d2::*;
+    use isect::query::{contact_manifold_obb_2d, merge_manifolds_by_normal, Manifold};
+
+    /// The manifold of a unit crate sunk `sink` into a slab, its normal then turned by
+    /// `degrees` from +y (a stand-in for a part touching along that normal).
+    fn crate_on_slab(sink: f32, degrees: f32) -> Manifold<Vec2> {
+        let slab = Obb::from_angle(Vec2::ZERO, Vec2::new(2.0, 0.5), 0.0).unwrap();
+        let crate_ = Obb::from_angle(Vec2::ZERO, Vec2::new(0.5, 0.5), 0.0).unwrap();
+        let at = Pose::from_translation(Vec2::new(0.0, 1.0 - sink));
+        let mut m = contact_manifold_obb_2d(&Pose::IDENTITY, &slab, &at, &crate_, 0.0).unwrap();
+        let a = (90.0 + degrees).to_radians();
+        m.normal = Vec2::new(a.cos(), a.sin());
+        m
+    }
+
+    #[test]
+    fn the_cap_keeps_the_deepest_of_many_normals() {
+        // Four shallow normals of two parts each and one deep normal of one part: the
+        // majority's first, then the deepest, never dropped by the cap of 4.
+        let mut parts = Vec::new();
+        for deg in [0.0, 30.0, 60.0, -30.0] {
+            parts.push(crate_on_slab(0.01, deg));
+            parts.push(crate_on_slab(0.01, deg + 0.5));
+        }
+        parts.push(crate_on_slab(0.3, -60.0));
+        let merged = merge_manifolds_by_normal(&parts);
+        assert_eq!(merged.len(), 4);
+        assert!((merged[1].max_depth() - 0.3).abs() < 1e-4, "{merged:?}");
+        assert!(merged.iter().all(|m| !m.points().is_empty()));
+    }
+
+    #[test]
+    fn a_nan_normal_adds_no_empty_manifold() {
+        let mut nan = crate_on_slab(0.05, 0.0);
+        nan.normal = Vec2::NAN;
+        for parts in [
+            vec![crate_on_slab(0.1, 0.0), nan],
+            vec![nan, crate_on_slab(0.1, 0.0)],
+        ] {
+            let merged = merge_manifolds_by_normal(&parts);
+            assert_eq!(merged.len(), 1);
+            assert_eq!(
+                merged[0].normal,
+                parts.iter().find(|m| !m.normal.is_nan()).unwrap().normal
+            );
+        }
+        assert!(merge_manifolds_by_normal(&[nan]).is_empty());
+    }
+
+    #[test]
+    fn stale_handles_see_no_entries() {
+        let mut world = World::new();
+        let ball = || Shape::Ball(Ball::new(Vec2::ZERO, 1.0).unwrap());
+        let a = world.insert(ball(), Pose::IDENTITY, Filter::ALL).unwrap();
+        let b = world
+            .insert(
+                ball(),
+                Pose::from_translation(Vec2::new(1.5, 0.0)),
+                Filter::ALL,
+            )
+            .unwrap();
+        world.update();
+        world.remove(b).unwrap();
+        let c = world
+            .insert(
+                ball(),
+                Pose::from_translation(Vec2::new(1.5, 0.0)),
+                Filter::ALL,
+            )
+            .unwrap();
+        world.update();
+        assert_eq!(b.index(), c.index(), "the slot is reused");
+        assert!(world.contact(a, b).is_none());
+        assert_eq!(world.contacts_between(a, b).count(), 0);
+        assert_eq!(world.contacts_between(a, c).count(), 1);
+    }
+
+    #[test]
+    fn unchanged_pairs_keep_their_entries_in_place() {
+        // Two squares, each in a corner of a U chain (two entries each): moving one
+        // keeps the other's entries where they were in `contacts()`.
+        let u = Polyline::new(
+            vec![
+                Vec2::new(-3.0, 4.0),
+                Vec2::new(-3.0, 0.0),
+                Vec2::new(3.0, 0.0),
+                Vec2::new(3.0, 4.0),
+            ],
+            false,
+        )
+        .unwrap();
+        let mut world = World::new();
+        world.set_manifolds(true);
+        let floor = world.insert_static(u, Pose::IDENTITY, Filter::ALL).unwrap();
+        let square = Shape::Cuboid(Aabb::new(Vec2::splat(-0.5), Vec2::splat(0.5)).unwrap());
+        let a = world
+            .insert(
+                square.clone(),
+                Pose::from_translation(Vec2::new(-2.55, 0.4)),
+                Filter::ALL,
+            )
+            .unwrap();
+        world.update();
+        let b = world
+            .insert(
+                square,
+                Pose::from_translation(Vec2::new(2.55, 0.4)),
+                Filter::ALL,
+            )
+            .unwrap();
+        world.update();
+        assert_eq!(world.contacts_between(floor, a).count(), 2);
+        assert_eq!(world.contacts_between(floor, b).count(), 2);
+        let places = |w: &World, h| -> Vec<usize> {
+            let of = |e: &&isect::world::PairContact<Vec2>| e.a == h || e.b == h;
+            w.contacts()
+                .iter()
+                .enumerate()
+                .filter(|(_, e)| of(e))
+                .map(|(k, _)| k)
+                .collect()
+        };
+        let before = places(&world, b);
+        for x in [-2.551, -2.552, -2.549] {
+            world
+                .set_pose(a, Pose::from_translation(Vec2::new(x, 0.4)))
+                .unwrap();
+            world.update();
+            assert_eq!(places(&world, b), before);
+        }
+    }
+}

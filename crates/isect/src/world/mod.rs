@@ -287,8 +287,11 @@ impl<V: GjkVector, S: DispatchShape<V>> World<V, S> {
 
     /// Makes the narrow phase compute contact manifolds
     /// ([`dispatch::contact_manifold`](crate::query::dispatch::contact_manifold): up to
-    /// 2 points in 2D, 4 in 3D, with feature ids) instead of single points; a solver
-    /// reads them in [`contacts`](Self::contacts) and keeps its impulses in
+    /// 2 points in 2D, 4 in 3D, with feature ids; for a composite touching along
+    /// several normals, one manifold each, as
+    /// [`dispatch::contact_manifolds_by_normal`](crate::query::dispatch::contact_manifolds_by_normal),
+    /// each its own entry of [`contacts`](Self::contacts)) instead of single points; a
+    /// solver reads them in [`contacts`](Self::contacts) and keeps its impulses in
     /// [`impulses_mut`](Self::impulses_mut), which the world carries from frame to
     /// frame by feature id. Takes effect for pairs recomputed from the next update on.
     pub fn set_manifolds(&mut self, manifolds: bool) {

@@ -8,7 +8,7 @@
 use super::Handle;
 use crate::math::{Real, Vector};
 use crate::query::dispatch::ContactCache;
-use crate::query::manifold::{FeatureId, Manifold, MAX_MANIFOLD_POINTS};
+use crate::query::manifold::{FeatureId, Manifold, MAX_MANIFOLD_POINTS, MAX_MERGED_MANIFOLDS};
 use crate::query::Contact;
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
@@ -195,10 +195,8 @@ impl<V: Vector> PairCache<V> {
         let k = first as usize;
         if more.is_empty() && self.next[k] == NONE {
             // One manifold before and after: the common case, in place.
-            self.impulses[k] = carried(
-                &[(&self.contacts[k].manifold, &self.impulses[k])],
-                &manifold,
-            );
+            let old = (&self.contacts[k].manifold, &self.impulses[k]);
+            self.impulses[k] = carried(core::iter::once(old), &manifold);
             self.contacts[k].contact = *contact;
             self.contacts[k].manifold = manifold;
             return None;
@@ -207,9 +205,11 @@ impl<V: Vector> PairCache<V> {
         None
     }
 
-    /// Rewrites the entries of touching pair `id`: the first keeps its place, the
-    /// others are dropped and pushed again, impulses carried by feature id across all
-    /// of the pair's old points.
+    /// Rewrites the entries of touching pair `id` in place, in chain order (so other
+    /// pairs' entries keep their places unless the count changes): the first from
+    /// `contact` and `manifold`, one for each of `more` with a point (at most
+    /// [`MAX_MERGED_MANIFOLDS`] in all), then entries pushed or dropped at the tail;
+    /// impulses carried by feature id across all of the pair's old points.
     fn replace_entries(
         &mut self,
         id: u32,
@@ -217,24 +217,36 @@ impl<V: Vector> PairCache<V> {
         manifold: Manifold<V>,
         more: &[Manifold<V>],
     ) {
-        let old: Vec<(Manifold<V>, Impulses<V>)> = self
-            .entries_of(id)
-            .map(|k| (self.contacts[k].manifold, self.impulses[k]))
-            .collect();
-        let old: Vec<(&Manifold<V>, &Impulses<V>)> = old.iter().map(|(m, i)| (m, i)).collect();
-        // The first entry moves when it was last and a removed one takes its place.
-        let first = |cache: &Self| cache.pairs[id as usize].touching as usize;
-        while self.next[first(self)] != NONE {
-            self.remove_entry(self.next[first(self)]);
+        let first = self.pairs[id as usize].touching as usize;
+        let mut old = [(self.contacts[first].manifold, self.impulses[first]); MAX_MERGED_MANIFOLDS];
+        let mut old_len = 0;
+        for (slot, k) in old.iter_mut().zip(self.entries_of(id)) {
+            *slot = (self.contacts[k].manifold, self.impulses[k]);
+            old_len += 1;
         }
-        let k = first(self);
-        self.impulses[k] = carried(&old, &manifold);
-        self.contacts[k].contact = *contact;
-        self.contacts[k].manifold = manifold;
-        let from = self.contacts.len();
-        self.push_more(id, more);
-        for j in from..self.contacts.len() {
-            self.impulses[j] = carried(&old, &self.contacts[j].manifold);
+        let old = &old[..old_len];
+        let further = more
+            .iter()
+            .filter_map(|m| Some((m.deepest_contact()?, *m)))
+            .take(MAX_MERGED_MANIFOLDS - 1);
+        let mut count = 0;
+        for (contact, manifold) in core::iter::once((*contact, manifold)).chain(further) {
+            let impulses = carried(old.iter().map(|(m, i)| (m, i)), &manifold);
+            let existing = self.entries_of(id).nth(count);
+            let k = existing.unwrap_or_else(|| {
+                self.push_entry(id, &contact, manifold);
+                self.contacts.len() - 1
+            });
+            self.contacts[k].contact = contact;
+            self.contacts[k].manifold = manifold;
+            self.impulses[k] = impulses;
+            count += 1;
+        }
+        loop {
+            let Some(k) = self.entries_of(id).nth(count) else {
+                break;
+            };
+            self.remove_entry(k as u32);
         }
     }
 
@@ -255,12 +267,12 @@ impl<V: Vector> PairCache<V> {
         self.impulses.push([V::Scalar::ZERO; MAX_MANIFOLD_POINTS]);
     }
 
-    /// Appends an entry of pair `id` for each of `more` (each with its deepest point).
+    /// Appends an entry of pair `id` for each of `more` with a point (a pair keeps at
+    /// most [`MAX_MERGED_MANIFOLDS`] entries).
     fn push_more(&mut self, id: u32, more: &[Manifold<V>]) {
-        for m in more {
-            if let Some(c) = m.deepest_contact() {
-                self.push_entry(id, &c, *m);
-            }
+        let further = more.iter().filter_map(|m| Some((m.deepest_contact()?, m)));
+        for (c, m) in further.take(MAX_MERGED_MANIFOLDS - 1) {
+            self.push_entry(id, &c, *m);
         }
     }
 
@@ -310,9 +322,13 @@ impl<V: Vector> PairCache<V> {
         self.impulses.swap_remove(k);
     }
 
-    /// Every touching-array entry of the pair of `a` and `b`, first to last.
+    /// Every touching-array entry of the pair of `a` and `b`, first to last (none for
+    /// a stale handle whose slot another shape took).
     pub fn contacts_of(&self, a: Handle, b: Handle) -> impl Iterator<Item = &PairContact<V>> + '_ {
-        let id = self.find(a, b);
+        let id = self.find(a, b).filter(|&id| {
+            let pair = &self.pairs[id as usize];
+            (pair.a, pair.b) == (a.min(b), a.max(b))
+        });
         id.into_iter()
             .flat_map(|id| self.entries_of(id))
             .map(|k| &self.contacts[k])
@@ -358,10 +374,13 @@ impl<V: Vector> PairCache<V> {
 /// The impulses of `new`'s points: each takes the impulse of the first of `old`'s
 /// points with the same feature id (a single-point manifold matches the previous
 /// single point).
-fn carried<V: Vector>(old: &[(&Manifold<V>, &Impulses<V>)], new: &Manifold<V>) -> Impulses<V> {
+fn carried<'a, V: Vector + 'a>(
+    old: impl Iterator<Item = (&'a Manifold<V>, &'a Impulses<V>)> + Clone,
+    new: &Manifold<V>,
+) -> Impulses<V> {
     let mut out = [V::Scalar::ZERO; MAX_MANIFOLD_POINTS];
     for (slot, p) in out.iter_mut().zip(new.points()) {
-        let same = old.iter().find_map(|(m, impulses)| {
+        let same = old.clone().find_map(|(m, impulses)| {
             let j = m.points().iter().position(|q| q.id == p.id)?;
             Some(impulses[j])
         });
@@ -370,4 +389,103 @@ fn carried<V: Vector>(old: &[(&Manifold<V>, &Impulses<V>)], new: &Manifold<V>) -
         }
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use glam::Vec3;
+
+    /// A one-point manifold along `normal` whose depth and feature id are `tag`.
+    fn tagged(tag: f32, normal: Vec3) -> Manifold<Vec3> {
+        let c = Contact {
+            normal,
+            depth: tag,
+            point_a: Vec3::ZERO,
+            point_b: Vec3::ZERO,
+            status: crate::algo::gjk::Status::Converged,
+        };
+        let mut id = FeatureId::SINGLE;
+        id.point = tag as u32;
+        Manifold::single(&c, id)
+    }
+
+    /// The pair cache against a model (pair id → its entries' tags, in chain order)
+    /// under random creates, destroys and contacts of 0 to 4 manifolds: chains, owners
+    /// and the entry count agree, and each entry's impulse is carried from an old
+    /// point of the same id (a solver wrote each point's tag) or starts at zero.
+    #[test]
+    fn chains_and_impulses_follow_a_model() {
+        let mut seed = 12345u64;
+        let mut rnd = |n: u64| {
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            (seed >> 33) % n
+        };
+        let mut cache = PairCache::<Vec3>::default();
+        let h = |index: u32| Handle {
+            index,
+            generation: 0,
+        };
+        let mut model: HashMap<u32, Vec<f32>> = HashMap::default();
+        let (mut ids, mut fresh) = (Vec::new(), 0u32);
+        let normals = [Vec3::Y, Vec3::X, Vec3::Z, -Vec3::X];
+        for step in 0..20_000 {
+            let op = rnd(10);
+            if op == 0 || ids.is_empty() {
+                let (a, b) = (rnd(30) as u32, 30 + rnd(30) as u32);
+                ids.extend(cache.create(h(a), h(b)));
+            } else if op == 1 {
+                let id = ids.swap_remove(rnd(ids.len() as u64) as usize);
+                assert_eq!(cache.destroy(id).is_some(), model.remove(&id).is_some());
+            } else {
+                let id = ids[rnd(ids.len() as u64) as usize];
+                let n = rnd(5) as usize;
+                if n == 0 {
+                    let had = model.remove(&id).is_some();
+                    assert_eq!(cache.set_contact(id, None, &[]), had.then_some(false));
+                } else {
+                    fresh += 1;
+                    let old = model.get(&id).cloned().unwrap_or_default();
+                    let tags: Vec<f32> = (0..n)
+                        .map(|e| match old.get(e) {
+                            Some(&t) if rnd(2) == 0 => t,
+                            _ => (fresh * 8 + e as u32) as f32,
+                        })
+                        .collect();
+                    let ms: Vec<_> = tags
+                        .iter()
+                        .zip(normals)
+                        .map(|(&t, n)| tagged(t, n))
+                        .collect();
+                    for k in 0..cache.contacts.len() {
+                        cache.impulses[k][0] = cache.contacts[k].manifold.points()[0].depth;
+                    }
+                    let c = ms[0].deepest_contact().unwrap();
+                    let started = cache.set_contact(id, Some((&c, Some(&ms[0]))), &ms[1..]);
+                    let was = model.insert(id, tags.clone()).is_some();
+                    assert_eq!(started, (!was).then_some(true));
+                    for (j, k) in cache.entries_of(id).enumerate() {
+                        let want = if old.contains(&tags[j]) { tags[j] } else { 0.0 };
+                        assert_eq!(cache.impulses[k][0], want, "step {step}");
+                    }
+                }
+            }
+            cache
+                .check_entries()
+                .unwrap_or_else(|e| panic!("step {step}: {e}"));
+            assert_eq!(
+                cache.contacts.len(),
+                model.values().map(Vec::len).sum::<usize>()
+            );
+            for (&id, tags) in &model {
+                let got: Vec<f32> = cache
+                    .entries_of(id)
+                    .map(|k| cache.contacts[k].manifold.points()[0].depth)
+                    .collect();
+                assert_eq!(&got, tags, "step {step}: pair {id}");
+            }
+        }
+    }
 }

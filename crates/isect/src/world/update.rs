@@ -22,7 +22,9 @@
 //!   and the new pairs are visited: a pair whose fat boxes parted, or whose filters
 //!   or exclusion now forbid it, is dropped; the others get
 //!   [`dispatch::contact_cached`](crate::query::dispatch::contact_cached) (or
-//!   [`dispatch::contact_manifold_cached`](crate::query::dispatch::contact_manifold_cached))
+//!   [`dispatch::contact_manifold_cached`](crate::query::dispatch::contact_manifold_cached),
+//!   with a composite's further normals as
+//!   [`dispatch::contact_manifolds_by_normal`](crate::query::dispatch::contact_manifolds_by_normal))
 //!   when their tight boxes, grown by half the prediction each, overlap: the uncached
 //!   answer, warm-started from the pair's [`ContactCache`] (the SAT axis or GJK
 //!   direction that separated it at its last query,
@@ -221,7 +223,8 @@ impl<V: GjkVector, S: DispatchShape<V> + Sync> World<V, S> {
 
     /// Every entry of [`contacts`](Self::contacts) of the pair of `a` and `b` (either
     /// order), first to last: one a normal the pair touches along (see
-    /// [`contacts`](Self::contacts)); none when it did not touch at the last update.
+    /// [`contacts`](Self::contacts)); none when it did not touch at the last update
+    /// or a handle is stale (its shape removed, even if another took its slot).
     ///
     /// ```
     /// use isect::d2::*;

@@ -407,7 +407,8 @@ pub fn merge_manifolds<'a, V: Vector>(
         let p = points[i];
         m.push(p.point_a, p.point_b, p.depth, p.id);
     }
-    Some(m)
+    // A NaN normal leaves even its own points out.
+    (!m.points().is_empty()).then_some(m)
 }
 
 /// [`merge_manifolds_by_normal`] keeps at most this many manifolds (a box in the
@@ -416,8 +417,8 @@ pub const MAX_MERGED_MANIFOLDS: usize = 4;
 
 /// One merged manifold for each normal the manifolds touch along: the first is
 /// [`merge_manifolds`]'s, each next one [`merge_manifolds`] of those whose normals are
-/// not within [`MERGE_NORMAL_COS`] of an earlier one's, at most
-/// [`MAX_MERGED_MANIFOLDS`] (the normals most manifolds share first). A box in the
+/// not within [`MERGE_NORMAL_COS`] of an earlier one's; after the first, the deepest
+/// first, at most [`MAX_MERGED_MANIFOLDS`] in all. A box in the
 /// corner of a floor and a wall gets the floor's manifold and the wall's, where
 /// [`merge_manifolds`] keeps only the floor's: a solver given both keeps the box out
 /// of the wall (Jolt merges only manifolds of similar normals; rapier keeps one a
@@ -455,14 +456,23 @@ pub fn merge_manifolds_by_normal<'a, V: Vector>(
         .filter(|m| !m.points().is_empty())
         .collect();
     let mut merged = Vec::new();
-    while merged.len() < MAX_MERGED_MANIFOLDS {
-        let Some(m) = merge_manifolds(left.iter().copied()) else {
-            break;
-        };
-        // A NaN normal takes nothing away: the count bounds the loop.
+    while let Some(m) = merge_manifolds(left.iter().copied()) {
+        let before = left.len();
         left.retain(|o| !(o.normal.dot(m.normal) >= cos));
         merged.push(m);
+        if left.len() == before {
+            break; // a NaN normal takes nothing away
+        }
     }
+    // After the majority's, the deepest first: a cap never drops the worst overlap.
+    if let Some(rest) = merged.get_mut(1..) {
+        rest.sort_by(|x, y| {
+            y.max_depth()
+                .partial_cmp(&x.max_depth())
+                .unwrap_or(core::cmp::Ordering::Equal)
+        });
+    }
+    merged.truncate(MAX_MERGED_MANIFOLDS);
     merged
 }
 
