@@ -439,6 +439,17 @@ fn collide_poses_in<D: Dim>(
         let rows = (Rows::Parsed(&pa[..]), Rows::One(one_b));
         py.detach(|| collide_rows::<D>((sa, rows.0), (sb, rows.1), &mut flags, &mut answers));
     }
+    flags_and_distances(py, flags, answers, distances)
+}
+
+/// The `(collides, distances)` answer of the pose batches: `distances` is `None`
+/// when they were not asked for.
+fn flags_and_distances(
+    py: Python<'_>,
+    flags: Vec<bool>,
+    answers: Vec<f64>,
+    distances: bool,
+) -> PyResult<(Py<PyAny>, Py<PyAny>)> {
     let distances = if distances {
         array(py, answers, 1)?
     } else {
@@ -467,12 +478,7 @@ fn collide_parsed<D: Dim>(
     );
     let rows = (Rows::Parsed(pa), Rows::Parsed(pb));
     py.detach(|| collide_rows::<D>((sa, rows.0), (sb, rows.1), &mut flags, &mut answers));
-    let distances = if distances {
-        array(py, answers, 1)?
-    } else {
-        py.None()
-    };
-    Ok((PyArray1::from_vec(py, flags).into_any().unbind(), distances))
+    flags_and_distances(py, flags, answers, distances)
 }
 
 /// N placements of a pair: `poses_a` an array of N poses (`(n, 7)` rows `x, y, z, qx,
