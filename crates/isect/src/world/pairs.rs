@@ -225,12 +225,8 @@ impl<V: Vector> PairCache<V> {
             old_len += 1;
         }
         let old = &old[..old_len];
-        let further = more
-            .iter()
-            .filter_map(|m| Some((m.deepest_contact()?, *m)))
-            .take(MAX_MERGED_MANIFOLDS - 1);
         let mut count = 0;
-        for (contact, manifold) in core::iter::once((*contact, manifold)).chain(further) {
+        for (contact, manifold) in core::iter::once((*contact, manifold)).chain(further(more)) {
             let impulses = carried(old.iter().map(|(m, i)| (m, i)), &manifold);
             let existing = self.entries_of(id).nth(count);
             let k = existing.unwrap_or_else(|| {
@@ -270,9 +266,8 @@ impl<V: Vector> PairCache<V> {
     /// Appends an entry of pair `id` for each of `more` with a point (a pair keeps at
     /// most [`MAX_MERGED_MANIFOLDS`] entries).
     fn push_more(&mut self, id: u32, more: &[Manifold<V>]) {
-        let further = more.iter().filter_map(|m| Some((m.deepest_contact()?, m)));
-        for (c, m) in further.take(MAX_MERGED_MANIFOLDS - 1) {
-            self.push_entry(id, &c, *m);
+        for (c, m) in further(more) {
+            self.push_entry(id, &c, m);
         }
     }
 
@@ -369,6 +364,16 @@ impl<V: Vector> PairCache<V> {
     pub fn ids(&self) -> impl Iterator<Item = u32> + '_ {
         self.index.values().copied()
     }
+}
+
+/// The entries `more` adds after a pair's first: each manifold with a point, with its
+/// deepest point, at most [`MAX_MERGED_MANIFOLDS`] − 1.
+fn further<V: Vector>(
+    more: &[Manifold<V>],
+) -> impl Iterator<Item = (Contact<V>, Manifold<V>)> + '_ {
+    more.iter()
+        .filter_map(|m| Some((m.deepest_contact()?, *m)))
+        .take(MAX_MERGED_MANIFOLDS - 1)
 }
 
 /// The impulses of `new`'s points: each takes the impulse of the first of `old`'s
