@@ -989,13 +989,15 @@ pub(crate) fn contact_ball_cuboid<V: Vector>(
     Some(to_world(&local, pose_b))
 }
 
-/// Capsule (A) – box (B, a box of its local frame) contact while A's segment stays
-/// outside B: a capsule is its segment grown by its radius, so its contact with the
-/// box is that of the ball of its radius at the segment's point nearest the box
+/// Capsule (A) – box (B, a box of its local frame) contact in closed form. While A's
+/// segment stays outside B, a capsule is its segment grown by its radius, so its
+/// contact with the box is that of the ball of its radius at the segment's point
+/// nearest the box
 /// ([`closest_point_segment_aabb`](crate::query::distance::closest_point_segment_aabb),
-/// exact up to rounding), and the depth is the radius less that distance. `None`
-/// when the segment meets the box (or the distance is NaN): that depth needs the
-/// separating axes, and the caller takes the general path.
+/// exact up to rounding), and the depth is the radius less that distance. Once the
+/// segment meets the box, the separating axes of the segment and the box give the
+/// depth ([`crate::query::capsule_box`]). `None` when the distance is NaN (the caller
+/// takes the general path).
 pub(crate) fn contact_capsule_cuboid<V: Vector>(
     pose_a: &V::Pose,
     a: &Capsule<V>,
@@ -1010,8 +1012,12 @@ pub(crate) fn contact_capsule_cuboid<V: Vector>(
         b: in_b(s.b),
     };
     let (t, d2) = crate::query::distance::closest_point_segment_aabb(&local, b);
-    if d2.is_nan() || d2 <= V::Scalar::ZERO {
+    if d2.is_nan() {
         return None;
+    }
+    if d2 <= V::Scalar::ZERO {
+        let c = crate::query::capsule_box::contact_segment_in_box(&local, b, a.radius());
+        return Some((-c.depth <= prediction).then(|| to_world(&c, pose_b)));
     }
     let nearest = local.a + (local.b - local.a) * t;
     let ball = Ball::placed(nearest, a.radius()).ok()?;

@@ -418,8 +418,19 @@ pub fn closest_point_segment_aabb<V: Vector>(
 /// alone find a crossing at a piece's end, a plane crossing that rounding may put
 /// just outside the box: a segment through the box (or through a flat box) came out
 /// a rounding error apart instead of at 0 (`tests/regressions/capsule_box_crossing.rs`).
-#[allow(clippy::neg_cmp_op_on_partial_ord)]
+#[inline]
 pub(crate) fn segment_meets_aabb<V: Vector>(p: V, d: V, b: &Aabb<V>) -> Option<V::Scalar> {
+    segment_in_aabb(p, d, b).map(|(lo, _)| lo)
+}
+
+/// The interval `[t0, t1] ⊆ [0, 1]` over which `p + t·d` is in `b`, if any (the slab
+/// test, Ericson 5.3.3), for finite input.
+#[allow(clippy::neg_cmp_op_on_partial_ord)]
+pub(crate) fn segment_in_aabb<V: Vector>(
+    p: V,
+    d: V,
+    b: &Aabb<V>,
+) -> Option<(V::Scalar, V::Scalar)> {
     if !(p.is_finite() && d.is_finite()) {
         return None;
     }
@@ -442,7 +453,7 @@ pub(crate) fn segment_meets_aabb<V: Vector>(p: V, d: V, b: &Aabb<V>) -> Option<V
             return None;
         }
     }
-    Some(lo)
+    Some((lo, hi))
 }
 
 /// The minimiser over `[t0, t1]` of the squared distance from `p + t·d` to `b`, on a
