@@ -1,6 +1,6 @@
 //! The world's narrow phase on the scenes of `benches/world_rapier.rs` (the same
 //! kinds, sizes and speeds, drawn by this file's own seeded generator): 10k (and 100k) moving
-//! boxes (3D), 10k balls, capsules and boxes over a ground box, 10k 2D boxes, circles
+//! boxes (3D), 10k balls, capsules and boxes over a ground box (or a floor mesh), 10k 2D boxes, circles
 //! and hexagons, and a level (20k static boxes on a floor, 100 moving balls). Each
 //! scene runs a first update (every pair new) and a number of frames (every moving
 //! shape translates by its velocity), and prints the candidates (narrow-phase
@@ -19,7 +19,7 @@
 //! (or `*frame_2d*`); two runs of N and M frames give a frame's instructions as the
 //! difference over N − M.
 //!
-//! Arguments: the scene (`boxes`, `boxes100k`, `mixed`, `2d`, `level`), the frame count, and
+//! Arguments: the scene (`boxes`, `boxes100k`, `mixed`, `mixed-mesh`, `2d`, `level`), the frame count, and
 //! `manifolds` to compute manifolds instead of single points.
 //!
 //! It also prints two checksums over every update: of the touching pairs and the
@@ -29,8 +29,10 @@
 
 use glam::{Quat, Vec2, Vec3};
 use isect::math::{Pose2, Pose3};
+use isect::query::dispatch::DispatchShape;
 use isect::shape::shape_2d::Shape as Shape2;
-use isect::shape::shape_3d::Shape as Shape3;
+use isect::shape::shape_3d::{AnyShape as AnyShape3, Shape as Shape3};
+use isect::shape::trimesh::{TriMesh, TriMeshFlags};
 use isect::shape::{Aabb, Ball, Capsule, ConvexPolygon};
 use isect::world::{Filter, Handle, PairContact, UpdateEvents, UpdateStats, World};
 
@@ -115,6 +117,27 @@ fn on_ground(rng: &mut Rng, n: usize) -> (Vec<Body3>, Vec<Body3>, f32) {
     (bodies, vec![ground], 80.0)
 }
 
+/// The mixed bodies over a static floor mesh of 200 × 200 quads with gentle bumps,
+/// as the benchmark's `world_mixed_10k_on_mesh` (returned apart).
+fn on_mesh(rng: &mut Rng, n: usize) -> (Vec<Body3>, TriMesh<f32>, f32) {
+    let (bodies, _, half) = on_ground(rng, n);
+    let (side, cells) = ((n as f32).sqrt() * 0.8, 200u32);
+    let (step, row) = (2.0 * side / cells as f32, cells + 1);
+    let vertices = (0..row * row)
+        .map(|k| {
+            let x = (k % row) as f32 * step - side;
+            let z = (k / row) as f32 * step - side;
+            Vec3::new(x, 0.15 * (0.7 * x).sin() * (0.9 * z).cos(), z)
+        })
+        .collect();
+    let quads = (0..cells * cells).map(|q| (q / cells) * row + q % cells);
+    let indices = quads
+        .flat_map(|a| [[a, a + row, a + 1], [a + 1, a + row, a + row + 1]])
+        .collect();
+    let floor = TriMesh::new(vertices, indices, TriMeshFlags::OPEN).expect("floor");
+    (bodies, floor, half)
+}
+
 /// 20k static boxes on a static floor, 100 moving balls.
 fn level(rng: &mut Rng) -> (Vec<Body3>, Vec<Body3>, f32) {
     let side = 141;
@@ -197,21 +220,21 @@ impl Sums {
     }
 }
 
-/// Runs `frames` frames of a 3D scene; returns (candidates, contacts) summed.
-fn run_3d(
+/// Runs `frames` frames of a 3D scene in a world of shapes `S` (`fixed` static at
+/// their poses); returns (candidates, contacts) summed.
+fn run_3d<S: DispatchShape<Vec3> + From<Shape3<f32>> + Sync>(
     mut bodies: Vec<Body3>,
-    fixed: Vec<Body3>,
+    fixed: Vec<(S, Pose3<f32>)>,
     half: f32,
     frames: usize,
     m: bool,
 ) -> (usize, usize) {
-    let mut world = World::<Vec3, Shape3<f32>>::new();
+    let mut world = World::<Vec3, S>::new();
     world.set_broad_margin(MARGIN).expect("margin");
     world.set_manifolds(m);
-    for b in &fixed {
-        let pose = Pose3::new(b.at, b.rotation);
+    for (shape, pose) in fixed {
         world
-            .insert_static(b.shape.clone(), pose, Filter::ALL)
+            .insert_static(shape, pose, Filter::ALL)
             .expect("insert");
     }
     let handles: Vec<_> = bodies
@@ -219,7 +242,7 @@ fn run_3d(
         .map(|b| {
             let pose = Pose3::new(b.at, b.rotation);
             world
-                .insert(b.shape.clone(), pose, Filter::ALL)
+                .insert(S::from(b.shape.clone()), pose, Filter::ALL)
                 .expect("insert")
         })
         .collect();
@@ -243,8 +266,8 @@ fn run_3d(
 /// One frame of a 3D scene: the moves and the update. Never inlined, so that
 /// callgrind can select whole frames by its name (`--toggle-collect='*frame_3d*'`).
 #[inline(never)]
-fn frame_3d(
-    world: &mut World<Vec3, Shape3<f32>>,
+fn frame_3d<S: DispatchShape<Vec3> + Sync>(
+    world: &mut World<Vec3, S>,
     bodies: &mut [Body3],
     handles: &[Handle],
     half: f32,
@@ -262,6 +285,14 @@ fn frame_3d(
     }
     let events = world.update();
     (world.update_stats(), events)
+}
+
+/// Static bodies as (shape, pose) for [`run_3d`].
+fn placed(fixed: Vec<Body3>) -> Vec<(Shape3<f32>, Pose3<f32>)> {
+    fixed
+        .into_iter()
+        .map(|b| (b.shape, Pose3::new(b.at, b.rotation)))
+        .collect()
 }
 
 /// A 2D body: shape, position, angle, velocity.
@@ -358,22 +389,30 @@ fn main() {
     let (candidates, contacts) = match scene {
         "boxes" => {
             let (bodies, half) = moving(&mut rng, 10_000, 0.05, false);
-            run_3d(bodies, Vec::new(), half, frames, m)
+            run_3d::<Shape3<f32>>(bodies, Vec::new(), half, frames, m)
         }
         "boxes100k" => {
             let (bodies, half) = moving(&mut rng, 100_000, 0.05, false);
-            run_3d(bodies, Vec::new(), half, frames, m)
+            run_3d::<Shape3<f32>>(bodies, Vec::new(), half, frames, m)
         }
         "mixed" => {
             let (bodies, fixed, half) = on_ground(&mut rng, 10_000);
+            run_3d(bodies, placed(fixed), half, frames, m)
+        }
+        "mixed-mesh" => {
+            let (bodies, floor, half) = on_mesh(&mut rng, 10_000);
+            let fixed = vec![(
+                AnyShape3::from(floor),
+                Pose3::new(Vec3::ZERO, Quat::IDENTITY),
+            )];
             run_3d(bodies, fixed, half, frames, m)
         }
         "level" => {
             let (bodies, fixed, half) = level(&mut rng);
-            run_3d(bodies, fixed, half, frames, m)
+            run_3d(bodies, placed(fixed), half, frames, m)
         }
         "2d" => run_2d(&mut rng, 10_000, frames, m),
-        other => panic!("unknown scene {other}: boxes, boxes100k, mixed, 2d or level"),
+        other => panic!("unknown scene {other}: boxes, boxes100k, mixed, mixed-mesh, 2d or level"),
     };
     println!("{scene}: first update and {frames} frames: {candidates} candidates, {contacts} touching (sums)");
 }
