@@ -1,6 +1,9 @@
-//! Capsule–box contact once the capsule's segment meets the box, in closed form: the
-//! minimum translation of the segment out of the box by the separating-axis test,
-//! grown by the capsule's radius.
+//! Capsule–box contact in closed form, in the box's frame: a segment over one face
+//! (both ends beyond the same face, within the box's extent on the other axes) is
+//! nearest the box at its end nearer that face (its middle when it lies level within
+//! [`FLAT_ULPS`]), a capsule resting on a box; and once the capsule's segment meets the
+//! box, the minimum translation of the segment out of the box by the separating-axis
+//! test, grown by the capsule's radius.
 //!
 //! The segment's Minkowski difference with a box is a polytope whose face normals are
 //! the box's face normals and the cross products of the segment with the box's edges
@@ -53,6 +56,39 @@ pub(crate) fn contact_segment_in_box<V: Vector>(
         point_b: point_a - axis.normal * depth,
         status: Status::Converged,
     }
+}
+
+/// The parameter of the segment's point nearest the box and the squared distance,
+/// when the segment lies over one face of the box (module docs); `None` otherwise,
+/// for the general closest-point search.
+pub(crate) fn over_face<V: Vector>(s: &Segment<V>, b: &Aabb<V>) -> Option<(V::Scalar, V::Scalar)> {
+    let mut gaps = None;
+    for i in 0..V::DIM {
+        let (p, q, lo, hi) = (s.a.get(i), s.b.get(i), b.min.get(i), b.max.get(i));
+        if p >= lo && p <= hi && q >= lo && q <= hi {
+            continue;
+        }
+        let beyond = if p > hi && q > hi {
+            (p - hi, q - hi)
+        } else if p < lo && q < lo {
+            (lo - p, lo - q)
+        } else {
+            return None;
+        };
+        if gaps.replace(beyond).is_some() {
+            return None;
+        }
+    }
+    let (gp, gq) = gaps?;
+    let size = s.a.abs().max(s.b.abs()).max(b.min.abs()).max(b.max.abs());
+    let (t, gap) = if (gp - gq).abs() <= eps::<V::Scalar>(FLAT_ULPS) * size.max_element() {
+        (V::Scalar::HALF, gp.min(gq))
+    } else if gp < gq {
+        (V::Scalar::ZERO, gp)
+    } else {
+        (V::Scalar::ONE, gq)
+    };
+    Some((t, gap * gap))
 }
 
 /// A candidate axis: the normal from the segment to the box, the overlap along it, and

@@ -55,7 +55,7 @@ impl<V: Vector> Contact<V> {
 
     /// The contact mapped from a local frame to the world by `pose`.
     #[inline]
-    fn transformed(&self, pose: &V::Pose) -> Self {
+    pub(crate) fn transformed(&self, pose: &V::Pose) -> Self {
         Self {
             normal: pose.transform_vector(self.normal),
             point_a: pose.transform_point(self.point_a),

@@ -986,14 +986,14 @@ pub(crate) fn contact_ball_cuboid<V: Vector>(
     }
     let ball = Ball::placed(centre_in(pose_a, a, pose_b), a.radius()).ok()?;
     let local = ball_aabb_contact_predicted(&ball, b, prediction)?;
-    Some(to_world(&local, pose_b))
+    Some(local.transformed(pose_b))
 }
 
 /// Capsule (A) – box (B, a box of its local frame) contact in closed form. While A's
 /// segment stays outside B, a capsule is its segment grown by its radius, so its
 /// contact with the box is that of the ball of its radius at the segment's point
-/// nearest the box
-/// ([`closest_point_segment_aabb`](crate::query::distance::closest_point_segment_aabb),
+/// nearest the box (over a face, the end nearer it; else
+/// [`closest_point_segment_aabb`](crate::query::distance::closest_point_segment_aabb),
 /// exact up to rounding), and the depth is the radius less that distance. Once the
 /// segment meets the box, the separating axes of the segment and the box give the
 /// depth ([`crate::query::capsule_box`]). `None` when the distance is NaN (the caller
@@ -1011,29 +1011,19 @@ pub(crate) fn contact_capsule_cuboid<V: Vector>(
         a: in_b(s.a),
         b: in_b(s.b),
     };
-    let (t, d2) = crate::query::distance::closest_point_segment_aabb(&local, b);
+    let (t, d2) = crate::query::capsule_box::over_face(&local, b)
+        .unwrap_or_else(|| crate::query::distance::closest_point_segment_aabb(&local, b));
     if d2.is_nan() {
         return None;
     }
     if d2 <= V::Scalar::ZERO {
         let c = crate::query::capsule_box::contact_segment_in_box(&local, b, a.radius());
-        return Some((-c.depth <= prediction).then(|| to_world(&c, pose_b)));
+        return Some((-c.depth <= prediction).then(|| c.transformed(pose_b)));
     }
     let nearest = local.a + (local.b - local.a) * t;
     let ball = Ball::placed(nearest, a.radius()).ok()?;
     let local_contact = ball_aabb_contact_predicted(&ball, b, prediction);
-    Some(local_contact.map(|c| to_world(&c, pose_b)))
-}
-
-/// A contact of a local frame mapped to the world by `pose`.
-#[inline]
-fn to_world<V: Vector>(c: &Contact<V>, pose: &V::Pose) -> Contact<V> {
-    Contact {
-        normal: pose.transform_vector(c.normal),
-        point_a: pose.transform_point(c.point_a),
-        point_b: pose.transform_point(c.point_b),
-        ..*c
-    }
+    Some(local_contact.map(|c| c.transformed(pose_b)))
 }
 
 /// Ball (A) – capsule (B): the world centre of A and the closest point of B's segment.

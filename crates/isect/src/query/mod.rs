@@ -4,6 +4,7 @@
 pub mod ball_tests;
 pub mod capsule_box;
 pub mod capsule_cylinder;
+pub mod capsule_triangle;
 pub mod cast_options;
 pub mod cast_ray;
 pub mod cast_shapes;

@@ -88,6 +88,8 @@ mod sat_properties;
 mod sliding;
 #[path = "../sweep.rs"]
 mod sweep;
+#[path = "../triangle_contacts.rs"]
+mod triangle_contacts;
 #[path = "../trimesh.rs"]
 mod trimesh;
 #[path = "../trimesh_contact_parry.rs"]

@@ -9,7 +9,6 @@
 // `!(x > y)` is deliberate: it is also true for NaN, which must take the safe branch.
 #![allow(clippy::neg_cmp_op_on_partial_ord)]
 
-use super::to_world;
 use crate::algo::gjk::GjkVector;
 use crate::algo::support::SupportMap;
 use crate::math::tolerance::eps;
@@ -105,5 +104,5 @@ pub(crate) fn contact_ball_flat<V: GjkVector, F: FlatPart<V>>(
         return contact(pose_a, a, pose_b, b, prediction);
     }
     let local = contact_points(c, a.radius(), q, V::Scalar::ZERO, prediction, V::ZERO)?;
-    Some(to_world(&local, pose_b))
+    Some(local.transformed(pose_b))
 }

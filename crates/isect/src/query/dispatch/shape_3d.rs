@@ -8,6 +8,7 @@ use super::*;
 use crate::algo::sat_3d;
 use crate::math::Pose3;
 use crate::query::capsule_cylinder::{contact_capsule_cylinder_apart, distance_capsule_cylinder};
+use crate::query::capsule_triangle::contact_capsule_triangle;
 use crate::query::contact::contact_ball_projected_finite;
 use crate::query::manifold::{contact_manifold_obb_3d, contact_manifold_polyhedra};
 use crate::shape::obb_3d::Obb;
@@ -107,6 +108,18 @@ where
             (Shape::Capsule(x), Shape::Cylinder(y)) => {
                 contact_capsule_cylinder_apart(pa, x, pb, y, prediction)
             }
+            (Shape::Capsule(x), Shape::Triangle(y)) => {
+                contact_capsule_triangle(pa, x, pb, y, prediction)
+            }
+            (Shape::Triangle(x), Shape::Capsule(y)) => {
+                flipped(contact_capsule_triangle(pb, y, pa, x, prediction))
+            }
+            (Shape::Triangle(x), Shape::Cuboid(y)) => {
+                triangle_box_contact((pa, a, x), (pb, b, y), prediction)
+            }
+            (Shape::Cuboid(y), Shape::Triangle(x)) => {
+                flipped(triangle_box_contact((pb, b, x), (pa, a, y), prediction))
+            }
             (Shape::Cylinder(x), Shape::Capsule(y)) => {
                 flipped(contact_capsule_cylinder_apart(pb, y, pa, x, prediction))
             }
@@ -186,10 +199,55 @@ where
             let id = FeatureId::new(false, i, j, crate::query::manifold::EDGE_EDGE);
             return Some(Some(Manifold::single(&c, id)));
         }
-        TriangleBoxAxis::Face(n) => n,
+        TriangleBoxAxis::Face(n, ..) => n,
     };
     crate::query::manifold::features::face_manifold_3d(pt, t_shape, pb, b_shape, normal, prediction)
         .map(Some)
 }
+
+/// The contact of a triangle (A) and a box (B) from their separating-axis test when
+/// it decides the least translation exactly: an overlapping face axis that no edge
+/// axis beats, whose face manifold's deepest point lies at the test's depth (its
+/// witnesses are then in both support sets), or two crossing edges. `None` (GJK and
+/// EPA) otherwise: apart within the prediction (the distance needs closest points,
+/// which a face axis does not give), an edge axis within the manifold's edge bias,
+/// or a deepest point clipped away. Agreement within [`TRIANGLE_BOX_DEPTH_ULPS`].
+fn triangle_box_contact<R: Real>(
+    (pt, t_shape, t): (&Pose3<R>, &Shape<R>, &crate::shape::Triangle<R::V3>),
+    (pb, b_shape, b): (&Pose3<R>, &Shape<R>, &Aabb<R::V3>),
+    prediction: R,
+) -> Option<Option<Contact<R::V3>>>
+where
+    R::V3: GjkVector<Pose = Pose3<R>>,
+{
+    use crate::query::manifold::features::face_manifold_3d;
+    use crate::query::manifold::triangle_box::{triangle_box_axis, TriangleBoxAxis};
+    let (normal, separation) = match triangle_box_axis(pt, t, pb, b, prediction) {
+        TriangleBoxAxis::Apart => return Some(None),
+        TriangleBoxAxis::Edges(point_a, point_b, normal, depth, _) if depth >= R::ZERO => {
+            let status = crate::algo::gjk::Status::Converged;
+            return Some(Some(Contact {
+                normal,
+                depth,
+                point_a,
+                point_b,
+                status,
+            }));
+        }
+        TriangleBoxAxis::Face(n, s, true) if s <= R::ZERO => (n, s),
+        _ => return None,
+    };
+    let m = face_manifold_3d(pt, t_shape, pb, b_shape, normal, prediction)?;
+    let c = m.deepest_contact()?;
+    // Rounding follows the manifold's world coordinates and the box's size.
+    let size = c.point_a.abs().max_element() + b.half_extents().max_element();
+    let tol = crate::math::tolerance::eps::<R>(TRIANGLE_BOX_DEPTH_ULPS) * size;
+    ((c.depth + separation).abs() <= tol).then_some(Some(c))
+}
+
+/// How far (in machine epsilons of the contact's coordinates and the box's size) the
+/// deepest point of a triangle–box face manifold may lie from the separating-axis depth and
+/// still be the contact.
+pub const TRIANGLE_BOX_DEPTH_ULPS: f64 = 256.0;
 
 dispatch_by_table!(V3, Pose3);

@@ -17,9 +17,11 @@ use crate::shape::{Aabb, Triangle};
 pub(crate) enum TriangleBoxAxis<V: Vector> {
     /// An axis separates the shapes by more than the prediction.
     Apart,
-    /// A face axis (the triangle's or the box's) gives the least penetration: the unit
-    /// normal from the triangle to the box (world).
-    Face(V),
+    /// A face axis (the triangle's or the box's) gives the least penetration (up to
+    /// the edge bias): the unit normal from the triangle to the box (world), the
+    /// separation along it (negative when they overlap), and whether no edge axis
+    /// separates more (then it is the least overlap over all axes, unbiased).
+    Face(V, <V as Vector>::Scalar, bool),
     /// An edge of each, crossing inside both, overlaps: the points on the triangle's
     /// edge and on the box's (world), the unit normal from the triangle to the box
     /// (world), the depth, and the edges' indices (the triangle's `i` for
@@ -115,7 +117,10 @@ pub(crate) fn triangle_box_axis<R: Real>(
                 None => TriangleBoxAxis::Edge,
             }
         }
-        _ => TriangleBoxAxis::Face(pose_b.rotation.rotate(face_normal)),
+        _ => {
+            let least = edge.is_none_or(|(s, ..)| s <= face_sep);
+            TriangleBoxAxis::Face(pose_b.rotation.rotate(face_normal), face_sep, least)
+        }
     }
 }
 
