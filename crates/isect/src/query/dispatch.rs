@@ -914,9 +914,9 @@ pub(crate) fn intersects_ball_cuboid<V: Vector>(
     b.distance_squared_to_point(centre_in(pose_a, a, pose_b)) <= r * r
 }
 
-/// [`intersects`]' capsule–box early-out grows the box by the radius and this many
-/// machine epsilons of the largest coordinate (box, segment, radius): a touching pair
-/// always reaches the exact test.
+/// The capsule–box early-out ([`misses_grown_box`]) grows the box by the radius (and
+/// the prediction) and this many machine epsilons of the largest coordinate (box,
+/// segment, reach): a touching pair always reaches the exact test.
 pub const CAPSULE_BOX_SLACK_ULPS: f64 = 8.0;
 
 /// Capsule (A) – box (B) overlap in closed form: the segment's squared distance to the
@@ -930,9 +930,27 @@ pub(crate) fn intersects_capsule_cuboid<V: Vector>(
 ) -> bool {
     let local = crate::query::distance::segment_in(pose_a, a, pose_b);
     let r = a.radius();
-    // The capsule lies inside the box grown by its radius: a segment that misses that
-    // box (most separated pairs; a slab test) is apart without the exact distance. The
-    // few ulps of every coordinate involved keep a touching pair for the exact test.
+    if misses_grown_box(&local, b, r) {
+        return false;
+    }
+    crate::query::distance::closest_point_segment_aabb(&local, b).1 <= r * r
+}
+
+/// True when the segment (in the box's frame) misses the box grown by `reach` (and
+/// [`CAPSULE_BOX_SLACK_ULPS`]): then the capsule of radius `reach` is apart from it,
+/// without the exact segment–box distance. The capsule lies inside the box grown by
+/// its radius, so a segment that misses that box (most separated pairs) is apart: first
+/// the segment's own box (exact, no division), then the slab test. False for NaN input
+/// (the exact path answers).
+#[inline]
+fn misses_grown_box<V: Vector>(
+    local: &crate::shape::Segment<V>,
+    b: &Aabb<V>,
+    reach: V::Scalar,
+) -> bool {
+    if !(local.a.is_finite() && local.b.is_finite() && reach.is_finite()) {
+        return false;
+    }
     let magnitude = b
         .min
         .abs()
@@ -940,17 +958,10 @@ pub(crate) fn intersects_capsule_cuboid<V: Vector>(
         .max(local.a.abs())
         .max(local.b.abs());
     let slack = crate::math::tolerance::eps::<V::Scalar>(CAPSULE_BOX_SLACK_ULPS);
-    let grown = b.loosened(r + slack * (magnitude.max_element() + r));
-    // The segment's own box first: exact, and no division for the pairs it parts.
+    let grown = b.loosened(reach + slack * (magnitude.max_element() + reach.abs()));
     let (lo, hi) = (local.a.min(local.b), local.a.max(local.b));
-    if !(lo.all_le(grown.max) && grown.min.all_le(hi)) {
-        return false;
-    }
-    let d = local.b - local.a;
-    if crate::query::distance::segment_meets_aabb(local.a, d, &grown).is_none() {
-        return false;
-    }
-    crate::query::distance::closest_point_segment_aabb(&local, b).1 <= r * r
+    !(lo.all_le(grown.max) && grown.min.all_le(hi))
+        || crate::query::distance::segment_meets_aabb(local.a, local.b - local.a, &grown).is_none()
 }
 
 /// Ball (A) – box (B) distance; NaN for NaN poses.
@@ -1005,12 +1016,10 @@ pub(crate) fn contact_capsule_cuboid<V: Vector>(
     b: &Aabb<V>,
     prediction: V::Scalar,
 ) -> Option<Option<Contact<V>>> {
-    let s = a.segment();
-    let in_b = |p: V| pose_b.inverse_transform_point(pose_a.transform_point(p));
-    let local = crate::shape::Segment {
-        a: in_b(s.a),
-        b: in_b(s.b),
-    };
+    let local = crate::query::distance::segment_in(pose_a, a, pose_b);
+    if misses_grown_box(&local, b, a.radius() + prediction) {
+        return Some(None);
+    }
     let (t, d2) = crate::query::capsule_box::over_face(&local, b)
         .unwrap_or_else(|| crate::query::distance::closest_point_segment_aabb(&local, b));
     if d2.is_nan() {
