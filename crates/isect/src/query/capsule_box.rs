@@ -17,13 +17,16 @@
 //! overlap): for a face axis, the segment's deeper end (the middle of its part over
 //! the face when it lies within [`FLAT_ULPS`] of parallel to the face); for an edge
 //! axis, the segment's point closest to the box edge the axis meets (in 2D, to the
-//! box corner); each moved out by the radius. Tolerances: an
-//! edge axis whose squared sine with the segment is below
-//! `eps(`[`sat_3d::EDGE_AXIS_ULPS`]`)` is skipped as parallel (the face axes decide that
-//! case), as in the box–box test.
+//! box corner); each moved out by the radius.
+//!
+//! Tolerances: a segment within [`TOUCH_ULPS`] of the box counts as meeting it (the
+//! closest-point path's normal would be rounding noise there); an edge axis wins only
+//! when it overlaps less than the best face axis by [`FLAT_ULPS`] of the size (a level
+//! segment's edge axes equal a face normal up to rounding, and their witness would be
+//! chosen by the sign of a rounding error). The edge axes `d × e_k` are exact (the box's
+//! edges are unit axes), so only a zero one is skipped.
 
 use crate::algo::gjk::Status;
-use crate::algo::sat_3d;
 use crate::math::tolerance::eps;
 use crate::math::{Real, Vector};
 use crate::query::contact::Contact;
@@ -34,6 +37,28 @@ use crate::shape::{Aabb, Segment};
 /// machine epsilons of the shapes' size lies flat on the face: its witness is the
 /// middle of its part in the box rather than one end chosen by rounding.
 pub const FLAT_ULPS: f64 = 64.0;
+
+/// A segment within this many machine epsilons of the problem's scale from the other
+/// shape counts as touching it: its contact comes from the separating axes, which
+/// need no direction between closest points.
+pub const TOUCH_ULPS: f64 = 64.0;
+
+/// The touching distance of [`TOUCH_ULPS`] for a segment and a box (their largest
+/// coordinate).
+#[inline]
+pub(crate) fn touch_distance<V: Vector>(s: &Segment<V>, b: &Aabb<V>) -> V::Scalar {
+    eps::<V::Scalar>(TOUCH_ULPS) * size(s, b)
+}
+
+/// The largest coordinate of the segment and the box.
+#[inline]
+fn size<V: Vector>(s: &Segment<V>, b: &Aabb<V>) -> V::Scalar {
+    s.a.abs()
+        .max(s.b.abs())
+        .max(b.min.abs())
+        .max(b.max.abs())
+        .max_element()
+}
 
 /// The contact of a capsule (segment `s` grown by `radius`) with box `b`, both in the
 /// box's frame, when the segment meets the box (a separated segment gives a negative
@@ -80,8 +105,7 @@ pub(crate) fn over_face<V: Vector>(s: &Segment<V>, b: &Aabb<V>) -> Option<(V::Sc
         }
     }
     let (gp, gq) = gaps?;
-    let size = s.a.abs().max(s.b.abs()).max(b.min.abs()).max(b.max.abs());
-    let (t, gap) = if (gp - gq).abs() <= eps::<V::Scalar>(FLAT_ULPS) * size.max_element() {
+    let (t, gap) = if (gp - gq).abs() <= eps::<V::Scalar>(FLAT_ULPS) * size(s, b) {
         (V::Scalar::HALF, gp.min(gq))
     } else if gp < gq {
         (V::Scalar::ZERO, gp)
@@ -93,6 +117,7 @@ pub(crate) fn over_face<V: Vector>(s: &Segment<V>, b: &Aabb<V>) -> Option<(V::Sc
 
 /// A candidate axis: the normal from the segment to the box, the overlap along it, and
 /// the feature it comes from.
+#[derive(Copy, Clone)]
 struct Overlap<V: Vector> {
     normal: V,
     depth: V::Scalar,
@@ -123,9 +148,10 @@ impl<V: Vector> Overlap<V> {
     }
 }
 
-/// The axis of least overlap of the segment and the box.
+/// The axis of least overlap of the segment and the box (an edge axis only when it
+/// beats the faces by [`FLAT_ULPS`] of the size).
 fn min_overlap_axis<V: Vector>(s: &Segment<V>, b: &Aabb<V>) -> Overlap<V> {
-    let mut best = Overlap {
+    let mut face = Overlap {
         normal: V::unit_axis(0),
         depth: V::Scalar::INFINITY,
         feature: Feature::Face(0),
@@ -133,35 +159,40 @@ fn min_overlap_axis<V: Vector>(s: &Segment<V>, b: &Aabb<V>) -> Overlap<V> {
     for i in 0..V::DIM {
         let (lo, hi) = (s.a.get(i).min(s.b.get(i)), s.a.get(i).max(s.b.get(i)));
         let e = V::unit_axis(i);
-        best.lower(hi - b.min.get(i), e, Feature::Face(i));
-        best.lower(b.max.get(i) - lo, -e, Feature::Face(i));
+        face.lower(hi - b.min.get(i), e, Feature::Face(i));
+        face.lower(b.max.get(i) - lo, -e, Feature::Face(i));
     }
+    let mut edge = Overlap {
+        depth: face.depth - eps::<V::Scalar>(FLAT_ULPS) * size(s, b),
+        ..face
+    };
     let (centre, half) = (b.center(), b.half_extents());
     for (k, n) in edge_axes(s.b - s.a) {
         let along = (s.a.dot(n) + s.b.dot(n)) * V::Scalar::HALF;
         let (mid, reach) = (centre.dot(n), half.dot(n.abs()));
-        best.lower(along - (mid - reach), n, Feature::Edge(k));
-        best.lower(mid + reach - along, -n, Feature::Edge(k));
+        edge.lower(along - (mid - reach), n, Feature::Edge(k));
+        edge.lower(mid + reach - along, -n, Feature::Edge(k));
     }
-    best
+    match edge.feature {
+        Feature::Edge(_) => edge,
+        Feature::Face(_) => face,
+    }
 }
 
 /// The unit axes across the segment direction `d` and the box's edges, each with the
-/// edge axis it comes from: `d × e_k` in 3D (skipped when parallel), `d`'s normal in
-/// 2D (index 2); none for a zero `d`.
+/// edge axis it comes from: `d × e_k` in 3D (skipped when zero: `d` along `e_k`),
+/// `d`'s normal in 2D (index 2); none for a zero `d`.
 fn edge_axes<V: Vector>(d: V) -> impl Iterator<Item = (usize, V)> {
-    let len_sq = d.length_squared();
-    let parallel = eps::<V::Scalar>(sat_3d::EDGE_AXIS_ULPS) * len_sq;
     let axis = move |k: usize| {
         let n = if V::DIM == 2 {
             V::ZERO.with(0, d.get(1)).with(1, -d.get(0))
         } else {
-            // d × e_k: the other two components, turned.
+            // d × e_k: the other two components, turned (exact).
             let (k1, k2) = ((k + 1) % 3, (k + 2) % 3);
             V::ZERO.with(k1, d.get(k2)).with(k2, -d.get(k1))
         };
         let n_sq = n.length_squared();
-        (n_sq > parallel).then(|| (k, n * (V::Scalar::ONE / n_sq.sqrt())))
+        (n_sq > V::Scalar::ZERO).then(|| (k, n * (V::Scalar::ONE / n_sq.sqrt())))
     };
     let ks = if V::DIM == 2 { 2..3 } else { 0..3 };
     ks.filter_map(axis)

@@ -14,13 +14,18 @@
 //! the triangle is a prism whose face normals are the triangle's normal and the
 //! segment crossed with each edge, so the least overlap along those axes is the exact
 //! penetration of the cores (the separating-axis test, Ericson 4.4), and the
-//! capsule's is that plus its radius. The witnesses lie in both shapes' support sets
-//! along the axis with `point_a − point_b = depth · normal`: for the triangle's normal,
-//! the segment's deeper end (the middle of its part over the triangle when it lies
-//! within [`FLAT_ULPS`] of parallel to it); for an edge axis, the segment's point
-//! closest to that edge. Tolerances: an edge axis whose squared sine with the segment
-//! is below `eps(`[`sat_3d::EDGE_AXIS_ULPS`]`)` is skipped as parallel. A flat
-//! triangle (no normal) is left to the general path (`None`).
+//! capsule's is that plus its radius. The edges' normals in the triangle's plane are
+//! tried too: they are the prism's limit when the segment runs along an edge, where
+//! the cross product is rounding noise and is skipped (squared sine below
+//! `eps(`[`sat_3d::EDGE_AXIS_ULPS`]`)`). An edge axis wins only when it overlaps less
+//! than the triangle's normal by [`FLAT_ULPS`] of the size. A segment in the plane
+//! overlaps the triangle by zero either way: it goes out the front (the side of the
+//! winding's normal) and the contact is `Degenerate`, as GJK / EPA report a flat
+//! Minkowski difference. The witnesses lie in both shapes' support sets along the axis
+//! with `point_a − point_b = depth · normal`: for the triangle's normal, the segment's
+//! deeper end (the middle of its part over the triangle when it lies within
+//! [`FLAT_ULPS`] of parallel to it); for an edge axis, the segment's point closest to
+//! that edge. A flat triangle (no normal) is left to the general path (`None`).
 
 use crate::algo::gjk::Status;
 use crate::algo::sat_3d;
@@ -31,12 +36,7 @@ use crate::query::distance::closest_points_segment_segment;
 use crate::shape::trimesh::closest::closest_on_triangle;
 use crate::shape::{Capsule, Segment, Triangle};
 
-pub use super::capsule_box::FLAT_ULPS;
-
-/// A segment within this many machine epsilons of the problem's scale from the
-/// triangle counts as touching it: its contact comes from the separating axes, which
-/// need no direction between closest points.
-pub const TOUCH_ULPS: f64 = 64.0;
+pub use super::capsule_box::{FLAT_ULPS, TOUCH_ULPS};
 
 /// The contact of capsule A with triangle B, `None` for a flat triangle or a NaN
 /// pose (the caller's general path answers); `Some(None)` when they are farther
@@ -67,7 +67,7 @@ where
     let touch = eps::<R>(TOUCH_ULPS) * scale;
     let local = match apart(&s, &t, n, touch) {
         Some((on_s, on_t)) => ball_contact(on_s, on_t, a.radius()),
-        None => crossing_contact(&s, &t, n, a.radius()),
+        None => crossing_contact(&s, &t, n, a.radius(), touch),
     };
     Some((-local.depth <= prediction).then(|| local.transformed(pose_b)))
 }
@@ -154,23 +154,35 @@ fn ball_contact<V: Vector>(on_s: V, on_t: V, radius: V::Scalar) -> Contact<V> {
 }
 
 /// The contact of a segment crossing the triangle, grown by `radius`, by the
-/// separating axes (module docs).
-fn crossing_contact<V: Vector3>(s: &Segment<V>, t: &[V; 3], n: V, radius: V::Scalar) -> Contact<V> {
+/// separating axes (module docs); `touch` is the rounding below which the segment
+/// lies in the triangle's plane.
+fn crossing_contact<V: Vector3>(
+    s: &Segment<V>,
+    t: &[V; 3],
+    n: V,
+    radius: V::Scalar,
+    touch: V::Scalar,
+) -> Contact<V> {
+    // `-n` first: on a tie (a segment in the plane) the capsule goes out the front.
+    let face = least_overlap(s, t, -n, None, (V::Scalar::INFINITY, n, None));
+    let bias = eps::<V::Scalar>(FLAT_ULPS) * touch / eps::<V::Scalar>(TOUCH_ULPS);
+    let mut edge = (face.0 - bias, face.1, None);
     let d = s.b - s.a;
-    let mut best = least_overlap(s, t, n, None, (V::Scalar::INFINITY, n, None));
     let parallel = eps::<V::Scalar>(sat_3d::EDGE_AXIS_ULPS) * d.length_squared();
     for k in 0..3 {
-        let axis = d.cross(t[(k + 1) % 3] - t[k]);
+        let e = t[(k + 1) % 3] - t[k];
+        // Across the edge in the plane: the least translation when `d` runs along it.
+        edge = least_overlap(s, t, n.cross(e).try_normalize().unwrap_or(n), Some(k), edge);
+        let axis = d.cross(e);
         let len_sq = axis.length_squared();
         // The sine's square: the axis is |d| |e| sin long.
-        let e_sq = (t[(k + 1) % 3] - t[k]).length_squared();
-        if len_sq > parallel * e_sq {
+        if len_sq > parallel * e.length_squared() {
             let u = axis * (V::Scalar::ONE / len_sq.sqrt());
-            best = least_overlap(s, t, u, Some(k), best);
+            edge = least_overlap(s, t, u, Some(k), edge);
         }
     }
-    let (overlap, normal, edge) = best;
-    let core = match edge {
+    let (overlap, normal, feature) = if edge.2.is_some() { edge } else { face };
+    let core = match feature {
         Some(k) => {
             let edge = Segment {
                 a: t[k],
@@ -182,12 +194,19 @@ fn crossing_contact<V: Vector3>(s: &Segment<V>, t: &[V; 3], n: V, radius: V::Sca
     };
     let depth = overlap + radius;
     let point_a = core + normal * radius;
+    let in_plane = [s.a, s.b].iter().all(|p| (*p - t[0]).dot(n).abs() <= touch);
     Contact {
         normal,
         depth,
         point_a,
         point_b: point_a - normal * depth,
-        status: Status::Converged,
+        // A segment in the plane: the cores' Minkowski difference is flat, and which
+        // side is out is a convention (the front).
+        status: if in_plane && feature.is_none() {
+            Status::Degenerate
+        } else {
+            Status::Converged
+        },
     }
 }
 

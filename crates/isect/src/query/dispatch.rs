@@ -940,17 +940,14 @@ pub(crate) fn intersects_capsule_cuboid<V: Vector>(
 /// [`CAPSULE_BOX_SLACK_ULPS`]): then the capsule of radius `reach` is apart from it,
 /// without the exact segment–box distance. The capsule lies inside the box grown by
 /// its radius, so a segment that misses that box (most separated pairs) is apart: first
-/// the segment's own box (exact, no division), then the slab test. False for NaN input
-/// (the exact path answers).
+/// the segment's own box (exact, no division), then the slab test. True for NaN input
+/// (a NaN segment or prediction touches nothing).
 #[inline]
 fn misses_grown_box<V: Vector>(
     local: &crate::shape::Segment<V>,
     b: &Aabb<V>,
     reach: V::Scalar,
 ) -> bool {
-    if !(local.a.is_finite() && local.b.is_finite() && reach.is_finite()) {
-        return false;
-    }
     let magnitude = b
         .min
         .abs()
@@ -1006,8 +1003,9 @@ pub(crate) fn contact_ball_cuboid<V: Vector>(
 /// nearest the box (over a face, the end nearer it; else
 /// [`closest_point_segment_aabb`](crate::query::distance::closest_point_segment_aabb),
 /// exact up to rounding), and the depth is the radius less that distance. Once the
-/// segment meets the box, the separating axes of the segment and the box give the
-/// depth ([`crate::query::capsule_box`]). `None` when the distance is NaN (the caller
+/// segment meets the box (or comes within its rounding,
+/// [`TOUCH_ULPS`](crate::query::capsule_box::TOUCH_ULPS)), the separating axes of the
+/// segment and the box give the depth ([`crate::query::capsule_box`]). `None` when the distance is NaN (the caller
 /// takes the general path).
 pub(crate) fn contact_capsule_cuboid<V: Vector>(
     pose_a: &V::Pose,
@@ -1025,7 +1023,9 @@ pub(crate) fn contact_capsule_cuboid<V: Vector>(
     if d2.is_nan() {
         return None;
     }
-    if d2 <= V::Scalar::ZERO {
+    // Within rounding of the box, the direction between closest points is noise.
+    let touch = crate::query::capsule_box::touch_distance(&local, b);
+    if d2 <= touch * touch {
         let c = crate::query::capsule_box::contact_segment_in_box(&local, b, a.radius());
         return Some((-c.depth <= prediction).then(|| c.transformed(pose_b)));
     }

@@ -28,6 +28,8 @@ mod cast_options;
 mod cast_scale;
 #[path = "../character.rs"]
 mod character;
+#[path = "../closed_form_contact_edges.rs"]
+mod closed_form_contact_edges;
 #[path = "../composite.rs"]
 mod composite;
 #[path = "../composite_2d_normals.rs"]

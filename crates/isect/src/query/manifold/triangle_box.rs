@@ -20,7 +20,8 @@ pub(crate) enum TriangleBoxAxis<V: Vector> {
     /// A face axis (the triangle's or the box's) gives the least penetration (up to
     /// the edge bias): the unit normal from the triangle to the box (world), the
     /// separation along it (negative when they overlap), and whether no edge axis
-    /// separates more (then it is the least overlap over all axes, unbiased).
+    /// separates more and none was skipped as near-parallel (then it is the least
+    /// overlap over all axes, unbiased).
     Face(V, <V as Vector>::Scalar, bool),
     /// An edge of each, crossing inside both, overlaps: the points on the triangle's
     /// edge and on the box's (world), the unit normal from the triangle to the box
@@ -89,11 +90,14 @@ pub(crate) fn triangle_box_axis<R: Real>(
     let tiny = R::EPSILON.sqrt();
     // The best edge axis: its separation, unit normal (triangle to box) and edges.
     let mut edge: Option<(R, R::V3, usize, usize)> = None;
+    // A near-parallel edge pair skipped here may still be the least translation.
+    let mut skipped = false;
     for (i, e) in edges.into_iter().enumerate() {
         for k in 0..3 {
             let axis = e.cross(R::V3::unit_axis(k));
             let len = axis.length();
             if !(len > tiny * e.length()) {
+                skipped |= len > R::ZERO;
                 continue;
             }
             let (s, sign) = separation(axis / len);
@@ -118,7 +122,7 @@ pub(crate) fn triangle_box_axis<R: Real>(
             }
         }
         _ => {
-            let least = edge.is_none_or(|(s, ..)| s <= face_sep);
+            let least = !skipped && edge.is_none_or(|(s, ..)| s <= face_sep);
             TriangleBoxAxis::Face(pose_b.rotation.rotate(face_normal), face_sep, least)
         }
     }
