@@ -19,7 +19,7 @@ use super::ray::{ShearedRay, Triangles4};
 use crate::algo::slab::PreparedRay;
 #[cfg(doc)]
 use crate::broad::simd::ray_boxes4_mask;
-use crate::broad::simd::{Boxes4, SoaRay, LANES};
+use crate::broad::simd::{Boxes4, LANES};
 use crate::broad::{finite_max_t, sort_lanes, Bvh, Slot, Stack};
 use crate::math::{Real, Vector};
 use crate::shape::Ray;
@@ -29,13 +29,88 @@ const LEAF_BIT: u32 = 1 << 31;
 /// Child code of an empty slot.
 const EMPTY: u32 = u32::MAX;
 
-/// An inner node: four child boxes and their codes (a node index, `LEAF_BIT | leaf`
-/// or [`EMPTY`]), on two cache lines for `f32`.
+/// Rows of a node's boxes: `rows[axis]` holds the four lower bounds on `axis`,
+/// `rows[3 + axis]` the upper ones, so that a ray picks its near and far plane of each
+/// axis by index ([`OctantRay`]).
+pub(super) type Rows<S> = [[S; LANES]; 6];
+
+/// An inner node: four child boxes as [`Rows`] and their codes (a node index,
+/// `LEAF_BIT | leaf` or [`EMPTY`]), on two cache lines for `f32`.
 #[derive(Copy, Clone, Debug)]
 #[repr(C, align(64))]
 struct RayNode<S: Real> {
-    boxes: Boxes4<S>,
+    rows: Rows<S>,
     child: [u32; LANES],
+}
+
+/// A ray prepared for [`slab4`]: origin and inverse direction, each coordinate repeated
+/// in four lanes, and for each axis where in [`Rows`] the plane it meets first (`near`)
+/// and last (`far`) lies, chosen once by the sign of the inverse direction as Embree
+/// does (its `nearX`/`farX` offsets; Wald et al., "Embree: a kernel framework for
+/// efficient CPU ray tracing", 2014). `PreparedRay` never makes `1/dir = −∞`, so a zero
+/// component (`+∞`) takes the lower bound as near, as the min/max ordering of the
+/// shared kernel does, NaN (`0·∞`) included. The places are byte offsets into
+/// [`Rows`] (a whole row each), which the SSE kernel adds to the node's address
+/// without scaling.
+#[derive(Copy, Clone, Debug)]
+pub(super) struct OctantRay<S: Real> {
+    pub(super) origin: [[S; LANES]; 3],
+    pub(super) inv_dir: [[S; LANES]; 3],
+    near: [usize; 3],
+    far: [usize; 3],
+}
+
+/// The size of a row of [`Rows`] in bytes.
+const fn row_bytes<S>() -> usize {
+    core::mem::size_of::<[S; LANES]>()
+}
+
+impl<S: Real> OctantRay<S> {
+    /// From a [`PreparedRay`] (its `max_t` is passed to [`slab4`] separately).
+    #[inline(always)]
+    pub(super) fn new<V: Vector<Scalar = S>>(ray: &PreparedRay<V>) -> Self {
+        let mut out = Self::default();
+        for axis in 0..3 {
+            let inv = ray.inv_dir.get(axis);
+            out.origin[axis] = [ray.origin.get(axis); LANES];
+            out.inv_dir[axis] = [inv; LANES];
+            let flip = usize::from(inv < S::ZERO) * 3;
+            out.near[axis] = (axis + flip) * row_bytes::<S>();
+            out.far[axis] = (axis + 3 - flip) * row_bytes::<S>();
+        }
+        out
+    }
+
+    /// The byte offsets in [`Rows`] of the near planes: whole rows, the last ending
+    /// within `Rows` (the SSE kernel relies on it).
+    #[inline(always)]
+    pub(super) fn near(&self) -> &[usize; 3] {
+        &self.near
+    }
+
+    /// The byte offsets in [`Rows`] of the far planes (as [`near`](Self::near)).
+    #[inline(always)]
+    pub(super) fn far(&self) -> &[usize; 3] {
+        &self.far
+    }
+
+    /// The row of `rows` at byte offset `offset` (portable kernel).
+    #[inline(always)]
+    fn row<'a>(rows: &'a Rows<S>, offset: usize) -> &'a [S; LANES] {
+        &rows[offset / row_bytes::<S>()]
+    }
+}
+
+impl<S: Real> Default for OctantRay<S> {
+    /// A ray at the origin with a zero inverse direction (a placeholder to overwrite).
+    fn default() -> Self {
+        Self {
+            origin: [[S::ZERO; LANES]; 3],
+            inv_dir: [[S::ZERO; LANES]; 3],
+            near: [0, 1, 2].map(|a| a * row_bytes::<S>()),
+            far: [3, 4, 5].map(|a| a * row_bytes::<S>()),
+        }
+    }
 }
 
 /// Up to four triangles: their corners side by side, their indices in the mesh, and
@@ -111,7 +186,7 @@ fn add_node<V: Vector>(
     let (boxes, slots) = bvh.node(i);
     let index = nodes.len();
     nodes.push(RayNode {
-        boxes: *boxes,
+        rows: rows(boxes),
         child: [EMPTY; LANES],
     });
     for (lane, slot) in slots.into_iter().enumerate() {
@@ -126,6 +201,18 @@ fn add_node<V: Vector>(
         nodes[index].child[lane] = code;
     }
     index as u32
+}
+
+/// The boxes as [`Rows`]: lower bounds first.
+pub(super) fn rows<S: Real>(boxes: &Boxes4<S>) -> Rows<S> {
+    [
+        boxes.min[0],
+        boxes.min[1],
+        boxes.min[2],
+        boxes.max[0],
+        boxes.max[1],
+        boxes.max[2],
+    ]
 }
 
 /// The items of node `i` when all its slots are items (or empty).
@@ -171,7 +258,7 @@ fn tree_leaf<V: Vector>(items: &[u32], corners: &[[V; 3]]) -> Leaf<V::Scalar> {
 /// `max_t`, the child (node or leaf code) to visit next and the pending children with
 /// their entry parameters.
 pub(crate) struct TreeWalk<S: Real> {
-    ray: SoaRay<S>,
+    ray: OctantRay<S>,
     max_t: S,
     current: u32,
     stack: Stack<(u32, S)>,
@@ -181,7 +268,7 @@ impl<S: Real> TreeWalk<S> {
     #[inline(always)]
     pub(crate) fn new() -> Self {
         Self {
-            ray: SoaRay::default(),
+            ray: OctantRay::default(),
             max_t: S::NEG_INFINITY,
             current: 0,
             stack: Stack::new((0, S::ZERO)),
@@ -190,6 +277,7 @@ impl<S: Real> TreeWalk<S> {
 
     /// Starts a walk of `ray` over `t ∈ [0, max_t]` from the root; false when there is
     /// nothing to walk (an empty tree, a non-finite ray, a NaN or negative `max_t`).
+    /// The clip is made finite ([`finite_max_t`]), as [`slab4`] requires.
     #[inline(always)]
     pub(crate) fn start<V: Vector<Scalar = S>>(
         &mut self,
@@ -199,7 +287,7 @@ impl<S: Real> TreeWalk<S> {
     ) -> bool {
         let prepared = PreparedRay::new(ray, finite_max_t(max_t));
         self.max_t = prepared.max_t;
-        self.ray = SoaRay::new(&prepared);
+        self.ray = OctantRay::new(&prepared);
         self.current = 0;
         self.stack.clear();
         !tree.nodes.is_empty() && self.max_t >= S::ZERO
@@ -221,54 +309,19 @@ impl<S: Real> TreeWalk<S> {
             ) {
                 self.max_t = max_t;
             }
-            return self.pop();
+        } else if let Some(next) =
+            descend(tree, &self.ray, self.current, self.max_t, &mut self.stack)
+        {
+            self.current = next;
+            return true;
         }
-        let node = &tree.nodes[self.current as usize];
-        let (t, hit) = slab4(&self.ray, &node.boxes, self.max_t);
-        if hit & hit.wrapping_sub(1) == 0 {
-            // At most one child hit: nothing to order.
-            if hit == 0 {
-                return self.pop();
+        match pop(&mut self.stack, self.max_t) {
+            Some(next) => {
+                self.current = next;
+                true
             }
-            self.current = node.child[hit.trailing_zeros() as usize];
-        } else if hit.count_ones() == 2 {
-            let (a, b) = (
-                hit.trailing_zeros() as usize,
-                31 - hit.leading_zeros() as usize,
-            );
-            let (near, far) = if t[b] < t[a] { (b, a) } else { (a, b) };
-            self.stack.push((node.child[far], t[far]));
-            self.current = node.child[near];
-        } else {
-            let mut sorted = [(S::INFINITY, EMPTY); LANES];
-            for lane in 0..LANES {
-                if hit & (1 << lane) != 0 {
-                    sorted[lane] = (t[lane], node.child[lane]);
-                }
-            }
-            sort_lanes(&mut sorted);
-            // Lanes outside the mask sort last at +∞ and are never pushed.
-            for &(t_enter, code) in sorted[1..].iter().rev() {
-                if t_enter <= self.max_t {
-                    self.stack.push((code, t_enter));
-                }
-            }
-            self.current = sorted[0].1;
+            None => false,
         }
-        true
-    }
-
-    /// Makes the nearest pending child that still starts within `max_t` current;
-    /// false when none is left.
-    #[inline(always)]
-    fn pop(&mut self) -> bool {
-        while let Some((code, t_enter)) = self.stack.pop() {
-            if t_enter <= self.max_t {
-                self.current = code;
-                return true;
-            }
-        }
-        false
     }
 
     /// Reads a word of each cache line of the current child (a node's two, a leaf's
@@ -282,47 +335,140 @@ impl<S: Real> TreeWalk<S> {
             core::hint::black_box((c[0][0][0], c[1][1][0], leaf.ids[0]));
         } else {
             let node = &tree.nodes[self.current as usize];
-            core::hint::black_box((node.boxes.min[0][0], node.child[0]));
+            core::hint::black_box((node.rows[0][0], node.child[0]));
         }
     }
 }
 
-/// [`ray_boxes4_mask`] in 3D: the SSE kernel for `f32` on `x86_64`, else the portable
-/// one (the type test is resolved at compile time).
+/// One step of the near-first order at inner node `index`: tests its four boxes,
+/// pushes the hit children but the nearest, farthest first, with their entry
+/// parameters, and returns the nearest (`None` when no box is hit within `max_t`).
+/// Three or four hit children are ordered by [`sort_lanes`]'s network (ties in the
+/// network's order).
 #[inline(always)]
-fn slab4<S: Real>(ray: &SoaRay<S>, boxes: &Boxes4<S>, max_t: S) -> ([S; LANES], u32) {
+fn descend<S: Real>(
+    tree: &RayTree<S>,
+    ray: &OctantRay<S>,
+    index: u32,
+    max_t: S,
+    stack: &mut Stack<(u32, S)>,
+) -> Option<u32> {
+    let node = &tree.nodes[index as usize];
+    let (t, hit) = slab4(ray, &node.rows, max_t);
+    if hit & hit.wrapping_sub(1) == 0 {
+        // At most one child hit: nothing to order.
+        return (hit != 0).then(|| node.child[hit.trailing_zeros() as usize]);
+    }
+    if hit.count_ones() == 2 {
+        let (a, b) = (
+            hit.trailing_zeros() as usize,
+            31 - hit.leading_zeros() as usize,
+        );
+        let (near, far) = if t[b] < t[a] { (b, a) } else { (a, b) };
+        stack.push((node.child[far], t[far]));
+        return Some(node.child[near]);
+    }
+    // Missed lanes sort last at +∞ (every hit lane's entry is within the finite
+    // `max_t`) and are never pushed, so their codes need no masking.
+    let mut sorted = [(S::INFINITY, EMPTY); LANES];
+    for lane in 0..LANES {
+        let t = if hit & (1 << lane) != 0 {
+            t[lane]
+        } else {
+            S::INFINITY
+        };
+        sorted[lane] = (t, node.child[lane]);
+    }
+    sort_lanes(&mut sorted);
+    for &(t_enter, code) in sorted[1..hit.count_ones() as usize].iter().rev() {
+        stack.push((code, t_enter));
+    }
+    Some(sorted[0].1)
+}
+
+/// The nearest pending child that still starts within `max_t`, taken off the stack;
+/// `None` when none is left.
+#[inline(always)]
+fn pop<S: Real>(stack: &mut Stack<(u32, S)>, max_t: S) -> Option<u32> {
+    while let Some((code, t_enter)) = stack.pop() {
+        if t_enter <= max_t {
+            return Some(code);
+        }
+    }
+    None
+}
+
+/// The slab test of a node's four boxes ([`ray_boxes4_mask`]'s, with the planes
+/// ordered by the ray's octant): the SSE kernel for `f32` on `x86_64`, else the
+/// portable one (the type test is resolved at compile time). `max_t` must be finite.
+#[inline(always)]
+fn slab4<S: Real>(ray: &OctantRay<S>, rows: &Rows<S>, max_t: S) -> ([S; LANES], u32) {
     #[cfg(target_arch = "x86_64")]
-    if let Some(out) = slab4_sse(ray, boxes, max_t) {
+    if let Some(out) = slab4_sse(ray, rows, max_t) {
         return out;
     }
-    slab4_portable(ray, boxes, [max_t; LANES])
+    slab4_portable(ray, rows, [max_t; LANES])
 }
 
 /// [`slab4`] by the SSE kernel when `S` is `f32`.
 #[cfg(target_arch = "x86_64")]
 #[inline(always)]
-fn slab4_sse<S: Real>(ray: &SoaRay<S>, boxes: &Boxes4<S>, max_t: S) -> Option<([S; LANES], u32)> {
+fn slab4_sse<S: Real>(ray: &OctantRay<S>, rows: &Rows<S>, max_t: S) -> Option<([S; LANES], u32)> {
     use core::any::Any;
-    let ray = (ray as &dyn Any).downcast_ref::<SoaRay<f32>>()?;
-    let boxes = (boxes as &dyn Any).downcast_ref::<Boxes4<f32>>()?;
+    let ray = (ray as &dyn Any).downcast_ref::<OctantRay<f32>>()?;
+    let rows = (rows as &dyn Any).downcast_ref::<Rows<f32>>()?;
     let max_t = *(&max_t as &dyn Any).downcast_ref::<f32>()?;
-    let (t, hit) = super::sse::slab4(ray, boxes, max_t);
+    let (t, hit) = super::sse::slab4(ray, rows, max_t);
     let mut out = [S::ZERO; LANES];
     *(&mut out as &mut dyn Any).downcast_mut::<[f32; LANES]>()? = t;
     Some((out, hit))
 }
 
-/// [`ray_boxes4_mask`] in 3D with `max_t` given as a row: the same arithmetic, the
-/// same answers (the shared kernel's docs tell why it is robust). Out of line and with
-/// the clip as a row, the compiler keeps every step in vector registers; inlined into
-/// the walk, with the clip as one number, it split steps into per-lane branches.
+/// The portable [`slab4`], with `max_t` given as a row: per lane the entry parameter
+/// (meaningful in hit lanes) and the mask of the boxes met within `[0, max_t]`.
+///
+/// It gives [`ray_boxes4_mask`]'s mask and, in hit lanes, its entries bit for bit
+/// (the tests compare them). For a valid box the near plane of an axis is the one the
+/// min/max ordering picks: rounding is monotonic, so `(lo − o)·inv ≤ (hi − o)·inv`
+/// when `inv > 0` and the reverse when `inv < 0`; with `inv = +∞` the lower plane is
+/// taken as near, NaN included, as there. Equal values can differ only in the sign of
+/// a zero, which no comparison sees. An empty lane (lower bounds `+∞`, upper `−∞`)
+/// enters at `+∞` on every axis whichever the octant, so with a finite `max_t` it is
+/// missed without the validity test of the shared kernel. Out of line and with the
+/// clip as a row, the compiler keeps every step in vector registers.
 #[inline(never)]
 pub(super) fn slab4_portable<S: Real>(
-    ray: &SoaRay<S>,
-    boxes: &Boxes4<S>,
+    ray: &OctantRay<S>,
+    rows: &Rows<S>,
     max_t: [S; LANES],
 ) -> ([S; LANES], u32) {
-    crate::broad::simd::ray_boxes4_mask_rows(ray, boxes, 3, max_t)
+    let mut enter = [S::ZERO; LANES];
+    let mut exit = max_t;
+    for axis in 0..3 {
+        let near = OctantRay::row(rows, ray.near[axis]);
+        let far = OctantRay::row(rows, ray.far[axis]);
+        let (o, inv) = (&ray.origin[axis], &ray.inv_dir[axis]);
+        for lane in 0..LANES {
+            let t_near = (near[lane] - o[lane]) * inv[lane];
+            let t_far = (far[lane] - o[lane]) * inv[lane];
+            // A NaN (0·∞) fails both comparisons and leaves the interval as it was.
+            enter[lane] = if t_near > enter[lane] {
+                t_near
+            } else {
+                enter[lane]
+            };
+            exit[lane] = if t_far < exit[lane] {
+                t_far
+            } else {
+                exit[lane]
+            };
+        }
+    }
+    let mut hit = 0;
+    for lane in 0..LANES {
+        hit |= u32::from(enter[lane] <= exit[lane]) << lane;
+    }
+    (enter, hit)
 }
 
 /// Rays walked at once by [`RayTree::walk_batch`]: enough to overlap the node reads of
@@ -330,7 +476,10 @@ pub(super) fn slab4_portable<S: Real>(
 const IN_FLIGHT: usize = 8;
 
 impl<S: Real> RayTree<S> {
-    /// Walks `ray` to the end: `leaf(leaf, max_t)` as in [`TreeWalk::step`].
+    /// Walks `ray` to the end: `leaf(leaf, max_t)` as in [`TreeWalk::step`], the calls
+    /// in the order `step` makes them. Inner nodes are descended in a loop of their
+    /// own, so that the ray's rows stay in registers between nodes (the leaf kernel
+    /// needs them all).
     #[inline(always)]
     pub(crate) fn walk<V: Vector<Scalar = S>>(
         &self,
@@ -339,8 +488,36 @@ impl<S: Real> RayTree<S> {
         mut leaf: impl FnMut(&Leaf<S>, S) -> Option<S>,
     ) {
         let mut walk = TreeWalk::new();
-        if walk.start(self, ray, max_t) {
-            while walk.step(self, &mut leaf) {}
+        if !walk.start(self, ray, max_t) {
+            return;
+        }
+        let TreeWalk {
+            ray,
+            mut max_t,
+            mut current,
+            mut stack,
+        } = walk;
+        loop {
+            while current & LEAF_BIT == 0 {
+                current = match descend(self, &ray, current, max_t, &mut stack) {
+                    Some(next) => next,
+                    None => match pop(&mut stack, max_t) {
+                        Some(next) => next,
+                        None => return,
+                    },
+                };
+            }
+            if let Some(t) = leaf(&self.leaves[(current & !LEAF_BIT) as usize], max_t) {
+                // `−∞` (any-hit found one): every pending entry is at `t ≥ 0`.
+                if t < S::ZERO {
+                    return;
+                }
+                max_t = t;
+            }
+            current = match pop(&mut stack, max_t) {
+                Some(next) => next,
+                None => return,
+            };
         }
     }
 
@@ -378,5 +555,62 @@ impl<S: Real> RayTree<S> {
                 flight.swap_remove(i);
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::broad::simd::{ray_boxes4_mask_rows, SoaRay};
+    use crate::shape::Aabb;
+    use glam::DVec3;
+
+    /// Seeded grid coordinates: rays through box corners and along faces, zero
+    /// direction components and origins on slab planes are common.
+    fn coord(state: &mut u64) -> f64 {
+        *state = state
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        let k = (*state >> 33) % 41;
+        (k as f64 - 20.0) / 4.0
+    }
+
+    // The portable octant kernel (the `f64` and non-x86 path) gives the shared min/max
+    // kernel's mask and, in hit lanes, its entries bit for bit.
+    #[test]
+    fn octant_kernel_matches_shared_f64() {
+        let mut state = 3;
+        let mut hits = 0;
+        for case in 0..20_000 {
+            let mut p = || DVec3::new(coord(&mut state), coord(&mut state), coord(&mut state));
+            let mut boxes = Boxes4::<f64>::EMPTY;
+            for lane in 0..3 {
+                let (a, b) = (p(), p());
+                boxes.set(
+                    lane,
+                    &Aabb {
+                        min: a.min(b),
+                        max: a.max(b),
+                    },
+                );
+            }
+            let mut dir = p();
+            if case % 3 == 0 {
+                dir[case % 9 / 3] = if case % 2 == 0 { 0.0 } else { -0.0 };
+            }
+            let ray = Ray { origin: p(), dir };
+            let max_t = finite_max_t([f64::INFINITY, 2.0, 0.0][case % 3]);
+            let prepared = PreparedRay::new(&ray, max_t);
+            let (t, hit) =
+                slab4_portable(&OctantRay::new(&prepared), &rows(&boxes), [max_t; LANES]);
+            let (want_t, want_hit) =
+                ray_boxes4_mask_rows(&SoaRay::new(&prepared), &boxes, 3, [max_t; LANES]);
+            assert_eq!(hit, want_hit, "case {case}");
+            hits += hit.count_ones();
+            for lane in (0..LANES).filter(|l| hit & (1 << l) != 0) {
+                assert_eq!(t[lane].to_bits(), want_t[lane].to_bits(), "case {case}");
+            }
+        }
+        assert!(hits > 2_000, "{hits} hits");
     }
 }

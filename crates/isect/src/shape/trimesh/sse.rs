@@ -16,7 +16,8 @@
 //! references to `[f32; 4]` (16 valid bytes each). Nothing else is unsafe here.
 
 use super::ray::{ShearedRay, Triangles4, EDGE_SIGN_ULPS, SLIVER_CANCELLATION};
-use crate::broad::simd::{Boxes4, SoaRay, LANES};
+use super::ray_tree::{OctantRay, Rows};
+use crate::broad::simd::LANES;
 use core::arch::x86_64::*;
 use glam::Vec3;
 
@@ -37,23 +38,31 @@ fn store(v: __m128) -> [f32; LANES] {
     r
 }
 
-/// `ray_boxes4_mask` in 3D (see `slab4_portable`): the entry parameters and the mask
-/// of the lanes hit within `[0, max_t]`.
+/// The node test of the ray walk (see `slab4_portable`): the entry parameters and the
+/// mask of the lanes hit within `[0, max_t]` (`max_t` finite), the near and far plane
+/// of each axis read from the rows the ray's octant picks.
 #[inline(always)]
-pub(super) fn slab4(ray: &SoaRay<f32>, boxes: &Boxes4<f32>, max_t: f32) -> ([f32; LANES], u32) {
-    // SAFETY: SSE arithmetic on registers only (module docs).
+pub(super) fn slab4(ray: &OctantRay<f32>, rows: &Rows<f32>, max_t: f32) -> ([f32; LANES], u32) {
+    let (near, far) = (ray.near(), ray.far());
+    let base = rows.as_ptr().cast::<u8>();
+    // SAFETY: SSE arithmetic on registers only (module docs); each offset is a whole
+    // row of `rows` (`OctantRay` makes them so and nothing else writes them), so the
+    // unaligned 16-byte loads read within `rows`.
     unsafe {
+        let row = |offset: usize| {
+            debug_assert!(offset % 16 == 0 && offset + 16 <= core::mem::size_of::<Rows<f32>>());
+            _mm_loadu_ps(base.add(offset).cast::<f32>())
+        };
         let mut enter = _mm_setzero_ps();
         let mut exit = _mm_set1_ps(max_t);
         for axis in 0..3 {
-            let (o, inv) = (load(ray.origin(axis)), load(ray.inv_dir(axis)));
-            let t0 = _mm_mul_ps(_mm_sub_ps(load(&boxes.min[axis]), o), inv);
-            let t1 = _mm_mul_ps(_mm_sub_ps(load(&boxes.max[axis]), o), inv);
-            enter = _mm_max_ps(_mm_min_ps(t1, t0), enter);
-            exit = _mm_min_ps(_mm_max_ps(t0, t1), exit);
+            let (o, inv) = (load(&ray.origin[axis]), load(&ray.inv_dir[axis]));
+            let t_near = _mm_mul_ps(_mm_sub_ps(row(near[axis]), o), inv);
+            let t_far = _mm_mul_ps(_mm_sub_ps(row(far[axis]), o), inv);
+            enter = _mm_max_ps(t_near, enter);
+            exit = _mm_min_ps(t_far, exit);
         }
-        let valid = _mm_cmple_ps(load(&boxes.min[0]), load(&boxes.max[0]));
-        let hit = _mm_and_ps(valid, _mm_cmple_ps(enter, exit));
+        let hit = _mm_cmple_ps(enter, exit);
         (store(enter), _mm_movemask_ps(hit) as u32)
     }
 }
@@ -130,9 +139,11 @@ pub(super) fn hit4(
 
 #[cfg(test)]
 mod tests {
-    use super::super::ray_tree::slab4_portable;
+    use super::super::ray_tree::{rows, slab4_portable};
     use super::*;
     use crate::algo::slab::PreparedRay;
+    use crate::broad::finite_max_t;
+    use crate::broad::simd::{ray_boxes4_mask_rows, Boxes4, SoaRay};
     use crate::shape::{Aabb, Ray};
 
     /// A seeded generator of small integers and grid coordinates: values on a coarse
@@ -159,13 +170,15 @@ mod tests {
         }
     }
 
-    // The SSE slab kernel gives the portable kernel's mask, and its entries in the hit
-    // lanes bit for bit, on empty lanes, zero direction components, origins on slab
-    // planes and every kind of max_t.
+    // The SSE slab kernel gives the portable octant kernel's mask and entries, and both
+    // give the shared min/max kernel's mask and its entries in the hit lanes bit for
+    // bit, on empty lanes, zero direction components (of either sign), origins on slab
+    // planes and every kind of max_t (made finite, as the walk does).
     #[test]
     fn slab_matches_portable() {
         let mut rng = Lcg(7);
-        for case in 0..20_000 {
+        let mut hits = 0;
+        for case in 0..40_000 {
             let mut boxes = Boxes4::<f32>::EMPTY;
             for lane in 0..LANES {
                 if rng.below(5) > 0 {
@@ -179,20 +192,32 @@ mod tests {
                     );
                 }
             }
+            let mut dir = rng.point();
+            if rng.below(4) == 0 {
+                dir[rng.below(3) as usize] = -0.0;
+            }
             let ray = Ray {
                 origin: rng.point(),
-                dir: rng.point(),
+                dir,
             };
             let max_t = [f32::INFINITY, 1.0, 0.0, -1.0, f32::NAN, f32::MAX][case % 6];
-            let prepared = PreparedRay::new(&ray, max_t);
+            let prepared = PreparedRay::new(&ray, finite_max_t(max_t));
+            let octant = OctantRay::new(&prepared);
+            let rows = rows(&boxes);
+            let (t, hit) = slab4(&octant, &rows, prepared.max_t);
+            let (port_t, port_hit) = slab4_portable(&octant, &rows, [prepared.max_t; LANES]);
             let soa = SoaRay::new(&prepared);
-            let (t, hit) = slab4(&soa, &boxes, prepared.max_t);
-            let (want_t, want_hit) = slab4_portable(&soa, &boxes, [prepared.max_t; LANES]);
-            assert_eq!(hit, want_hit, "case {case}");
-            for lane in (0..LANES).filter(|l| hit & (1 << l) != 0) {
-                assert_eq!(t[lane].to_bits(), want_t[lane].to_bits(), "case {case}");
+            let (want_t, want_hit) = ray_boxes4_mask_rows(&soa, &boxes, 3, [prepared.max_t; LANES]);
+            assert_eq!((hit, port_hit), (want_hit, want_hit), "case {case}");
+            hits += hit.count_ones();
+            for lane in 0..LANES {
+                assert_eq!(t[lane].to_bits(), port_t[lane].to_bits(), "case {case}");
+                if hit & (1 << lane) != 0 {
+                    assert_eq!(t[lane].to_bits(), want_t[lane].to_bits(), "case {case}");
+                }
             }
         }
+        assert!(hits > 5_000, "{hits} hits");
     }
 
     // The SSE triangle kernel decides the lanes the portable kernel decides, with the
