@@ -206,7 +206,7 @@ struct Crossed<'a, R: Real> {
     crossed: bool,
 }
 
-impl<R: Real> LeafVisit<R> for &mut Crossed<'_, R> {
+impl<R: Real> LeafVisit<R> for Crossed<'_, R> {
     #[inline(always)]
     fn visit(&mut self, _: usize, leaf: &Leaf<R>, max_t: R) -> Option<R> {
         self.crossed = self.mesh.leaf_crossed(self.sheared, leaf, max_t);
@@ -221,7 +221,7 @@ struct Closests<'a, R: Real> {
     best: Vec<Option<(R, u32)>>,
 }
 
-impl<R: Real> LeafVisit<R> for &mut Closests<'_, R> {
+impl<R: Real> LeafVisit<R> for Closests<'_, R> {
     #[inline(always)]
     fn visit(&mut self, k: usize, leaf: &Leaf<R>, max_t: R) -> Option<R> {
         let sheared = self.sheared[k].as_ref()?;

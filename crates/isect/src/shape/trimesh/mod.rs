@@ -780,7 +780,7 @@ struct Closest<'a, R: Real> {
     best: Option<(R, u32)>,
 }
 
-impl<R: Real> LeafVisit<R> for &mut Closest<'_, R> {
+impl<R: Real> LeafVisit<R> for Closest<'_, R> {
     #[inline(always)]
     fn visit(&mut self, _: usize, leaf: &Leaf<R>, max_t: R) -> Option<R> {
         self.mesh

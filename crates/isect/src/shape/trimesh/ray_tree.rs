@@ -154,6 +154,13 @@ pub(crate) trait LeafVisit<S: Real> {
     fn visit(&mut self, k: usize, leaf: &Leaf<S>, max_t: S) -> Option<S>;
 }
 
+impl<S: Real, L: LeafVisit<S>> LeafVisit<S> for &mut L {
+    #[inline(always)]
+    fn visit(&mut self, k: usize, leaf: &Leaf<S>, max_t: S) -> Option<S> {
+        (**self).visit(k, leaf, max_t)
+    }
+}
+
 /// The ray tree of a mesh (see the module docs).
 #[derive(Clone, Debug, Default)]
 pub(crate) struct RayTree<S: Real> {
@@ -646,6 +653,11 @@ fn pop<S: Real>(stack: &mut Stack<(u32, S)>, max_t: S) -> Option<u32> {
 /// a few rays, few enough that the walks' states stay in the first-level cache.
 const IN_FLIGHT: usize = 8;
 
+/// The tree size (nodes and leaves, in bytes) from which [`RayTree::walk_batch`]
+/// interleaves its rays: half a megabyte, within the second-level cache of current
+/// desktop and server cores.
+const INTERLEAVE_BYTES: usize = 512 * 1024;
+
 impl<S: Real> RayTree<S> {
     /// Walks `ray` to the end: `leaf.visit(0, leaf, max_t)` tests a leaf and may return
     /// a smaller `max_t` (`−∞` ends the walk). With AVX the walk is compiled for it.
@@ -661,7 +673,7 @@ impl<S: Real> RayTree<S> {
             // SAFETY: `avx` is set only when the processor has AVX.
             return unsafe { self.walk_avx(ray, max_t, leaf) };
         }
-        self.walk_with::<Baseline, V>(ray, max_t, leaf);
+        self.walk_with::<Baseline, V>(ray, max_t, 0, leaf);
     }
 
     /// [`walk`](Self::walk) compiled for AVX, with its node kernel.
@@ -676,17 +688,18 @@ impl<S: Real> RayTree<S> {
         max_t: S,
         leaf: impl LeafVisit<S>,
     ) {
-        self.walk_with::<Avx, V>(ray, max_t, leaf);
+        self.walk_with::<Avx, V>(ray, max_t, 0, leaf);
     }
 
-    /// [`walk`](Self::walk) with node kernel `K`, the leaf calls in the order
-    /// [`TreeWalk::step`] makes them. Inner nodes are descended in a loop of their own,
-    /// so that the ray's rows can stay in registers between nodes.
+    /// [`walk`](Self::walk) with node kernel `K` for ray `k` of a batch, the leaf
+    /// calls in the order [`TreeWalk::step`] makes them. Inner nodes are descended in a
+    /// loop of their own, so that the ray's rows can stay in registers between nodes.
     #[inline(always)]
     fn walk_with<K: NodeKernel, V: Vector<Scalar = S>>(
         &self,
         ray: &Ray<V>,
         max_t: S,
+        k: usize,
         mut leaf: impl LeafVisit<S>,
     ) {
         let mut walk = TreeWalk::new();
@@ -709,7 +722,7 @@ impl<S: Real> RayTree<S> {
                     },
                 };
             }
-            if let Some(t) = leaf.visit(0, &self.leaves[(current & !LEAF_BIT) as usize], max_t) {
+            if let Some(t) = leaf.visit(k, &self.leaves[(current & !LEAF_BIT) as usize], max_t) {
                 // `−∞` (any-hit found one): every pending entry is at `t ≥ 0`.
                 if t < S::ZERO {
                     return;
@@ -758,7 +771,11 @@ impl<S: Real> RayTree<S> {
         self.walk_batch_with::<Avx, V>(rays, max_t, leaf);
     }
 
-    /// [`walk_batch`](Self::walk_batch) with node kernel `K`.
+    /// [`walk_batch`](Self::walk_batch) with node kernel `K`. A tree small enough to
+    /// stay in the second-level cache ([`INTERLEAVE_BYTES`]) is walked one ray at a
+    /// time: its reads hit the cache, so interleaving would only add its bookkeeping
+    /// (15% slower on the 3,674-triangle bunny). Either way each ray's leaf calls are
+    /// those of [`walk`](Self::walk).
     #[inline(always)]
     fn walk_batch_with<K: NodeKernel, V: Vector<Scalar = S>>(
         &self,
@@ -766,6 +783,14 @@ impl<S: Real> RayTree<S> {
         max_t: S,
         mut leaf: impl LeafVisit<S>,
     ) {
+        let bytes = self.nodes.len() * core::mem::size_of::<RayNode<S>>()
+            + self.leaves.len() * core::mem::size_of::<Leaf<S>>();
+        if bytes < INTERLEAVE_BYTES {
+            for (k, ray) in rays.iter().enumerate() {
+                self.walk_with::<K, V>(ray, max_t, k, &mut leaf);
+            }
+            return;
+        }
         let mut queue = 0..rays.len();
         let mut flight: Vec<(usize, TreeWalk<S>)> = Vec::with_capacity(IN_FLIGHT);
         let mut start = |walk: &mut TreeWalk<S>| queue.find(|&k| walk.start(self, &rays[k], max_t));
@@ -925,7 +950,7 @@ mod tests {
     /// one so that pruning is exercised.
     struct Record(Vec<Vec<(u32, u32)>>);
 
-    impl LeafVisit<f32> for &mut Record {
+    impl LeafVisit<f32> for Record {
         fn visit(&mut self, k: usize, leaf: &Leaf<f32>, max_t: f32) -> Option<f32> {
             let seen = &mut self.0[k];
             seen.push((leaf.ids[0], leaf.lanes));
@@ -938,42 +963,52 @@ mod tests {
     // batches.
     #[test]
     fn avx_and_baseline_walks_agree() {
-        let (corners, normals) = soup(3000);
-        let (_, avx) = tree(&corners, &normals);
-        let baseline = avx.clone().without_avx();
-        let mut state = 9;
-        let rays: Vec<Ray<glam::Vec3>> = (0..3000)
-            .map(|_| {
-                let mut p = || DVec3::new(coord(&mut state), coord(&mut state), coord(&mut state));
-                let (o, d) = (p() * 2.0, p());
-                Ray {
-                    origin: o.as_vec3(),
-                    dir: d.as_vec3(),
-                }
-            })
-            .collect();
+        // 3,000 triangles make a tree batches walk one ray at a time, 12,000 one they
+        // interleave.
+        let mut interleaved = [false; 2];
         let mut visited = 0;
-        for max_t in [f32::INFINITY, 2.0] {
-            let one = |tree: &RayTree<f32>| {
-                let mut record = Record(vec![Vec::new(); rays.len()]);
-                for (k, ray) in rays.iter().enumerate() {
-                    let mut single = Record(vec![Vec::new()]);
-                    tree.walk(ray, max_t, &mut single);
-                    record.0[k] = single.0.pop().unwrap_or_default();
-                }
-                record.0
-            };
-            let batch = |tree: &RayTree<f32>| {
-                let mut record = Record(vec![Vec::new(); rays.len()]);
-                tree.walk_batch(&rays, max_t, &mut record);
-                record.0
-            };
-            let want = one(&baseline);
-            visited += want.iter().map(Vec::len).sum::<usize>();
-            assert_eq!(one(&avx), want);
-            assert_eq!(batch(&avx), want);
-            assert_eq!(batch(&baseline), want);
+        for (size, n) in [3000, 12_000].into_iter().enumerate() {
+            let (corners, normals) = soup(n);
+            let (_, avx) = tree(&corners, &normals);
+            let bytes = avx.nodes.len() * core::mem::size_of::<RayNode<f32>>()
+                + avx.leaves.len() * core::mem::size_of::<Leaf<f32>>();
+            interleaved[size] = bytes >= INTERLEAVE_BYTES;
+            let baseline = avx.clone().without_avx();
+            let mut state = 9;
+            let rays: Vec<Ray<glam::Vec3>> = (0..3000)
+                .map(|_| {
+                    let mut p =
+                        || DVec3::new(coord(&mut state), coord(&mut state), coord(&mut state));
+                    let (o, d) = (p() * 2.0, p());
+                    Ray {
+                        origin: o.as_vec3(),
+                        dir: d.as_vec3(),
+                    }
+                })
+                .collect();
+            for max_t in [f32::INFINITY, 2.0] {
+                let one = |tree: &RayTree<f32>| {
+                    let mut record = Record(vec![Vec::new(); rays.len()]);
+                    for (k, ray) in rays.iter().enumerate() {
+                        let mut single = Record(vec![Vec::new()]);
+                        tree.walk(ray, max_t, &mut single);
+                        record.0[k] = single.0.pop().unwrap_or_default();
+                    }
+                    record.0
+                };
+                let batch = |tree: &RayTree<f32>| {
+                    let mut record = Record(vec![Vec::new(); rays.len()]);
+                    tree.walk_batch(&rays, max_t, &mut record);
+                    record.0
+                };
+                let want = one(&baseline);
+                visited += want.iter().map(Vec::len).sum::<usize>();
+                assert_eq!(one(&avx), want);
+                assert_eq!(batch(&avx), want);
+                assert_eq!(batch(&baseline), want);
+            }
         }
+        assert_eq!(interleaved, [false, true]);
         assert!(visited > 1000, "{visited} leaves");
     }
 }
