@@ -1,12 +1,15 @@
 //! Ray queries of a [`TriMesh`] beyond the closest hit of one ray: the closest hit with
 //! its triangle, any hit (shadow rays), and batches of rays.
 //!
-//! Every query uses the same walk of the mesh's [`Bvh`](crate::broad::Bvh) and the same
-//! watertight kernel ([`ShearedRay`]) as [`RayCast::cast_ray`](crate::query::RayCast::cast_ray), so a batch answers each
-//! ray exactly as the single-ray call does. Batches walk several rays at once
-//! ([`Bvh::cast_rays`](crate::broad::Bvh::cast_rays)) and, with the `parallel` feature,
-//! spread chunks of [`PARALLEL_RAY_CHUNK`] rays over rayon's threads (answers identical,
-//! in the same order). No tolerances beyond the mesh's.
+//! Every query uses the same walk of the mesh's ray tree (its [`Bvh`](crate::broad::Bvh)
+//! collapsed into 8-wide nodes) and the same watertight kernel ([`ShearedRay`]) as
+//! [`RayCast::cast_ray`](crate::query::RayCast::cast_ray), so a batch answers each
+//! ray exactly as the single-ray call does. Batches over a tree too large for the
+//! second-level cache walk several rays at once, interleaved as
+//! [`Bvh::cast_rays`](crate::broad::Bvh::cast_rays) does; over a smaller one, one at a
+//! time. With the `parallel` feature they spread chunks of [`PARALLEL_RAY_CHUNK`] rays
+//! over rayon's threads (answers identical, in the same order). No tolerances beyond
+//! the mesh's.
 
 use super::ray::ShearedRay;
 use super::ray_tree::{Leaf, LeafVisit};
