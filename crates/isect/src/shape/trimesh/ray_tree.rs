@@ -95,12 +95,14 @@ impl<S: Real> OctantRay<S> {
 
     /// The byte offsets in [`Rows`] of the near planes: whole rows, so each row read
     /// from one lies within `Rows` (the SIMD kernels rely on it).
+    #[cfg(target_arch = "x86_64")]
     #[inline(always)]
     pub(super) fn near(&self) -> &[usize; 3] {
         &self.near
     }
 
     /// The byte offsets in [`Rows`] of the far planes (as [`near`](Self::near)).
+    #[cfg(target_arch = "x86_64")]
     #[inline(always)]
     pub(super) fn far(&self) -> &[usize; 3] {
         &self.far
@@ -166,7 +168,9 @@ impl<S: Real, L: LeafVisit<S>> LeafVisit<S> for &mut L {
 pub(crate) struct RayTree<S: Real> {
     nodes: Vec<RayNode<S>>,
     leaves: Vec<Leaf<S>>,
-    /// The processor has AVX: walks run [`RayTree::walk_avx`] and its batch twin.
+    /// The processor has AVX: walks run `RayTree::walk_avx` and its batch twin (read
+    /// on `x86_64` only).
+    #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
     avx: bool,
 }
 
