@@ -592,6 +592,59 @@ impl<S: Real> TreeWalk<S> {
     }
 }
 
+/// The pending children of a walk, `(code, entry t)`, newest last.
+trait Pending<S: Real> {
+    /// Adds an entry.
+    fn push(&mut self, entry: (u32, S));
+    /// Takes the newest entry off.
+    fn pop(&mut self) -> Option<(u32, S)>;
+}
+
+impl<S: Real> Pending<S> for Stack<(u32, S)> {
+    #[inline(always)]
+    fn push(&mut self, entry: (u32, S)) {
+        Stack::push(self, entry);
+    }
+
+    #[inline(always)]
+    fn pop(&mut self) -> Option<(u32, S)> {
+        Stack::pop(self)
+    }
+}
+
+/// Entries a single-ray walk holds inline ([`LocalStack`]): a walk pushes at most seven
+/// a level, so six levels of eight-wide nodes fit whatever the order.
+const LOCAL_INLINE: usize = 48;
+
+/// A single-ray walk's stack as references to three separate locals, so that only the
+/// spill buffer's address reaches the (out of line) growth call and the length can stay
+/// in a register (as one struct, every push and pop stored the length to memory).
+struct LocalStack<'a, S: Real> {
+    inline: &'a mut [(u32, S); LOCAL_INLINE],
+    len: &'a mut usize,
+    spill: &'a mut Vec<(u32, S)>,
+}
+
+impl<S: Real> Pending<S> for LocalStack<'_, S> {
+    #[inline(always)]
+    fn push(&mut self, entry: (u32, S)) {
+        match self.inline.get_mut(*self.len) {
+            Some(slot) => *slot = entry,
+            None => self.spill.push(entry),
+        }
+        *self.len += 1;
+    }
+
+    #[inline(always)]
+    fn pop(&mut self) -> Option<(u32, S)> {
+        *self.len = self.len.checked_sub(1)?;
+        match self.inline.get(*self.len) {
+            Some(&entry) => Some(entry),
+            None => self.spill.pop(),
+        }
+    }
+}
+
 /// One step of the near-first order at inner node `index`: tests its boxes, pushes
 /// the hit children but the nearest, farthest first, with their entry parameters, and
 /// returns the nearest (`None` when no box is hit within `max_t`). Children are
@@ -602,7 +655,7 @@ fn descend<K: NodeKernel, S: Real>(
     ray: &OctantRay<S>,
     index: u32,
     max_t: S,
-    stack: &mut Stack<(u32, S)>,
+    stack: &mut impl Pending<S>,
 ) -> Option<u32> {
     let node = &tree.nodes[index as usize];
     let (t, hit) = K::slab(ray, &node.rows, max_t);
@@ -644,7 +697,7 @@ fn descend<K: NodeKernel, S: Real>(
 /// The nearest pending child that still starts within `max_t`, taken off the stack;
 /// `None` when none is left.
 #[inline(always)]
-fn pop<S: Real>(stack: &mut Stack<(u32, S)>, max_t: S) -> Option<u32> {
+fn pop<S: Real>(stack: &mut impl Pending<S>, max_t: S) -> Option<u32> {
     while let Some((code, t_enter)) = stack.pop() {
         if t_enter <= max_t {
             return Some(code);
@@ -706,16 +759,20 @@ impl<S: Real> RayTree<S> {
         k: usize,
         mut leaf: impl LeafVisit<S>,
     ) {
-        let mut walk = TreeWalk::new();
-        if !walk.start(self, ray, max_t) {
+        let prepared = PreparedRay::new(ray, finite_max_t(max_t));
+        let mut max_t = prepared.max_t;
+        // `PreparedRay` made a bad ray's or clip's `max_t` −∞ (never NaN).
+        if self.nodes.is_empty() || max_t < S::ZERO {
             return;
         }
-        let TreeWalk {
-            ray,
-            mut max_t,
-            mut current,
-            mut stack,
-        } = walk;
+        let ray = OctantRay::new(&prepared);
+        let mut current = 0;
+        let (mut inline, mut len, mut spill) = ([(0, S::ZERO); LOCAL_INLINE], 0, Vec::new());
+        let mut stack = LocalStack {
+            inline: &mut inline,
+            len: &mut len,
+            spill: &mut spill,
+        };
         loop {
             while current & LEAF_BIT == 0 {
                 current = match descend::<K, S>(self, &ray, current, max_t, &mut stack) {
