@@ -979,6 +979,26 @@ mod tests {
         (bvh, tree)
     }
 
+    // Past its inline entries the single walk's stack spills and still pops in LIFO
+    // order, the inline entries last.
+    #[test]
+    fn local_stack_spills_in_order() {
+        let (mut inline, mut len, mut spill) = ([(0, 0.0f32); LOCAL_INLINE], 0, Vec::new());
+        let mut stack = LocalStack {
+            inline: &mut inline,
+            len: &mut len,
+            spill: &mut spill,
+        };
+        for i in 0..200u32 {
+            stack.push((i, i as f32));
+        }
+        for i in (0..200u32).rev() {
+            assert_eq!(stack.pop(), Some((i, i as f32)));
+        }
+        assert_eq!(stack.pop(), None);
+        assert!(spill.capacity() >= 200 - LOCAL_INLINE);
+    }
+
     // Collapsing keeps every non-flat triangle in exactly one leaf, gives nodes of at
     // most eight children and roughly halves the levels of the shared tree.
     #[test]
