@@ -1,14 +1,18 @@
 //! Ray queries of a [`TriMesh`] beyond the closest hit of one ray: the closest hit with
 //! its triangle, any hit (shadow rays), and batches of rays.
 //!
-//! Every query uses the same walk of the mesh's [`Bvh`](crate::broad::Bvh) and the same
-//! watertight kernel ([`ShearedRay`]) as [`RayCast::cast_ray`](crate::query::RayCast::cast_ray), so a batch answers each
-//! ray exactly as the single-ray call does. Batches walk several rays at once
-//! ([`Bvh::cast_rays`](crate::broad::Bvh::cast_rays)) and, with the `parallel` feature,
-//! spread chunks of [`PARALLEL_RAY_CHUNK`] rays over rayon's threads (answers identical,
-//! in the same order). No tolerances beyond the mesh's.
+//! Every query uses the same walk of the mesh's ray tree (its [`Bvh`](crate::broad::Bvh)
+//! collapsed into 8-wide nodes) and the same watertight kernel ([`ShearedRay`]) as
+//! [`RayCast::cast_ray`](crate::query::RayCast::cast_ray), so a batch answers each
+//! ray exactly as the single-ray call does. Batches over a tree too large for the
+//! second-level cache walk several rays at once, interleaved as
+//! [`Bvh::cast_rays`](crate::broad::Bvh::cast_rays) does; over a smaller one, one at a
+//! time. With the `parallel` feature they spread chunks of [`PARALLEL_RAY_CHUNK`] rays
+//! over rayon's threads (answers identical, in the same order). No tolerances beyond
+//! the mesh's.
 
 use super::ray::ShearedRay;
+use super::ray_tree::{Leaf, LeafVisit};
 use super::TriMesh;
 use crate::math::Real;
 use crate::shape::{Ray, RayHit};
@@ -79,12 +83,13 @@ impl<R: Real> TriMesh<R> {
             return false;
         }
         let crossed = ShearedRay::new(ray).is_some_and(|sheared| {
-            let mut crossed = false;
-            self.ray_tree.walk(ray, max_t, |leaf, max_t| {
-                crossed = self.leaf_crossed(&sheared, leaf, max_t);
-                crossed.then_some(R::NEG_INFINITY)
-            });
-            crossed
+            let mut visit = Crossed {
+                mesh: self,
+                sheared: &sheared,
+                crossed: false,
+            };
+            self.ray_tree.walk(ray, max_t, &mut visit);
+            visit.crossed
         });
         crossed || (self.solid && self.inside(ray.origin))
     }
@@ -187,10 +192,43 @@ impl<R: Real> TriMesh<R> {
     /// interleaved batch walk.
     fn surface_hits(&self, rays: &[Ray<R::V3>], max_t: R) -> Vec<Option<(R, u32)>> {
         let sheared: Vec<Option<ShearedRay<R::V3>>> = rays.iter().map(ShearedRay::new).collect();
-        let mut best = vec![None; rays.len()];
-        self.ray_tree.walk_batch(rays, max_t, |k, leaf, max_t| {
-            self.leaf_closest(sheared[k].as_ref()?, leaf, max_t, &mut best[k])
-        });
-        best
+        let mut visit = Closests {
+            mesh: self,
+            sheared: &sheared,
+            best: vec![None; rays.len()],
+        };
+        self.ray_tree.walk_batch(rays, max_t, &mut visit);
+        visit.best
+    }
+}
+
+/// The leaf test of an any-hit walk: stops at the first triangle crossed.
+struct Crossed<'a, R: Real> {
+    mesh: &'a TriMesh<R>,
+    sheared: &'a ShearedRay<R::V3>,
+    crossed: bool,
+}
+
+impl<R: Real> LeafVisit<R> for Crossed<'_, R> {
+    #[inline(always)]
+    fn visit(&mut self, _: usize, leaf: &Leaf<R>, max_t: R) -> Option<R> {
+        self.crossed = self.mesh.leaf_crossed(self.sheared, leaf, max_t);
+        self.crossed.then_some(R::NEG_INFINITY)
+    }
+}
+
+/// The leaf test of a batch's closest-hit walks: each ray's best `(t, triangle)`.
+struct Closests<'a, R: Real> {
+    mesh: &'a TriMesh<R>,
+    sheared: &'a [Option<ShearedRay<R::V3>>],
+    best: Vec<Option<(R, u32)>>,
+}
+
+impl<R: Real> LeafVisit<R> for Closests<'_, R> {
+    #[inline(always)]
+    fn visit(&mut self, k: usize, leaf: &Leaf<R>, max_t: R) -> Option<R> {
+        let sheared = self.sheared[k].as_ref()?;
+        self.mesh
+            .leaf_closest(sheared, leaf, max_t, &mut self.best[k])
     }
 }

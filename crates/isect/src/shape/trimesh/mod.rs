@@ -26,6 +26,8 @@
 //! (conservative culling) and [`VOLUME_ULPS`] for "no volume"; the rest is exact on
 //! the stored floats.
 
+#[cfg(target_arch = "x86_64")]
+mod avx;
 mod batch;
 pub mod closest;
 pub mod internal_edges;
@@ -38,7 +40,7 @@ mod topology;
 use self::closest::{closest_on_triangle, nearest_item, on_surface, Feature};
 use self::internal_edges::{classify, correct, correct_at, Bend, EdgeInfo, RingVisitor};
 use self::ray::ShearedRay;
-use self::ray_tree::{Leaf, RayTree};
+use self::ray_tree::{Leaf, LeafVisit, RayTree};
 use self::topology::{check_closed, match_edges, vertex_rings, NO_NEIGHBOUR};
 use crate::algo::gjk::GjkVector;
 use crate::broad::{lanes, Bvh};
@@ -365,11 +367,13 @@ impl<R: Real> TriMesh<R> {
     /// The closest hit `(t, triangle)` on the surface.
     fn closest_surface_hit(&self, ray: &Ray<R::V3>, max_t: R) -> Option<(R, u32)> {
         let sheared = ShearedRay::new(ray)?;
-        let mut best = None;
-        self.ray_tree.walk(ray, max_t, |leaf, max_t| {
-            self.leaf_closest(&sheared, leaf, max_t, &mut best)
-        });
-        best
+        let mut visit = Closest {
+            mesh: self,
+            sheared: &sheared,
+            best: None,
+        };
+        self.ray_tree.walk(ray, max_t, &mut visit);
+        visit.best
     }
 
     /// Updates `best` with the nearest crossing of a leaf's triangles that is within
@@ -766,5 +770,20 @@ impl<R: Real> ProjectPoint<R::V3> for TriMesh<R> {
             point: if inside && solid && self.solid { p } else { q },
             is_inside: inside,
         }
+    }
+}
+
+/// The leaf test of a closest-hit walk: the best `(t, triangle)` so far.
+struct Closest<'a, R: Real> {
+    mesh: &'a TriMesh<R>,
+    sheared: &'a ShearedRay<R::V3>,
+    best: Option<(R, u32)>,
+}
+
+impl<R: Real> LeafVisit<R> for Closest<'_, R> {
+    #[inline(always)]
+    fn visit(&mut self, _: usize, leaf: &Leaf<R>, max_t: R) -> Option<R> {
+        self.mesh
+            .leaf_closest(self.sheared, leaf, max_t, &mut self.best)
     }
 }

@@ -1,0 +1,92 @@
+//! The node test of the mesh's ray walk with AVX: one ray against a node's eight boxes
+//! in 8-lane registers, for `f32` on `x86_64` processors that have AVX (found at run
+//! time when the tree is built; the walk around it is compiled for AVX too, see
+//! [`RayTree::walk`](super::ray_tree::RayTree::walk)). The same steps as the portable
+//! kernel (`slab8_portable`), each one instruction of the same IEEE operation:
+//! `vminps(a, b)` is `if a < b { a } else { b }` and `vmaxps(a, b)` is
+//! `if a > b { a } else { b }` (both give `b` when either is NaN), and `≤` is the
+//! ordered comparison, so entries and masks are bit for bit the portable kernel's (the
+//! test below compares them wherever the processor has AVX).
+//!
+//! Safety: the kernel may run only where AVX is present (its callers check); its loads
+//! are unaligned 32-byte reads of the ray's eight-lane rows and of whole rows of a
+//! node (at the offsets `OctantRay` makes).
+
+use super::ray_tree::{OctantRay, Rows, WIDE};
+use core::arch::x86_64::*;
+
+/// The node test (see `slab8_portable`): the entry parameters and the mask of the
+/// lanes hit within `[0, max_t]` (`max_t` finite).
+///
+/// # Safety
+/// The processor must have AVX.
+#[target_feature(enable = "avx")]
+#[inline]
+pub(super) unsafe fn slab8(
+    ray: &OctantRay<f32>,
+    rows: &Rows<f32>,
+    max_t: f32,
+) -> ([f32; WIDE], u32) {
+    let (near, far) = (ray.near(), ray.far());
+    let base = rows.as_ptr().cast::<u8>();
+    let mut t = [0.0; WIDE];
+    // SAFETY: AVX is present (the caller's contract); each offset is a whole row of
+    // `rows` (`OctantRay` makes them so and nothing else writes them), so the 32-byte
+    // loads read within `rows`; the ray's rows and `t` are eight lanes long.
+    unsafe {
+        let row = |offset: usize| {
+            debug_assert!(offset + 32 <= core::mem::size_of::<Rows<f32>>());
+            _mm256_loadu_ps(base.add(offset).cast::<f32>())
+        };
+        let mut enter = _mm256_setzero_ps();
+        let mut exit = _mm256_set1_ps(max_t);
+        for axis in 0..3 {
+            let o = _mm256_loadu_ps(ray.origin[axis].as_ptr());
+            let inv = _mm256_loadu_ps(ray.inv_dir[axis].as_ptr());
+            let t_near = _mm256_mul_ps(_mm256_sub_ps(row(near[axis]), o), inv);
+            let t_far = _mm256_mul_ps(_mm256_sub_ps(row(far[axis]), o), inv);
+            enter = _mm256_max_ps(t_near, enter);
+            exit = _mm256_min_ps(t_far, exit);
+        }
+        _mm256_storeu_ps(t.as_mut_ptr(), enter);
+        let hit = _mm256_cmp_ps::<_CMP_LE_OQ>(enter, exit);
+        (t, _mm256_movemask_ps(hit) as u32)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::ray_tree::slab8_portable;
+    use super::super::sse::tests::{random_ray, random_rows, shared_kernel, Lcg};
+    use super::*;
+    use crate::algo::slab::PreparedRay;
+    use crate::broad::finite_max_t;
+
+    // Where the processor has AVX, the AVX node kernel gives the portable kernel's mask
+    // and entries bit for bit, and the shared min/max kernel's mask and hit entries.
+    #[test]
+    fn avx_slab_matches_portable() {
+        if !std::arch::is_x86_feature_detected!("avx") {
+            return;
+        }
+        let mut rng = Lcg(13);
+        let mut hits = 0;
+        for case in 0..40_000 {
+            let (boxes, rows) = random_rows(&mut rng);
+            let ray = random_ray(&mut rng);
+            let max_t = [f32::INFINITY, 1.0, 0.0, -1.0, f32::NAN, f32::MAX][case % 6];
+            let prepared = PreparedRay::new(&ray, finite_max_t(max_t));
+            let octant = OctantRay::new(&prepared);
+            // SAFETY: AVX was detected above.
+            let (t, hit) = unsafe { slab8(&octant, &rows, prepared.max_t) };
+            let (port_t, port_hit) = slab8_portable(&octant, &rows, [prepared.max_t; WIDE]);
+            assert_eq!(hit, port_hit, "case {case}");
+            assert_eq!(hit, shared_kernel(&prepared, &boxes, &t), "case {case}");
+            hits += hit.count_ones();
+            for lane in 0..WIDE {
+                assert_eq!(t[lane].to_bits(), port_t[lane].to_bits(), "case {case}");
+            }
+        }
+        assert!(hits > 10_000, "{hits} hits");
+    }
+}
