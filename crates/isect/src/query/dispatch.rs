@@ -914,7 +914,7 @@ pub(crate) fn intersects_ball_cuboid<V: Vector>(
     b.distance_squared_to_point(centre_in(pose_a, a, pose_b)) <= r * r
 }
 
-/// The capsule–box early-out ([`misses_grown_box`]) grows the box by the radius (and
+/// The capsule–box early-out (`misses_grown_box`) grows the box by the radius (and
 /// the prediction) and this many machine epsilons of the largest coordinate (box,
 /// segment, reach): a touching pair always reaches the exact test.
 pub const CAPSULE_BOX_SLACK_ULPS: f64 = 8.0;
