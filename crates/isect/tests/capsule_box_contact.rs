@@ -17,6 +17,8 @@
 mod poses3;
 #[path = "support/rng.rs"]
 mod rng;
+#[path = "support/surfaces.rs"]
+mod surfaces;
 
 use isect::algo::gjk::GjkVector;
 use isect::math::{Isometry, Pose3, Real, Vector};
@@ -27,6 +29,7 @@ use isect::shape::shape_3d::Shape;
 use isect::shape::{Aabb, Capsule, Segment};
 use poses3::{pose3, support_along, v3};
 use rng::Rng;
+use surfaces::off_surface;
 
 /// Random poses per precision.
 const CASES: usize = 3_000;
@@ -145,8 +148,8 @@ where
             let gap = c.point_a - c.point_b - c.normal * c.depth;
             assert!(gap.length().to_f64() <= tol * scale, "witness gap {gap:?}");
             let (on_a, on_b) = (
-                off_capsule(&pa, &capsule, c.point_a),
-                off_box(&motion, &cube, c.point_b),
+                off_surface(&pa, &Shape::Capsule(capsule), c.point_a),
+                off_surface(&motion, &Shape::Cuboid(cube), c.point_b),
             );
             assert!(
                 on_a.abs().max(on_b.abs()) <= tol * scale * 10.0,
@@ -162,29 +165,6 @@ fn exact_answers_at_every_scale() {
         exact_cases::<f64>(scale, 1e-12);
         exact_cases::<f32>(scale, 2e-5);
     }
-}
-
-/// The distance from `p` to the capsule's surface (negative inside).
-fn off_capsule<R: Real>(pose: &Pose3<R>, c: &Capsule<R::V3>, p: R::V3) -> f64 {
-    let local = pose.inverse_transform_point(p);
-    let (nearest, _) = c.segment().closest_point(local);
-    (local - nearest).length().to_f64() - c.radius().to_f64()
-}
-
-/// The distance from `p` to the box's surface (negative inside).
-fn off_box<R: Real>(pose: &Pose3<R>, b: &Aabb<R::V3>, p: R::V3) -> f64 {
-    let local = pose.inverse_transform_point(p);
-    let outside = b.distance_squared_to_point(local).to_f64().sqrt();
-    if outside > 0.0 {
-        return outside;
-    }
-    let to_face = (0..3)
-        .map(|i| {
-            let x = local.get(i).to_f64();
-            (x - b.min.get(i).to_f64()).min(b.max.get(i).to_f64() - x)
-        })
-        .fold(f64::INFINITY, f64::min);
-    -to_face
 }
 
 /// True when the capsule's segment meets the box (the pair then takes the separating
@@ -278,11 +258,11 @@ where
             c.depth
         );
         assert!(
-            off_capsule(&pa, &a, c.point_a).abs() <= tol,
+            off_surface(&pa, &Shape::Capsule(a), c.point_a).abs() <= tol,
             "point_a off the capsule"
         );
         assert!(
-            off_box(&pb, &b, c.point_b).abs() <= tol,
+            off_surface(&pb, &Shape::Cuboid(b), c.point_b).abs() <= tol,
             "point_b off the box"
         );
         if let Some(g) = generic {

@@ -11,17 +11,19 @@
 mod poses3;
 #[path = "support/rng.rs"]
 mod rng;
+#[path = "support/surfaces.rs"]
+mod surfaces;
 
 use isect::algo::gjk::GjkVector;
 use isect::math::{Isometry, Pose3, Real, Rotation3, Vector, Vector3};
 use isect::query::composite;
 use isect::query::contact::{contact as generic_contact, Contact};
 use isect::query::dispatch;
-use isect::query::project_point::ProjectPoint;
 use isect::shape::shape_3d::Shape;
 use isect::shape::{Aabb, Capsule, TriMesh, TriMeshFlags, Triangle};
-use poses3::{pose3, support_along, unit3, v3};
+use poses3::{pose3, unit3, v3};
 use rng::Rng;
+use surfaces::{along, off_surface};
 
 fn name<R: Real>() -> &'static str {
     if R::EPSILON.to_f64() > 1e-10 {
@@ -33,47 +35,6 @@ fn name<R: Real>() -> &'static str {
 
 fn f32ish<R: Real>() -> bool {
     R::EPSILON.to_f64() > 1e-10
-}
-
-/// `max n·x` over shape `a` at `pose`.
-fn along<R: Real>(a: &Shape<R>, pose: &Pose3<R>, n: R::V3) -> f64 {
-    match a {
-        Shape::Capsule(c) => support_along(c, pose, n),
-        Shape::Cuboid(b) => support_along(b, pose, n),
-        Shape::Triangle(t) => support_along(t, pose, n),
-        _ => unreachable!(),
-    }
-}
-
-/// Signed distance from world `p` to the surface of `a` (negative inside; a
-/// triangle's is the unsigned distance).
-fn off_surface<R: Real>(pose: &Pose3<R>, a: &Shape<R>, p: R::V3) -> f64
-where
-    R::V3: GjkVector<Pose = Pose3<R>>,
-{
-    let local = pose.inverse_transform_point(p);
-    match a {
-        Shape::Capsule(c) => {
-            let (nearest, _) = c.segment().closest_point(local);
-            (local - nearest).length().to_f64() - c.radius().to_f64()
-        }
-        Shape::Cuboid(b) => {
-            let outside = b.distance_squared_to_point(local).to_f64().sqrt();
-            if outside > 0.0 {
-                return outside;
-            }
-            -(0..3)
-                .map(|i| {
-                    let x = local.get(i).to_f64();
-                    (x - b.min.get(i).to_f64()).min(b.max.get(i).to_f64() - x)
-                })
-                .fold(f64::INFINITY, f64::min)
-        }
-        Shape::Triangle(t) => (t.project_local_point(local, true).point - local)
-            .length()
-            .to_f64(),
-        _ => unreachable!(),
-    }
 }
 
 /// GJK/EPA's contact of the pair (the oracle).

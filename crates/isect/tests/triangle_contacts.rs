@@ -15,16 +15,18 @@
 mod poses3;
 #[path = "support/rng.rs"]
 mod rng;
+#[path = "support/surfaces.rs"]
+mod surfaces;
 
 use isect::algo::gjk::GjkVector;
 use isect::math::{Isometry, Pose3, Real, Rotation3, Vector};
 use isect::query::contact::{contact as generic_contact, Contact};
 use isect::query::dispatch;
-use isect::query::project_point::ProjectPoint;
 use isect::shape::shape_3d::Shape;
 use isect::shape::{Aabb, Capsule, Triangle};
 use poses3::{pose3, support_along, unit3, v3};
 use rng::Rng;
+use surfaces::{along, off_surface};
 
 /// Random poses per precision and kind.
 const CASES: usize = 2_000;
@@ -46,54 +48,6 @@ where
         dispatch::contact(pa, a, pt, &tri, prediction),
         dispatch::contact(pt, &tri, pa, a, prediction).map(|c| c.flipped()),
     ]
-}
-
-/// The distance from world point `p` to the surface of A (negative inside).
-fn off_surface<R: Real>(pose: &Pose3<R>, a: &Shape<R>, p: R::V3) -> f64
-where
-    R::V3: GjkVector<Pose = Pose3<R>>,
-{
-    let local = pose.inverse_transform_point(p);
-    match a {
-        Shape::Capsule(c) => {
-            let (nearest, _) = c.segment().closest_point(local);
-            (local - nearest).length().to_f64() - c.radius().to_f64()
-        }
-        Shape::Cuboid(b) => {
-            let outside = b.distance_squared_to_point(local).to_f64().sqrt();
-            if outside > 0.0 {
-                return outside;
-            }
-            let to_face = (0..3)
-                .map(|i| {
-                    let x = local.get(i).to_f64();
-                    (x - b.min.get(i).to_f64()).min(b.max.get(i).to_f64() - x)
-                })
-                .fold(f64::INFINITY, f64::min);
-            -to_face
-        }
-        _ => unreachable!("capsules and boxes only"),
-    }
-}
-
-/// The distance from world point `p` to the triangle at `pose`.
-fn off_triangle<R: Real>(pose: &Pose3<R>, t: &Triangle<R::V3>, p: R::V3) -> f64
-where
-    R::V3: GjkVector<Pose = Pose3<R>>,
-{
-    let local = pose.inverse_transform_point(p);
-    (t.project_local_point(local, true).point - local)
-        .length()
-        .to_f64()
-}
-
-/// `max n·x` over A.
-fn along<R: Real>(a: &Shape<R>, pose: &Pose3<R>, n: R::V3) -> f64 {
-    match a {
-        Shape::Capsule(c) => support_along(c, pose, n),
-        Shape::Cuboid(b) => support_along(b, pose, n),
-        _ => unreachable!("capsules and boxes only"),
-    }
 }
 
 /// Checks a contact's defining properties within `tol` (module docs).
@@ -118,7 +72,7 @@ fn check_contact<R: Real>(
         assert!(overlap_along(u) >= depth - tol, "{u:?} beats {c:?}");
     }
     let on_a = off_surface(pa, a, c.point_a);
-    let on_t = off_triangle(pt, t, c.point_b);
+    let on_t = off_surface(pt, &Shape::Triangle(*t), c.point_b);
     assert!(
         on_a.abs() <= tol && on_t <= tol,
         "witnesses off by {on_a}, {on_t}: {c:?}"
@@ -335,7 +289,7 @@ where
                 assert!(off <= tol * scale * 10.0, "point_b {c:?}");
             }
             let on_a = off_surface(&pa, &a, c.point_a);
-            let on_t = off_triangle(&motion, &t, c.point_b);
+            let on_t = off_surface(&motion, &Shape::Triangle(t), c.point_b);
             assert!(
                 on_a.abs().max(on_t) <= tol * scale * 10.0,
                 "witnesses {on_a}, {on_t}"
