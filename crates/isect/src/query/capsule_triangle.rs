@@ -64,40 +64,47 @@ where
     if scale.is_nan() || prediction.is_nan() {
         return None;
     }
-    let touch = eps::<R>(TOUCH_ULPS) * scale;
-    let local = match apart(&s, &t, n, touch) {
+    let tol = Rounding {
+        touch: eps::<R>(TOUCH_ULPS) * scale,
+        flat: eps::<R>(FLAT_ULPS) * scale,
+    };
+    let local = match apart(&s, &t, n, tol) {
         Some((on_s, on_t)) => ball_contact(on_s, on_t, a.radius()),
-        None => crossing_contact(&s, &t, n, a.radius(), touch),
+        None => crossing_contact(&s, &t, n, a.radius(), tol),
     };
     Some((-local.depth <= prediction).then(|| local.transformed(pose_b)))
 }
 
+/// The pair's rounding, from the largest coordinate of the segment and the triangle:
+/// [`TOUCH_ULPS`] and [`FLAT_ULPS`] machine epsilons of it.
+#[derive(Copy, Clone)]
+struct Rounding<S> {
+    touch: S,
+    flat: S,
+}
+
 /// The closest points `(on the segment, on the triangle)` when the segment stays
-/// farther than `touch` from the triangle; `None` when it crosses or touches it.
-fn apart<V: Vector3>(s: &Segment<V>, t: &[V; 3], n: V, touch: V::Scalar) -> Option<(V, V)> {
-    let nearest = match over_face(s, t, n) {
+/// farther than `tol.touch` from the triangle; `None` when it crosses or touches it.
+fn apart<V: Vector3>(s: &Segment<V>, t: &[V; 3], n: V, tol: Rounding<V::Scalar>) -> Option<(V, V)> {
+    let nearest = match over_face(s, t, n, tol.flat) {
         Some(pair) => pair,
-        None if crosses(s, t, n, touch) => return None,
+        None if crosses(s, t, n, tol.touch) => return None,
         None => nearest_features(s, t)?,
     };
-    (nearest.0.distance(nearest.1) > touch).then_some(nearest)
+    (nearest.0.distance(nearest.1) > tol.touch).then_some(nearest)
 }
 
 /// The closest points when the segment stays on one side of the triangle's plane with
 /// both ends over the triangle: its end nearer the plane (its middle when the ends are
-/// level within [`FLAT_ULPS`]) and that point's foot on the plane. `None` otherwise.
-fn over_face<V: Vector3>(s: &Segment<V>, t: &[V; 3], n: V) -> Option<(V, V)> {
+/// level within `flat`) and that point's foot on the plane. `None` otherwise.
+fn over_face<V: Vector3>(s: &Segment<V>, t: &[V; 3], n: V, flat: V::Scalar) -> Option<(V, V)> {
     let (ha, hb) = ((s.a - t[0]).dot(n), (s.b - t[0]).dot(n));
     let inside =
         |p: V| (0..3).all(|k| (p - t[k]).dot(n.cross(t[(k + 1) % 3] - t[k])) >= V::Scalar::ZERO);
     if !(ha * hb > V::Scalar::ZERO && inside(s.a) && inside(s.b)) {
         return None;
     }
-    let size = t
-        .iter()
-        .fold(s.a.abs().max(s.b.abs()), |m, v| m.max(v.abs()))
-        .max_element();
-    let (p, h) = if (ha - hb).abs() <= eps::<V::Scalar>(FLAT_ULPS) * size {
+    let (p, h) = if (ha - hb).abs() <= flat {
         ((s.a + s.b) * V::Scalar::HALF, (ha + hb) * V::Scalar::HALF)
     } else if ha.abs() < hb.abs() {
         (s.a, ha)
@@ -154,19 +161,18 @@ fn ball_contact<V: Vector>(on_s: V, on_t: V, radius: V::Scalar) -> Contact<V> {
 }
 
 /// The contact of a segment crossing the triangle, grown by `radius`, by the
-/// separating axes (module docs); `touch` is the rounding below which the segment
-/// lies in the triangle's plane.
+/// separating axes (module docs); within `tol.touch` of the plane the segment lies in
+/// it.
 fn crossing_contact<V: Vector3>(
     s: &Segment<V>,
     t: &[V; 3],
     n: V,
     radius: V::Scalar,
-    touch: V::Scalar,
+    tol: Rounding<V::Scalar>,
 ) -> Contact<V> {
     // `-n` first: on a tie (a segment in the plane) the capsule goes out the front.
     let face = least_overlap(s, t, -n, None, (V::Scalar::INFINITY, n, None));
-    let bias = eps::<V::Scalar>(FLAT_ULPS) * touch / eps::<V::Scalar>(TOUCH_ULPS);
-    let mut edge = (face.0 - bias, face.1, None);
+    let mut edge = (face.0 - tol.flat, face.1, None);
     let d = s.b - s.a;
     let parallel = eps::<V::Scalar>(sat_3d::EDGE_AXIS_ULPS) * d.length_squared();
     for k in 0..3 {
@@ -190,11 +196,13 @@ fn crossing_contact<V: Vector3>(
             };
             closest_points_segment_segment(s, &edge).2
         }
-        None => deepest_over_face(s, t, normal),
+        None => deepest_over_face(s, t, normal, tol.flat),
     };
     let depth = overlap + radius;
     let point_a = core + normal * radius;
-    let in_plane = [s.a, s.b].iter().all(|p| (*p - t[0]).dot(n).abs() <= touch);
+    let in_plane = [s.a, s.b]
+        .iter()
+        .all(|p| (*p - t[0]).dot(n).abs() <= tol.touch);
     Contact {
         normal,
         depth,
@@ -236,15 +244,11 @@ fn least_overlap<V: Vector>(
 }
 
 /// The segment's end deeper along `normal` (the triangle's normal, either way); the
-/// middle of its part over the triangle when the ends are level within [`FLAT_ULPS`].
-fn deepest_over_face<V: Vector3>(s: &Segment<V>, t: &[V; 3], normal: V) -> V {
+/// middle of its part over the triangle when the ends are level within `flat`.
+fn deepest_over_face<V: Vector3>(s: &Segment<V>, t: &[V; 3], normal: V, flat: V::Scalar) -> V {
     let d = s.b - s.a;
     let rise = d.dot(normal);
-    let size = t
-        .iter()
-        .fold(s.a.abs().max(s.b.abs()), |m, v| m.max(v.abs()))
-        .max_element();
-    if rise.abs() > eps::<V::Scalar>(FLAT_ULPS) * size {
+    if rise.abs() > flat {
         return if rise > V::Scalar::ZERO { s.b } else { s.a };
     }
     let (t0, t1) = over_triangle(s, t, normal).unwrap_or((V::Scalar::ZERO, V::Scalar::ONE));
