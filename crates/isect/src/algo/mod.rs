@@ -15,6 +15,8 @@ pub mod hull_3d;
 pub mod hull_sat;
 pub mod sat_2d;
 pub mod sat_3d;
+#[cfg(target_arch = "x86_64")]
+pub(crate) mod sat_lanes_2d;
 pub mod slab;
 pub mod support;
 pub mod witness;

@@ -467,7 +467,10 @@ where
 
 /// The cores' largest separations along A's and along B's edge normals, with the
 /// edges that give them; `None` once one exceeds `limit` (or for NaN). A small B is
-/// moved into A's frame once; a larger one is met edge by edge in its own frame.
+/// moved into A's frame once; a larger one is met edge by edge in its own frame. In
+/// `f32` on x86_64, cores of 2 to 8 points take the SSE lanes of
+/// [`sat_lanes_2d`](crate::algo::sat_lanes_2d) instead, which give the same answer bit
+/// for bit.
 #[inline]
 fn separations<R: Real>(
     a: &Core2<'_, R>,
@@ -480,6 +483,15 @@ where
     R::V2: Vector<Pose = Pose2<R>>,
 {
     let (fa, fb) = (a.features, b.features);
+    #[cfg(target_arch = "x86_64")]
+    if let Some(found) = crate::algo::sat_lanes_2d::separations_of(
+        [fa.vertices, fa.normals],
+        [fb.vertices, fb.normals],
+        pose_ab,
+        limit,
+    ) {
+        return found;
+    }
     if let Some((buf, len)) = clip_2d::placed(fb.vertices, pose_ab) {
         let b_in_a = &buf[..len];
         let along_a = max_separation_in_frame(fa.vertices, fa.normals, |n| n, b_in_a, limit);

@@ -1,0 +1,502 @@
+//! The separating-axis search of two small convex polygons (2 to 8 vertices each,
+//! `f32`) four edges at a time in SSE lanes: the same search as
+//! [`max_separation_in_frame`](super::clip_2d::max_separation_in_frame) (Box2D v3
+//! `manifold.c`, `b2FindMaxSeparation`; Ericson, *Real-Time Collision Detection*,
+//! 4.4), with one polygon's edge normals in the lanes and the other's vertices taken
+//! one by one.
+//!
+//! No tolerances: every separation is computed by the scalar search's own
+//! expressions in the same order (SSE2 has no fused multiply-add), so the answers are
+//! bit for bit the scalar ones, ties to the lowest edge included (the tests compare
+//! them). A NaN separation is left to the scalar search.
+//!
+//! A polygon of up to four points fills one group of four lanes, of up to eight two;
+//! each group is read as two pairs of points at starts clamped to the slice
+//! ([`pair_starts`]), so points repeat in a polygon that does not fill its lanes: a
+//! repeated point changes no minimum, and the lowest lane of the largest separation
+//! is still the lowest edge. The four size classes of a pair each get straight-line
+//! code (sizes vary from call to call, and a mispredicted branch costs more than a
+//! group of lanes).
+//!
+//! Safety: the intrinsics need SSE and SSE2, which every `x86_64` processor has (the
+//! target enables them by default); the only loads are the unaligned 16-byte reads
+//! of two `Vec2`s of a slice (`quad`).
+
+use core::any::{Any, TypeId};
+use core::arch::x86_64::*;
+
+use glam::Vec2;
+
+use crate::math::{Pose2, Real, Rot2};
+
+/// Most points a polygon may have here.
+pub const LANES_MAX: usize = 8;
+
+/// Up to `4·G` 2D points in `G` groups of four lanes, read as `2·G` pairs of points
+/// (see [`pair_starts`]; points repeat when there are fewer).
+#[derive(Copy, Clone)]
+struct Lanes<const G: usize> {
+    x: [__m128; G],
+    y: [__m128; G],
+}
+
+impl<const G: usize> Lanes<G> {
+    /// `points` (2 to `4·G` of them) in lanes, the pairs read at `starts`.
+    #[inline(always)]
+    fn load(points: &[Vec2], starts: &Starts<G>) -> Self {
+        let quads: [_; G] = core::array::from_fn(|g| quad(points, starts.0[g][0], starts.0[g][1]));
+        Lanes {
+            x: quads.map(|q| q.0),
+            y: quads.map(|q| q.1),
+        }
+    }
+
+    /// The points turned by `r` (the scalar `Rot2::rotate`'s expressions).
+    #[inline(always)]
+    fn rotated(&self, r: Rot2<f32>) -> Self {
+        // SAFETY: SSE arithmetic on registers (module docs).
+        unsafe {
+            let (c, s) = (_mm_set1_ps(r.cos), _mm_set1_ps(r.sin));
+            Lanes {
+                x: core::array::from_fn(|g| {
+                    _mm_sub_ps(_mm_mul_ps(c, self.x[g]), _mm_mul_ps(s, self.y[g]))
+                }),
+                y: core::array::from_fn(|g| {
+                    _mm_add_ps(_mm_mul_ps(s, self.x[g]), _mm_mul_ps(c, self.y[g]))
+                }),
+            }
+        }
+    }
+
+    /// The points moved by `t`.
+    #[inline(always)]
+    fn shifted(&self, t: Vec2) -> Self {
+        // SAFETY: SSE arithmetic on registers (module docs).
+        unsafe {
+            let (tx, ty) = (_mm_set1_ps(t.x), _mm_set1_ps(t.y));
+            Lanes {
+                x: self.x.map(|x| _mm_add_ps(x, tx)),
+                y: self.y.map(|y| _mm_add_ps(y, ty)),
+            }
+        }
+    }
+
+    /// Per lane, `self · other` (lanes paired one to one).
+    #[inline(always)]
+    fn dots(&self, other: &Self) -> [__m128; G] {
+        // SAFETY: SSE arithmetic on registers (module docs).
+        unsafe {
+            core::array::from_fn(|g| {
+                _mm_add_ps(
+                    _mm_mul_ps(self.x[g], other.x[g]),
+                    _mm_mul_ps(self.y[g], other.y[g]),
+                )
+            })
+        }
+    }
+
+    /// Per lane of `self` (normals), the least dot product with any of `points`.
+    #[inline(always)]
+    fn min_dots<const H: usize>(&self, points: &Lanes<H>) -> [__m128; G] {
+        // SAFETY: SSE arithmetic on registers (module docs).
+        unsafe {
+            let mut least = [_mm_set1_ps(f32::INFINITY); G];
+            for (&px, &py) in points.x.iter().zip(&points.y) {
+                self.take_min(&mut least, splat::<0x00>(px), splat::<0x00>(py));
+                self.take_min(&mut least, splat::<0x55>(px), splat::<0x55>(py));
+                self.take_min(&mut least, splat::<0xAA>(px), splat::<0xAA>(py));
+                self.take_min(&mut least, splat::<0xFF>(px), splat::<0xFF>(py));
+            }
+            least
+        }
+    }
+
+    /// `least` lowered, lane by lane, to `self · (x, y)`.
+    #[inline(always)]
+    fn take_min(&self, least: &mut [__m128; G], x: __m128, y: __m128) {
+        // SAFETY: SSE arithmetic on registers (module docs).
+        unsafe {
+            for ((l, &nx), &ny) in least.iter_mut().zip(&self.x).zip(&self.y) {
+                let d = _mm_add_ps(_mm_mul_ps(nx, x), _mm_mul_ps(ny, y));
+                *l = _mm_min_ps(*l, d);
+            }
+        }
+    }
+}
+
+/// Where the pairs of points of a polygon start, two pairs a group: `0, 2, 4, 6`
+/// clamped to `len − 2`, so that every read is in bounds, every point is in some
+/// lane, and each point first appears after every lower one (lane `k` holds point
+/// `start(k / 2) + k % 2`).
+struct Starts<const G: usize>([[usize; 2]; G]);
+
+/// [`Starts`] of a polygon of `len` points (`2 ≤ len ≤ 4·G`); clamps by selects.
+#[inline(always)]
+fn pair_starts<const G: usize>(len: usize) -> Starts<G> {
+    let last = len - 2;
+    Starts(core::array::from_fn(|g| {
+        [(4 * g).min(last), (4 * g + 2).min(last)]
+    }))
+}
+
+/// Four points of `points` from two pairs starting at `lo` and `hi`, as x and y lanes.
+#[inline(always)]
+fn quad(points: &[Vec2], lo: usize, hi: usize) -> (__m128, __m128) {
+    let pair = |i: usize| {
+        let p = &points[i..i + 2];
+        // SAFETY: `p` is two `Vec2`s, `repr(C)` pairs of `f32`: four floats in bounds.
+        unsafe { _mm_loadu_ps(p.as_ptr().cast::<f32>()) }
+    };
+    let (a, b) = (pair(lo), pair(hi));
+    // SAFETY: SSE arithmetic on registers (module docs).
+    unsafe {
+        (
+            _mm_shuffle_ps::<0b10_00_10_00>(a, b),
+            _mm_shuffle_ps::<0b11_01_11_01>(a, b),
+        )
+    }
+}
+
+/// Lane `IMM & 3` of `v` in every lane (`IMM` repeats the lane four times).
+#[inline(always)]
+fn splat<const IMM: i32>(v: __m128) -> __m128 {
+    // SAFETY: SSE arithmetic on registers (module docs).
+    unsafe { _mm_shuffle_ps::<IMM>(v, v) }
+}
+
+/// The largest of `seps` (one separation per lane, lanes placed by `starts`) and its
+/// lowest edge; `None` when a lane is NaN.
+#[inline(always)]
+fn largest<const G: usize>(seps: [__m128; G], starts: &Starts<G>) -> Option<(f32, usize)> {
+    // SAFETY: SSE arithmetic on registers (module docs).
+    unsafe {
+        let all = seps.into_iter().reduce(|a, b| _mm_max_ps(a, b))?;
+        let nan = seps
+            .iter()
+            .fold(0, |m, &s| m | _mm_movemask_ps(_mm_cmpunord_ps(s, s)));
+        if nan != 0 {
+            return None;
+        }
+        let m = _mm_max_ps(all, _mm_shuffle_ps::<0b01_00_11_10>(all, all));
+        let m = _mm_max_ps(m, _mm_shuffle_ps::<0b10_11_00_01>(m, m));
+        let lanes = seps.iter().enumerate().fold(0, |l, (g, &s)| {
+            l | _mm_movemask_ps(_mm_cmpeq_ps(s, m)) << (4 * g)
+        });
+        let lane = lanes.trailing_zeros() as usize;
+        Some((
+            _mm_cvtss_f32(m),
+            starts.0[lane / 4][lane / 2 % 2] + lane % 2,
+        ))
+    }
+}
+
+/// Two polygons' separations as the scalar search's generic callers want them:
+/// [`separations`] when `R` is `f32` (the type test is resolved at compile time),
+/// else `None`.
+#[allow(clippy::type_complexity)]
+#[inline(always)]
+pub fn separations_of<R: Real>(
+    a: [&[R::V2]; 2],
+    b: [&[R::V2]; 2],
+    pose_ab: &Pose2<R>,
+    limit: R,
+) -> Option<Option<((R, usize), (R, usize))>> {
+    let pose_ab = (pose_ab as &dyn Any).downcast_ref::<Pose2<f32>>()?;
+    let limit = *(&limit as &dyn Any).downcast_ref::<f32>()?;
+    let found = separations(polygon_of::<R>(a)?, polygon_of::<R>(b)?, pose_ab, limit)?;
+    let back = |(s, i): (f32, usize)| (R::from_f64(f64::from(s)), i);
+    Some(found.map(|(along_a, along_b)| (back(along_a), back(along_b))))
+}
+
+/// A polygon's vertices and normals as `Vec2`s when `R` is `f32`.
+#[inline(always)]
+fn polygon_of<R: Real>(p: [&[R::V2]; 2]) -> Option<Polygon<'_>> {
+    Some(Polygon {
+        vertices: as_vec2s::<R>(p[0])?,
+        normals: as_vec2s::<R>(p[1])?,
+    })
+}
+
+/// `points` as `Vec2`s when `R` is `f32`.
+#[inline(always)]
+fn as_vec2s<R: Real>(points: &[R::V2]) -> Option<&[Vec2]> {
+    (TypeId::of::<R::V2>() == TypeId::of::<Vec2>()).then(|| {
+        // SAFETY: the element type is `Vec2` itself (the test above).
+        unsafe { core::slice::from_raw_parts(points.as_ptr().cast::<Vec2>(), points.len()) }
+    })
+}
+
+/// A convex polygon's vertices and edge normals in its own frame.
+#[derive(Copy, Clone)]
+pub struct Polygon<'a> {
+    /// Counter-clockwise vertices.
+    pub vertices: &'a [Vec2],
+    /// The outward unit normal of each edge `vertices[i] → vertices[i + 1]`.
+    pub normals: &'a [Vec2],
+}
+
+impl Polygon<'_> {
+    /// One group of lanes holds it (or `None`: it does not fit in two).
+    #[inline(always)]
+    fn one_group(&self) -> Option<bool> {
+        let len = self.vertices.len();
+        let fits = (2..=LANES_MAX).contains(&len) && self.normals.len() == len;
+        fits.then_some(len <= 4)
+    }
+}
+
+/// Both polygons' largest separations along their own edge normals with the edges that
+/// give them, as `clip_2d::max_separation_in_frame` finds them with B moved into A's
+/// frame by `pose_ab`: `Some(None)` when either exceeds `limit`, `None` when a polygon
+/// has fewer than 2 or more than [`LANES_MAX`] points or a separation is NaN (the
+/// caller's scalar search answers).
+#[allow(clippy::type_complexity)]
+pub fn separations(
+    a: Polygon<'_>,
+    b: Polygon<'_>,
+    pose_ab: &Pose2<f32>,
+    limit: f32,
+) -> Option<Option<((f32, usize), (f32, usize))>> {
+    match (a.one_group()?, b.one_group()?) {
+        (true, true) => separations_in::<1, 1>(a, b, pose_ab, limit),
+        (true, false) => separations_in::<1, 2>(a, b, pose_ab, limit),
+        (false, true) => separations_in::<2, 1>(a, b, pose_ab, limit),
+        (false, false) => separations_in::<2, 2>(a, b, pose_ab, limit),
+    }
+}
+
+/// [`separations`] with A in `GA` groups of lanes and B in `GB`.
+#[allow(clippy::type_complexity)]
+#[inline(always)]
+fn separations_in<const GA: usize, const GB: usize>(
+    a: Polygon<'_>,
+    b: Polygon<'_>,
+    pose_ab: &Pose2<f32>,
+    limit: f32,
+) -> Option<Option<((f32, usize), (f32, usize))>> {
+    let starts_a = pair_starts::<GA>(a.vertices.len());
+    let starts_b = pair_starts::<GB>(b.vertices.len());
+    let va = Lanes::load(a.vertices, &starts_a);
+    let na = Lanes::load(a.normals, &starts_a);
+    let turn = pose_ab.rotation;
+    let vb = Lanes::load(b.vertices, &starts_b)
+        .rotated(turn)
+        .shifted(pose_ab.translation);
+    let nb = Lanes::load(b.normals, &starts_b).rotated(turn);
+    let along_a = separations_along(&na, &na.dots(&va), &vb, &starts_a)?;
+    let along_b = separations_along(&nb, &nb.dots(&vb), &va, &starts_b)?;
+    Some((along_a.0 <= limit && along_b.0 <= limit).then_some((along_a, along_b)))
+}
+
+/// The largest over `normals` of `min over points (n · p) − offset`, and its edge.
+#[inline(always)]
+fn separations_along<const G: usize, const H: usize>(
+    normals: &Lanes<G>,
+    offsets: &[__m128; G],
+    points: &Lanes<H>,
+    starts: &Starts<G>,
+) -> Option<(f32, usize)> {
+    let least = normals.min_dots(points);
+    // SAFETY: SSE arithmetic on registers (module docs).
+    let seps = unsafe { core::array::from_fn(|g| _mm_sub_ps(least[g], offsets[g])) };
+    largest(seps, starts)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::algo::clip_2d::{max_separation_in_frame, placed};
+    use crate::shape::ConvexPolygon;
+
+    type Found = Option<((f32, usize), (f32, usize))>;
+
+    /// The scalar search the lanes replace (`polygons_2d::separations`' small path).
+    fn scalar(a: Polygon<'_>, b: Polygon<'_>, pose_ab: &Pose2<f32>, limit: f32) -> Found {
+        let (buf, len) = placed::<f32>(b.vertices, pose_ab).expect("at most 8 points");
+        let b_in_a = &buf[..len];
+        let along_a = max_separation_in_frame(a.vertices, a.normals, |n| n, b_in_a, limit);
+        if along_a.0 > limit || along_a.0.is_nan() {
+            return None;
+        }
+        let turn = |n| pose_ab.rotation.rotate(n);
+        let along_b = max_separation_in_frame(b_in_a, b.normals, turn, a.vertices, limit);
+        (along_b.0 <= limit).then_some((along_a, along_b))
+    }
+
+    /// Separations compared bit for bit.
+    fn bits(found: Found) -> Option<((u32, usize), (u32, usize))> {
+        found.map(|((sa, ea), (sb, eb))| ((sa.to_bits(), ea), (sb.to_bits(), eb)))
+    }
+
+    /// SplitMix64, enough for test inputs.
+    struct Rng(u64);
+
+    impl Rng {
+        fn next(&mut self) -> u64 {
+            self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+            let mut z = self.0;
+            z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+            z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+            z ^ (z >> 31)
+        }
+        fn unit(&mut self) -> f32 {
+            (self.next() >> 40) as f32 / (1u64 << 24) as f32
+        }
+        fn uniform(&mut self, lo: f32, hi: f32) -> f32 {
+            lo + (hi - lo) * self.unit()
+        }
+        fn below(&mut self, n: u64) -> usize {
+            (self.next() % n) as usize
+        }
+    }
+
+    /// A convex polygon of 3 to 8 vertices (random angles on a random ellipse around
+    /// a random centre), or a segment with its two opposite normals (a capsule's
+    /// core), at `scale`.
+    fn random_polygon(rng: &mut Rng, scale: f32) -> (Vec<Vec2>, Vec<Vec2>) {
+        if rng.below(6) == 0 {
+            let (p, q) = (random_point(rng, scale), random_point(rng, scale));
+            let n = (q - p).perp().normalize_or(Vec2::Y);
+            return (vec![p, q], vec![-n, n]);
+        }
+        loop {
+            let count = 3 + rng.below(6);
+            let mut angles: Vec<f32> = (0..count)
+                .map(|_| rng.uniform(0.0, core::f32::consts::TAU))
+                .collect();
+            angles.sort_by(f32::total_cmp);
+            let axes = Vec2::new(rng.uniform(0.1, 1.0), rng.uniform(0.1, 1.0)) * scale;
+            let centre = random_point(rng, 0.5 * scale);
+            let points: Vec<Vec2> = angles
+                .iter()
+                .map(|&t| centre + Vec2::from_angle(t) * axes)
+                .collect();
+            if let Ok(p) = ConvexPolygon::<f32>::new(&points) {
+                return (p.vertices().to_vec(), p.normals().to_vec());
+            }
+        }
+    }
+
+    fn random_point(rng: &mut Rng, scale: f32) -> Vec2 {
+        Vec2::new(rng.uniform(-1.0, 1.0), rng.uniform(-1.0, 1.0)) * scale
+    }
+
+    // Random polygons of every size class, from 1e-6 to 1e6, near and apart, with
+    // finite and infinite limits: the lanes give the scalar search's answer bit for
+    // bit.
+    #[test]
+    fn lanes_match_the_scalar_search() {
+        let mut rng = Rng(0x5A7_1A4E5);
+        let mut sizes = [[0usize; LANES_MAX + 1]; 2];
+        for case in 0..40_000 {
+            let scale = 10f32.powi(rng.below(13) as i32 - 6);
+            let (va, na) = random_polygon(&mut rng, scale);
+            let (vb, nb) = random_polygon(&mut rng, scale);
+            let a = Polygon {
+                vertices: &va,
+                normals: &na,
+            };
+            let b = Polygon {
+                vertices: &vb,
+                normals: &nb,
+            };
+            sizes[0][va.len()] += 1;
+            sizes[1][vb.len()] += 1;
+            let reach = rng.uniform(0.0, 3.0) * scale;
+            let angle = rng.uniform(-3.2, 3.2);
+            let pose = Pose2::new(Vec2::from_angle(angle) * reach, rng.uniform(-3.2, 3.2));
+            let limit = match rng.below(3) {
+                0 => f32::INFINITY,
+                1 => 0.0,
+                _ => rng.uniform(-0.5, 0.5) * scale,
+            };
+            let lanes = separations(a, b, &pose, limit).expect("finite input stays in lanes");
+            assert_eq!(
+                bits(lanes),
+                bits(scalar(a, b, &pose, limit)),
+                "case {case}: {va:?} {vb:?} {pose:?} limit {limit}"
+            );
+        }
+        // Every size from 2 to 8 was met on both sides.
+        assert!(
+            sizes.iter().all(|s| s[2..].iter().all(|&n| n > 100)),
+            "{sizes:?}"
+        );
+    }
+
+    // Axis-aligned boxes at quarter turns and whole-number offsets tie on many edges:
+    // the lanes pick the scalar search's (lowest) edge.
+    #[test]
+    fn ties_go_to_the_lowest_edge() {
+        let square = |h: f32| {
+            let v = [(-h, -h), (h, -h), (h, h), (-h, h)].map(|(x, y)| Vec2::new(x, y));
+            (v.to_vec(), vec![Vec2::NEG_Y, Vec2::X, Vec2::Y, Vec2::NEG_X])
+        };
+        let octagon = {
+            let v: Vec<Vec2> = (0..8)
+                .map(|k| Vec2::from_angle(k as f32 * core::f32::consts::FRAC_PI_4))
+                .collect();
+            let p = ConvexPolygon::<f32>::new(&v).expect("an octagon");
+            (p.vertices().to_vec(), p.normals().to_vec())
+        };
+        let shapes = [square(1.0), square(0.5), octagon];
+        let mut checked = 0;
+        for (va, na) in &shapes {
+            for (vb, nb) in &shapes {
+                for quarter in 0..4 {
+                    for (x, y) in [(0.0, 0.0), (1.0, 0.0), (1.5, 1.5), (0.0, -2.0), (3.0, 0.0)] {
+                        let angle = quarter as f32 * core::f32::consts::FRAC_PI_2;
+                        let pose = Pose2::new(Vec2::new(x, y), angle);
+                        let a = Polygon {
+                            vertices: va,
+                            normals: na,
+                        };
+                        let b = Polygon {
+                            vertices: vb,
+                            normals: nb,
+                        };
+                        let lanes = separations(a, b, &pose, f32::INFINITY).expect("in lanes");
+                        assert_eq!(bits(lanes), bits(scalar(a, b, &pose, f32::INFINITY)));
+                        checked += 1;
+                    }
+                }
+            }
+        }
+        assert_eq!(checked, 180);
+    }
+
+    // Products that overflow give NaN separations: the lanes hand the pair back to
+    // the scalar search; too many or too few points, or a normal count that differs,
+    // are handed back too.
+    #[test]
+    fn lanes_hand_back_what_they_do_not_take() {
+        let h = 3.0e38_f32;
+        let v = [(-h, -h), (h, -h), (h, h), (-h, h)].map(|(x, y)| Vec2::new(x, y));
+        let n = [Vec2::NEG_Y, Vec2::X, Vec2::Y, Vec2::NEG_X];
+        let huge = Polygon {
+            vertices: &v,
+            normals: &n,
+        };
+        let far = Pose2::new(Vec2::new(h, h), 0.3);
+        assert!(separations(huge, huge, &far, f32::INFINITY).is_none());
+
+        let nine: Vec<Vec2> = (0..9).map(|k| Vec2::from_angle(k as f32 * 0.7)).collect();
+        let big = Polygon {
+            vertices: &nine,
+            normals: &nine,
+        };
+        let small = Polygon {
+            vertices: &v[..1],
+            normals: &n[..1],
+        };
+        let uneven = Polygon {
+            vertices: &v,
+            normals: &n[..3],
+        };
+        let unit = Pose2::new(Vec2::ZERO, 0.0);
+        for odd in [big, small, uneven] {
+            assert!(separations(odd, huge, &unit, 0.0).is_none());
+            assert!(separations(huge, odd, &unit, 0.0).is_none());
+        }
+    }
+}
