@@ -761,3 +761,93 @@ fn degenerate_boxes() {
         1e-12
     ));
 }
+
+/// A convex polygon of `n` vertices (3 to 8) on a random ellipse around a random
+/// centre, at scale `s`.
+fn random_ngon<R: Real>(rng: &mut Rng, n: usize, s: f64) -> ConvexPolygon<R> {
+    let (sx, sy) = (rng.range(0.2, 1.0) * s, rng.range(0.2, 1.0) * s);
+    let (cx, cy) = (rng.range(-0.3, 0.3) * s, rng.range(-0.3, 0.3) * s);
+    let turn = rng.range(0.0, 1.0);
+    let pts: Vec<R::V2> = (0..n)
+        .map(|i| {
+            let t =
+                (i as f64 + 0.4 * rng.range(-1.0, 1.0)) * std::f64::consts::TAU / n as f64 + turn;
+            v2::<R>(cx + sx * t.cos(), cy + sy * t.sin())
+        })
+        .collect();
+    ConvexPolygon::new(&pts).expect("an ellipse's points are convex")
+}
+
+/// The polygons' distance (0 when they touch or overlap) by the exact SAT distance.
+fn polygon_distance<R: Real>(
+    pa: &Pose2<R>,
+    a: &ConvexPolygon<R>,
+    pb: &Pose2<R>,
+    b: &ConvexPolygon<R>,
+) -> f64 {
+    use isect::algo::sat_2d::{polygon_polygon, SatResult};
+    match polygon_polygon(pa, a, pb, b) {
+        SatResult::Separated { distance, .. } => distance.to_f64(),
+        SatResult::Overlapping { .. } => 0.0,
+    }
+}
+
+fn manifold_presence<R: Real>(s: f64, band: f64, seed: u64)
+where
+    R::V2: GjkVector<Pose = Pose2<R>>,
+{
+    let mut rng = Rng(seed);
+    let (mut present, mut absent, mut beyond_circles) = (0, 0, 0);
+    for case in 0..4000 {
+        let (na, nb) = (3 + rng.next_u64() % 6, 3 + rng.next_u64() % 6);
+        let a = random_ngon::<R>(&mut rng, na as usize, s);
+        let b = random_ngon::<R>(&mut rng, nb as usize, s);
+        let (ca, ra) = a.bounding_circle();
+        let (cb, rb) = b.bounding_circle();
+        let reach = (ra + rb).to_f64() * rng.range(0.4, 1.3);
+        let dir = rng.range(-3.2, 3.2);
+        let pa = Pose2::<R>::new(
+            v2::<R>(rng.range(-1.0, 1.0) * s, 0.0),
+            R::from_f64(rng.range(-3.2, 3.2)),
+        );
+        let offset = v2::<R>(reach * dir.cos(), reach * dir.sin());
+        let pb = Pose2::<R>::new(pa.translation + offset, R::from_f64(rng.range(-3.2, 3.2)));
+        let prediction = [0.0, 0.05, 0.25][case % 3] * s;
+        let d = polygon_distance(&pa, &a, &pb, &b);
+        let m = contact_manifold_polygons(&pa, &a, &pb, &b, R::from_f64(prediction));
+        let centres = pa
+            .transform_point(ca)
+            .distance(pb.transform_point(cb))
+            .to_f64();
+        beyond_circles += (centres > (ra + rb).to_f64() + prediction) as usize;
+        if d <= prediction - band {
+            assert!(
+                m.is_some(),
+                "case {case}: distance {d}, prediction {prediction}"
+            );
+            present += 1;
+        } else if d > prediction + band {
+            assert!(
+                m.is_none(),
+                "case {case}: distance {d}, prediction {prediction}: {m:?}"
+            );
+            absent += 1;
+        }
+    }
+    assert!(
+        present > 1000 && absent > 1000 && beyond_circles > 100,
+        "{present} {absent} {beyond_circles}"
+    );
+}
+
+// Polygons of 3 to 8 vertices near contact, with and without a prediction, at three
+// scales in both precisions: a manifold exactly when the SAT distance is within the
+// prediction (outside a rounding band), also for pairs whose bounding circles are
+// apart (the early-out) and whatever the size class of the separating-axis lanes.
+#[test]
+fn polygon_manifold_present_within_prediction() {
+    for (s, seed) in [(1e-3, 11), (1.0, 12), (1e3, 13)] {
+        manifold_presence::<f32>(s, 1e-4 * s, seed);
+        manifold_presence::<f64>(s, 1e-9 * s, seed);
+    }
+}

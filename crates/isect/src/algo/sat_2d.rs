@@ -209,12 +209,18 @@ fn walk_to_nearest<V: Vector>(w: &[V], dir: V, start: usize) -> (V::Scalar, usiz
     (d, j)
 }
 
-/// False when the bounding circles of `a` and `b` (B mapped by `pose_ab`) are apart:
-/// a cheap coarse reject (each radius already covers its rounding).
+/// True when the bounding circles of `a` and `b` (B mapped by `pose_ab`) are more than
+/// `margin` apart: a cheap coarse reject that reads no vertex (each radius already
+/// covers its rounding).
 #[inline(always)]
-fn circles_apart<R: Real>(a: &ConvexPolygon<R>, b: &ConvexPolygon<R>, pose_ab: &Pose2<R>) -> bool {
+pub(crate) fn circles_apart<R: Real>(
+    a: &ConvexPolygon<R>,
+    b: &ConvexPolygon<R>,
+    pose_ab: &Pose2<R>,
+    margin: R,
+) -> bool {
     let ((ca, ra), (cb, rb)) = (a.bounding_circle(), b.bounding_circle());
-    let reach = ra + rb;
+    let reach = ra + rb + margin;
     pose_ab.transform_point(cb).distance_squared(ca) > reach * reach
 }
 
@@ -267,7 +273,7 @@ pub fn polygon_polygon_mtv<R: Real>(
         return None;
     }
     let pose_ab = pose_a.inv_mul(pose_b);
-    if circles_apart(a, b, &pose_ab) {
+    if circles_apart(a, b, &pose_ab, R::ZERO) {
         return None;
     }
     let (gap, axis) = largest_gap(a, b, &pose_ab, true);

@@ -32,6 +32,7 @@ use super::{contact_manifold_convex, valid_input, FeatureId, Manifold, ManifoldP
 use crate::algo::clip_2d::{self, max_separation_in_frame, ClipPoint, PolygonFeatures, CLIPPED_2D};
 use crate::algo::clip_3d::{self, REFERENCE_BIAS};
 use crate::algo::gjk::{GjkVector, Status};
+use crate::algo::sat_2d::circles_apart;
 use crate::math::{Isometry, Pose2, Real, Vector, Vector2};
 use crate::query::contact::Contact;
 use crate::query::distance::{closest_points_segment_segment, world_segment};
@@ -68,7 +69,8 @@ pub fn contact_manifold_polygons<R: Real>(
 where
     R::V2: GjkVector<Pose = Pose2<R>>,
 {
-    if !valid_input(pose_a, pose_b, prediction) {
+    if !valid_input(pose_a, pose_b, prediction) || circles_beyond(pose_a, a, pose_b, b, prediction)
+    {
         return None;
     }
     let (ca, cb) = (
@@ -77,6 +79,22 @@ where
     );
     core_manifold(&ca, &cb, prediction)
         .or_general(|| contact_manifold_convex(pose_a, a, pose_b, b, prediction))
+}
+
+/// True when the polygons' bounding circles are farther apart than `prediction` (with
+/// the cores' touch tolerance, [`clip_3d::touch_limit`]): an answer that reads no
+/// vertex.
+#[inline(always)]
+fn circles_beyond<R: Real>(
+    pose_a: &Pose2<R>,
+    a: &ConvexPolygon<R>,
+    pose_b: &Pose2<R>,
+    b: &ConvexPolygon<R>,
+    prediction: R,
+) -> bool {
+    let pose_ab = pose_a.inv_mul(pose_b);
+    let scale = a.scale().max(b.scale()) + pose_ab.translation.abs().max_element();
+    circles_apart(a, b, &pose_ab, clip_3d::touch_limit(prediction, scale))
 }
 
 /// Manifold of two 2D oriented boxes: 1 or 2 points; edge behaviour as
