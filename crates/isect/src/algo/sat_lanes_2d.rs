@@ -212,15 +212,15 @@ pub fn separations_of<R: Real>(
 #[inline(always)]
 fn polygon_of<R: Real>(p: [&[R::V2]; 2]) -> Option<Polygon<'_>> {
     Some(Polygon {
-        vertices: as_vec2s::<R>(p[0])?,
-        normals: as_vec2s::<R>(p[1])?,
+        vertices: as_vec2s(p[0])?,
+        normals: as_vec2s(p[1])?,
     })
 }
 
-/// `points` as `Vec2`s when `R` is `f32`.
+/// `points` as `Vec2`s when `V` is `Vec2`.
 #[inline(always)]
-fn as_vec2s<R: Real>(points: &[R::V2]) -> Option<&[Vec2]> {
-    (TypeId::of::<R::V2>() == TypeId::of::<Vec2>()).then(|| {
+fn as_vec2s<V: 'static>(points: &[V]) -> Option<&[Vec2]> {
+    (TypeId::of::<V>() == TypeId::of::<Vec2>()).then(|| {
         // SAFETY: the element type is `Vec2` itself (the test above).
         unsafe { core::slice::from_raw_parts(points.as_ptr().cast::<Vec2>(), points.len()) }
     })

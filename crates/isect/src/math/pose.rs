@@ -3,7 +3,7 @@
 
 use super::real::Real;
 use super::rotation::{Rot2, Rotation3, RotationError};
-use super::vector::{Vector, Vector3};
+use super::vector::{Vector, Vector2, Vector3};
 
 /// A rigid transform of points of type `V`: rotate, then translate.
 pub trait Isometry<V: Vector>: Copy + core::fmt::Debug + PartialEq + Send + Sync + 'static {
@@ -142,7 +142,10 @@ impl<R: Real> Isometry<R::V2> for Pose2<R> {
     }
     #[inline]
     fn is_finite(&self) -> bool {
-        self.rotation.is_finite() && self.translation.is_finite()
+        // `x · 0` is 0 for a finite `x` and NaN otherwise: one comparison for the four
+        // numbers, no branch per number (every 2D query starts here).
+        let (r, t, zero) = (self.rotation, self.translation, R::ZERO);
+        r.cos * zero + r.sin * zero + t.x() * zero + t.y() * zero == zero
     }
     #[inline]
     fn with_unit_rotation(&self) -> Result<Self, RotationError> {
