@@ -15,7 +15,9 @@
 //!
 //! Each repetition times every kernel of a pair once (`PASSES` passes over the cases),
 //! in an order that rotates between repetitions; the table gives the median time per
-//! call over the repetitions and the median of the per-repetition ratios.
+//! call over the repetitions and the median of the per-repetition ratios. Each
+//! library's poses and shapes are timed from an array of their own ([`Side`]), as in
+//! its own engine; the agreement check reads both from one array of [`Case`]s.
 
 mod box2d;
 
@@ -49,6 +51,45 @@ struct Case<BA, BB, IA, IB> {
     bb: BB,
     ia: IA,
     ib: IB,
+}
+
+/// One library's side of the cases: its poses and shapes, in an array of its own, as
+/// each library would hold them in its own engine. Each kernel then streams only its
+/// own bytes (with one array of [`Case`]s, every kernel also pulled the other
+/// library's half of each case through the cache: session 20, BENCHMARKS.md).
+struct Side<T, A, B> {
+    ta: T,
+    tb: T,
+    a: A,
+    b: B,
+}
+
+/// Box2D's and isect's sides of `cases`, each case's shapes moved, not copied.
+#[allow(clippy::type_complexity)]
+fn split<BA, BB, IA, IB>(
+    cases: Vec<Case<BA, BB, IA, IB>>,
+) -> (
+    Vec<Side<b2Transform, BA, BB>>,
+    Vec<Side<Pose2<f32>, IA, IB>>,
+) {
+    cases
+        .into_iter()
+        .map(|c| {
+            let b2 = Side {
+                ta: c.xa,
+                tb: c.xb,
+                a: c.ba,
+                b: c.bb,
+            };
+            let is = Side {
+                ta: c.pa,
+                tb: c.pb,
+                a: c.ia,
+                b: c.ib,
+            };
+            (b2, is)
+        })
+        .unzip()
 }
 
 fn vec(v: Vec2) -> b2Vec2 {
@@ -264,25 +305,26 @@ struct Row {
 }
 
 fn measure<BA, BB, IA, IB>(
-    cases: &[Case<BA, BB, IA, IB>],
+    cases: Vec<Case<BA, BB, IA, IB>>,
     b2: impl Fn(&BA, &BB, b2Transform) -> b2LocalManifold,
     is: impl Fn(&Pose2<f32>, &IA, &Pose2<f32>, &IB, f32) -> Option<Manifold<Vec2>>,
     reps: usize,
 ) -> (Row, Agreement) {
-    let agreement = agree(cases, &b2, &is);
+    let agreement = agree(&cases, &b2, &is);
     let n = cases.len();
+    let (b2_sides, is_sides) = split(cases);
     let run = |k: usize| match k {
         0 => timed(n, || {
-            for c in cases {
-                let xf = inv_mul_transforms(&c.xa, &c.xb);
-                black_box(b2(&c.ba, &c.bb, xf));
+            for c in &b2_sides {
+                let xf = inv_mul_transforms(&c.ta, &c.tb);
+                black_box(b2(&c.a, &c.b, xf));
             }
         }),
         _ => {
             let prediction = if k == 1 { 0.0 } else { SPECULATIVE };
             timed(n, || {
-                for c in cases {
-                    black_box(is(&c.pa, &c.ia, &c.pb, &c.ib, black_box(prediction)));
+                for c in &is_sides {
+                    black_box(is(&c.ta, &c.a, &c.tb, &c.b, black_box(prediction)));
                 }
             })
         }
@@ -419,17 +461,17 @@ fn label(pair: &str) -> &'static str {
 
 fn run_pair(pair: &str, reps: usize) -> (Row, Agreement) {
     match pair {
-        "polygon-polygon" => measure(&polygon_cases(), b2_polygons, isect_polygons, reps),
-        "box-box" => measure(&box_cases(), b2_polygons, isect_polygons, reps),
+        "polygon-polygon" => measure(polygon_cases(), b2_polygons, isect_polygons, reps),
+        "box-box" => measure(box_cases(), b2_polygons, isect_polygons, reps),
         "box-box-cuboid" => measure(
-            &cuboid_cases(&box_cases()),
+            cuboid_cases(&box_cases()),
             b2_polygons,
             isect_dispatch,
             reps,
         ),
-        "capsule-capsule" => measure(&capsule_cases(), b2_capsules, isect_dispatch, reps),
+        "capsule-capsule" => measure(capsule_cases(), b2_capsules, isect_dispatch, reps),
         "polygon-capsule" => measure(
-            &polygon_capsule_cases(),
+            polygon_capsule_cases(),
             b2_polygon_capsule,
             isect_dispatch,
             reps,
@@ -441,54 +483,52 @@ fn run_pair(pair: &str, reps: usize) -> (Row, Agreement) {
 /// One kernel of one pair alone for `seconds` (for `perf record -g`).
 fn profile(pair: &str, kernel: &str, seconds: f64) {
     fn lp<BA, BB, IA, IB>(
-        cases: &[Case<BA, BB, IA, IB>],
+        cases: Vec<Case<BA, BB, IA, IB>>,
         kernel: &str,
         seconds: f64,
         b2: impl Fn(&BA, &BB, b2Transform) -> b2LocalManifold,
         is: impl Fn(&Pose2<f32>, &IA, &Pose2<f32>, &IB, f32) -> Option<Manifold<Vec2>>,
     ) {
+        let (b2_sides, is_sides) = split(cases);
         let start = Instant::now();
         while start.elapsed().as_secs_f64() < seconds {
-            for c in cases {
-                match kernel {
-                    "box2d" => {
-                        black_box(b2(&c.ba, &c.bb, inv_mul_transforms(&c.xa, &c.xb)));
-                    }
-                    "isect0" => {
-                        black_box(is(&c.pa, &c.ia, &c.pb, &c.ib, black_box(0.0)));
-                    }
-                    _ => {
-                        black_box(is(&c.pa, &c.ia, &c.pb, &c.ib, black_box(SPECULATIVE)));
-                    }
+            if kernel == "box2d" {
+                for c in &b2_sides {
+                    black_box(b2(&c.a, &c.b, inv_mul_transforms(&c.ta, &c.tb)));
                 }
+                continue;
+            }
+            let prediction = if kernel == "isect0" { 0.0 } else { SPECULATIVE };
+            for c in &is_sides {
+                black_box(is(&c.ta, &c.a, &c.tb, &c.b, black_box(prediction)));
             }
         }
     }
     match pair {
         "polygon-polygon" => lp(
-            &polygon_cases(),
+            polygon_cases(),
             kernel,
             seconds,
             b2_polygons,
             isect_polygons,
         ),
-        "box-box" => lp(&box_cases(), kernel, seconds, b2_polygons, isect_polygons),
+        "box-box" => lp(box_cases(), kernel, seconds, b2_polygons, isect_polygons),
         "box-box-cuboid" => lp(
-            &cuboid_cases(&box_cases()),
+            cuboid_cases(&box_cases()),
             kernel,
             seconds,
             b2_polygons,
             isect_dispatch,
         ),
         "capsule-capsule" => lp(
-            &capsule_cases(),
+            capsule_cases(),
             kernel,
             seconds,
             b2_capsules,
             isect_dispatch,
         ),
         "polygon-capsule" => lp(
-            &polygon_capsule_cases(),
+            polygon_capsule_cases(),
             kernel,
             seconds,
             b2_polygon_capsule,
@@ -502,31 +542,28 @@ fn profile(pair: &str, kernel: &str, seconds: f64) {
 /// call is the difference of two pass counts over the calls it adds).
 fn count(pair: &str, kernel: &str, passes: usize) {
     fn lp<BA, BB, IA, IB>(
-        cases: &[Case<BA, BB, IA, IB>],
+        cases: Vec<Case<BA, BB, IA, IB>>,
         kernel: &str,
         passes: usize,
         b2: impl Fn(&BA, &BB, b2Transform) -> b2LocalManifold,
         is: impl Fn(&Pose2<f32>, &IA, &Pose2<f32>, &IB, f32) -> Option<Manifold<Vec2>>,
     ) {
+        let (b2_sides, is_sides) = split(cases);
         for _ in 0..passes {
-            for c in cases {
-                if kernel == "box2d" {
-                    black_box(b2(&c.ba, &c.bb, inv_mul_transforms(&c.xa, &c.xb)));
-                } else {
-                    black_box(is(&c.pa, &c.ia, &c.pb, &c.ib, black_box(0.0)));
+            if kernel == "box2d" {
+                for c in &b2_sides {
+                    black_box(b2(&c.a, &c.b, inv_mul_transforms(&c.ta, &c.tb)));
+                }
+            } else {
+                for c in &is_sides {
+                    black_box(is(&c.ta, &c.a, &c.tb, &c.b, black_box(0.0)));
                 }
             }
         }
     }
     match pair {
-        "polygon-polygon" => lp(
-            &polygon_cases(),
-            kernel,
-            passes,
-            b2_polygons,
-            isect_polygons,
-        ),
-        "box-box" => lp(&box_cases(), kernel, passes, b2_polygons, isect_polygons),
+        "polygon-polygon" => lp(polygon_cases(), kernel, passes, b2_polygons, isect_polygons),
+        "box-box" => lp(box_cases(), kernel, passes, b2_polygons, isect_polygons),
         _ => panic!("count: polygon-polygon or box-box"),
     }
 }
