@@ -15,7 +15,7 @@ pub mod hull_3d;
 pub mod hull_sat;
 pub mod sat_2d;
 pub mod sat_3d;
-#[cfg(target_arch = "x86_64")]
+#[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
 pub(crate) mod sat_lanes_2d;
 pub mod slab;
 pub mod support;

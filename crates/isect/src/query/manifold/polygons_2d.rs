@@ -487,8 +487,8 @@ where
 /// edges that give them; `None` once one exceeds `limit` (or for NaN). A small B is
 /// moved into A's frame once; a larger one is met edge by edge in its own frame. In
 /// `f32` on x86_64, cores of 2 to 8 points take the SSE lanes of
-/// [`sat_lanes_2d`](crate::algo::sat_lanes_2d) instead, which give the same answer bit
-/// for bit.
+/// [`sat_lanes_2d`](crate::algo::sat_lanes_2d) instead, which give the same answer (up
+/// to the sign of a zero separation).
 #[inline]
 fn separations<R: Real>(
     a: &Core2<'_, R>,
@@ -501,7 +501,7 @@ where
     R::V2: Vector<Pose = Pose2<R>>,
 {
     let (fa, fb) = (a.features, b.features);
-    #[cfg(target_arch = "x86_64")]
+    #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
     if let Some(found) = crate::algo::sat_lanes_2d::separations_of(
         [fa.vertices, fa.normals],
         [fb.vertices, fb.normals],
