@@ -69,32 +69,33 @@ pub fn contact_manifold_polygons<R: Real>(
 where
     R::V2: GjkVector<Pose = Pose2<R>>,
 {
-    if !valid_input(pose_a, pose_b, prediction) || circles_beyond(pose_a, a, pose_b, b, prediction)
-    {
+    if !valid_input(pose_a, pose_b, prediction) {
+        return None;
+    }
+    let pose_ab = pose_a.inv_mul(pose_b);
+    if circles_beyond(a, b, &pose_ab, prediction) {
         return None;
     }
     let (ca, cb) = (
         Core2::polygon(pose_a, a, R::ZERO),
         Core2::polygon(pose_b, b, R::ZERO),
     );
-    core_manifold(&ca, &cb, prediction)
+    core_manifold_posed(&ca, &cb, &pose_ab, prediction)
         .or_general(|| contact_manifold_convex(pose_a, a, pose_b, b, prediction))
 }
 
-/// True when the polygons' bounding circles are farther apart than `prediction` (with
-/// the cores' touch tolerance, [`clip_3d::touch_limit`]): an answer that reads no
-/// vertex.
+/// True when the polygons' bounding circles (B's mapped by `pose_ab`) are farther
+/// apart than `prediction` (with the cores' touch tolerance,
+/// [`clip_3d::touch_limit`]): an answer that reads no vertex.
 #[inline(always)]
 fn circles_beyond<R: Real>(
-    pose_a: &Pose2<R>,
     a: &ConvexPolygon<R>,
-    pose_b: &Pose2<R>,
     b: &ConvexPolygon<R>,
+    pose_ab: &Pose2<R>,
     prediction: R,
 ) -> bool {
-    let pose_ab = pose_a.inv_mul(pose_b);
     let scale = a.scale().max(b.scale()) + pose_ab.translation.abs().max_element();
-    circles_apart(a, b, &pose_ab, clip_3d::touch_limit(prediction, scale))
+    circles_apart(a, b, pose_ab, clip_3d::touch_limit(prediction, scale))
 }
 
 /// Manifold of two 2D oriented boxes: 1 or 2 points; edge behaviour as
@@ -263,6 +264,7 @@ impl<V: Vector> CoreManifold<V> {
 }
 
 /// The manifold of two polygonal cores grown by their radii ([`Core2`]).
+#[inline]
 pub(crate) fn core_manifold<R: Real>(
     a: &Core2<'_, R>,
     b: &Core2<'_, R>,
@@ -271,7 +273,20 @@ pub(crate) fn core_manifold<R: Real>(
 where
     R::V2: Vector<Pose = Pose2<R>>,
 {
-    let pose_ab = a.pose.inv_mul(&b.pose);
+    core_manifold_posed(a, b, &a.pose.inv_mul(&b.pose), prediction)
+}
+
+/// [`core_manifold`] with B's frame in A's, `pose_ab`, already known.
+fn core_manifold_posed<R: Real>(
+    a: &Core2<'_, R>,
+    b: &Core2<'_, R>,
+    pose_ab: &Pose2<R>,
+    prediction: R,
+) -> CoreManifold<R::V2>
+where
+    R::V2: Vector<Pose = Pose2<R>>,
+{
+    let pose_ab = *pose_ab;
     let pose_ba = pose_ab.inverse();
     let radii = a.radius + b.radius;
     let scale = a.size.max(b.size) + pose_ab.translation.abs().max_element() + radii;
