@@ -337,6 +337,17 @@ mod tests {
         (along_b.0 <= limit).then_some((along_a, along_b))
     }
 
+    /// A polygon's vertices and normals, owned by a test.
+    type Owned = (Vec<Vec2>, Vec<Vec2>);
+
+    /// The lanes' view of an owned polygon.
+    fn view(p: &Owned) -> Polygon<'_> {
+        Polygon {
+            vertices: &p.0,
+            normals: &p.1,
+        }
+    }
+
     /// Separations compared bit for bit, but for the sign of a zero (module docs).
     fn bits(found: Found) -> Option<((u32, usize), (u32, usize))> {
         let b = |s: f32| (s + 0.0).to_bits();
@@ -346,7 +357,7 @@ mod tests {
     /// A convex polygon of 3 to 8 vertices (random angles on a random ellipse around
     /// a random centre), or a segment with its two opposite normals (a capsule's
     /// core), at `scale`.
-    fn random_polygon(rng: &mut Rng, scale: f32) -> (Vec<Vec2>, Vec<Vec2>) {
+    fn random_polygon(rng: &mut Rng, scale: f32) -> Owned {
         if rng.below(6) == 0 {
             let (p, q) = (random_point(rng, scale), random_point(rng, scale));
             let n = (q - p).perp().normalize_or(Vec2::Y);
@@ -383,18 +394,13 @@ mod tests {
         let mut sizes = [[0usize; LANES_MAX + 1]; 2];
         for case in 0..40_000 {
             let scale = 10f32.powi(rng.below(13) as i32 - 6);
-            let (va, na) = random_polygon(&mut rng, scale);
-            let (vb, nb) = random_polygon(&mut rng, scale);
-            let a = Polygon {
-                vertices: &va,
-                normals: &na,
-            };
-            let b = Polygon {
-                vertices: &vb,
-                normals: &nb,
-            };
-            sizes[0][va.len()] += 1;
-            sizes[1][vb.len()] += 1;
+            let (pa, pb) = (
+                random_polygon(&mut rng, scale),
+                random_polygon(&mut rng, scale),
+            );
+            let (a, b) = (view(&pa), view(&pb));
+            sizes[0][pa.0.len()] += 1;
+            sizes[1][pb.0.len()] += 1;
             let reach = rng.uniform(0.0, 3.0) * scale;
             let angle = rng.uniform(-3.2, 3.2);
             let pose = Pose2::new(Vec2::from_angle(angle) * reach, rng.uniform(-3.2, 3.2));
@@ -407,7 +413,7 @@ mod tests {
             assert_eq!(
                 bits(lanes),
                 bits(scalar(a, b, &pose, limit)),
-                "case {case}: {va:?} {vb:?} {pose:?} limit {limit}"
+                "case {case}: {pa:?} {pb:?} {pose:?} limit {limit}"
             );
         }
         // Every size from 2 to 8 was met on both sides.
@@ -421,10 +427,6 @@ mod tests {
     // the lanes pick the scalar search's (lowest) edge.
     #[test]
     fn ties_go_to_the_lowest_edge() {
-        let square = |h: f32| {
-            let v = [(-h, -h), (h, -h), (h, h), (-h, h)].map(|(x, y)| Vec2::new(x, y));
-            (v.to_vec(), vec![Vec2::NEG_Y, Vec2::X, Vec2::Y, Vec2::NEG_X])
-        };
         let octagon = {
             let v: Vec<Vec2> = (0..8)
                 .map(|k| Vec2::from_angle(k as f32 * core::f32::consts::FRAC_PI_4))
@@ -438,22 +440,15 @@ mod tests {
             let v = [(0.0, 0.0), (1.0, 0.0), (1.0, 1.0), (0.0, 1.0)].map(|(x, y)| Vec2::new(x, y));
             (v.to_vec(), vec![Vec2::NEG_Y, Vec2::X, Vec2::Y, Vec2::NEG_X])
         };
-        let shapes = [square(1.0), square(0.5), octagon, corner];
+        let shapes = [axis_box(1.0, 1.0), axis_box(0.5, 0.5), octagon, corner];
         let mut tied = 0;
-        for (va, na) in &shapes {
-            for (vb, nb) in &shapes {
+        for pa in &shapes {
+            for pb in &shapes {
                 for quarter in 0..4 {
                     for (x, y) in [(0.0, 0.0), (1.0, 0.0), (1.5, 1.5), (0.0, -2.0), (3.0, 0.0)] {
                         let angle = quarter as f32 * core::f32::consts::FRAC_PI_2;
                         let pose = Pose2::new(Vec2::new(x, y), angle);
-                        let a = Polygon {
-                            vertices: va,
-                            normals: na,
-                        };
-                        let b = Polygon {
-                            vertices: vb,
-                            normals: nb,
-                        };
+                        let (a, b) = (view(pa), view(pb));
                         let lanes = separations(a, b, &pose, f32::INFINITY).expect("in lanes");
                         let expected = scalar(a, b, &pose, f32::INFINITY);
                         assert_eq!(bits(lanes), bits(expected));
@@ -505,16 +500,8 @@ mod tests {
                 };
                 (v.iter().map(|&p| p * scale).collect::<Vec<_>>(), n)
             };
-            let (va, na) = huge(&mut rng);
-            let (vb, nb) = huge(&mut rng);
-            let a = Polygon {
-                vertices: &va,
-                normals: &na,
-            };
-            let b = Polygon {
-                vertices: &vb,
-                normals: &nb,
-            };
+            let (pa, pb) = (huge(&mut rng), huge(&mut rng));
+            let (a, b) = (view(&pa), view(&pb));
             let stretch = 10f32.powi(rng.below(40) as i32 - 2);
             let rotation = Rot2 {
                 cos: rng.uniform(-1.0, 1.0) * stretch,
@@ -541,7 +528,7 @@ mod tests {
     }
 
     /// An axis-aligned box of half extents `hx`, `hy` around the origin.
-    fn axis_box(hx: f32, hy: f32) -> (Vec<Vec2>, Vec<Vec2>) {
+    fn axis_box(hx: f32, hy: f32) -> Owned {
         let v = [(-hx, -hy), (hx, -hy), (hx, hy), (-hx, hy)].map(|(x, y)| Vec2::new(x, y));
         (v.to_vec(), vec![Vec2::NEG_Y, Vec2::X, Vec2::Y, Vec2::NEG_X])
     }
@@ -551,17 +538,14 @@ mod tests {
     // finite ones, which the minimum must skip (the review's case).
     #[test]
     fn a_nan_product_is_skipped() {
-        let (vs, ns) = axis_box(0.5, 0.5);
+        let unit = axis_box(0.5, 0.5);
         let triangle = [
             Vec2::new(0.0, 1.0),
             Vec2::new(100.0, 0.0),
             Vec2::new(0.0, 2.0),
         ];
         let p = ConvexPolygon::<f32>::new(&triangle).expect("a triangle");
-        let square = Polygon {
-            vertices: &vs,
-            normals: &ns,
-        };
+        let square = view(&unit);
         let tri = Polygon {
             vertices: p.vertices(),
             normals: p.normals(),
