@@ -80,6 +80,7 @@
 pub mod algo;
 pub mod broad;
 pub mod character;
+mod hint;
 pub mod math;
 mod prelude;
 pub mod query;

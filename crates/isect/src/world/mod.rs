@@ -678,6 +678,22 @@ pub(crate) fn unit_pose<V: GjkVector>(pose: &V::Pose) -> Result<V::Pose, ShapeEr
 
 /// `f` over `items`, answers in `items`' order: on rayon's pool with the `parallel`
 /// feature, one by one without (the world's parallel phases give the serial answers).
+/// [`map_in_order`] with each item's index.
+fn map_indexed_in_order<T: Sync, U: Send>(
+    items: &[T],
+    f: impl Fn(usize, &T) -> U + Sync + Send,
+) -> Vec<U> {
+    #[cfg(feature = "parallel")]
+    {
+        use rayon::prelude::*;
+        items.par_iter().enumerate().map(|(i, t)| f(i, t)).collect()
+    }
+    #[cfg(not(feature = "parallel"))]
+    {
+        items.iter().enumerate().map(|(i, t)| f(i, t)).collect()
+    }
+}
+
 fn map_in_order<T: Sync, U: Send>(items: &[T], f: impl Fn(&T) -> U + Sync + Send) -> Vec<U> {
     #[cfg(feature = "parallel")]
     {

@@ -105,6 +105,28 @@ impl<V: Vector> PairCache<V> {
         self.index.len()
     }
 
+    /// Starts loading pair `id`'s record (a hint: [`prefetch`](crate::hint::prefetch)).
+    #[inline(always)]
+    pub fn prefetch_record(&self, id: u32) {
+        if let Some(pair) = self.pairs.get(id as usize) {
+            crate::hint::prefetch(pair);
+        }
+    }
+
+    /// Starts loading the first contact entry of pair `id` (its record read), if it
+    /// touches.
+    #[inline(always)]
+    pub fn prefetch_entry(&self, id: u32) {
+        let Some(pair) = self.pairs.get(id as usize) else {
+            return;
+        };
+        let k = pair.touching as usize;
+        if let (Some(contact), Some(impulses)) = (self.contacts.get(k), self.impulses.get(k)) {
+            crate::hint::prefetch(contact);
+            crate::hint::prefetch(impulses);
+        }
+    }
+
     pub fn get(&self, id: u32) -> &Pair<V> {
         &self.pairs[id as usize]
     }

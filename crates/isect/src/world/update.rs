@@ -39,6 +39,7 @@
 
 use super::{Entry, Handle, World};
 use crate::algo::gjk::GjkVector;
+use crate::hint::prefetch;
 use crate::query::dispatch::{ContactCache, DispatchShape};
 use crate::query::manifold::Manifold;
 use crate::query::Contact;
@@ -108,6 +109,10 @@ enum Results<V: GjkVector> {
     Manifolds(Vec<Found<V>>),
 }
 
+/// How many pairs ahead the update's pair loops start loading a pair's shapes (and
+/// twice as far its record): enough to cover a miss with a few pairs' work.
+const PREFETCH_AHEAD: usize = 8;
+
 impl<V: GjkVector, S: DispatchShape<V> + Sync> World<V, S> {
     /// Brings the contacts up to date with the poses set since the last update (see
     /// the module docs of `world::update` for the pipeline) and returns the pairs that
@@ -151,6 +156,7 @@ impl<V: GjkVector, S: DispatchShape<V> + Sync> World<V, S> {
         let narrow = clock.elapsed().saturating_sub(broad);
         // The results are read in place: a manifold is large, and copies of it showed.
         for (k, (&id, warm)) in visit.iter().zip(warm).enumerate() {
+            self.prefetch_results_ahead(&visit, k);
             self.pairs.get_mut(id).warm = warm;
             let (found, more) = match &found {
                 Results::Points(f) => (f[k].as_ref().map(|c| (c, None)), &[][..]),
@@ -426,7 +432,48 @@ impl<V: GjkVector, S: DispatchShape<V> + Sync> World<V, S> {
     /// feature: a state reads the pair's shapes and trees only, so states taken before
     /// any pair is dropped are the ones taken one by one).
     fn pair_states(&self, visit: &[u32]) -> Vec<PairState> {
-        super::map_in_order(visit, |&id| self.pair_state(id))
+        super::map_indexed_in_order(visit, |i, &id| {
+            self.prefetch_pairs_ahead(visit, i, true);
+            self.pair_state(id)
+        })
+    }
+
+    /// Starts loading what the pair loops will read of the pairs after the `i`-th of
+    /// `visit`: the record of the pair `2·AHEAD` places on, the slots of both shapes of
+    /// the pair `AHEAD` places on (its record loaded by then), and with `leaves` their
+    /// tree leaves `AHEAD / 2` places on (their slots loaded by then).
+    #[inline(always)]
+    fn prefetch_pairs_ahead(&self, visit: &[u32], i: usize, leaves: bool) {
+        if let Some(&far) = visit.get(i + 2 * PREFETCH_AHEAD) {
+            self.pairs.prefetch_record(far);
+        }
+        if let Some(&near) = visit.get(i + PREFETCH_AHEAD) {
+            let (a, b) = self.pair_handles(near);
+            for h in [a, b] {
+                if let Some(slot) = self.slots.get(h.index()) {
+                    prefetch(slot);
+                }
+            }
+        }
+        if let (true, Some(&next)) = (leaves, visit.get(i + PREFETCH_AHEAD / 2)) {
+            let (a, b) = self.pair_handles(next);
+            for e in [self.entry(a), self.entry(b)].into_iter().flatten() {
+                self.trees[e.motion.tree()].prefetch_leaf(e.proxy);
+            }
+        }
+    }
+
+    /// Starts loading what storing the results will touch after the `k`-th pair of
+    /// `visit`: the record `2·AHEAD` places on and the contact entry of the pair
+    /// `AHEAD` places on.
+    #[inline(always)]
+    fn prefetch_results_ahead(&self, visit: &[u32], k: usize) {
+        if let Some(&far) = visit.get(k + 2 * PREFETCH_AHEAD) {
+            self.pairs.prefetch_record(far);
+        }
+        if let Some(&near) = visit.get(k + PREFETCH_AHEAD) {
+            self.pairs.prefetch_entry(near);
+        }
     }
 
     /// Whether pair `id` must go, is kept without contact, or needs a query.
@@ -482,18 +529,29 @@ impl<V: GjkVector, S: DispatchShape<V> + Sync> World<V, S> {
         warm: &mut [ContactCache<V>],
         query: impl Fn(&Entry<V, S>, &Entry<V, S>, &mut ContactCache<V>) -> Option<T> + Sync,
     ) -> Vec<Option<T>> {
-        let one = |(&id, warm): (&u32, &mut ContactCache<V>)| -> Option<T> {
+        let one = |(i, (&id, warm)): (usize, (&u32, &mut ContactCache<V>))| -> Option<T> {
+            self.prefetch_pairs_ahead(visit, i, false);
             let (a, b) = self.pair_handles(id);
             query(self.entry(a)?, self.entry(b)?, warm)
         };
         #[cfg(feature = "parallel")]
         {
             use rayon::prelude::*;
-            visit.par_iter().zip(warm.par_iter_mut()).map(one).collect()
+            visit
+                .par_iter()
+                .zip(warm.par_iter_mut())
+                .enumerate()
+                .map(one)
+                .collect()
         }
         #[cfg(not(feature = "parallel"))]
         {
-            visit.iter().zip(warm.iter_mut()).map(one).collect()
+            visit
+                .iter()
+                .zip(warm.iter_mut())
+                .enumerate()
+                .map(one)
+                .collect()
         }
     }
 
