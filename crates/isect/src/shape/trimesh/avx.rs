@@ -1,16 +1,17 @@
-//! The node test of the mesh's ray walk with AVX: one ray against a node's eight boxes
-//! in 8-lane registers, for `f32` on `x86_64` processors that have AVX (found at run
-//! time when the tree is built; the walk around it is compiled for AVX too, see
-//! [`RayTree::walk`](super::ray_tree::RayTree::walk)). The same steps as the portable
-//! kernel (`slab8_portable`), each one instruction of the same IEEE operation:
-//! `vminps(a, b)` is `if a < b { a } else { b }` and `vmaxps(a, b)` is
-//! `if a > b { a } else { b }` (both give `b` when either is NaN), and `≤` is the
-//! ordered comparison, so entries and masks are bit for bit the portable kernel's (the
-//! test below compares them wherever the processor has AVX).
+//! The node test of the mesh's ray walk with AVX: one ray against a node's eight boxes,
+//! for `f32` in 8-lane registers and for `f64` in two 4-lane halves, on `x86_64`
+//! processors that have AVX (found at run time when the tree is built; the walk around
+//! it is compiled for AVX too, see [`RayTree::walk`](super::ray_tree::RayTree::walk)).
+//! The same steps as the portable kernel (`slab8_portable`), each one instruction of
+//! the same IEEE operation: `vminps(a, b)` / `vminpd(a, b)` is `if a < b { a } else { b }`
+//! and `vmaxps(a, b)` / `vmaxpd(a, b)` is `if a > b { a } else { b }` (both give `b`
+//! when either is NaN), and `≤` is the ordered comparison, so entries and masks are bit
+//! for bit the portable kernel's, no tolerance (the tests below compare them wherever
+//! the processor has AVX).
 //!
-//! Safety: the kernel may run only where AVX is present (its callers check); its loads
-//! are unaligned 32-byte reads of the ray's eight-lane rows and of whole rows of a
-//! node (at the offsets `OctantRay` makes).
+//! Safety: the kernels may run only where AVX is present (their callers check); their
+//! loads are unaligned 32-byte reads of the ray's eight-lane rows and of whole rows of
+//! a node, or of their halves (at the offsets `OctantRay` makes).
 
 use super::ray_tree::{OctantRay, Rows, WIDE};
 use core::arch::x86_64::*;
@@ -54,10 +55,55 @@ pub(super) unsafe fn slab8(
     }
 }
 
+/// The `f64` node test (see `slab8_portable`): the entry parameters and the mask of
+/// the lanes hit within `[0, max_t]` (`max_t` finite), lanes 0–3 and 4–7 as two 4-lane
+/// halves.
+///
+/// # Safety
+/// The processor must have AVX.
+#[target_feature(enable = "avx")]
+#[inline]
+pub(super) unsafe fn slab8_f64(
+    ray: &OctantRay<f64>,
+    rows: &Rows<f64>,
+    max_t: f64,
+) -> ([f64; WIDE], u32) {
+    let (near, far) = (ray.near(), ray.far());
+    let base = rows.as_ptr().cast::<u8>();
+    let mut t = [0.0; WIDE];
+    let mut mask = 0;
+    for half in 0..2 {
+        // SAFETY: AVX is present (the caller's contract); each offset is a whole row of
+        // `rows` (`OctantRay` makes them so and nothing else writes them), so the
+        // 32-byte loads at it and 32 bytes further read within `rows`; the ray's rows
+        // are eight lanes long and the store is at lane `4 * half ≤ 4` of `t`.
+        unsafe {
+            let row = |offset: usize| {
+                debug_assert!(offset + 64 <= core::mem::size_of::<Rows<f64>>());
+                _mm256_loadu_pd(base.add(offset + 32 * half).cast::<f64>())
+            };
+            let mut enter = _mm256_setzero_pd();
+            let mut exit = _mm256_set1_pd(max_t);
+            for axis in 0..3 {
+                let o = _mm256_loadu_pd(ray.origin[axis].as_ptr());
+                let inv = _mm256_loadu_pd(ray.inv_dir[axis].as_ptr());
+                let t_near = _mm256_mul_pd(_mm256_sub_pd(row(near[axis]), o), inv);
+                let t_far = _mm256_mul_pd(_mm256_sub_pd(row(far[axis]), o), inv);
+                enter = _mm256_max_pd(t_near, enter);
+                exit = _mm256_min_pd(t_far, exit);
+            }
+            _mm256_storeu_pd(t.as_mut_ptr().add(4 * half), enter);
+            let hit = _mm256_cmp_pd::<_CMP_LE_OQ>(enter, exit);
+            mask |= (_mm256_movemask_pd(hit) as u32) << (4 * half);
+        }
+    }
+    (t, mask)
+}
+
 #[cfg(test)]
 mod tests {
     use super::super::ray_tree::slab8_portable;
-    use super::super::sse::tests::{random_ray, random_rows, shared_kernel, Lcg};
+    use super::super::sse::tests::{random_case_f64, random_ray, random_rows, shared_kernel, Lcg};
     use super::*;
     use crate::algo::slab::PreparedRay;
     use crate::broad::finite_max_t;
@@ -82,6 +128,29 @@ mod tests {
             let (port_t, port_hit) = slab8_portable(&octant, &rows, [prepared.max_t; WIDE]);
             assert_eq!(hit, port_hit, "case {case}");
             assert_eq!(hit, shared_kernel(&prepared, &boxes, &t), "case {case}");
+            hits += hit.count_ones();
+            for lane in 0..WIDE {
+                assert_eq!(t[lane].to_bits(), port_t[lane].to_bits(), "case {case}");
+            }
+        }
+        assert!(hits > 10_000, "{hits} hits");
+    }
+
+    // Where the processor has AVX, the AVX `f64` node kernel gives the portable
+    // kernel's mask and entries bit for bit (the cases of the SSE2 kernel's test).
+    #[test]
+    fn avx_slab_f64_matches_portable() {
+        if !std::arch::is_x86_feature_detected!("avx") {
+            return;
+        }
+        let mut rng = Lcg(23);
+        let mut hits = 0;
+        for case in 0..40_000 {
+            let (octant, rows, max_t) = random_case_f64(&mut rng, case);
+            // SAFETY: AVX was detected above.
+            let (t, hit) = unsafe { slab8_f64(&octant, &rows, max_t) };
+            let (port_t, port_hit) = slab8_portable(&octant, &rows, [max_t; WIDE]);
+            assert_eq!(hit, port_hit, "case {case}");
             hits += hit.count_ones();
             for lane in 0..WIDE {
                 assert_eq!(t[lane].to_bits(), port_t[lane].to_bits(), "case {case}");

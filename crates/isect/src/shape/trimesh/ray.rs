@@ -140,8 +140,9 @@ impl<V: Vector> ShearedRay<V> {
         self.hit4_portable(tris, valid)
     }
 
-    /// [`hit4`](Self::hit4) by the SSE kernel when the scalar is `f32` (`None` for
-    /// `f64`; the type test is resolved at compile time).
+    /// [`hit4`](Self::hit4) by the SSE kernel when the scalar is `f32` or the SSE2
+    /// kernel when it is `f64` (`None` otherwise; the type tests are resolved at compile
+    /// time).
     #[cfg(target_arch = "x86_64")]
     #[inline(always)]
     fn hit4_sse(
@@ -149,12 +150,32 @@ impl<V: Vector> ShearedRay<V> {
         tris: &Triangles4<V::Scalar>,
         valid: u32,
     ) -> Option<([V::Scalar; LANES], u32, u32)> {
+        if let Some(out) = self.hit4_as::<glam::Vec3>(tris, valid, super::sse::hit4) {
+            return Some(out);
+        }
+        self.hit4_as::<DVec3>(tris, valid, super::sse::hit4_f64)
+    }
+
+    /// `kernel` on the ray and triangles when the vector type is `W` (`None`
+    /// otherwise; the type test is resolved at compile time).
+    #[cfg(target_arch = "x86_64")]
+    #[inline(always)]
+    fn hit4_as<W: Vector>(
+        &self,
+        tris: &Triangles4<V::Scalar>,
+        valid: u32,
+        kernel: impl FnOnce(
+            &ShearedRay<W>,
+            &Triangles4<W::Scalar>,
+            u32,
+        ) -> ([W::Scalar; LANES], u32, u32),
+    ) -> Option<([V::Scalar; LANES], u32, u32)> {
         use core::any::Any;
-        let ray = (self as &dyn Any).downcast_ref::<ShearedRay<glam::Vec3>>()?;
-        let tris = (tris as &dyn Any).downcast_ref::<Triangles4<f32>>()?;
-        let (t, hit, undecided) = super::sse::hit4(ray, tris, valid);
+        let ray = (self as &dyn Any).downcast_ref::<ShearedRay<W>>()?;
+        let tris = (tris as &dyn Any).downcast_ref::<Triangles4<W::Scalar>>()?;
+        let (t, hit, undecided) = kernel(ray, tris, valid);
         let mut out = [V::Scalar::ZERO; LANES];
-        *(&mut out as &mut dyn Any).downcast_mut::<[f32; LANES]>()? = t;
+        *(&mut out as &mut dyn Any).downcast_mut::<[W::Scalar; LANES]>()? = t;
         Some((out, hit, undecided))
     }
 

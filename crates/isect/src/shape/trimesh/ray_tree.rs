@@ -14,9 +14,10 @@
 //! shared tree's nodes hold two or three slots on average, so its leaves averaged two
 //! triangles. Half as many levels means about half as many node
 //! tests per ray, each testing eight boxes: with AVX (found at run time when the tree
-//! is built) one 8-lane kernel, the walk compiled for AVX around it; otherwise two
-//! 4-lane SSE halves for `f32` on `x86_64`, or the portable kernel (`f64`, other
-//! targets). All three give the same entries and masks bit for bit (tested).
+//! is built) one 8-lane kernel for `f32` or two 4-lane halves for `f64`, the walk
+//! compiled for AVX around it; otherwise on `x86_64` two 4-lane SSE halves for `f32`
+//! or four 2-lane SSE2 quarters for `f64`, or the portable kernel (other targets). All
+//! give the same entries and masks bit for bit (tested).
 //!
 //! A walk tests a node's boxes with the near and far plane of each axis chosen once per
 //! ray by its octant ([`OctantRay`]) and treats leaves and inner nodes alike: the
@@ -403,22 +404,26 @@ pub(super) trait NodeKernel {
     fn slab<S: Real>(ray: &OctantRay<S>, rows: &Rows<S>, max_t: S) -> ([S; WIDE], u32);
 }
 
-/// The kernel without run-time features: two SSE halves for `f32` on `x86_64` (SSE is
-/// in that target's baseline), else the portable kernel.
+/// The kernel without run-time features: on `x86_64` two SSE halves for `f32` and four
+/// SSE2 quarters for `f64` (both in that target's baseline), else the portable kernel.
 pub(super) struct Baseline;
 
 impl NodeKernel for Baseline {
     #[inline(always)]
     fn slab<S: Real>(ray: &OctantRay<S>, rows: &Rows<S>, max_t: S) -> ([S; WIDE], u32) {
         #[cfg(target_arch = "x86_64")]
-        if let Some(out) = as_f32(ray, rows, max_t, super::sse::slab8) {
+        if let Some(out) = as_scalar(ray, rows, max_t, super::sse::slab8) {
+            return out;
+        }
+        #[cfg(target_arch = "x86_64")]
+        if let Some(out) = as_scalar(ray, rows, max_t, super::sse::slab8_f64) {
             return out;
         }
         slab8_portable(ray, rows, [max_t; WIDE])
     }
 }
 
-/// The AVX kernel for `f32` (else [`Baseline`]'s): used only inside
+/// The AVX kernels for `f32` and `f64` (else [`Baseline`]'s): used only inside
 /// [`RayTree::walk_avx`] and [`RayTree::walk_batch_avx`], which run only when the tree
 /// found AVX on the processor.
 #[cfg(target_arch = "x86_64")]
@@ -432,30 +437,37 @@ impl NodeKernel for Avx {
         let avx = |ray: &OctantRay<f32>, rows: &Rows<f32>, max_t| unsafe {
             super::avx::slab8(ray, rows, max_t)
         };
-        if let Some(out) = as_f32(ray, rows, max_t, avx) {
+        if let Some(out) = as_scalar(ray, rows, max_t, avx) {
+            return out;
+        }
+        // SAFETY: as above.
+        let avx_f64 = |ray: &OctantRay<f64>, rows: &Rows<f64>, max_t| unsafe {
+            super::avx::slab8_f64(ray, rows, max_t)
+        };
+        if let Some(out) = as_scalar(ray, rows, max_t, avx_f64) {
             return out;
         }
         Baseline::slab(ray, rows, max_t)
     }
 }
 
-/// `kernel` on the ray and rows when `S` is `f32` (`None` for `f64`; the type test is
+/// `kernel` on the ray and rows when `S` is `T` (`None` otherwise; the type test is
 /// resolved at compile time).
 #[cfg(target_arch = "x86_64")]
 #[inline(always)]
-fn as_f32<S: Real>(
+fn as_scalar<S: Real, T: Real>(
     ray: &OctantRay<S>,
     rows: &Rows<S>,
     max_t: S,
-    kernel: impl FnOnce(&OctantRay<f32>, &Rows<f32>, f32) -> ([f32; WIDE], u32),
+    kernel: impl FnOnce(&OctantRay<T>, &Rows<T>, T) -> ([T; WIDE], u32),
 ) -> Option<([S; WIDE], u32)> {
     use core::any::Any;
-    let ray = (ray as &dyn Any).downcast_ref::<OctantRay<f32>>()?;
-    let rows = (rows as &dyn Any).downcast_ref::<Rows<f32>>()?;
-    let max_t = *(&max_t as &dyn Any).downcast_ref::<f32>()?;
+    let ray = (ray as &dyn Any).downcast_ref::<OctantRay<T>>()?;
+    let rows = (rows as &dyn Any).downcast_ref::<Rows<T>>()?;
+    let max_t = *(&max_t as &dyn Any).downcast_ref::<T>()?;
     let (t, hit) = kernel(ray, rows, max_t);
     let mut out = [S::ZERO; WIDE];
-    *(&mut out as &mut dyn Any).downcast_mut::<[f32; WIDE]>()? = t;
+    *(&mut out as &mut dyn Any).downcast_mut::<[T; WIDE]>()? = t;
     Some((out, hit))
 }
 
