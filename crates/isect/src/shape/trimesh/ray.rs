@@ -142,7 +142,8 @@ impl<V: Vector> ShearedRay<V> {
 
     /// [`hit4`](Self::hit4) by the SSE kernel when the scalar is `f32` or the SSE2
     /// kernel when it is `f64` (`None` otherwise; the type tests are resolved at compile
-    /// time).
+    /// time). The kernels are called directly, not passed as functions: the `f64` one,
+    /// passed, was left out of line.
     #[cfg(target_arch = "x86_64")]
     #[inline(always)]
     fn hit4_sse(
@@ -150,33 +151,15 @@ impl<V: Vector> ShearedRay<V> {
         tris: &Triangles4<V::Scalar>,
         valid: u32,
     ) -> Option<([V::Scalar; LANES], u32, u32)> {
-        if let Some(out) = self.hit4_as::<glam::Vec3>(tris, valid, super::sse::hit4) {
-            return Some(out);
-        }
-        self.hit4_as::<DVec3>(tris, valid, super::sse::hit4_f64)
-    }
-
-    /// `kernel` on the ray and triangles when the vector type is `W` (`None`
-    /// otherwise; the type test is resolved at compile time).
-    #[cfg(target_arch = "x86_64")]
-    #[inline(always)]
-    fn hit4_as<W: Vector>(
-        &self,
-        tris: &Triangles4<V::Scalar>,
-        valid: u32,
-        kernel: impl FnOnce(
-            &ShearedRay<W>,
-            &Triangles4<W::Scalar>,
-            u32,
-        ) -> ([W::Scalar; LANES], u32, u32),
-    ) -> Option<([V::Scalar; LANES], u32, u32)> {
         use core::any::Any;
-        let ray = (self as &dyn Any).downcast_ref::<ShearedRay<W>>()?;
-        let tris = (tris as &dyn Any).downcast_ref::<Triangles4<W::Scalar>>()?;
-        let (t, hit, undecided) = kernel(ray, tris, valid);
-        let mut out = [V::Scalar::ZERO; LANES];
-        *(&mut out as &mut dyn Any).downcast_mut::<[W::Scalar; LANES]>()? = t;
-        Some((out, hit, undecided))
+        let (ray, tris) = (self as &dyn Any, tris as &dyn Any);
+        if let (Some(ray), Some(tris)) = (ray.downcast_ref(), tris.downcast_ref()) {
+            let (t, hit, undecided) = super::sse::hit4(ray, tris, valid);
+            return Some((as_row(t)?, hit, undecided));
+        }
+        let (ray, tris) = (ray.downcast_ref()?, tris.downcast_ref()?);
+        let (t, hit, undecided) = super::sse::hit4_f64(ray, tris, valid);
+        Some((as_row(t)?, hit, undecided))
     }
 
     /// The rotation of the axes, the origin in it and the shear factors.
@@ -375,6 +358,17 @@ fn edge4<S: Real>(u: &[[S; LANES]; 3], v: &[[S; LANES]; 3]) -> ([S; LANES], [S; 
 
 /// One value per lane.
 type Row<S> = [S; LANES];
+
+/// `row` as a row of `S` when `T` is `S` (`None` otherwise; the type test is resolved
+/// at compile time).
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+fn as_row<T: Real, S: Real>(row: Row<T>) -> Option<Row<S>> {
+    use core::any::Any;
+    let mut out = [S::ZERO; LANES];
+    *(&mut out as &mut dyn Any).downcast_mut::<Row<T>>()? = row;
+    Some(out)
+}
 
 /// The mask of the lanes where `x < y` (bit `l` for lane `l`; NaN compares false).
 /// Masks are combined as integers: the compiler keeps a lane loop of comparisons as
