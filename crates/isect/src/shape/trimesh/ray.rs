@@ -140,10 +140,12 @@ impl<V: Vector> ShearedRay<V> {
         self.hit4_portable(tris, valid)
     }
 
-    /// [`hit4`](Self::hit4) by the SSE kernel when the scalar is `f32` or the SSE2
-    /// kernel when it is `f64` (`None` otherwise; the type tests are resolved at compile
-    /// time). The kernels are called directly, not passed as functions: the `f64` one,
-    /// passed, was left out of line.
+    /// [`hit4`](Self::hit4) by the SSE kernel when the scalar is `f32`, or when it is
+    /// `f64` by the AVX kernel where the processor has AVX (a cached test per leaf; the
+    /// kernel is inlined into the walk compiled for AVX) and the SSE2 one elsewhere
+    /// (`None` otherwise; the type tests are resolved at compile time). The kernels are
+    /// called directly, not passed as functions: the `f64` one, passed, was left out of
+    /// line.
     #[cfg(target_arch = "x86_64")]
     #[inline(always)]
     fn hit4_sse(
@@ -158,7 +160,12 @@ impl<V: Vector> ShearedRay<V> {
             return Some((as_row(t)?, hit, undecided));
         }
         let (ray, tris) = (ray.downcast_ref()?, tris.downcast_ref()?);
-        let (t, hit, undecided) = super::sse::hit4_f64(ray, tris, valid);
+        let (t, hit, undecided) = if std::arch::is_x86_feature_detected!("avx") {
+            // SAFETY: the processor has AVX (just checked).
+            unsafe { super::avx::hit4_f64(ray, tris, valid) }
+        } else {
+            super::sse::hit4_f64(ray, tris, valid)
+        };
         Some((as_row(t)?, hit, undecided))
     }
 

@@ -5,8 +5,8 @@
 //! (SSE and SSE2 are part of that target's baseline, so no run-time detection is
 //! needed). Every other target uses the portable kernels ([`ray_tree`](super::ray_tree)'s
 //! `slab8_portable`, [`ShearedRay::hit4_portable`]), which the compiler vectorises only
-//! in part (for `f64` not at all: every lane a branch); processors with AVX test nodes
-//! with [`avx`](super::avx)'s kernels.
+//! in part (for `f64` not at all: every lane a branch); processors with AVX test nodes,
+//! and `f64` leaves, with [`avx`](super::avx)'s kernels.
 //!
 //! Each step is the instruction that computes exactly what the portable kernel's
 //! line computes: `minps(a, b)` / `minpd(a, b)` is `if a < b { a } else { b }` and
@@ -495,49 +495,59 @@ pub(super) mod tests {
         assert!(hits > 10_000, "{hits} hits");
     }
 
+    /// An `f64` ray, leaf and lane mask for case `case` (`None` for a zero direction):
+    /// triangles with grid corners, scaled by a third in half the cases (off the `f32`
+    /// grid), an eighth of them flat and a sixteenth with a NaN corner, the ray aimed at
+    /// a corner of lane 0, at an edge point of lane 1 or anywhere.
+    pub(in super::super) fn random_leaf_f64(
+        rng: &mut Lcg,
+        case: usize,
+    ) -> Option<(ShearedRay<DVec3>, Triangles4<f64>, u32)> {
+        let scale = if case % 2 == 0 { 1.0 } else { 1.0 / 3.0 };
+        let point = |rng: &mut Lcg| rng.point().as_dvec3() * scale;
+        let mut tris = Triangles4 {
+            corner: [[[0.0; LANES]; 3]; 3],
+        };
+        for lane in 0..LANES {
+            let mut corners = [point(rng), point(rng), point(rng)];
+            match rng.below(16) {
+                0 | 1 => corners[2] = corners[0] * 2.0 - corners[1], // flat
+                2 => corners[1][rng.below(3) as usize] = f64::NAN,
+                _ => {}
+            }
+            for (c, p) in corners.iter().enumerate() {
+                for axis in 0..3 {
+                    tris.corner[c][axis][lane] = p[axis];
+                }
+            }
+        }
+        let valid = rng.below(16) as u32;
+        let origin = point(rng);
+        let corner =
+            |c: usize, lane: usize| DVec3::from_array([0, 1, 2].map(|a| tris.corner[c][a][lane]));
+        let target = match rng.below(3) {
+            0 => corner(0, 0),
+            1 => (corner(0, 1) + corner(2, 1)) * 0.5,
+            _ => point(rng),
+        };
+        let ray = ShearedRay::new(&Ray {
+            origin,
+            dir: target - origin,
+        })?;
+        Some((ray, tris, valid))
+    }
+
     // The SSE2 `f64` triangle kernel decides the lanes the portable kernel decides,
     // with the same t bit for bit in every lane (any NaN where the portable t is NaN:
-    // the payload of a NaN operand is not part of the contract), on
-    // triangles with grid corners (rays through their vertices and edges), corners off
-    // the grid, flat triangles, NaN corners and unused lanes.
+    // the payload of a NaN operand is not part of the contract), on the cases of
+    // [`random_leaf_f64`]: rays through vertices and edges, corners off the grid, flat
+    // triangles, NaN corners and unused lanes.
     #[test]
     fn triangles_f64_match_portable() {
         let mut rng = Lcg(19);
         let (mut hits, mut undecideds) = (0, 0);
         for case in 0..40_000 {
-            let scale = if case % 2 == 0 { 1.0 } else { 1.0 / 3.0 };
-            let point = |rng: &mut Lcg| rng.point().as_dvec3() * scale;
-            let mut tris = Triangles4 {
-                corner: [[[0.0; LANES]; 3]; 3],
-            };
-            for lane in 0..LANES {
-                let mut corners = [point(&mut rng), point(&mut rng), point(&mut rng)];
-                match rng.below(16) {
-                    0 | 1 => corners[2] = corners[0] * 2.0 - corners[1], // flat
-                    2 => corners[1][rng.below(3) as usize] = f64::NAN,
-                    _ => {}
-                }
-                for (c, p) in corners.iter().enumerate() {
-                    for axis in 0..3 {
-                        tris.corner[c][axis][lane] = p[axis];
-                    }
-                }
-            }
-            let valid = rng.below(16) as u32;
-            // Aimed at a corner of lane 0, an edge point of lane 1 or anywhere.
-            let origin = point(&mut rng);
-            let corner = |c: usize, lane: usize| {
-                DVec3::from_array([0, 1, 2].map(|a| tris.corner[c][a][lane]))
-            };
-            let target = match rng.below(3) {
-                0 => corner(0, 0),
-                1 => (corner(0, 1) + corner(2, 1)) * 0.5,
-                _ => point(&mut rng),
-            };
-            let Some(ray) = ShearedRay::new(&Ray {
-                origin,
-                dir: target - origin,
-            }) else {
+            let Some((ray, tris, valid)) = random_leaf_f64(&mut rng, case) else {
                 continue;
             };
             let (t, hit, undecided) = hit4_f64(&ray, &tris, valid);
