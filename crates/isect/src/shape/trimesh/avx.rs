@@ -3,17 +3,19 @@
 //! processors that have AVX (found at run time when the tree is built; the walk around
 //! it is compiled for AVX too, see [`RayTree::walk`](super::ray_tree::RayTree::walk));
 //! and the `f64` leaf test of four triangles in one 4-lane register (found at run time
-//! by [`ShearedRay::hit4`], inlined into the walk compiled for AVX). The same steps
-//! as the portable kernels (`slab8_portable`, [`ShearedRay::hit4_portable`]) and as
-//! [`sse`](super::sse)'s kernels, each one instruction of the same IEEE operation: `vminps(a, b)` / `vminpd(a, b)` is `if a < b { a } else { b }`
-//! and `vmaxps(a, b)` / `vmaxpd(a, b)` is `if a > b { a } else { b }` (both give `b`
-//! when either is NaN), and `≤` is the ordered comparison, so entries and masks are bit
-//! for bit the portable kernel's, no tolerance (the tests below compare them wherever
-//! the processor has AVX).
+//! by [`ShearedRay::hit4`], a call per leaf: the compiler keeps it out of line). The
+//! same steps as the portable kernels (`slab8_portable`, [`ShearedRay::hit4_portable`])
+//! and as [`sse`](super::sse)'s kernels, each one instruction of the same IEEE
+//! operation: `vminps(a, b)` / `vminpd(a, b)` is `if a < b { a } else { b }` and
+//! `vmaxps(a, b)` / `vmaxpd(a, b)` is `if a > b { a } else { b }` (both give `b` when
+//! either is NaN), the comparisons are the ordered ones (false on NaN), negation flips
+//! the sign bit and `abs` clears it, so entries, masks and hits are bit for bit the
+//! portable kernels', no tolerance (the tests below compare them wherever the processor
+//! has AVX; a leaf's `t` where it is NaN may differ only in the NaN's payload).
 //!
 //! Safety: the kernels may run only where AVX is present (their callers check); their
-//! loads are unaligned 32-byte reads of the ray's eight-lane rows and of whole rows of
-//! a node, or of their halves (at the offsets `OctantRay` makes), and of a leaf's
+//! loads are unaligned 32-byte reads of the ray's eight-lane rows, of whole rows of a
+//! node or of their halves (at the offsets `OctantRay` makes), and of a leaf's
 //! four-lane `f64` rows.
 
 use super::ray::{ShearedRay, Triangles4, EDGE_SIGN_ULPS, SLIVER_CANCELLATION};

@@ -141,8 +141,8 @@ impl<V: Vector> ShearedRay<V> {
     }
 
     /// [`hit4`](Self::hit4) by the SSE kernel when the scalar is `f32`, or when it is
-    /// `f64` by the AVX kernel where the processor has AVX (a cached test per leaf; the
-    /// kernel is inlined into the walk compiled for AVX) and the SSE2 one elsewhere
+    /// `f64` by the AVX kernel where the processor has AVX (a cached test and a call per
+    /// leaf: the compiler keeps that kernel out of line) and the SSE2 one elsewhere
     /// (`None` otherwise; the type tests are resolved at compile time). The kernels are
     /// called directly, not passed as functions: the `f64` one, passed, was left out of
     /// line.

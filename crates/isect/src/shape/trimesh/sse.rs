@@ -13,8 +13,9 @@
 //! `maxps(a, b)` / `maxpd(a, b)` is `if a > b { a } else { b }` (both give `b` when
 //! either is NaN), `≤` and `<` are the ordered comparisons (false on NaN), negation
 //! flips the sign bit and `abs` clears it, so the results are bit for bit those of the
-//! portable kernels (no tolerance); the tests below compare them on random and on
-//! edge-case lanes in both precisions.
+//! portable kernels (no tolerance; a leaf's `t` where it is NaN may differ only in the
+//! NaN's payload); the tests below compare them on random and on edge-case lanes in
+//! both precisions.
 //!
 //! Safety: the intrinsics need SSE and SSE2, which every `x86_64` processor has (the
 //! target enables them by default); the loads and stores are the unaligned forms on
