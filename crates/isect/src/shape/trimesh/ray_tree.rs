@@ -1043,11 +1043,11 @@ mod tests {
     /// one so that pruning is exercised.
     struct Record(Vec<Vec<(u32, u32)>>);
 
-    impl LeafVisit<f32> for Record {
-        fn visit(&mut self, k: usize, leaf: &Leaf<f32>, max_t: f32) -> Option<f32> {
+    impl<S: Real> LeafVisit<S> for Record {
+        fn visit(&mut self, k: usize, leaf: &Leaf<S>, max_t: S) -> Option<S> {
             let seen = &mut self.0[k];
             seen.push((leaf.ids[0], leaf.lanes));
-            (seen.len() % 3 == 0).then_some(max_t * 0.75)
+            (seen.len() % 3 == 0).then_some(max_t * S::from_f64(0.75))
         }
     }
 
@@ -1102,6 +1102,60 @@ mod tests {
             }
         }
         assert_eq!(interleaved, [false, true]);
+        assert!(visited > 1000, "{visited} leaves");
+    }
+
+    // The `f64` walk compiled for AVX (AVX node kernel, where the processor has it) and
+    // the baseline walk (SSE2 node kernel on x86_64) visit the same leaves in the same
+    // order with the same clips, one ray at a time and in batches (interleaved: the
+    // `f64` tree of 12,000 triangles is past `INTERLEAVE_BYTES`).
+    #[test]
+    fn avx_and_baseline_walks_agree_f64() {
+        let (corners, normals) = soup(12_000);
+        let corners: Vec<[DVec3; 3]> = corners.iter().map(|c| c.map(|p| p.as_dvec3())).collect();
+        let normals: Vec<DVec3> = normals.iter().map(|n| n.as_dvec3()).collect();
+        let boxes: Vec<Aabb<DVec3>> = corners
+            .iter()
+            .map(|[a, b, c]| Aabb {
+                min: a.min(*b).min(*c),
+                max: a.max(*b).max(*c),
+            })
+            .collect();
+        let avx = RayTree::new(&Bvh::build(&boxes), &corners, &normals);
+        let bytes = avx.nodes.len() * core::mem::size_of::<RayNode<f64>>()
+            + avx.leaves.len() * core::mem::size_of::<Leaf<f64>>();
+        assert!(bytes >= INTERLEAVE_BYTES, "{bytes} bytes");
+        let baseline = avx.clone().without_avx();
+        let mut state = 21;
+        let rays: Vec<Ray<DVec3>> = (0..3000)
+            .map(|_| {
+                let mut p = || DVec3::new(coord(&mut state), coord(&mut state), coord(&mut state));
+                let (o, d) = (p() * 2.0, p());
+                Ray { origin: o, dir: d }
+            })
+            .collect();
+        let mut visited = 0;
+        for max_t in [f64::INFINITY, 2.0] {
+            let one = |tree: &RayTree<f64>| {
+                let mut record = Record(vec![Vec::new(); rays.len()]);
+                for (k, ray) in rays.iter().enumerate() {
+                    let mut single = Record(vec![Vec::new()]);
+                    tree.walk(ray, max_t, &mut single);
+                    record.0[k] = single.0.pop().unwrap_or_default();
+                }
+                record.0
+            };
+            let batch = |tree: &RayTree<f64>| {
+                let mut record = Record(vec![Vec::new(); rays.len()]);
+                tree.walk_batch(&rays, max_t, &mut record);
+                record.0
+            };
+            let want = one(&baseline);
+            visited += want.iter().map(Vec::len).sum::<usize>();
+            assert_eq!(one(&avx), want);
+            assert_eq!(batch(&avx), want);
+            assert_eq!(batch(&baseline), want);
+        }
         assert!(visited > 1000, "{visited} leaves");
     }
 }
