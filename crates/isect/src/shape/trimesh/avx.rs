@@ -1,19 +1,28 @@
-//! The node test of the mesh's ray walk with AVX: one ray against a node's eight boxes
-//! in 8-lane registers, for `f32` on `x86_64` processors that have AVX (found at run
-//! time when the tree is built; the walk around it is compiled for AVX too, see
-//! [`RayTree::walk`](super::ray_tree::RayTree::walk)). The same steps as the portable
-//! kernel (`slab8_portable`), each one instruction of the same IEEE operation:
-//! `vminps(a, b)` is `if a < b { a } else { b }` and `vmaxps(a, b)` is
-//! `if a > b { a } else { b }` (both give `b` when either is NaN), and `≤` is the
-//! ordered comparison, so entries and masks are bit for bit the portable kernel's (the
-//! test below compares them wherever the processor has AVX).
+//! The node test of the mesh's ray walk with AVX: one ray against a node's eight boxes,
+//! for `f32` in 8-lane registers and for `f64` in two 4-lane halves, on `x86_64`
+//! processors that have AVX (found at run time when the tree is built; the walk around
+//! it is compiled for AVX too, see [`RayTree::walk`](super::ray_tree::RayTree::walk));
+//! and the `f64` leaf test of four triangles in one 4-lane register (found at run time
+//! by [`ShearedRay::hit4`], a call per leaf: the compiler keeps it out of line). The
+//! same steps as the portable kernels (`slab8_portable`, [`ShearedRay::hit4_portable`])
+//! and as [`sse`](super::sse)'s kernels, each one instruction of the same IEEE
+//! operation: `vminps(a, b)` / `vminpd(a, b)` is `if a < b { a } else { b }` and
+//! `vmaxps(a, b)` / `vmaxpd(a, b)` is `if a > b { a } else { b }` (both give `b` when
+//! either is NaN), the comparisons are the ordered ones (false on NaN), negation flips
+//! the sign bit and `abs` clears it, so entries, masks and hits are bit for bit the
+//! portable kernels', no tolerance (the tests below compare them wherever the processor
+//! has AVX; a leaf's `t` where it is NaN may differ only in the NaN's payload).
 //!
-//! Safety: the kernel may run only where AVX is present (its callers check); its loads
-//! are unaligned 32-byte reads of the ray's eight-lane rows and of whole rows of a
-//! node (at the offsets `OctantRay` makes).
+//! Safety: the kernels may run only where AVX is present (their callers check); their
+//! loads are unaligned 32-byte reads of the ray's eight-lane rows, of whole rows of a
+//! node or of their halves (at the offsets `OctantRay` makes), and of a leaf's
+//! four-lane `f64` rows.
 
+use super::ray::{ShearedRay, Triangles4, EDGE_SIGN_ULPS, SLIVER_CANCELLATION};
 use super::ray_tree::{OctantRay, Rows, WIDE};
+use crate::broad::simd::LANES;
 use core::arch::x86_64::*;
+use glam::DVec3;
 
 /// The node test (see `slab8_portable`): the entry parameters and the mask of the
 /// lanes hit within `[0, max_t]` (`max_t` finite).
@@ -54,10 +63,139 @@ pub(super) unsafe fn slab8(
     }
 }
 
+/// The `f64` node test (see `slab8_portable`): the entry parameters and the mask of
+/// the lanes hit within `[0, max_t]` (`max_t` finite), lanes 0–3 and 4–7 as two 4-lane
+/// halves.
+///
+/// # Safety
+/// The processor must have AVX.
+#[target_feature(enable = "avx")]
+#[inline]
+pub(super) unsafe fn slab8_f64(
+    ray: &OctantRay<f64>,
+    rows: &Rows<f64>,
+    max_t: f64,
+) -> ([f64; WIDE], u32) {
+    let (near, far) = (ray.near(), ray.far());
+    let base = rows.as_ptr().cast::<u8>();
+    let mut t = [0.0; WIDE];
+    let mut mask = 0;
+    for half in 0..2 {
+        // SAFETY: AVX is present (the caller's contract); each offset is a whole row of
+        // `rows` (`OctantRay` makes them so and nothing else writes them), so the
+        // 32-byte loads at it and 32 bytes further read within `rows`; the ray's rows
+        // are eight lanes long and the store is at lane `4 * half ≤ 4` of `t`.
+        unsafe {
+            let row = |offset: usize| {
+                debug_assert!(offset + 64 <= core::mem::size_of::<Rows<f64>>());
+                _mm256_loadu_pd(base.add(offset + 32 * half).cast::<f64>())
+            };
+            let mut enter = _mm256_setzero_pd();
+            let mut exit = _mm256_set1_pd(max_t);
+            for axis in 0..3 {
+                let o = _mm256_loadu_pd(ray.origin[axis].as_ptr());
+                let inv = _mm256_loadu_pd(ray.inv_dir[axis].as_ptr());
+                let t_near = _mm256_mul_pd(_mm256_sub_pd(row(near[axis]), o), inv);
+                let t_far = _mm256_mul_pd(_mm256_sub_pd(row(far[axis]), o), inv);
+                enter = _mm256_max_pd(t_near, enter);
+                exit = _mm256_min_pd(t_far, exit);
+            }
+            _mm256_storeu_pd(t.as_mut_ptr().add(4 * half), enter);
+            let hit = _mm256_cmp_pd::<_CMP_LE_OQ>(enter, exit);
+            mask |= (_mm256_movemask_pd(hit) as u32) << (4 * half);
+        }
+    }
+    (t, mask)
+}
+
+/// `ShearedRay::hit4` for `f64` (see `hit4_portable`): `(t, hit, undecided)`, the
+/// four lanes in one register.
+///
+/// # Safety
+/// The processor must have AVX.
+#[target_feature(enable = "avx")]
+#[inline]
+pub(super) unsafe fn hit4_f64(
+    ray: &ShearedRay<DVec3>,
+    tris: &Triangles4<f64>,
+    valid: u32,
+) -> ([f64; LANES], u32, u32) {
+    let (axes, origin, [sx, sy, sz]) = ray.frame();
+    let mut t = [0.0; LANES];
+    // SAFETY: AVX is present (the caller's contract); the loads read whole four-lane
+    // rows of `tris` and the store writes the four lanes of `t`.
+    unsafe {
+        let load = |r: &[f64; LANES]| _mm256_loadu_pd(r.as_ptr());
+        let (sx, sy, sz) = (_mm256_set1_pd(sx), _mm256_set1_pd(sy), _mm256_set1_pd(sz));
+        let (ox, oy, oz) = (
+            _mm256_set1_pd(origin[0]),
+            _mm256_set1_pd(origin[1]),
+            _mm256_set1_pd(origin[2]),
+        );
+        // No `array::map` here: it is not always inlined.
+        let sheared = |corner: &[[f64; LANES]; 3]| {
+            let x = _mm256_sub_pd(load(&corner[axes[0]]), ox);
+            let y = _mm256_sub_pd(load(&corner[axes[1]]), oy);
+            let z = _mm256_sub_pd(load(&corner[axes[2]]), oz);
+            [
+                _mm256_sub_pd(x, _mm256_mul_pd(sx, z)),
+                _mm256_sub_pd(y, _mm256_mul_pd(sy, z)),
+                _mm256_mul_pd(sz, z),
+            ]
+        };
+        let (a, b, c) = (
+            sheared(&tris.corner[0]),
+            sheared(&tris.corner[1]),
+            sheared(&tris.corner[2]),
+        );
+        let magnitude = _mm256_castsi256_pd(_mm256_set1_epi64x(0x7fff_ffff_ffff_ffff));
+        let abs = |x: __m256d| _mm256_and_pd(x, magnitude);
+        let neg = |x: __m256d| _mm256_xor_pd(x, _mm256_set1_pd(-0.0));
+        let edge = |u: &[__m256d; 3], v: &[__m256d; 3]| {
+            let (p, q) = (_mm256_mul_pd(u[0], v[1]), _mm256_mul_pd(u[1], v[0]));
+            (_mm256_sub_pd(p, q), _mm256_add_pd(abs(p), abs(q)))
+        };
+        let ((e0, m0), (e1, m1), (e2, m2)) = (edge(&c, &b), edge(&a, &c), edge(&b, &a));
+        let k = _mm256_set1_pd(EDGE_SIGN_ULPS * f64::EPSILON);
+        let sure = |e: __m256d, m: __m256d| {
+            let certain = _mm256_cmp_pd::<_CMP_GT_OQ>(abs(e), _mm256_mul_pd(m, k));
+            _mm256_and_pd(certain, e)
+        };
+        let (c0, c1, c2) = (sure(e0, m0), sure(e1, m1), sure(e2, m2));
+        let low = _mm256_min_pd(c2, _mm256_min_pd(c1, c0));
+        let high = _mm256_max_pd(c2, _mm256_max_pd(c1, c0));
+        let det = _mm256_add_pd(_mm256_add_pd(e0, e1), e2);
+        let num = _mm256_add_pd(
+            _mm256_add_pd(_mm256_mul_pd(e0, a[2]), _mm256_mul_pd(e1, b[2])),
+            _mm256_mul_pd(e2, c[2]),
+        );
+        let t_lanes = _mm256_div_pd(num, det);
+        let sliver = _mm256_set1_pd(SLIVER_CANCELLATION);
+        let cancel = _mm256_sub_pd(
+            _mm256_add_pd(_mm256_add_pd(m0, m1), m2),
+            _mm256_mul_pd(abs(det), sliver),
+        );
+        let agreeing = _mm256_max_pd(neg(high), low);
+        let disagreeing = _mm256_min_pd(high, neg(low));
+        let kept = _mm256_min_pd(t_lanes, neg(cancel));
+        let zero = _mm256_setzero_pd();
+        let mask = |m: __m256d| _mm256_movemask_pd(m) as u32;
+        let crossed = mask(_mm256_cmp_pd::<_CMP_LT_OQ>(zero, agreeing));
+        let agree = !mask(_mm256_cmp_pd::<_CMP_LT_OQ>(zero, disagreeing));
+        let cancels = mask(_mm256_cmp_pd::<_CMP_LT_OQ>(zero, cancel));
+        let hit = crossed & mask(_mm256_cmp_pd::<_CMP_LE_OQ>(zero, kept));
+        let undecided = agree & (!crossed | cancels);
+        _mm256_storeu_pd(t.as_mut_ptr(), t_lanes);
+        (t, hit & valid, undecided & valid)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::super::ray_tree::slab8_portable;
-    use super::super::sse::tests::{random_ray, random_rows, shared_kernel, Lcg};
+    use super::super::sse::tests::{
+        random_case_f64, random_leaf_f64, random_ray, random_rows, shared_kernel, Lcg,
+    };
     use super::*;
     use crate::algo::slab::PreparedRay;
     use crate::broad::finite_max_t;
@@ -88,5 +226,59 @@ mod tests {
             }
         }
         assert!(hits > 10_000, "{hits} hits");
+    }
+
+    // Where the processor has AVX, the AVX `f64` node kernel gives the portable
+    // kernel's mask and entries bit for bit (the cases of the SSE2 kernel's test).
+    #[test]
+    fn avx_slab_f64_matches_portable() {
+        if !std::arch::is_x86_feature_detected!("avx") {
+            return;
+        }
+        let mut rng = Lcg(23);
+        let mut hits = 0;
+        for case in 0..40_000 {
+            let (octant, rows, max_t) = random_case_f64(&mut rng, case);
+            // SAFETY: AVX was detected above.
+            let (t, hit) = unsafe { slab8_f64(&octant, &rows, max_t) };
+            let (port_t, port_hit) = slab8_portable(&octant, &rows, [max_t; WIDE]);
+            assert_eq!(hit, port_hit, "case {case}");
+            hits += hit.count_ones();
+            for lane in 0..WIDE {
+                assert_eq!(t[lane].to_bits(), port_t[lane].to_bits(), "case {case}");
+            }
+        }
+        assert!(hits > 10_000, "{hits} hits");
+    }
+
+    // Where the processor has AVX, the AVX `f64` triangle kernel gives the portable
+    // kernel's decisions and t (the cases of the SSE2 kernel's test).
+    #[test]
+    fn avx_triangles_f64_match_portable() {
+        if !std::arch::is_x86_feature_detected!("avx") {
+            return;
+        }
+        let mut rng = Lcg(29);
+        let (mut hits, mut undecideds) = (0, 0);
+        for case in 0..40_000 {
+            let Some((ray, tris, valid)) = random_leaf_f64(&mut rng, case) else {
+                continue;
+            };
+            // SAFETY: AVX was detected above.
+            let (t, hit, undecided) = unsafe { hit4_f64(&ray, &tris, valid) };
+            let (want_t, want_hit, want_undecided) = ray.hit4_portable(&tris, valid);
+            assert_eq!((hit, undecided), (want_hit, want_undecided), "case {case}");
+            hits += hit.count_ones();
+            undecideds += undecided.count_ones();
+            for lane in 0..LANES {
+                let (got, want) = (t[lane], want_t[lane]);
+                let same = got.to_bits() == want.to_bits() || (got.is_nan() && want.is_nan());
+                assert!(same, "case {case} lane {lane}: {got} against {want}");
+            }
+        }
+        assert!(
+            hits > 2000 && undecideds > 100,
+            "{hits} hits, {undecideds} undecided"
+        );
     }
 }

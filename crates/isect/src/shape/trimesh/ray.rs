@@ -140,8 +140,12 @@ impl<V: Vector> ShearedRay<V> {
         self.hit4_portable(tris, valid)
     }
 
-    /// [`hit4`](Self::hit4) by the SSE kernel when the scalar is `f32` (`None` for
-    /// `f64`; the type test is resolved at compile time).
+    /// [`hit4`](Self::hit4) by the SSE kernel when the scalar is `f32`, or when it is
+    /// `f64` by the AVX kernel where the processor has AVX (a cached test and a call per
+    /// leaf: the compiler keeps that kernel out of line) and the SSE2 one elsewhere
+    /// (`None` otherwise; the type tests are resolved at compile time). The kernels are
+    /// called directly, not passed as functions: the `f64` one, passed, was left out of
+    /// line.
     #[cfg(target_arch = "x86_64")]
     #[inline(always)]
     fn hit4_sse(
@@ -150,12 +154,19 @@ impl<V: Vector> ShearedRay<V> {
         valid: u32,
     ) -> Option<([V::Scalar; LANES], u32, u32)> {
         use core::any::Any;
-        let ray = (self as &dyn Any).downcast_ref::<ShearedRay<glam::Vec3>>()?;
-        let tris = (tris as &dyn Any).downcast_ref::<Triangles4<f32>>()?;
-        let (t, hit, undecided) = super::sse::hit4(ray, tris, valid);
-        let mut out = [V::Scalar::ZERO; LANES];
-        *(&mut out as &mut dyn Any).downcast_mut::<[f32; LANES]>()? = t;
-        Some((out, hit, undecided))
+        let (ray, tris) = (self as &dyn Any, tris as &dyn Any);
+        if let (Some(ray), Some(tris)) = (ray.downcast_ref(), tris.downcast_ref()) {
+            let (t, hit, undecided) = super::sse::hit4(ray, tris, valid);
+            return Some((as_row(t)?, hit, undecided));
+        }
+        let (ray, tris) = (ray.downcast_ref()?, tris.downcast_ref()?);
+        let (t, hit, undecided) = if std::arch::is_x86_feature_detected!("avx") {
+            // SAFETY: the processor has AVX (just checked).
+            unsafe { super::avx::hit4_f64(ray, tris, valid) }
+        } else {
+            super::sse::hit4_f64(ray, tris, valid)
+        };
+        Some((as_row(t)?, hit, undecided))
     }
 
     /// The rotation of the axes, the origin in it and the shear factors.
@@ -354,6 +365,17 @@ fn edge4<S: Real>(u: &[[S; LANES]; 3], v: &[[S; LANES]; 3]) -> ([S; LANES], [S; 
 
 /// One value per lane.
 type Row<S> = [S; LANES];
+
+/// `row` as a row of `S` when `T` is `S` (`None` otherwise; the type test is resolved
+/// at compile time).
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+fn as_row<T: Real, S: Real>(row: Row<T>) -> Option<Row<S>> {
+    use core::any::Any;
+    let mut out = [S::ZERO; LANES];
+    *(&mut out as &mut dyn Any).downcast_mut::<Row<T>>()? = row;
+    Some(out)
+}
 
 /// The mask of the lanes where `x < y` (bit `l` for lane `l`; NaN compares false).
 /// Masks are combined as integers: the compiler keeps a lane loop of comparisons as

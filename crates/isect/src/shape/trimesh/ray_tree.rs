@@ -14,9 +14,10 @@
 //! shared tree's nodes hold two or three slots on average, so its leaves averaged two
 //! triangles. Half as many levels means about half as many node
 //! tests per ray, each testing eight boxes: with AVX (found at run time when the tree
-//! is built) one 8-lane kernel, the walk compiled for AVX around it; otherwise two
-//! 4-lane SSE halves for `f32` on `x86_64`, or the portable kernel (`f64`, other
-//! targets). All three give the same entries and masks bit for bit (tested).
+//! is built) one 8-lane kernel for `f32` or two 4-lane halves for `f64`, the walk
+//! compiled for AVX around it; otherwise on `x86_64` two 4-lane SSE halves for `f32`
+//! or four 2-lane SSE2 quarters for `f64`, or the portable kernel (other targets). All
+//! give the same entries and masks bit for bit (tested).
 //!
 //! A walk tests a node's boxes with the near and far plane of each axis chosen once per
 //! ray by its octant ([`OctantRay`]) and treats leaves and inner nodes alike: the
@@ -403,22 +404,26 @@ pub(super) trait NodeKernel {
     fn slab<S: Real>(ray: &OctantRay<S>, rows: &Rows<S>, max_t: S) -> ([S; WIDE], u32);
 }
 
-/// The kernel without run-time features: two SSE halves for `f32` on `x86_64` (SSE is
-/// in that target's baseline), else the portable kernel.
+/// The kernel without run-time features: on `x86_64` two SSE halves for `f32` and four
+/// SSE2 quarters for `f64` (both in that target's baseline), else the portable kernel.
 pub(super) struct Baseline;
 
 impl NodeKernel for Baseline {
     #[inline(always)]
     fn slab<S: Real>(ray: &OctantRay<S>, rows: &Rows<S>, max_t: S) -> ([S; WIDE], u32) {
         #[cfg(target_arch = "x86_64")]
-        if let Some(out) = as_f32(ray, rows, max_t, super::sse::slab8) {
+        if let Some(out) = as_scalar(ray, rows, max_t, super::sse::slab8) {
+            return out;
+        }
+        #[cfg(target_arch = "x86_64")]
+        if let Some(out) = as_scalar(ray, rows, max_t, super::sse::slab8_f64) {
             return out;
         }
         slab8_portable(ray, rows, [max_t; WIDE])
     }
 }
 
-/// The AVX kernel for `f32` (else [`Baseline`]'s): used only inside
+/// The AVX kernels for `f32` and `f64` (else [`Baseline`]'s): used only inside
 /// [`RayTree::walk_avx`] and [`RayTree::walk_batch_avx`], which run only when the tree
 /// found AVX on the processor.
 #[cfg(target_arch = "x86_64")]
@@ -432,30 +437,37 @@ impl NodeKernel for Avx {
         let avx = |ray: &OctantRay<f32>, rows: &Rows<f32>, max_t| unsafe {
             super::avx::slab8(ray, rows, max_t)
         };
-        if let Some(out) = as_f32(ray, rows, max_t, avx) {
+        if let Some(out) = as_scalar(ray, rows, max_t, avx) {
+            return out;
+        }
+        // SAFETY: as above.
+        let avx_f64 = |ray: &OctantRay<f64>, rows: &Rows<f64>, max_t| unsafe {
+            super::avx::slab8_f64(ray, rows, max_t)
+        };
+        if let Some(out) = as_scalar(ray, rows, max_t, avx_f64) {
             return out;
         }
         Baseline::slab(ray, rows, max_t)
     }
 }
 
-/// `kernel` on the ray and rows when `S` is `f32` (`None` for `f64`; the type test is
+/// `kernel` on the ray and rows when `S` is `T` (`None` otherwise; the type test is
 /// resolved at compile time).
 #[cfg(target_arch = "x86_64")]
 #[inline(always)]
-fn as_f32<S: Real>(
+fn as_scalar<S: Real, T: Real>(
     ray: &OctantRay<S>,
     rows: &Rows<S>,
     max_t: S,
-    kernel: impl FnOnce(&OctantRay<f32>, &Rows<f32>, f32) -> ([f32; WIDE], u32),
+    kernel: impl FnOnce(&OctantRay<T>, &Rows<T>, T) -> ([T; WIDE], u32),
 ) -> Option<([S; WIDE], u32)> {
     use core::any::Any;
-    let ray = (ray as &dyn Any).downcast_ref::<OctantRay<f32>>()?;
-    let rows = (rows as &dyn Any).downcast_ref::<Rows<f32>>()?;
-    let max_t = *(&max_t as &dyn Any).downcast_ref::<f32>()?;
+    let ray = (ray as &dyn Any).downcast_ref::<OctantRay<T>>()?;
+    let rows = (rows as &dyn Any).downcast_ref::<Rows<T>>()?;
+    let max_t = *(&max_t as &dyn Any).downcast_ref::<T>()?;
     let (t, hit) = kernel(ray, rows, max_t);
     let mut out = [S::ZERO; WIDE];
-    *(&mut out as &mut dyn Any).downcast_mut::<[f32; WIDE]>()? = t;
+    *(&mut out as &mut dyn Any).downcast_mut::<[T; WIDE]>()? = t;
     Some((out, hit))
 }
 
@@ -1031,11 +1043,11 @@ mod tests {
     /// one so that pruning is exercised.
     struct Record(Vec<Vec<(u32, u32)>>);
 
-    impl LeafVisit<f32> for Record {
-        fn visit(&mut self, k: usize, leaf: &Leaf<f32>, max_t: f32) -> Option<f32> {
+    impl<S: Real> LeafVisit<S> for Record {
+        fn visit(&mut self, k: usize, leaf: &Leaf<S>, max_t: S) -> Option<S> {
             let seen = &mut self.0[k];
             seen.push((leaf.ids[0], leaf.lanes));
-            (seen.len() % 3 == 0).then_some(max_t * 0.75)
+            (seen.len() % 3 == 0).then_some(max_t * S::from_f64(0.75))
         }
     }
 
@@ -1090,6 +1102,60 @@ mod tests {
             }
         }
         assert_eq!(interleaved, [false, true]);
+        assert!(visited > 1000, "{visited} leaves");
+    }
+
+    // The `f64` walk compiled for AVX (AVX node kernel, where the processor has it) and
+    // the baseline walk (SSE2 node kernel on x86_64) visit the same leaves in the same
+    // order with the same clips, one ray at a time and in batches (interleaved: the
+    // `f64` tree of 12,000 triangles is past `INTERLEAVE_BYTES`).
+    #[test]
+    fn avx_and_baseline_walks_agree_f64() {
+        let (corners, normals) = soup(12_000);
+        let corners: Vec<[DVec3; 3]> = corners.iter().map(|c| c.map(|p| p.as_dvec3())).collect();
+        let normals: Vec<DVec3> = normals.iter().map(|n| n.as_dvec3()).collect();
+        let boxes: Vec<Aabb<DVec3>> = corners
+            .iter()
+            .map(|[a, b, c]| Aabb {
+                min: a.min(*b).min(*c),
+                max: a.max(*b).max(*c),
+            })
+            .collect();
+        let avx = RayTree::new(&Bvh::build(&boxes), &corners, &normals);
+        let bytes = avx.nodes.len() * core::mem::size_of::<RayNode<f64>>()
+            + avx.leaves.len() * core::mem::size_of::<Leaf<f64>>();
+        assert!(bytes >= INTERLEAVE_BYTES, "{bytes} bytes");
+        let baseline = avx.clone().without_avx();
+        let mut state = 21;
+        let rays: Vec<Ray<DVec3>> = (0..3000)
+            .map(|_| {
+                let mut p = || DVec3::new(coord(&mut state), coord(&mut state), coord(&mut state));
+                let (o, d) = (p() * 2.0, p());
+                Ray { origin: o, dir: d }
+            })
+            .collect();
+        let mut visited = 0;
+        for max_t in [f64::INFINITY, 2.0] {
+            let one = |tree: &RayTree<f64>| {
+                let mut record = Record(vec![Vec::new(); rays.len()]);
+                for (k, ray) in rays.iter().enumerate() {
+                    let mut single = Record(vec![Vec::new()]);
+                    tree.walk(ray, max_t, &mut single);
+                    record.0[k] = single.0.pop().unwrap_or_default();
+                }
+                record.0
+            };
+            let batch = |tree: &RayTree<f64>| {
+                let mut record = Record(vec![Vec::new(); rays.len()]);
+                tree.walk_batch(&rays, max_t, &mut record);
+                record.0
+            };
+            let want = one(&baseline);
+            visited += want.iter().map(Vec::len).sum::<usize>();
+            assert_eq!(one(&avx), want);
+            assert_eq!(batch(&avx), want);
+            assert_eq!(batch(&baseline), want);
+        }
         assert!(visited > 1000, "{visited} leaves");
     }
 }

@@ -1,27 +1,33 @@
 //! The kernels of the mesh's ray walk without run-time features, the slab test of a
-//! node's eight boxes (two 4-lane halves) and the watertight test of a leaf's four
-//! triangles, written with SSE instructions for `f32` on `x86_64` (SSE and SSE2 are
-//! part of that target's baseline, so no run-time detection is needed). Every other
-//! target and `f64` use the portable kernels ([`ray_tree`](super::ray_tree)'s
+//! node's eight boxes and the watertight test of a leaf's four triangles, written with
+//! SSE instructions for `f32` (two 4-lane halves of a node) and SSE2 instructions for
+//! `f64` (four 2-lane quarters of a node, two 2-lane halves of a leaf) on `x86_64`
+//! (SSE and SSE2 are part of that target's baseline, so no run-time detection is
+//! needed). Every other target uses the portable kernels ([`ray_tree`](super::ray_tree)'s
 //! `slab8_portable`, [`ShearedRay::hit4_portable`]), which the compiler vectorises only
-//! in part; processors with AVX test nodes with [`avx`](super::avx)'s kernel.
+//! in part (for `f64` not at all: every lane a branch); processors with AVX test nodes,
+//! and `f64` leaves, with [`avx`](super::avx)'s kernels.
 //!
 //! Each step is the instruction that computes exactly what the portable kernel's
-//! line computes: `minps(a, b)` is `if a < b { a } else { b }` and `maxps(a, b)` is
-//! `if a > b { a } else { b }` (both give `b` when either is NaN), so the results are
-//! bit for bit those of the portable kernels; the tests below compare them on random
-//! and on edge-case lanes.
+//! line computes: `minps(a, b)` / `minpd(a, b)` is `if a < b { a } else { b }` and
+//! `maxps(a, b)` / `maxpd(a, b)` is `if a > b { a } else { b }` (both give `b` when
+//! either is NaN), `≤` and `<` are the ordered comparisons (false on NaN), negation
+//! flips the sign bit and `abs` clears it, so the results are bit for bit those of the
+//! portable kernels (no tolerance; a leaf's `t` where it is NaN may differ only in the
+//! NaN's payload); the tests below compare them on random and on edge-case lanes in
+//! both precisions.
 //!
 //! Safety: the intrinsics need SSE and SSE2, which every `x86_64` processor has (the
 //! target enables them by default); the loads and stores are the unaligned forms on
-//! references to `[f32; 4]` (16 valid bytes each) or within a node's rows (at whole-row
-//! offsets, see `slab8`). Nothing else is unsafe here.
+//! references to `[f32; 4]` (16 valid bytes each), within `[f64; 4]` rows (two lanes at
+//! lane 0 or 2) or within a node's rows (at whole-row offsets, see `slab8`). Nothing
+//! else is unsafe here.
 
 use super::ray::{ShearedRay, Triangles4, EDGE_SIGN_ULPS, SLIVER_CANCELLATION};
 use super::ray_tree::{OctantRay, Rows, WIDE};
 use crate::broad::simd::LANES;
 use core::arch::x86_64::*;
-use glam::Vec3;
+use glam::{DVec3, Vec3};
 
 /// The row `r` in a register.
 #[inline(always)]
@@ -145,6 +151,134 @@ pub(super) fn hit4(
         let undecided = agree & (!crossed | cancels);
         (store(t), hit & valid, undecided & valid)
     }
+}
+
+/// The `f64` node test (see `slab8_portable`): the entry parameters and the mask of
+/// the lanes hit within `[0, max_t]` (`max_t` finite), the near and far plane of each
+/// axis read from the rows the ray's octant picks, lanes 0–1, 2–3, 4–5 and 6–7 as four
+/// 2-lane quarters.
+#[inline(always)]
+pub(super) fn slab8_f64(ray: &OctantRay<f64>, rows: &Rows<f64>, max_t: f64) -> ([f64; WIDE], u32) {
+    let (near, far) = (ray.near(), ray.far());
+    let base = rows.as_ptr().cast::<u8>();
+    let mut t = [0.0; WIDE];
+    let mut mask = 0;
+    for quarter in 0..4 {
+        // SAFETY: SSE2 arithmetic on registers only (module docs); each offset is a
+        // whole row of `rows` (`OctantRay` makes them so and nothing else writes
+        // them), so the 16-byte loads at it and up to 48 bytes further read within
+        // `rows`; the ray's rows are eight lanes long and the store is at lane
+        // `2 * quarter ≤ 6` of `t`.
+        unsafe {
+            let row = |offset: usize| {
+                debug_assert!(offset + 64 <= core::mem::size_of::<Rows<f64>>());
+                _mm_loadu_pd(base.add(offset + 16 * quarter).cast::<f64>())
+            };
+            let mut enter = _mm_setzero_pd();
+            let mut exit = _mm_set1_pd(max_t);
+            for axis in 0..3 {
+                let o = _mm_loadu_pd(ray.origin[axis].as_ptr());
+                let inv = _mm_loadu_pd(ray.inv_dir[axis].as_ptr());
+                let t_near = _mm_mul_pd(_mm_sub_pd(row(near[axis]), o), inv);
+                let t_far = _mm_mul_pd(_mm_sub_pd(row(far[axis]), o), inv);
+                enter = _mm_max_pd(t_near, enter);
+                exit = _mm_min_pd(t_far, exit);
+            }
+            _mm_storeu_pd(t.as_mut_ptr().add(2 * quarter), enter);
+            mask |= (_mm_movemask_pd(_mm_cmple_pd(enter, exit)) as u32) << (2 * quarter);
+        }
+    }
+    (t, mask)
+}
+
+/// Lanes `2 * half` and `2 * half + 1` of the row `r` in a register (`half` is 0 or 1).
+#[inline(always)]
+fn load_half(r: &[f64; LANES], half: usize) -> __m128d {
+    debug_assert!(half < 2);
+    // SAFETY: `r` is 32 readable bytes and the 16 read start at byte `16 * half ≤ 16`;
+    // `loadu` has no alignment requirement; SSE2 is in the x86_64 baseline.
+    unsafe { _mm_loadu_pd(r.as_ptr().add(2 * (half & 1))) }
+}
+
+/// `ShearedRay::hit4` for `f64` (see `hit4_portable`): `(t, hit, undecided)`, lanes
+/// 0–1 and 2–3 as two 2-lane halves, their masks joined as the `f32` kernel's.
+#[inline(always)]
+pub(super) fn hit4_f64(
+    ray: &ShearedRay<DVec3>,
+    tris: &Triangles4<f64>,
+    valid: u32,
+) -> ([f64; LANES], u32, u32) {
+    let (axes, origin, [sx, sy, sz]) = ray.frame();
+    let mut t = [0.0; LANES];
+    // Masks of the lanes where `0 < agreeing`, `0 < disagreeing`, `0 < cancel` and
+    // `0 ≤ kept` (see `hit4_portable`).
+    let (mut crossed, mut disagree, mut cancels, mut kept_mask) = (0, 0, 0, 0);
+    for half in 0..2 {
+        // SAFETY: SSE2 arithmetic on registers only (module docs); the store is at
+        // lane `2 * half ≤ 2` of the four of `t`.
+        unsafe {
+            let (sx, sy, sz) = (_mm_set1_pd(sx), _mm_set1_pd(sy), _mm_set1_pd(sz));
+            let (ox, oy, oz) = (
+                _mm_set1_pd(origin[0]),
+                _mm_set1_pd(origin[1]),
+                _mm_set1_pd(origin[2]),
+            );
+            // No `array::map` here: it is not always inlined.
+            let sheared = |corner: &[[f64; LANES]; 3]| {
+                let x = _mm_sub_pd(load_half(&corner[axes[0]], half), ox);
+                let y = _mm_sub_pd(load_half(&corner[axes[1]], half), oy);
+                let z = _mm_sub_pd(load_half(&corner[axes[2]], half), oz);
+                [
+                    _mm_sub_pd(x, _mm_mul_pd(sx, z)),
+                    _mm_sub_pd(y, _mm_mul_pd(sy, z)),
+                    _mm_mul_pd(sz, z),
+                ]
+            };
+            let (a, b, c) = (
+                sheared(&tris.corner[0]),
+                sheared(&tris.corner[1]),
+                sheared(&tris.corner[2]),
+            );
+            let magnitude = _mm_castsi128_pd(_mm_set1_epi64x(0x7fff_ffff_ffff_ffff));
+            let abs = |x: __m128d| _mm_and_pd(x, magnitude);
+            let neg = |x: __m128d| _mm_xor_pd(x, _mm_set1_pd(-0.0));
+            let edge = |u: &[__m128d; 3], v: &[__m128d; 3]| {
+                let (p, q) = (_mm_mul_pd(u[0], v[1]), _mm_mul_pd(u[1], v[0]));
+                (_mm_sub_pd(p, q), _mm_add_pd(abs(p), abs(q)))
+            };
+            let ((e0, m0), (e1, m1), (e2, m2)) = (edge(&c, &b), edge(&a, &c), edge(&b, &a));
+            let k = _mm_set1_pd(EDGE_SIGN_ULPS * f64::EPSILON);
+            let sure =
+                |e: __m128d, m: __m128d| _mm_and_pd(_mm_cmpgt_pd(abs(e), _mm_mul_pd(m, k)), e);
+            let (c0, c1, c2) = (sure(e0, m0), sure(e1, m1), sure(e2, m2));
+            let low = _mm_min_pd(c2, _mm_min_pd(c1, c0));
+            let high = _mm_max_pd(c2, _mm_max_pd(c1, c0));
+            let det = _mm_add_pd(_mm_add_pd(e0, e1), e2);
+            let num = _mm_add_pd(
+                _mm_add_pd(_mm_mul_pd(e0, a[2]), _mm_mul_pd(e1, b[2])),
+                _mm_mul_pd(e2, c[2]),
+            );
+            let t_half = _mm_div_pd(num, det);
+            let sliver = _mm_set1_pd(SLIVER_CANCELLATION);
+            let cancel = _mm_sub_pd(
+                _mm_add_pd(_mm_add_pd(m0, m1), m2),
+                _mm_mul_pd(abs(det), sliver),
+            );
+            let agreeing = _mm_max_pd(neg(high), low);
+            let disagreeing = _mm_min_pd(high, neg(low));
+            let kept = _mm_min_pd(t_half, neg(cancel));
+            let zero = _mm_setzero_pd();
+            let mask = |m: __m128d| (_mm_movemask_pd(m) as u32) << (2 * half);
+            crossed |= mask(_mm_cmplt_pd(zero, agreeing));
+            disagree |= mask(_mm_cmplt_pd(zero, disagreeing));
+            cancels |= mask(_mm_cmplt_pd(zero, cancel));
+            kept_mask |= mask(_mm_cmple_pd(zero, kept));
+            _mm_storeu_pd(t.as_mut_ptr().add(2 * half), t_half);
+        }
+    }
+    let hit = crossed & kept_mask;
+    let undecided = !disagree & (!crossed | cancels);
+    (t, hit & valid, undecided & valid)
 }
 
 #[cfg(test)]
@@ -310,6 +444,127 @@ pub(super) mod tests {
         // Both kinds of lanes were met.
         assert!(
             hits > 1000 && undecideds > 100,
+            "{hits} hits, {undecideds} undecided"
+        );
+    }
+
+    /// An `f64` node, ray and `max_t` for case `case`: [`random_rows`]' boxes and
+    /// [`random_ray`]'s ray, every coordinate scaled by a third in half the cases (off
+    /// the `f32` grid, so that the `f64` rounding differs), a tenth of the box bounds
+    /// NaN, and every kind of `max_t` (made finite, as the walk does).
+    pub(in super::super) fn random_case_f64(
+        rng: &mut Lcg,
+        case: usize,
+    ) -> (OctantRay<f64>, Rows<f64>, f64) {
+        let (_, rows32) = random_rows(rng);
+        let ray32 = random_ray(rng);
+        let scale = if case % 2 == 0 { 1.0 } else { 1.0 / 3.0 };
+        let mut rows = rows32.map(|row| row.map(|x| f64::from(x) * scale));
+        for row in &mut rows {
+            for x in row.iter_mut() {
+                if rng.below(60) == 0 {
+                    *x = f64::NAN;
+                }
+            }
+        }
+        let ray = Ray {
+            origin: ray32.origin.as_dvec3() * scale,
+            dir: ray32.dir.as_dvec3() * scale,
+        };
+        let max_t = [f64::INFINITY, 1.0, 0.0, -1.0, f64::NAN, f64::MAX, 0.5][case % 7];
+        let prepared = PreparedRay::new(&ray, finite_max_t(max_t));
+        (OctantRay::new(&prepared), rows, prepared.max_t)
+    }
+
+    // The SSE2 `f64` node kernel gives the portable kernel's mask and entries bit for
+    // bit on empty lanes, NaN bounds, zero direction components (of either sign),
+    // origins on slab planes, values off the `f32` grid and every kind of max_t.
+    #[test]
+    fn slab_f64_matches_portable() {
+        let mut rng = Lcg(17);
+        let mut hits = 0;
+        for case in 0..40_000 {
+            let (octant, rows, max_t) = random_case_f64(&mut rng, case);
+            let (t, hit) = slab8_f64(&octant, &rows, max_t);
+            let (port_t, port_hit) = slab8_portable(&octant, &rows, [max_t; WIDE]);
+            assert_eq!(hit, port_hit, "case {case}");
+            hits += hit.count_ones();
+            for lane in 0..WIDE {
+                assert_eq!(t[lane].to_bits(), port_t[lane].to_bits(), "case {case}");
+            }
+        }
+        assert!(hits > 10_000, "{hits} hits");
+    }
+
+    /// An `f64` ray, leaf and lane mask for case `case` (`None` for a zero direction):
+    /// triangles with grid corners, scaled by a third in half the cases (off the `f32`
+    /// grid), an eighth of them flat and a sixteenth with a NaN corner, the ray aimed at
+    /// a corner of lane 0, at an edge point of lane 1 or anywhere.
+    pub(in super::super) fn random_leaf_f64(
+        rng: &mut Lcg,
+        case: usize,
+    ) -> Option<(ShearedRay<DVec3>, Triangles4<f64>, u32)> {
+        let scale = if case % 2 == 0 { 1.0 } else { 1.0 / 3.0 };
+        let point = |rng: &mut Lcg| rng.point().as_dvec3() * scale;
+        let mut tris = Triangles4 {
+            corner: [[[0.0; LANES]; 3]; 3],
+        };
+        for lane in 0..LANES {
+            let mut corners = [point(rng), point(rng), point(rng)];
+            match rng.below(16) {
+                0 | 1 => corners[2] = corners[0] * 2.0 - corners[1], // flat
+                2 => corners[1][rng.below(3) as usize] = f64::NAN,
+                _ => {}
+            }
+            for (c, p) in corners.iter().enumerate() {
+                for axis in 0..3 {
+                    tris.corner[c][axis][lane] = p[axis];
+                }
+            }
+        }
+        let valid = rng.below(16) as u32;
+        let origin = point(rng);
+        let corner =
+            |c: usize, lane: usize| DVec3::from_array([0, 1, 2].map(|a| tris.corner[c][a][lane]));
+        let target = match rng.below(3) {
+            0 => corner(0, 0),
+            1 => (corner(0, 1) + corner(2, 1)) * 0.5,
+            _ => point(rng),
+        };
+        let ray = ShearedRay::new(&Ray {
+            origin,
+            dir: target - origin,
+        })?;
+        Some((ray, tris, valid))
+    }
+
+    // The SSE2 `f64` triangle kernel decides the lanes the portable kernel decides,
+    // with the same t bit for bit in every lane (any NaN where the portable t is NaN:
+    // the payload of a NaN operand is not part of the contract), on the cases of
+    // [`random_leaf_f64`]: rays through vertices and edges, corners off the grid, flat
+    // triangles, NaN corners and unused lanes.
+    #[test]
+    fn triangles_f64_match_portable() {
+        let mut rng = Lcg(19);
+        let (mut hits, mut undecideds) = (0, 0);
+        for case in 0..40_000 {
+            let Some((ray, tris, valid)) = random_leaf_f64(&mut rng, case) else {
+                continue;
+            };
+            let (t, hit, undecided) = hit4_f64(&ray, &tris, valid);
+            let (want_t, want_hit, want_undecided) = ray.hit4_portable(&tris, valid);
+            assert_eq!((hit, undecided), (want_hit, want_undecided), "case {case}");
+            hits += hit.count_ones();
+            undecideds += undecided.count_ones();
+            for lane in 0..LANES {
+                let (got, want) = (t[lane], want_t[lane]);
+                let same = got.to_bits() == want.to_bits() || (got.is_nan() && want.is_nan());
+                assert!(same, "case {case} lane {lane}: {got} against {want}");
+            }
+        }
+        // Both kinds of lanes were met.
+        assert!(
+            hits > 2000 && undecideds > 100,
             "{hits} hits, {undecideds} undecided"
         );
     }
