@@ -676,9 +676,9 @@ pub(crate) fn unit_pose<V: GjkVector>(pose: &V::Pose) -> Result<V::Pose, ShapeEr
     crate::shape::error::check_pose("World", "pose.rotation", "pose.translation", pose)
 }
 
-/// `f` over `items`, answers in `items`' order: on rayon's pool with the `parallel`
-/// feature, one by one without (the world's parallel phases give the serial answers).
-/// [`map_in_order`] with each item's index.
+/// `f` over `items` and their indices, answers in `items`' order: on rayon's pool with
+/// the `parallel` feature, one by one without (the world's parallel phases give the
+/// serial answers).
 fn map_indexed_in_order<T: Sync, U: Send>(
     items: &[T],
     f: impl Fn(usize, &T) -> U + Sync + Send,
@@ -694,14 +694,7 @@ fn map_indexed_in_order<T: Sync, U: Send>(
     }
 }
 
+/// [`map_indexed_in_order`] without the indices.
 fn map_in_order<T: Sync, U: Send>(items: &[T], f: impl Fn(&T) -> U + Sync + Send) -> Vec<U> {
-    #[cfg(feature = "parallel")]
-    {
-        use rayon::prelude::*;
-        items.par_iter().map(f).collect()
-    }
-    #[cfg(not(feature = "parallel"))]
-    {
-        items.iter().map(f).collect()
-    }
+    map_indexed_in_order(items, |_, t| f(t))
 }

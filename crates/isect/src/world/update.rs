@@ -444,9 +444,7 @@ impl<V: GjkVector, S: DispatchShape<V> + Sync> World<V, S> {
     /// tree leaves `AHEAD / 2` places on (their slots loaded by then).
     #[inline(always)]
     fn prefetch_pairs_ahead(&self, visit: &[u32], i: usize, leaves: bool) {
-        if let Some(&far) = visit.get(i + 2 * PREFETCH_AHEAD) {
-            self.pairs.prefetch_record(far);
-        }
+        self.prefetch_record_ahead(visit, i);
         if let Some(&near) = visit.get(i + PREFETCH_AHEAD) {
             let (a, b) = self.pair_handles(near);
             for h in [a, b] {
@@ -463,14 +461,21 @@ impl<V: GjkVector, S: DispatchShape<V> + Sync> World<V, S> {
         }
     }
 
+    /// Starts loading the record of the pair `2·AHEAD` places after the `i`-th of
+    /// `visit` (the first stage of both prefetching loops).
+    #[inline(always)]
+    fn prefetch_record_ahead(&self, visit: &[u32], i: usize) {
+        if let Some(&far) = visit.get(i + 2 * PREFETCH_AHEAD) {
+            self.pairs.prefetch_record(far);
+        }
+    }
+
     /// Starts loading what storing the results will touch after the `k`-th pair of
     /// `visit`: the record `2·AHEAD` places on and the contact entry of the pair
     /// `AHEAD` places on.
     #[inline(always)]
     fn prefetch_results_ahead(&self, visit: &[u32], k: usize) {
-        if let Some(&far) = visit.get(k + 2 * PREFETCH_AHEAD) {
-            self.pairs.prefetch_record(far);
-        }
+        self.prefetch_record_ahead(visit, k);
         if let Some(&near) = visit.get(k + PREFETCH_AHEAD) {
             self.pairs.prefetch_entry(near);
         }

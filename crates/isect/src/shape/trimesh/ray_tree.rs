@@ -1051,6 +1051,36 @@ mod tests {
         }
     }
 
+    /// Asserts that `avx`'s walk and the same tree's baseline walk record the same
+    /// leaves and clips for each of `rays`, one ray at a time and in batches, at each of
+    /// `max_ts`; the leaves visited.
+    fn assert_walks_agree<S: Real>(avx: &RayTree<S>, rays: &[Ray<S::V3>], max_ts: [S; 2]) -> usize {
+        let baseline = avx.clone().without_avx();
+        let mut visited = 0;
+        for max_t in max_ts {
+            let one = |tree: &RayTree<S>| {
+                let mut record = Record(vec![Vec::new(); rays.len()]);
+                for (k, ray) in rays.iter().enumerate() {
+                    let mut single = Record(vec![Vec::new()]);
+                    tree.walk(ray, max_t, &mut single);
+                    record.0[k] = single.0.pop().unwrap_or_default();
+                }
+                record.0
+            };
+            let batch = |tree: &RayTree<S>| {
+                let mut record = Record(vec![Vec::new(); rays.len()]);
+                tree.walk_batch(rays, max_t, &mut record);
+                record.0
+            };
+            let want = one(&baseline);
+            visited += want.iter().map(Vec::len).sum::<usize>();
+            assert_eq!(one(avx), want);
+            assert_eq!(batch(avx), want);
+            assert_eq!(batch(&baseline), want);
+        }
+        visited
+    }
+
     // The walk compiled for AVX (where the processor has it) and the baseline walk visit
     // the same leaves in the same order with the same clips, one ray at a time and in
     // batches.
@@ -1066,7 +1096,6 @@ mod tests {
             let bytes = avx.nodes.len() * core::mem::size_of::<RayNode<f32>>()
                 + avx.leaves.len() * core::mem::size_of::<Leaf<f32>>();
             interleaved[size] = bytes >= INTERLEAVE_BYTES;
-            let baseline = avx.clone().without_avx();
             let mut state = 9;
             let rays: Vec<Ray<glam::Vec3>> = (0..3000)
                 .map(|_| {
@@ -1079,27 +1108,7 @@ mod tests {
                     }
                 })
                 .collect();
-            for max_t in [f32::INFINITY, 2.0] {
-                let one = |tree: &RayTree<f32>| {
-                    let mut record = Record(vec![Vec::new(); rays.len()]);
-                    for (k, ray) in rays.iter().enumerate() {
-                        let mut single = Record(vec![Vec::new()]);
-                        tree.walk(ray, max_t, &mut single);
-                        record.0[k] = single.0.pop().unwrap_or_default();
-                    }
-                    record.0
-                };
-                let batch = |tree: &RayTree<f32>| {
-                    let mut record = Record(vec![Vec::new(); rays.len()]);
-                    tree.walk_batch(&rays, max_t, &mut record);
-                    record.0
-                };
-                let want = one(&baseline);
-                visited += want.iter().map(Vec::len).sum::<usize>();
-                assert_eq!(one(&avx), want);
-                assert_eq!(batch(&avx), want);
-                assert_eq!(batch(&baseline), want);
-            }
+            visited += assert_walks_agree(&avx, &rays, [f32::INFINITY, 2.0]);
         }
         assert_eq!(interleaved, [false, true]);
         assert!(visited > 1000, "{visited} leaves");
@@ -1125,7 +1134,6 @@ mod tests {
         let bytes = avx.nodes.len() * core::mem::size_of::<RayNode<f64>>()
             + avx.leaves.len() * core::mem::size_of::<Leaf<f64>>();
         assert!(bytes >= INTERLEAVE_BYTES, "{bytes} bytes");
-        let baseline = avx.clone().without_avx();
         let mut state = 21;
         let rays: Vec<Ray<DVec3>> = (0..3000)
             .map(|_| {
@@ -1134,28 +1142,7 @@ mod tests {
                 Ray { origin: o, dir: d }
             })
             .collect();
-        let mut visited = 0;
-        for max_t in [f64::INFINITY, 2.0] {
-            let one = |tree: &RayTree<f64>| {
-                let mut record = Record(vec![Vec::new(); rays.len()]);
-                for (k, ray) in rays.iter().enumerate() {
-                    let mut single = Record(vec![Vec::new()]);
-                    tree.walk(ray, max_t, &mut single);
-                    record.0[k] = single.0.pop().unwrap_or_default();
-                }
-                record.0
-            };
-            let batch = |tree: &RayTree<f64>| {
-                let mut record = Record(vec![Vec::new(); rays.len()]);
-                tree.walk_batch(&rays, max_t, &mut record);
-                record.0
-            };
-            let want = one(&baseline);
-            visited += want.iter().map(Vec::len).sum::<usize>();
-            assert_eq!(one(&avx), want);
-            assert_eq!(batch(&avx), want);
-            assert_eq!(batch(&baseline), want);
-        }
+        let visited = assert_walks_agree(&avx, &rays, [f64::INFINITY, 2.0]);
         assert!(visited > 1000, "{visited} leaves");
     }
 }
