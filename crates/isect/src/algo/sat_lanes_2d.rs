@@ -29,6 +29,7 @@ use core::arch::x86_64::*;
 
 use glam::Vec2;
 
+use super::clip_2d::PolygonFeatures;
 use crate::math::{Pose2, Real, Rot2};
 
 /// Most points a polygon may have here.
@@ -203,8 +204,8 @@ fn largest<const G: usize>(seps: [__m128; G], starts: &Starts<G>) -> Option<(f32
 #[allow(clippy::type_complexity)]
 #[inline(always)]
 pub fn separations_of<R: Real>(
-    a: [&[R::V2]; 2],
-    b: [&[R::V2]; 2],
+    a: &PolygonFeatures<'_, R::V2>,
+    b: &PolygonFeatures<'_, R::V2>,
     pose_ab: &Pose2<R>,
     limit: R,
 ) -> Option<Option<((R, usize), (R, usize))>> {
@@ -215,32 +216,19 @@ pub fn separations_of<R: Real>(
     Some(found.map(|(along_a, along_b)| (back(along_a), back(along_b))))
 }
 
-/// A polygon's vertices and normals as `Vec2`s when `R` is `f32`.
+/// A polygon's features as `Vec2`s when `R` is `f32` (the same reference: the caller's
+/// features stay where they are, nothing is copied).
 #[inline(always)]
-fn polygon_of<R: Real>(p: [&[R::V2]; 2]) -> Option<Polygon<'_>> {
-    Some(Polygon {
-        vertices: as_vec2s(p[0])?,
-        normals: as_vec2s(p[1])?,
+fn polygon_of<'p, 'a, R: Real>(p: &'p PolygonFeatures<'a, R::V2>) -> Option<&'p Polygon<'a>> {
+    (TypeId::of::<R::V2>() == TypeId::of::<Vec2>()).then(|| {
+        // SAFETY: the element type is `Vec2` itself (the test above), so the two
+        // types are one.
+        unsafe { &*(p as *const PolygonFeatures<'a, R::V2>).cast::<Polygon<'a>>() }
     })
 }
 
-/// `points` as `Vec2`s when `V` is `Vec2`.
-#[inline(always)]
-fn as_vec2s<V: 'static>(points: &[V]) -> Option<&[Vec2]> {
-    (TypeId::of::<V>() == TypeId::of::<Vec2>()).then(|| {
-        // SAFETY: the element type is `Vec2` itself (the test above).
-        unsafe { core::slice::from_raw_parts(points.as_ptr().cast::<Vec2>(), points.len()) }
-    })
-}
-
-/// A convex polygon's vertices and edge normals in its own frame.
-#[derive(Copy, Clone)]
-pub struct Polygon<'a> {
-    /// Counter-clockwise vertices.
-    pub vertices: &'a [Vec2],
-    /// The outward unit normal of each edge `vertices[i] → vertices[i + 1]`.
-    pub normals: &'a [Vec2],
-}
+/// A convex polygon's vertices and edge normals in its own frame, as `Vec2`s.
+pub type Polygon<'a> = PolygonFeatures<'a, Vec2>;
 
 impl Polygon<'_> {
     /// One group of lanes holds it (or `None`: it does not fit in two).
@@ -259,8 +247,8 @@ impl Polygon<'_> {
 /// caller's scalar search answers).
 #[allow(clippy::type_complexity)]
 pub fn separations(
-    a: Polygon<'_>,
-    b: Polygon<'_>,
+    a: &Polygon<'_>,
+    b: &Polygon<'_>,
     pose_ab: &Pose2<f32>,
     limit: f32,
 ) -> Option<Option<((f32, usize), (f32, usize))>> {
@@ -276,8 +264,8 @@ pub fn separations(
 #[allow(clippy::type_complexity)]
 #[inline(always)]
 fn separations_in<const GA: usize, const GB: usize>(
-    a: Polygon<'_>,
-    b: Polygon<'_>,
+    a: &Polygon<'_>,
+    b: &Polygon<'_>,
     pose_ab: &Pose2<f32>,
     limit: f32,
 ) -> Option<Option<((f32, usize), (f32, usize))>> {
@@ -409,7 +397,7 @@ mod tests {
                 1 => 0.0,
                 _ => rng.uniform(-0.5, 0.5) * scale,
             };
-            let lanes = separations(a, b, &pose, limit).expect("finite input stays in lanes");
+            let lanes = separations(&a, &b, &pose, limit).expect("finite input stays in lanes");
             assert_eq!(
                 bits(lanes),
                 bits(scalar(a, b, &pose, limit)),
@@ -449,7 +437,7 @@ mod tests {
                         let angle = quarter as f32 * core::f32::consts::FRAC_PI_2;
                         let pose = Pose2::new(Vec2::new(x, y), angle);
                         let (a, b) = (view(pa), view(pb));
-                        let lanes = separations(a, b, &pose, f32::INFINITY).expect("in lanes");
+                        let lanes = separations(&a, &b, &pose, f32::INFINITY).expect("in lanes");
                         let expected = scalar(a, b, &pose, f32::INFINITY);
                         assert_eq!(bits(lanes), bits(expected));
                         tied += (edges_at_best(a, b, &pose) > 1) as usize;
@@ -513,7 +501,7 @@ mod tests {
                 translation,
             };
             let limit = [f32::INFINITY, f32::NEG_INFINITY, f32::NAN, 0.0][case % 4];
-            match separations(a, b, &pose, limit) {
+            match separations(&a, &b, &pose, limit) {
                 None => handed_back += 1,
                 Some(lanes) => {
                     assert_eq!(bits(lanes), bits(scalar(a, b, &pose, limit)), "case {case}");
@@ -559,7 +547,7 @@ mod tests {
         };
         let expected = scalar(square, tri, &pose, f32::INFINITY);
         assert!(expected.is_some());
-        let lanes = separations(square, tri, &pose, f32::INFINITY);
+        let lanes = separations(&square, &tri, &pose, f32::INFINITY);
         assert!(
             lanes.is_none_or(|l| bits(l) == bits(expected)),
             "{lanes:?} {expected:?}"
@@ -574,19 +562,12 @@ mod tests {
         let v32 = square(1.0).map(|(x, y)| Vec2::new(x as f32, y as f32));
         let n32 = [Vec2::NEG_Y, Vec2::X, Vec2::Y, Vec2::NEG_X];
         let pose32 = Pose2::new(Vec2::new(1.5, 0.5), 0.4);
-        let found = separations_of::<f32>([&v32, &n32], [&v32, &n32], &pose32, 1.0);
-        let direct = separations(
-            Polygon {
-                vertices: &v32,
-                normals: &n32,
-            },
-            Polygon {
-                vertices: &v32,
-                normals: &n32,
-            },
-            &pose32,
-            1.0,
-        );
+        let p32 = Polygon {
+            vertices: &v32,
+            normals: &n32,
+        };
+        let found = separations_of::<f32>(&p32, &p32, &pose32, 1.0);
+        let direct = separations(&p32, &p32, &pose32, 1.0);
         assert!(found.is_some() && bits(found.unwrap()) == bits(direct.unwrap()));
 
         let v64 = square(1.0).map(|(x, y)| glam::DVec2::new(x, y));
@@ -597,7 +578,11 @@ mod tests {
             glam::DVec2::NEG_X,
         ];
         let pose64 = Pose2::new(glam::DVec2::new(1.5, 0.5), 0.4);
-        assert!(separations_of::<f64>([&v64, &n64], [&v64, &n64], &pose64, 1.0).is_none());
+        let p64 = PolygonFeatures {
+            vertices: &v64,
+            normals: &n64,
+        };
+        assert!(separations_of::<f64>(&p64, &p64, &pose64, 1.0).is_none());
     }
 
     // Products that overflow give NaN separations: the lanes hand the pair back to
@@ -613,7 +598,7 @@ mod tests {
             normals: &n,
         };
         let far = Pose2::new(Vec2::new(h, h), 0.3);
-        assert!(separations(huge, huge, &far, f32::INFINITY).is_none());
+        assert!(separations(&huge, &huge, &far, f32::INFINITY).is_none());
 
         let nine: Vec<Vec2> = (0..9).map(|k| Vec2::from_angle(k as f32 * 0.7)).collect();
         let big = Polygon {
@@ -630,8 +615,8 @@ mod tests {
         };
         let unit = Pose2::new(Vec2::ZERO, 0.0);
         for odd in [big, small, uneven] {
-            assert!(separations(odd, huge, &unit, 0.0).is_none());
-            assert!(separations(huge, odd, &unit, 0.0).is_none());
+            assert!(separations(&odd, &huge, &unit, 0.0).is_none());
+            assert!(separations(&huge, &odd, &unit, 0.0).is_none());
         }
     }
 }

@@ -73,29 +73,16 @@ where
         return None;
     }
     let pose_ab = pose_a.inv_mul(pose_b);
-    if circles_beyond(a, b, &pose_ab, prediction) {
+    let reach = Reach::new([a.scale(), b.scale()], R::ZERO, &pose_ab, prediction);
+    if circles_apart(a, b, &pose_ab, reach.prediction) {
         return None;
     }
     let (ca, cb) = (
         Core2::polygon(pose_a, a, R::ZERO),
         Core2::polygon(pose_b, b, R::ZERO),
     );
-    core_manifold_posed(&ca, &cb, &pose_ab, prediction)
+    core_manifold_posed(&ca, &cb, &pose_ab, &reach)
         .or_general(|| contact_manifold_convex(pose_a, a, pose_b, b, prediction))
-}
-
-/// True when the polygons' bounding circles (B's mapped by `pose_ab`) are farther
-/// apart than `prediction` (with the cores' touch tolerance,
-/// [`clip_3d::touch_limit`]): an answer that reads no vertex.
-#[inline(always)]
-fn circles_beyond<R: Real>(
-    a: &ConvexPolygon<R>,
-    b: &ConvexPolygon<R>,
-    pose_ab: &Pose2<R>,
-    prediction: R,
-) -> bool {
-    let scale = a.scale().max(b.scale()) + pose_ab.translation.abs().max_element();
-    circles_apart(a, b, pose_ab, clip_3d::touch_limit(prediction, scale))
 }
 
 /// Manifold of two 2D oriented boxes: 1 or 2 points; edge behaviour as
@@ -273,27 +260,48 @@ pub(crate) fn core_manifold<R: Real>(
 where
     R::V2: Vector<Pose = Pose2<R>>,
 {
-    core_manifold_posed(a, b, &a.pose.inv_mul(&b.pose), prediction)
+    let pose_ab = a.pose.inv_mul(&b.pose);
+    let reach = Reach::new([a.size, b.size], a.radius + b.radius, &pose_ab, prediction);
+    core_manifold_posed(a, b, &pose_ab, &reach)
 }
 
-/// [`core_manifold`] with B's frame in A's, `pose_ab`, already known.
+/// How far apart two cores may be and still touch: `prediction` widened by their
+/// touch tolerance ([`clip_3d::touch_limit`]), and the size that tolerance is taken
+/// of (the larger core, B's offset in A's frame and the radii).
+struct Reach<R> {
+    prediction: R,
+    scale: R,
+}
+
+impl<R: Real> Reach<R> {
+    /// The reach of cores of `sizes` grown by `radii` in all, B at `pose_ab` in A's
+    /// frame.
+    #[inline(always)]
+    fn new(sizes: [R; 2], radii: R, pose_ab: &Pose2<R>, prediction: R) -> Self {
+        let scale = sizes[0].max(sizes[1]) + pose_ab.translation.abs().max_element() + radii;
+        Reach {
+            prediction: clip_3d::touch_limit(prediction, scale),
+            scale,
+        }
+    }
+}
+
+/// [`core_manifold`] with B's frame in A's, `pose_ab`, and the pair's [`Reach`]
+/// already known.
 fn core_manifold_posed<R: Real>(
     a: &Core2<'_, R>,
     b: &Core2<'_, R>,
     pose_ab: &Pose2<R>,
-    prediction: R,
+    reach: &Reach<R>,
 ) -> CoreManifold<R::V2>
 where
     R::V2: Vector<Pose = Pose2<R>>,
 {
-    let pose_ab = *pose_ab;
-    let pose_ba = pose_ab.inverse();
+    let (prediction, scale) = (reach.prediction, reach.scale);
     let radii = a.radius + b.radius;
-    let scale = a.size.max(b.size) + pose_ab.translation.abs().max_element() + radii;
-    let prediction = clip_3d::touch_limit(prediction, scale);
     let limit = prediction + radii;
     let size = a.size.max(b.size);
-    let Some(choice) = choose_reference(a, b, &pose_ab, &pose_ba, limit, size) else {
+    let Some(choice) = choose_reference(a, b, pose_ab, limit, size) else {
         return CoreManifold::Apart;
     };
     let (rf, inc) = if choice.reference_is_b {
@@ -301,11 +309,7 @@ where
     } else {
         (a, b)
     };
-    let pose_ri = if choice.reference_is_b {
-        &pose_ba
-    } else {
-        &pose_ab
-    };
+    let pose_ri = &choice.pose_ri;
     let (offset, lying) = incident_surface(rf, inc, pose_ri, &choice);
     if choice.separation > R::ZERO && radii > R::ZERO {
         let closest = closest_features(rf, inc, pose_ri, &choice);
@@ -458,9 +462,11 @@ fn segment_feature<V: Vector2>(f: V::Scalar, d: V, n: V) -> u32 {
 }
 
 /// The reference and incident edges of two cores.
-struct Reference2<R> {
+struct Reference2<R: Real> {
     /// The cores' separation along the reference edge's normal (`< 0` overlapping).
     separation: R,
+    /// The incident core's frame in the reference core's.
+    pose_ri: Pose2<R>,
     reference_is_b: bool,
     reference: usize,
     incident: usize,
@@ -474,24 +480,25 @@ fn choose_reference<R: Real>(
     a: &Core2<'_, R>,
     b: &Core2<'_, R>,
     pose_ab: &Pose2<R>,
-    pose_ba: &Pose2<R>,
     limit: R,
     size: R,
 ) -> Option<Reference2<R>>
 where
     R::V2: Vector<Pose = Pose2<R>>,
 {
-    let ((sep_a, ea), (sep_b, eb)) = separations(a, b, pose_ab, pose_ba, limit)?;
+    let ((sep_a, ea), (sep_b, eb)) = separations(a, b, pose_ab, limit)?;
     let reference_is_b = sep_b > sep_a + R::from_f64(REFERENCE_BIAS) * size;
+    // B's frame is inverted only when B's edge is the reference.
     let (rf, e, inc, pose_ri, separation) = if reference_is_b {
-        (b, eb, a, pose_ba, sep_b)
+        (b, eb, a, pose_ab.inverse(), sep_b)
     } else {
-        (a, ea, b, pose_ab, sep_a)
+        (a, ea, b, *pose_ab, sep_a)
     };
     let normal = rf.features.normals[e];
     let incident = clip_2d::incident_edge(inc.features, pose_ri.inverse_transform_vector(normal));
     Some(Reference2 {
         separation,
+        pose_ri,
         reference_is_b,
         reference: e,
         incident,
@@ -509,22 +516,18 @@ fn separations<R: Real>(
     a: &Core2<'_, R>,
     b: &Core2<'_, R>,
     pose_ab: &Pose2<R>,
-    pose_ba: &Pose2<R>,
     limit: R,
 ) -> Option<((R, usize), (R, usize))>
 where
     R::V2: Vector<Pose = Pose2<R>>,
 {
-    let (fa, fb) = (a.features, b.features);
     #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
-    if let Some(found) = crate::algo::sat_lanes_2d::separations_of(
-        [fa.vertices, fa.normals],
-        [fb.vertices, fb.normals],
-        pose_ab,
-        limit,
-    ) {
+    if let Some(found) =
+        crate::algo::sat_lanes_2d::separations_of(&a.features, &b.features, pose_ab, limit)
+    {
         return found;
     }
+    let (fa, fb) = (a.features, b.features);
     if let Some((buf, len)) = clip_2d::placed(fb.vertices, pose_ab) {
         let b_in_a = &buf[..len];
         let along_a = max_separation_in_frame(fa.vertices, fa.normals, |n| n, b_in_a, limit);
@@ -539,7 +542,7 @@ where
     if !(along_a.0 <= limit) {
         return None;
     }
-    let along_b = clip_2d::max_separation(fb, fa, pose_ba, limit);
+    let along_b = clip_2d::max_separation(fb, fa, &pose_ab.inverse(), limit);
     (along_b.0 <= limit).then_some((along_a, along_b))
 }
 
