@@ -89,6 +89,11 @@ pub mod serial;
 pub mod shape;
 pub mod world;
 
+/// The tests' seeded generator, shared with the integration tests.
+#[cfg(test)]
+#[path = "../tests/support/rng.rs"]
+mod test_rng;
+
 pub use prelude::{d2, d2_f64, d3, d3_f64};
 pub use shape::ShapeError;
 

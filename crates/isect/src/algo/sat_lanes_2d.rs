@@ -297,18 +297,13 @@ fn separations_along<const G: usize, const H: usize>(
     largest(seps, starts)
 }
 
-/// The tests' seeded generator, shared with the integration tests.
-#[cfg(test)]
-#[path = "../../tests/support/rng.rs"]
-mod test_rng;
-
 #[cfg(test)]
 mod tests {
-    use super::test_rng::Rng;
     use super::*;
     use crate::algo::clip_2d::{max_separation_in_frame, placed};
     use crate::math::Isometry;
     use crate::shape::ConvexPolygon;
+    use crate::test_rng::Rng;
 
     type Found = Option<((f32, usize), (f32, usize))>;
 

@@ -32,13 +32,7 @@ impl<R: Real> ConvexEnum<R::V2> for Shape<R>
 where
     R::V2: GjkVector<Pose = Pose2<R>>,
 {
-    shared_convex_hooks!(
-        V2,
-        Pose2,
-        sat_2d,
-        contact_manifold_obb_2d,
-        crate::algo::witness::witness_2d
-    );
+    shared_convex_hooks!(V2, Pose2, sat_2d, contact_manifold_obb_2d, box_witness_2d);
 
     fn hull_vertices(&self) -> Option<&[R::V2]> {
         match self {

@@ -6,7 +6,8 @@
 use super::table::{self, dispatch_by_table, shared_convex_hooks, ConvexEnum, Kind};
 use super::*;
 use crate::algo::sat_3d;
-use crate::math::Pose3;
+use crate::algo::witness::{witness_boxes_3d, PlacedBox};
+use crate::math::{Pose3, Rotation3};
 use crate::query::capsule_cylinder::{contact_capsule_cylinder_apart, distance_capsule_cylinder};
 use crate::query::capsule_triangle::contact_capsule_triangle;
 use crate::query::contact::contact_ball_projected_finite;
@@ -24,17 +25,33 @@ fn world_obb<R: Real>(pose: &Pose3<R>, b: &Aabb<R::V3>) -> Option<Obb<R>> {
     )
 }
 
+/// The witnesses of two boxes' contact of normal `n` and depth `depth`
+/// ([`witness_boxes_3d`]: their support sets from the normal's side of each box axis).
+fn box_witness_3d<R: Real>(
+    pa: &Pose3<R>,
+    a: &Aabb<R::V3>,
+    pb: &Pose3<R>,
+    b: &Aabb<R::V3>,
+    n: R::V3,
+    depth: R,
+) -> (R::V3, R::V3) {
+    let placed = |pose: &Pose3<R>, b: &Aabb<R::V3>| {
+        let (c, h) = (b.center(), b.half_extents());
+        let axes = pose.rotation.matrix_columns();
+        PlacedBox {
+            centre: pose.translation + axes[0] * c.get(0) + axes[1] * c.get(1) + axes[2] * c.get(2),
+            axes,
+            half: [h.get(0), h.get(1), h.get(2)],
+        }
+    };
+    witness_boxes_3d(&placed(pa, a), &placed(pb, b), n, depth)
+}
+
 impl<R: Real> ConvexEnum<R::V3> for Shape<R>
 where
     R::V3: GjkVector<Pose = Pose3<R>>,
 {
-    shared_convex_hooks!(
-        V3,
-        Pose3,
-        sat_3d,
-        contact_manifold_obb_3d,
-        crate::algo::witness::witness_3d
-    );
+    shared_convex_hooks!(V3, Pose3, sat_3d, contact_manifold_obb_3d, box_witness_3d);
 
     fn hull_vertices(&self) -> Option<&[R::V3]> {
         match self {

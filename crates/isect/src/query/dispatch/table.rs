@@ -701,10 +701,7 @@ macro_rules! shared_convex_hooks {
             b: &Aabb<R::$V>,
             mtv: Mtv<R::$V>,
         ) -> Contact<R::$V> {
-            let (ca, na) = box_corners(pa, a);
-            let (cb, nb) = box_corners(pb, b);
-            let (ia, ib) = (ca[..na].iter().copied(), cb[..nb].iter().copied());
-            contact_from_mtv(mtv, $witness(ia, ib, mtv.axis, mtv.depth))
+            contact_from_mtv(mtv, $witness(pa, a, pb, b, mtv.axis, mtv.depth))
         }
 
         fn boxes_manifold(
