@@ -340,6 +340,56 @@ fn batch_matches_single<R: Real>() {
 }
 for_each_real!(batch_matches_single);
 
+// Rays between points of an integer grid cross a cube of side 2 exactly at its
+// vertices and edges, where two or three triangles tie. The composite boundary cast
+// (what `cast_ray_solid(.., false)` and Python's `cast_ray(solid=False)` take for an
+// open mesh) gives the same triangle's answer as the indexed single and batch calls.
+fn boundary_cast_takes_the_batch_tie<R: Real>()
+where
+    R::V3: isect::algo::gjk::GjkVector<Pose = isect::math::Pose3<R>>,
+{
+    use isect::shape::Composite;
+    let corners: Vec<[f64; 3]> = (0..8)
+        .map(|k| [0, 1, 2].map(|i| if k >> i & 1 == 1 { 1.0 } else { -1.0 }))
+        .collect();
+    let quads = [
+        [0, 1, 3, 2],
+        [4, 6, 7, 5],
+        [0, 4, 5, 1],
+        [2, 3, 7, 6],
+        [0, 2, 6, 4],
+        [1, 5, 7, 3],
+    ];
+    let indices: Vec<[u32; 3]> = quads
+        .iter()
+        .flat_map(|q| [[q[0], q[1], q[2]], [q[0], q[2], q[3]]])
+        .collect();
+    let vertices = corners.iter().map(|&c| v::<R>(c)).collect();
+    let mesh = TriMesh::<R>::new(vertices, indices, TriMeshFlags::OPEN).expect("a cube");
+    let grid = |k: i32, lo: i32, n: i32| (k % n + lo) as f64;
+    let rays: Vec<Ray<R::V3>> = (0..2400)
+        .map(|k| {
+            let o = [grid(k, -3, 7), grid(k / 7, -3, 7), grid(k / 49, -3, 7)];
+            let d = [grid(k / 3, -2, 5), grid(k / 5, -2, 5), grid(k / 11, -2, 5)];
+            Ray {
+                origin: v::<R>(o),
+                dir: v::<R>(d),
+            }
+        })
+        .collect();
+    let batch = mesh.cast_rays_indexed(&rays, R::INFINITY);
+    let mut hits = 0;
+    for (k, ray) in rays.iter().enumerate() {
+        let single = mesh.cast_ray_indexed(ray, R::INFINITY);
+        assert_eq!(batch[k], single, "ray {k}");
+        let boundary = Composite::cast_ray_boundary(&mesh, ray, R::INFINITY);
+        assert_eq!(boundary, single.map(|(_, h)| h), "ray {k}: {ray:?}");
+        hits += usize::from(single.is_some());
+    }
+    assert!(hits > 300, "{hits} hits");
+}
+for_each_real!(boundary_cast_takes_the_batch_tie);
+
 // The mesh's ray walk (its own tree, four triangles per kernel call) finds exactly
 // the hit of the reference, each triangle's own ray cast (the same watertight kernel)
 // over all triangles: the same t, and the same triangle unless another one is crossed

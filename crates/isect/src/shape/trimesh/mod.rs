@@ -656,6 +656,14 @@ where
         !self.is_solid()
     }
 
+    /// The closest crossing by the mesh's ray tree, as
+    /// [`cast_ray_indexed`](TriMesh::cast_ray_indexed) and the batches find it (the
+    /// default's walk of the parts could take the other triangle of an exact tie, at
+    /// a shared edge or vertex).
+    fn cast_ray_boundary(&self, ray: &Ray<R::V3>, max_t: R) -> Option<RayHit<R::V3>> {
+        self.cast_ray_indexed(ray, max_t).map(|(_, hit)| hit)
+    }
+
     /// # Panics
     /// When `i` is not below [`part_count`](Composite::part_count).
     fn with_part<T>(&self, i: u32, f: impl FnOnce(&Pose3<R>, &Shape<R>) -> T) -> T {
