@@ -3,7 +3,7 @@
 //! arrays. A row with NaN or infinite input answers with the row-wise miss (no hit,
 //! `False`, `nan`); the batch itself never fails for it.
 
-use crate::dim::{Dim, PoseArray, D2, D3};
+use crate::dim::{Dim, PoseArray, VectorArray, D2, D3};
 use crate::query::{by_dim, which, which_pair, Which};
 use isect::math::Isometry;
 use isect::query::dispatch;
@@ -100,13 +100,7 @@ pub fn rays<D: Dim>(origins: &Any<'_>, directions: &Any<'_>) -> PyResult<Vec<Ray
         D::vectors(origins, "origins")?,
         D::vectors(directions, "directions")?,
     );
-    if o.len() != d.len() {
-        return Err(PyTypeError::new_err(format!(
-            "origins and directions: {} rows against {}",
-            o.len(),
-            d.len()
-        )));
-    }
+    same_rows(o.len(), d.len())?;
     Ok(o.into_iter()
         .zip(d)
         .map(|(origin, dir)| Ray { origin, dir })
@@ -133,38 +127,162 @@ fn cast_rays_in<D: Dim>(
 }
 
 /// Mesh rays through the mesh's packet kernel, with triangle ids (surface hits: used
-/// for open meshes, or when `solid=False`).
+/// for open meshes, or when `solid=False`). Each chunk of rows is read from the arrays
+/// in place, moved into the mesh's frame and cast, and its answers written straight
+/// into their rows of the result's columns: no array of all the rays or all the hits
+/// is built on the way.
 fn cast_rays_mesh(
     py: Python<'_>,
     mesh: &isect::d3_f64::TriMesh,
     pose: &isect::d3_f64::Pose,
-    rays: Vec<Ray<glam::DVec3>>,
+    origins: &Any<'_>,
+    directions: &Any<'_>,
     max_t: f64,
 ) -> PyResult<RayHits> {
-    let local: Vec<_> = rays
-        .iter()
-        .map(|r| Ray {
-            origin: pose.inverse_transform_point(r.origin),
-            dir: pose.inverse_transform_vector(r.dir),
-        })
-        .collect();
-    let hits: Vec<_> = py.detach(|| {
-        local
-            .par_chunks(CHUNK)
-            .flat_map_iter(|chunk| mesh.cast_rays_indexed(chunk, max_t))
-            .collect()
-    });
-    let to_world = |h: Option<(u32, RayHit<glam::DVec3>)>| {
-        h.map(|(i, h)| {
-            let hit = RayHit {
-                t: h.t,
-                point: pose.transform_point(h.point),
-                normal: pose.transform_vector(h.normal),
-            };
-            (i64::from(i), hit)
-        })
+    let (origins, directions) = (
+        VectorArray::<D3>::new(origins, "origins")?,
+        VectorArray::<D3>::new(directions, "directions")?,
+    );
+    let (o, d) = (origins.rows(), directions.rows());
+    same_rows(o.len(), d.len())?;
+    let mut columns = RayColumns::<D3>::misses(o.len());
+    // A mesh at the origin (the common case) needs no move either way.
+    let moved = *pose != isect::d3_f64::Pose::IDENTITY;
+    let to_local = |ray: Ray<glam::DVec3>| match moved {
+        true => Ray {
+            origin: pose.inverse_transform_point(ray.origin),
+            dir: pose.inverse_transform_vector(ray.dir),
+        },
+        false => ray,
     };
-    RayHits::from_hits::<D3>(py, &hits.into_iter().map(to_world).collect::<Vec<_>>())
+    let to_world = |h: RayHit<glam::DVec3>| match moved {
+        true => RayHit {
+            t: h.t,
+            point: pose.transform_point(h.point),
+            normal: pose.transform_vector(h.normal),
+        },
+        false => h,
+    };
+    py.detach(|| {
+        columns.par_chunks_mut().for_each(|(first, mut rows)| {
+            let local: Vec<_> = (first..first + rows.len())
+                .map(|k| {
+                    to_local(Ray {
+                        origin: o.get(k),
+                        dir: d.get(k),
+                    })
+                })
+                .collect();
+            for (k, hit) in mesh
+                .cast_rays_indexed(&local, max_t)
+                .into_iter()
+                .enumerate()
+            {
+                if let Some((i, h)) = hit {
+                    rows.set(k, i64::from(i), &to_world(h));
+                }
+            }
+        });
+    });
+    columns.into_hits(py)
+}
+
+/// A `TypeError` unless the origin and direction arrays have the same number of rows.
+fn same_rows(origins: usize, directions: usize) -> PyResult<()> {
+    if origins == directions {
+        return Ok(());
+    }
+    Err(PyTypeError::new_err(format!(
+        "origins and directions: {origins} rows against {directions}"
+    )))
+}
+
+/// The columns of [`RayHits`] being filled: every row starts as a miss.
+struct RayColumns<D: Dim> {
+    hit: Vec<bool>,
+    t: Vec<f64>,
+    point: Vec<f64>,
+    normal: Vec<f64>,
+    id: Vec<i64>,
+    dim: std::marker::PhantomData<D>,
+}
+
+/// [`CHUNK`] rows of [`RayColumns`], written by one task.
+struct RayRows<'a> {
+    hit: &'a mut [bool],
+    t: &'a mut [f64],
+    point: &'a mut [f64],
+    normal: &'a mut [f64],
+    id: &'a mut [i64],
+}
+
+impl<D: Dim> RayColumns<D> {
+    /// `n` rows of misses: no hit, `t = inf`, `nan` points and normals, id `-1`.
+    fn misses(n: usize) -> Self {
+        Self {
+            hit: vec![false; n],
+            t: vec![f64::INFINITY; n],
+            point: vec![f64::NAN; n * D::N],
+            normal: vec![f64::NAN; n * D::N],
+            id: vec![-1; n],
+            dim: std::marker::PhantomData,
+        }
+    }
+
+    /// The rows in chunks of [`CHUNK`], each with the index of its first row, for
+    /// rayon's tasks.
+    fn par_chunks_mut(&mut self) -> impl IndexedParallelIterator<Item = (usize, RayRows<'_>)> {
+        let n = D::N;
+        self.hit
+            .par_chunks_mut(CHUNK)
+            .zip(self.t.par_chunks_mut(CHUNK))
+            .zip(self.point.par_chunks_mut(CHUNK * n))
+            .zip(self.normal.par_chunks_mut(CHUNK * n))
+            .zip(self.id.par_chunks_mut(CHUNK))
+            .enumerate()
+            .map(|(c, ((((hit, t), point), normal), id))| {
+                (
+                    c * CHUNK,
+                    RayRows {
+                        hit,
+                        t,
+                        point,
+                        normal,
+                        id,
+                    },
+                )
+            })
+    }
+
+    /// The arrays of [`RayHits`].
+    fn into_hits(self, py: Python<'_>) -> PyResult<RayHits> {
+        Ok(RayHits {
+            hit: PyArray1::from_vec(py, self.hit).into_any().unbind(),
+            t: array(py, self.t, 1)?,
+            point: array(py, self.point, D::N)?,
+            normal: array(py, self.normal, D::N)?,
+            id: PyArray1::from_vec(py, self.id).into_any().unbind(),
+        })
+    }
+}
+
+impl RayRows<'_> {
+    /// The number of rows.
+    fn len(&self) -> usize {
+        self.t.len()
+    }
+
+    /// Row `k` hit `hit`, with id `id`.
+    fn set<V: isect::math::Vector<Scalar = f64>>(&mut self, k: usize, id: i64, hit: &RayHit<V>) {
+        let n = V::DIM;
+        self.hit[k] = true;
+        self.t[k] = hit.t;
+        for j in 0..n {
+            self.point[k * n + j] = hit.point.get(j);
+            self.normal[k * n + j] = hit.normal.get(j);
+        }
+        self.id[k] = id;
+    }
 }
 
 /// N rays against one shape: `origins` and `directions` are `(n, 3)` (3D) or `(n, 2)`
@@ -188,7 +306,7 @@ pub fn cast_rays(
     if let Some(isect::d3_f64::AnyShape::TriMesh(mesh)) = D3::shape(shape) {
         if !(solid && mesh.is_solid()) {
             let pose = D3::pose(pose, "pose")?;
-            return cast_rays_mesh(py, mesh, &pose, rays::<D3>(origins, directions)?, max_t);
+            return cast_rays_mesh(py, mesh, &pose, origins, directions, max_t);
         }
     }
     by_dim!(

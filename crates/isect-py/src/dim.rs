@@ -67,12 +67,42 @@ pub trait Dim: Sized + 'static {
     }
 }
 
-/// A pose array's numbers, read in place when numpy holds them contiguous as float64
-/// (a batch parses its rows on every core instead of copying them first).
-pub struct PoseArray<'py, D: Dim> {
+/// An array's float64 numbers in row-major order, read in place when numpy holds them
+/// contiguous (a batch then parses its rows on every core instead of copying them
+/// first), else copied once.
+pub struct Numbers<'py> {
     array: PyArrayLikeDyn<'py, f64, AllowTypeChange>,
     /// The numbers when the array is not contiguous.
     copy: Option<Vec<f64>>,
+}
+
+impl<'py> Numbers<'py> {
+    /// The numbers of `obj` and its shape; a `TypeError` (saying `expected`) for
+    /// anything numpy does not read as an array of numbers.
+    fn new(obj: &Bound<'py, PyAny>, what: &str, expected: &str) -> PyResult<(Self, Vec<usize>)> {
+        crate::convert::not_numeric(obj, what)?;
+        let array: PyArrayLikeDyn<'py, f64, AllowTypeChange> = obj
+            .extract()
+            .map_err(|_| PyTypeError::new_err(format!("{what}: expected {expected}")))?;
+        let shape = array.shape().to_vec();
+        let copy = crate::convert::c_order(&array)
+            .is_none()
+            .then(|| crate::convert::flat(&array));
+        Ok((Self { array, copy }, shape))
+    }
+
+    /// The numbers, row-major.
+    pub fn flat(&self) -> &[f64] {
+        match &self.copy {
+            Some(copy) => copy,
+            None => crate::convert::c_order(&self.array).expect("checked row-major"),
+        }
+    }
+}
+
+/// A pose array's numbers ([`Numbers`]).
+pub struct PoseArray<'py, D: Dim> {
+    numbers: Numbers<'py>,
     /// Numbers a pose: `POSE_COLUMNS` for rows, `(N+1)²` for matrices.
     pub width: usize,
     dim: std::marker::PhantomData<D>,
@@ -82,11 +112,7 @@ impl<'py, D: Dim> PoseArray<'py, D> {
     /// An `(n, POSE_COLUMNS)` array of rows or an `(n, N+1, N+1)` array of matrices;
     /// a `TypeError` for anything else.
     pub fn new(obj: &Bound<'py, PyAny>, what: &str) -> PyResult<Self> {
-        crate::convert::not_numeric(obj, what)?;
-        let array: PyArrayLikeDyn<'py, f64, AllowTypeChange> = obj
-            .extract()
-            .map_err(|_| PyTypeError::new_err(format!("{what}: expected an array of poses")))?;
-        let shape = array.shape().to_vec();
+        let (numbers, shape) = Numbers::new(obj, what, "an array of poses")?;
         let k = D::N + 1;
         let width = match shape.as_slice() {
             [_, c] if *c == D::POSE_COLUMNS => D::POSE_COLUMNS,
@@ -98,12 +124,8 @@ impl<'py, D: Dim> PoseArray<'py, D> {
                 )))
             }
         };
-        let copy = crate::convert::c_order(&array)
-            .is_none()
-            .then(|| crate::convert::flat(&array));
         Ok(Self {
-            array,
-            copy,
+            numbers,
             width,
             dim: std::marker::PhantomData,
         })
@@ -111,15 +133,63 @@ impl<'py, D: Dim> PoseArray<'py, D> {
 
     /// The numbers, row-major.
     pub fn flat(&self) -> &[f64] {
-        match &self.copy {
-            Some(copy) => copy,
-            None => crate::convert::c_order(&self.array).expect("checked row-major"),
-        }
+        self.numbers.flat()
     }
 
     /// The number of poses.
     pub fn len(&self) -> usize {
         self.flat().len() / self.width
+    }
+}
+
+/// An `(n, N)` array of vectors, its numbers read in place ([`Numbers`]).
+pub struct VectorArray<'py, D: Dim> {
+    numbers: Numbers<'py>,
+    dim: std::marker::PhantomData<D>,
+}
+
+impl<'py, D: Dim> VectorArray<'py, D> {
+    /// The vectors of an `(n, N)` array; a `TypeError` for anything else.
+    pub fn new(obj: &Bound<'py, PyAny>, what: &str) -> PyResult<Self> {
+        let expected = format!("a 2D array of numbers with {} columns", D::N);
+        let (numbers, shape) = Numbers::new(obj, what, &expected)?;
+        if !matches!(shape.as_slice(), [_, c] if *c == D::N) {
+            return Err(PyTypeError::new_err(format!(
+                "{what}: expected shape (n, {}), got {shape:?}",
+                D::N
+            )));
+        }
+        Ok(Self {
+            numbers,
+            dim: std::marker::PhantomData,
+        })
+    }
+
+    /// The vectors as rows of numbers, a view that needs no GIL.
+    pub fn rows(&self) -> VectorRows<'_, D> {
+        VectorRows {
+            flat: self.numbers.flat(),
+            dim: std::marker::PhantomData,
+        }
+    }
+}
+
+/// The vectors of a [`VectorArray`], read where they are.
+#[derive(Copy, Clone)]
+pub struct VectorRows<'a, D: Dim> {
+    flat: &'a [f64],
+    dim: std::marker::PhantomData<D>,
+}
+
+impl<D: Dim> VectorRows<'_, D> {
+    /// The number of vectors.
+    pub fn len(&self) -> usize {
+        self.flat.len() / D::N
+    }
+
+    /// Vector `k`.
+    pub fn get(&self, k: usize) -> D::V {
+        D::from_slice(&self.flat[k * D::N..(k + 1) * D::N])
     }
 }
 

@@ -51,6 +51,46 @@ def test_mesh_rays_carry_triangle_ids():
     assert set(hits.id.tolist()) <= top and len(set(hits.id.tolist())) == 2
 
 
+def test_mesh_rays_match_single_casts_in_every_layout():
+    """The mesh path reads the arrays in place chunk by chunk: contiguous, Fortran
+    order, strided views and integers give the single casts' answers, moved or not,
+    across chunk boundaries (1000 rows), with NaN and zero rows missing."""
+    mesh = isect.TriMesh(CUBE_VERTICES, CUBE_FACES)
+    rng = np.random.default_rng(8)
+    origins, directions = random_rays(rng, 1000, 3)
+    origins[7] = math.nan
+    directions[11] = 0.0
+    wide = np.zeros((1000, 6))
+    wide[:, :3], wide[:, 3:] = origins, directions
+    layouts = [
+        (origins, directions),
+        (np.asfortranarray(origins), np.asfortranarray(directions)),
+        (wide[:, :3], wide[:, 3:]),
+        (np.rint(np.nan_to_num(origins)).astype(np.int64), np.rint(directions).astype(np.int32)),
+    ]
+    turned = ((0.3, -0.2, 0.1), (0.0, math.sin(0.3), 0.0, math.cos(0.3)))
+    for pose in (None, turned):
+        for o, d in layouts:
+            hits = isect.cast_rays(mesh, pose, o, d, solid=False)
+            assert hits.t.shape == (1000,) and hits.normal.shape == (1000, 3)
+            assert not hits.hit[11] and (o.dtype.kind == "i" or not hits.hit[7])
+            for i in range(1000):
+                if not (np.isfinite(o[i]).all() and np.any(d[i] != 0)):
+                    continue
+                one = isect.cast_ray(mesh, pose, o[i], d[i], solid=False)
+                assert bool(hits.hit[i]) == (one is not None), i
+                if one is None:
+                    assert math.isinf(hits.t[i]) and hits.id[i] == -1
+                    assert np.isnan(hits.point[i]).all() and np.isnan(hits.normal[i]).all()
+                else:
+                    assert hits.t[i] == pytest.approx(one.t, abs=1e-12)
+                    assert hits.point[i] == pytest.approx(one.point, abs=1e-12)
+                    assert hits.normal[i] == pytest.approx(one.normal, abs=1e-12)
+                    assert 0 <= hits.id[i] < len(CUBE_FACES)
+    empty = isect.cast_rays(mesh, None, np.zeros((0, 3)), np.zeros((0, 3)), solid=False)
+    assert empty.hit.shape == (0,) and empty.point.shape == (0, 3)
+
+
 def test_nan_rows_miss_and_the_rest_answer():
     origins = np.array([[-5.0, 0, 0], [math.nan, 0, 0], [-5.0, 0, 0], [0, 0, 0]])
     directions = np.array([[1.0, 0, 0], [1.0, 0, 0], [0.0, 0, 0], [math.inf, 0, 0]])
@@ -113,6 +153,10 @@ def test_collide_poses_2d_rows_and_matrices():
     [
         lambda: isect.cast_rays(isect.Sphere(1.0), None, np.zeros((3, 2)), np.zeros((3, 2))),
         lambda: isect.cast_rays(isect.Sphere(1.0), None, np.zeros((3, 3)), np.zeros((2, 3))),
+        lambda: isect.cast_rays(isect.TriMesh(CUBE_VERTICES, CUBE_FACES), None, np.zeros((3, 3)), np.zeros((2, 3)), solid=False),
+        lambda: isect.cast_rays(isect.TriMesh(CUBE_VERTICES, CUBE_FACES), None, np.zeros((3, 2)), np.zeros((3, 2)), solid=False),
+        lambda: isect.cast_rays(isect.TriMesh(CUBE_VERTICES, CUBE_FACES), None, np.zeros(3), np.zeros(3), solid=False),
+        lambda: isect.cast_rays(isect.TriMesh(CUBE_VERTICES, CUBE_FACES), None, [["a", "b", "c"]], [[1, 0, 0]], solid=False),
         lambda: isect.contains_points(isect.Sphere(1.0), None, np.zeros(3)),
         lambda: isect.contains_points(isect.Sphere(1.0), None, [["a", "b", "c"]]),
         lambda: isect.contains_points(isect.Sphere(1.0), None, [["1", "2", "3"]]),
