@@ -349,23 +349,7 @@ where
     R::V3: isect::algo::gjk::GjkVector<Pose = isect::math::Pose3<R>>,
 {
     use isect::shape::Composite;
-    let corners: Vec<[f64; 3]> = (0..8)
-        .map(|k| [0, 1, 2].map(|i| if k >> i & 1 == 1 { 1.0 } else { -1.0 }))
-        .collect();
-    let quads = [
-        [0, 1, 3, 2],
-        [4, 6, 7, 5],
-        [0, 4, 5, 1],
-        [2, 3, 7, 6],
-        [0, 2, 6, 4],
-        [1, 5, 7, 3],
-    ];
-    let indices: Vec<[u32; 3]> = quads
-        .iter()
-        .flat_map(|q| [[q[0], q[1], q[2]], [q[0], q[2], q[3]]])
-        .collect();
-    let vertices = corners.iter().map(|&c| v::<R>(c)).collect();
-    let mesh = TriMesh::<R>::new(vertices, indices, TriMeshFlags::OPEN).expect("a cube");
+    let mesh = build::<R>(&meshes::cube(), TriMeshFlags::OPEN);
     let grid = |k: i32, lo: i32, n: i32| (k % n + lo) as f64;
     let rays: Vec<Ray<R::V3>> = (0..2400)
         .map(|k| {
