@@ -9,6 +9,7 @@ use super::*;
 use crate::algo::clip_2d::{max_separation, PolygonFeatures};
 use crate::algo::sat_2d::{self, SatResult};
 use crate::math::{Pose2, Vector2};
+use crate::query::contact::contact_ball_projected_finite;
 use crate::query::manifold::polygons_2d::{capsules_manifold, core_manifold, Core2, CoreManifold};
 use crate::query::manifold::valid_input;
 use crate::query::manifold::{
@@ -61,8 +62,17 @@ where
         b: &Self,
         prediction: R,
     ) -> Option<Option<Contact<R::V2>>> {
-        let (Shape::Polygon(x), Shape::Polygon(y)) = (a, b) else {
-            return sharp_cores_contact(pa, a, pb, b, prediction);
+        let flipped = |c: Option<Option<Contact<R::V2>>>| c.map(|c| c.map(|c| c.flipped()));
+        let (x, y) = match (a, b) {
+            (Shape::Polygon(x), Shape::Polygon(y)) => (x, y),
+            // A disc against a polygon: the centre's projection, no GJK and EPA.
+            (Shape::Ball(x), Shape::Polygon(y)) => {
+                return contact_ball_projected_finite(pa, x, pb, y, prediction)
+            }
+            (Shape::Polygon(x), Shape::Ball(y)) => {
+                return flipped(contact_ball_projected_finite(pb, y, pa, x, prediction))
+            }
+            _ => return sharp_cores_contact(pa, a, pb, b, prediction),
         };
         Some(match sat_2d::polygon_polygon(pa, x, pb, y) {
             SatResult::Overlapping { depth, axis } if -depth <= prediction => {
