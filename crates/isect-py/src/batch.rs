@@ -1,6 +1,6 @@
-//! Batch queries over numpy arrays: the inputs are read while holding the GIL, then the
-//! work runs on every core (rayon) with the GIL released, and the answers come back as
-//! arrays. A row with NaN or infinite input answers with the row-wise miss (no hit,
+//! Batch queries over numpy arrays: the inputs are copied while holding the GIL, then
+//! the work runs on every core (rayon) with the GIL released, and the answers come back
+//! as arrays. A row with NaN or infinite input answers with the row-wise miss (no hit,
 //! `False`, `nan`); the batch itself never fails for it.
 
 use crate::dim::{Dim, PoseArray, VectorArray, D2, D3};
@@ -58,39 +58,14 @@ pub struct RayHits {
 impl RayHits {
     /// Arrays from one optional `(id, hit)` per ray.
     pub fn from_hits<D: Dim>(py: Python<'_>, hits: &[IdHit<D::V>]) -> PyResult<Self> {
-        let n = hits.len();
-        let (mut t, mut point, mut normal) = (
-            Vec::with_capacity(n),
-            Vec::with_capacity(n * D::N),
-            Vec::with_capacity(n * D::N),
-        );
-        let mut id = Vec::with_capacity(n);
-        let nan = D::from_slice(&[f64::NAN; 3][..D::N]);
-        for h in hits {
-            let (i, hit) = h.map_or(
-                (
-                    -1,
-                    RayHit {
-                        t: f64::INFINITY,
-                        point: nan,
-                        normal: nan,
-                    },
-                ),
-                |(i, h)| (i, h),
-            );
-            t.push(hit.t);
-            D::extend(&mut point, hit.point);
-            D::extend(&mut normal, hit.normal);
-            id.push(i);
+        let mut columns = RayColumns::<D>::misses(hits.len());
+        let mut rows = columns.rows();
+        for (k, h) in hits.iter().enumerate() {
+            if let Some((i, hit)) = h {
+                rows.set(k, *i, hit);
+            }
         }
-        let flags: Vec<bool> = hits.iter().map(Option::is_some).collect();
-        Ok(Self {
-            hit: PyArray1::from_vec(py, flags).into_any().unbind(),
-            t: array(py, t, 1)?,
-            point: array(py, point, D::N)?,
-            normal: array(py, normal, D::N)?,
-            id: PyArray1::from_vec(py, id).into_any().unbind(),
-        })
+        columns.into_hits(py)
     }
 }
 
@@ -127,10 +102,10 @@ fn cast_rays_in<D: Dim>(
 }
 
 /// Mesh rays through the mesh's packet kernel, with triangle ids (surface hits: used
-/// for open meshes, or when `solid=False`). Each chunk of rows is read from the arrays
-/// in place, moved into the mesh's frame and cast, and its answers written straight
-/// into their rows of the result's columns: no array of all the rays or all the hits
-/// is built on the way.
+/// for open meshes, or when `solid=False`). Each chunk of rows is read from the
+/// arrays' numbers, moved into the mesh's frame and cast, and its answers written
+/// straight into their rows of the result's columns: no array of all the rays or all
+/// the hits is built on the way.
 fn cast_rays_mesh(
     py: Python<'_>,
     mesh: &isect::d3_f64::TriMesh,
@@ -226,6 +201,17 @@ impl<D: Dim> RayColumns<D> {
             normal: vec![f64::NAN; n * D::N],
             id: vec![-1; n],
             dim: std::marker::PhantomData,
+        }
+    }
+
+    /// All the rows.
+    fn rows(&mut self) -> RayRows<'_> {
+        RayRows {
+            hit: &mut self.hit,
+            t: &mut self.t,
+            point: &mut self.point,
+            normal: &mut self.normal,
+            id: &mut self.id,
         }
     }
 
@@ -410,17 +396,17 @@ impl<P: Copy> Rows<'_, P> {
 }
 
 /// The B side of a pose batch: N poses, or one pose for every row.
-enum PosesB<'py, D: Dim> {
-    Each(PoseArray<'py, D>),
+enum PosesB<D: Dim> {
+    Each(PoseArray<D>),
     One(D::Pose),
 }
 
 /// `poses_b`: an array of `n` poses, or one pose (`None` for the identity).
-fn poses_or_one<'py, D: Dim>(
-    obj: Option<&Bound<'py, PyAny>>,
+fn poses_or_one<D: Dim>(
+    obj: Option<&Bound<'_, PyAny>>,
     n: usize,
     what: &str,
-) -> PyResult<PosesB<'py, D>> {
+) -> PyResult<PosesB<D>> {
     if let Some(obj) = obj.filter(|o| !o.is_none()) {
         if let Ok(poses) = PoseArray::<D>::new(obj, what) {
             if poses.len() != n {

@@ -53,8 +53,9 @@ pub trait Dim: Sized + 'static {
 
     /// `n` vectors from an `(n, N)` array.
     fn vectors(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<Vec<Self::V>> {
-        let flat = convert::matrix(obj, Self::N, what)?;
-        Ok(flat.chunks_exact(Self::N).map(Self::from_slice).collect())
+        let array = VectorArray::<Self>::new(obj, what)?;
+        let rows = array.rows();
+        Ok((0..rows.len()).map(|k| rows.get(k)).collect())
     }
 
     /// Poses from an `(n, POSE_COLUMNS)` array or an `(n, N+1, N+1)` array of matrices.
@@ -67,51 +68,55 @@ pub trait Dim: Sized + 'static {
     }
 }
 
-/// An array's float64 numbers in row-major order, read in place when numpy holds them
-/// contiguous (a batch then parses its rows on every core instead of copying them
-/// first), else copied once.
-pub struct Numbers<'py> {
-    array: PyArrayLikeDyn<'py, f64, AllowTypeChange>,
-    /// The numbers when the array is not contiguous.
-    copy: Option<Vec<f64>>,
+/// An array's numbers as float64 in row-major order, copied while the GIL is held: a
+/// batch then reads them on every core with the GIL released, and no Python thread
+/// can write them meanwhile (numpy's buffer itself could change under the workers).
+pub struct Numbers {
+    flat: Vec<f64>,
 }
 
-impl<'py> Numbers<'py> {
+impl Numbers {
     /// The numbers of `obj` and its shape; a `TypeError` (saying `expected`) for
     /// anything numpy does not read as an array of numbers.
-    fn new(obj: &Bound<'py, PyAny>, what: &str, expected: &str) -> PyResult<(Self, Vec<usize>)> {
+    fn new(obj: &Bound<'_, PyAny>, what: &str, expected: &str) -> PyResult<(Self, Vec<usize>)> {
         crate::convert::not_numeric(obj, what)?;
-        let array: PyArrayLikeDyn<'py, f64, AllowTypeChange> = obj
+        let array: PyArrayLikeDyn<'_, f64, AllowTypeChange> = obj
             .extract()
             .map_err(|_| PyTypeError::new_err(format!("{what}: expected {expected}")))?;
         let shape = array.shape().to_vec();
-        let copy = crate::convert::c_order(&array)
-            .is_none()
-            .then(|| crate::convert::flat(&array));
-        Ok((Self { array, copy }, shape))
+        let flat = crate::convert::flat(&array);
+        Ok((Self { flat }, shape))
     }
 
     /// The numbers, row-major.
     pub fn flat(&self) -> &[f64] {
-        match &self.copy {
-            Some(copy) => copy,
-            None => crate::convert::c_order(&self.array).expect("checked row-major"),
+        &self.flat
+    }
+}
+
+/// An array shape as Python prints it: `(3,)`, `(4, 2)`.
+fn python_shape(shape: &[usize]) -> String {
+    match shape {
+        [n] => format!("({n},)"),
+        _ => {
+            let parts: Vec<String> = shape.iter().map(usize::to_string).collect();
+            format!("({})", parts.join(", "))
         }
     }
 }
 
 /// A pose array's numbers ([`Numbers`]).
-pub struct PoseArray<'py, D: Dim> {
-    numbers: Numbers<'py>,
+pub struct PoseArray<D: Dim> {
+    numbers: Numbers,
     /// Numbers a pose: `POSE_COLUMNS` for rows, `(N+1)²` for matrices.
     pub width: usize,
     dim: std::marker::PhantomData<D>,
 }
 
-impl<'py, D: Dim> PoseArray<'py, D> {
+impl<D: Dim> PoseArray<D> {
     /// An `(n, POSE_COLUMNS)` array of rows or an `(n, N+1, N+1)` array of matrices;
     /// a `TypeError` for anything else.
-    pub fn new(obj: &Bound<'py, PyAny>, what: &str) -> PyResult<Self> {
+    pub fn new(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<Self> {
         let (numbers, shape) = Numbers::new(obj, what, "an array of poses")?;
         let k = D::N + 1;
         let width = match shape.as_slice() {
@@ -119,8 +124,9 @@ impl<'py, D: Dim> PoseArray<'py, D> {
             [_, r, c] if *r == k && *c == k => k * k,
             _ => {
                 return Err(PyTypeError::new_err(format!(
-                    "{what}: expected shape (n, {}) or (n, {k}, {k}), got {shape:?}",
-                    D::POSE_COLUMNS
+                    "{what}: expected shape (n, {}) or (n, {k}, {k}), got {}",
+                    D::POSE_COLUMNS,
+                    python_shape(&shape)
                 )))
             }
         };
@@ -142,21 +148,22 @@ impl<'py, D: Dim> PoseArray<'py, D> {
     }
 }
 
-/// An `(n, N)` array of vectors, its numbers read in place ([`Numbers`]).
-pub struct VectorArray<'py, D: Dim> {
-    numbers: Numbers<'py>,
+/// An `(n, N)` array of vectors ([`Numbers`]).
+pub struct VectorArray<D: Dim> {
+    numbers: Numbers,
     dim: std::marker::PhantomData<D>,
 }
 
-impl<'py, D: Dim> VectorArray<'py, D> {
+impl<D: Dim> VectorArray<D> {
     /// The vectors of an `(n, N)` array; a `TypeError` for anything else.
-    pub fn new(obj: &Bound<'py, PyAny>, what: &str) -> PyResult<Self> {
+    pub fn new(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<Self> {
         let expected = format!("a 2D array of numbers with {} columns", D::N);
         let (numbers, shape) = Numbers::new(obj, what, &expected)?;
         if !matches!(shape.as_slice(), [_, c] if *c == D::N) {
             return Err(PyTypeError::new_err(format!(
-                "{what}: expected shape (n, {}), got {shape:?}",
-                D::N
+                "{what}: expected shape (n, {}), got {}",
+                D::N,
+                python_shape(&shape)
             )));
         }
         Ok(Self {
@@ -165,7 +172,7 @@ impl<'py, D: Dim> VectorArray<'py, D> {
         })
     }
 
-    /// The vectors as rows of numbers, a view that needs no GIL.
+    /// The vectors as rows of numbers.
     pub fn rows(&self) -> VectorRows<'_, D> {
         VectorRows {
             flat: self.numbers.flat(),
