@@ -342,12 +342,16 @@ for_each_real!(batch_matches_single);
 
 // Rays between points of an integer grid cross a cube of side 2 exactly at its
 // vertices and edges, where two or three triangles tie. The composite boundary cast
-// (what `cast_ray_solid(.., false)` and Python's `cast_ray(solid=False)` take for an
-// open mesh) gives the same triangle's answer as the indexed single and batch calls.
+// gives the same triangle's answer as the indexed single and batch calls, and so does
+// the dispatch's `solid = false` cast of the mesh moved (what Python's
+// `cast_ray(solid=False)` calls). A solid cube's boundary cast from inside meets the
+// face the ray leaves through, normal facing the ray.
 fn boundary_cast_takes_the_batch_tie<R: Real>()
 where
     R::V3: isect::algo::gjk::GjkVector<Pose = isect::math::Pose3<R>>,
 {
+    use isect::math::Isometry;
+    use isect::query::dispatch::DispatchShape;
     use isect::shape::Composite;
     let mesh = build::<R>(&meshes::cube(), TriMeshFlags::OPEN);
     let grid = |k: i32, lo: i32, n: i32| (k % n + lo) as f64;
@@ -362,15 +366,70 @@ where
         })
         .collect();
     let batch = mesh.cast_rays_indexed(&rays, R::INFINITY);
+    // A shift by whole units keeps the grid exact (a turn would round the rays off
+    // the very corners the test is about).
+    let pose = isect::math::Pose3::<R> {
+        rotation: <R::Quat as isect::math::Rotation3<R>>::IDENTITY,
+        translation: v::<R>([3.0, -2.0, 1.0]),
+    };
+    let shape = isect::shape::shape_3d::AnyShape::TriMesh(std::sync::Arc::new(mesh.clone()));
     let mut hits = 0;
     for (k, ray) in rays.iter().enumerate() {
         let single = mesh.cast_ray_indexed(ray, R::INFINITY);
         assert_eq!(batch[k], single, "ray {k}");
         let boundary = Composite::cast_ray_boundary(&mesh, ray, R::INFINITY);
         assert_eq!(boundary, single.map(|(_, h)| h), "ray {k}: {ray:?}");
+        let world = Ray {
+            origin: pose.transform_point(ray.origin),
+            dir: pose.transform_vector(ray.dir),
+        };
+        let posed = shape.cast_ray_solid(&pose, &world, R::INFINITY, false);
+        let slack = R::from_f64(1e3) * R::EPSILON * R::from_f64(8.0);
+        match (posed, single) {
+            (None, None) => {}
+            (Some(p), Some((_, h))) => {
+                assert!(
+                    (p.t - h.t).abs() <= slack,
+                    "ray {k}: t {} against {}",
+                    p.t,
+                    h.t
+                );
+                let n = pose.transform_vector(h.normal);
+                assert!(
+                    (p.normal - n).length() <= slack,
+                    "ray {k}: normal {:?} against {n:?}",
+                    p.normal
+                );
+            }
+            (p, s) => panic!("ray {k}: posed {p:?} against {s:?}"),
+        }
         hits += usize::from(single.is_some());
     }
     assert!(hits > 300, "{hits} hits");
+    let solid = build::<R>(&meshes::cube(), TriMeshFlags::SOLID);
+    for ray in rays
+        .iter()
+        .filter(|r| to_f64::<R>(r.origin).iter().all(|c| c.abs() < 1.0))
+    {
+        let (o, d) = (to_f64::<R>(ray.origin), to_f64::<R>(ray.dir));
+        // Leaving the cube: the nearest of the three face planes ahead.
+        let exit = (0..3)
+            .filter(|&i| d[i] != 0.0)
+            .map(|i| (d[i].signum() - o[i]) / d[i])
+            .fold(f64::INFINITY, f64::min);
+        let hit = Composite::cast_ray_boundary(&solid, ray, R::INFINITY);
+        let hit = hit.unwrap_or_else(|| panic!("{ray:?} leaves the cube"));
+        assert!(
+            (hit.t.to_f64() - exit).abs() < 1e-5,
+            "{ray:?}: t {} against {exit}",
+            hit.t
+        );
+        assert!(
+            hit.normal.dot(ray.dir) < R::ZERO,
+            "{ray:?}: normal {:?}",
+            hit.normal
+        );
+    }
 }
 for_each_real!(boundary_cast_takes_the_batch_tie);
 

@@ -22,7 +22,9 @@
 //!
 //! Safety: the intrinsics need SSE and SSE2, which every `x86_64` processor has (the
 //! target enables them by default); the only loads are the unaligned 16-byte reads
-//! of two `Vec2`s of a slice (`quad`).
+//! of two `Vec2`s of a slice (`quad`). The generic entry reinterprets a
+//! `&PolygonFeatures<R::V2>` as a `&PolygonFeatures<Vec2>` only after a `TypeId` test
+//! has found the two types to be one (`polygon_of`).
 
 use core::any::{Any, TypeId};
 use core::arch::x86_64::*;
@@ -227,7 +229,8 @@ fn polygon_of<'p, 'a, R: Real>(p: &'p PolygonFeatures<'a, R::V2>) -> Option<&'p 
     })
 }
 
-/// A convex polygon's vertices and edge normals in its own frame, as `Vec2`s.
+/// A convex polygon's vertices and edge normals in its own frame, as `Vec2`s (the
+/// clipper's own type, so that the cores' features are read where they are).
 pub type Polygon<'a> = PolygonFeatures<'a, Vec2>;
 
 impl Polygon<'_> {

@@ -16,9 +16,17 @@
 //! supporting plane up to rounding. So both points lie on their shape's surface and
 //! in the contact region, and `point_a − point_b = d · n` exactly as EPA's contacts.
 //!
+//! Boxes in 3D (`witness_boxes_3d`, for the dispatch's box pairs) take the same sets
+//! without computing their corners: the corner farthest along `n`, and the corners that
+//! flip it along box axes whose drops `2·h·|n·u|` sum to at most the tolerance (the
+//! corners the filter below keeps, up to the rounding of a corner's height, which
+//! matters only for a drop within rounding of the tolerance itself).
+//!
 //! Tolerance: vertices within `eps(`[`SUPPORT_FEATURE_ULPS`]`)` times the largest
 //! coordinate of their supporting plane belong to the support feature (rounding of
-//! the poses must not turn a resting face into one corner). When rounding empties the
+//! the poses must not turn a resting face into one corner). Two edges seen along `n`
+//! are parallel within the same epsilons of their lengths and of the coordinates'
+//! size (far from the origin, rounding tilts short edges). When rounding empties the
 //! overlap, the middle between the two features is used. NaN input gives NaN points.
 
 // `!(x > y)` is deliberate: it is also true for NaN, which must take the safe branch.
@@ -102,9 +110,10 @@ pub fn witness_3d<V: Vector3>(
     witness_of_features(&on_a.0[..on_a.1], &on_b.0[..on_b.1], n, top, depth)
 }
 
-/// A box in world space: its centre, its unit axes and its half extents along them.
+/// A box in world space: its centre, its unit axes and its half extents along them
+/// (the caller's boxes are valid: unit orthogonal axes, extents `≥ 0`).
 #[derive(Copy, Clone, Debug)]
-pub struct PlacedBox<V: Vector> {
+pub(crate) struct PlacedBox<V: Vector> {
     /// Centre.
     pub centre: V,
     /// The unit box axes.
@@ -198,7 +207,7 @@ impl<V: Vector> BoxSupport<V> {
 /// each box axis lies on instead of from their sixteen corners: the same sets (up to
 /// the rounding of a corner's height) and the same centre. A corner against anything
 /// (most contacts of boxes in motion) is that corner, found without the other set.
-pub fn witness_boxes_3d<V: Vector3>(
+pub(crate) fn witness_boxes_3d<V: Vector3>(
     a: &PlacedBox<V>,
     b: &PlacedBox<V>,
     n: V,
@@ -532,8 +541,11 @@ fn feature_of<W: Vector2>(s: &PointSet<W>) -> Feature<W> {
             }
         }
     }
-    let area2 = (0..pts.len()).fold(W::Scalar::ZERO, |s, i| {
-        s + pts[i].perp_dot(pts[(i + 1) % pts.len()])
+    // Twice the area, from the first point: products of absolute coordinates cancel
+    // far from the origin and made collinear points look like a polygon.
+    let o = pts[0];
+    let area2 = (1..pts.len()).fold(W::Scalar::ZERO, |s, i| {
+        s + (pts[i] - o).perp_dot(pts[(i + 1) % pts.len()] - o)
     });
     let span = best.sqrt();
     if !(span > W::Scalar::ZERO) {
@@ -568,8 +580,14 @@ fn overlap_centre<W: Vector2>(p: PointSet<W>, q: PointSet<W>) -> W {
 fn segments_centre<W: Vector2>(a: W, b: W, c: W, d: W) -> W {
     let half = W::Scalar::from_f64(0.5);
     let (e, f) = (b - a, d - c);
-    let parallel =
-        e.perp_dot(f).abs() <= eps::<W::Scalar>(SUPPORT_FEATURE_ULPS) * e.length() * f.length();
+    // The edges are differences of coordinates as large as `scale`: each carries an
+    // error of a few ulps of it, which tilts a short edge far from the origin.
+    let scale = [a, b, c, d]
+        .iter()
+        .fold(W::Scalar::ZERO, |m, p| m.max(p.abs().max_element()));
+    let (le, lf) = (e.length(), f.length());
+    let parallel = e.perp_dot(f).abs()
+        <= eps::<W::Scalar>(SUPPORT_FEATURE_ULPS) * (le * lf + scale * (le + lf));
     if parallel {
         let Some(t) = e.try_normalize() else {
             return (a + c) * half;
@@ -682,10 +700,15 @@ mod tests {
             .collect()
     }
 
-    /// A seeded box at scale `s`: random, axis-aligned or turned as `like`; a tenth
-    /// of its extents are zero.
-    fn random_box(rng: &mut Rng, s: f64, like: Option<DQuat>) -> (DVec3, DQuat, [f64; 3]) {
-        let centre = DVec3::new(rng.range(-s, s), rng.range(-s, s), rng.range(-s, s));
+    /// A seeded box at scale `s` near `base`: random, axis-aligned or turned as
+    /// `like`; a tenth of its extents are zero.
+    fn random_box(
+        rng: &mut Rng,
+        s: f64,
+        base: DVec3,
+        like: Option<DQuat>,
+    ) -> (DVec3, DQuat, [f64; 3]) {
+        let centre = base + DVec3::new(rng.range(-s, s), rng.range(-s, s), rng.range(-s, s));
         let rotation = match rng.below(3) {
             0 => DQuat::IDENTITY,
             1 => like.unwrap_or(DQuat::IDENTITY),
@@ -745,19 +768,24 @@ mod tests {
 
     // The box witness finds the support sets from the axes' sides; the corner witness
     // filters the sixteen corners. Over faces, edges and corners of turned,
-    // axis-aligned, parallel and flat boxes, at three scales, in both precisions, the
-    // two give the same points up to rounding.
+    // axis-aligned, parallel and flat boxes, at three scales, near the origin and up
+    // to 10⁴ sizes away from it, in both precisions, the two give the same points up
+    // to rounding of the coordinates.
     #[test]
     fn box_witness_is_the_corner_witness() {
         let mut rng = Rng(0x0051_573D);
         for s in [1e-3, 1.0, 1e3] {
-            for _ in 0..3000 {
-                let (ca, ra, ha) = random_box(&mut rng, s, None);
-                let (cb, rb, hb) = random_box(&mut rng, s, Some(ra));
+            for k in 0..3000 {
+                let far = [0.0, 1.0, 1e2, 1e4][k % 4] * s;
+                let mut coord = || rng.range(-far, far);
+                let base = DVec3::new(coord(), coord(), coord());
+                let (ca, ra, ha) = random_box(&mut rng, s, base, None);
+                let (cb, rb, hb) = random_box(&mut rng, s, base, Some(ra));
                 let Some(n) = random_normal(&mut rng, ra, rb) else {
                     continue;
                 };
                 let depth = rng.range(0.0, 0.1) * s;
+                let size = s + base.abs().max_element();
                 let a64 = PlacedBox {
                     centre: ca,
                     axes: ra.matrix_columns(),
@@ -768,7 +796,7 @@ mod tests {
                     axes: rb.matrix_columns(),
                     half: hb,
                 };
-                agree(&a64, &b64, n, depth, 1e-9 * s);
+                agree(&a64, &b64, n, depth, 1e-12 * size);
                 let (qa, qb) = (ra.as_quat(), rb.as_quat());
                 let a32 = PlacedBox {
                     centre: ca.as_vec3(),
@@ -780,7 +808,46 @@ mod tests {
                     axes: qb.matrix_columns(),
                     half: hb.map(|h| h as f32),
                 };
-                agree(&a32, &b32, n.as_vec3(), depth as f32, 1e-3 * s as f32);
+                agree(&a32, &b32, n.as_vec3(), depth as f32, 2e-5 * size as f32);
+            }
+        }
+    }
+
+    // Two boxes turned alike meet edge to edge along `n = (u0 + u1)/√2`: both support
+    // sets are edges along `u2`, spanning [−1, 1] (A) and [−0.1, 0.7] (B) along it, so
+    // the witness is at 0.3 on A's edge, near the origin and far from it.
+    #[test]
+    fn parallel_edges_meet_at_the_middle_of_their_overlap() {
+        let q = DQuat::from_rotation_z(0.3) * DQuat::from_rotation_x(0.2);
+        let u = q.matrix_columns();
+        let n = (u[0] + u[1]).normalize();
+        let depth = 0.05;
+        for offset in [0.0, 1.0, 1e2, 1e4] {
+            let ca = DVec3::new(offset, -0.5 * offset, 0.25 * offset);
+            let cb = ca + u[0] + u[1] - n * depth + u[2] * 0.3;
+            let a = PlacedBox {
+                centre: ca,
+                axes: u,
+                half: [0.5, 0.5, 1.0],
+            };
+            let b = PlacedBox {
+                centre: cb,
+                axes: u,
+                half: [0.5, 0.5, 0.4],
+            };
+            let on_a = ca + (u[0] + u[1]) * 0.5 + u[2] * 0.3;
+            let (ia, ib) = (corners(&a), corners(&b));
+            let by_corners = witness_3d(ia.iter().copied(), ib.iter().copied(), n, depth);
+            for (p, q) in [witness_boxes_3d(&a, &b, n, depth), by_corners] {
+                let close = 1e-12 * (1.0 + offset);
+                assert!(
+                    p.distance(on_a) <= close,
+                    "offset {offset}: {p} against {on_a}"
+                );
+                assert!(
+                    q.distance(on_a - n * depth) <= close,
+                    "offset {offset}: {q}"
+                );
             }
         }
     }

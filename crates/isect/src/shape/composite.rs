@@ -144,10 +144,11 @@ pub trait Composite<V: GjkVector> {
     /// starting inside a solid composite is not hit at `t = 0` but where it meets the
     /// boundary (the `solid = false` cast of
     /// [`DispatchShape::cast_ray_solid`]). The default walks the parts with their own
-    /// `solid = false` casts (right for meshes, heightfields and polylines, whose
-    /// parts are the surface, and for compounds, whose parts' boundaries are); a
-    /// concave polygon answers with its outline. Misses as
-    /// [`RayCast`](crate::query::RayCast) documents.
+    /// `solid = false` casts (right for heightfields and polylines, whose parts are the
+    /// surface, and for compounds, whose parts' boundaries are); a triangle mesh
+    /// answers with its ray tree (the batches' walk, ties included) and a concave
+    /// polygon with its outline. Misses as [`RayCast`](crate::query::RayCast)
+    /// documents.
     ///
     /// ```
     /// use isect::d2::*;

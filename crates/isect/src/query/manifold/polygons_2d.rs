@@ -73,6 +73,8 @@ where
         return None;
     }
     let pose_ab = pose_a.inv_mul(pose_b);
+    // The cores' sizes and radii (`Core2::polygon`), before the cores are built: the
+    // circles may answer first.
     let reach = Reach::new([a.scale(), b.scale()], R::ZERO, &pose_ab, prediction);
     if circles_apart(a, b, &pose_ab, reach.prediction) {
         return None;
