@@ -194,6 +194,9 @@ struct Entry<V: GjkVector, S> {
     motion: Motion,
     user_data: u64,
     proxy: ProxyId,
+    /// The proxy's fat box in its tree, kept with the entry so that the update's pair
+    /// states read the two shapes' entries and not their tree leaves as well.
+    fat: Aabb<V>,
     aabb: Aabb<V>,
     /// `aabb` as [`World::pair_box`] grows it: kept with it, so that the update's pair
     /// states do not recompute it for every pair of the shape.
@@ -322,12 +325,14 @@ impl<V: GjkVector, S: DispatchShape<V>> World<V, S> {
             if let Some(e) = &slot.entry {
                 let tree = &mut trees[e.motion.tree()];
                 // The box was accepted before, so the insertion succeeds.
-                proxies.push((index, tree.insert(e.pair_box, index as u32)?));
+                let proxy = tree.insert(e.pair_box, index as u32)?;
+                proxies.push((index, proxy, fat_box(tree, proxy, &e.pair_box)));
             }
         }
-        for (index, proxy) in proxies {
+        for (index, proxy, fat) in proxies {
             if let Some(e) = self.slots[index].entry.as_mut() {
                 e.proxy = proxy;
+                e.fat = fat;
             }
             self.mark_dirty(index as u32);
         }
@@ -418,7 +423,8 @@ impl<V: GjkVector, S: DispatchShape<V>> World<V, S> {
         let pose = unit_pose::<V>(pose)?;
         let aabb = shape.world_aabb(&pose);
         let pair_box = self.pair_box(&aabb);
-        let proxy = self.trees[motion.tree()].insert(pair_box, index)?;
+        let tree = &mut self.trees[motion.tree()];
+        let proxy = tree.insert(pair_box, index)?;
         Ok(Entry {
             shape,
             pose,
@@ -426,6 +432,7 @@ impl<V: GjkVector, S: DispatchShape<V>> World<V, S> {
             motion,
             user_data,
             proxy,
+            fat: fat_box(tree, proxy, &pair_box),
             aabb,
             pair_box,
             pairs: Vec::new(),
@@ -481,7 +488,7 @@ impl<V: GjkVector, S: DispatchShape<V>> World<V, S> {
         let aabb = entry.shape.world_aabb(&pose);
         let pair_box = pair_box_of(prediction, &aabb);
         let tree = &mut self.trees[entry.motion.tree()];
-        match entry.motion {
+        let refattened = match entry.motion {
             // A moving shape keeps its leaf (the update refits and, in time, rebuilds).
             // Its box and stretch come from a checked pose: no second check.
             Motion::Moving => {
@@ -491,6 +498,9 @@ impl<V: GjkVector, S: DispatchShape<V>> World<V, S> {
             }
             Motion::Static => tree.move_proxy(entry.proxy, pair_box, V::ZERO)?,
         };
+        if refattened {
+            entry.fat = fat_box(tree, entry.proxy, &pair_box);
+        }
         entry.pose = pose;
         entry.aabb = aabb;
         entry.pair_box = pair_box;
@@ -672,6 +682,13 @@ impl<V: GjkVector, S: DispatchShape<V>> World<V, S> {
         };
         Some((handle, entry))
     }
+}
+
+/// The fat box of live `proxy` in `tree` (`fallback` for a stale one, which the
+/// callers never pass: they have just inserted or moved it).
+#[inline]
+fn fat_box<V: GjkVector>(tree: &DynamicTree<V>, proxy: ProxyId, fallback: &Aabb<V>) -> Aabb<V> {
+    *tree.fat_aabb(proxy).unwrap_or(fallback)
 }
 
 /// [`World::pair_box`] for a world of contact prediction `prediction`.

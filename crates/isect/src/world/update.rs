@@ -432,10 +432,9 @@ impl<V: GjkVector, S: DispatchShape<V> + Sync> World<V, S> {
         }
     }
 
-    /// Starts loading what the pair loops will read of the pairs after the `i`-th of
-    /// `visit`: the record of the pair `2·AHEAD` places on, the slots of both shapes of
-    /// the pair `AHEAD` places on (its record loaded by then), and their
-    /// tree leaves `AHEAD / 2` places on (their slots loaded by then).
+    /// Starts loading what the pair pass will read of the pairs after the `i`-th of
+    /// `visit`: the record of the pair `2·AHEAD` places on and the slots of both shapes
+    /// of the pair `AHEAD` places on (its record loaded by then).
     #[inline(always)]
     fn prefetch_pairs_ahead(&self, visit: &[u32], i: usize) {
         self.prefetch_record_ahead(visit, i);
@@ -445,12 +444,6 @@ impl<V: GjkVector, S: DispatchShape<V> + Sync> World<V, S> {
                 if let Some(slot) = self.slots.get(h.index()) {
                     prefetch(slot);
                 }
-            }
-        }
-        if let Some(&next) = visit.get(i + PREFETCH_AHEAD / 2) {
-            let (a, b) = self.pair_handles(next);
-            for e in [self.entry(a), self.entry(b)].into_iter().flatten() {
-                self.trees[e.motion.tree()].prefetch_leaf(e.proxy);
             }
         }
     }
@@ -532,8 +525,7 @@ impl<V: GjkVector, S: DispatchShape<V> + Sync> World<V, S> {
     /// True when the fat boxes of two live shapes overlap (their pair stays cached).
     #[inline]
     fn fat_boxes_meet(&self, ea: &Entry<V, S>, eb: &Entry<V, S>) -> bool {
-        let fat = |e: &Entry<V, S>| self.trees[e.motion.tree()].fat_aabb(e.proxy);
-        matches!((fat(ea), fat(eb)), (Some(x), Some(y)) if x.intersects(y))
+        ea.fat.intersects(&eb.fat)
     }
 
     /// Applies the outcomes of the pairs of `visit`: drops the pairs to drop, ends the
