@@ -199,7 +199,6 @@ impl<V: GjkVector, S: DispatchShape<V> + Sync> World<V, S> {
         let outcomes = self.narrow_phase(&visit);
         let narrow = clock.elapsed().saturating_sub(broad);
         let candidates = self.apply_outcomes(&visit, &outcomes, &mut events);
-        self.clear_dirty();
         events.started.sort_unstable();
         events.stopped.sort_unstable();
         self.stats = UpdateStats {
@@ -416,12 +415,16 @@ impl<V: GjkVector, S: DispatchShape<V> + Sync> World<V, S> {
             && (self.excluded.is_empty() || !self.excluded.contains(&super::pair_key(ha, hb)))
     }
 
-    /// Appends the pairs of the dirty shapes not visited yet in this update.
+    /// Appends the pairs of the dirty shapes not visited yet in this update, and
+    /// empties the dirty list (in the same pass over the shapes; the list keeps its
+    /// room for the next frame's moves).
     fn collect_dirty_pairs(&mut self, visit: &mut Vec<u32>) {
-        for &slot in &self.dirty {
-            let Some(e) = self.slots[slot as usize].entry.as_ref() else {
+        let mut dirty = std::mem::take(&mut self.dirty);
+        for &slot in &dirty {
+            let Some(e) = self.slots[slot as usize].entry.as_mut() else {
                 continue;
             };
+            e.dirty = false;
             for &id in &e.pairs {
                 let pair = self.pairs.get_mut(id);
                 if pair.stamp != self.stamp {
@@ -430,6 +433,8 @@ impl<V: GjkVector, S: DispatchShape<V> + Sync> World<V, S> {
                 }
             }
         }
+        dirty.clear();
+        self.dirty = dirty;
     }
 
     /// Starts loading what the pair pass will read of the pairs after the `i`-th of
@@ -559,15 +564,6 @@ impl<V: GjkVector, S: DispatchShape<V> + Sync> World<V, S> {
             }
         }
         queried
-    }
-
-    /// Empties the dirty list.
-    fn clear_dirty(&mut self) {
-        for slot in std::mem::take(&mut self.dirty) {
-            if let Some(e) = self.slots[slot as usize].entry.as_mut() {
-                e.dirty = false;
-            }
-        }
     }
 }
 
