@@ -201,14 +201,6 @@ impl<V: Vector> DynamicTree<V> {
         self.leaf(id).map(|n| &n.aabb)
     }
 
-    /// Starts loading a proxy's leaf (a hint: [`prefetch`](crate::hint::prefetch)).
-    #[inline(always)]
-    pub(crate) fn prefetch_leaf(&self, id: ProxyId) {
-        if let Some(node) = self.nodes.get(id.0 as usize) {
-            crate::hint::prefetch(node);
-        }
-    }
-
     /// The user data of a live proxy.
     pub fn user_data(&self, id: ProxyId) -> Option<u32> {
         self.leaf(id).map(|n| n.user)

@@ -194,6 +194,9 @@ struct Entry<V: GjkVector, S> {
     motion: Motion,
     user_data: u64,
     proxy: ProxyId,
+    /// The proxy's fat box in its tree, kept with the entry so that the update's pair
+    /// states read the two shapes' entries and not their tree leaves as well.
+    fat: Aabb<V>,
     aabb: Aabb<V>,
     /// `aabb` as [`World::pair_box`] grows it: kept with it, so that the update's pair
     /// states do not recompute it for every pair of the shape.
@@ -322,12 +325,14 @@ impl<V: GjkVector, S: DispatchShape<V>> World<V, S> {
             if let Some(e) = &slot.entry {
                 let tree = &mut trees[e.motion.tree()];
                 // The box was accepted before, so the insertion succeeds.
-                proxies.push((index, tree.insert(e.pair_box, index as u32)?));
+                let proxy = tree.insert(e.pair_box, index as u32)?;
+                proxies.push((index, proxy, fat_box(tree, proxy, &e.pair_box)));
             }
         }
-        for (index, proxy) in proxies {
+        for (index, proxy, fat) in proxies {
             if let Some(e) = self.slots[index].entry.as_mut() {
                 e.proxy = proxy;
+                e.fat = fat;
             }
             self.mark_dirty(index as u32);
         }
@@ -418,7 +423,8 @@ impl<V: GjkVector, S: DispatchShape<V>> World<V, S> {
         let pose = unit_pose::<V>(pose)?;
         let aabb = shape.world_aabb(&pose);
         let pair_box = self.pair_box(&aabb);
-        let proxy = self.trees[motion.tree()].insert(pair_box, index)?;
+        let tree = &mut self.trees[motion.tree()];
+        let proxy = tree.insert(pair_box, index)?;
         Ok(Entry {
             shape,
             pose,
@@ -426,6 +432,7 @@ impl<V: GjkVector, S: DispatchShape<V>> World<V, S> {
             motion,
             user_data,
             proxy,
+            fat: fat_box(tree, proxy, &pair_box),
             aabb,
             pair_box,
             pairs: Vec::new(),
@@ -465,28 +472,44 @@ impl<V: GjkVector, S: DispatchShape<V>> World<V, S> {
     /// [`WorldError::StaleHandle`] for a stale handle; [`WorldError::Invalid`] for a
     /// refused pose (as [`insert`](Self::insert)). On error the shape keeps its pose.
     pub fn set_pose(&mut self, handle: Handle, pose: V::Pose) -> Result<(), WorldError> {
-        let entry = self.entry(handle).ok_or(WorldError::StaleHandle(handle))?;
-        let pose = unit_pose::<V>(&pose)?;
+        // One lookup of the entry and no second check of what was checked: this runs
+        // for every moving shape every frame.
+        let pose = match crate::shape::error::pose_passes_as_is(&pose) {
+            true => pose,
+            false => unit_pose::<V>(&pose)?,
+        };
+        let (prediction, limit) = (self.prediction, self.stretch_limit());
+        let entry = self
+            .slots
+            .get_mut(handle.index())
+            .filter(|slot| slot.generation == handle.generation)
+            .and_then(|slot| slot.entry.as_mut())
+            .ok_or(WorldError::StaleHandle(handle))?;
         let aabb = entry.shape.world_aabb(&pose);
-        let (proxy, motion) = (entry.proxy, entry.motion);
-        let pair_box = self.pair_box(&aabb);
-        let ahead = self.stretch(&entry.aabb, &aabb);
-        let tree = &mut self.trees[motion.tree()];
-        match motion {
+        let pair_box = pair_box_of(prediction, &aabb);
+        let tree = &mut self.trees[entry.motion.tree()];
+        let refattened = match entry.motion {
             // A moving shape keeps its leaf (the update refits and, in time, rebuilds).
             // Its box and stretch come from a checked pose: no second check.
-            Motion::Moving => tree
-                .enlarge_proxy_trusted(proxy, &pair_box, ahead)
-                .ok_or(WorldError::StaleHandle(handle))?,
-            Motion::Static => tree.move_proxy(proxy, pair_box, V::ZERO)?,
+            Motion::Moving => {
+                let ahead = stretch_between(limit, &entry.aabb, &aabb);
+                tree.enlarge_proxy_trusted(entry.proxy, &pair_box, ahead)
+                    .ok_or(WorldError::StaleHandle(handle))?
+            }
+            Motion::Static => tree.move_proxy(entry.proxy, pair_box, V::ZERO)?,
         };
-        self.ray_snapshot = OnceLock::new();
-        if let Some(e) = self.entry_mut(handle) {
-            e.pose = pose;
-            e.aabb = aabb;
-            e.pair_box = pair_box;
+        if refattened {
+            entry.fat = fat_box(tree, entry.proxy, &pair_box);
         }
-        self.mark_dirty(handle.index);
+        entry.pose = pose;
+        entry.aabb = aabb;
+        entry.pair_box = pair_box;
+        if !entry.dirty {
+            entry.dirty = true;
+            self.dirty.push(handle.index);
+        }
+        // `take` only writes when a snapshot was built.
+        self.ray_snapshot.take();
         Ok(())
     }
 
@@ -601,22 +624,14 @@ impl<V: GjkVector, S: DispatchShape<V>> World<V, S> {
     /// `prediction` of each other have overlapping pair boxes.
     #[inline]
     fn pair_box(&self, aabb: &Aabb<V>) -> Aabb<V> {
-        let magnitude = aabb.min.abs().max(aabb.max.abs()).max_element();
-        let band = V::Scalar::from_f64(PAIR_BOX_ULPS) * V::Scalar::EPSILON * magnitude;
-        aabb.loosened(self.prediction * V::Scalar::HALF + band)
+        pair_box_of(self.prediction, aabb)
     }
 
-    /// How far a moving shape's fat box reaches ahead of its tight box after a move
-    /// from `old` to `new`: [`STRETCH_MOVES`] times the move of the box's centre, at
-    /// most [`STRETCH_MARGINS`] broad margins per axis (zero with a zero margin).
-    /// A shape moving steadily then stays inside its fat box for a frame or more, and
-    /// its broad-phase queries are not repeated every frame (Box2D v2.4's predicted
-    /// displacement); the bound keeps a teleport from dragging a long box behind.
-    fn stretch(&self, old: &Aabb<V>, new: &Aabb<V>) -> V {
-        let limit = V::splat(self.trees[1].margin() * V::Scalar::from_f64(STRETCH_MARGINS));
-        let moved = (new.min + new.max - old.min - old.max)
-            * (V::Scalar::HALF * V::Scalar::from_f64(STRETCH_MOVES));
-        moved.max(-limit).min(limit)
+    /// The bound of a moving fat box's stretch per axis: [`STRETCH_MARGINS`] broad
+    /// margins (see [`stretch_between`]).
+    #[inline]
+    fn stretch_limit(&self) -> V {
+        V::splat(self.trees[1].margin() * V::Scalar::from_f64(STRETCH_MARGINS))
     }
 
     /// Puts slot `index` on the dirty list (once).
@@ -667,6 +682,34 @@ impl<V: GjkVector, S: DispatchShape<V>> World<V, S> {
         };
         Some((handle, entry))
     }
+}
+
+/// The fat box of live `proxy` in `tree` (`fallback` for a stale one, which the
+/// callers never pass: they have just inserted or moved it).
+#[inline]
+fn fat_box<V: GjkVector>(tree: &DynamicTree<V>, proxy: ProxyId, fallback: &Aabb<V>) -> Aabb<V> {
+    *tree.fat_aabb(proxy).unwrap_or(fallback)
+}
+
+/// [`World::pair_box`] for a world of contact prediction `prediction`.
+#[inline]
+fn pair_box_of<V: GjkVector>(prediction: V::Scalar, aabb: &Aabb<V>) -> Aabb<V> {
+    let magnitude = aabb.min.abs().max(aabb.max.abs()).max_element();
+    let band = V::Scalar::from_f64(PAIR_BOX_ULPS) * V::Scalar::EPSILON * magnitude;
+    aabb.loosened(prediction * V::Scalar::HALF + band)
+}
+
+/// How far a moving shape's fat box reaches ahead of its tight box after a move
+/// from `old` to `new`: [`STRETCH_MOVES`] times the move of the box's centre, at most
+/// `limit` per axis ([`STRETCH_MARGINS`] broad margins, zero with a zero margin).
+/// A shape moving steadily then stays inside its fat box for a frame or more, and
+/// its broad-phase queries are not repeated every frame (Box2D v2.4's predicted
+/// displacement); the bound keeps a teleport from dragging a long box behind.
+#[inline]
+fn stretch_between<V: GjkVector>(limit: V, old: &Aabb<V>, new: &Aabb<V>) -> V {
+    let moved = (new.min + new.max - old.min - old.max)
+        * (V::Scalar::HALF * V::Scalar::from_f64(STRETCH_MOVES));
+    moved.max(-limit).min(limit)
 }
 
 /// `pose` with a unit rotation, or the error naming `pose.rotation` or

@@ -191,7 +191,41 @@ impl<V: Vector> PairCache<V> {
     /// pair started (`Some(true)`) or stopped (`Some(false)`) touching. Impulses of
     /// points whose feature id persists in the pair are carried over; new points
     /// start at zero.
+    #[inline]
     pub fn set_contact(
+        &mut self,
+        id: u32,
+        found: Option<(&Contact<V>, Option<&Manifold<V>>)>,
+        more: &[Manifold<V>],
+    ) -> Option<bool> {
+        // The two cases of nearly every pair every frame stay inline at the caller:
+        // still apart, and one manifold before and after (updated in place).
+        let first = self.pairs[id as usize].touching;
+        match (found, first) {
+            (None, NONE) => None,
+            (Some((contact, manifold)), k) if k != NONE && more.is_empty() => {
+                let k = k as usize;
+                if self.next[k] != NONE {
+                    return self.change_contact(id, found, more);
+                }
+                let manifold = match manifold {
+                    Some(m) => *m,
+                    None => Manifold::single(contact, FeatureId::SINGLE),
+                };
+                let old = (&self.contacts[k].manifold, &self.impulses[k]);
+                self.impulses[k] = carried(core::iter::once(old), &manifold);
+                self.contacts[k].contact = *contact;
+                self.contacts[k].manifold = manifold;
+                None
+            }
+            _ => self.change_contact(id, found, more),
+        }
+    }
+
+    /// [`set_contact`](Self::set_contact) for a pair that starts or stops touching or
+    /// whose number of entries may change.
+    #[inline(never)]
+    fn change_contact(
         &mut self,
         id: u32,
         found: Option<(&Contact<V>, Option<&Manifold<V>>)>,
@@ -213,15 +247,6 @@ impl<V: Vector> PairCache<V> {
             self.push_entry(id, contact, manifold);
             self.push_more(id, more);
             return Some(true);
-        }
-        let k = first as usize;
-        if more.is_empty() && self.next[k] == NONE {
-            // One manifold before and after: the common case, in place.
-            let old = (&self.contacts[k].manifold, &self.impulses[k]);
-            self.impulses[k] = carried(core::iter::once(old), &manifold);
-            self.contacts[k].contact = *contact;
-            self.contacts[k].manifold = manifold;
-            return None;
         }
         self.replace_entries(id, contact, manifold, more);
         None

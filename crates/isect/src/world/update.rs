@@ -67,10 +67,11 @@ pub const MOVING_SET_SHARE: usize = 8;
 /// What the last [`update`](World::update) did, and how long its phases took.
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
 pub struct UpdateStats {
-    /// Time in the broad phase (new pairs, pair pruning, filters); zero without the
-    /// `timing` feature.
+    /// Time in the broad phase (tree upkeep, new pairs, the pairs to visit); zero
+    /// without the `timing` feature.
     pub broad: Duration,
-    /// Time in the narrow phase (one contact query per visited pair); zero without
+    /// Time in the narrow phase (each visited pair's fat boxes, filters and pair boxes
+    /// checked, and one contact query per pair whose pair boxes meet); zero without
     /// the `timing` feature.
     pub narrow: Duration,
     /// Proxies whose fat box changed (inserted, moved out of it, refiltered) and were
@@ -97,16 +98,60 @@ pub struct UpdateEvents {
     pub stopped: Vec<(Handle, Handle)>,
 }
 
-/// A narrow-phase result: the deepest point, the manifold, and the manifolds of a
-/// composite's parts touching along other normals (empty, unallocated, for most).
-type Found<V> = Option<(Contact<V>, Manifold<V>, Vec<Manifold<V>>)>;
+/// What a visited pair needs, with its query's answer `T` when it was queried.
+enum Outcome<V: GjkVector, T> {
+    /// Drop it: a shape is gone, the fat boxes parted, or it may no longer pair.
+    Gone,
+    /// Keep it without contact: the pair boxes are apart.
+    Apart,
+    /// Queried: the answer and the pair's warm start after the query.
+    Near(Option<T>, ContactCache<V>),
+}
 
-/// The narrow phase's results, one per visited pair: single points (the world
+/// The narrow phase's outcomes, one per visited pair: single points (the world
 /// without manifolds: the manifold of one point is built when stored, so the
-/// results stay small) or manifolds with their deepest points.
-enum Results<V: GjkVector> {
-    Points(Vec<Option<Contact<V>>>),
-    Manifolds(Vec<Found<V>>),
+/// results stay small) or manifolds with their deepest points and the manifolds of a
+/// composite's parts touching along other normals (empty, unallocated, for most).
+enum Outcomes<V: GjkVector> {
+    Points(Vec<Outcome<V, Contact<V>>>),
+    Manifolds(Vec<Outcome<V, Found<V>>>),
+}
+
+/// A manifold query's answer: the deepest point, the manifold, and the manifolds of
+/// a composite's parts touching along other normals.
+type Found<V> = (Contact<V>, Manifold<V>, Vec<Manifold<V>>);
+
+/// A kept pair's outcome as the update applies it.
+struct Step<'a, V: GjkVector> {
+    /// The contact as the pair cache stores it: the deepest point and, with manifolds
+    /// on, the manifold (see `PairCache::set_contact`); `None` for no contact.
+    found: Option<(&'a Contact<V>, Option<&'a Manifold<V>>)>,
+    /// The manifolds of the further normals a composite touches along.
+    more: &'a [Manifold<V>],
+    /// The pair's warm start after its query (`None`: not queried).
+    warm: Option<&'a ContactCache<V>>,
+}
+
+impl<V: GjkVector> Outcomes<V> {
+    /// The `k`-th pair's outcome as the update applies it; `None` to drop the pair.
+    fn step(&self, k: usize) -> Option<Step<'_, V>> {
+        let step = |found, more, warm| Some(Step { found, more, warm });
+        match self {
+            Outcomes::Points(o) => match &o[k] {
+                Outcome::Gone => None,
+                Outcome::Apart => step(None, &[], None),
+                Outcome::Near(f, warm) => step(f.as_ref().map(|c| (c, None)), &[], Some(warm)),
+            },
+            Outcomes::Manifolds(o) => match &o[k] {
+                Outcome::Gone => None,
+                Outcome::Apart => step(None, &[], None),
+                Outcome::Near(Some((c, m, more)), warm) => {
+                    step(Some((c, Some(m))), &more[..], Some(warm))
+                }
+                Outcome::Near(None, warm) => step(None, &[], Some(warm)),
+            },
+        }
+    }
 }
 
 /// How many pairs ahead the update's pair loops start loading a pair's shapes (and
@@ -150,28 +195,10 @@ impl<V: GjkVector, S: DispatchShape<V> + Sync> World<V, S> {
         };
         let mut visit = self.find_new_pairs(use_set);
         self.collect_dirty_pairs(&mut visit);
-        let visit = self.prune_pairs(visit, &mut events.stopped);
         let broad = clock.elapsed();
-        let (found, warm) = self.narrow_phase(&visit);
+        let outcomes = self.narrow_phase(&visit);
         let narrow = clock.elapsed().saturating_sub(broad);
-        // The results are read in place: a manifold is large, and copies of it showed.
-        for (k, (&id, warm)) in visit.iter().zip(warm).enumerate() {
-            self.prefetch_results_ahead(&visit, k);
-            self.pairs.get_mut(id).warm = warm;
-            let (found, more) = match &found {
-                Results::Points(f) => (f[k].as_ref().map(|c| (c, None)), &[][..]),
-                Results::Manifolds(f) => match &f[k] {
-                    Some((c, m, more)) => (Some((c, Some(m))), &more[..]),
-                    None => (None, &[][..]),
-                },
-            };
-            match self.pairs.set_contact(id, found, more) {
-                Some(true) => events.started.push(self.pair_handles(id)),
-                Some(false) => events.stopped.push(self.pair_handles(id)),
-                None => {}
-            }
-        }
-        self.clear_dirty();
+        let candidates = self.apply_outcomes(&visit, &outcomes, &mut events);
         events.started.sort_unstable();
         events.stopped.sort_unstable();
         self.stats = UpdateStats {
@@ -179,7 +206,7 @@ impl<V: GjkVector, S: DispatchShape<V> + Sync> World<V, S> {
             narrow,
             moved,
             broad_pairs: self.pairs.len(),
-            candidates: visit.len(),
+            candidates,
             contacts: self.pairs.contacts().len(),
         };
         events
@@ -388,12 +415,16 @@ impl<V: GjkVector, S: DispatchShape<V> + Sync> World<V, S> {
             && (self.excluded.is_empty() || !self.excluded.contains(&super::pair_key(ha, hb)))
     }
 
-    /// Appends the pairs of the dirty shapes not visited yet in this update.
+    /// Appends the pairs of the dirty shapes not visited yet in this update, and
+    /// empties the dirty list (in the same pass over the shapes; the list keeps its
+    /// room for the next frame's moves).
     fn collect_dirty_pairs(&mut self, visit: &mut Vec<u32>) {
-        for &slot in &self.dirty {
-            let Some(e) = self.slots[slot as usize].entry.as_ref() else {
+        let mut dirty = std::mem::take(&mut self.dirty);
+        for &slot in &dirty {
+            let Some(e) = self.slots[slot as usize].entry.as_mut() else {
                 continue;
             };
+            e.dirty = false;
             for &id in &e.pairs {
                 let pair = self.pairs.get_mut(id);
                 if pair.stamp != self.stamp {
@@ -402,48 +433,15 @@ impl<V: GjkVector, S: DispatchShape<V> + Sync> World<V, S> {
                 }
             }
         }
+        dirty.clear();
+        self.dirty = dirty;
     }
 
-    /// Drops the visited pairs whose fat boxes parted or that may no longer pair
-    /// (their touching ones pushed on `stopped`); returns the pairs to query: those
-    /// whose pair boxes overlap. Pairs kept but not queried lose their contact.
-    fn prune_pairs(&mut self, visit: Vec<u32>, stopped: &mut Vec<(Handle, Handle)>) -> Vec<u32> {
-        let mut query = Vec::with_capacity(visit.len());
-        let states = self.pair_states(&visit);
-        for (id, state) in visit.into_iter().zip(states) {
-            match state {
-                PairState::Gone => {
-                    if let Some(ended) = self.destroy_pair(id) {
-                        stopped.push(ended);
-                    }
-                }
-                PairState::Apart => {
-                    if self.pairs.set_contact(id, None, &[]) == Some(false) {
-                        stopped.push(self.pair_handles(id));
-                    }
-                }
-                PairState::Near => query.push(id),
-            }
-        }
-        query
-    }
-
-    /// The state of each pair of `visit`, in order (on rayon's pool with the `parallel`
-    /// feature: a state reads the pair's shapes and trees only, so states taken before
-    /// any pair is dropped are the ones taken one by one).
-    fn pair_states(&self, visit: &[u32]) -> Vec<PairState> {
-        super::map_indexed_in_order(visit, |i, &id| {
-            self.prefetch_pairs_ahead(visit, i, true);
-            self.pair_state(id)
-        })
-    }
-
-    /// Starts loading what the pair loops will read of the pairs after the `i`-th of
-    /// `visit`: the record of the pair `2·AHEAD` places on, the slots of both shapes of
-    /// the pair `AHEAD` places on (its record loaded by then), and with `leaves` their
-    /// tree leaves `AHEAD / 2` places on (their slots loaded by then).
+    /// Starts loading what the pair pass will read of the pairs after the `i`-th of
+    /// `visit`: the record of the pair `2·AHEAD` places on and the slots of both shapes
+    /// of the pair `AHEAD` places on (its record loaded by then).
     #[inline(always)]
-    fn prefetch_pairs_ahead(&self, visit: &[u32], i: usize, leaves: bool) {
+    fn prefetch_pairs_ahead(&self, visit: &[u32], i: usize) {
         self.prefetch_record_ahead(visit, i);
         if let Some(&near) = visit.get(i + PREFETCH_AHEAD) {
             let (a, b) = self.pair_handles(near);
@@ -451,12 +449,6 @@ impl<V: GjkVector, S: DispatchShape<V> + Sync> World<V, S> {
                 if let Some(slot) = self.slots.get(h.index()) {
                     prefetch(slot);
                 }
-            }
-        }
-        if let (true, Some(&next)) = (leaves, visit.get(i + PREFETCH_AHEAD / 2)) {
-            let (a, b) = self.pair_handles(next);
-            for e in [self.entry(a), self.entry(b)].into_iter().flatten() {
-                self.trees[e.motion.tree()].prefetch_leaf(e.proxy);
             }
         }
     }
@@ -481,36 +473,20 @@ impl<V: GjkVector, S: DispatchShape<V> + Sync> World<V, S> {
         }
     }
 
-    /// Whether pair `id` must go, is kept without contact, or needs a query.
-    fn pair_state(&self, id: u32) -> PairState {
-        let (a, b) = self.pair_handles(id);
-        let (Some(ea), Some(eb)) = (self.entry(a), self.entry(b)) else {
-            return PairState::Gone;
-        };
-        let fat = |e: &Entry<V, S>| self.trees[e.motion.tree()].fat_aabb(e.proxy).copied();
-        let fat_meet = matches!((fat(ea), fat(eb)), (Some(x), Some(y)) if x.intersects(&y));
-        if !fat_meet || !self.may_pair(a, ea, b, eb) {
-            return PairState::Gone;
-        }
-        if ea.pair_box.intersects(&eb.pair_box) {
-            PairState::Near
-        } else {
-            PairState::Apart
-        }
-    }
-
-    /// The narrow-phase result of each pair of `visit` (same order), and each pair's
-    /// warm start after its query. Never inlined, so that a profiler can select the
-    /// phase by its name (`examples/narrow_phase.rs`).
+    /// What each pair of `visit` needs (same order): dropped (a shape gone, fat boxes
+    /// parted, filters or exclusion now forbidding it), kept without contact (pair
+    /// boxes apart), or queried, with the narrow phase's result and the pair's warm
+    /// start after it. One pass reads each pair's shapes once for both (on rayon's
+    /// pool with the `parallel` feature: it reads the pairs, shapes and trees only, so
+    /// its answers are the serial ones). Never inlined, so that a profiler can select
+    /// the phase by its name (`examples/narrow_phase.rs`).
     #[inline(never)]
-    fn narrow_phase(&self, visit: &[u32]) -> (Results<V>, Vec<ContactCache<V>>) {
-        let mut warm: Vec<ContactCache<V>> =
-            visit.iter().map(|&id| self.pairs.get(id).warm).collect();
+    fn narrow_phase(&self, visit: &[u32]) -> Outcomes<V> {
         let p = self.prediction;
         // The poses were checked on their way in (`unit_pose`): the trait methods
         // take them as they are, without the free functions' second check.
-        let found = if self.manifolds {
-            Results::Manifolds(self.each_pair(visit, &mut warm, |a, b, warm| {
+        if self.manifolds {
+            Outcomes::Manifolds(self.each_pair(visit, |a, b, warm| {
                 let mut more = Vec::new();
                 let (pa, pb) = (&a.pose, &b.pose);
                 let m = S::contact_manifolds_pair_cached(
@@ -519,65 +495,76 @@ impl<V: GjkVector, S: DispatchShape<V> + Sync> World<V, S> {
                 Some((m.deepest_contact()?, m, more))
             }))
         } else {
-            Results::Points(self.each_pair(visit, &mut warm, |a, b, warm| {
+            Outcomes::Points(self.each_pair(visit, |a, b, warm| {
                 S::contact_pair_cached(&a.pose, &a.shape, &b.pose, &b.shape, p, warm)
             }))
-        };
-        (found, warm)
+        }
     }
 
-    /// `query(a, b, warm)` for the entries of each pair of `visit` with the pair's
-    /// warm start (on rayon's pool with the `parallel` feature, in order either way).
+    /// The outcome of each pair of `visit` (see [`narrow_phase`](Self::narrow_phase)),
+    /// `query(a, b, warm)` answering the pairs to query from a copy of their warm start
+    /// (in order, on rayon's pool with the `parallel` feature).
     fn each_pair<T: Send>(
         &self,
         visit: &[u32],
-        warm: &mut [ContactCache<V>],
         query: impl Fn(&Entry<V, S>, &Entry<V, S>, &mut ContactCache<V>) -> Option<T> + Sync,
-    ) -> Vec<Option<T>> {
-        let one = |(i, (&id, warm)): (usize, (&u32, &mut ContactCache<V>))| -> Option<T> {
-            self.prefetch_pairs_ahead(visit, i, false);
-            let (a, b) = self.pair_handles(id);
-            query(self.entry(a)?, self.entry(b)?, warm)
-        };
-        #[cfg(feature = "parallel")]
-        {
-            use rayon::prelude::*;
-            visit
-                .par_iter()
-                .zip(warm.par_iter_mut())
-                .enumerate()
-                .map(one)
-                .collect()
-        }
-        #[cfg(not(feature = "parallel"))]
-        {
-            visit
-                .iter()
-                .zip(warm.iter_mut())
-                .enumerate()
-                .map(one)
-                .collect()
-        }
+    ) -> Vec<Outcome<V, T>> {
+        super::map_indexed_in_order(visit, |i, &id| {
+            self.prefetch_pairs_ahead(visit, i);
+            let pair = self.pairs.get(id);
+            let (Some(ea), Some(eb)) = (self.entry(pair.a), self.entry(pair.b)) else {
+                return Outcome::Gone;
+            };
+            if !self.fat_boxes_meet(ea, eb) || !self.may_pair(pair.a, ea, pair.b, eb) {
+                return Outcome::Gone;
+            }
+            if !ea.pair_box.intersects(&eb.pair_box) {
+                return Outcome::Apart;
+            }
+            let mut warm = pair.warm;
+            let found = query(ea, eb, &mut warm);
+            Outcome::Near(found, warm)
+        })
     }
 
-    /// Empties the dirty list.
-    fn clear_dirty(&mut self) {
-        for slot in std::mem::take(&mut self.dirty) {
-            if let Some(e) = self.slots[slot as usize].entry.as_mut() {
-                e.dirty = false;
+    /// True when the fat boxes of two live shapes overlap (their pair stays cached).
+    #[inline]
+    fn fat_boxes_meet(&self, ea: &Entry<V, S>, eb: &Entry<V, S>) -> bool {
+        ea.fat.intersects(&eb.fat)
+    }
+
+    /// Applies the outcomes of the pairs of `visit`: drops the pairs to drop, ends the
+    /// contact of the pairs kept apart, stores the queried pairs' warm starts and
+    /// contacts (read in place: a manifold is large, and copies of it showed); pushes
+    /// the pairs that started or stopped touching on `events`. Returns the number of
+    /// pairs queried.
+    fn apply_outcomes(
+        &mut self,
+        visit: &[u32],
+        outcomes: &Outcomes<V>,
+        events: &mut UpdateEvents,
+    ) -> usize {
+        let mut queried = 0;
+        for (k, &id) in visit.iter().enumerate() {
+            self.prefetch_results_ahead(visit, k);
+            let Some(Step { found, more, warm }) = outcomes.step(k) else {
+                if let Some(ended) = self.destroy_pair(id) {
+                    events.stopped.push(ended);
+                }
+                continue;
+            };
+            if let Some(warm) = warm {
+                self.pairs.get_mut(id).warm = *warm;
+                queried += 1;
+            }
+            match self.pairs.set_contact(id, found, more) {
+                Some(true) => events.started.push(self.pair_handles(id)),
+                Some(false) => events.stopped.push(self.pair_handles(id)),
+                None => {}
             }
         }
+        queried
     }
-}
-
-/// What a visited pair needs.
-enum PairState {
-    /// Drop it: a shape is gone, the fat boxes parted, or it may no longer pair.
-    Gone,
-    /// Keep it without contact: the pair boxes are apart.
-    Apart,
-    /// Query it.
-    Near,
 }
 
 /// Phase timing with the `timing` feature; a clock that reads zero without it.

@@ -7,10 +7,10 @@ use crate::query::dispatch::DispatchShape;
 
 impl<V: GjkVector, S: DispatchShape<V>> World<V, S> {
     /// Checks the world's invariants: both trees valid; each live shape's proxy in the
-    /// tree of its motion with its slot as user data; the tree sizes equal to the live
-    /// shapes; every cached pair joins two live shapes, not both static, listed by both;
-    /// every touching pair's contact naming its pair's handles. Tests call it after
-    /// each refused call and each update.
+    /// tree of its motion with its slot as user data and the fat box its entry keeps;
+    /// the tree sizes equal to the live shapes; every cached pair joins two live
+    /// shapes, not both static, listed by both; every touching pair's contact naming
+    /// its pair's handles. Tests call it after each refused call and each update.
     ///
     /// # Errors
     /// A [`Defect`] describing the first broken invariant.
@@ -25,6 +25,9 @@ impl<V: GjkVector, S: DispatchShape<V>> World<V, S> {
             let tree = &self.trees[e.motion.tree()];
             if tree.user_data(e.proxy) != Some(i as u32) {
                 return Err(defect(format!("slot {i}: proxy not in its tree")));
+            }
+            if tree.fat_aabb(e.proxy) != Some(&e.fat) {
+                return Err(defect(format!("slot {i}: fat box not its leaf's")));
             }
             for &id in &e.pairs {
                 let p = self.pairs.get(id);

@@ -187,16 +187,16 @@ fn sharp_cores_contact<R: Real>(
 where
     R::V2: GjkVector<Pose = Pose2<R>>,
 {
-    let sharp =
-        |s: &Shape<R>| matches!(s, Shape::Cuboid(_) | Shape::Polygon(_) | Shape::Triangle(_));
-    if !(sharp(a) && sharp(b)) {
-        return None;
-    }
     let (mut buf_a, mut buf_b) = (CoreBuf::default(), CoreBuf::default());
-    let (ca, cb) = (buf_a.core(pa, a)?, buf_b.core(pb, b)?);
+    let (fa, fb) = (buf_a.sharp_features(a)?, buf_b.sharp_features(b)?);
     let pose_ab = pa.inv_mul(pb);
-    let (sep_a, ea) = max_separation(ca.features, cb.features, &pose_ab, R::INFINITY);
-    let (sep_b, eb) = max_separation(cb.features, ca.features, &pose_ab.inverse(), R::INFINITY);
+    // Each side's search stops at an edge that already separates by more than the
+    // prediction: the pair is then apart whatever the rest gives.
+    let (sep_a, ea) = max_separation(fa, fb, &pose_ab, prediction);
+    if sep_a > prediction {
+        return Some(None);
+    }
+    let (sep_b, eb) = max_separation(fb, fa, &pose_ab.inverse(), prediction);
     let separation = sep_a.max(sep_b);
     if !(separation <= prediction) {
         return Some(None);
@@ -205,12 +205,12 @@ where
         return None;
     }
     let axis = match sep_b > sep_a {
-        true => -pb.transform_vector(cb.features.normals[eb]),
-        false => pa.transform_vector(ca.features.normals[ea]),
+        true => -pb.transform_vector(fb.normals[eb]),
+        false => pa.transform_vector(fa.normals[ea]),
     };
     let depth = -separation;
-    let va = ca.features.vertices.iter().map(|&v| pa.transform_point(v));
-    let vb = cb.features.vertices.iter().map(|&v| pb.transform_point(v));
+    let va = fa.vertices.iter().map(|&v| pa.transform_point(v));
+    let vb = fb.vertices.iter().map(|&v| pb.transform_point(v));
     let w = crate::algo::witness::witness_2d(va, vb, axis, depth);
     Some(Some(contact_from_mtv(Mtv { axis, depth }, w)))
 }
@@ -259,6 +259,26 @@ where
             pose: *pose,
             radius,
             size,
+        })
+    }
+
+    /// The edges of a sharp kind (box, polygon, triangle), built in `self` when `s`
+    /// does not store them; `None` for the other kinds and a flat triangle.
+    fn sharp_features<'a>(&'a mut self, s: &'a Shape<R>) -> Option<PolygonFeatures<'a, R::V2>> {
+        let len = match s {
+            Shape::Polygon(p) => {
+                return Some(PolygonFeatures {
+                    vertices: p.vertices(),
+                    normals: p.normals(),
+                })
+            }
+            Shape::Cuboid(b) => self.set_box(b),
+            Shape::Triangle(t) => self.set(&counter_clockwise(t.vertices())?)?,
+            _ => return None,
+        };
+        Some(PolygonFeatures {
+            vertices: &self.vertices[..len],
+            normals: &self.normals[..len],
         })
     }
 
