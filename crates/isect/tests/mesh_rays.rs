@@ -344,7 +344,7 @@ for_each_real!(batch_matches_single);
 // vertices and edges, where two or three triangles tie. The composite boundary cast
 // gives the same triangle's answer as the indexed single and batch calls, and so does
 // the dispatch's `solid = false` cast of the mesh moved (what Python's
-// `cast_ray(solid=False)` calls). A solid cube's boundary cast from inside meets the
+// `cast_ray(solid=False)` calls), whose hit's part is that triangle. A solid cube's boundary cast from inside meets the
 // face the ray leaves through, normal facing the ray.
 fn boundary_cast_takes_the_batch_tie<R: Real>()
 where
@@ -387,7 +387,10 @@ where
         let slack = R::from_f64(1e3) * R::EPSILON * R::from_f64(8.0);
         match (posed, single) {
             (None, None) => {}
-            (Some(p), Some((_, h))) => {
+            (Some(p), Some((i, h))) => {
+                // The part named for the hit is the triangle whose normal it carries.
+                let part = shape.ray_hit_part(&pose, &world, &p, false);
+                assert_eq!(part, Some(i), "ray {k}: part");
                 assert!(
                     (p.t - h.t).abs() <= slack,
                     "ray {k}: t {} against {}",

@@ -214,7 +214,7 @@ macro_rules! any_shape_dispatch {
                 };
                 match self {
                     Self::Convex(_) => None,
-                    $( Self::$variant(c) => $crate::query::composite::part_hit_at(&**c, &local, hit.t, solid), )*
+                    $( Self::$variant(c) => $crate::shape::Composite::part_of_hit(&**c, &local, hit.t, solid), )*
                 }
             }
 

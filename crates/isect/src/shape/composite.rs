@@ -139,6 +139,18 @@ pub trait Composite<V: GjkVector> {
         false
     }
 
+    /// The part on which a hit of `ray` (in the composite's frame) at `t` lies, the
+    /// hit of [`DispatchShape::cast_ray_solid`] with the same `solid`: by default
+    /// [`composite::part_hit_at`](crate::query::composite::part_hit_at) (an exact tie
+    /// between parts goes to the lowest index); a triangle mesh names the triangle its
+    /// own ray cast keeps, so a hit's part and its normal agree at a shared edge.
+    fn part_of_hit(&self, ray: &crate::shape::Ray<V>, t: V::Scalar, solid: bool) -> Option<u32>
+    where
+        Self: Sized,
+    {
+        crate::query::composite::part_hit_at(self, ray, t, solid)
+    }
+
     /// The first crossing of `ray` (in the composite's frame) with the composite's
     /// surface or boundary within `t ∈ [0, max_t]`, normal facing the ray: a ray
     /// starting inside a solid composite is not hit at `t = 0` but where it meets the

@@ -196,12 +196,7 @@ where
     C: Composite<V>,
 {
     let p = ray.point_at(t);
-    let scale = p
-        .abs()
-        .max_element()
-        .max(ray.origin.abs().max_element())
-        .max(t.abs());
-    let slack = crate::math::tolerance::eps::<V::Scalar>(PART_HIT_ULPS) * scale.max(V::Scalar::ONE);
+    let slack = part_hit_slack(ray, t);
     let region = Aabb {
         min: p - V::splat(slack),
         max: p + V::splat(slack),
@@ -217,6 +212,18 @@ where
         true
     });
     best.map(|(_, i)| i)
+}
+
+/// How far (in `t`) a part's hit may lie from a composite's hit at `t` of `ray` and
+/// still be its part: [`PART_HIT_ULPS`] of the hit's scale (its coordinates and `t`).
+pub(crate) fn part_hit_slack<V: Vector>(ray: &Ray<V>, t: V::Scalar) -> V::Scalar {
+    let scale = ray
+        .point_at(t)
+        .abs()
+        .max_element()
+        .max(ray.origin.abs().max_element())
+        .max(t.abs());
+    crate::math::tolerance::eps::<V::Scalar>(PART_HIT_ULPS) * scale.max(V::Scalar::ONE)
 }
 
 /// Every part's first hit of `ray` (local frame) within `max_t`, sorted by `t`, then

@@ -664,6 +664,16 @@ where
         self.cast_ray_indexed(ray, max_t).map(|(_, hit)| hit)
     }
 
+    /// The triangle of the ray tree's first crossing when it lies at `t` (within
+    /// [`PART_HIT_ULPS`](crate::query::composite::PART_HIT_ULPS)): the triangle whose
+    /// normal the hit carries, ties included. A solid mesh's hit from inside lies on
+    /// none (its first crossing is farther).
+    fn part_of_hit(&self, ray: &Ray<R::V3>, t: R, _solid: bool) -> Option<u32> {
+        let slack = crate::query::composite::part_hit_slack(ray, t);
+        let (i, hit) = self.cast_ray_indexed(ray, t + slack)?;
+        ((hit.t - t).abs() <= slack).then_some(i)
+    }
+
     /// # Panics
     /// When `i` is not below [`part_count`](Composite::part_count).
     fn with_part<T>(&self, i: u32, f: impl FnOnce(&Pose3<R>, &Shape<R>) -> T) -> T {
