@@ -148,26 +148,17 @@ impl<D: Dim> PoseArray<D> {
     }
 }
 
-/// An `(n, N)` array of vectors ([`Numbers`]).
+/// An `(n, N)` array of vectors, its numbers copied ([`convert::matrix`]).
 pub struct VectorArray<D: Dim> {
-    numbers: Numbers,
+    flat: Vec<f64>,
     dim: std::marker::PhantomData<D>,
 }
 
 impl<D: Dim> VectorArray<D> {
     /// The vectors of an `(n, N)` array; a `TypeError` for anything else.
     pub fn new(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<Self> {
-        let expected = format!("a 2D array of numbers with {} columns", D::N);
-        let (numbers, shape) = Numbers::new(obj, what, &expected)?;
-        if !matches!(shape.as_slice(), [_, c] if *c == D::N) {
-            return Err(PyTypeError::new_err(format!(
-                "{what}: expected shape (n, {}), got {}",
-                D::N,
-                python_shape(&shape)
-            )));
-        }
         Ok(Self {
-            numbers,
+            flat: convert::matrix(obj, D::N, what)?,
             dim: std::marker::PhantomData,
         })
     }
@@ -175,7 +166,7 @@ impl<D: Dim> VectorArray<D> {
     /// The vectors as rows of numbers.
     pub fn rows(&self) -> VectorRows<'_, D> {
         VectorRows {
-            flat: self.numbers.flat(),
+            flat: &self.flat,
             dim: std::marker::PhantomData,
         }
     }

@@ -165,14 +165,19 @@ impl<V: Vector> BoxSupport<V> {
     /// True when the support set within `tol` is one point: no axis a corner can flip
     /// along and stay within `tol` of the plane (or only axes of zero extent).
     fn is_point(&self, tol: V::Scalar) -> bool {
-        (0..3).all(|i| !(self.drops[i] <= tol) || self.sides[i] == V::ZERO)
+        !(0..3).any(|i| self.spans(i, tol))
+    }
+
+    /// True when the support set within `tol` extends along box axis `i`: a corner
+    /// can flip along it and stay within `tol`, and the box has extent there.
+    fn spans(&self, i: usize, tol: V::Scalar) -> bool {
+        self.drops[i] <= tol && self.sides[i] != V::ZERO
     }
 
     /// The edge the support set within `tol` is, as its two ends: exactly one axis of
     /// nonzero extent a corner can flip along (`None`: a point or a face).
     fn edge(&self, tol: V::Scalar) -> Option<(V, V)> {
-        let free = |i: usize| self.drops[i] <= tol && self.sides[i] != V::ZERO;
-        let mut axes = (0..3).filter(|&i| free(i));
+        let mut axes = (0..3).filter(|&i| self.spans(i, tol));
         match (axes.next(), axes.next()) {
             (Some(i), None) => {
                 let other_end = self.farthest - self.sides[i] * V::Scalar::from_f64(2.0);

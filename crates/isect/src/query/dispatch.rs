@@ -1117,39 +1117,6 @@ pub(crate) fn contact_from_mtv<V: Vector>(mtv: Mtv<V>, (point_a, point_b): (V, V
     }
 }
 
-/// The witnesses of two 2D boxes' contact of normal `n` and depth `depth`, from their
-/// corners ([`crate::algo::witness::witness_2d`]).
-pub(crate) fn box_witness_2d<V: crate::math::Vector2>(
-    pa: &V::Pose,
-    a: &Aabb<V>,
-    pb: &V::Pose,
-    b: &Aabb<V>,
-    n: V,
-    depth: V::Scalar,
-) -> (V, V) {
-    let (ca, na) = box_corners(pa, a);
-    let (cb, nb) = box_corners(pb, b);
-    let (ia, ib) = (ca[..na].iter().copied(), cb[..nb].iter().copied());
-    crate::algo::witness::witness_2d(ia, ib, n, depth)
-}
-
-/// The corners of the box `b` placed at `pose` (4 in 2D, 8 in 3D) and their count.
-fn box_corners<V: Vector>(pose: &V::Pose, b: &Aabb<V>) -> ([V; 8], usize) {
-    let count = 1 << V::DIM;
-    let mut out = [V::ZERO; 8];
-    for (i, c) in out.iter_mut().enumerate().take(count) {
-        let pick = |p: V, k: usize| {
-            if (i >> k) & 1 == 1 {
-                p.with(k, b.max.get(k))
-            } else {
-                p
-            }
-        };
-        *c = pose.transform_point((0..V::DIM).fold(b.min, pick));
-    }
-    (out, count)
-}
-
 /// A contact, if any, seen from the other shape (see [`Contact::flipped`]).
 #[inline]
 pub(crate) fn flip_contact<V: Vector>(c: Option<Contact<V>>) -> Option<Contact<V>> {

@@ -29,6 +29,32 @@ fn world_obb<R: Real>(pose: &Pose2<R>, b: &Aabb<R::V2>) -> Option<Obb<R>> {
     .ok()
 }
 
+/// The witnesses of two boxes' contact of normal `n` and depth `depth`, from their
+/// corners ([`crate::algo::witness::witness_2d`]).
+fn box_witness_2d<R: Real>(
+    pa: &Pose2<R>,
+    a: &Aabb<R::V2>,
+    pb: &Pose2<R>,
+    b: &Aabb<R::V2>,
+    n: R::V2,
+    depth: R,
+) -> (R::V2, R::V2) {
+    let (ca, cb) = (box_corners(pa, a), box_corners(pb, b));
+    crate::algo::witness::witness_2d(ca.into_iter(), cb.into_iter(), n, depth)
+}
+
+/// The four corners of the box `b` placed at `pose`.
+fn box_corners<R: Real>(pose: &Pose2<R>, b: &Aabb<R::V2>) -> [R::V2; 4] {
+    let (lo, hi) = (b.min, b.max);
+    [
+        R::V2::new(lo.x(), lo.y()),
+        R::V2::new(hi.x(), lo.y()),
+        R::V2::new(lo.x(), hi.y()),
+        R::V2::new(hi.x(), hi.y()),
+    ]
+    .map(|c| pose.transform_point(c))
+}
+
 impl<R: Real> ConvexEnum<R::V2> for Shape<R>
 where
     R::V2: GjkVector<Pose = Pose2<R>>,
