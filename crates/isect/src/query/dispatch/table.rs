@@ -172,14 +172,21 @@ pub(crate) fn world_aabb<V: GjkVector, S: ConvexEnum<V>>(s: &S, pose: &V::Pose) 
     analytic.unwrap_or_else(|| aabb_by_support(s, pose))
 }
 
-/// The box of `points` placed at `pose` (non-empty).
+/// The box of `points` placed at `pose` (non-empty): the turned points' box, moved
+/// once (adding a number keeps the order of rounded values, so this is the placed
+/// points' box up to the rounding of the rotation's matrix form).
 fn placed_points_box<V: GjkVector>(points: &[V], pose: &V::Pose) -> Aabb<V> {
-    let first = pose.transform_point(points[0]);
+    let m = pose.matrix();
+    let first = V::Pose::rotate_by(&m, points[0]);
     let (min, max) = points[1..].iter().fold((first, first), |(lo, hi), &p| {
-        let q = pose.transform_point(p);
+        let q = V::Pose::rotate_by(&m, p);
         (lo.min(q), hi.max(q))
     });
-    Aabb { min, max }
+    let t = pose.translation();
+    Aabb {
+        min: min + t,
+        max: max + t,
+    }
 }
 
 /// [`DispatchShape::intersects_kernel_pair`]: [`intersects`]' analytic arm for the
