@@ -7,6 +7,8 @@
 //! No tolerances of its own: a point exactly on a side line is kept, and a point is
 //! kept when its depth below the reference edge is at least `−prediction`.
 
+// `!(x <= y)` is deliberate: it is also true for NaN, which must take the safe branch.
+#![allow(clippy::neg_cmp_op_on_partial_ord)]
 use crate::math::{Isometry, Pose2, Real, Vector};
 
 /// Bit set in a [`ClipPoint::id`] when the point was moved onto a side line of the
@@ -32,6 +34,46 @@ pub struct ClipPoint<V: Vector> {
     pub depth: V::Scalar,
     /// The incident vertex index, or [`CLIPPED_2D`] | side for a clipped end.
     pub id: u32,
+}
+
+/// Two polygons' largest separations along A's and along B's edge normals, with the
+/// edges that give them (`pose_ab` maps B's frame into A's); `None` once one exceeds
+/// `limit` (or for NaN). A small B is moved into A's frame once (Box2D's
+/// `b2CollidePolygons`); a larger one is met edge by edge in its own frame. In `f32`
+/// on x86_64, polygons of 2 to 8 points take the SSE lanes of
+/// [`sat_lanes_2d`](crate::algo::sat_lanes_2d) instead, which give the same answer (up
+/// to the sign of a zero separation).
+#[inline]
+#[allow(clippy::type_complexity)]
+pub fn separations<R: Real>(
+    fa: PolygonFeatures<'_, R::V2>,
+    fb: PolygonFeatures<'_, R::V2>,
+    pose_ab: &Pose2<R>,
+    limit: R,
+) -> Option<((R, usize), (R, usize))>
+where
+    R::V2: Vector<Pose = Pose2<R>>,
+{
+    #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+    if let Some(found) = crate::algo::sat_lanes_2d::separations_of(&fa, &fb, pose_ab, limit) {
+        return found;
+    }
+    if let Some((buf, len)) = placed(fb.vertices, pose_ab) {
+        let b_in_a = &buf[..len];
+        let along_a = max_separation_in_frame(fa.vertices, fa.normals, |n| n, b_in_a, limit);
+        if !(along_a.0 <= limit) {
+            return None;
+        }
+        let turn = |n| pose_ab.transform_vector(n);
+        let along_b = max_separation_in_frame(b_in_a, fb.normals, turn, fa.vertices, limit);
+        return (along_b.0 <= limit).then_some((along_a, along_b));
+    }
+    let along_a = max_separation(fa, fb, pose_ab, limit);
+    if !(along_a.0 <= limit) {
+        return None;
+    }
+    let along_b = max_separation(fb, fa, &pose_ab.inverse(), limit);
+    (along_b.0 <= limit).then_some((along_a, along_b))
 }
 
 /// The largest separation of polygon 2 from polygon 1 along 1's edge normals, and

@@ -22,6 +22,10 @@
 //! corners the filter below keeps, up to the rounding of a corner's height, which
 //! matters only for a drop within rounding of the tolerance itself).
 //!
+//! Polygons in 2D (`witness_2d_placed`, for the dispatch's polygon and box pairs) take
+//! the same sets in A's frame, with `n` turned into each polygon's frame, so no vertex
+//! is moved: a dot product per vertex and side, one transform of the answer.
+//!
 //! Tolerance: vertices within `eps(`[`SUPPORT_FEATURE_ULPS`]`)` times the largest
 //! coordinate of their supporting plane belong to the support feature (rounding of
 //! the poses must not turn a resting face into one corner). Two edges seen along `n`
@@ -32,7 +36,7 @@
 // `!(x > y)` is deliberate: it is also true for NaN, which must take the safe branch.
 #![allow(clippy::neg_cmp_op_on_partial_ord)]
 use crate::math::tolerance::eps;
-use crate::math::{Real, Vector, Vector2, Vector3};
+use crate::math::{Isometry, Pose2, Real, Vector, Vector2, Vector3};
 
 /// Vertices this many machine epsilons (relative to the largest coordinate) below a
 /// supporting plane still belong to the support feature.
@@ -82,6 +86,100 @@ pub fn witness_2d<V: Vector2>(
     let middle = (a0.max(b0) + a1.min(b1)) * half;
     let point_a = t * middle + n * top;
     (point_a, point_a - n * depth)
+}
+
+/// A polygon's vertices in its own frame, and where that frame is.
+#[derive(Copy, Clone, Debug)]
+pub(crate) struct PlacedPolygon<'a, R: Real> {
+    /// The vertices, in the polygon's frame.
+    pub vertices: &'a [R::V2],
+    /// The polygon's frame.
+    pub pose: Pose2<R>,
+}
+
+/// [`witness_2d`] for two polygons in their own frames, `pose_ab` taking B's frame
+/// into A's: the support sets are found in A's frame with `n` turned into each
+/// polygon's frame, so no vertex is transformed (one transform of the result).
+/// Agrees with `witness_2d` up to rounding: the tolerance's size is the farther
+/// pose's translation plus the larger polygon's coordinates, as rounding of the
+/// poses is what tilts a resting face.
+pub(crate) fn witness_2d_placed<R: Real>(
+    a: PlacedPolygon<'_, R>,
+    b: PlacedPolygon<'_, R>,
+    pose_ab: &Pose2<R>,
+    n: R::V2,
+    depth: R,
+) -> (R::V2, R::V2) {
+    let na = a.pose.inverse_transform_vector(n);
+    let nb = pose_ab.inverse_transform_vector(na);
+    let (top, size_a) = extreme_along(a.vertices, na);
+    let (neg_bottom, size_b) = extreme_along(b.vertices, -nb);
+    let reach = larger(
+        max_magnitude(a.pose.translation),
+        max_magnitude(b.pose.translation),
+    );
+    let tol = eps::<R>(SUPPORT_FEATURE_ULPS) * (reach + larger(size_a, size_b));
+    let (a0, a1) = interval_above(a.vertices, na, top - tol);
+    let (b0, b1) = interval_above(b.vertices, -nb, neg_bottom - tol);
+    // B's tangent is `-(-nb).perp()`, and B's origin lies `t · p` along A's tangent.
+    let shift = na.perp().dot(pose_ab.translation);
+    let (b0, b1) = (shift - b1, shift - b0);
+    let middle = (larger(a0, b0) + smaller(a1, b1)) * R::from_f64(0.5);
+    let point_a = a.pose.transform_point(na.perp() * middle + na * top);
+    (point_a, point_a - n * depth)
+}
+
+/// The largest `n · v` over `vertices` (`-∞` for none or NaN), and their largest
+/// coordinate magnitude.
+#[inline]
+fn extreme_along<V: Vector2>(vertices: &[V], n: V) -> (V::Scalar, V::Scalar) {
+    let (mut top, mut size) = (V::Scalar::NEG_INFINITY, V::Scalar::ZERO);
+    for &v in vertices {
+        top = larger(n.dot(v), top);
+        size = larger(max_magnitude(v), size);
+    }
+    (top, size)
+}
+
+/// The extent along `n`'s tangent `n.perp()` of the `vertices` with `n · v ≥ floor`.
+#[inline]
+fn interval_above<V: Vector2>(vertices: &[V], n: V, floor: V::Scalar) -> (V::Scalar, V::Scalar) {
+    let (mut lo, mut hi) = (V::Scalar::INFINITY, V::Scalar::NEG_INFINITY);
+    let t = n.perp();
+    for &v in vertices {
+        if n.dot(v) >= floor {
+            let s = t.dot(v);
+            (lo, hi) = (smaller(s, lo), larger(s, hi));
+        }
+    }
+    (lo, hi)
+}
+
+/// `max(|x|, |y|)` by compares.
+#[inline(always)]
+fn max_magnitude<V: Vector2>(v: V) -> V::Scalar {
+    larger(v.x().abs(), v.y().abs())
+}
+
+/// The larger of `a` and `b` by one compare: `b` when either is NaN, where `f32::max`
+/// pays for NaN handling these loops do not need (NaN input still ends in NaN points).
+#[inline(always)]
+fn larger<S: PartialOrd>(a: S, b: S) -> S {
+    if a > b {
+        a
+    } else {
+        b
+    }
+}
+
+/// The smaller of `a` and `b` by one compare (`b` when either is NaN).
+#[inline(always)]
+fn smaller<S: PartialOrd>(a: S, b: S) -> S {
+    if a < b {
+        a
+    } else {
+        b
+    }
 }
 
 /// The extent of `points` along `t`.
@@ -687,7 +785,7 @@ mod tests {
     use super::*;
     use crate::math::Rotation3;
     use crate::test_rng::Rng;
-    use glam::{DQuat, DVec3, Quat, Vec3};
+    use glam::{DQuat, DVec2, DVec3, Quat, Vec3};
 
     /// The corners of a placed box, for the corner-based [`witness_3d`].
     fn corners<V: Vector3>(b: &PlacedBox<V>) -> Vec<V> {
@@ -892,5 +990,128 @@ mod tests {
         };
         let (p, q) = witness_boxes_3d(&unit, &unit, DVec3::new(f64::NAN, 0.0, 1.0), 0.5);
         assert!(p.is_nan() && q.is_nan());
+    }
+
+    /// A seeded polygon of 3–8 vertices in its own frame, `s` across (a box, a
+    /// regular polygon or a random hull's corners in order), and a pose near `base`.
+    fn random_polygon(rng: &mut Rng, s: f64, base: DVec2) -> (Vec<DVec2>, Pose2<f64>) {
+        let n = 3 + rng.below(6);
+        let turn = rng.range(0.0, 1.0);
+        let r: Vec<f64> = (0..n).map(|_| rng.range(0.3, 1.0) * s).collect();
+        let vertices = match rng.below(3) {
+            0 => vec![
+                DVec2::new(-s, -s),
+                DVec2::new(s, -s),
+                DVec2::new(s, s),
+                DVec2::new(-s, s),
+            ],
+            k => (0..n)
+                .map(|i| {
+                    let a = (i as f64 + turn) * std::f64::consts::TAU / n as f64;
+                    let radius = if k == 1 { s } else { r[i] };
+                    DVec2::new(a.cos(), a.sin()) * radius
+                })
+                .collect(),
+        };
+        let angle = [0.0, 1.0, -0.5 * std::f64::consts::PI][rng.below(3)] * rng.range(0.5, 3.0);
+        let at = base + DVec2::new(rng.range(-1.0, 1.0), rng.range(-1.0, 1.0)) * 2.0 * s;
+        (vertices, Pose2::new(at, angle))
+    }
+
+    // The placed witness finds the same support sets as the world-space one: random
+    // boxes, regular and irregular polygons, turned alike or not, normals along an
+    // edge or random, at three scales, near the origin and 10⁴ sizes from it, in both
+    // precisions; their points agree up to rounding of the coordinates.
+    #[test]
+    fn placed_witness_is_the_world_witness() {
+        let mut rng = Rng(0x2D_517E);
+        for s in [1e-3, 1.0, 1e3] {
+            for k in 0..3000 {
+                let far = [0.0, 1.0, 1e2, 1e4][k % 4] * s;
+                let base = DVec2::new(rng.range(-far, far), rng.range(-far, far));
+                let (va, pa) = random_polygon(&mut rng, s, base);
+                let (vb, mut pb) = random_polygon(&mut rng, s, base);
+                if k % 3 == 0 {
+                    pb.rotation = pa.rotation;
+                }
+                let n = match rng.below(2) {
+                    0 => pa.rotation.rotate(edge_normal(&va, rng.below(va.len()))),
+                    _ => DVec2::from_angle(rng.range(-3.2, 3.2)),
+                };
+                let depth = rng.range(0.0, 0.1) * s;
+                let world = |v: &[DVec2], p: &Pose2<f64>| {
+                    v.iter().map(|&x| p.transform_point(x)).collect::<Vec<_>>()
+                };
+                let (wa, wb) = (world(&va, &pa), world(&vb, &pb));
+                let expected = witness_2d(wa.iter().copied(), wb.iter().copied(), n, depth);
+                let pose_ab = pa.inv_mul(&pb);
+                let placed = |v, pose| PlacedPolygon::<f64> { vertices: v, pose };
+                let got = witness_2d_placed(placed(&va, pa), placed(&vb, pb), &pose_ab, n, depth);
+                let close = 1e-9 * (s + base.abs().max_element());
+                assert!(
+                    got.0.distance(expected.0) <= close && got.1.distance(expected.1) <= close,
+                    "s {s} k {k}: {got:?} against {expected:?}"
+                );
+            }
+        }
+    }
+
+    /// The outward normal of edge `i` of counter-clockwise `v`.
+    fn edge_normal(v: &[DVec2], i: usize) -> DVec2 {
+        let e = v[(i + 1) % v.len()] - v[i];
+        DVec2::new(e.y, -e.x).normalize()
+    }
+
+    // A unit square resting 0.1 deep on a wide slab, turned by 0.4 together, far from
+    // the origin: the witness is the middle of the square's bottom face, on the slab's
+    // top and on the square's bottom; `f32` too. A NaN normal gives NaN points.
+    #[test]
+    fn placed_witness_of_resting_faces() {
+        let slab = [
+            DVec2::new(-5.0, -0.5),
+            DVec2::new(5.0, -0.5),
+            DVec2::new(5.0, 0.5),
+            DVec2::new(-5.0, 0.5),
+        ];
+        let unit = [
+            DVec2::new(-0.5, -0.5),
+            DVec2::new(0.5, -0.5),
+            DVec2::new(0.5, 0.5),
+            DVec2::new(-0.5, 0.5),
+        ];
+        for far in [0.0, 1e2, 1e4] {
+            let base = DVec2::new(far, -far);
+            let pa = Pose2::new(base, 0.4);
+            let pb = Pose2::new(base + pa.rotation.rotate(DVec2::new(1.0, 0.9)), 0.4);
+            let n = pa.rotation.rotate(DVec2::Y);
+            let pose_ab = pa.inv_mul(&pb);
+            let placed = |v, pose| PlacedPolygon::<f64> { vertices: v, pose };
+            let (p, q) = witness_2d_placed(placed(&slab, pa), placed(&unit, pb), &pose_ab, n, 0.1);
+            let on_slab = base + pa.rotation.rotate(DVec2::new(1.0, 0.5));
+            let close = 1e-12 * (1.0 + far);
+            assert!(p.distance(on_slab) <= close, "{far}: {p} against {on_slab}");
+            assert!(q.distance(on_slab - n * 0.1) <= close, "{far}: {q}");
+            let (s32, u32_) = (slab.map(|v| v.as_vec2()), unit.map(|v| v.as_vec2()));
+            let (pa32, pb32) = (
+                Pose2::new(pa.translation.as_vec2(), 0.4f32),
+                Pose2::new(pb.translation.as_vec2(), 0.4f32),
+            );
+            let placed32 = |v, pose| PlacedPolygon::<f32> { vertices: v, pose };
+            let (p32, _) = witness_2d_placed(
+                placed32(&s32, pa32),
+                placed32(&u32_, pb32),
+                &pa32.inv_mul(&pb32),
+                n.as_vec2(),
+                0.1,
+            );
+            assert!(
+                p32.as_dvec2().distance(on_slab) <= 1e-5 * (1.0 + far),
+                "{far}: {p32}"
+            );
+            let nan = DVec2::new(f64::NAN, 1.0);
+            let (p, q) =
+                witness_2d_placed(placed(&slab, pa), placed(&unit, pb), &pose_ab, nan, 0.1);
+            assert!(p.is_nan() && q.is_nan());
+        }
     }
 }

@@ -2,8 +2,9 @@
 //! any pair with a support map — GJK while the cores are apart (seed 001; Ericson
 //! 9.5), EPA once they overlap ([`crate::algo::epa`]) — and analytic kernels for
 //! ball–ball, ball–capsule and capsule–capsule (segment closest points, Ericson
-//! 5.1.9), and ball–cylinder and ball–cone (the centre's closed-form projection,
-//! [`crate::query::project_convex`]), which the benchmarks show are faster.
+//! 5.1.9), ball–cylinder and ball–cone (the centre's closed-form projection,
+//! [`crate::query::project_convex`]) and disc–polygon (the edge the centre lies
+//! farthest beyond, as Box2D), which the benchmarks show are faster.
 //!
 //! Work is done in A's frame (`pose_ab = pose_a⁻¹ · pose_b`); answers are in world
 //! space. Tolerance: [`CAPSULE_CORE_ULPS`] (when two capsule cores count as touching,
@@ -17,7 +18,7 @@ use crate::math::tolerance::eps;
 use crate::math::{Isometry, Real, Vector};
 use crate::query::distance::{closest_points_segment_segment, world_segment};
 use crate::query::project_point::ProjectPoint;
-use crate::shape::{Ball, Capsule, Cone, Cylinder, Segment};
+use crate::shape::{Ball, Capsule, Cone, ConvexPolygon, Cylinder, Segment};
 
 /// A contact between shapes A and B, in world space.
 #[derive(Copy, Clone, Debug, PartialEq)]
@@ -453,17 +454,40 @@ pub(crate) fn contact_ball_projected_finite<V: Vector, S: ProjectPoint<V>>(
     let centre = a.centre_at(pose_a);
     let c = pose_b.inverse_transform_point(centre);
     let projection = b.project_local_point(c, false);
-    let offset = projection.point - c;
-    let gap = offset.length();
+    let nearest = NearestOnB {
+        offset: projection.point - c,
+        inside: projection.is_inside,
+    };
+    ball_contact_toward(centre, a.radius(), pose_b, nearest, prediction)
+}
+
+/// Where B's surface point nearest a ball's centre lies, in B's frame.
+struct NearestOnB<V> {
+    /// From the centre to that point.
+    offset: V,
+    /// Whether the centre is inside B.
+    inside: bool,
+}
+
+/// The contact of a ball (world centre `centre`) with B from B's surface point
+/// nearest the centre; `None` when the centre is on B's surface (no direction).
+fn ball_contact_toward<V: Vector>(
+    centre: V,
+    radius: V::Scalar,
+    pose_b: &V::Pose,
+    nearest: NearestOnB<V>,
+    prediction: V::Scalar,
+) -> Option<Option<Contact<V>>> {
+    let gap = nearest.offset.length();
     // One root for the length and the direction (`try_normalize` takes its own).
     let inverse = gap.recip();
     if !(inverse.is_finite() && inverse > V::Scalar::ZERO) {
         return None;
     }
-    let toward = offset * inverse;
-    let (normal, depth, to_b) = match projection.is_inside {
-        true => (-toward, a.radius() + gap, -gap),
-        false => (toward, a.radius() - gap, gap),
+    let toward = nearest.offset * inverse;
+    let (normal, depth, to_b) = match nearest.inside {
+        true => (-toward, radius + gap, -gap),
+        false => (toward, radius - gap, gap),
     };
     if !(-depth <= prediction) {
         return Some(None);
@@ -472,10 +496,68 @@ pub(crate) fn contact_ball_projected_finite<V: Vector, S: ProjectPoint<V>>(
     Some(Some(Contact {
         normal,
         depth,
-        point_a: centre + normal * a.radius(),
+        point_a: centre + normal * radius,
         point_b: centre + normal * to_b,
         status: Status::Converged,
     }))
+}
+
+/// [`contact_ball_projected_finite`] for a convex polygon, from its edge whose line
+/// the centre lies farthest beyond (Box2D's `b2CollidePolygonAndCircle`; Ericson 5.1.2
+/// for the edge's regions). The point of a convex polygon nearest an outside point
+/// lies on that edge (at an end, or at the foot on its line): any other edge's line
+/// is no farther, as its normal turns away from the direction to the nearest point.
+/// A centre inside is nearest that edge's line. A pair apart beyond `prediction` on
+/// that line is answered before any root.
+pub(crate) fn contact_ball_polygon_finite<R: Real>(
+    pose_a: &<R::V2 as Vector>::Pose,
+    a: &Ball<R::V2>,
+    pose_b: &<R::V2 as Vector>::Pose,
+    b: &ConvexPolygon<R>,
+    prediction: R,
+) -> Option<Option<Contact<R::V2>>> {
+    let centre = a.centre_at(pose_a);
+    let c = pose_b.inverse_transform_point(centre);
+    let (vertices, normals) = (b.vertices(), b.normals());
+    let (sep, i) = farthest_edge_line(vertices, normals, c);
+    if !(sep - a.radius() <= prediction) {
+        return Some(None);
+    }
+    let n = normals[i];
+    let nearest = match sep > R::ZERO {
+        true => nearest_on_edge(vertices[i], vertices[(i + 1) % vertices.len()], n, sep, c),
+        false => c - n * sep,
+    };
+    let nearest = NearestOnB {
+        offset: nearest - c,
+        inside: !(sep > R::ZERO),
+    };
+    ball_contact_toward(centre, a.radius(), pose_b, nearest, prediction)
+}
+
+/// The largest `n_i · (p − v_i)` over a polygon's edges and its edge.
+fn farthest_edge_line<V: Vector>(vertices: &[V], normals: &[V], p: V) -> (V::Scalar, usize) {
+    let (mut best, mut best_i) = (V::Scalar::NEG_INFINITY, 0);
+    for (i, (&v, &n)) in vertices.iter().zip(normals).enumerate() {
+        let sep = n.dot(p - v);
+        if sep > best {
+            (best, best_i) = (sep, i);
+        }
+    }
+    (best, best_i)
+}
+
+/// The point of the edge `v0 → v1` (outward normal `n`) nearest `p`, which lies `sep`
+/// beyond its line: an end when `p` is beyond it along the edge, else the foot.
+fn nearest_on_edge<V: Vector>(v0: V, v1: V, n: V, sep: V::Scalar, p: V) -> V {
+    let e = v1 - v0;
+    if e.dot(p - v0) <= V::Scalar::ZERO {
+        v0
+    } else if e.dot(p - v1) >= V::Scalar::ZERO {
+        v1
+    } else {
+        p - n * sep
+    }
 }
 
 /// Contact of a ball and a cylinder without GJK: the ball's centre projected on the
@@ -544,4 +626,137 @@ where
 {
     contact_ball_projected(pose_a, a, pose_b, b, prediction)
         .unwrap_or_else(|| contact(pose_a, a, pose_b, b, prediction))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::math::{Pose2, Vector2};
+    use crate::test_rng::Rng;
+
+    /// A random convex polygon of 3–9 hull points about the origin, `size` across.
+    fn polygon<R: Real>(rng: &mut Rng, size: f64) -> ConvexPolygon<R> {
+        loop {
+            let points: Vec<R::V2> = (0..3 + rng.below(7))
+                .map(|_| {
+                    let (x, y) = (rng.range(-1.0, 1.0), rng.range(-1.0, 1.0));
+                    R::V2::new(R::from_f64(x * size), R::from_f64(y * size))
+                })
+                .collect();
+            if let Ok(p) = ConvexPolygon::new(&points) {
+                return p;
+            }
+        }
+    }
+
+    /// The polygon kernel against the centre's projection, disc by disc: inside, in
+    /// an edge's region, in a vertex's region, apart within and beyond the
+    /// prediction, at several scales, far from the origin, both precisions. Centres
+    /// within rounding of the outline are left to the exact cases below.
+    fn agrees_with_projection<R: Real>()
+    where
+        R::V2: Vector2<Pose = Pose2<R>>,
+    {
+        let mut rng = Rng(41);
+        let mut compared = 0;
+        for round in 0..6000 {
+            let size = [1e-3, 1.0, 1e3][round % 3];
+            let far = [0.0, 0.0, 1e2][round % 3 / 2] * size;
+            let b = polygon::<R>(&mut rng, size);
+            let at = |rng: &mut Rng| R::from_f64(far + rng.range(-2.0, 2.0) * size);
+            let pb = Pose2::new(
+                R::V2::new(at(&mut rng), at(&mut rng)),
+                R::from_f64(rng.range(-3.0, 3.0)),
+            );
+            let pa = Pose2::new(
+                R::V2::new(at(&mut rng), at(&mut rng)),
+                R::from_f64(rng.range(-3.0, 3.0)),
+            );
+            let radius = R::from_f64(rng.range(0.01, 1.0) * size);
+            let a = Ball::new(R::V2::ZERO, radius).unwrap();
+            let c = pb.inverse_transform_point(pa.translation);
+            let (sep, _) = farthest_edge_line(b.vertices(), b.normals(), c);
+            if sep.abs().to_f64() < 1e-3 * size {
+                continue;
+            }
+            let prediction = R::from_f64([0.0, 0.1, 1.0][round % 3] * size);
+            let ours = contact_ball_polygon_finite(&pa, &a, &pb, &b, prediction);
+            let oracle = contact_ball_projected_finite(&pa, &a, &pb, &b, prediction);
+            let tol = R::EPSILON.to_f64() * 1024.0 * (far.abs() + 4.0 * size);
+            match (ours, oracle) {
+                (Some(Some(x)), Some(Some(y))) => {
+                    assert!(
+                        (x.normal - y.normal).length().to_f64() < 1e-3,
+                        "{round}: {x:?} {y:?}"
+                    );
+                    assert!(
+                        (x.depth - y.depth).abs().to_f64() < tol,
+                        "{round}: {x:?} {y:?}"
+                    );
+                    assert!(
+                        (x.point_a - y.point_a).length().to_f64() < tol,
+                        "{round}: {x:?} {y:?} {tol}"
+                    );
+                    assert!((x.point_b - y.point_b).length().to_f64() < tol, "{round}");
+                    compared += 1;
+                }
+                (x, y) => assert_eq!(x.is_some(), y.is_some(), "{round}: {x:?} {y:?}"),
+            }
+        }
+        assert!(compared > 1500, "only {compared} contacts compared");
+    }
+
+    #[test]
+    fn ball_polygon_agrees_with_projection() {
+        agrees_with_projection::<f32>();
+        agrees_with_projection::<f64>();
+    }
+
+    /// Exact cases on the unit square: touching an edge and a corner (depth 0), a
+    /// centre on the outline (no direction: the general path), a corner region's
+    /// diagonal normal, a centre inside nearest one edge, and a NaN prediction.
+    #[test]
+    fn ball_square_exact_cases() {
+        let square = ConvexPolygon::<f64>::new(&[
+            glam::DVec2::new(-1.0, -1.0),
+            glam::DVec2::new(1.0, -1.0),
+            glam::DVec2::new(1.0, 1.0),
+            glam::DVec2::new(-1.0, 1.0),
+        ])
+        .unwrap();
+        let id = Pose2::<f64>::default();
+        let at = |x: f64, y: f64| Pose2::new(glam::DVec2::new(x, y), 0.0);
+        let disc = Ball::new(glam::DVec2::ZERO, 0.5).unwrap();
+        let run = |p: Pose2<f64>, prediction: f64| {
+            contact_ball_polygon_finite(&p, &disc, &id, &square, prediction)
+        };
+        let edge = run(at(1.5, 0.25), 0.0).unwrap().unwrap();
+        assert_eq!(
+            (edge.normal, edge.depth),
+            (glam::DVec2::new(-1.0, 0.0), 0.0)
+        );
+        assert_eq!(edge.point_b, glam::DVec2::new(1.0, 0.25));
+        let r = 0.5 / 2f64.sqrt();
+        let corner = run(at(1.0 + r, 1.0 + r), 0.0).unwrap().unwrap();
+        assert!((corner.normal + glam::DVec2::splat(2f64.sqrt() / 2.0)).length() < 1e-15);
+        assert!(corner.depth.abs() < 1e-15);
+        assert!((corner.point_b - glam::DVec2::ONE).length() < 1e-15);
+        assert!(
+            run(at(1.0, 0.3), 0.0).is_none(),
+            "on the outline: general path"
+        );
+        let inside = run(at(0.75, 0.1), 0.0).unwrap().unwrap();
+        assert_eq!(
+            (inside.normal, inside.depth),
+            (glam::DVec2::new(-1.0, 0.0), 0.75)
+        );
+        assert_eq!(
+            run(at(1.6, 0.0), 0.0),
+            Some(None),
+            "apart beyond the prediction"
+        );
+        let within = run(at(1.6, 0.0), 0.2).unwrap().unwrap();
+        assert!((within.depth + 0.1).abs() < 1e-15);
+        assert_eq!(run(at(1.2, 0.0), f64::NAN), Some(None));
+    }
 }

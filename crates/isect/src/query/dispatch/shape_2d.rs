@@ -6,10 +6,11 @@
 #![allow(clippy::neg_cmp_op_on_partial_ord)]
 use super::table::{self, dispatch_by_table, shared_convex_hooks, ConvexEnum, Kind};
 use super::*;
-use crate::algo::clip_2d::{max_separation, PolygonFeatures};
+use crate::algo::clip_2d::{separations, PolygonFeatures};
 use crate::algo::sat_2d::{self, SatResult};
+use crate::algo::witness::{witness_2d_placed, PlacedPolygon};
 use crate::math::{Pose2, Vector2};
-use crate::query::contact::contact_ball_projected_finite;
+use crate::query::contact::contact_ball_polygon_finite;
 use crate::query::manifold::polygons_2d::{capsules_manifold, core_manifold, Core2, CoreManifold};
 use crate::query::manifold::valid_input;
 use crate::query::manifold::{
@@ -39,12 +40,21 @@ fn box_witness_2d<R: Real>(
     n: R::V2,
     depth: R,
 ) -> (R::V2, R::V2) {
-    let (ca, cb) = (box_corners(pa, a), box_corners(pb, b));
-    crate::algo::witness::witness_2d(ca.into_iter(), cb.into_iter(), n, depth)
+    let (ca, cb) = (box_corners::<R>(a), box_corners::<R>(b));
+    let pose_ab = pa.inv_mul(pb);
+    witness_2d_placed(placed(&ca, pa), placed(&cb, pb), &pose_ab, n, depth)
 }
 
-/// The four corners of the box `b` placed at `pose`.
-fn box_corners<R: Real>(pose: &Pose2<R>, b: &Aabb<R::V2>) -> [R::V2; 4] {
+/// `vertices` in the frame `pose`.
+fn placed<'a, R: Real>(vertices: &'a [R::V2], pose: &Pose2<R>) -> PlacedPolygon<'a, R> {
+    PlacedPolygon {
+        vertices,
+        pose: *pose,
+    }
+}
+
+/// The four corners of the box `b` (in its own frame).
+fn box_corners<R: Real>(b: &Aabb<R::V2>) -> [R::V2; 4] {
     let (lo, hi) = (b.min, b.max);
     [
         R::V2::new(lo.x(), lo.y()),
@@ -52,7 +62,6 @@ fn box_corners<R: Real>(pose: &Pose2<R>, b: &Aabb<R::V2>) -> [R::V2; 4] {
         R::V2::new(lo.x(), hi.y()),
         R::V2::new(hi.x(), hi.y()),
     ]
-    .map(|c| pose.transform_point(c))
 }
 
 impl<R: Real> ConvexEnum<R::V2> for Shape<R>
@@ -89,29 +98,16 @@ where
         prediction: R,
     ) -> Option<Option<Contact<R::V2>>> {
         let flipped = |c: Option<Option<Contact<R::V2>>>| c.map(|c| c.map(|c| c.flipped()));
-        let (x, y) = match (a, b) {
-            (Shape::Polygon(x), Shape::Polygon(y)) => (x, y),
-            // A disc against a polygon: the centre's projection, no GJK and EPA.
+        match (a, b) {
+            // A disc against a polygon: the edge its centre lies farthest beyond.
             (Shape::Ball(x), Shape::Polygon(y)) => {
-                return contact_ball_projected_finite(pa, x, pb, y, prediction)
+                contact_ball_polygon_finite(pa, x, pb, y, prediction)
             }
             (Shape::Polygon(x), Shape::Ball(y)) => {
-                return flipped(contact_ball_projected_finite(pb, y, pa, x, prediction))
+                flipped(contact_ball_polygon_finite(pb, y, pa, x, prediction))
             }
-            _ => return sharp_cores_contact(pa, a, pb, b, prediction),
-        };
-        Some(match sat_2d::polygon_polygon(pa, x, pb, y) {
-            SatResult::Overlapping { depth, axis } if -depth <= prediction => {
-                let va = x.vertices().iter().map(|&v| pa.transform_point(v));
-                let vb = y.vertices().iter().map(|&v| pb.transform_point(v));
-                let w = crate::algo::witness::witness_2d(va, vb, axis, depth);
-                Some(contact_from_mtv(Mtv { axis, depth }, w))
-            }
-            SatResult::Separated { distance, .. } if distance <= prediction => {
-                crate::query::contact(pa, x, pb, y, prediction)
-            }
-            _ => None,
-        })
+            _ => sharp_cores_contact(pa, a, pb, b, prediction),
+        }
     }
 
     fn feature_manifold(
@@ -218,15 +214,10 @@ where
     let pose_ab = pa.inv_mul(pb);
     // Each side's search stops at an edge that already separates by more than the
     // prediction: the pair is then apart whatever the rest gives.
-    let (sep_a, ea) = max_separation(fa, fb, &pose_ab, prediction);
-    if sep_a > prediction {
+    let Some(((sep_a, ea), (sep_b, eb))) = separations(fa, fb, &pose_ab, prediction) else {
         return Some(None);
-    }
-    let (sep_b, eb) = max_separation(fb, fa, &pose_ab.inverse(), prediction);
+    };
     let separation = sep_a.max(sep_b);
-    if !(separation <= prediction) {
-        return Some(None);
-    }
     if separation > R::ZERO {
         return None;
     }
@@ -235,9 +226,13 @@ where
         false => pa.transform_vector(fa.normals[ea]),
     };
     let depth = -separation;
-    let va = fa.vertices.iter().map(|&v| pa.transform_point(v));
-    let vb = fb.vertices.iter().map(|&v| pb.transform_point(v));
-    let w = crate::algo::witness::witness_2d(va, vb, axis, depth);
+    let w = witness_2d_placed(
+        placed(fa.vertices, pa),
+        placed(fb.vertices, pb),
+        &pose_ab,
+        axis,
+        depth,
+    );
     Some(Some(contact_from_mtv(Mtv { axis, depth }, w)))
 }
 

@@ -29,7 +29,7 @@ use super::features::parallel_axis;
 use super::features::FACE_ALIGN_COS;
 use super::sat::max_abs;
 use super::{contact_manifold_convex, valid_input, FeatureId, Manifold, ManifoldPoint};
-use crate::algo::clip_2d::{self, max_separation_in_frame, ClipPoint, PolygonFeatures, CLIPPED_2D};
+use crate::algo::clip_2d::{self, ClipPoint, PolygonFeatures, CLIPPED_2D};
 use crate::algo::clip_3d::{self, REFERENCE_BIAS};
 use crate::algo::gjk::{GjkVector, Status};
 use crate::algo::sat_2d::circles_apart;
@@ -488,7 +488,7 @@ fn choose_reference<R: Real>(
 where
     R::V2: Vector<Pose = Pose2<R>>,
 {
-    let ((sep_a, ea), (sep_b, eb)) = separations(a, b, pose_ab, limit)?;
+    let ((sep_a, ea), (sep_b, eb)) = clip_2d::separations(a.features, b.features, pose_ab, limit)?;
     let reference_is_b = sep_b > sep_a + R::from_f64(REFERENCE_BIAS) * size;
     // B's frame is inverted only when B's edge is the reference.
     let (rf, e, inc, pose_ri, separation) = if reference_is_b {
@@ -505,47 +505,6 @@ where
         reference: e,
         incident,
     })
-}
-
-/// The cores' largest separations along A's and along B's edge normals, with the
-/// edges that give them; `None` once one exceeds `limit` (or for NaN). A small B is
-/// moved into A's frame once; a larger one is met edge by edge in its own frame. In
-/// `f32` on x86_64, cores of 2 to 8 points take the SSE lanes of
-/// [`sat_lanes_2d`](crate::algo::sat_lanes_2d) instead, which give the same answer (up
-/// to the sign of a zero separation).
-#[inline]
-fn separations<R: Real>(
-    a: &Core2<'_, R>,
-    b: &Core2<'_, R>,
-    pose_ab: &Pose2<R>,
-    limit: R,
-) -> Option<((R, usize), (R, usize))>
-where
-    R::V2: Vector<Pose = Pose2<R>>,
-{
-    #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
-    if let Some(found) =
-        crate::algo::sat_lanes_2d::separations_of(&a.features, &b.features, pose_ab, limit)
-    {
-        return found;
-    }
-    let (fa, fb) = (a.features, b.features);
-    if let Some((buf, len)) = clip_2d::placed(fb.vertices, pose_ab) {
-        let b_in_a = &buf[..len];
-        let along_a = max_separation_in_frame(fa.vertices, fa.normals, |n| n, b_in_a, limit);
-        if !(along_a.0 <= limit) {
-            return None;
-        }
-        let turn = |n| pose_ab.transform_vector(n);
-        let along_b = max_separation_in_frame(b_in_a, fb.normals, turn, fa.vertices, limit);
-        return (along_b.0 <= limit).then_some((along_a, along_b));
-    }
-    let along_a = clip_2d::max_separation(fa, fb, pose_ab, limit);
-    if !(along_a.0 <= limit) {
-        return None;
-    }
-    let along_b = clip_2d::max_separation(fb, fa, &pose_ab.inverse(), limit);
-    (along_b.0 <= limit).then_some((along_a, along_b))
 }
 
 /// The closest points of the reference and incident edges (reference frame), and the
