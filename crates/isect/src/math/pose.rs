@@ -13,6 +13,13 @@ pub trait Isometry<V: Vector>: Copy + core::fmt::Debug + PartialEq + Send + Sync
     fn from_translation(t: V) -> Self;
     /// The translation part.
     fn translation(&self) -> V;
+    /// This pose's rotation with the translation `t`.
+    fn with_translation(&self, t: V) -> Self;
+    /// True when the two rotations are the same numbers (whatever the translations).
+    #[inline]
+    fn same_rotation(&self, other: &Self) -> bool {
+        self.with_translation(V::ZERO) == other.with_translation(V::ZERO)
+    }
     /// Rotates a direction (no translation).
     fn transform_vector(&self, v: V) -> V;
     /// Rotates a direction by the inverse rotation.
@@ -118,6 +125,13 @@ impl<R: Real> Isometry<R::V2> for Pose2<R> {
         self.translation
     }
     #[inline]
+    fn with_translation(&self, translation: R::V2) -> Self {
+        Self {
+            translation,
+            ..*self
+        }
+    }
+    #[inline]
     fn transform_vector(&self, v: R::V2) -> R::V2 {
         self.rotation.rotate(v)
     }
@@ -215,6 +229,13 @@ impl<R: Real> Isometry<R::V3> for Pose3<R> {
     #[inline]
     fn translation(&self) -> R::V3 {
         self.translation
+    }
+    #[inline]
+    fn with_translation(&self, translation: R::V3) -> Self {
+        Self {
+            translation,
+            ..*self
+        }
     }
     #[inline]
     fn transform_vector(&self, v: R::V3) -> R::V3 {

@@ -169,6 +169,22 @@ impl<V: Vector> Aabb<V> {
         }
     }
 
+    /// The box moved by `offset`.
+    ///
+    /// ```
+    /// use isect::d2::*;
+    ///
+    /// let b = Aabb::new(Vec2::ZERO, Vec2::ONE).unwrap();
+    /// assert_eq!(b.shifted(Vec2::new(2.0, -1.0)).max, Vec2::new(3.0, 0.0));
+    /// ```
+    #[inline]
+    pub fn shifted(&self, offset: V) -> Self {
+        Self {
+            min: self.min + offset,
+            max: self.max + offset,
+        }
+    }
+
     /// The box grown by `margin` on every side (shrunk when negative; a shrink past
     /// the centre leaves an empty box, which intersects nothing).
     #[inline]

@@ -81,7 +81,7 @@ pub use update::{
 
 use crate::algo::gjk::GjkVector;
 use crate::broad::{Bvh, DynamicTree, ProxyId};
-use crate::math::Real;
+use crate::math::{Isometry, Real};
 use crate::query::dispatch::DispatchShape;
 use crate::shape::{Aabb, ShapeError};
 use pairs::{pair_key, PairCache, PairKeyHasher};
@@ -197,6 +197,10 @@ struct Entry<V: GjkVector, S> {
     /// The proxy's fat box in its tree, kept with the entry so that the update's pair
     /// states read the two shapes' entries and not their tree leaves as well.
     fat: Aabb<V>,
+    /// The shape's box turned by the pose's rotation, about the pose's origin: kept so
+    /// that a move which does not turn the shape only shifts it.
+    turned: Aabb<V>,
+    /// `turned` at the pose's translation: the shape's tight world box.
     aabb: Aabb<V>,
     /// `aabb` as [`World::pair_box`] grows it: kept with it, so that the update's pair
     /// states do not recompute it for every pair of the shape.
@@ -421,7 +425,8 @@ impl<V: GjkVector, S: DispatchShape<V>> World<V, S> {
         user_data: u64,
     ) -> Result<Entry<V, S>, WorldError> {
         let pose = unit_pose::<V>(pose)?;
-        let aabb = shape.world_aabb(&pose);
+        let turned = turned_box(&shape, &pose);
+        let aabb = turned.shifted(pose.translation());
         let pair_box = self.pair_box(&aabb);
         let tree = &mut self.trees[motion.tree()];
         let proxy = tree.insert(pair_box, index)?;
@@ -433,6 +438,7 @@ impl<V: GjkVector, S: DispatchShape<V>> World<V, S> {
             user_data,
             proxy,
             fat: fat_box(tree, proxy, &pair_box),
+            turned,
             aabb,
             pair_box,
             pairs: Vec::new(),
@@ -485,7 +491,12 @@ impl<V: GjkVector, S: DispatchShape<V>> World<V, S> {
             .filter(|slot| slot.generation == handle.generation)
             .and_then(|slot| slot.entry.as_mut())
             .ok_or(WorldError::StaleHandle(handle))?;
-        let aabb = entry.shape.world_aabb(&pose);
+        // A shape moved without turning keeps its turned box (the bench scenes, and
+        // characters, platforms and projectiles).
+        if !entry.pose.same_rotation(&pose) {
+            entry.turned = turned_box(&entry.shape, &pose);
+        }
+        let aabb = entry.turned.shifted(pose.translation());
         let pair_box = pair_box_of(prediction, &aabb);
         let tree = &mut self.trees[entry.motion.tree()];
         let refattened = match entry.motion {
@@ -693,6 +704,13 @@ fn fat_box<V: GjkVector>(tree: &DynamicTree<V>, proxy: ProxyId, fallback: &Aabb<
 
 /// [`World::pair_box`] for a world of contact prediction `prediction`.
 #[inline]
+/// `shape`'s box turned by `pose`'s rotation, about `pose`'s origin: with the
+/// translation added ([`Aabb::shifted`]) it is the shape's world box, computed alike
+/// whether the rotation is new or kept.
+fn turned_box<V: GjkVector, S: DispatchShape<V>>(shape: &S, pose: &V::Pose) -> Aabb<V> {
+    shape.world_aabb(&pose.with_translation(V::ZERO))
+}
+
 fn pair_box_of<V: GjkVector>(prediction: V::Scalar, aabb: &Aabb<V>) -> Aabb<V> {
     let magnitude = aabb.min.abs().max(aabb.max.abs()).max_element();
     let band = V::Scalar::from_f64(PAIR_BOX_ULPS) * V::Scalar::EPSILON * magnitude;
