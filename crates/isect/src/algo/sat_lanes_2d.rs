@@ -310,7 +310,7 @@ mod tests {
 
     type Found = Option<((f32, usize), (f32, usize))>;
 
-    /// The scalar search the lanes replace (`polygons_2d::separations`' small path).
+    /// The scalar search the lanes replace (`clip_2d::separations`' small path).
     fn scalar(a: Polygon<'_>, b: Polygon<'_>, pose_ab: &Pose2<f32>, limit: f32) -> Found {
         let (buf, len) = placed::<f32>(b.vertices, pose_ab).expect("at most 8 points");
         let b_in_a = &buf[..len];

@@ -102,7 +102,9 @@ pub(crate) struct PlacedPolygon<'a, R: Real> {
 /// polygon's frame, so no vertex is transformed (one transform of the result).
 /// Agrees with `witness_2d` up to rounding: the tolerance's size is the farther
 /// pose's translation plus the larger polygon's coordinates, as rounding of the
-/// poses is what tilts a resting face.
+/// poses is what tilts a resting face (slightly more than `witness_2d`'s largest
+/// world coordinate, so a vertex within rounding of the tolerance may be counted on
+/// one side by one and on the other by the other).
 pub(crate) fn witness_2d_placed<R: Real>(
     a: PlacedPolygon<'_, R>,
     b: PlacedPolygon<'_, R>,

@@ -493,10 +493,11 @@ impl<V: GjkVector, S: DispatchShape<V>> World<V, S> {
             .ok_or(WorldError::StaleHandle(handle))?;
         // A shape moved without turning keeps its turned box (the bench scenes, and
         // characters, platforms and projectiles).
-        if !entry.pose.same_rotation(&pose) {
-            entry.turned = turned_box(&entry.shape, &pose);
-        }
-        let aabb = entry.turned.shifted(pose.translation());
+        let turned = match entry.pose.same_rotation(&pose) {
+            true => entry.turned,
+            false => turned_box(&entry.shape, &pose),
+        };
+        let aabb = turned.shifted(pose.translation());
         let pair_box = pair_box_of(prediction, &aabb);
         let tree = &mut self.trees[entry.motion.tree()];
         let refattened = match entry.motion {
@@ -513,6 +514,7 @@ impl<V: GjkVector, S: DispatchShape<V>> World<V, S> {
             entry.fat = fat_box(tree, entry.proxy, &pair_box);
         }
         entry.pose = pose;
+        entry.turned = turned;
         entry.aabb = aabb;
         entry.pair_box = pair_box;
         if !entry.dirty {
@@ -702,8 +704,6 @@ fn fat_box<V: GjkVector>(tree: &DynamicTree<V>, proxy: ProxyId, fallback: &Aabb<
     *tree.fat_aabb(proxy).unwrap_or(fallback)
 }
 
-/// [`World::pair_box`] for a world of contact prediction `prediction`.
-#[inline]
 /// `shape`'s box turned by `pose`'s rotation, about `pose`'s origin: with the
 /// translation added ([`Aabb::shifted`]) it is the shape's world box, computed alike
 /// whether the rotation is new or kept.
@@ -711,6 +711,8 @@ fn turned_box<V: GjkVector, S: DispatchShape<V>>(shape: &S, pose: &V::Pose) -> A
     shape.world_aabb(&pose.with_translation(V::ZERO))
 }
 
+/// [`World::pair_box`] for a world of contact prediction `prediction`.
+#[inline]
 fn pair_box_of<V: GjkVector>(prediction: V::Scalar, aabb: &Aabb<V>) -> Aabb<V> {
     let magnitude = aabb.min.abs().max(aabb.max.abs()).max_element();
     let band = V::Scalar::from_f64(PAIR_BOX_ULPS) * V::Scalar::EPSILON * magnitude;
