@@ -24,8 +24,8 @@ pub const PARALLEL_RAY_CHUNK: usize = 256;
 
 impl<R: Real> TriMesh<R> {
     /// The closest surface crossing of the ray within `t ∈ [0, max_t]` and the index
-    /// of the triangle crossed (ties between triangles sharing an edge or vertex go to
-    /// the first met by the walk). Unlike [`cast_ray`](crate::query::RayCast::cast_ray) a ray starting
+    /// of the triangle crossed (triangles crossed at the same `t`, at a shared edge or
+    /// vertex, go to the lowest index, whatever the tree). Unlike [`cast_ray`](crate::query::RayCast::cast_ray) a ray starting
     /// inside a solid mesh reports where it leaves, not `t = 0`. Flat triangles are
     /// never hit; a NaN or infinite ray, a zero direction, or a NaN or negative
     /// `max_t` hits nothing.

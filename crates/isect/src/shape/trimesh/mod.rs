@@ -377,8 +377,13 @@ impl<R: Real> TriMesh<R> {
     }
 
     /// Updates `best` with the nearest crossing of a leaf's triangles that is within
-    /// `max_t` and, when there is a best hit already, strictly nearer (ties go to the
-    /// triangle met first); returns the best `t`, the walk's new `max_t`.
+    /// `max_t` and, when there is a best hit already, nearer, or as near with a lower
+    /// index; returns the best `t`, the walk's new `max_t`.
+    ///
+    /// The tie rule makes the answer the least `(t, triangle)` over all crossings,
+    /// whatever order the walk meets them in: a triangle crossed at the best `t` lies in
+    /// boxes the ray enters at or before that `t`, which the walk never prunes (it
+    /// keeps entries equal to its `max_t`).
     #[inline(always)]
     fn leaf_closest(
         &self,
@@ -390,7 +395,7 @@ impl<R: Real> TriMesh<R> {
         let (t, hit, undecided) = leaf.hit4(sheared);
         let mut accept = |t: R, id: u32| {
             let nearer = match *best {
-                Some((best_t, _)) => t < best_t,
+                Some((best_t, best_id)) => t < best_t || (t == best_t && id < best_id),
                 None => t <= max_t,
             };
             if nearer {
@@ -658,8 +663,8 @@ where
 
     /// The closest crossing by the mesh's ray tree, as
     /// [`cast_ray_indexed`](TriMesh::cast_ray_indexed) and the batches find it (the
-    /// default's walk of the parts could take the other triangle of an exact tie, at
-    /// a shared edge or vertex).
+    /// default's walk of the parts could take another triangle of an exact tie, at a
+    /// shared edge or vertex, than the lowest index).
     fn cast_ray_boundary(&self, ray: &Ray<R::V3>, max_t: R) -> Option<RayHit<R::V3>> {
         self.cast_ray_indexed(ray, max_t).map(|(_, hit)| hit)
     }
