@@ -186,28 +186,29 @@ pub(crate) struct Leaf<S: Real> {
 }
 
 impl<S: Real> Leaf<S> {
-    /// The kernel over the leaf's lanes (see [`ShearedRay::hit4`]).
+    /// The kernel over the leaf's lanes (see [`ShearedRay::hit4`]), `K`'s: the walk's.
     #[inline(always)]
-    pub(crate) fn hit4<V: Vector<Scalar = S>>(
+    pub(super) fn hit4<K: Kernels, V: Vector<Scalar = S>>(
         &self,
         ray: &ShearedRay<V>,
     ) -> ([S; LANES], u32, u32) {
-        ray.hit4(&self.tris, self.lanes)
+        K::hit4(ray, &self.tris, self.lanes)
     }
 }
 
 /// The leaf test of a walk, a trait rather than a closure so that its body is inlined
 /// into the walk compiled for AVX (a closure's body was called out of line there).
-pub(crate) trait LeafVisit<S: Real> {
-    /// Tests `leaf` for ray `k` of the batch (0 for a single walk) clipped at `max_t`;
-    /// may return a smaller `max_t` (`−∞` ends the ray's walk).
-    fn visit(&mut self, k: usize, leaf: &Leaf<S>, max_t: S) -> Option<S>;
+pub(super) trait LeafVisit<S: Real> {
+    /// Tests `leaf` for ray `k` of the batch (0 for a single walk) clipped at `max_t`,
+    /// with the walk's kernels `K` ([`Leaf::hit4`]); may return a smaller `max_t`
+    /// (`−∞` ends the ray's walk).
+    fn visit<K: Kernels>(&mut self, k: usize, leaf: &Leaf<S>, max_t: S) -> Option<S>;
 }
 
 impl<S: Real, L: LeafVisit<S>> LeafVisit<S> for &mut L {
     #[inline(always)]
-    fn visit(&mut self, k: usize, leaf: &Leaf<S>, max_t: S) -> Option<S> {
-        (**self).visit(k, leaf, max_t)
+    fn visit<K: Kernels>(&mut self, k: usize, leaf: &Leaf<S>, max_t: S) -> Option<S> {
+        (**self).visit::<K>(k, leaf, max_t)
     }
 }
 
@@ -444,18 +445,28 @@ fn tree_leaf<V: Vector>(items: &[u32], corners: &[[V; 3]]) -> Leaf<V::Scalar> {
     leaf
 }
 
-/// A node test: the entry parameters of a node's eight boxes (meaningful in hit lanes)
-/// and the mask of the boxes met within `[0, max_t]` (`max_t` finite).
-pub(super) trait NodeKernel {
-    /// The test of `rows` by `ray`.
+/// The kernels of a walk, compiled with the features the walk was compiled for: the
+/// node test and the leaf test. Passed down to the leaf test as a type, so that the
+/// AVX walk calls the AVX leaf kernel directly, inlined, with no feature check.
+pub(super) trait Kernels {
+    /// The node test: the entry parameters of a node's eight boxes `rows` (meaningful
+    /// in hit lanes) and the mask of the boxes `ray` meets within `[0, max_t]` (`max_t`
+    /// finite).
     fn slab<S: Real>(ray: &OctantRay<S>, rows: &Rows, max_t: S) -> ([S; WIDE], u32);
+
+    /// The leaf test, [`ShearedRay::hit4`] of `tris`' lanes in `valid`.
+    fn hit4<V: Vector>(
+        ray: &ShearedRay<V>,
+        tris: &Triangles4<V::Scalar>,
+        valid: u32,
+    ) -> ([V::Scalar; LANES], u32, u32);
 }
 
 /// The kernel without run-time features: on `x86_64` two SSE halves for `f32` and four
 /// SSE2 quarters for `f64` (both in that target's baseline), else the portable kernel.
 pub(super) struct Baseline;
 
-impl NodeKernel for Baseline {
+impl Kernels for Baseline {
     #[inline(always)]
     fn slab<S: Real>(ray: &OctantRay<S>, rows: &Rows, max_t: S) -> ([S; WIDE], u32) {
         #[cfg(target_arch = "x86_64")]
@@ -468,6 +479,15 @@ impl NodeKernel for Baseline {
         }
         slab8_portable(ray, rows, [max_t; WIDE])
     }
+
+    #[inline(always)]
+    fn hit4<V: Vector>(
+        ray: &ShearedRay<V>,
+        tris: &Triangles4<V::Scalar>,
+        valid: u32,
+    ) -> ([V::Scalar; LANES], u32, u32) {
+        ray.hit4(tris, valid)
+    }
 }
 
 /// The AVX kernels for `f32` and `f64` (else [`Baseline`]'s): used only inside
@@ -477,7 +497,7 @@ impl NodeKernel for Baseline {
 struct Avx;
 
 #[cfg(target_arch = "x86_64")]
-impl NodeKernel for Avx {
+impl Kernels for Avx {
     #[inline(always)]
     fn slab<S: Real>(ray: &OctantRay<S>, rows: &Rows, max_t: S) -> ([S; WIDE], u32) {
         // SAFETY: `Avx` runs only in walks started when the processor has AVX (its docs).
@@ -495,6 +515,27 @@ impl NodeKernel for Avx {
             return out;
         }
         Baseline::slab(ray, rows, max_t)
+    }
+
+    /// The `f64` leaf kernel in AVX, called directly: inside the AVX walks it is
+    /// inlined (no call, no feature check per leaf); `f32` as [`Baseline`].
+    #[inline(always)]
+    fn hit4<V: Vector>(
+        ray: &ShearedRay<V>,
+        tris: &Triangles4<V::Scalar>,
+        valid: u32,
+    ) -> ([V::Scalar; LANES], u32, u32) {
+        use core::any::Any;
+        let (any_ray, any_tris) = (ray as &dyn Any, tris as &dyn Any);
+        if let (Some(r), Some(t)) = (any_ray.downcast_ref(), any_tris.downcast_ref()) {
+            // SAFETY: `Avx` runs only in walks started when the processor has AVX (its
+            // docs).
+            let (t, hit, undecided) = unsafe { super::avx::hit4_f64_inlined(r, t, valid) };
+            if let Some(t) = super::ray::as_row(t) {
+                return (t, hit, undecided);
+            }
+        }
+        Baseline::hit4(ray, tris, valid)
     }
 }
 
@@ -609,7 +650,7 @@ impl<S: Real> TreeWalk<S> {
     /// over. `leaf.visit(k, leaf, max_t)` tests a leaf for ray `k` and may return a
     /// smaller `max_t` (`−∞` ends the walk).
     #[inline(always)]
-    fn step<K: NodeKernel>(
+    fn step<K: Kernels>(
         &mut self,
         tree: &RayTree<S>,
         k: usize,
@@ -617,7 +658,7 @@ impl<S: Real> TreeWalk<S> {
     ) -> bool {
         if self.current & LEAF_BIT != 0 {
             let test = &tree.leaves[(self.current & !LEAF_BIT) as usize];
-            if let Some(max_t) = leaf.visit(k, test, self.max_t) {
+            if let Some(max_t) = leaf.visit::<K>(k, test, self.max_t) {
                 self.max_t = max_t;
             }
         } else if let Some(next) =
@@ -710,7 +751,7 @@ impl<S: Real> Pending<S> for LocalStack<'_, S> {
 /// returns the nearest (`None` when no box is hit within `max_t`). Children are
 /// ordered by entry, ties by lane (a stable insertion sort).
 #[inline(always)]
-fn descend<K: NodeKernel, S: Real>(
+fn descend<K: Kernels, S: Real>(
     tree: &RayTree<S>,
     ray: &OctantRay<S>,
     index: u32,
@@ -812,7 +853,7 @@ impl<S: Real> RayTree<S> {
     /// calls in the order [`TreeWalk::step`] makes them. Inner nodes are descended in a
     /// loop of their own, so that the ray's rows can stay in registers between nodes.
     #[inline(always)]
-    fn walk_with<K: NodeKernel, V: Vector<Scalar = S>>(
+    fn walk_with<K: Kernels, V: Vector<Scalar = S>>(
         &self,
         ray: &Ray<V>,
         max_t: S,
@@ -843,7 +884,8 @@ impl<S: Real> RayTree<S> {
                     },
                 };
             }
-            if let Some(t) = leaf.visit(k, &self.leaves[(current & !LEAF_BIT) as usize], max_t) {
+            let test = &self.leaves[(current & !LEAF_BIT) as usize];
+            if let Some(t) = leaf.visit::<K>(k, test, max_t) {
                 // `−∞` (any-hit found one): every pending entry is at `t ≥ 0`.
                 if t < S::ZERO {
                     return;
@@ -898,7 +940,7 @@ impl<S: Real> RayTree<S> {
     /// (15% slower on the 3,674-triangle bunny). Either way each ray's leaf calls are
     /// those of [`walk`](Self::walk).
     #[inline(always)]
-    fn walk_batch_with<K: NodeKernel, V: Vector<Scalar = S>>(
+    fn walk_batch_with<K: Kernels, V: Vector<Scalar = S>>(
         &self,
         rays: &[Ray<V>],
         max_t: S,
@@ -1185,7 +1227,7 @@ mod tests {
     struct Record(Vec<Vec<(u32, u32)>>);
 
     impl<S: Real> LeafVisit<S> for Record {
-        fn visit(&mut self, k: usize, leaf: &Leaf<S>, max_t: S) -> Option<S> {
+        fn visit<K: Kernels>(&mut self, k: usize, leaf: &Leaf<S>, max_t: S) -> Option<S> {
             let seen = &mut self.0[k];
             seen.push((leaf.ids[0], leaf.lanes));
             (seen.len() % 3 == 0).then_some(max_t * S::from_f64(0.75))
@@ -1220,6 +1262,111 @@ mod tests {
             assert_eq!(batch(&baseline), want);
         }
         visited
+    }
+
+    /// Records, per ray, every leaf a walk visits with the walk's leaf kernel's answer
+    /// (`t` bits in decided hit lanes, the hit and undecided masks) and the portable
+    /// kernel's; never clips.
+    struct LeafAnswers<V: Vector> {
+        sheared: Vec<Option<ShearedRay<V>>>,
+        seen: Vec<Vec<LeafAnswer>>,
+    }
+
+    /// A leaf's first triangle, the `t` bits of its hit lanes, its hit and undecided
+    /// masks.
+    type LeafAnswer = (u32, Vec<u64>, u32, u32);
+
+    impl<V: Vector> LeafVisit<V::Scalar> for LeafAnswers<V> {
+        fn visit<K: Kernels>(
+            &mut self,
+            k: usize,
+            leaf: &Leaf<V::Scalar>,
+            _: V::Scalar,
+        ) -> Option<V::Scalar> {
+            let ray = self.sheared[k].as_ref()?;
+            let (t, hit, undecided) = leaf.hit4::<K, V>(ray);
+            let (want_t, want_hit, want_undecided) = ray.hit4_portable(&leaf.tris, leaf.lanes);
+            assert_eq!((hit, undecided), (want_hit, want_undecided));
+            let bits: Vec<u64> = lanes(hit).map(|l| t[l].to_f64().to_bits()).collect();
+            let want: Vec<u64> = lanes(hit).map(|l| want_t[l].to_f64().to_bits()).collect();
+            assert_eq!(bits, want);
+            self.seen[k].push((leaf.ids[0], bits, hit, undecided));
+            None
+        }
+    }
+
+    /// Asserts that `avx`'s walks and the same tree's baseline walks (single and batch)
+    /// get the same answers from their leaf kernels, each the portable kernel's; the hit
+    /// lanes seen.
+    fn assert_leaf_kernels_agree<V: Vector>(avx: &RayTree<V::Scalar>, rays: &[Ray<V>]) -> u32 {
+        let baseline = avx.clone().without_avx();
+        let answers = |tree: &RayTree<V::Scalar>, batch: bool| {
+            let mut record = LeafAnswers {
+                sheared: rays.iter().map(ShearedRay::new).collect(),
+                seen: vec![Vec::new(); rays.len()],
+            };
+            if batch {
+                tree.walk_batch(rays, V::Scalar::INFINITY, &mut record);
+            } else {
+                for (k, ray) in rays.iter().enumerate() {
+                    let mut single = LeafAnswers {
+                        sheared: vec![ShearedRay::new(ray)],
+                        seen: vec![Vec::new()],
+                    };
+                    tree.walk(ray, V::Scalar::INFINITY, &mut single);
+                    record.seen[k] = single.seen.pop().unwrap_or_default();
+                }
+            }
+            record.seen
+        };
+        let want = answers(&baseline, false);
+        for (tree, batch) in [(avx, false), (avx, true), (&baseline, true)] {
+            assert_eq!(answers(tree, batch), want, "batch {batch}");
+        }
+        want.iter()
+            .flatten()
+            .map(|(_, _, hit, _)| hit.count_ones())
+            .sum()
+    }
+
+    // The leaf test of the walks compiled for AVX (the AVX `f64` kernel inlined where the
+    // processor has AVX) and of the baseline walks give the portable kernel's answers on
+    // every leaf visited, in both precisions, one ray at a time and in batches.
+    #[test]
+    fn avx_and_baseline_leaf_kernels_agree() {
+        let (corners, normals) = soup(12_000);
+        let tree32 = tree(&corners, &normals).1;
+        let corners64: Vec<[DVec3; 3]> = corners.iter().map(|c| c.map(|p| p.as_dvec3())).collect();
+        let normals64: Vec<DVec3> = normals.iter().map(|n| n.as_dvec3()).collect();
+        let boxes: Vec<Aabb<DVec3>> = corners64
+            .iter()
+            .map(|[a, b, c]| Aabb {
+                min: a.min(*b).min(*c),
+                max: a.max(*b).max(*c),
+            })
+            .collect();
+        let tree64 = RayTree::new(&Bvh::build(&boxes), &corners64, &normals64);
+        let mut state = 31;
+        // Half the rays aimed at a triangle's centre (through its leaf).
+        let rays: Vec<Ray<DVec3>> = (0..1500)
+            .map(|k| {
+                let mut p = || DVec3::new(coord(&mut state), coord(&mut state), coord(&mut state));
+                let (o, d) = (p() * 2.0, p());
+                let [a, b, c] = corners64[k * 7 % corners64.len()];
+                let d = if k % 2 == 0 { (a + b + c) / 3.0 - o } else { d };
+                Ray { origin: o, dir: d }
+            })
+            .collect();
+        let rays32: Vec<Ray<glam::Vec3>> = rays
+            .iter()
+            .map(|r| Ray {
+                origin: r.origin.as_vec3(),
+                dir: r.dir.as_vec3(),
+            })
+            .collect();
+        let hits =
+            assert_leaf_kernels_agree(&tree64, &rays) + assert_leaf_kernels_agree(&tree32, &rays32);
+        assert!(hits > 500, "{hits} hits");
     }
 
     // The walk compiled for AVX (where the processor has it) and the baseline walk visit
