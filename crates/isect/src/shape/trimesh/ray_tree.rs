@@ -837,7 +837,7 @@ impl<S: Real> RayTree<S> {
         self.walk_with::<Baseline, V>(ray, max_t, 0, leaf);
     }
 
-    /// [`walk`](Self::walk) compiled for AVX, with its node kernel.
+    /// [`walk`](Self::walk) compiled for AVX, with its kernels.
     ///
     /// # Safety
     /// The processor must have AVX.
@@ -852,7 +852,7 @@ impl<S: Real> RayTree<S> {
         self.walk_with::<Avx, V>(ray, max_t, 0, leaf);
     }
 
-    /// [`walk`](Self::walk) with node kernel `K` for ray `k` of a batch, the leaf
+    /// [`walk`](Self::walk) with kernels `K` for ray `k` of a batch, the leaf
     /// calls in the order [`TreeWalk::step`] makes them. Inner nodes are descended in a
     /// loop of their own, so that the ray's rows can stay in registers between nodes.
     #[inline(always)]
@@ -922,7 +922,7 @@ impl<S: Real> RayTree<S> {
         self.walk_batch_with::<Baseline, V>(rays, max_t, leaf);
     }
 
-    /// [`walk_batch`](Self::walk_batch) compiled for AVX, with its node kernel.
+    /// [`walk_batch`](Self::walk_batch) compiled for AVX, with its kernels.
     ///
     /// # Safety
     /// The processor must have AVX.
@@ -937,11 +937,11 @@ impl<S: Real> RayTree<S> {
         self.walk_batch_with::<Avx, V>(rays, max_t, leaf);
     }
 
-    /// [`walk_batch`](Self::walk_batch) with node kernel `K`. A tree small enough to
+    /// [`walk_batch`](Self::walk_batch) with kernels `K`. A tree small enough to
     /// stay in the second-level cache ([`INTERLEAVE_BYTES`]) is walked one ray at a
     /// time: its reads hit the cache, so interleaving would only add its bookkeeping
-    /// (15% slower on the 3,674-triangle `f32` bunny, 4% on the `f64` one). Either way each ray's leaf calls are
-    /// those of [`walk`](Self::walk).
+    /// (15% slower on the 3,674-triangle `f32` bunny, 4% on the `f64` one). Either
+    /// way each ray's leaf calls are those of [`walk`](Self::walk).
     #[inline(always)]
     fn walk_batch_with<K: Kernels, V: Vector<Scalar = S>>(
         &self,
