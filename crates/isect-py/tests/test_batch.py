@@ -97,6 +97,46 @@ def test_mesh_rays_match_single_casts_in_every_layout():
     assert empty.hit.shape == (0,) and empty.point.shape == (0, 3)
 
 
+def test_mesh_ray_ties_go_to_the_lowest_triangle():
+    """Rays between integer points cross a cube at its vertices and edges, where two to
+    six triangles are crossed at the same t: with the faces in their order and shuffled
+    (another tree, another visiting order), the batch names the lowest index among the
+    triangles whose own casts give the least t, and the single casts (both `solid`)
+    carry that triangle's normal."""
+    rng = np.random.default_rng(16)
+    grid = np.array([[x, y, z] for x in range(-3, 4) for y in range(-3, 4) for z in range(-3, 4)], float)
+    origins = grid[rng.integers(0, len(grid), 1500)]
+    targets = np.array([[x, y, z] for x in (-1, 0, 1) for y in (-1, 0, 1) for z in (-1, 0, 1)], float)
+    directions = targets[rng.integers(0, len(targets), 1500)] - origins
+    keep = np.any(directions != 0, axis=1) & np.any(np.abs(origins) > 1, axis=1)
+    origins, directions = origins[keep], directions[keep]
+    ties = 0
+    for shuffle in range(3):
+        faces = CUBE_FACES[rng.permutation(len(CUBE_FACES))] if shuffle else CUBE_FACES
+        mesh = isect.TriMesh(CUBE_VERTICES, faces)
+        alone = [isect.cast_rays(isect.TriMesh(CUBE_VERTICES, faces[i : i + 1]), None, origins, directions).t for i in range(len(faces))]
+        alone = np.array(alone)
+        hits = isect.cast_rays(mesh, None, origins, directions)
+        for k in range(len(origins)):
+            least = alone[:, k].min()
+            if math.isinf(least):
+                assert not hits.hit[k], k
+                continue
+            tied = np.flatnonzero(alone[:, k] == least)
+            ties += len(tied) > 1
+            assert hits.t[k] == least and hits.id[k] == tied[0], (k, tied, hits.id[k])
+            corners = CUBE_VERTICES[faces[tied[0]]]
+            normal = np.cross(corners[1] - corners[0], corners[2] - corners[0])
+            normal /= np.linalg.norm(normal)
+            if normal @ directions[k] > 0:
+                normal = -normal
+            assert hits.normal[k] == pytest.approx(normal, abs=1e-12), k
+            for solid in (True, False):
+                one = isect.cast_ray(mesh, None, origins[k], directions[k], solid=solid)
+                assert one.t == least and one.normal == pytest.approx(normal, abs=1e-12), (k, solid)
+    assert ties > 300, ties
+
+
 def test_nan_rows_miss_and_the_rest_answer():
     origins = np.array([[-5.0, 0, 0], [math.nan, 0, 0], [-5.0, 0, 0], [0, 0, 0]])
     directions = np.array([[1.0, 0, 0], [1.0, 0, 0], [0.0, 0, 0], [math.inf, 0, 0]])

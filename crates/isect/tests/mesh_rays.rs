@@ -438,9 +438,9 @@ for_each_real!(boundary_cast_takes_the_batch_tie);
 
 // The mesh's ray walk (its own tree, four triangles per kernel call) finds exactly
 // the hit of the reference, each triangle's own ray cast (the same watertight kernel)
-// over all triangles: the same t, and the same triangle unless another one is crossed
-// at that very t (a shared edge or vertex). Rays aimed into the mesh's box from near
-// and far, with two max_t.
+// over all triangles: the least (t, triangle), so the lowest index when several are
+// crossed at that very t (a shared edge or vertex). Rays aimed into the mesh's box from
+// near and far, with two max_t.
 fn walk_matches_per_triangle<R: Real>() {
     let mut rng = Rng(0x7A1C);
     for data in [bunny(), bumpy_sphere(32, 16, 0.1)] {
@@ -450,24 +450,125 @@ fn walk_matches_per_triangle<R: Real>() {
             .collect();
         for ray in scene_rays::<R>(&data, &mut rng, 500) {
             for max_t in [R::INFINITY, R::from_f64(0.7)] {
-                let reference = triangles
-                    .iter()
-                    .filter_map(|tri| tri.cast_ray(&ray, max_t))
-                    .map(|hit| hit.t)
-                    .fold(None, |best: Option<R>, t| {
-                        Some(best.map_or(t, |b| b.min(t)))
-                    });
+                let reference = least_crossing(&mesh, &ray, max_t, 0..triangles.len() as u32);
                 let got = mesh.cast_ray_indexed(&ray, max_t);
-                assert_eq!(got.map(|(_, hit)| hit.t), reference, "{ray:?}");
-                if let Some((i, hit)) = got {
-                    let again = triangles[i as usize].cast_ray(&ray, max_t);
-                    assert_eq!(again.map(|h| h.t), Some(hit.t), "{ray:?}");
-                }
+                assert_eq!(got.map(|(i, hit)| (hit.t, i)), reference, "{ray:?}");
             }
         }
     }
 }
 for_each_real!(walk_matches_per_triangle);
+
+/// The least `(t, triangle)` over the triangles `candidates` crossed within `max_t`, by
+/// each triangle's own ray cast.
+fn least_crossing<R: Real>(
+    mesh: &TriMesh<R>,
+    ray: &Ray<R::V3>,
+    max_t: R,
+    candidates: impl IntoIterator<Item = u32>,
+) -> Option<(R, u32)> {
+    candidates
+        .into_iter()
+        .filter_map(|i| {
+            let hit = mesh.triangle(i as usize).unwrap().cast_ray(ray, max_t)?;
+            Some((hit.t, i))
+        })
+        .fold(None, |best, (t, i)| match best {
+            Some((bt, bi)) if (bt, bi) <= (t, i) => best,
+            _ => Some((t, i)),
+        })
+}
+
+/// Rays through the vertices and edge midpoints of a mesh with dyadic coordinates:
+/// each aimed at such a point from `k` steps of a small integer direction away (the
+/// coordinates stay exact), so that two or more triangles are often crossed at the
+/// same t.
+fn rays_through_features<R: Real>(data: &MeshData, rng: &mut Rng, n: usize) -> Vec<Ray<R::V3>> {
+    (0..n)
+        .map(|_| {
+            let tri = data.indices[rng.below(data.indices.len())];
+            let (a, b) = (rng.below(3), rng.below(3));
+            let (p, q) = (
+                data.vertices[tri[a] as usize],
+                data.vertices[tri[b] as usize],
+            );
+            // A vertex when a = b, else an edge's midpoint.
+            let target = [0, 1, 2].map(|i| 0.5 * (p[i] + q[i]));
+            let mut d = [0, 1, 2].map(|_| rng.below(5) as f64 - 2.0);
+            if rng.below(3) == 0 {
+                d = [0.0, -1.0, 0.0];
+            }
+            if d == [0.0; 3] {
+                d[1] = -1.0;
+            }
+            let k = (1 + rng.below(4)) as f64;
+            Ray {
+                origin: v::<R>([0, 1, 2].map(|i| target[i] - k * d[i])),
+                dir: v::<R>(d),
+            }
+        })
+        .collect()
+}
+
+// Ties go to the lowest triangle index in every path, whatever the tree: on a cube and
+// a dyadic terrain (big enough that batches interleave their rays), with the triangles
+// in their order and shuffled (a different tree, so a different visiting order), rays
+// through vertices and edges get the least (t, triangle) of the triangles' own casts
+// from the single cast, the batch, the composite boundary cast and the hit's part.
+fn ties_go_to_the_lowest_triangle<R: Real>()
+where
+    R::V3: isect::algo::gjk::GjkVector<Pose = isect::math::Pose3<R>>,
+{
+    use isect::shape::Composite;
+    let mut rng = Rng(0x71E5);
+    // Heights in eighths over a grid of 64ths: every coordinate is exact.
+    let terrain = meshes::grid(64, |x, z| {
+        ((x * 8.0).round() - (z * 4.0).round()).abs() / 8.0
+    });
+    let mut ties = 0;
+    for data in [meshes::cube(), terrain] {
+        for shuffle in 0..3 {
+            let mut indices = data.indices.clone();
+            for i in (1..indices.len()).rev().filter(|_| shuffle > 0) {
+                indices.swap(i, rng.below(i + 1));
+            }
+            let shuffled = MeshData {
+                vertices: data.vertices.clone(),
+                indices,
+            };
+            let mesh = build::<R>(&shuffled, TriMeshFlags::OPEN);
+            let rays = rays_through_features::<R>(&shuffled, &mut rng, 1500);
+            let batch = mesh.cast_rays_indexed(&rays, R::INFINITY);
+            for (k, ray) in rays.iter().enumerate() {
+                let mut candidates = Vec::new();
+                mesh.bvh().cast_ray_all(ray, R::INFINITY, |i, _| {
+                    candidates.push(i);
+                    true
+                });
+                let want = least_crossing(&mesh, ray, R::INFINITY, candidates.iter().copied());
+                let single = mesh.cast_ray_indexed(ray, R::INFINITY);
+                assert_eq!(single.map(|(i, h)| (h.t, i)), want, "ray {k}: {ray:?}");
+                assert_eq!(batch[k], single, "ray {k}");
+                let boundary = Composite::cast_ray_boundary(&mesh, ray, R::INFINITY);
+                assert_eq!(boundary, single.map(|(_, h)| h), "ray {k}");
+                if let Some((t, i)) = want {
+                    let part = Composite::part_of_hit(&mesh, ray, t, false);
+                    assert_eq!(part, Some(i), "ray {k}: part");
+                    let tied = candidates
+                        .iter()
+                        .filter(|&&j| {
+                            let hit = mesh.triangle(j as usize).unwrap().cast_ray(ray, t);
+                            j != i && hit.is_some_and(|h| h.t == t)
+                        })
+                        .count();
+                    ties += usize::from(tied > 0);
+                }
+            }
+        }
+    }
+    assert!(ties > 1000, "{ties} ties");
+}
+for_each_real!(ties_go_to_the_lowest_triangle);
 
 // Any hit agrees with the closest hit's existence (solid meshes: a ray starting
 // inside hits at t = 0 in both); all hits start with the closest surface crossing.

@@ -2,8 +2,8 @@
 //! for `f32` in 8-lane registers and for `f64` in two 4-lane halves, on `x86_64`
 //! processors that have AVX (found at run time when the tree is built; the walk around
 //! it is compiled for AVX too, see [`RayTree::walk`](super::ray_tree::RayTree::walk));
-//! and the `f64` leaf test of four triangles in one 4-lane register (found at run time
-//! by [`ShearedRay::hit4`], a call per leaf: the compiler keeps it out of line). The
+//! and the `f64` leaf test of four triangles in one 4-lane register (passed down by
+//! the walks compiled for AVX as their kernels' type, and inlined there). The
 //! same steps as the portable kernels (`slab8_portable`, [`ShearedRay::hit4_portable`])
 //! and as [`sse`](super::sse)'s kernels, each one instruction of the same IEEE
 //! operation: `vminps(a, b)` / `vminpd(a, b)` is `if a < b { a } else { b }` and
@@ -14,7 +14,7 @@
 //! has AVX; a leaf's `t` where it is NaN may differ only in the NaN's payload).
 //!
 //! Safety: the kernels may run only where AVX is present (their callers check); their
-//! loads are unaligned 32-byte reads of the ray's eight-lane rows, of whole rows of a
+//! loads are unaligned reads of the ray's eight-lane rows, of whole `f32` rows of a
 //! node or of their halves (at the offsets `OctantRay` makes), and of a leaf's
 //! four-lane `f64` rows.
 
@@ -31,11 +31,7 @@ use glam::DVec3;
 /// The processor must have AVX.
 #[target_feature(enable = "avx")]
 #[inline]
-pub(super) unsafe fn slab8(
-    ray: &OctantRay<f32>,
-    rows: &Rows<f32>,
-    max_t: f32,
-) -> ([f32; WIDE], u32) {
+pub(super) unsafe fn slab8(ray: &OctantRay<f32>, rows: &Rows, max_t: f32) -> ([f32; WIDE], u32) {
     let (near, far) = (ray.near(), ray.far());
     let base = rows.as_ptr().cast::<u8>();
     let mut t = [0.0; WIDE];
@@ -44,7 +40,7 @@ pub(super) unsafe fn slab8(
     // loads read within `rows`; the ray's rows and `t` are eight lanes long.
     unsafe {
         let row = |offset: usize| {
-            debug_assert!(offset + 32 <= core::mem::size_of::<Rows<f32>>());
+            debug_assert!(offset + 32 <= core::mem::size_of::<Rows>());
             _mm256_loadu_ps(base.add(offset).cast::<f32>())
         };
         let mut enter = _mm256_setzero_ps();
@@ -73,7 +69,7 @@ pub(super) unsafe fn slab8(
 #[inline]
 pub(super) unsafe fn slab8_f64(
     ray: &OctantRay<f64>,
-    rows: &Rows<f64>,
+    rows: &Rows,
     max_t: f64,
 ) -> ([f64; WIDE], u32) {
     let (near, far) = (ray.near(), ray.far());
@@ -83,12 +79,13 @@ pub(super) unsafe fn slab8_f64(
     for half in 0..2 {
         // SAFETY: AVX is present (the caller's contract); each offset is a whole row of
         // `rows` (`OctantRay` makes them so and nothing else writes them), so the
-        // 32-byte loads at it and 32 bytes further read within `rows`; the ray's rows
-        // are eight lanes long and the store is at lane `4 * half ≤ 4` of `t`.
+        // 16-byte loads (four `f32` bounds, widened exactly) at it and 16 bytes further
+        // read within `rows`; the ray's rows are eight lanes long and the store is at
+        // lane `4 * half ≤ 4` of `t`.
         unsafe {
             let row = |offset: usize| {
-                debug_assert!(offset + 64 <= core::mem::size_of::<Rows<f64>>());
-                _mm256_loadu_pd(base.add(offset + 32 * half).cast::<f64>())
+                debug_assert!(offset + 32 <= core::mem::size_of::<Rows>());
+                _mm256_cvtps_pd(_mm_loadu_ps(base.add(offset + 16 * half).cast::<f32>()))
             };
             let mut enter = _mm256_setzero_pd();
             let mut exit = _mm256_set1_pd(max_t);
@@ -109,13 +106,34 @@ pub(super) unsafe fn slab8_f64(
 }
 
 /// `ShearedRay::hit4` for `f64` (see `hit4_portable`): `(t, hit, undecided)`, the
-/// four lanes in one register.
+/// four lanes in one register; [`hit4_f64_inlined`] compiled for AVX on its own (the
+/// tests' entry).
 ///
 /// # Safety
 /// The processor must have AVX.
+#[cfg(test)]
 #[target_feature(enable = "avx")]
 #[inline]
 pub(super) unsafe fn hit4_f64(
+    ray: &ShearedRay<DVec3>,
+    tris: &Triangles4<f64>,
+    valid: u32,
+) -> ([f64; LANES], u32, u32) {
+    // SAFETY: AVX is present (the caller's contract) and this function is compiled
+    // for it.
+    unsafe { hit4_f64_inlined(ray, tris, valid) }
+}
+
+/// `ShearedRay::hit4` for `f64` (see `hit4_portable`): `(t, hit, undecided)`, the
+/// four lanes in one register. Always inlined, for the walks compiled for AVX (a
+/// `#[target_feature]` function cannot be forced inline, and the compiler kept one out
+/// of line: a call per leaf); its intrinsics are inlined only into a caller compiled
+/// for AVX (elsewhere each is a call: the same results, slowly).
+///
+/// # Safety
+/// The processor must have AVX.
+#[inline(always)]
+pub(super) unsafe fn hit4_f64_inlined(
     ray: &ShearedRay<DVec3>,
     tris: &Triangles4<f64>,
     valid: u32,
@@ -125,43 +143,65 @@ pub(super) unsafe fn hit4_f64(
     // SAFETY: AVX is present (the caller's contract); the loads read whole four-lane
     // rows of `tris` and the store writes the four lanes of `t`.
     unsafe {
-        let load = |r: &[f64; LANES]| _mm256_loadu_pd(r.as_ptr());
+        // Macros, not closures: a closure is a function of its own, not compiled for
+        // AVX, so its intrinsics would be calls.
+        macro_rules! load {
+            ($r:expr) => {
+                _mm256_loadu_pd($r.as_ptr())
+            };
+        }
         let (sx, sy, sz) = (_mm256_set1_pd(sx), _mm256_set1_pd(sy), _mm256_set1_pd(sz));
         let (ox, oy, oz) = (
             _mm256_set1_pd(origin[0]),
             _mm256_set1_pd(origin[1]),
             _mm256_set1_pd(origin[2]),
         );
-        // No `array::map` here: it is not always inlined.
-        let sheared = |corner: &[[f64; LANES]; 3]| {
-            let x = _mm256_sub_pd(load(&corner[axes[0]]), ox);
-            let y = _mm256_sub_pd(load(&corner[axes[1]]), oy);
-            let z = _mm256_sub_pd(load(&corner[axes[2]]), oz);
-            [
-                _mm256_sub_pd(x, _mm256_mul_pd(sx, z)),
-                _mm256_sub_pd(y, _mm256_mul_pd(sy, z)),
-                _mm256_mul_pd(sz, z),
-            ]
-        };
+        macro_rules! sheared {
+            ($corner:expr) => {{
+                let corner = $corner;
+                let x = _mm256_sub_pd(load!(corner[axes[0]]), ox);
+                let y = _mm256_sub_pd(load!(corner[axes[1]]), oy);
+                let z = _mm256_sub_pd(load!(corner[axes[2]]), oz);
+                [
+                    _mm256_sub_pd(x, _mm256_mul_pd(sx, z)),
+                    _mm256_sub_pd(y, _mm256_mul_pd(sy, z)),
+                    _mm256_mul_pd(sz, z),
+                ]
+            }};
+        }
         let (a, b, c) = (
-            sheared(&tris.corner[0]),
-            sheared(&tris.corner[1]),
-            sheared(&tris.corner[2]),
+            sheared!(&tris.corner[0]),
+            sheared!(&tris.corner[1]),
+            sheared!(&tris.corner[2]),
         );
         let magnitude = _mm256_castsi256_pd(_mm256_set1_epi64x(0x7fff_ffff_ffff_ffff));
-        let abs = |x: __m256d| _mm256_and_pd(x, magnitude);
-        let neg = |x: __m256d| _mm256_xor_pd(x, _mm256_set1_pd(-0.0));
-        let edge = |u: &[__m256d; 3], v: &[__m256d; 3]| {
-            let (p, q) = (_mm256_mul_pd(u[0], v[1]), _mm256_mul_pd(u[1], v[0]));
-            (_mm256_sub_pd(p, q), _mm256_add_pd(abs(p), abs(q)))
-        };
-        let ((e0, m0), (e1, m1), (e2, m2)) = (edge(&c, &b), edge(&a, &c), edge(&b, &a));
+        let sign = _mm256_set1_pd(-0.0);
+        macro_rules! abs {
+            ($x:expr) => {
+                _mm256_and_pd($x, magnitude)
+            };
+        }
+        macro_rules! neg {
+            ($x:expr) => {
+                _mm256_xor_pd($x, sign)
+            };
+        }
+        macro_rules! edge {
+            ($u:expr, $v:expr) => {{
+                let (u, v) = ($u, $v);
+                let (p, q) = (_mm256_mul_pd(u[0], v[1]), _mm256_mul_pd(u[1], v[0]));
+                (_mm256_sub_pd(p, q), _mm256_add_pd(abs!(p), abs!(q)))
+            }};
+        }
+        let ((e0, m0), (e1, m1), (e2, m2)) = (edge!(&c, &b), edge!(&a, &c), edge!(&b, &a));
         let k = _mm256_set1_pd(EDGE_SIGN_ULPS * f64::EPSILON);
-        let sure = |e: __m256d, m: __m256d| {
-            let certain = _mm256_cmp_pd::<_CMP_GT_OQ>(abs(e), _mm256_mul_pd(m, k));
-            _mm256_and_pd(certain, e)
-        };
-        let (c0, c1, c2) = (sure(e0, m0), sure(e1, m1), sure(e2, m2));
+        macro_rules! sure {
+            ($e:expr, $m:expr) => {{
+                let certain = _mm256_cmp_pd::<_CMP_GT_OQ>(abs!($e), _mm256_mul_pd($m, k));
+                _mm256_and_pd(certain, $e)
+            }};
+        }
+        let (c0, c1, c2) = (sure!(e0, m0), sure!(e1, m1), sure!(e2, m2));
         let low = _mm256_min_pd(c2, _mm256_min_pd(c1, c0));
         let high = _mm256_max_pd(c2, _mm256_max_pd(c1, c0));
         let det = _mm256_add_pd(_mm256_add_pd(e0, e1), e2);
@@ -173,17 +213,21 @@ pub(super) unsafe fn hit4_f64(
         let sliver = _mm256_set1_pd(SLIVER_CANCELLATION);
         let cancel = _mm256_sub_pd(
             _mm256_add_pd(_mm256_add_pd(m0, m1), m2),
-            _mm256_mul_pd(abs(det), sliver),
+            _mm256_mul_pd(abs!(det), sliver),
         );
-        let agreeing = _mm256_max_pd(neg(high), low);
-        let disagreeing = _mm256_min_pd(high, neg(low));
-        let kept = _mm256_min_pd(t_lanes, neg(cancel));
+        let agreeing = _mm256_max_pd(neg!(high), low);
+        let disagreeing = _mm256_min_pd(high, neg!(low));
+        let kept = _mm256_min_pd(t_lanes, neg!(cancel));
         let zero = _mm256_setzero_pd();
-        let mask = |m: __m256d| _mm256_movemask_pd(m) as u32;
-        let crossed = mask(_mm256_cmp_pd::<_CMP_LT_OQ>(zero, agreeing));
-        let agree = !mask(_mm256_cmp_pd::<_CMP_LT_OQ>(zero, disagreeing));
-        let cancels = mask(_mm256_cmp_pd::<_CMP_LT_OQ>(zero, cancel));
-        let hit = crossed & mask(_mm256_cmp_pd::<_CMP_LE_OQ>(zero, kept));
+        macro_rules! mask {
+            ($m:expr) => {
+                _mm256_movemask_pd($m) as u32
+            };
+        }
+        let crossed = mask!(_mm256_cmp_pd::<_CMP_LT_OQ>(zero, agreeing));
+        let agree = !mask!(_mm256_cmp_pd::<_CMP_LT_OQ>(zero, disagreeing));
+        let cancels = mask!(_mm256_cmp_pd::<_CMP_LT_OQ>(zero, cancel));
+        let hit = crossed & mask!(_mm256_cmp_pd::<_CMP_LE_OQ>(zero, kept));
         let undecided = agree & (!crossed | cancels);
         _mm256_storeu_pd(t.as_mut_ptr(), t_lanes);
         (t, hit & valid, undecided & valid)

@@ -12,7 +12,7 @@
 //! the mesh's.
 
 use super::ray::ShearedRay;
-use super::ray_tree::{Leaf, LeafVisit};
+use super::ray_tree::{Kernels, Leaf, LeafVisit};
 use super::TriMesh;
 use crate::math::Real;
 use crate::shape::{Ray, RayHit};
@@ -24,8 +24,8 @@ pub const PARALLEL_RAY_CHUNK: usize = 256;
 
 impl<R: Real> TriMesh<R> {
     /// The closest surface crossing of the ray within `t ∈ [0, max_t]` and the index
-    /// of the triangle crossed (ties between triangles sharing an edge or vertex go to
-    /// the first met by the walk). Unlike [`cast_ray`](crate::query::RayCast::cast_ray) a ray starting
+    /// of the triangle crossed (triangles crossed at the same `t`, at a shared edge or
+    /// vertex, go to the lowest index, whatever the tree). Unlike [`cast_ray`](crate::query::RayCast::cast_ray) a ray starting
     /// inside a solid mesh reports where it leaves, not `t = 0`. Flat triangles are
     /// never hit; a NaN or infinite ray, a zero direction, or a NaN or negative
     /// `max_t` hits nothing.
@@ -211,8 +211,8 @@ struct Crossed<'a, R: Real> {
 
 impl<R: Real> LeafVisit<R> for Crossed<'_, R> {
     #[inline(always)]
-    fn visit(&mut self, _: usize, leaf: &Leaf<R>, max_t: R) -> Option<R> {
-        self.crossed = self.mesh.leaf_crossed(self.sheared, leaf, max_t);
+    fn visit<K: Kernels>(&mut self, _: usize, leaf: &Leaf<R>, max_t: R) -> Option<R> {
+        self.crossed = self.mesh.leaf_crossed::<K>(self.sheared, leaf, max_t);
         self.crossed.then_some(R::NEG_INFINITY)
     }
 }
@@ -226,9 +226,9 @@ struct Closests<'a, R: Real> {
 
 impl<R: Real> LeafVisit<R> for Closests<'_, R> {
     #[inline(always)]
-    fn visit(&mut self, k: usize, leaf: &Leaf<R>, max_t: R) -> Option<R> {
+    fn visit<K: Kernels>(&mut self, k: usize, leaf: &Leaf<R>, max_t: R) -> Option<R> {
         let sheared = self.sheared[k].as_ref()?;
         self.mesh
-            .leaf_closest(sheared, leaf, max_t, &mut self.best[k])
+            .leaf_closest::<K>(sheared, leaf, max_t, &mut self.best[k])
     }
 }

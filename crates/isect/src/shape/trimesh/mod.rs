@@ -40,7 +40,7 @@ mod topology;
 use self::closest::{closest_on_triangle, nearest_item, on_surface, Feature};
 use self::internal_edges::{classify, correct, correct_at, Bend, EdgeInfo, RingVisitor};
 use self::ray::ShearedRay;
-use self::ray_tree::{Leaf, LeafVisit, RayTree};
+use self::ray_tree::{Kernels, Leaf, LeafVisit, RayTree};
 use self::topology::{check_closed, match_edges, vertex_rings, NO_NEIGHBOUR};
 use crate::algo::gjk::GjkVector;
 use crate::broad::{lanes, Bvh};
@@ -377,20 +377,25 @@ impl<R: Real> TriMesh<R> {
     }
 
     /// Updates `best` with the nearest crossing of a leaf's triangles that is within
-    /// `max_t` and, when there is a best hit already, strictly nearer (ties go to the
-    /// triangle met first); returns the best `t`, the walk's new `max_t`.
+    /// `max_t` and, when there is a best hit already, nearer, or as near with a lower
+    /// index; returns the best `t`, the walk's new `max_t`.
+    ///
+    /// The tie rule makes the answer the least `(t, triangle)` over all crossings,
+    /// whatever order the walk meets them in: a triangle crossed at the best `t` lies in
+    /// boxes the ray enters at or before that `t`, which the walk never prunes (it
+    /// keeps entries equal to its `max_t`).
     #[inline(always)]
-    fn leaf_closest(
+    fn leaf_closest<K: Kernels>(
         &self,
         sheared: &ShearedRay<R::V3>,
         leaf: &Leaf<R>,
         max_t: R,
         best: &mut Option<(R, u32)>,
     ) -> Option<R> {
-        let (t, hit, undecided) = leaf.hit4(sheared);
+        let (t, hit, undecided) = leaf.hit4::<K, _>(sheared);
         let mut accept = |t: R, id: u32| {
             let nearer = match *best {
-                Some((best_t, _)) => t < best_t,
+                Some((best_t, best_id)) => t < best_t || (t == best_t && id < best_id),
                 None => t <= max_t,
             };
             if nearer {
@@ -411,8 +416,13 @@ impl<R: Real> TriMesh<R> {
 
     /// Whether a leaf has a triangle crossed within `max_t`.
     #[inline(always)]
-    fn leaf_crossed(&self, sheared: &ShearedRay<R::V3>, leaf: &Leaf<R>, max_t: R) -> bool {
-        let (t, hit, undecided) = leaf.hit4(sheared);
+    fn leaf_crossed<K: Kernels>(
+        &self,
+        sheared: &ShearedRay<R::V3>,
+        leaf: &Leaf<R>,
+        max_t: R,
+    ) -> bool {
+        let (t, hit, undecided) = leaf.hit4::<K, _>(sheared);
         lanes(hit).any(|lane| t[lane] <= max_t)
             || lanes(undecided).any(|lane| {
                 let corners = &self.corners[leaf.ids[lane] as usize];
@@ -658,8 +668,8 @@ where
 
     /// The closest crossing by the mesh's ray tree, as
     /// [`cast_ray_indexed`](TriMesh::cast_ray_indexed) and the batches find it (the
-    /// default's walk of the parts could take the other triangle of an exact tie, at
-    /// a shared edge or vertex).
+    /// default's walk of the parts could take another triangle of an exact tie, at a
+    /// shared edge or vertex, than the lowest index).
     fn cast_ray_boundary(&self, ray: &Ray<R::V3>, max_t: R) -> Option<RayHit<R::V3>> {
         self.cast_ray_indexed(ray, max_t).map(|(_, hit)| hit)
     }
@@ -800,8 +810,8 @@ struct Closest<'a, R: Real> {
 
 impl<R: Real> LeafVisit<R> for Closest<'_, R> {
     #[inline(always)]
-    fn visit(&mut self, _: usize, leaf: &Leaf<R>, max_t: R) -> Option<R> {
+    fn visit<K: Kernels>(&mut self, _: usize, leaf: &Leaf<R>, max_t: R) -> Option<R> {
         self.mesh
-            .leaf_closest(self.sheared, leaf, max_t, &mut self.best)
+            .leaf_closest::<K>(self.sheared, leaf, max_t, &mut self.best)
     }
 }

@@ -140,12 +140,11 @@ impl<V: Vector> ShearedRay<V> {
         self.hit4_portable(tris, valid)
     }
 
-    /// [`hit4`](Self::hit4) by the SSE kernel when the scalar is `f32`, or when it is
-    /// `f64` by the AVX kernel where the processor has AVX (a cached test and a call per
-    /// leaf: the compiler keeps that kernel out of line) and the SSE2 one elsewhere
-    /// (`None` otherwise; the type tests are resolved at compile time). The kernels are
-    /// called directly, not passed as functions: the `f64` one, passed, was left out of
-    /// line.
+    /// [`hit4`](Self::hit4) by the SSE kernel when the scalar is `f32` and the SSE2
+    /// one when it is `f64` (`None` otherwise; the type tests are resolved at compile
+    /// time). The walks compiled for AVX call the AVX `f64` kernel instead
+    /// (`Kernels::hit4` of the ray tree). The kernels are called directly, not passed
+    /// as functions: the `f64` one, passed, was left out of line.
     #[cfg(target_arch = "x86_64")]
     #[inline(always)]
     fn hit4_sse(
@@ -160,12 +159,7 @@ impl<V: Vector> ShearedRay<V> {
             return Some((as_row(t)?, hit, undecided));
         }
         let (ray, tris) = (ray.downcast_ref()?, tris.downcast_ref()?);
-        let (t, hit, undecided) = if std::arch::is_x86_feature_detected!("avx") {
-            // SAFETY: the processor has AVX (just checked).
-            unsafe { super::avx::hit4_f64(ray, tris, valid) }
-        } else {
-            super::sse::hit4_f64(ray, tris, valid)
-        };
+        let (t, hit, undecided) = super::sse::hit4_f64(ray, tris, valid);
         Some((as_row(t)?, hit, undecided))
     }
 
@@ -370,7 +364,7 @@ type Row<S> = [S; LANES];
 /// at compile time).
 #[cfg(target_arch = "x86_64")]
 #[inline(always)]
-fn as_row<T: Real, S: Real>(row: Row<T>) -> Option<Row<S>> {
+pub(super) fn as_row<T: Real, S: Real>(row: Row<T>) -> Option<Row<S>> {
     use core::any::Any;
     let mut out = [S::ZERO; LANES];
     *(&mut out as &mut dyn Any).downcast_mut::<Row<T>>()? = row;
