@@ -514,45 +514,71 @@ fn scene_2d(c: &mut Criterion<CpuTime>) {
     let mut group = c.benchmark_group("world_2d_10k");
     configure(&mut group, n);
     let mut b = bodies.clone();
-    group.bench_function("rapier", |bench| {
-        bench.iter(|| {
-            for (x, &h) in b.iter_mut().zip(&theirs) {
-                advance2(x, half);
-                if let Some(c) = colliders.get_mut(h) {
-                    c.set_position(rapier2d::math::Pose::new(x.pos, x.angle));
-                }
+    let mut rapier_frame = || {
+        for (x, &h) in b.iter_mut().zip(&theirs) {
+            advance2(x, half);
+            if let Some(c) = colliders.get_mut(h) {
+                c.set_position(rapier2d::math::Pose::new(x.pos, x.angle));
             }
-            pipeline.step(
-                0.0,
-                &mut islands,
-                &mut broad,
-                &mut narrow,
-                &mut rb,
-                &mut colliders,
-                &(),
-                &(),
-            );
-            black_box(
-                narrow
-                    .contact_pairs()
-                    .filter(|p| p.has_any_active_contact())
-                    .count(),
-            )
-        })
-    });
+        }
+        pipeline.step(
+            0.0,
+            &mut islands,
+            &mut broad,
+            &mut narrow,
+            &mut rb,
+            &mut colliders,
+            &(),
+            &(),
+        );
+        narrow
+            .contact_pairs()
+            .filter(|p| p.has_any_active_contact())
+            .count()
+    };
     let mut a = bodies;
-    group.bench_function("isect", |bench| {
-        bench.iter(|| {
-            for (x, &h) in a.iter_mut().zip(&handles) {
-                advance2(x, half);
-                ours.set_pose(h, Pose2::new(x.pos, x.angle)).expect("pose");
-            }
-            ours.update();
-            black_box(ours.contacts().len())
-        })
-    });
-    eprintln!("world_2d_10k: isect {:?}", ours.update_stats());
+    let mut isect_frame = || {
+        for (x, &h) in a.iter_mut().zip(&handles) {
+            advance2(x, half);
+            ours.set_pose(h, Pose2::new(x.pos, x.angle)).expect("pose");
+        }
+        ours.update();
+        ours.contacts().len()
+    };
+    group.bench_function("rapier", |bench| bench.iter(|| black_box(rapier_frame())));
+    group.bench_function("isect", |bench| bench.iter(|| black_box(isect_frame())));
     group.finish();
+    interleaved("world_2d_10k", &mut rapier_frame, &mut isect_frame);
+    eprintln!("world_2d_10k: isect {:?}", ours.update_stats());
+}
+
+/// With `WORLD_INTERLEAVE=<rounds>` set: the two frames alternated, 20 of each a
+/// round (thread CPU time), then the medians of their rounds' per-frame times and
+/// the ratio printed. A shared machine's drift then moves both sides alike, where
+/// criterion measures one side for seconds and then the other.
+fn interleaved(name: &str, rapier: &mut impl FnMut() -> usize, isect: &mut impl FnMut() -> usize) {
+    let Some(rounds) = std::env::var("WORLD_INTERLEAVE")
+        .ok()
+        .and_then(|s| s.parse::<usize>().ok())
+    else {
+        return;
+    };
+    let per_frame = |frame: &mut dyn FnMut() -> usize| {
+        let start = support::cpu_nanos();
+        for _ in 0..20 {
+            black_box(frame());
+        }
+        (support::cpu_nanos() - start) as f64 / 20e6
+    };
+    let (mut theirs, mut ours): (Vec<f64>, Vec<f64>) = (0..rounds)
+        .map(|_| (per_frame(rapier), per_frame(isect)))
+        .unzip();
+    let median = |v: &mut Vec<f64>| {
+        v.sort_by(f64::total_cmp);
+        v[v.len() / 2]
+    };
+    let (r, i) = (median(&mut theirs), median(&mut ours));
+    eprintln!("{name} interleaved, {rounds} rounds: rapier {r:.3} ms, isect {i:.3} ms, rapier / isect {:.2}", r / i);
 }
 
 criterion_group! {

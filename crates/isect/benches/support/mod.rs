@@ -153,7 +153,7 @@ pub struct CpuTime;
 /// `clock_gettime(CLOCK_THREAD_CPUTIME_ID)` on Linux (nanosecond resolution; the
 /// `/proc` counters only move at scheduler ticks), wall time elsewhere.
 #[cfg(target_os = "linux")]
-fn cpu_nanos() -> u64 {
+pub fn cpu_nanos() -> u64 {
     #[repr(C)]
     struct Timespec {
         sec: i64,
@@ -171,7 +171,7 @@ fn cpu_nanos() -> u64 {
 }
 
 #[cfg(not(target_os = "linux"))]
-fn cpu_nanos() -> u64 {
+pub fn cpu_nanos() -> u64 {
     use std::sync::OnceLock;
     static START: OnceLock<std::time::Instant> = OnceLock::new();
     START

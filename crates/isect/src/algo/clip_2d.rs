@@ -41,7 +41,7 @@ pub struct ClipPoint<V: Vector> {
 /// `limit` (or for NaN). A small B is moved into A's frame once (Box2D's
 /// `b2CollidePolygons`); a larger one is met edge by edge in its own frame. In `f32`
 /// on x86_64, polygons of 2 to 8 points take the SSE lanes of
-/// [`sat_lanes_2d`](crate::algo::sat_lanes_2d) instead, which give the same answer (up
+/// `sat_lanes_2d` instead, which give the same answer (up
 /// to the sign of a zero separation).
 #[inline]
 #[allow(clippy::type_complexity)]
