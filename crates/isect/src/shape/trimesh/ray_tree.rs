@@ -1332,6 +1332,25 @@ mod tests {
             .sum()
     }
 
+    /// The `f64` copy of an `f32` soup (exact) and its ray tree.
+    #[allow(clippy::type_complexity)]
+    fn tree_f64(
+        corners: &[[glam::Vec3; 3]],
+        normals: &[glam::Vec3],
+    ) -> (Vec<[DVec3; 3]>, RayTree<f64>) {
+        let corners: Vec<[DVec3; 3]> = corners.iter().map(|c| c.map(|p| p.as_dvec3())).collect();
+        let normals: Vec<DVec3> = normals.iter().map(|n| n.as_dvec3()).collect();
+        let boxes: Vec<Aabb<DVec3>> = corners
+            .iter()
+            .map(|[a, b, c]| Aabb {
+                min: a.min(*b).min(*c),
+                max: a.max(*b).max(*c),
+            })
+            .collect();
+        let tree = RayTree::new(&Bvh::build(&boxes), &corners, &normals);
+        (corners, tree)
+    }
+
     // The leaf test of the walks compiled for AVX (the AVX `f64` kernel inlined where the
     // processor has AVX) and of the baseline walks give the portable kernel's answers on
     // every leaf visited, in both precisions, one ray at a time and in batches.
@@ -1339,16 +1358,7 @@ mod tests {
     fn avx_and_baseline_leaf_kernels_agree() {
         let (corners, normals) = soup(12_000);
         let tree32 = tree(&corners, &normals).1;
-        let corners64: Vec<[DVec3; 3]> = corners.iter().map(|c| c.map(|p| p.as_dvec3())).collect();
-        let normals64: Vec<DVec3> = normals.iter().map(|n| n.as_dvec3()).collect();
-        let boxes: Vec<Aabb<DVec3>> = corners64
-            .iter()
-            .map(|[a, b, c]| Aabb {
-                min: a.min(*b).min(*c),
-                max: a.max(*b).max(*c),
-            })
-            .collect();
-        let tree64 = RayTree::new(&Bvh::build(&boxes), &corners64, &normals64);
+        let (corners64, tree64) = tree_f64(&corners, &normals);
         let mut state = 31;
         // Half the rays aimed at a triangle's centre (through its leaf).
         let rays: Vec<Ray<DVec3>> = (0..1500)
@@ -1412,16 +1422,7 @@ mod tests {
     #[test]
     fn avx_and_baseline_walks_agree_f64() {
         let (corners, normals) = soup(12_000);
-        let corners: Vec<[DVec3; 3]> = corners.iter().map(|c| c.map(|p| p.as_dvec3())).collect();
-        let normals: Vec<DVec3> = normals.iter().map(|n| n.as_dvec3()).collect();
-        let boxes: Vec<Aabb<DVec3>> = corners
-            .iter()
-            .map(|[a, b, c]| Aabb {
-                min: a.min(*b).min(*c),
-                max: a.max(*b).max(*c),
-            })
-            .collect();
-        let avx = RayTree::new(&Bvh::build(&boxes), &corners, &normals);
+        let avx = tree_f64(&corners, &normals).1;
         let bytes = avx.nodes.len() * core::mem::size_of::<RayNode>()
             + avx.leaves.len() * core::mem::size_of::<Leaf<f64>>();
         assert!(bytes >= INTERLEAVE_BYTES, "{bytes} bytes");
