@@ -14,7 +14,7 @@
 //! has AVX; a leaf's `t` where it is NaN may differ only in the NaN's payload).
 //!
 //! Safety: the kernels may run only where AVX is present (their callers check); their
-//! loads are unaligned reads of the ray's eight-lane rows, of whole `f32` rows of a
+//! loads are unaligned 32-byte reads of the ray's eight-lane rows, of whole rows of a
 //! node or of their halves (at the offsets `OctantRay` makes), and of a leaf's
 //! four-lane `f64` rows.
 
@@ -31,7 +31,11 @@ use glam::DVec3;
 /// The processor must have AVX.
 #[target_feature(enable = "avx")]
 #[inline]
-pub(super) unsafe fn slab8(ray: &OctantRay<f32>, rows: &Rows, max_t: f32) -> ([f32; WIDE], u32) {
+pub(super) unsafe fn slab8(
+    ray: &OctantRay<f32>,
+    rows: &Rows<f32>,
+    max_t: f32,
+) -> ([f32; WIDE], u32) {
     let (near, far) = (ray.near(), ray.far());
     let base = rows.as_ptr().cast::<u8>();
     let mut t = [0.0; WIDE];
@@ -40,7 +44,7 @@ pub(super) unsafe fn slab8(ray: &OctantRay<f32>, rows: &Rows, max_t: f32) -> ([f
     // loads read within `rows`; the ray's rows and `t` are eight lanes long.
     unsafe {
         let row = |offset: usize| {
-            debug_assert!(offset + 32 <= core::mem::size_of::<Rows>());
+            debug_assert!(offset + 32 <= core::mem::size_of::<Rows<f32>>());
             _mm256_loadu_ps(base.add(offset).cast::<f32>())
         };
         let mut enter = _mm256_setzero_ps();
@@ -69,7 +73,7 @@ pub(super) unsafe fn slab8(ray: &OctantRay<f32>, rows: &Rows, max_t: f32) -> ([f
 #[inline]
 pub(super) unsafe fn slab8_f64(
     ray: &OctantRay<f64>,
-    rows: &Rows,
+    rows: &Rows<f64>,
     max_t: f64,
 ) -> ([f64; WIDE], u32) {
     let (near, far) = (ray.near(), ray.far());
@@ -79,13 +83,12 @@ pub(super) unsafe fn slab8_f64(
     for half in 0..2 {
         // SAFETY: AVX is present (the caller's contract); each offset is a whole row of
         // `rows` (`OctantRay` makes them so and nothing else writes them), so the
-        // 16-byte loads (four `f32` bounds, widened exactly) at it and 16 bytes further
-        // read within `rows`; the ray's rows are eight lanes long and the store is at
-        // lane `4 * half ≤ 4` of `t`.
+        // 32-byte loads at it and 32 bytes further read within `rows`; the ray's rows
+        // are eight lanes long and the store is at lane `4 * half ≤ 4` of `t`.
         unsafe {
             let row = |offset: usize| {
-                debug_assert!(offset + 32 <= core::mem::size_of::<Rows>());
-                _mm256_cvtps_pd(_mm_loadu_ps(base.add(offset + 16 * half).cast::<f32>()))
+                debug_assert!(offset + 64 <= core::mem::size_of::<Rows<f64>>());
+                _mm256_loadu_pd(base.add(offset + 32 * half).cast::<f64>())
             };
             let mut enter = _mm256_setzero_pd();
             let mut exit = _mm256_set1_pd(max_t);

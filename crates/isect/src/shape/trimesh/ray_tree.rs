@@ -14,8 +14,7 @@
 //! shared tree's nodes hold two or three slots on average, so its leaves averaged two
 //! triangles. Half as many levels means about half as many node
 //! tests per ray, each testing eight boxes: with AVX (found at run time when the tree
-//! is built) one 8-lane kernel for `f32` or two 4-lane halves for `f64` (the `f32`
-//! bounds widened), the walk
+//! is built) one 8-lane kernel for `f32` or two 4-lane halves for `f64`, the walk
 //! compiled for AVX around it; otherwise on `x86_64` two 4-lane SSE halves for `f32`
 //! or four 2-lane SSE2 quarters for `f64`, or the portable kernel (other targets). All
 //! give the same entries and masks bit for bit (tested).
@@ -24,10 +23,9 @@
 //! ray by its octant ([`OctantRay`]) and treats leaves and inner nodes alike: the
 //! nearest hit child is visited next, the others are pushed farthest first with their
 //! entry parameter (pruned when popped after the best hit shrank the ray). The boxes
-//! are the shared tree's (the padded triangle boxes and their unions), stored as `f32`
-//! (an `f64` mesh's rounded outward, see [`Rows`]), so culling is the same or looser
-//! and the hits are those of the per-triangle kernel. Flat triangles are left out of
-//! the leaves: rays never hit them.
+//! are the shared tree's (the padded triangle boxes and their unions), so culling is
+//! the same and the hits are those of the per-triangle kernel. Flat triangles are left
+//! out of the leaves: rays never hit them.
 
 use super::ray::{ShearedRay, Triangles4};
 use crate::algo::slab::PreparedRay;
@@ -48,62 +46,15 @@ pub(super) const WIDE: usize = 8;
 /// Rows of a node's boxes: `rows[axis]` holds the eight lower bounds on `axis`,
 /// `rows[3 + axis]` the upper ones, so that a ray picks its near and far plane of each
 /// axis by place ([`OctantRay`]). Empty lanes have lower bounds `+∞`, upper `−∞`.
-///
-/// The bounds are `f32` in either precision, as Embree stores them: an `f64` mesh's
-/// boxes are rounded outward ([`round_down`], [`round_up`]) and tested in `f64`
-/// arithmetic, so a ray enters every box it entered in `f64` (the rounding of the slab
-/// test is monotonic: a lower near plane gives an entry no later, a farther far plane
-/// an exit no sooner) and perhaps a few more, never fewer. The closest hit is the least
-/// `(t, triangle)` over the triangles tested, whatever the order (`leaf_closest`), so
-/// the extra boxes change no answer; a node takes four cache lines instead of seven.
-pub(super) type Rows = [[f32; WIDE]; 6];
+pub(super) type Rows<S> = [[S; WIDE]; 6];
 
 /// An inner node: eight child boxes as [`Rows`] and their codes (a node index,
-/// `LEAF_BIT | leaf` or [`EMPTY`]), on four cache lines.
+/// `LEAF_BIT | leaf` or [`EMPTY`]), on four cache lines for `f32`.
 #[derive(Copy, Clone, Debug)]
 #[repr(C, align(64))]
-struct RayNode {
-    rows: Rows,
+struct RayNode<S: Real> {
+    rows: Rows<S>,
     child: [u32; WIDE],
-}
-
-/// The largest `f32` not above `x` (`x` not NaN; beyond `f32`'s range, `±f32::MAX` or
-/// `−∞`).
-fn round_down(x: f64) -> f32 {
-    let y = x as f32;
-    if f64::from(y) > x {
-        next_below(y)
-    } else {
-        y
-    }
-}
-
-/// The smallest `f32` not below `x` (`x` not NaN; beyond `f32`'s range, `±f32::MAX` or
-/// `+∞`).
-fn round_up(x: f64) -> f32 {
-    let y = x as f32;
-    if f64::from(y) < x {
-        next_above(y)
-    } else {
-        y
-    }
-}
-
-/// The `f32` just below `y` (`y` neither NaN nor `−∞`); `f32::next_down` needs Rust
-/// 1.86.
-fn next_below(y: f32) -> f32 {
-    if y == 0.0 {
-        -f32::from_bits(1)
-    } else if y > 0.0 {
-        f32::from_bits(y.to_bits() - 1)
-    } else {
-        f32::from_bits(y.to_bits() + 1)
-    }
-}
-
-/// The `f32` just above `y` (`y` neither NaN nor `+∞`).
-fn next_above(y: f32) -> f32 {
-    -next_below(-y)
 }
 
 /// A ray prepared for the node kernels: origin and inverse direction, each coordinate
@@ -123,7 +74,9 @@ pub(super) struct OctantRay<S: Real> {
 }
 
 /// The size of a row of [`Rows`] in bytes.
-const ROW_BYTES: usize = core::mem::size_of::<[f32; WIDE]>();
+const fn row_bytes<S>() -> usize {
+    core::mem::size_of::<[S; WIDE]>()
+}
 
 impl<S: Real> OctantRay<S> {
     /// From a [`PreparedRay`] (its `max_t` is passed to the kernels separately).
@@ -135,8 +88,8 @@ impl<S: Real> OctantRay<S> {
             out.origin[axis] = [ray.origin.get(axis); WIDE];
             out.inv_dir[axis] = [inv; WIDE];
             let flip = usize::from(inv < S::ZERO) * 3;
-            out.near[axis] = (axis + flip) * ROW_BYTES;
-            out.far[axis] = (axis + 3 - flip) * ROW_BYTES;
+            out.near[axis] = (axis + flip) * row_bytes::<S>();
+            out.far[axis] = (axis + 3 - flip) * row_bytes::<S>();
         }
         out
     }
@@ -158,8 +111,8 @@ impl<S: Real> OctantRay<S> {
 
     /// The row of `rows` at byte offset `offset` (portable kernel).
     #[inline(always)]
-    fn row(rows: &Rows, offset: usize) -> &[f32; WIDE] {
-        &rows[offset / ROW_BYTES]
+    fn row(rows: &Rows<S>, offset: usize) -> &[S; WIDE] {
+        &rows[offset / row_bytes::<S>()]
     }
 }
 
@@ -169,8 +122,8 @@ impl<S: Real> Default for OctantRay<S> {
         Self {
             origin: [[S::ZERO; WIDE]; 3],
             inv_dir: [[S::ZERO; WIDE]; 3],
-            near: [0, 1, 2].map(|a| a * ROW_BYTES),
-            far: [3, 4, 5].map(|a| a * ROW_BYTES),
+            near: [0, 1, 2].map(|a| a * row_bytes::<S>()),
+            far: [3, 4, 5].map(|a| a * row_bytes::<S>()),
         }
     }
 }
@@ -215,7 +168,7 @@ impl<S: Real, L: LeafVisit<S>> LeafVisit<S> for &mut L {
 /// The ray tree of a mesh (see the module docs).
 #[derive(Clone, Debug, Default)]
 pub(crate) struct RayTree<S: Real> {
-    nodes: Vec<RayNode>,
+    nodes: Vec<RayNode<S>>,
     leaves: Vec<Leaf<S>>,
     /// The processor has AVX: walks run `RayTree::walk_avx` and its batch twin (read
     /// on `x86_64` only).
@@ -281,7 +234,7 @@ fn area<V: Vector>(aabb: &Aabb<V>) -> V::Scalar {
 fn add_node<V: Vector>(
     bvh: &Bvh<V>,
     i: usize,
-    nodes: &mut Vec<RayNode>,
+    nodes: &mut Vec<RayNode<V::Scalar>>,
     leaf: &mut impl FnMut(&[u32]) -> u32,
 ) -> u32 {
     // The children so far (`kids[..n]`), each with, for an inner node that is not a
@@ -382,18 +335,18 @@ fn add_node<V: Vector>(
         n -= 1;
     }
     let index = nodes.len();
+    let zero = V::Scalar::ZERO;
     nodes.push(RayNode {
-        rows: [[0.0; WIDE]; 6],
+        rows: [[zero; WIDE]; 6],
         child: [EMPTY; WIDE],
     });
-    let mut rows = [[f32::INFINITY; WIDE]; 6];
-    rows[3..].fill([f32::NEG_INFINITY; WIDE]);
+    let mut rows = [[V::Scalar::INFINITY; WIDE]; 6];
+    rows[3..].fill([V::Scalar::NEG_INFINITY; WIDE]);
     let mut child = [EMPTY; WIDE];
     for (lane, &(aabb, slot, _)) in kids[..n].iter().enumerate() {
-        // Exact for `f32` meshes, outward for `f64` ones (see `Rows`).
         for axis in 0..3 {
-            rows[axis][lane] = round_down(aabb.min.get(axis).to_f64());
-            rows[3 + axis][lane] = round_up(aabb.max.get(axis).to_f64());
+            rows[axis][lane] = aabb.min.get(axis);
+            rows[3 + axis][lane] = aabb.max.get(axis);
         }
         let (items, count) = groups[lane];
         child[lane] = match slot {
@@ -452,7 +405,7 @@ pub(super) trait Kernels {
     /// The node test: the entry parameters of a node's eight boxes `rows` (meaningful
     /// in hit lanes) and the mask of the boxes `ray` meets within `[0, max_t]` (`max_t`
     /// finite).
-    fn slab<S: Real>(ray: &OctantRay<S>, rows: &Rows, max_t: S) -> ([S; WIDE], u32);
+    fn slab<S: Real>(ray: &OctantRay<S>, rows: &Rows<S>, max_t: S) -> ([S; WIDE], u32);
 
     /// The leaf test, [`ShearedRay::hit4`] of `tris`' lanes in `valid`.
     fn hit4<V: Vector>(
@@ -468,7 +421,7 @@ pub(super) struct Baseline;
 
 impl Kernels for Baseline {
     #[inline(always)]
-    fn slab<S: Real>(ray: &OctantRay<S>, rows: &Rows, max_t: S) -> ([S; WIDE], u32) {
+    fn slab<S: Real>(ray: &OctantRay<S>, rows: &Rows<S>, max_t: S) -> ([S; WIDE], u32) {
         #[cfg(target_arch = "x86_64")]
         if let Some(out) = as_scalar(ray, rows, max_t, super::sse::slab8) {
             return out;
@@ -499,16 +452,16 @@ struct Avx;
 #[cfg(target_arch = "x86_64")]
 impl Kernels for Avx {
     #[inline(always)]
-    fn slab<S: Real>(ray: &OctantRay<S>, rows: &Rows, max_t: S) -> ([S; WIDE], u32) {
+    fn slab<S: Real>(ray: &OctantRay<S>, rows: &Rows<S>, max_t: S) -> ([S; WIDE], u32) {
         // SAFETY: `Avx` runs only in walks started when the processor has AVX (its docs).
-        let avx = |ray: &OctantRay<f32>, rows: &Rows, max_t| unsafe {
+        let avx = |ray: &OctantRay<f32>, rows: &Rows<f32>, max_t| unsafe {
             super::avx::slab8(ray, rows, max_t)
         };
         if let Some(out) = as_scalar(ray, rows, max_t, avx) {
             return out;
         }
         // SAFETY: as above.
-        let avx_f64 = |ray: &OctantRay<f64>, rows: &Rows, max_t| unsafe {
+        let avx_f64 = |ray: &OctantRay<f64>, rows: &Rows<f64>, max_t| unsafe {
             super::avx::slab8_f64(ray, rows, max_t)
         };
         if let Some(out) = as_scalar(ray, rows, max_t, avx_f64) {
@@ -545,12 +498,13 @@ impl Kernels for Avx {
 #[inline(always)]
 fn as_scalar<S: Real, T: Real>(
     ray: &OctantRay<S>,
-    rows: &Rows,
+    rows: &Rows<S>,
     max_t: S,
-    kernel: impl FnOnce(&OctantRay<T>, &Rows, T) -> ([T; WIDE], u32),
+    kernel: impl FnOnce(&OctantRay<T>, &Rows<T>, T) -> ([T; WIDE], u32),
 ) -> Option<([S; WIDE], u32)> {
     use core::any::Any;
     let ray = (ray as &dyn Any).downcast_ref::<OctantRay<T>>()?;
+    let rows = (rows as &dyn Any).downcast_ref::<Rows<T>>()?;
     let max_t = *(&max_t as &dyn Any).downcast_ref::<T>()?;
     let (t, hit) = kernel(ray, rows, max_t);
     let mut out = [S::ZERO; WIDE];
@@ -561,8 +515,8 @@ fn as_scalar<S: Real, T: Real>(
 /// The portable node test, with `max_t` given as a row: per lane the entry parameter
 /// (meaningful in hit lanes) and the mask of the boxes met within `[0, max_t]`.
 ///
-/// It gives [`ray_boxes4_mask`]'s mask and, in hit lanes, its entries bit for bit,
-/// on the rows' boxes in `S` (the tests compare them). For a valid box the near plane of an axis is the one the
+/// It gives [`ray_boxes4_mask`]'s mask and, in hit lanes, its entries bit for bit
+/// (the tests compare them). For a valid box the near plane of an axis is the one the
 /// min/max ordering picks: rounding is monotonic, so `(lo − o)·inv ≤ (hi − o)·inv`
 /// when `inv > 0` and the reverse when `inv < 0`; with `inv = +∞` the lower plane is
 /// taken as near, NaN included, as there. Equal values can differ only in the sign of
@@ -573,20 +527,18 @@ fn as_scalar<S: Real, T: Real>(
 #[inline(never)]
 pub(super) fn slab8_portable<S: Real>(
     ray: &OctantRay<S>,
-    rows: &Rows,
+    rows: &Rows<S>,
     max_t: [S; WIDE],
 ) -> ([S; WIDE], u32) {
     let mut enter = [S::ZERO; WIDE];
     let mut exit = max_t;
     for axis in 0..3 {
-        let near = OctantRay::<S>::row(rows, ray.near[axis]);
-        let far = OctantRay::<S>::row(rows, ray.far[axis]);
+        let near = OctantRay::row(rows, ray.near[axis]);
+        let far = OctantRay::row(rows, ray.far[axis]);
         let (o, inv) = (&ray.origin[axis], &ray.inv_dir[axis]);
-        // The `f32` bounds in `S` (exactly).
-        let widen = |x: f32| S::from_f64(f64::from(x));
         for lane in 0..WIDE {
-            let t_near = (widen(near[lane]) - o[lane]) * inv[lane];
-            let t_far = (widen(far[lane]) - o[lane]) * inv[lane];
+            let t_near = (near[lane] - o[lane]) * inv[lane];
+            let t_far = (far[lane] - o[lane]) * inv[lane];
             // A NaN (0·∞) fails both comparisons and leaves the interval as it was.
             enter[lane] = if t_near > enter[lane] {
                 t_near
@@ -949,7 +901,7 @@ impl<S: Real> RayTree<S> {
         max_t: S,
         mut leaf: impl LeafVisit<S>,
     ) {
-        let bytes = self.nodes.len() * core::mem::size_of::<RayNode>()
+        let bytes = self.nodes.len() * core::mem::size_of::<RayNode<S>>()
             + self.leaves.len() * core::mem::size_of::<Leaf<S>>();
         if bytes < INTERLEAVE_BYTES {
             for (k, ray) in rays.iter().enumerate() {
@@ -1007,8 +959,8 @@ mod tests {
         for case in 0..20_000 {
             let mut p = || DVec3::new(coord(&mut state), coord(&mut state), coord(&mut state));
             let mut boxes = [Boxes4::<f64>::EMPTY; 2];
-            let mut rows = [[f32::INFINITY; WIDE]; 6];
-            rows[3..].fill([f32::NEG_INFINITY; WIDE]);
+            let mut rows = [[f64::INFINITY; WIDE]; 6];
+            rows[3..].fill([f64::NEG_INFINITY; WIDE]);
             for lane in [0, 1, 2, 4, 5, 7] {
                 let (a, b) = (p(), p());
                 let aabb = Aabb {
@@ -1016,10 +968,9 @@ mod tests {
                     max: a.max(b),
                 };
                 boxes[lane / 4].set(lane % 4, &aabb);
-                // Quarters: exact in `f32`.
                 for axis in 0..3 {
-                    rows[axis][lane] = aabb.min[axis] as f32;
-                    rows[3 + axis][lane] = aabb.max[axis] as f32;
+                    rows[axis][lane] = aabb.min[axis];
+                    rows[3 + axis][lane] = aabb.max[axis];
                 }
             }
             let mut dir = p();
@@ -1043,98 +994,6 @@ mod tests {
             hits += hit.count_ones();
         }
         assert!(hits > 2_000, "{hits} hits");
-    }
-
-    // Rounding outward gives the nearest `f32` on the right side, whatever the range.
-    #[test]
-    fn rounding_outward_is_tight() {
-        let mut state = 11;
-        for case in 0..20_000 {
-            let x = match case % 4 {
-                0 => coord(&mut state) / 3.0,
-                1 => (coord(&mut state) + 1e-9) * 1e5,
-                2 => coord(&mut state) * 1e-30,
-                _ => f64::from(coord(&mut state) as f32),
-            };
-            let (lo, hi) = (round_down(x), round_up(x));
-            assert!(f64::from(lo) <= x && x <= f64::from(hi), "{x}");
-            assert!(
-                f64::from(lo.next_up()) > x && f64::from(hi.next_down()) < x,
-                "{x}"
-            );
-            assert_eq!(lo == hi, f64::from(lo) == x, "{x}");
-        }
-        assert_eq!(round_down(1e300), f32::MAX);
-        assert_eq!(round_up(1e300), f32::INFINITY);
-        assert_eq!(round_up(-1e300), -f32::MAX);
-        assert_eq!(round_down(-1e300), f32::NEG_INFINITY);
-        assert_eq!(round_down(f64::INFINITY), f32::INFINITY);
-        assert_eq!(next_below(0.0), -f32::from_bits(1));
-        assert_eq!(next_above(-0.0), f32::from_bits(1));
-        assert_eq!(next_below(-f32::MAX), f32::NEG_INFINITY);
-        assert_eq!(next_above(f32::MAX), f32::INFINITY);
-        assert_eq!(next_below(1.0), 1.0 - f32::EPSILON / 2.0);
-        assert_eq!(next_above(-1.0), -1.0 + f32::EPSILON / 2.0);
-        assert_eq!(round_up(f64::NEG_INFINITY), f32::NEG_INFINITY);
-    }
-
-    // An `f64` tree's rows, rounded outward to `f32`, lose no box: every box the shared
-    // min/max kernel hits in `f64` is hit by the node kernel on the rounded rows, at an
-    // entry no later (so the walk reaches every triangle it reached before).
-    #[test]
-    fn rounded_rows_lose_no_box() {
-        let mut state = 7;
-        let (mut hits, mut extra) = (0, 0);
-        for case in 0..20_000 {
-            // Off the `f32` grid; thin boxes in a third of the cases.
-            let mut p = || {
-                DVec3::new(coord(&mut state), coord(&mut state), coord(&mut state)) / 3.0
-                    + DVec3::splat(1e-9)
-            };
-            let mut boxes = [Boxes4::<f64>::EMPTY; 2];
-            let mut rows = [[f32::INFINITY; WIDE]; 6];
-            rows[3..].fill([f32::NEG_INFINITY; WIDE]);
-            for lane in [0, 1, 2, 4, 5, 7] {
-                let a = p();
-                let b = if case % 3 == 0 { a + p() * 1e-7 } else { p() };
-                let aabb = Aabb {
-                    min: a.min(b),
-                    max: a.max(b),
-                };
-                boxes[lane / 4].set(lane % 4, &aabb);
-                for axis in 0..3 {
-                    rows[axis][lane] = round_down(aabb.min[axis]);
-                    rows[3 + axis][lane] = round_up(aabb.max[axis]);
-                }
-            }
-            let mut dir = p();
-            if case % 5 == 0 {
-                dir[case % 15 / 5] = 0.0;
-            }
-            let ray = Ray {
-                origin: p() * 2.0,
-                dir,
-            };
-            let max_t = finite_max_t([f64::INFINITY, 2.0, 0.5][case % 3]);
-            let prepared = PreparedRay::new(&ray, max_t);
-            let (t, hit) = slab8_portable(&OctantRay::new(&prepared), &rows, [max_t; WIDE]);
-            let soa = SoaRay::new(&prepared);
-            for half in 0..2 {
-                let (want_t, want_hit) =
-                    ray_boxes4_mask_rows(&soa, &boxes[half], 3, [max_t; LANES]);
-                let got = (hit >> (4 * half)) & 15;
-                assert_eq!(got & want_hit, want_hit, "case {case}");
-                extra += (got & !want_hit).count_ones();
-                for lane in lanes(want_hit) {
-                    assert!(t[4 * half + lane] <= want_t[lane], "case {case}");
-                }
-            }
-            hits += hit.count_ones();
-        }
-        assert!(
-            hits > 1_000 && extra > 0,
-            "{hits} hits, {extra} more than in f64"
-        );
     }
 
     /// A seeded soup of small triangles (some flat) as corners and unit normals.
@@ -1394,7 +1253,7 @@ mod tests {
         for (size, n) in [3000, 12_000].into_iter().enumerate() {
             let (corners, normals) = soup(n);
             let (_, avx) = tree(&corners, &normals);
-            let bytes = avx.nodes.len() * core::mem::size_of::<RayNode>()
+            let bytes = avx.nodes.len() * core::mem::size_of::<RayNode<f32>>()
                 + avx.leaves.len() * core::mem::size_of::<Leaf<f32>>();
             interleaved[size] = bytes >= INTERLEAVE_BYTES;
             let mut state = 9;
@@ -1423,7 +1282,7 @@ mod tests {
     fn avx_and_baseline_walks_agree_f64() {
         let (corners, normals) = soup(12_000);
         let avx = tree_f64(&corners, &normals).1;
-        let bytes = avx.nodes.len() * core::mem::size_of::<RayNode>()
+        let bytes = avx.nodes.len() * core::mem::size_of::<RayNode<f64>>()
             + avx.leaves.len() * core::mem::size_of::<Leaf<f64>>();
         assert!(bytes >= INTERLEAVE_BYTES, "{bytes} bytes");
         let mut state = 21;

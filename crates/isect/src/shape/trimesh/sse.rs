@@ -20,8 +20,8 @@
 //! Safety: the intrinsics need SSE and SSE2, which every `x86_64` processor has (the
 //! target enables them by default); the loads and stores are the unaligned forms on
 //! references to `[f32; 4]` (16 valid bytes each), within `[f64; 4]` rows (two lanes at
-//! lane 0 or 2) or within a node's `f32` rows (at whole-row offsets, see `slab8` and
-//! `slab8_f64`). Nothing else is unsafe here.
+//! lane 0 or 2) or within a node's rows (at whole-row offsets, see `slab8`). Nothing
+//! else is unsafe here.
 
 use super::ray::{ShearedRay, Triangles4, EDGE_SIGN_ULPS, SLIVER_CANCELLATION};
 use super::ray_tree::{OctantRay, Rows, WIDE};
@@ -51,7 +51,7 @@ fn store(v: __m128) -> [f32; LANES] {
 /// of each axis read from the rows the ray's octant picks, lanes 0–3 and 4–7 as two
 /// 4-lane halves.
 #[inline(always)]
-pub(super) fn slab8(ray: &OctantRay<f32>, rows: &Rows, max_t: f32) -> ([f32; WIDE], u32) {
+pub(super) fn slab8(ray: &OctantRay<f32>, rows: &Rows<f32>, max_t: f32) -> ([f32; WIDE], u32) {
     let (near, far) = (ray.near(), ray.far());
     let base = rows.as_ptr().cast::<u8>();
     let mut t = [0.0; WIDE];
@@ -63,7 +63,7 @@ pub(super) fn slab8(ray: &OctantRay<f32>, rows: &Rows, max_t: f32) -> ([f32; WID
         // the ray's rows are eight lanes long.
         unsafe {
             let row = |offset: usize| {
-                debug_assert!(offset + 32 <= core::mem::size_of::<Rows>());
+                debug_assert!(offset + 32 <= core::mem::size_of::<Rows<f32>>());
                 _mm_loadu_ps(base.add(offset + 16 * half).cast::<f32>())
             };
             let mut enter = _mm_setzero_ps();
@@ -158,7 +158,7 @@ pub(super) fn hit4(
 /// axis read from the rows the ray's octant picks, lanes 0–1, 2–3, 4–5 and 6–7 as four
 /// 2-lane quarters.
 #[inline(always)]
-pub(super) fn slab8_f64(ray: &OctantRay<f64>, rows: &Rows, max_t: f64) -> ([f64; WIDE], u32) {
+pub(super) fn slab8_f64(ray: &OctantRay<f64>, rows: &Rows<f64>, max_t: f64) -> ([f64; WIDE], u32) {
     let (near, far) = (ray.near(), ray.far());
     let base = rows.as_ptr().cast::<u8>();
     let mut t = [0.0; WIDE];
@@ -166,15 +166,13 @@ pub(super) fn slab8_f64(ray: &OctantRay<f64>, rows: &Rows, max_t: f64) -> ([f64;
     for quarter in 0..4 {
         // SAFETY: SSE2 arithmetic on registers only (module docs); each offset is a
         // whole row of `rows` (`OctantRay` makes them so and nothing else writes
-        // them), so the 8-byte loads (two `f32` bounds, widened exactly) at it and up
-        // to 24 bytes further read within `rows`; `load_sd` has no alignment
-        // requirement; the ray's rows are eight lanes long and the store is at lane
+        // them), so the 16-byte loads at it and up to 48 bytes further read within
+        // `rows`; the ray's rows are eight lanes long and the store is at lane
         // `2 * quarter ≤ 6` of `t`.
         unsafe {
             let row = |offset: usize| {
-                debug_assert!(offset + 32 <= core::mem::size_of::<Rows>());
-                let two = _mm_load_sd(base.add(offset + 8 * quarter).cast::<f64>());
-                _mm_cvtps_pd(_mm_castpd_ps(two))
+                debug_assert!(offset + 64 <= core::mem::size_of::<Rows<f64>>());
+                _mm_loadu_pd(base.add(offset + 16 * quarter).cast::<f64>())
             };
             let mut enter = _mm_setzero_pd();
             let mut exit = _mm_set1_pd(max_t);
@@ -294,7 +292,7 @@ pub(super) mod tests {
 
     /// Eight random boxes (a fifth of them empty) as two shared-kernel halves and as
     /// node rows.
-    pub(in super::super) fn random_rows(rng: &mut Lcg) -> ([Boxes4<f32>; 2], Rows) {
+    pub(in super::super) fn random_rows(rng: &mut Lcg) -> ([Boxes4<f32>; 2], Rows<f32>) {
         let mut boxes = [Boxes4::<f32>::EMPTY; 2];
         let mut rows = [[f32::INFINITY; WIDE]; 6];
         rows[3..].fill([f32::NEG_INFINITY; WIDE]);
@@ -450,22 +448,22 @@ pub(super) mod tests {
         );
     }
 
-    /// An `f64` ray, node and `max_t` for case `case`: [`random_rows`]' boxes and
-    /// [`random_ray`]'s ray, every coordinate scaled by a third in half the cases (the
-    /// ray's off the `f32` grid, so that the `f64` rounding differs), a tenth of the box bounds
+    /// An `f64` node, ray and `max_t` for case `case`: [`random_rows`]' boxes and
+    /// [`random_ray`]'s ray, every coordinate scaled by a third in half the cases (off
+    /// the `f32` grid, so that the `f64` rounding differs), a tenth of the box bounds
     /// NaN, and every kind of `max_t` (made finite, as the walk does).
     pub(in super::super) fn random_case_f64(
         rng: &mut Lcg,
         case: usize,
-    ) -> (OctantRay<f64>, Rows, f64) {
+    ) -> (OctantRay<f64>, Rows<f64>, f64) {
         let (_, rows32) = random_rows(rng);
         let ray32 = random_ray(rng);
         let scale = if case % 2 == 0 { 1.0 } else { 1.0 / 3.0 };
-        let mut rows = rows32.map(|row| row.map(|x| (f64::from(x) * scale) as f32));
+        let mut rows = rows32.map(|row| row.map(|x| f64::from(x) * scale));
         for row in &mut rows {
             for x in row.iter_mut() {
                 if rng.below(60) == 0 {
-                    *x = f32::NAN;
+                    *x = f64::NAN;
                 }
             }
         }
