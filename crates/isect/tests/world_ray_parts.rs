@@ -257,3 +257,73 @@ fn convex_hits_have_no_part() {
     assert_eq!((hit.handle, hit.part), (h, None));
     assert!((hit.hit.t - 4.0).abs() < 1e-6);
 }
+
+/// A heightfield's hit names the triangle whose normal it carries, also at a tie: rays
+/// through every corner of every triangle of a field with exact integer heights (each
+/// a tie between two to six triangles), through `cast_ray_with` (solid and boundary):
+/// the reported part, cast alone, gives the hit's `t` and normal. (The default part
+/// search took the lowest tied index while the cell walk keeps the first cell it
+/// meets: a vertical ray through a raised peak named one triangle and carried
+/// another's normal.)
+fn heightfield_ties_name_the_hit_triangle<V: PartKinds>(kind_and_corners: (Kind<V>, Vec<V>))
+where
+    V::S: ConvexPart<V>,
+{
+    let (k, corners) = kind_and_corners;
+    let mut world = World::<V, V::Any>::new();
+    world
+        .insert(k.shape.clone(), V::Pose::IDENTITY, Filter::ALL)
+        .unwrap();
+    let mut checked = 0;
+    for (n, &target) in corners.iter().enumerate() {
+        let tilt = s::<V>([0.0, 0.25, -0.5][n % 3]);
+        let origin = target + V::splat(tilt).with(1, s::<V>(6.0));
+        let ray = Ray::new(origin, target - origin).unwrap();
+        for solid in [true, false] {
+            let Some(hit) = world.cast_ray_with(&ray, s::<V>(100.0), solid, Filter::ALL) else {
+                continue;
+            };
+            let part = hit.part.expect("a heightfield hit has a part") as usize;
+            let (pp, shape) = &k.parts[part];
+            let own = shape
+                .cast_ray_solid(pp, &ray, s::<V>(100.0), solid)
+                .unwrap_or_else(|| panic!("ray {n}: part {part} is not hit"));
+            let eps = tol::<V>() * 8.0;
+            assert!((own.t - hit.hit.t).to_f64().abs() <= eps, "ray {n}: t");
+            let off = (own.normal - hit.hit.normal).length().to_f64();
+            assert!(
+                off <= eps,
+                "ray {n}: part {part}'s normal {:?} against the hit's {:?}",
+                own.normal,
+                hit.hit.normal
+            );
+            checked += 1;
+        }
+    }
+    assert!(checked > 100, "{checked} hits");
+}
+
+/// Integer heights over a 5 × 5 grid of spacing 1 (exact coordinates).
+fn tie_heights() -> Vec<f64> {
+    (0..25).map(|k| ((k * 7 + k / 5 * 3) % 4) as f64).collect()
+}
+
+macro_rules! heightfield_ties {
+    ($name:ident, $v:ty, $r:ty) => {
+        #[test]
+        fn $name() {
+            let h = tie_heights().into_iter().map(|x| x as $r).collect();
+            let hf = HeightField3::<$r>::new(h, 5, 5, <$v>::new(4.0, 1.0, 4.0)).unwrap();
+            let corners = (0..hf.triangle_count())
+                .flat_map(|i| {
+                    let t = hf.triangle(i).unwrap();
+                    [t.a, t.b, t.c]
+                })
+                .collect();
+            heightfield_ties_name_the_hit_triangle::<$v>((kind("HeightField", hf), corners));
+        }
+    };
+}
+
+heightfield_ties!(heightfield_ties_name_the_hit_triangle_f32, glam::Vec3, f32);
+heightfield_ties!(heightfield_ties_name_the_hit_triangle_f64, glam::DVec3, f64);

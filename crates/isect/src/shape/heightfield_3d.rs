@@ -376,6 +376,21 @@ where
 
     /// # Panics
     /// When `i` is not below [`part_count`](Composite::part_count).
+    /// The triangle [`cast_ray_cell`](HeightField::cast_ray_cell) meets at `t`: the
+    /// one whose normal the hit carries, also at a tie on a shared edge or vertex
+    /// (the default's lowest index could name the other triangle).
+    fn part_of_hit(&self, ray: &Ray<R::V3>, t: R, _solid: bool) -> Option<u32> {
+        let slack = crate::query::composite::part_hit_slack(ray, t);
+        let (i, hit_t) = self.cast_ray_cell(ray, t + slack)?;
+        ((hit_t - t).abs() <= slack).then_some(i as u32)
+    }
+
+    /// The surface cast ([`RayCast::cast_ray`]): a heightfield is its surface, and
+    /// one walk answers the hit, its normal and its part.
+    fn cast_ray_boundary(&self, ray: &Ray<R::V3>, max_t: R) -> Option<RayHit<R::V3>> {
+        RayCast::cast_ray(self, ray, max_t)
+    }
+
     fn with_part<T>(&self, i: u32, f: impl FnOnce(&Pose3<R>, &Shape<R>) -> T) -> T {
         let [a, b, c] = self.corners(i as usize);
         f(
