@@ -380,9 +380,10 @@ where
     /// one whose normal the hit carries, also at a tie on a shared edge or vertex
     /// (the default's lowest index could name the other triangle).
     fn part_of_hit(&self, ray: &Ray<R::V3>, t: R, _solid: bool) -> Option<u32> {
-        let slack = crate::query::composite::part_hit_slack(ray, t);
-        let (i, hit_t) = self.cast_ray_cell(ray, t + slack)?;
-        ((hit_t - t).abs() <= slack).then_some(i as u32)
+        crate::query::composite::part_of_own_hit(ray, t, |max_t| {
+            self.cast_ray_cell(ray, max_t)
+                .map(|(i, hit_t)| (i as u32, hit_t))
+        })
     }
 
     /// The surface cast ([`RayCast::cast_ray`]): a heightfield is its surface, and

@@ -65,7 +65,7 @@ pub use convex::{cast_shapes, closest_points, contact, contact_manifolds, distan
 pub use moving::{
     cast_shapes_composites_with, cast_shapes_with, time_of_impact, time_of_impact_composites,
 };
-pub(crate) use single::part_hit_slack;
+pub(crate) use single::part_of_own_hit;
 pub use single::{
     cast_ray, cast_ray_all, contains_point, intersects_aabb, part_hit_at, project_local_point,
     transformed_aabb, world_aabb, PART_HIT_ULPS,

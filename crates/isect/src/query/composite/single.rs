@@ -226,6 +226,20 @@ pub(crate) fn part_hit_slack<V: Vector>(ray: &Ray<V>, t: V::Scalar) -> V::Scalar
     crate::math::tolerance::eps::<V::Scalar>(PART_HIT_ULPS) * scale.max(V::Scalar::ONE)
 }
 
+/// The part a composite's own closest-hit cast names for its hit at `t` of `ray`:
+/// `cast(max_t)` gives `(part, t)` of the closest hit within `max_t`, taken when it
+/// lies within [`part_hit_slack`] of `t` (for composites whose hit and normal come from
+/// one walk, so that the part is the triangle the normal comes from).
+pub(crate) fn part_of_own_hit<V: Vector>(
+    ray: &Ray<V>,
+    t: V::Scalar,
+    cast: impl FnOnce(V::Scalar) -> Option<(u32, V::Scalar)>,
+) -> Option<u32> {
+    let slack = part_hit_slack(ray, t);
+    let (i, hit_t) = cast(t + slack)?;
+    ((hit_t - t).abs() <= slack).then_some(i)
+}
+
 /// Every part's first hit of `ray` (local frame) within `max_t`, sorted by `t`, then
 /// part index. Misses as [`cast_ray`].
 ///

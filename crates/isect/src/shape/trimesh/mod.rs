@@ -679,9 +679,9 @@ where
     /// normal the hit carries, ties included. A solid mesh's hit from inside lies on
     /// none (its first crossing is farther).
     fn part_of_hit(&self, ray: &Ray<R::V3>, t: R, _solid: bool) -> Option<u32> {
-        let slack = crate::query::composite::part_hit_slack(ray, t);
-        let (i, hit) = self.cast_ray_indexed(ray, t + slack)?;
-        ((hit.t - t).abs() <= slack).then_some(i)
+        crate::query::composite::part_of_own_hit(ray, t, |max_t| {
+            self.cast_ray_indexed(ray, max_t).map(|(i, hit)| (i, hit.t))
+        })
     }
 
     /// # Panics
