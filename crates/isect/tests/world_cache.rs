@@ -16,7 +16,7 @@ use isect::query::cast_shapes::Sweep;
 use isect::query::dispatch::DispatchShape;
 use isect::query::{dispatch, Contact, ShapeCastOptions};
 use isect::shape::{Aabb, Ray};
-use isect::world::{Filter, Handle, Motion, QueryFilter, World, WorldError};
+use isect::world::{Filter, Handle, Motion, QueryFilter, World, WorldError, DIRTY_SCAN_SHARE};
 use std::collections::BTreeSet;
 use world_common::*;
 
@@ -524,3 +524,65 @@ fn extreme_aspect_pairs_match_dispatch<V: TestDim>() {
 }
 
 for_each_vector!(extreme_aspect_pairs_match_dispatch);
+
+/// The pairs an update visits come from one pass over the pair cache when many shapes
+/// moved and from the moved shapes' lists when few did
+/// ([`DIRTY_SCAN_SHARE`]): a crowded scene alternates the two (every other shape
+/// moved, one moved, a few moved with removals and insertions that leave free pair records
+/// behind), and after every update the contacts equal brute force and the events
+/// the difference of the touching sets.
+fn dirty_pairs_by_scan_and_by_lists<V: TestDim>() {
+    let mut rng = Rng(77);
+    let mut world = World::<V, V::S>::new();
+    for _ in 0..80 {
+        let shape = V::shape(rng.below(V::KINDS), &mut rng, 1.0);
+        world
+            .insert(shape, V::pose(&mut rng, 5.0), Filter::ALL)
+            .unwrap();
+    }
+    world.update();
+    let mut touching = check_contacts(&world, s::<V>(0.0));
+    let (mut by_scan, mut by_lists) = (0, 0);
+    for step in 0..30 {
+        let hs: Vec<Handle> = world.handles().collect();
+        // Every other shape, so that many pairs have one moved shape and one still.
+        let movers: Vec<Handle> = match step % 3 {
+            0 => hs.iter().copied().step_by(2).collect(),
+            1 => vec![hs[0]],
+            _ => hs[..3].to_vec(),
+        };
+        for &h in &movers {
+            let p = *world.pose(h).unwrap();
+            let moved = V::Pose::from_translation(rand_vec::<V>(&mut rng, 0.3)).mul(&p);
+            world.set_pose(h, moved).unwrap();
+        }
+        if step % 3 == 2 {
+            world.remove(hs[hs.len() - 1]).unwrap();
+            let shape = V::shape(rng.below(V::KINDS), &mut rng, 1.0);
+            world
+                .insert(shape, V::pose(&mut rng, 5.0), Filter::ALL)
+                .unwrap();
+        }
+        let pairs_before = world.update_stats().broad_pairs;
+        let dirty = movers.len() + usize::from(step % 3 == 2);
+        if DIRTY_SCAN_SHARE * dirty >= pairs_before {
+            by_scan += 1;
+        } else {
+            by_lists += 1;
+        }
+        let events = world.update();
+        world.validate().unwrap();
+        let now = check_contacts(&world, s::<V>(0.0));
+        let started: Pairs = now.difference(&touching).copied().collect();
+        let stopped: Pairs = touching.difference(&now).copied().collect();
+        assert_eq!(events.started.iter().copied().collect::<Pairs>(), started);
+        assert_eq!(events.stopped.iter().copied().collect::<Pairs>(), stopped);
+        touching = now;
+    }
+    assert!(
+        by_scan >= 10 && by_lists >= 10,
+        "{by_scan} scans, {by_lists} list walks"
+    );
+}
+
+for_each_vector!(dirty_pairs_by_scan_and_by_lists);

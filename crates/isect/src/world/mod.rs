@@ -76,7 +76,8 @@ pub use queries::WorldRayHit;
 #[cfg(feature = "serde")]
 pub use serial::WORLD_FORMAT_VERSION;
 pub use update::{
-    UpdateEvents, UpdateStats, MOVING_SET_SHARE, REBUILD_DRIFT, REBUILD_MIN_INSERTIONS,
+    UpdateEvents, UpdateStats, DIRTY_SCAN_SHARE, MOVING_SET_SHARE, REBUILD_DRIFT,
+    REBUILD_MIN_INSERTIONS,
 };
 
 use crate::algo::gjk::GjkVector;
@@ -207,9 +208,6 @@ struct Entry<V: GjkVector, S> {
     pair_box: Aabb<V>,
     /// Ids of the cached pairs this shape is in.
     pairs: Vec<u32>,
-    /// True while the shape is in the world's dirty list (moved, inserted or
-    /// refiltered since the last update).
-    dirty: bool,
 }
 
 /// A slot of the handle table; `entry` is `None` while the slot is free.
@@ -233,8 +231,13 @@ pub struct World<V: GjkVector, S> {
     pairs: PairCache<V>,
     /// Pair keys never paired ([`set_pair_excluded`](Self::set_pair_excluded)).
     excluded: HashSet<u64, BuildHasherDefault<PairKeyHasher>>,
-    /// Slots whose pairs the next update recomputes.
+    /// Slots whose pairs the next update recomputes (moved, inserted or refiltered
+    /// since the last update), each once.
     dirty: Vec<u32>,
+    /// Per slot, whether it is in `dirty`: a dense array, so that an update in which
+    /// most shapes moved can pick the pairs to visit in one pass over the pair cache
+    /// (`update::collect_dirty_pairs`) without reading the entries.
+    dirty_marks: Vec<bool>,
     /// Touching pairs ended by a removal since the last update.
     removed_pairs: Vec<(Handle, Handle)>,
     /// Counts updates; pairs remember the last one that visited them.
@@ -269,6 +272,7 @@ impl<V: GjkVector, S: DispatchShape<V>> World<V, S> {
             pairs: PairCache::default(),
             excluded: HashSet::default(),
             dirty: Vec::new(),
+            dirty_marks: Vec::new(),
             removed_pairs: Vec::new(),
             stamp: 0,
             stats: UpdateStats::default(),
@@ -442,7 +446,6 @@ impl<V: GjkVector, S: DispatchShape<V>> World<V, S> {
             aabb,
             pair_box,
             pairs: Vec::new(),
-            dirty: false,
         })
     }
 
@@ -517,8 +520,10 @@ impl<V: GjkVector, S: DispatchShape<V>> World<V, S> {
         entry.turned = turned;
         entry.aabb = aabb;
         entry.pair_box = pair_box;
-        if !entry.dirty {
-            entry.dirty = true;
+        // The slot was marked when its shape was inserted, so its mark exists.
+        let mark = &mut self.dirty_marks[handle.index()];
+        if !*mark {
+            *mark = true;
             self.dirty.push(handle.index);
         }
         // `take` only writes when a snapshot was built.
@@ -647,13 +652,18 @@ impl<V: GjkVector, S: DispatchShape<V>> World<V, S> {
         V::splat(self.trees[1].margin() * V::Scalar::from_f64(STRETCH_MARGINS))
     }
 
-    /// Puts slot `index` on the dirty list (once).
+    /// Puts live slot `index` on the dirty list (once).
     fn mark_dirty(&mut self, index: u32) {
-        if let Some(e) = self.slots[index as usize].entry.as_mut() {
-            if !e.dirty {
-                e.dirty = true;
-                self.dirty.push(index);
-            }
+        let i = index as usize;
+        if self.slots[i].entry.is_none() {
+            return;
+        }
+        if self.dirty_marks.len() <= i {
+            self.dirty_marks.resize(self.slots.len(), false);
+        }
+        if !self.dirty_marks[i] {
+            self.dirty_marks[i] = true;
+            self.dirty.push(index);
         }
     }
 

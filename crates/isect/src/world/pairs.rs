@@ -38,7 +38,9 @@ pub struct PairContact<V: Vector> {
 /// One pair of the cache.
 #[derive(Copy, Clone, Debug)]
 pub(super) struct Pair<V: Vector> {
+    /// The smaller handle (slot index [`NONE`] in a free record).
     pub a: Handle,
+    /// The larger handle (slot index [`NONE`] in a free record).
     pub b: Handle,
     /// Index of its first entry in the touching array, or [`NONE`].
     pub touching: u32,
@@ -178,10 +180,25 @@ impl<V: Vector> PairCache<V> {
         let pair = self.pairs[id as usize];
         self.index.remove(&pair_key(pair.a, pair.b));
         self.free.push(id);
+        // A free record names no slot, so that a pass over the records skips it.
+        self.pairs[id as usize].a.index = NONE;
+        self.pairs[id as usize].b.index = NONE;
         (pair.touching != NONE).then(|| {
             self.untouch(id);
             (pair.a, pair.b)
         })
+    }
+
+    /// Calls `f` with the id of every live pair (in id order) one of whose shapes'
+    /// slots is marked in `marks` and whose stamp is not `stamp`, after stamping it.
+    pub fn visit_marked(&mut self, marks: &[bool], stamp: u32, mut f: impl FnMut(u32)) {
+        let marked = |h: Handle| marks.get(h.index()).copied().unwrap_or(false);
+        for (id, pair) in self.pairs.iter_mut().enumerate() {
+            if pair.stamp != stamp && (marked(pair.a) || marked(pair.b)) {
+                pair.stamp = stamp;
+                f(id as u32);
+            }
+        }
     }
 
     /// Stores the contact and manifold of pair `id` (or its end when `None`; a missing

@@ -64,6 +64,12 @@ pub const REBUILD_DRIFT: usize = 2;
 /// per moved proxy. Chosen by measurement (ARCHITECTURE.md, session 17).
 pub const MOVING_SET_SHARE: usize = 8;
 
+/// An update picks the pairs of its dirty shapes by one pass over the pair cache when
+/// at least one in `DIRTY_SCAN_SHARE` as many shapes as there are pairs are dirty,
+/// else from the dirty shapes' pair lists. Chosen by measurement (ARCHITECTURE.md,
+/// session 23).
+pub const DIRTY_SCAN_SHARE: usize = 8;
+
 /// What the last [`update`](World::update) did, and how long its phases took.
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
 pub struct UpdateStats {
@@ -415,26 +421,34 @@ impl<V: GjkVector, S: DispatchShape<V> + Sync> World<V, S> {
             && (self.excluded.is_empty() || !self.excluded.contains(&super::pair_key(ha, hb)))
     }
 
-    /// Appends the pairs of the dirty shapes not visited yet in this update, and
-    /// empties the dirty list (in the same pass over the shapes; the list keeps its
-    /// room for the next frame's moves).
+    /// Appends the pairs of the dirty shapes not visited yet in this update, stamped,
+    /// and empties the dirty list (it keeps its room for the next frame's moves). When
+    /// at least one in [`DIRTY_SCAN_SHARE`] as many shapes as pairs are dirty (most
+    /// shapes moved), one pass over the pair cache in id order picks the pairs with a
+    /// dirty shape by the dense marks; else each dirty shape's list is read (its
+    /// entry, its list and its pairs' records are cold: a few misses a shape).
     fn collect_dirty_pairs(&mut self, visit: &mut Vec<u32>) {
-        let mut dirty = std::mem::take(&mut self.dirty);
-        for &slot in &dirty {
-            let Some(e) = self.slots[slot as usize].entry.as_mut() else {
-                continue;
-            };
-            e.dirty = false;
-            for &id in &e.pairs {
-                let pair = self.pairs.get_mut(id);
-                if pair.stamp != self.stamp {
-                    pair.stamp = self.stamp;
-                    visit.push(id);
+        if DIRTY_SCAN_SHARE * self.dirty.len() >= self.pairs.len() {
+            self.pairs
+                .visit_marked(&self.dirty_marks, self.stamp, |id| visit.push(id));
+        } else {
+            for &slot in &self.dirty {
+                let Some(e) = self.slots[slot as usize].entry.as_ref() else {
+                    continue;
+                };
+                for &id in &e.pairs {
+                    let pair = self.pairs.get_mut(id);
+                    if pair.stamp != self.stamp {
+                        pair.stamp = self.stamp;
+                        visit.push(id);
+                    }
                 }
             }
         }
-        dirty.clear();
-        self.dirty = dirty;
+        for &slot in &self.dirty {
+            self.dirty_marks[slot as usize] = false;
+        }
+        self.dirty.clear();
     }
 
     /// Starts loading what the pair pass will read of the pairs after the `i`-th of
