@@ -335,13 +335,10 @@ mod sse {
 
     /// `a` and `b` as boxes of `T` when `S` is `T`.
     #[inline(always)]
-    fn cast<'a, S: Real, T: 'static>(
+    fn cast<'a, S: Real, T: Real>(
         a: &'a Boxes4<S>,
         b: &'a Boxes4<S>,
-    ) -> Option<(&'a Boxes4<T>, &'a Boxes4<T>)>
-    where
-        T: Real,
-    {
+    ) -> Option<(&'a Boxes4<T>, &'a Boxes4<T>)> {
         (TypeId::of::<S>() == TypeId::of::<T>()).then(|| {
             // SAFETY: `S` is `T` (the test above), so the two types are one.
             unsafe {
