@@ -98,6 +98,10 @@ pub struct DynamicTree<V: Vector> {
     /// True while some inner box may be larger than its children's union (after
     /// [`enlarge_proxy`](DynamicTree::enlarge_proxy), until [`refit`](DynamicTree::refit)).
     loose: bool,
+    /// True while boxes grown before a
+    /// [`clear_moved_leaving_slack`](DynamicTree::clear_moved_leaving_slack) may still
+    /// be larger than their children's union (until the next rebuild).
+    slack: bool,
     /// Counts insertions and removals (never reset): a structure built over the
     /// proxies knows from it whether they are still the same.
     membership: u64,
@@ -122,6 +126,7 @@ impl<V: Vector> DynamicTree<V> {
             insertions: 0,
             enlargements: 0,
             loose: false,
+            slack: false,
             membership: 0,
         }
     }
@@ -226,6 +231,23 @@ impl<V: Vector> DynamicTree<V> {
     /// first refitting what [`enlarge_proxy`](Self::enlarge_proxy) grew.
     pub fn clear_moved(&mut self) {
         self.refit();
+        self.forget_moved();
+    }
+
+    /// Empties the moved buffer without refitting: the inner boxes that
+    /// [`enlarge_proxy`](Self::enlarge_proxy) grew stay grown until the next
+    /// [`rebuild`](Self::rebuild) or [`rebuild_quick`](Self::rebuild_quick). They still
+    /// hold their leaves, so every query keeps its answers and only visits more nodes.
+    /// For a tree whose pairs come from elsewhere while most of its leaves move (the
+    /// world's moving tree beside its moving set), where a refit would walk up from
+    /// each moved leaf every step for a shape no step reads.
+    pub fn clear_moved_leaving_slack(&mut self) {
+        self.slack |= self.loose;
+        self.loose = false;
+        self.forget_moved();
+    }
+
+    fn forget_moved(&mut self) {
         for id in self.moved.drain(..) {
             self.nodes[id.index()].moved = false;
         }
@@ -494,6 +516,7 @@ impl<V: Vector> DynamicTree<V> {
         self.insertions = 0;
         self.enlargements = 0;
         self.loose = false;
+        self.slack = false;
         let mut leaves = Vec::with_capacity(self.proxy_count);
         let mut inner = Vec::with_capacity(self.proxy_count);
         for (i, node) in self.nodes.iter().enumerate() {
@@ -1593,7 +1616,7 @@ impl<V: Vector> DynamicTree<V> {
             union = Some(union.map_or(child.aabb, |u| u.merged(&child.aabb)));
             height = height.max(child.height + 1);
         }
-        if union != Some(node.aabb) && !self.loose {
+        if union != Some(node.aabb) && !self.loose && !self.slack {
             return Err(Defect(format!(
                 "box of node {i} is not its children's union"
             )));

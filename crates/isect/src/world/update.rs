@@ -189,8 +189,8 @@ impl<V: GjkVector, S: DispatchShape<V> + Sync> World<V, S> {
     pub fn update(&mut self) -> UpdateEvents {
         let clock = Clock::start();
         self.stamp = self.stamp.wrapping_add(1);
-        self.rebuild_trees_if_grown();
         let use_set = self.uses_moving_set();
+        self.rebuild_trees_if_grown(use_set);
         if use_set {
             self.moving_set.update(&self.trees[1]);
         }
@@ -315,10 +315,16 @@ impl<V: GjkVector, S: DispatchShape<V> + Sync> World<V, S> {
     /// Refits each tree (what [`set_pose`](Self::set_pose) enlarged), then rebuilds it
     /// when it has grown by insertion as much as it holds (a SAH rebuild) or its
     /// leaves have moved in place [`REBUILD_DRIFT`] times as often as it holds leaves
-    /// (a quick rebuild); never below [`REBUILD_MIN_INSERTIONS`] of either.
-    fn rebuild_trees_if_grown(&mut self) {
-        for tree in &mut self.trees {
-            tree.refit();
+    /// (a quick rebuild); never below [`REBUILD_MIN_INSERTIONS`] of either. When the
+    /// moving pairs come from the moving set (`use_set`), the moving tree is not
+    /// refitted: no part of the update walks it, and its enlarged boxes, which still
+    /// hold their leaves, wait for its next rebuild
+    /// ([`DynamicTree::clear_moved_leaving_slack`]).
+    fn rebuild_trees_if_grown(&mut self, use_set: bool) {
+        for (k, tree) in self.trees.iter_mut().enumerate() {
+            if !(use_set && k == 1) {
+                tree.refit();
+            }
             let floor = tree.len().max(REBUILD_MIN_INSERTIONS);
             if tree.insertions_since_rebuild() >= floor {
                 tree.rebuild();
@@ -333,8 +339,10 @@ impl<V: GjkVector, S: DispatchShape<V> + Sync> World<V, S> {
     /// trees are walked on rayon's pool, in the same order.
     fn find_new_pairs(&mut self, use_set: bool) -> Vec<u32> {
         let found = self.overlapping_slots(use_set);
-        for tree in &mut self.trees {
-            tree.clear_moved();
+        self.trees[0].clear_moved();
+        match use_set {
+            true => self.trees[1].clear_moved_leaving_slack(),
+            false => self.trees[1].clear_moved(),
         }
         found
             .into_iter()
