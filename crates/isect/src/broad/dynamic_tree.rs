@@ -532,7 +532,7 @@ impl<V: Vector> DynamicTree<V> {
         }
         self.root = match leaves.len() {
             0 => NULL,
-            _ => self.build_subtree(&mut leaves, &mut inner, (how, 0)),
+            _ => self.build_subtree(&mut leaves, &mut inner, (how, 0)).0,
         };
         if let Some(root) = self.nodes.get_mut(self.root as usize) {
             root.parent = NULL;
@@ -540,37 +540,38 @@ impl<V: Vector> DynamicTree<V> {
     }
 
     /// The subtree over `leaves` (non-empty), its inner nodes taken from `spare` (a tree
-    /// over `n` leaves has `n − 1` of them, so `spare` never runs out); returns its root.
+    /// over `n` leaves has `n − 1` of them, so `spare` never runs out); returns its root,
+    /// the root's box and height. Boxes come from `leaves` and the children's answers,
+    /// so that no leaf node is read (they lie scattered: a read each was most of a
+    /// rebuild's time).
     fn build_subtree(
         &mut self,
         leaves: &mut [RebuildLeaf<V>],
         spare: &mut Vec<u32>,
         (how, depth): (Split, u32),
-    ) -> u32 {
+    ) -> (u32, Aabb<V>, u16) {
         let (Some(parent), true) = (spare.last().copied(), leaves.len() > 1) else {
-            return leaves[0].index;
+            return (leaves[0].index, leaves[0].aabb, 0);
         };
         spare.pop();
         let mid = split(leaves, how, depth);
         let (left, right) = leaves.split_at_mut(mid);
-        let c1 = self.build_subtree(left, spare, (how, depth + 1));
-        let c2 = self.build_subtree(right, spare, (how, depth + 1));
+        let (c1, box1, height1) = self.build_subtree(left, spare, (how, depth + 1));
+        let (c2, box2, height2) = self.build_subtree(right, spare, (how, depth + 1));
+        let aabb = box1.merged(&box2);
+        let height = 1 + height1.max(height2);
         self.nodes[parent as usize] = Node {
-            aabb: Aabb {
-                min: V::ZERO,
-                max: V::ZERO,
-            },
+            aabb,
             parent: NULL,
             child1: c1,
             child2: c2,
             user: 0,
-            height: 0,
+            height,
             moved: false,
         };
         self.nodes[c1 as usize].parent = parent;
         self.nodes[c2 as usize].parent = parent;
-        self.refit_node(parent);
-        parent
+        (parent, aabb, height)
     }
 
     /// True when the leaf has a grandparent whose box holds `fat`: refitting the leaf in
