@@ -131,7 +131,7 @@ impl<V: Vector> Bvh<V> {
                         .filter(|b| b.min.is_finite() && b.max.is_finite() && b.min.all_le(b.max))
                         .copied()
                         .unwrap_or_else(empty_box),
-                    Slot::Node(child) => self.nodes[child].boxes.bounds(),
+                    Slot::Node(child) => union_of_lanes(&self.nodes[child].boxes),
                     Slot::Empty => continue,
                 };
                 self.nodes[i].boxes.set(lane, &aabb);
@@ -734,6 +734,24 @@ impl<V: Vector, F: FnMut(u32, u32)> PairWalk<'_, V, F> {
             }
         }
     }
+}
+
+/// The union of a node's four lanes, as [`Boxes4::bounds`] but by plain compares:
+/// a refitted tree holds no NaN (a bad item box becomes an empty lane), and the
+/// NaN-aware `min` and `max` cost more.
+#[inline]
+fn union_of_lanes<V: Vector>(boxes: &Boxes4<V::Scalar>) -> Aabb<V> {
+    let lower = |a: V::Scalar, b: V::Scalar| if a < b { a } else { b };
+    let upper = |a: V::Scalar, b: V::Scalar| if a > b { a } else { b };
+    let mut aabb = empty_box::<V>();
+    for axis in 0..V::DIM {
+        let (mins, maxs) = (&boxes.min[axis], &boxes.max[axis]);
+        let lo = lower(lower(mins[0], mins[1]), lower(mins[2], mins[3]));
+        let hi = upper(upper(maxs[0], maxs[1]), upper(maxs[2], maxs[3]));
+        aabb.min = aabb.min.with(axis, lo);
+        aabb.max = aabb.max.with(axis, hi);
+    }
+    aabb
 }
 
 impl<V: Vector> Bvh<V> {
