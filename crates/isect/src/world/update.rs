@@ -77,8 +77,8 @@ pub struct UpdateStats {
     /// without the `timing` feature.
     pub broad: Duration,
     /// Time in the narrow phase (each visited pair's fat boxes, filters and pair boxes
-    /// checked, and one contact query per pair whose pair boxes meet); zero without
-    /// the `timing` feature.
+    /// checked, one contact query per pair whose pair boxes meet, and the results
+    /// stored in the pair cache); zero without the `timing` feature.
     pub narrow: Duration,
     /// Proxies whose fat box changed (inserted, moved out of it, refiltered) and were
     /// queried for new pairs.
@@ -114,18 +114,30 @@ enum Outcome<V: GjkVector, T> {
     Near(Option<T>, ContactCache<V>),
 }
 
-/// The narrow phase's outcomes, one per visited pair: single points (the world
-/// without manifolds: the manifold of one point is built when stored, so the
-/// results stay small) or manifolds with their deepest points and the manifolds of a
-/// composite's parts touching along other normals (empty, unallocated, for most).
-enum Outcomes<V: GjkVector> {
-    Points(Vec<Outcome<V, Contact<V>>>),
-    Manifolds(Vec<Outcome<V, Found<V>>>),
+/// A query's answer as the pair cache stores it: the world without manifolds asks
+/// for single points (the manifold of one point is built when stored, so answers stay
+/// small), with manifolds for a [`Found`].
+trait Answer<V: GjkVector> {
+    /// The deepest point, the manifold if any, and the manifolds of the further
+    /// normals a composite touches along.
+    fn parts(&self) -> (&Contact<V>, Option<&Manifold<V>>, &[Manifold<V>]);
+}
+
+impl<V: GjkVector> Answer<V> for Contact<V> {
+    fn parts(&self) -> (&Contact<V>, Option<&Manifold<V>>, &[Manifold<V>]) {
+        (self, None, &[])
+    }
 }
 
 /// A manifold query's answer: the deepest point, the manifold, and the manifolds of
 /// a composite's parts touching along other normals.
 type Found<V> = (Contact<V>, Manifold<V>, Vec<Manifold<V>>);
+
+impl<V: GjkVector> Answer<V> for Found<V> {
+    fn parts(&self) -> (&Contact<V>, Option<&Manifold<V>>, &[Manifold<V>]) {
+        (&self.0, Some(&self.1), &self.2)
+    }
+}
 
 /// A kept pair's outcome as the update applies it.
 struct Step<'a, V: GjkVector> {
@@ -138,25 +150,19 @@ struct Step<'a, V: GjkVector> {
     warm: Option<&'a ContactCache<V>>,
 }
 
-impl<V: GjkVector> Outcomes<V> {
-    /// The `k`-th pair's outcome as the update applies it; `None` to drop the pair.
-    fn step(&self, k: usize) -> Option<Step<'_, V>> {
-        let step = |found, more, warm| Some(Step { found, more, warm });
-        match self {
-            Outcomes::Points(o) => match &o[k] {
-                Outcome::Gone => None,
-                Outcome::Apart => step(None, &[], None),
-                Outcome::Near(f, warm) => step(f.as_ref().map(|c| (c, None)), &[], Some(warm)),
-            },
-            Outcomes::Manifolds(o) => match &o[k] {
-                Outcome::Gone => None,
-                Outcome::Apart => step(None, &[], None),
-                Outcome::Near(Some((c, m, more)), warm) => {
-                    step(Some((c, Some(m))), &more[..], Some(warm))
-                }
-                Outcome::Near(None, warm) => step(None, &[], Some(warm)),
-            },
-        }
+impl<V: GjkVector, T: Answer<V>> Outcome<V, T> {
+    /// The outcome as the update applies it; `None` to drop the pair.
+    fn step(&self) -> Option<Step<'_, V>> {
+        let (found, more, warm) = match self {
+            Outcome::Gone => return None,
+            Outcome::Apart => (None, &[][..], None),
+            Outcome::Near(None, warm) => (None, &[][..], Some(warm)),
+            Outcome::Near(Some(answer), warm) => {
+                let (contact, manifold, more) = answer.parts();
+                (Some((contact, manifold)), more, Some(warm))
+            }
+        };
+        Some(Step { found, more, warm })
     }
 }
 
@@ -202,9 +208,8 @@ impl<V: GjkVector, S: DispatchShape<V> + Sync> World<V, S> {
         let mut visit = self.find_new_pairs(use_set);
         self.collect_dirty_pairs(&mut visit);
         let broad = clock.elapsed();
-        let outcomes = self.narrow_phase(&visit);
+        let candidates = self.narrow_phase(&visit, &mut events);
         let narrow = clock.elapsed().saturating_sub(broad);
-        let candidates = self.apply_outcomes(&visit, &outcomes, &mut events);
         events.started.sort_unstable();
         events.stopped.sort_unstable();
         self.stats = UpdateStats {
@@ -484,69 +489,106 @@ impl<V: GjkVector, S: DispatchShape<V> + Sync> World<V, S> {
         }
     }
 
-    /// Starts loading what storing the results will touch after the `k`-th pair of
-    /// `visit`: the record `2·AHEAD` places on and the contact entry of the pair
-    /// `AHEAD` places on.
+    /// Starts loading the contact entry of the pair `AHEAD` places after the `k`-th of
+    /// `visit` (its record loaded by then), which storing its result touches.
     #[inline(always)]
-    fn prefetch_results_ahead(&self, visit: &[u32], k: usize) {
-        self.prefetch_record_ahead(visit, k);
+    fn prefetch_entry_ahead(&self, visit: &[u32], k: usize) {
         if let Some(&near) = visit.get(k + PREFETCH_AHEAD) {
             self.pairs.prefetch_entry(near);
         }
     }
 
-    /// What each pair of `visit` needs (same order): dropped (a shape gone, fat boxes
-    /// parted, filters or exclusion now forbidding it), kept without contact (pair
-    /// boxes apart), or queried, with the narrow phase's result and the pair's warm
-    /// start after it. One pass reads each pair's shapes once for both (on rayon's
-    /// pool with the `parallel` feature: it reads the pairs, shapes and trees only, so
-    /// its answers are the serial ones). Never inlined, so that a profiler can select
-    /// the phase by its name (`examples/narrow_phase.rs`).
+    /// Queries the pairs of `visit` and stores their results (see
+    /// [`apply_step`](Self::apply_step)); returns the number of pairs queried. Each
+    /// pair is dropped (a shape gone, fat boxes parted, filters or exclusion now
+    /// forbidding it), kept without contact (pair boxes apart), or queried
+    /// ([`pair_outcome`](Self::pair_outcome)). Never inlined, so that a profiler can
+    /// select the phase by its name (`examples/narrow_phase.rs`).
     #[inline(never)]
-    fn narrow_phase(&self, visit: &[u32]) -> Outcomes<V> {
+    fn narrow_phase(&mut self, visit: &[u32], events: &mut UpdateEvents) -> usize {
         let p = self.prediction;
         // The poses were checked on their way in (`unit_pose`): the trait methods
         // take them as they are, without the free functions' second check.
         if self.manifolds {
-            Outcomes::Manifolds(self.each_pair(visit, |a, b, warm| {
+            self.query_and_apply(visit, events, |a, b, warm| {
                 let mut more = Vec::new();
                 let (pa, pb) = (&a.pose, &b.pose);
                 let m = S::contact_manifolds_pair_cached(
                     pa, &a.shape, pb, &b.shape, p, warm, &mut more,
                 )?;
                 Some((m.deepest_contact()?, m, more))
-            }))
+            })
         } else {
-            Outcomes::Points(self.each_pair(visit, |a, b, warm| {
+            self.query_and_apply(visit, events, |a, b, warm| {
                 S::contact_pair_cached(&a.pose, &a.shape, &b.pose, &b.shape, p, warm)
-            }))
+            })
         }
     }
 
-    /// The outcome of each pair of `visit` (see [`narrow_phase`](Self::narrow_phase)),
-    /// `query(a, b, warm)` answering the pairs to query from a copy of their warm start
-    /// (in order, on rayon's pool with the `parallel` feature).
-    fn each_pair<T: Send>(
-        &self,
+    /// [`narrow_phase`](Self::narrow_phase) with `query(a, b, warm)` answering a
+    /// pair to query from a copy of its warm start: each pair's outcome stored as soon
+    /// as it is known (no list of outcomes, whose writing and reading showed).
+    #[cfg(not(feature = "parallel"))]
+    fn query_and_apply<T: Answer<V>>(
+        &mut self,
         visit: &[u32],
-        query: impl Fn(&Entry<V, S>, &Entry<V, S>, &mut ContactCache<V>) -> Option<T> + Sync,
-    ) -> Vec<Outcome<V, T>> {
-        super::map_indexed_in_order(visit, |i, &id| {
+        events: &mut UpdateEvents,
+        query: impl Fn(&Entry<V, S>, &Entry<V, S>, &mut ContactCache<V>) -> Option<T>,
+    ) -> usize {
+        let mut queried = 0;
+        for (i, &id) in visit.iter().enumerate() {
             self.prefetch_pairs_ahead(visit, i);
-            let pair = self.pairs.get(id);
-            let (Some(ea), Some(eb)) = (self.entry(pair.a), self.entry(pair.b)) else {
-                return Outcome::Gone;
-            };
-            if !self.fat_boxes_meet(ea, eb) || !self.may_pair(pair.a, ea, pair.b, eb) {
-                return Outcome::Gone;
-            }
-            if !ea.pair_box.intersects(&eb.pair_box) {
-                return Outcome::Apart;
-            }
-            let mut warm = pair.warm;
-            let found = query(ea, eb, &mut warm);
-            Outcome::Near(found, warm)
-        })
+            self.prefetch_entry_ahead(visit, i);
+            let outcome = self.pair_outcome(id, &query);
+            queried += usize::from(self.apply_step(id, outcome.step(), events));
+        }
+        queried
+    }
+
+    /// [`narrow_phase`](Self::narrow_phase) on rayon's pool: the outcomes in visit
+    /// order (the queries read the pairs, shapes and trees only), then stored in that
+    /// order, so the answers are the serial ones.
+    #[cfg(feature = "parallel")]
+    fn query_and_apply<T: Answer<V> + Send>(
+        &mut self,
+        visit: &[u32],
+        events: &mut UpdateEvents,
+        query: impl Fn(&Entry<V, S>, &Entry<V, S>, &mut ContactCache<V>) -> Option<T> + Sync,
+    ) -> usize {
+        let outcomes = super::map_indexed_in_order(visit, |i, &id| {
+            self.prefetch_pairs_ahead(visit, i);
+            self.pair_outcome(id, &query)
+        });
+        let mut queried = 0;
+        for (k, (&id, outcome)) in visit.iter().zip(&outcomes).enumerate() {
+            self.prefetch_record_ahead(visit, k);
+            self.prefetch_entry_ahead(visit, k);
+            queried += usize::from(self.apply_step(id, outcome.step(), events));
+        }
+        queried
+    }
+
+    /// What pair `id` needs: dropped, kept apart, or the query's answer and the pair's
+    /// warm start after it.
+    #[inline(always)]
+    fn pair_outcome<T>(
+        &self,
+        id: u32,
+        query: &impl Fn(&Entry<V, S>, &Entry<V, S>, &mut ContactCache<V>) -> Option<T>,
+    ) -> Outcome<V, T> {
+        let pair = self.pairs.get(id);
+        let (Some(ea), Some(eb)) = (self.entry(pair.a), self.entry(pair.b)) else {
+            return Outcome::Gone;
+        };
+        if !self.fat_boxes_meet(ea, eb) || !self.may_pair(pair.a, ea, pair.b, eb) {
+            return Outcome::Gone;
+        }
+        if !ea.pair_box.intersects(&eb.pair_box) {
+            return Outcome::Apart;
+        }
+        let mut warm = pair.warm;
+        let found = query(ea, eb, &mut warm);
+        Outcome::Near(found, warm)
     }
 
     /// True when the fat boxes of two live shapes overlap (their pair stays cached).
@@ -555,37 +597,32 @@ impl<V: GjkVector, S: DispatchShape<V> + Sync> World<V, S> {
         ea.fat.intersects(&eb.fat)
     }
 
-    /// Applies the outcomes of the pairs of `visit`: drops the pairs to drop, ends the
-    /// contact of the pairs kept apart, stores the queried pairs' warm starts and
-    /// contacts (read in place: a manifold is large, and copies of it showed); pushes
-    /// the pairs that started or stopped touching on `events`. Returns the number of
-    /// pairs queried.
-    fn apply_outcomes(
+    /// Stores pair `id`'s outcome: drops the pair (`None`), ends its contact when kept
+    /// apart, or stores its warm start and contact (read in place: a manifold is large,
+    /// and copies of it showed); pushes a pair that started or stopped touching on
+    /// `events`. Returns whether the pair was queried.
+    #[inline(always)]
+    fn apply_step(
         &mut self,
-        visit: &[u32],
-        outcomes: &Outcomes<V>,
+        id: u32,
+        step: Option<Step<'_, V>>,
         events: &mut UpdateEvents,
-    ) -> usize {
-        let mut queried = 0;
-        for (k, &id) in visit.iter().enumerate() {
-            self.prefetch_results_ahead(visit, k);
-            let Some(Step { found, more, warm }) = outcomes.step(k) else {
-                if let Some(ended) = self.destroy_pair(id) {
-                    events.stopped.push(ended);
-                }
-                continue;
-            };
-            if let Some(warm) = warm {
-                self.pairs.get_mut(id).warm = *warm;
-                queried += 1;
+    ) -> bool {
+        let Some(Step { found, more, warm }) = step else {
+            if let Some(ended) = self.destroy_pair(id) {
+                events.stopped.push(ended);
             }
-            match self.pairs.set_contact(id, found, more) {
-                Some(true) => events.started.push(self.pair_handles(id)),
-                Some(false) => events.stopped.push(self.pair_handles(id)),
-                None => {}
-            }
+            return false;
+        };
+        if let Some(warm) = warm {
+            self.pairs.get_mut(id).warm = *warm;
         }
-        queried
+        match self.pairs.set_contact(id, found, more) {
+            Some(true) => events.started.push(self.pair_handles(id)),
+            Some(false) => events.stopped.push(self.pair_handles(id)),
+            None => {}
+        }
+        warm.is_some()
     }
 }
 
