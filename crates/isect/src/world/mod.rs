@@ -749,25 +749,20 @@ pub(crate) fn unit_pose<V: GjkVector>(pose: &V::Pose) -> Result<V::Pose, ShapeEr
     crate::shape::error::check_pose("World", "pose.rotation", "pose.translation", pose)
 }
 
-/// `f` over `items` and their indices, answers in `items`' order: on rayon's pool with
-/// the `parallel` feature, one by one without (the world's parallel phases give the
-/// serial answers).
+/// `f` over `items` and their indices on rayon's pool, answers in `items`' order (the
+/// world's parallel phases give the serial answers; the serial build runs the same
+/// steps in a plain loop, storing as it goes).
+#[cfg(feature = "parallel")]
 fn map_indexed_in_order<T: Sync, U: Send>(
     items: &[T],
     f: impl Fn(usize, &T) -> U + Sync + Send,
 ) -> Vec<U> {
-    #[cfg(feature = "parallel")]
-    {
-        use rayon::prelude::*;
-        items.par_iter().enumerate().map(|(i, t)| f(i, t)).collect()
-    }
-    #[cfg(not(feature = "parallel"))]
-    {
-        items.iter().enumerate().map(|(i, t)| f(i, t)).collect()
-    }
+    use rayon::prelude::*;
+    items.par_iter().enumerate().map(|(i, t)| f(i, t)).collect()
 }
 
 /// [`map_indexed_in_order`] without the indices.
+#[cfg(feature = "parallel")]
 fn map_in_order<T: Sync, U: Send>(items: &[T], f: impl Fn(&T) -> U + Sync + Send) -> Vec<U> {
     map_indexed_in_order(items, |_, t| f(t))
 }

@@ -16,7 +16,7 @@
 //! there at the last update already (the per-proxy queries rely on the same fact), so
 //! the answer is the one of the queries it replaces.
 
-use crate::broad::{Bvh, DynamicTree, PairTask, ProxyId};
+use crate::broad::{Bvh, DynamicTree, ProxyId};
 use crate::math::{Real, Vector};
 use crate::shape::Aabb;
 
@@ -109,21 +109,38 @@ impl<V: Vector> MovingSet<V> {
 
     /// The slot pairs of overlapping fat boxes at least one of which moved: the
     /// traversal cut into [`PAIR_TASKS`] tasks ([`Bvh::pair_tasks`]), run on rayon's
-    /// pool with the `parallel` feature and concatenated in task order, so the order is
-    /// the same serial, parallel and for any thread count.
+    /// pool with the `parallel` feature and concatenated in task order (without it, run
+    /// one after the other into one list), so the order is the same serial, parallel
+    /// and for any thread count.
     pub fn moved_pairs(&self) -> Vec<(u32, u32)> {
-        let mut found = Vec::new();
+        let mut found = Vec::with_capacity(self.expected_pairs());
         let tasks = self
             .bvh
             .pair_tasks(PAIR_TASKS, |i, j| self.keep_moved(i, j, &mut found));
-        let of_task = |&task: &PairTask| {
-            let mut pairs = Vec::new();
+        #[cfg(feature = "parallel")]
+        {
+            let of_task = |&task: &crate::broad::PairTask| {
+                let mut pairs = Vec::new();
+                self.bvh
+                    .for_each_pair_of(task, |i, j| self.keep_moved(i, j, &mut pairs));
+                pairs
+            };
+            found.extend(super::map_in_order(&tasks, of_task).into_iter().flatten());
+        }
+        // One after the other, the tasks' pairs go straight to the list (no list per
+        // task to concatenate): the same order.
+        #[cfg(not(feature = "parallel"))]
+        for task in tasks {
             self.bvh
-                .for_each_pair_of(task, |i, j| self.keep_moved(i, j, &mut pairs));
-            pairs
-        };
-        found.extend(super::map_in_order(&tasks, of_task).into_iter().flatten());
+                .for_each_pair_of(task, |i, j| self.keep_moved(i, j, &mut found));
+        }
         found
+    }
+
+    /// Room for a frame's pairs: about one per item in a crowded scene (a guess for
+    /// the list's first allocation; it grows as needed).
+    fn expected_pairs(&self) -> usize {
+        self.boxes.len()
     }
 
     /// Pushes the slots of items `i` and `j` when one of them moved.

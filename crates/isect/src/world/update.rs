@@ -442,6 +442,7 @@ impl<V: GjkVector, S: DispatchShape<V> + Sync> World<V, S> {
     /// entry, its list and its pairs' records are cold: a few misses a shape).
     fn collect_dirty_pairs(&mut self, visit: &mut Vec<u32>) {
         if DIRTY_SCAN_SHARE * self.dirty.len() >= self.pairs.len() {
+            visit.reserve(self.pairs.len());
             self.pairs
                 .visit_marked(&self.dirty_marks, self.stamp, |id| visit.push(id));
         } else {
