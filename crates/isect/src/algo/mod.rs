@@ -20,3 +20,5 @@ pub(crate) mod sat_lanes_2d;
 pub mod slab;
 pub mod support;
 pub mod witness;
+#[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+mod witness_lanes_2d;

@@ -40,15 +40,15 @@ pub const LANES_MAX: usize = 8;
 /// Up to `4·G` 2D points in `G` groups of four lanes, read as `2·G` pairs of points
 /// (see [`pair_starts`]; points repeat when there are fewer).
 #[derive(Copy, Clone)]
-struct Lanes<const G: usize> {
-    x: [__m128; G],
-    y: [__m128; G],
+pub(super) struct Lanes<const G: usize> {
+    pub(super) x: [__m128; G],
+    pub(super) y: [__m128; G],
 }
 
 impl<const G: usize> Lanes<G> {
     /// `points` (2 to `4·G` of them) in lanes, the pairs read at `starts`.
     #[inline(always)]
-    fn load(points: &[Vec2], starts: &Starts<G>) -> Self {
+    pub(super) fn load(points: &[Vec2], starts: &Starts<G>) -> Self {
         let quads: [_; G] = core::array::from_fn(|g| quad(points, starts.0[g][0], starts.0[g][1]));
         Lanes {
             x: quads.map(|q| q.0),
@@ -135,11 +135,11 @@ impl<const G: usize> Lanes<G> {
 /// clamped to `len − 2`, so that every read is in bounds, every point is in some
 /// lane, and each point first appears after every lower one (lane `k` holds point
 /// `start(k / 2) + k % 2`).
-struct Starts<const G: usize>([[usize; 2]; G]);
+pub(super) struct Starts<const G: usize>([[usize; 2]; G]);
 
 /// [`Starts`] of a polygon of `len` points (`2 ≤ len ≤ 4·G`); clamps by selects.
 #[inline(always)]
-fn pair_starts<const G: usize>(len: usize) -> Starts<G> {
+pub(super) fn pair_starts<const G: usize>(len: usize) -> Starts<G> {
     let last = len - 2;
     Starts(core::array::from_fn(|g| {
         [(4 * g).min(last), (4 * g + 2).min(last)]

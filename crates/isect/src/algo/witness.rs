@@ -114,21 +114,85 @@ pub(crate) fn witness_2d_placed<R: Real>(
 ) -> (R::V2, R::V2) {
     let na = a.pose.inverse_transform_vector(n);
     let nb = pose_ab.inverse_transform_vector(na);
-    let (top, size_a) = extreme_along(a.vertices, na);
-    let (neg_bottom, size_b) = extreme_along(b.vertices, -nb);
+    let (support_a, top, size_a) = Support::new(a.vertices, na);
+    let (support_b, neg_bottom, size_b) = Support::new(b.vertices, -nb);
     let reach = larger(
         max_magnitude(a.pose.translation),
         max_magnitude(b.pose.translation),
     );
     let tol = eps::<R>(SUPPORT_FEATURE_ULPS) * (reach + larger(size_a, size_b));
-    let (a0, a1) = interval_above(a.vertices, na, top - tol);
-    let (b0, b1) = interval_above(b.vertices, -nb, neg_bottom - tol);
+    let (a0, a1) = support_a.interval_above(top - tol);
+    let (b0, b1) = support_b.interval_above(neg_bottom - tol);
     // B's tangent is `-(-nb).perp()`, and B's origin lies `t · p` along A's tangent.
     let shift = na.perp().dot(pose_ab.translation);
     let (b0, b1) = (shift - b1, shift - b0);
     let middle = (larger(a0, b0) + smaller(a1, b1)) * R::from_f64(0.5);
     let point_a = a.pose.transform_point(na.perp() * middle + na * top);
     (point_a, point_a - n * depth)
+}
+
+/// A polygon's vertices seen along `n`, for its support set: in SSE lanes for a
+/// polygon of 2 to 8 `f32` vertices on `x86_64` (`witness_lanes_2d`, the same answers
+/// up to the sign of a zero), else by the scalar loops below.
+enum Support<'a, R: Real> {
+    #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+    Lanes(super::witness_lanes_2d::SupportLanes),
+    Scalar {
+        vertices: &'a [R::V2],
+        n: R::V2,
+    },
+}
+
+impl<'a, R: Real> Support<'a, R> {
+    /// `vertices` along `n`, with their largest `n · v` and largest coordinate
+    /// magnitude (see [`extreme_along`]).
+    #[inline(always)]
+    fn new(vertices: &'a [R::V2], n: R::V2) -> (Self, R, R) {
+        #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+        if let Some(lanes) = lanes_f32::<R>(vertices, n) {
+            let back = |x: f32| R::from_f64(f64::from(x));
+            let (top, size) = (back(lanes.top), back(lanes.size));
+            return (Support::Lanes(lanes), top, size);
+        }
+        let (top, size) = extreme_along(vertices, n);
+        (Support::Scalar { vertices, n }, top, size)
+    }
+
+    /// The extent along `n.perp()` of the vertices with `n · v ≥ floor` (see
+    /// [`interval_above`]).
+    #[inline(always)]
+    fn interval_above(&self, floor: R) -> (R, R) {
+        match self {
+            #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+            Support::Lanes(lanes) => {
+                // `R` is `f32` here: the conversions are exact.
+                let (lo, hi) = lanes.interval_above(floor.to_f64() as f32);
+                let back = |x: f32| R::from_f64(f64::from(x));
+                (back(lo), back(hi))
+            }
+            Support::Scalar { vertices, n } => interval_above(vertices, *n, floor),
+        }
+    }
+}
+
+/// [`witness_lanes_2d::SupportLanes`](super::witness_lanes_2d::SupportLanes) of
+/// `vertices` along `n` when `R` is `f32` and they fit in its lanes.
+#[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+#[inline(always)]
+fn lanes_f32<R: Real>(
+    vertices: &[R::V2],
+    n: R::V2,
+) -> Option<super::witness_lanes_2d::SupportLanes> {
+    use core::any::{Any, TypeId};
+    use glam::Vec2;
+    let n = *(&n as &dyn Any).downcast_ref::<Vec2>()?;
+    // SAFETY: `R::V2` is `Vec2` (the downcast above succeeded), so the slice is one of
+    // `Vec2`s.
+    let vertices = unsafe {
+        debug_assert_eq!(TypeId::of::<R::V2>(), TypeId::of::<Vec2>());
+        core::slice::from_raw_parts(vertices.as_ptr().cast::<Vec2>(), vertices.len())
+    };
+    super::witness_lanes_2d::SupportLanes::new(vertices, n)
 }
 
 /// The largest `n · v` over `vertices` (`-∞` for none or NaN), and their largest
@@ -1056,6 +1120,57 @@ mod tests {
                 );
             }
         }
+    }
+
+    /// The lanes' support sets equal the scalar loops', value for value, for polygons
+    /// of 2 to 8 `f32` vertices at three scales: random and repeated vertices, axis
+    /// and random directions (ties along an axis), a NaN coordinate, floors from below
+    /// every vertex to above all.
+    #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+    #[test]
+    fn lanes_support_equals_the_scalar_loops() {
+        use crate::algo::witness_lanes_2d::SupportLanes;
+        use glam::Vec2;
+        let mut rng = Rng(0x5A_3E5);
+        let mut kept = 0;
+        for k in 0..20_000 {
+            let s = [1e-3, 1.0, 1e3][k % 3];
+            let len = 2 + rng.below(7);
+            let grid = |rng: &mut Rng| (rng.range(-4.0, 4.0).round() * s) as f32;
+            let mut v: Vec<Vec2> = (0..len)
+                .map(|_| match k % 4 {
+                    0 => Vec2::new(grid(&mut rng), grid(&mut rng)),
+                    _ => Vec2::new(rng.range(-s, s) as f32, rng.range(-s, s) as f32),
+                })
+                .collect();
+            if k % 97 == 0 {
+                v[rng.below(len)].x = f32::NAN;
+            }
+            let n = match k % 3 {
+                0 => [Vec2::X, Vec2::Y, -Vec2::X, -Vec2::Y][rng.below(4)],
+                _ => Vec2::from_angle(rng.range(-3.2, 3.2) as f32),
+            };
+            let lanes = SupportLanes::new(&v, n).expect("2 to 8 vertices");
+            let (top, size) = extreme_along(&v, n);
+            assert_eq!(
+                (lanes.top, lanes.size),
+                (top, size),
+                "k {k}: {v:?} along {n:?}"
+            );
+            for floor in [
+                f32::NEG_INFINITY,
+                top - 0.5 * s as f32,
+                top,
+                top + 1.0,
+                f32::INFINITY,
+            ] {
+                let want = interval_above(&v, n, floor);
+                assert_eq!(lanes.interval_above(floor), want, "k {k}: floor {floor}");
+                kept += usize::from(want.0 <= want.1);
+            }
+        }
+        assert!(kept > 40_000, "{kept} non-empty intervals");
+        assert!(SupportLanes::new(&[Vec2::ZERO; 9], Vec2::X).is_none());
     }
 
     /// The outward normal of edge `i` of counter-clockwise `v`.
