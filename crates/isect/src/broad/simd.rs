@@ -518,6 +518,8 @@ mod tests {
             for dim in [2, 3] {
                 for lane in 0..LANES {
                     let want = lane_boxes4_portable(&a, lane, &b, dim);
+                    #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+                    assert_eq!(sse::lane_boxes4(&a, lane, &b, dim), Some(want));
                     assert_eq!(lane_boxes4(&a, lane, &b, dim), want);
                     hits += want.count_ones();
                 }

@@ -442,27 +442,39 @@ impl<V: GjkVector, S: DispatchShape<V> + Sync> World<V, S> {
     /// entry, its list and its pairs' records are cold: a few misses a shape).
     fn collect_dirty_pairs(&mut self, visit: &mut Vec<u32>) {
         if DIRTY_SCAN_SHARE * self.dirty.len() >= self.pairs.len() {
-            visit.reserve(self.pairs.len());
-            self.pairs
-                .visit_marked(&self.dirty_marks, self.stamp, |id| visit.push(id));
+            self.dirty_pairs_by_scan(visit);
         } else {
-            for &slot in &self.dirty {
-                let Some(e) = self.slots[slot as usize].entry.as_ref() else {
-                    continue;
-                };
-                for &id in &e.pairs {
-                    let pair = self.pairs.get_mut(id);
-                    if pair.stamp != self.stamp {
-                        pair.stamp = self.stamp;
-                        visit.push(id);
-                    }
-                }
-            }
+            self.dirty_pairs_by_lists(visit);
         }
         for &slot in &self.dirty {
             self.dirty_marks[slot as usize] = false;
         }
         self.dirty.clear();
+    }
+
+    /// The unvisited pairs with a dirty shape, stamped, from one pass over the pair
+    /// cache in id order.
+    fn dirty_pairs_by_scan(&mut self, visit: &mut Vec<u32>) {
+        visit.reserve(self.pairs.len());
+        self.pairs
+            .visit_marked(&self.dirty_marks, self.stamp, |id| visit.push(id));
+    }
+
+    /// The unvisited pairs with a dirty shape, stamped, from the dirty shapes' lists
+    /// in dirty-list order.
+    fn dirty_pairs_by_lists(&mut self, visit: &mut Vec<u32>) {
+        for &slot in &self.dirty {
+            let Some(e) = self.slots[slot as usize].entry.as_ref() else {
+                continue;
+            };
+            for &id in &e.pairs {
+                let pair = self.pairs.get_mut(id);
+                if pair.stamp != self.stamp {
+                    pair.stamp = self.stamp;
+                    visit.push(id);
+                }
+            }
+        }
     }
 
     /// Starts loading what the pair pass will read of the pairs after the `i`-th of
@@ -649,6 +661,65 @@ impl Clock {
         #[cfg(not(feature = "timing"))]
         {
             Duration::ZERO
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::math::{Isometry, Pose2};
+    use crate::shape::shape_2d::Shape;
+    use crate::shape::Ball;
+    use crate::world::Filter;
+    use glam::Vec2;
+
+    /// Both ways of collecting the dirty shapes' pairs give the same pairs, each once
+    /// and stamped, whichever shapes are dirty (one, a few, half, all, one removed,
+    /// one inserted), on a crowded 2D world of discs.
+    #[test]
+    fn dirty_pairs_by_scan_equal_by_lists() {
+        let mut world = World::<Vec2, Shape<f32>>::new();
+        let ball = |r| Shape::Ball(Ball::new(Vec2::ZERO, r).unwrap());
+        let handles: Vec<Handle> = (0..120)
+            .map(|k| {
+                let at = Vec2::new((k % 12) as f32 * 0.7, (k / 12) as f32 * 0.7);
+                let pose = Pose2::from_translation(at);
+                world.insert(ball(0.5), pose, Filter::ALL).unwrap()
+            })
+            .collect();
+        world.update();
+        let pairs = world.pairs.len();
+        assert!(pairs > 200, "{pairs} pairs");
+        for (case, movers) in [1usize, 3, 60, 120].into_iter().enumerate() {
+            let mut w = world.clone();
+            for &h in handles.iter().skip(case).step_by(120 / movers) {
+                let p = *w.pose(h).unwrap();
+                w.set_pose(h, p.with_translation(p.translation + Vec2::splat(0.01)))
+                    .unwrap();
+            }
+            if case == 2 {
+                w.remove(handles[7]).unwrap();
+                let pose = Pose2::from_translation(Vec2::splat(1.0));
+                w.insert(ball(0.6), pose, Filter::ALL).unwrap();
+            }
+            let (mut by_scan, mut by_lists) = (w.clone(), w);
+            let (mut scanned, mut listed) = (Vec::new(), Vec::new());
+            by_scan.stamp += 1;
+            by_lists.stamp += 1;
+            by_scan.dirty_pairs_by_scan(&mut scanned);
+            by_lists.dirty_pairs_by_lists(&mut listed);
+            assert!(!listed.is_empty());
+            for (w, ids) in [(&by_scan, &scanned), (&by_lists, &listed)] {
+                assert!(ids.iter().all(|&id| w.pairs.get(id).stamp == w.stamp));
+            }
+            let (n_scanned, n_listed) = (scanned.len(), listed.len());
+            scanned.sort_unstable();
+            listed.sort_unstable();
+            scanned.dedup();
+            assert_eq!(scanned.len(), n_scanned, "a pair twice");
+            assert_eq!(scanned, listed, "case {case}");
+            assert_eq!(n_listed, listed.len());
         }
     }
 }
