@@ -183,15 +183,13 @@ fn lanes_f32<R: Real>(
     vertices: &[R::V2],
     n: R::V2,
 ) -> Option<super::witness_lanes_2d::SupportLanes> {
-    use core::any::{Any, TypeId};
+    use core::any::Any;
     use glam::Vec2;
     let n = *(&n as &dyn Any).downcast_ref::<Vec2>()?;
     // SAFETY: `R::V2` is `Vec2` (the downcast above succeeded), so the slice is one of
     // `Vec2`s.
-    let vertices = unsafe {
-        debug_assert_eq!(TypeId::of::<R::V2>(), TypeId::of::<Vec2>());
-        core::slice::from_raw_parts(vertices.as_ptr().cast::<Vec2>(), vertices.len())
-    };
+    let vertices =
+        unsafe { core::slice::from_raw_parts(vertices.as_ptr().cast::<Vec2>(), vertices.len()) };
     super::witness_lanes_2d::SupportLanes::new(vertices, n)
 }
 

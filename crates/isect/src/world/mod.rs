@@ -521,11 +521,7 @@ impl<V: GjkVector, S: DispatchShape<V>> World<V, S> {
         entry.aabb = aabb;
         entry.pair_box = pair_box;
         // The slot was marked when its shape was inserted, so its mark exists.
-        let mark = &mut self.dirty_marks[handle.index()];
-        if !*mark {
-            *mark = true;
-            self.dirty.push(handle.index);
-        }
+        self.push_dirty(handle.index);
         // `take` only writes when a snapshot was built.
         self.ray_snapshot.take();
         Ok(())
@@ -661,8 +657,15 @@ impl<V: GjkVector, S: DispatchShape<V>> World<V, S> {
         if self.dirty_marks.len() <= i {
             self.dirty_marks.resize(self.slots.len(), false);
         }
-        if !self.dirty_marks[i] {
-            self.dirty_marks[i] = true;
+        self.push_dirty(index);
+    }
+
+    /// Puts slot `index`, whose mark exists, on the dirty list unless it is there.
+    #[inline]
+    fn push_dirty(&mut self, index: u32) {
+        let mark = &mut self.dirty_marks[index as usize];
+        if !*mark {
+            *mark = true;
             self.dirty.push(index);
         }
     }
