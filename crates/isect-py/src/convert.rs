@@ -2,7 +2,7 @@
 //! errors (`TypeError` for a wrong type, shape or dtype; `ValueError` for a bad value).
 
 use glam::{DMat3, DQuat, DVec2, DVec3};
-use isect::math::{Pose2, Pose3};
+use isect::math::{Pose2, Pose3, ROTATION_KEEP_ULPS};
 use numpy::{AllowTypeChange, PyArrayLike1, PyArrayLike2, PyUntypedArrayMethods};
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
@@ -170,7 +170,8 @@ pub fn pose3_from_parts(t: DVec3, q: [f64; 4], what: &str) -> PyResult<Pose3<f64
     Ok(Pose3::new(t, unit_quaternion(q, what)?))
 }
 
-/// A finite quaternion within [`ROTATION_TOLERANCE`] of unit length is normalised; a
+/// A finite quaternion unit to rounding ([`ROTATION_KEEP_ULPS`]) is kept as it is; one
+/// within [`ROTATION_TOLERANCE`] of unit length is normalised; a
 /// farther one is refused; a non-finite one passes, and the queries answer it with
 /// their documented miss.
 fn unit_quaternion(q: DQuat, what: &str) -> PyResult<DQuat> {
@@ -188,7 +189,12 @@ pub fn unit_quaternion_or_none(q: DQuat) -> Option<DQuat> {
     if !q.is_finite() {
         return Some(q);
     }
-    let length = q.length();
+    let length_squared = q.length_squared();
+    if (length_squared - 1.0).abs() <= ROTATION_KEEP_ULPS * f64::EPSILON {
+        // Unit to rounding: kept bit for bit, as the library keeps such a rotation.
+        return Some(q);
+    }
+    let length = length_squared.sqrt();
     ((length - 1.0).abs() <= ROTATION_TOLERANCE).then(|| q / length)
 }
 

@@ -345,7 +345,8 @@ where
     touching_at_edges_and_corners::<R>();
 }
 
-/// Capsules exactly touching a box's face, edge (a 3-4-5 offset) and corner (2-3-6-7), all
+/// Capsules exactly touching a box's face, edge (a 3-4-5 offset, along the edge and
+/// skew to it) and corner (2-3-6-7), all
 /// dyadic so the distance is exactly the radius in both precisions, at three scales:
 /// they intersect (the grown-box early-out must not drop them); 1% farther they do not.
 fn touching_at_edges_and_corners<R: Real>()
@@ -376,11 +377,20 @@ where
         [0.0, 2.0, 0.0],
         4.0,
     );
+    // Skew to the edge (x = y = 1) and touching its rounding at the segment's middle
+    // along (3, 4, 0): the early-out's edge axis `h × e_z` is this normal.
+    let skew = (
+        [1.0, 1.0, 0.0],
+        [3.0, 4.0, 0.0],
+        [4.0, -3.0, -1.0],
+        [-8.0, 6.0, 2.0],
+        5.0,
+    );
     let id = Pose3::IDENTITY;
     for k in [1.0 / 64.0, 1.0, 1024.0] {
         let cube: Shape<R> =
             Shape::Cuboid(Aabb::new(v3::<R>(-k, -k, -k), v3::<R>(k, k, k)).unwrap());
-        for (base, offset, shift, axis, radius) in [edge, corner, face] {
+        for (base, offset, shift, axis, radius) in [edge, corner, face, skew] {
             for (lift, touches) in [(1.0, true), (1.01, false)] {
                 let at = |i: usize| (base[i] + (offset[i] * lift + shift[i]) / 8.0) * k;
                 let a = v3::<R>(at(0), at(1), at(2));

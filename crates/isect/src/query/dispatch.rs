@@ -916,11 +916,15 @@ pub(crate) fn intersects_ball_cuboid<V: Vector>(
 
 /// The capsule–box early-out (`misses_grown_box`) grows the box by the radius (and
 /// the prediction) and this many machine epsilons of the largest coordinate (box,
-/// segment, reach): a touching pair always reaches the exact test.
-pub const CAPSULE_BOX_SLACK_ULPS: f64 = 8.0;
+/// segment, reach), more than the rounding of its projections on the edge axes (a
+/// few `ε` of that coordinate): a touching pair always reaches the exact test.
+pub const CAPSULE_BOX_SLACK_ULPS: f64 = 32.0;
 
 /// Capsule (A) – box (B) overlap in closed form: the segment's squared distance to the
-/// box against the squared radius; false for NaN poses.
+/// box against the squared radius; false for NaN poses. Cheap tests come first: a
+/// separating axis of the segment and the grown box parts most separated pairs, and an
+/// end of the segment within the radius of the box settles most overlapping ones
+/// (both exact up to rounding); the rest take the exact segment–box distance.
 #[inline]
 pub(crate) fn intersects_capsule_cuboid<V: Vector>(
     pose_a: &V::Pose,
@@ -933,16 +937,23 @@ pub(crate) fn intersects_capsule_cuboid<V: Vector>(
     if misses_grown_box(&local, b, r) {
         return false;
     }
-    crate::query::distance::closest_point_segment_aabb(&local, b).1 <= r * r
+    let end_within = |p| b.distance_squared_to_point(p) <= r * r;
+    end_within(local.a)
+        || end_within(local.b)
+        || crate::query::distance::closest_point_segment_aabb(&local, b).1 <= r * r
 }
 
-/// True when the segment (in the box's frame) misses the box grown by `reach` (and
-/// [`CAPSULE_BOX_SLACK_ULPS`]): then the capsule of radius `reach` is apart from it,
-/// without the exact segment–box distance. The capsule lies inside the box grown by
-/// its radius, so a segment that misses that box (most separated pairs) is apart: first
-/// the segment's own box (exact, no division), then the slab test. True for NaN input
-/// (a NaN segment or prediction touches nothing). Always inlined: out of line it cost
-/// the Python pose batch 7 instructions a row.
+/// True when a separating axis proves the segment (in the box's frame) apart from the
+/// box grown by a ball of radius `reach` (plus [`CAPSULE_BOX_SLACK_ULPS`]): then the
+/// capsule of radius `reach` is apart from the box, without the exact segment–box
+/// distance. The axes are the box's face normals (the segment's own box against the
+/// box grown by `reach`, exact, no arithmetic) and the segment crossed with the box's
+/// edges (its normal in 2D), along which the grown box reaches `e·|n| + reach·|n|`
+/// from its centre (Ericson 5.3.3's axes). These are every separating axis of a
+/// segment and a box, so every pair the slab test against the box grown as a box
+/// parts is parted here too, and no division is needed. True for NaN input (a NaN
+/// segment or prediction touches nothing). Always inlined: out of line it cost the
+/// Python pose batch 7 instructions a row.
 #[inline(always)]
 fn misses_grown_box<V: Vector>(
     local: &crate::shape::Segment<V>,
@@ -956,10 +967,33 @@ fn misses_grown_box<V: Vector>(
         .max(local.a.abs())
         .max(local.b.abs());
     let slack = crate::math::tolerance::eps::<V::Scalar>(CAPSULE_BOX_SLACK_ULPS);
-    let grown = b.loosened(reach + slack * (magnitude.max_element() + reach.abs()));
+    let reach = reach + slack * (magnitude.max_element() + reach.abs());
+    let grown = b.loosened(reach);
     let (lo, hi) = (local.a.min(local.b), local.a.max(local.b));
-    !(lo.all_le(grown.max) && grown.min.all_le(hi))
-        || crate::query::distance::segment_meets_aabb(local.a, local.b - local.a, &grown).is_none()
+    if !(lo.all_le(grown.max) && grown.min.all_le(hi)) {
+        return true;
+    }
+    let half = (local.b - local.a) * V::Scalar::HALF;
+    let mid = (local.a + local.b) * V::Scalar::HALF - b.center();
+    apart_on_edge_axes(mid, half, b.half_extents(), reach)
+}
+
+/// True when an axis `n = h × e_k` (3D; `h`'s normal in 2D) parts the segment
+/// `mid ± h` from the box `±e` grown by a ball of radius `reach`: the segment's
+/// projection `mid·n` lies farther than `e·|n| + reach·|n|` from 0. Compared squared
+/// (no square root); an axis along `h` (`n = 0`) parts nothing. Overflow or underflow
+/// of the squares can only turn a parting axis into a non-parting one.
+#[inline(always)]
+fn apart_on_edge_axes<V: Vector>(mid: V, h: V, e: V, reach: V::Scalar) -> bool {
+    let ks = if V::DIM == 2 { 2..3 } else { 0..3 };
+    ks.into_iter().any(|k| {
+        // n = h × e_k has components h_j at i and −h_i at j (2D: k = 2, n = (h_y, −h_x)).
+        let (i, j) = ((k + 1) % 3, (k + 2) % 3);
+        let (hi, hj) = (h.get(i), h.get(j));
+        let gap =
+            (mid.get(i) * hj - mid.get(j) * hi).abs() - (e.get(i) * hj.abs() + e.get(j) * hi.abs());
+        gap > V::Scalar::ZERO && gap * gap > reach * reach * (hi * hi + hj * hj)
+    })
 }
 
 /// Ball (A) – box (B) distance; NaN for NaN poses.
