@@ -5,8 +5,8 @@ and the ratio peer / isect, as the markdown table in BENCHMARKS.md.
 
 Runs on one core (the process is pinned to CPU 0 and rayon to one thread) so that the
 batch figures compare kernels, not thread counts; `--threads 2` pins it to CPUs 0 and 1
-and gives rayon two threads (the peers' loops still run on one). `--only batch` runs
-the pose-batch rows alone. Each figure is the best of
+and gives rayon two threads (the peers' loops still run on one). `--only calls`, `batch`
+or `rays` runs those rows alone. Each figure is the best of
 `--repeat` interleaved runs (isect, then each peer, then isect again ...), because the
 machine is shared. Inputs are seeded.
 """
@@ -169,11 +169,12 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=5)
     parser.add_argument("--threads", type=int, default=1, help="rayon threads (and CPUs) for isect's batches")
-    parser.add_argument("--only", choices=["batch"], help="run only these rows")
+    parser.add_argument("--only", choices=["calls", "batch", "rays"], help="run only these rows")
     args = parser.parse_args()
     print("| benchmark | isect | peer | peer / isect |")
     print("|---|---|---|---|")
-    tables = (pose_batch_rows,) if args.only == "batch" else (per_call_rows, pose_batch_rows, ray_rows)
+    groups = {"calls": per_call_rows, "batch": pose_batch_rows, "rays": ray_rows}
+    tables = (groups[args.only],) if args.only else tuple(groups.values())
     for rows in tables:
         for label, ours, peers in rows(args.repeat):
             for peer, theirs in peers.items():

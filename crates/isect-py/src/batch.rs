@@ -4,7 +4,7 @@
 //! `False`, `nan`); the batch itself never fails for it.
 
 use crate::dim::{Dim, PoseArray, VectorArray, D2, D3};
-use crate::query::{by_dim, which, which_pair, Which};
+use crate::query::{by_dim, by_pair, pair, which, Pair, Which};
 use isect::math::Isometry;
 use isect::query::dispatch;
 use isect::query::dispatch::DispatchShape;
@@ -502,14 +502,12 @@ fn collide_rows<D: Dim>(
 }
 
 fn collide_poses_in<D: Dim>(
+    (sa, sb): (&D::Shape, &D::Shape),
     py: Python<'_>,
-    a: &Any<'_>,
     poses_a: &Any<'_>,
-    b: &Any<'_>,
     poses_b: Option<&Any<'_>>,
     distances: bool,
 ) -> PyResult<(Py<PyAny>, Py<PyAny>)> {
-    let (sa, sb) = (D::shape(a).expect("checked"), D::shape(b).expect("checked"));
     let pa = PoseArray::<D>::new(poses_a, "poses_a")?;
     let n = pa.len();
     let pb = match poses_or_one::<D>(poses_b, n, "poses_b") {
@@ -600,9 +598,9 @@ pub fn collide_poses(
     poses_b: Option<&Any<'_>>,
     distances: bool,
 ) -> PyResult<(Py<PyAny>, Py<PyAny>)> {
-    by_dim!(
-        which_pair(a, b)?,
-        collide_poses_in(py, a, poses_a, b, poses_b, distances)
+    by_pair!(
+        pair(a, b)?,
+        collide_poses_in(py, poses_a, poses_b, distances)
     )
 }
 

@@ -49,6 +49,39 @@ pub fn which_pair(a: &Any<'_>, b: &Any<'_>) -> PyResult<Which> {
     Ok(da)
 }
 
+/// The shape arguments of a pair query, each cast once, in their common dimension.
+pub enum Pair<'a> {
+    /// Two 3D shapes.
+    Three(&'a <D3 as Dim>::Shape, &'a <D3 as Dim>::Shape),
+    /// Two 2D shapes.
+    Two(&'a <D2 as Dim>::Shape, &'a <D2 as Dim>::Shape),
+}
+
+/// Both shape arguments cast to their dimension, or the `TypeError` of
+/// [`which_pair`] (a non-shape, or a 2D shape with a 3D one).
+pub fn pair<'a>(a: &'a Any<'_>, b: &'a Any<'_>) -> PyResult<Pair<'a>> {
+    if let (Some(x), Some(y)) = (D3::shape(a), D3::shape(b)) {
+        return Ok(Pair::Three(x, y));
+    }
+    if let (Some(x), Some(y)) = (D2::shape(a), D2::shape(b)) {
+        return Ok(Pair::Two(x, y));
+    }
+    Err(which_pair(a, b).err().unwrap_or_else(|| {
+        PyTypeError::new_err("a and b: expected two isect shapes of one dimension")
+    }))
+}
+
+/// Runs `$f::<D>(shapes, $args)` with the shapes of `$pair` in their dimension.
+macro_rules! by_pair {
+    ($pair:expr, $f:ident($($arg:expr),*)) => {
+        match $pair {
+            Pair::Three(a, b) => $f::<D3>((a, b), $($arg),*),
+            Pair::Two(a, b) => $f::<D2>((a, b), $($arg),*),
+        }
+    };
+}
+pub(crate) use by_pair;
+
 /// Runs `$f::<D>($args)` for the dimension `$which`.
 macro_rules! by_dim {
     ($which:expr, $f:ident($($arg:expr),*)) => {
@@ -69,26 +102,24 @@ struct PairArgs<'a, D: Dim> {
 }
 
 fn pair_args<'a, D: Dim>(
-    a: &'a Any<'_>,
+    (a, b): (&'a D::Shape, &'a D::Shape),
     pose_a: Option<&Any<'_>>,
-    b: &'a Any<'_>,
     pose_b: Option<&Any<'_>>,
 ) -> PyResult<PairArgs<'a, D>> {
     Ok(PairArgs {
-        a: D::shape(a).expect("dimension checked"),
+        a,
         pose_a: D::pose(pose_a, "pose_a")?,
-        b: D::shape(b).expect("dimension checked"),
+        b,
         pose_b: D::pose(pose_b, "pose_b")?,
     })
 }
 
 fn intersects_in<D: Dim>(
-    a: &Any<'_>,
+    shapes: (&D::Shape, &D::Shape),
     pa: Option<&Any<'_>>,
-    b: &Any<'_>,
     pb: Option<&Any<'_>>,
 ) -> PyResult<bool> {
-    let p = pair_args::<D>(a, pa, b, pb)?;
+    let p = pair_args::<D>(shapes, pa, pb)?;
     Ok(dispatch::intersects(&p.pose_a, p.a, &p.pose_b, p.b))
 }
 
@@ -104,16 +135,15 @@ pub fn intersects(
     b: &Any<'_>,
     pose_b: Option<&Any<'_>>,
 ) -> PyResult<bool> {
-    by_dim!(which_pair(a, b)?, intersects_in(a, pose_a, b, pose_b))
+    by_pair!(pair(a, b)?, intersects_in(pose_a, pose_b))
 }
 
 fn distance_in<D: Dim>(
-    a: &Any<'_>,
+    shapes: (&D::Shape, &D::Shape),
     pa: Option<&Any<'_>>,
-    b: &Any<'_>,
     pb: Option<&Any<'_>>,
 ) -> PyResult<f64> {
-    let p = pair_args::<D>(a, pa, b, pb)?;
+    let p = pair_args::<D>(shapes, pa, pb)?;
     Ok(dispatch::distance(&p.pose_a, p.a, &p.pose_b, p.b))
 }
 
@@ -127,17 +157,16 @@ pub fn distance(
     b: &Any<'_>,
     pose_b: Option<&Any<'_>>,
 ) -> PyResult<f64> {
-    by_dim!(which_pair(a, b)?, distance_in(a, pose_a, b, pose_b))
+    by_pair!(pair(a, b)?, distance_in(pose_a, pose_b))
 }
 
 fn closest_points_in<D: Dim>(
+    shapes: (&D::Shape, &D::Shape),
     py: Python<'_>,
-    a: &Any<'_>,
     pa: Option<&Any<'_>>,
-    b: &Any<'_>,
     pb: Option<&Any<'_>>,
 ) -> PyResult<ClosestPoints> {
-    let p = pair_args::<D>(a, pa, b, pb)?;
+    let p = pair_args::<D>(shapes, pa, pb)?;
     let c = dispatch::closest_points(&p.pose_a, p.a, &p.pose_b, p.b);
     ClosestPoints::new::<D>(py, c.distance, c.point_a, c.point_b)
 }
@@ -153,21 +182,17 @@ pub fn closest_points(
     b: &Any<'_>,
     pose_b: Option<&Any<'_>>,
 ) -> PyResult<ClosestPoints> {
-    by_dim!(
-        which_pair(a, b)?,
-        closest_points_in(py, a, pose_a, b, pose_b)
-    )
+    by_pair!(pair(a, b)?, closest_points_in(py, pose_a, pose_b))
 }
 
 fn contact_in<D: Dim>(
+    shapes: (&D::Shape, &D::Shape),
     py: Python<'_>,
-    a: &Any<'_>,
     pa: Option<&Any<'_>>,
-    b: &Any<'_>,
     pb: Option<&Any<'_>>,
     prediction: f64,
 ) -> PyResult<Option<Contact>> {
-    let p = pair_args::<D>(a, pa, b, pb)?;
+    let p = pair_args::<D>(shapes, pa, pb)?;
     dispatch::contact(&p.pose_a, p.a, &p.pose_b, p.b, prediction)
         .map(|c| Contact::new::<D>(py, &c))
         .transpose()
@@ -186,10 +211,7 @@ pub fn contact(
     prediction: f64,
 ) -> PyResult<Option<Contact>> {
     check_prediction(prediction)?;
-    by_dim!(
-        which_pair(a, b)?,
-        contact_in(py, a, pose_a, b, pose_b, prediction)
-    )
+    by_pair!(pair(a, b)?, contact_in(py, pose_a, pose_b, prediction))
 }
 
 fn check_prediction(prediction: f64) -> PyResult<()> {
@@ -203,14 +225,13 @@ fn check_prediction(prediction: f64) -> PyResult<()> {
 }
 
 fn manifold_in<D: Dim>(
+    shapes: (&D::Shape, &D::Shape),
     py: Python<'_>,
-    a: &Any<'_>,
     pa: Option<&Any<'_>>,
-    b: &Any<'_>,
     pb: Option<&Any<'_>>,
     prediction: f64,
 ) -> PyResult<Option<Manifold>> {
-    let p = pair_args::<D>(a, pa, b, pb)?;
+    let p = pair_args::<D>(shapes, pa, pb)?;
     dispatch::contact_manifold(&p.pose_a, p.a, &p.pose_b, p.b, prediction)
         .map(|m| Manifold::new::<D>(py, &m))
         .transpose()
@@ -229,21 +250,17 @@ pub fn contact_manifold(
     prediction: f64,
 ) -> PyResult<Option<Manifold>> {
     check_prediction(prediction)?;
-    by_dim!(
-        which_pair(a, b)?,
-        manifold_in(py, a, pose_a, b, pose_b, prediction)
-    )
+    by_pair!(pair(a, b)?, manifold_in(py, pose_a, pose_b, prediction))
 }
 
 fn manifolds_in<D: Dim>(
+    shapes: (&D::Shape, &D::Shape),
     py: Python<'_>,
-    a: &Any<'_>,
     pa: Option<&Any<'_>>,
-    b: &Any<'_>,
     pb: Option<&Any<'_>>,
     prediction: f64,
 ) -> PyResult<Vec<Manifold>> {
-    let p = pair_args::<D>(a, pa, b, pb)?;
+    let p = pair_args::<D>(shapes, pa, pb)?;
     dispatch::contact_manifolds_by_normal(&p.pose_a, p.a, &p.pose_b, p.b, prediction)
         .iter()
         .map(|m| Manifold::new::<D>(py, m))
@@ -265,10 +282,7 @@ pub fn contact_manifolds(
     prediction: f64,
 ) -> PyResult<Vec<Manifold>> {
     check_prediction(prediction)?;
-    by_dim!(
-        which_pair(a, b)?,
-        manifolds_in(py, a, pose_a, b, pose_b, prediction)
-    )
+    by_pair!(pair(a, b)?, manifolds_in(py, pose_a, pose_b, prediction))
 }
 
 /// A ray from Python arguments; a zero direction is a `ValueError`.
@@ -318,16 +332,15 @@ pub fn cast_ray(
 
 #[allow(clippy::too_many_arguments)]
 fn cast_shape_in<D: Dim>(
+    shapes: (&D::Shape, &D::Shape),
     py: Python<'_>,
-    a: &Any<'_>,
     pa: Option<&Any<'_>>,
     va: &Any<'_>,
-    b: &Any<'_>,
     pb: Option<&Any<'_>>,
     vb: &Any<'_>,
     max_t: f64,
 ) -> PyResult<Option<ShapeCastHit>> {
-    let p = pair_args::<D>(a, pa, b, pb)?;
+    let p = pair_args::<D>(shapes, pa, pb)?;
     let (va, vb) = (D::vector(va, "velocity_a")?, D::vector(vb, "velocity_b")?);
     dispatch::cast_shapes(&p.pose_a, va, p.a, &p.pose_b, vb, p.b, max_t)
         .map(|h| ShapeCastHit::new::<D>(py, &h))
@@ -349,19 +362,18 @@ pub fn cast_shape(
     velocity_b: &Any<'_>,
     max_t: f64,
 ) -> PyResult<Option<ShapeCastHit>> {
-    by_dim!(
-        which_pair(a, b)?,
-        cast_shape_in(py, a, pose_a, velocity_a, b, pose_b, velocity_b, max_t)
+    by_pair!(
+        pair(a, b)?,
+        cast_shape_in(py, pose_a, velocity_a, pose_b, velocity_b, max_t)
     )
 }
 
 #[allow(clippy::too_many_arguments)]
 fn time_of_impact_in<D: Dim>(
+    shapes: (&D::Shape, &D::Shape),
     py: Python<'_>,
-    a: &Any<'_>,
     start_a: Option<&Any<'_>>,
     end_a: Option<&Any<'_>>,
-    b: &Any<'_>,
     start_b: Option<&Any<'_>>,
     end_b: Option<&Any<'_>>,
 ) -> PyResult<Option<ShapeCastHit>> {
@@ -372,7 +384,7 @@ fn time_of_impact_in<D: Dim>(
         })
     };
     let (sa, sb) = (sweep(start_a, end_a, "a")?, sweep(start_b, end_b, "b")?);
-    let (a, b) = (D::shape(a).expect("checked"), D::shape(b).expect("checked"));
+    let (a, b) = shapes;
     dispatch::time_of_impact(&sa, a, &sb, b)
         .map(|h| ShapeCastHit::new::<D>(py, &h))
         .transpose()
@@ -391,9 +403,9 @@ pub fn time_of_impact(
     start_b: Option<&Any<'_>>,
     end_b: Option<&Any<'_>>,
 ) -> PyResult<Option<ShapeCastHit>> {
-    by_dim!(
-        which_pair(a, b)?,
-        time_of_impact_in(py, a, start_a, end_a, b, start_b, end_b)
+    by_pair!(
+        pair(a, b)?,
+        time_of_impact_in(py, start_a, end_a, start_b, end_b)
     )
 }
 
