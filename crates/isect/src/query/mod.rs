@@ -2,6 +2,7 @@
 //! queries) or a set of pair kernels.
 
 pub mod ball_tests;
+pub mod box_box;
 pub mod capsule_box;
 pub mod capsule_cylinder;
 pub mod capsule_triangle;

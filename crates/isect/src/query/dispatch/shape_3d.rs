@@ -152,6 +152,9 @@ where
             (Shape::Cylinder(x), Shape::Capsule(y)) => {
                 Some(distance_capsule_cylinder(pb, y, pa, x))
             }
+            (Shape::Cuboid(x), Shape::Cuboid(y)) => {
+                crate::query::box_box::certified_distance(pa, x, pb, y)
+            }
             _ => None,
         }
     }
