@@ -1,39 +1,44 @@
-//! Box–box distance proven by a pair of points (3D), without GJK for most pairs.
+//! Box–box distance proven by a pair of points (3D), without GJK for almost every
+//! pair.
 //!
 //! A point `p` of A and a point `q` of B give an upper bound `|q − p|` on the
 //! distance, and the support planes of the boxes normal to `n = q − p` a lower bound:
-//! `(min over B of n·x − max over A of n·x) / |n|` (every separating plane does; a
-//! box's extreme along `n` is its centre's plus `Σ h_k |n·axis_k|`). When the bounds
-//! meet to rounding, `|q − p|` is the distance (the duality of the minimum-distance
-//! problem; Gilbert, Johnson and Keerthi 1988 stop on the same gap). The pair comes
-//! from alternating projections between the boxes (each a clamp in the box's frame),
-//! started at A's point nearest B's centre: they reach a vertex over a face, a vertex
-//! by an edge or two vertices in a step or two, and a point the boxes share (distance
-//! 0) when they overlap.
+//! `(min over B of n·x − max over A of n·x) / |n|` (a box's extreme along `n` is its
+//! centre's plus `Σ h_k |n·axis_k|`). When the bounds meet to rounding, `|q − p|` is
+//! the distance (the duality of the minimum-distance problem; Gilbert, Johnson and
+//! Keerthi 1988 stop GJK on the same gap), and points within rounding of each other
+//! prove an overlap. The candidate pairs, in order of cost:
 //!
-//! Two crossing edges are reached by projections only slowly, so then the separating
-//! axes decide (Gottschalk, Lin and Manocha 1996, "OBBTree"; Ericson, *Real-Time
-//! Collision Detection*, 4.4.1): each of the 15 gives a lower bound, the gap between
-//! the boxes' projections, and the widest attains the distance when the closest
-//! points of the two support edges' lines lie within both edges (edge axis), or the
-//! support vertex projects onto the face (face axis). Anything else (edges within
-//! [`PARALLEL_SIN2`] of parallel, a support that is not a vertex or an edge because an
-//! axis is exactly level) answers `None`, and the caller runs GJK.
+//! 1. alternating projections between the boxes (each a clamp in the box's frame),
+//!    from A's point nearest B's centre: they reach a corner over a face, a corner by
+//!    an edge, two corners or a shared point in a step or two. When both points lie
+//!    on edges, the closest points of the edges' lines are tried at once (projections
+//!    between crossing edges converge only geometrically);
+//! 2. the separating axes (Gottschalk, Lin and Manocha 1996, "OBBTree"; Ericson,
+//!    *Real-Time Collision Detection*, 4.4.1): when all 15 overlap by more than
+//!    rounding the boxes overlap; otherwise the widest attains the distance when the
+//!    closest points of the two support edges' lines lie within both edges (edge
+//!    axis), or the support corner projects onto the face (face axis);
+//! 3. the corner of either box nearest the other box, with that box's point nearest
+//!    it (exact whenever the nearest features include a corner).
 //!
-//! Tolerances: two points prove the distance when the bounds are within
-//! [`PROOF_ULPS`] `ε` of the largest coordinate (the centres' offset, the half
-//! extents), and a point pair within that distance proves an overlap; the axis gaps
-//! carry a few `ε` of it. A feature check that passes by rounding, where the exact
-//! closest point lies just past a face's border or an edge's end, moves the distance
-//! by at most that rounding. Boxes whose largest coordinate lies outside
-//! `[MIN_SIZE, MAX_SIZE]` go to GJK.
+//! The few pairs none of these proves (edges within [`PARALLEL_SIN2`] of parallel, a
+//! support that is not a corner or an edge because an axis is exactly level) answer
+//! `None`, and the caller runs GJK.
+//!
+//! Tolerances: a pair proves the distance when its bounds are within [`PROOF_ULPS`]
+//! `ε` of the largest coordinate (the centres' offset, the half extents), and an
+//! overlap when its points are; the axis gaps carry a few `ε` of it. A feature check
+//! that passes by rounding, where the exact closest point lies just past a face's
+//! border or an edge's end, moves the distance by at most that rounding. Boxes whose
+//! largest coordinate lies outside `[MIN_SIZE, MAX_SIZE]` go to GJK.
 
 // `!(x > y)` is deliberate: it is also true for NaN, which must take the safe branch.
 #![allow(clippy::neg_cmp_op_on_partial_ord)]
-use crate::math::{Isometry, Pose3, Real, Vector};
+use crate::math::{Pose3, Real, Rotation3, Vector};
 use crate::shape::Aabb;
 
-/// Alternating projections tried when no axis proves the distance.
+/// Steps of alternating projections (step 1 of the module docs) before the axes.
 pub const PROJECTION_STEPS: usize = 4;
 
 /// A pair of points proves the distance when it exceeds the gap between the support
@@ -56,7 +61,7 @@ pub const PARALLEL_SIN2: f64 = 1.0 / 16.0;
 /// The distance between box `a` at `pose_a` and box `b` at `pose_b` (each a box of
 /// its own frame) when a pair of support features proves it (module docs), 0 when
 /// the boxes share a point to rounding; `None` when neither is found, for GJK to
-/// answer. The poses are finite with unit rotations.
+/// answer, as for a NaN or infinite pose. The rotations are unit.
 ///
 /// ```
 /// use isect::d3::*;
@@ -83,17 +88,16 @@ pub fn certified_distance<R: Real>(
 ) -> Option<R> {
     let pair = BoxPair::new(pose_a, a, pose_b, b);
     let size = pair.size();
-    if !(size >= R::from_f64(MIN_SIZE) && size <= R::from_f64(MAX_SIZE)) {
+    // A NaN or infinite pose makes the centres' offset non-finite (the max in `size`
+    // would skip a NaN).
+    let offset_finite = (pair.t[0] + pair.t[1] + pair.t[2]).is_finite();
+    if !(offset_finite && size >= R::from_f64(MIN_SIZE) && size <= R::from_f64(MAX_SIZE)) {
         return None;
     }
-    if let Some(d) = pair.projections_attain(pair.onto_a(pair.t), size) {
-        return Some(d);
-    }
-    let (face, face_gap) = pair.widest_face_gap();
-    if let Some((i, j, edge_gap)) = pair.widest_edge_gap(face_gap) {
-        return pair.edges_attain(i, j).then_some(edge_gap);
-    }
-    (face_gap > R::ZERO && pair.vertex_over_face(face)).then_some(face_gap)
+    let tolerance = crate::math::tolerance::eps::<R>(PROOF_ULPS) * size;
+    pair.projections_attain(pair.onto_a(pair.t), tolerance)
+        .or_else(|| pair.axes_attain(tolerance))
+        .or_else(|| pair.nearest_vertex_attains(tolerance))
 }
 
 /// Two boxes in A's frame, centred on A's centre.
@@ -131,6 +135,18 @@ fn sign<R: Real>(x: R) -> Option<R> {
     }
 }
 
+/// The one axis of three where `inside` holds, `None` when it holds for none or
+/// several.
+#[inline]
+fn single_inside(inside: impl Fn(usize) -> bool) -> Option<usize> {
+    match (inside(0), inside(1), inside(2)) {
+        (true, false, false) => Some(0),
+        (false, true, false) => Some(1),
+        (false, false, true) => Some(2),
+        _ => None,
+    }
+}
+
 /// `Σ_k x_k · y_k` over three components.
 #[inline]
 fn dot3<R: Real>(x: impl Fn(usize) -> R, y: impl Fn(usize) -> R) -> R {
@@ -139,11 +155,20 @@ fn dot3<R: Real>(x: impl Fn(usize) -> R, y: impl Fn(usize) -> R) -> R {
 
 impl<R: Real> BoxPair<R> {
     fn new(pose_a: &Pose3<R>, a: &Aabb<R::V3>, pose_b: &Pose3<R>, b: &Aabb<R::V3>) -> Self {
-        let pose_ab = pose_a.inv_mul(pose_b);
-        let m = pose_ab.matrix();
-        let centre_b = pose_ab.transform_point(b.center()) - a.center();
-        let r: [[R; 3]; 3] = std::array::from_fn(|i| std::array::from_fn(|k| m[k].get(i)));
-        let t: [R; 3] = std::array::from_fn(|i| centre_b.get(i));
+        // B's axes in A's frame from the relative rotation (one quaternion product and
+        // one matrix), A's axes to bring the centres' offset into A's frame.
+        let axes_b = pose_a
+            .rotation
+            .inverse()
+            .mul(pose_b.rotation)
+            .matrix_columns();
+        let axes_a = pose_a.rotation.matrix_columns();
+        let r: [[R; 3]; 3] = std::array::from_fn(|i| std::array::from_fn(|k| axes_b[k].get(i)));
+        let offset = pose_b.translation - pose_a.translation;
+        let (centre_a, centre_b) = (a.center(), b.center());
+        let t: [R; 3] = std::array::from_fn(|i| {
+            axes_a[i].dot(offset) + dot3(|k| r[i][k], |k| centre_b.get(k)) - centre_a.get(i)
+        });
         let t_b = std::array::from_fn(|k| -dot3(|i| r[i][k], |i| t[i]));
         let (ha, hb) = (a.half_extents(), b.half_extents());
         Self {
@@ -152,6 +177,23 @@ impl<R: Real> BoxPair<R> {
             t_b,
             half_a: std::array::from_fn(|i| ha.get(i)),
             half_b: std::array::from_fn(|k| hb.get(k)),
+        }
+    }
+
+    /// Step 2 of the module docs: 0 when no axis of the 15 separates the boxes by
+    /// more than rounding; the widest axis's gap when its support features attain it.
+    fn axes_attain(&self, tolerance: R) -> Option<R> {
+        let (face, face_gap) = self.widest_face_gap();
+        if face_gap < -tolerance && self.edge_axes_overlap(tolerance) {
+            return Some(R::ZERO);
+        }
+        match self.widest_edge_gap(face_gap) {
+            Some((i, j, edge_gap)) => self.edges_attain(i, j).then_some(edge_gap),
+            None => (face_gap > R::ZERO
+                && self
+                    .support_vertex(face)
+                    .is_some_and(|v| self.over_face(face, &v)))
+            .then_some(face_gap),
         }
     }
 
@@ -175,45 +217,43 @@ impl<R: Real> BoxPair<R> {
         best
     }
 
-    /// True when the other box's support vertex toward `face` projects onto the face
-    /// (then the face's gap is the distance); false when the support is not one
-    /// vertex (a level axis).
-    fn vertex_over_face(&self, face: Face) -> bool {
+    /// The other box's support vertex toward `face` (B's for a face of A, A's for a
+    /// face of B), in A's frame; `None` when the support is not one vertex (a level
+    /// axis).
+    fn support_vertex(&self, face: Face) -> Option<[R; 3]> {
         match face {
             Face::A(i) => {
-                let Some(s) = sign(self.t[i]) else {
-                    return false;
-                };
-                // B's vertex: t − Σ σ_k h_k f_k, σ_k the sign of s·(e_i·f_k).
+                let s = sign(self.t[i])?;
+                // t − Σ σ_k h_k f_k, σ_k the sign of s·(e_i·f_k).
                 let mut lever = [R::ZERO; 3];
                 for (k, l) in lever.iter_mut().enumerate() {
-                    let Some(sigma) = sign(s * self.r[i][k]) else {
-                        return false;
-                    };
-                    *l = sigma * self.half_b[k];
+                    *l = sign(s * self.r[i][k])? * self.half_b[k];
                 }
-                (0..3).all(|row| {
-                    let v = self.t[row] - dot3(|k| lever[k], |k| self.r[row][k]);
-                    row == i || v.abs() <= self.half_a[row]
-                })
+                Some(std::array::from_fn(|row| {
+                    self.t[row] - dot3(|k| lever[k], |k| self.r[row][k])
+                }))
             }
             Face::B(k) => {
-                let Some(s) = sign(self.t_b[k]) else {
-                    return false;
-                };
-                // A's vertex: −Σ σ_i h_i e_i, σ_i the sign of s·(e_i·f_k), seen from B.
+                let s = sign(self.t_b[k])?;
+                // −Σ σ_i h_i e_i, σ_i the sign of s·(e_i·f_k).
                 let mut u = [R::ZERO; 3];
                 for (i, c) in u.iter_mut().enumerate() {
-                    let Some(sigma) = sign(s * self.r[i][k]) else {
-                        return false;
-                    };
-                    *c = -sigma * self.half_a[i];
+                    *c = -sign(s * self.r[i][k])? * self.half_a[i];
                 }
-                (0..3).all(|m| {
-                    let v = dot3(|i| self.r[i][m], |i| u[i] - self.t[i]);
-                    m == k || v.abs() <= self.half_b[m]
-                })
+                Some(u)
             }
+        }
+    }
+
+    /// True when `vertex` (from [`Self::support_vertex`], A's frame) projects onto
+    /// `face`: then the face's gap is the distance.
+    fn over_face(&self, face: Face, vertex: &[R; 3]) -> bool {
+        match face {
+            Face::A(i) => (0..3).all(|row| row == i || vertex[row].abs() <= self.half_a[row]),
+            Face::B(k) => (0..3).all(|m| {
+                let v = dot3(|i| self.r[i][m], |i| vertex[i] - self.t[i]);
+                m == k || v.abs() <= self.half_b[m]
+            }),
         }
     }
 
@@ -249,6 +289,23 @@ impl<R: Real> BoxPair<R> {
         (gap > face_gap).then_some((i, j, gap))
     }
 
+    /// True when the boxes' projections on every edge axis `e_i × f_j` overlap by more
+    /// than `tolerance` (times the axis's length, at most 1); an axis of exactly
+    /// parallel edges is no axis (the face axes then decide).
+    fn edge_axes_overlap(&self, tolerance: R) -> bool {
+        CYCLIC.iter().all(|&[i, i1, i2]| {
+            CYCLIC.iter().all(|&[j, j1, j2]| {
+                let (p, q) = (self.r[i1][j], self.r[i2][j]);
+                let along = self.t[i2] * p - self.t[i1] * q;
+                let reach = self.half_a[i1] * q.abs()
+                    + self.half_a[i2] * p.abs()
+                    + self.half_b[j1] * self.r[i][j2].abs()
+                    + self.half_b[j2] * self.r[i][j1].abs();
+                (p == R::ZERO && q == R::ZERO) || along.abs() - reach < -tolerance
+            })
+        })
+    }
+
     /// True when the closest points of the lines of A's and B's support edges along
     /// the axis `e_i × f_j` (A's toward B) lie within both edges.
     fn edges_attain(&self, [i, i1, i2]: [usize; 3], [j, j1, j2]: [usize; 3]) -> bool {
@@ -281,25 +338,108 @@ impl<R: Real> BoxPair<R> {
         u.abs() <= self.half_a[i] && w.abs() <= self.half_b[j]
     }
 
+    /// The corner of either box nearest the other box, with that box's point nearest
+    /// it, checked as [`Self::projections_attain`] checks its pairs: the distance when
+    /// the nearest features include a corner (a corner over a face, by an edge, or at
+    /// a corner), which the projections may approach slowly.
+    fn nearest_vertex_attains(&self, tolerance: R) -> Option<R> {
+        let mut best = ([R::ZERO; 3], [R::ZERO; 3], R::INFINITY);
+        for corner in 0..8 {
+            let sign_of = |k: usize| {
+                if corner & (1 << k) == 0 {
+                    -R::ONE
+                } else {
+                    R::ONE
+                }
+            };
+            // B's corner in A's frame, and A's point nearest it.
+            let v: [R; 3] = std::array::from_fn(|row| {
+                self.t[row] + dot3(|k| sign_of(k) * self.half_b[k], |k| self.r[row][k])
+            });
+            let p = self.onto_a(v);
+            let d2 = dot3(|i| v[i] - p[i], |i| v[i] - p[i]);
+            if d2 < best.2 {
+                best = (p, v, d2);
+            }
+            // A's corner, and B's point nearest it.
+            let u: [R; 3] = std::array::from_fn(|i| sign_of(i) * self.half_a[i]);
+            let (q, _) = self.onto_b(u);
+            let d2 = dot3(|i| q[i] - u[i], |i| q[i] - u[i]);
+            if d2 < best.2 {
+                best = (u, q, d2);
+            }
+        }
+        let (p, q, _) = best;
+        self.pair_attains(&p, &q, tolerance)
+    }
+
     /// Alternating projections between the boxes from `p` (a point of A), each pair
     /// `(p, q)` checked against the support planes normal to `q − p`: the distance when
     /// the planes prove `|q − p|` to rounding, or 0 when the points coincide to
     /// rounding (the boxes share a point).
-    fn projections_attain(&self, mut p: [R; 3], size: R) -> Option<R> {
-        let tolerance = crate::math::tolerance::eps::<R>(PROOF_ULPS) * size;
+    fn projections_attain(&self, mut p: [R; 3], tolerance: R) -> Option<R> {
         for _ in 0..PROJECTION_STEPS {
-            let q = self.onto_b(p);
-            let n: [R; 3] = std::array::from_fn(|i| q[i] - p[i]);
-            let upper = dot3(|i| n[i], |i| n[i]).sqrt();
-            if upper <= tolerance {
-                return Some(R::ZERO);
+            let (q, y) = self.onto_b(p);
+            if let Some(d) = self.pair_attains(&p, &q, tolerance) {
+                return Some(d);
             }
-            if upper - self.plane_gap(&n) / upper <= tolerance {
-                return Some(upper);
+            // Two edges: their lines' closest points at once (projections between
+            // crossing edges converge only geometrically).
+            if let Some(d) = self
+                .edge_pair(&p, &y)
+                .and_then(|(pe, qe)| self.pair_attains(&pe, &qe, tolerance))
+            {
+                return Some(d);
             }
             p = self.onto_a(q);
         }
         None
+    }
+
+    /// `|q − p|` when the support planes normal to `q − p` prove it the distance to
+    /// `tolerance`, 0 when the points are within `tolerance` (the boxes share a point
+    /// to rounding); `None` otherwise. `p` is a point of A, `q` of B.
+    fn pair_attains(&self, p: &[R; 3], q: &[R; 3], tolerance: R) -> Option<R> {
+        let n: [R; 3] = std::array::from_fn(|i| q[i] - p[i]);
+        let n_len2 = dot3(|i| n[i], |i| n[i]);
+        let upper = n_len2.sqrt();
+        if upper <= tolerance {
+            return Some(R::ZERO);
+        }
+        // |n| − gap / |n| ≤ tolerance, without the division.
+        (n_len2 - self.plane_gap(&n) <= tolerance * upper).then_some(upper)
+    }
+
+    /// When `p` lies on an edge of A (one coordinate strictly inside, axis `i`) and the
+    /// point of B with B-frame coordinates `y` on an edge of B (axis `j`), not within
+    /// [`PARALLEL_SIN2`] of parallel: the closest points of the two edges' lines, when
+    /// they lie within both edges.
+    fn edge_pair(&self, p: &[R; 3], y: &[R; 3]) -> Option<([R; 3], [R; 3])> {
+        let i = single_inside(|k| p[k].abs() < self.half_a[k])?;
+        let j = single_inside(|k| y[k].abs() < self.half_b[k])?;
+        let [_, i1, i2] = CYCLIC[i];
+        let r = &self.r;
+        let sin2 = r[i1][j] * r[i1][j] + r[i2][j] * r[i2][j];
+        if !(sin2 >= R::from_f64(PARALLEL_SIN2)) {
+            return None;
+        }
+        // A's line a0 + u·e_i, B's line b0 + w·f_j (unit directions, cosine r[i][j]).
+        let mut a0 = *p;
+        a0[i] = R::ZERO;
+        let b0: [R; 3] = std::array::from_fn(|row| {
+            self.t[row] + dot3(|k| r[row][k], |k| if k == j { R::ZERO } else { y[k] })
+        });
+        let d: [R; 3] = std::array::from_fn(|row| a0[row] - b0[row]);
+        let d_on_f = dot3(|row| d[row], |row| r[row][j]);
+        let c = r[i][j];
+        let u = (c * d_on_f - d[i]) / sin2;
+        let w = d_on_f + u * c;
+        if !(u.abs() <= self.half_a[i] && w.abs() <= self.half_b[j]) {
+            return None;
+        }
+        a0[i] = u;
+        let q = std::array::from_fn(|row| b0[row] + w * r[row][j]);
+        Some((a0, q))
     }
 
     /// The point of A nearest `x` (A's frame, centred).
@@ -307,13 +447,16 @@ impl<R: Real> BoxPair<R> {
         std::array::from_fn(|i| x[i].max(-self.half_a[i]).min(self.half_a[i]))
     }
 
-    /// The point of B nearest `x` (A's frame, centred on A).
-    fn onto_b(&self, x: [R; 3]) -> [R; 3] {
+    /// The point of B nearest `x` (A's frame, centred on A), and its coordinates in B's
+    /// frame (centred on B).
+    fn onto_b(&self, x: [R; 3]) -> ([R; 3], [R; 3]) {
+        let d: [R; 3] = std::array::from_fn(|i| x[i] - self.t[i]);
         let y: [R; 3] = std::array::from_fn(|k| {
-            let along = dot3(|i| self.r[i][k], |i| x[i] - self.t[i]);
+            let along = dot3(|i| self.r[i][k], |i| d[i]);
             along.max(-self.half_b[k]).min(self.half_b[k])
         });
-        std::array::from_fn(|i| self.t[i] + dot3(|k| self.r[i][k], |k| y[k]))
+        let q = std::array::from_fn(|i| self.t[i] + dot3(|k| self.r[i][k], |k| y[k]));
+        (q, y)
     }
 
     /// `min over B of n·x − max over A of n·x`: the gap between the boxes' support
