@@ -206,6 +206,9 @@ pub trait Rotation3<R: Real>: Copy + core::fmt::Debug + PartialEq + Send + Sync 
     fn mul(self, other: Self) -> Self;
     /// True when every component is finite.
     fn is_finite(self) -> bool;
+    /// 0 when every component is finite, NaN otherwise: the sum of `c · 0` over the
+    /// components, for a branch-free check of several numbers at once.
+    fn zero_if_finite(self) -> R;
     /// `self` rescaled to unit length, or `None` when its length is zero or not finite.
     fn try_normalize(self) -> Option<Self>;
     /// The squared length (the quaternion's norm squared).
@@ -269,6 +272,10 @@ macro_rules! impl_rotation3 {
             #[inline]
             fn is_finite(self) -> bool {
                 <$q>::is_finite(self)
+            }
+            #[inline]
+            fn zero_if_finite(self) -> $s {
+                self.x * 0.0 + self.y * 0.0 + self.z * 0.0 + self.w * 0.0
             }
             #[inline]
             fn length_squared(self) -> $s {
