@@ -7,6 +7,7 @@ use criterion::{criterion_group, criterion_main, Criterion};
 use glam::Vec3;
 use isect::algo::support::{ConvexPoints, SupportMap};
 use isect::math::Pose3;
+use isect::query::box_box::certified_distance;
 use isect::query::capsule_cylinder::{contact_capsule_cylinder, distance_capsule_cylinder};
 use isect::query::cast_shapes::cast_shapes;
 use isect::query::contact::{
@@ -312,6 +313,33 @@ fn capsule_box_distance(c: &mut Criterion) {
     group.finish();
 }
 
+/// Box–box distance: the proof of `query::box_box` (GJK for the pairs it leaves),
+/// our GJK alone, parry's `distance` (its own cuboid–cuboid closest points).
+fn box_box_distance(c: &mut Criterion) {
+    let mut rng = Rng(10);
+    let boxes = boxes(&mut rng);
+    let cases = cases(&mut rng, 1.5);
+    let mut group = c.benchmark_group("distance_box_box");
+    cycle_named(&mut group, "isect_proof", &cases, |k| {
+        let (a, b) = (&boxes[k.shape_a].0, &boxes[k.shape_b].0);
+        certified_distance(&k.ours.0, a, &k.ours.1, b)
+            .unwrap_or_else(|| distance(&k.ours.0, a, &k.ours.1, b))
+    });
+    cycle_named(&mut group, "isect_gjk", &cases, |k| {
+        distance(
+            &k.ours.0,
+            &boxes[k.shape_a].0,
+            &k.ours.1,
+            &boxes[k.shape_b].0,
+        )
+    });
+    cycle_named(&mut group, "parry", &cases, |k| {
+        let (a, b) = (&boxes[k.shape_a].1, &boxes[k.shape_b].1);
+        pq::distance(&k.parry.0, a, &k.parry.1, b).ok()
+    });
+    group.finish();
+}
+
 /// Hulls per size in the `contact_hull_*` groups, and poses per hull pair list.
 const CONTACT_HULLS: usize = 16;
 const CONTACT_POSES: usize = 256;
@@ -461,6 +489,7 @@ criterion_group!(
     ball_curved_contact,
     capsule_cylinder,
     capsule_box_distance,
+    box_box_distance,
     linear_cast
 );
 criterion_main!(benches, hull_contact);

@@ -6,7 +6,8 @@
 //! exist — ball–ball, ball–capsule, capsule–capsule (Ericson 5.1.9, in
 //! [`contact`](mod@crate::query::contact) and [`distance`](mod@crate::query::distance)),
 //! ball–box (Ericson 5.2.5, [`ball_tests`](crate::query::ball_tests)), capsule–box
-//! (the segment's distance to the box), box–box and polygon–polygon SAT
+//! (the segment's distance to the box), box–box distance proven by a point pair
+//! ([`box_box`](crate::query::box_box)), box–box and polygon–polygon SAT
 //! ([`sat_2d`](crate::algo::sat_2d), [`sat_3d`](crate::algo::sat_3d)), the 2D
 //! manifolds of every kind with a polygonal core by SAT and clipping
 //! ([`polygons_2d`](crate::query::manifold::polygons_2d))
