@@ -7,13 +7,13 @@ use criterion::{criterion_group, criterion_main, Criterion};
 use glam::Vec3;
 use isect::algo::support::{ConvexPoints, SupportMap};
 use isect::math::Pose3;
-use isect::query::box_box::certified_distance;
+use isect::query::box_box::{certified_closest_points, certified_distance};
 use isect::query::capsule_cylinder::{contact_capsule_cylinder, distance_capsule_cylinder};
 use isect::query::cast_shapes::cast_shapes;
 use isect::query::contact::{
     contact, contact_ball_cone, contact_ball_cylinder, contact_capsule_capsule, Contact,
 };
-use isect::query::distance::{distance, distance_capsule_cuboid};
+use isect::query::distance::{closest_points, distance, distance_capsule_cuboid};
 use isect::shape::{Aabb, Ball, Capsule, Cone, ConvexPolyhedron, Cylinder};
 use parry3d::math::Pose as PPose;
 use parry3d::query as pq;
@@ -313,8 +313,9 @@ fn capsule_box_distance(c: &mut Criterion) {
     group.finish();
 }
 
-/// Box–box distance: the proof of `query::box_box` (GJK for the pairs it leaves),
-/// our GJK alone, parry's `distance` (its own cuboid–cuboid closest points).
+/// Box–box distance and closest points: the proof of `query::box_box` (GJK for the
+/// pairs it leaves), our GJK alone, parry's `distance` and `closest_points` (its own
+/// cuboid–cuboid closest points).
 fn box_box_distance(c: &mut Criterion) {
     let mut rng = Rng(10);
     let boxes = boxes(&mut rng);
@@ -336,6 +337,26 @@ fn box_box_distance(c: &mut Criterion) {
     cycle_named(&mut group, "parry", &cases, |k| {
         let (a, b) = (&boxes[k.shape_a].1, &boxes[k.shape_b].1);
         pq::distance(&k.parry.0, a, &k.parry.1, b).ok()
+    });
+    group.finish();
+    let mut group = c.benchmark_group("closest_points_box_box");
+    cycle_named(&mut group, "isect_proof", &cases, |k| {
+        let (a, b) = (&boxes[k.shape_a].0, &boxes[k.shape_b].0);
+        certified_closest_points(&k.ours.0, a, &k.ours.1, b)
+            .map(|(d, _, _)| d)
+            .unwrap_or_else(|| closest_points(&k.ours.0, a, &k.ours.1, b).distance)
+    });
+    cycle_named(&mut group, "isect_gjk", &cases, |k| {
+        closest_points(
+            &k.ours.0,
+            &boxes[k.shape_a].0,
+            &k.ours.1,
+            &boxes[k.shape_b].0,
+        )
+    });
+    cycle_named(&mut group, "parry", &cases, |k| {
+        let (a, b) = (&boxes[k.shape_a].1, &boxes[k.shape_b].1);
+        pq::closest_points(&k.parry.0, a, &k.parry.1, b, f32::MAX).ok()
     });
     group.finish();
 }

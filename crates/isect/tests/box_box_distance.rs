@@ -9,6 +9,8 @@
 //!   edges, a vertex over an edge, overlap, touching edges) at scales 1e-3 to 1e3
 //!   (`f64`: 1e-6 to 1e6, and 1e-20 and 1e20, beyond the proof's range), under a
 //!   random rigid motion of both boxes;
+//! - closest points: on (or within rounding of) each box, `|point_b − point_a|` the
+//!   distance, through the dispatch and from the proof;
 //! - a non-finite pose gives NaN, and no proof.
 
 #[path = "support/poses3.rs"]
@@ -18,7 +20,7 @@ mod rng;
 
 use isect::algo::gjk::GjkVector;
 use isect::math::{Isometry, Pose3, Real, Rotation3, Vector};
-use isect::query::box_box::certified_distance;
+use isect::query::box_box::{certified_closest_points, certified_distance};
 use isect::query::dispatch;
 use isect::query::distance::closest_points_segment_segment;
 use isect::shape::shape_3d::Shape;
@@ -122,6 +124,39 @@ fn reference<R: Real>(a: &Aabb<R::V3>, pa: &Pose3<R>, b: &Aabb<R::V3>, pb: &Pose
     best
 }
 
+/// Checks closest points against the distance `want`: each point within `tol` of its
+/// box (placed), and their separation the distance (both within `tol` of each other
+/// for an overlap).
+fn check_points<R: Real>(
+    (a, pa): (&Aabb<R::V3>, &Pose3<R>),
+    (b, pb): (&Aabb<R::V3>, &Pose3<R>),
+    (point_a, point_b): (R::V3, R::V3),
+    want: f64,
+    tol: f64,
+    what: &str,
+) {
+    let off = |p: R::V3, bx: &Aabb<R::V3>, pose: &Pose3<R>| {
+        bx.distance_squared_to_point(pose.inverse_transform_point(p))
+            .to_f64()
+            .sqrt()
+    };
+    assert!(
+        off(point_a, a, pa) <= tol,
+        "{what}: point_a off A by {}",
+        off(point_a, a, pa)
+    );
+    assert!(
+        off(point_b, b, pb) <= tol,
+        "{what}: point_b off B by {}",
+        off(point_b, b, pb)
+    );
+    let gap = point_a.distance(point_b).to_f64();
+    assert!(
+        (gap - want).abs() <= tol,
+        "{what}: points {gap} apart, distance {want}"
+    );
+}
+
 /// A box of random half extents in `[0.1, 1]`, off its frame's origin by up to 0.2.
 fn random_box<R: Real>(rng: &mut Rng) -> Aabb<R::V3> {
     let half = v3::<R>(
@@ -143,7 +178,7 @@ where
 {
     const CASES: usize = 4_000;
     let mut rng = Rng(0xb0c5);
-    let (mut proven, mut overlapping) = (0, 0);
+    let (mut proven, mut overlapping, mut with_points) = (0, 0, 0);
     for case in 0..CASES {
         let (a, b) = (random_box::<R>(&mut rng), random_box::<R>(&mut rng));
         let (pa, pb) = (pose3::<R>(&mut rng, 1.5), pose3::<R>(&mut rng, 1.5));
@@ -155,10 +190,34 @@ where
             assert!((d - want).abs() <= tol, "case {case}: proof {d} vs {want}");
             proven += 1;
         }
+        let (sa, sb) = (Shape::<R>::Cuboid(a), Shape::<R>::Cuboid(b));
+        let cp = dispatch::closest_points(&pa, &sa, &pb, &sb);
+        let what = format!("case {case}");
+        assert!(
+            (cp.distance.to_f64() - want).abs() <= tol,
+            "{what}: closest points' distance"
+        );
+        check_points(
+            (&a, &pa),
+            (&b, &pb),
+            (cp.point_a, cp.point_b),
+            want,
+            tol,
+            &what,
+        );
+        if let Some((d, on_a, on_b)) = certified_closest_points(&pa, &a, &pb, &b) {
+            assert!((d.to_f64() - want).abs() <= tol, "{what}: proof's distance");
+            check_points((&a, &pa), (&b, &pb), (on_a, on_b), want, tol, &what);
+            with_points += 1;
+        }
         overlapping += usize::from(want == 0.0);
     }
     // The proof is the fast path: it must answer most pairs, overlaps included.
     assert!(proven > CASES * 85 / 100, "{proven} of {CASES} proven");
+    assert!(
+        with_points > CASES * 80 / 100,
+        "{with_points} of {CASES} with points"
+    );
     assert!(overlapping > CASES / 20, "{overlapping} overlapping");
 }
 
@@ -240,6 +299,15 @@ where
                 "{name} at scale {k}: {got} vs {}",
                 want * k
             );
+            let shape = Shape::<R>::Cuboid(cube);
+            let cp = dispatch::closest_points(&pa, &shape, &pb, &shape);
+            let what = format!("{name} at scale {k}");
+            assert!(
+                (cp.distance.to_f64() - want * k).abs() <= tol * k,
+                "{what}: closest points"
+            );
+            let points = (cp.point_a, cp.point_b);
+            check_points((&cube, &pa), (&cube, &pb), points, want * k, tol * k, &what);
             let proof = certified_distance(&pa, &cube, &pb, &cube);
             if (proven_from..=proven_to).contains(&k) && name != "touching edges" {
                 let d = proof.unwrap_or_else(|| panic!("{name} at scale {k}: no proof"));

@@ -35,7 +35,7 @@
 
 // `!(x > y)` is deliberate: it is also true for NaN, which must take the safe branch.
 #![allow(clippy::neg_cmp_op_on_partial_ord)]
-use crate::math::{Pose3, Real, Rotation3, Vector};
+use crate::math::{Isometry, Pose3, Real, Rotation3, Vector};
 use crate::shape::Aabb;
 
 /// Steps of alternating projections (step 1 of the module docs) before the axes.
@@ -86,18 +86,45 @@ pub fn certified_distance<R: Real>(
     pose_b: &Pose3<R>,
     b: &Aabb<R::V3>,
 ) -> Option<R> {
-    let pair = BoxPair::new(pose_a, a, pose_b, b);
-    let size = pair.size();
-    // A NaN or infinite pose makes the centres' offset non-finite (the max in `size`
-    // would skip a NaN).
-    let offset_finite = (pair.t[0] + pair.t[1] + pair.t[2]).is_finite();
-    if !(offset_finite && size >= R::from_f64(MIN_SIZE) && size <= R::from_f64(MAX_SIZE)) {
-        return None;
-    }
-    let tolerance = crate::math::tolerance::eps::<R>(PROOF_ULPS) * size;
-    pair.projections_attain(pair.onto_a(pair.t), tolerance)
-        .or_else(|| pair.axes_attain(tolerance))
-        .or_else(|| pair.nearest_vertex_attains(tolerance))
+    BoxPair::new(pose_a, a, pose_b, b)
+        .proof()
+        .map(|proof| proof.distance)
+}
+
+/// [`certified_distance`] with a closest point of each box (world space): `(distance,
+/// point_a, point_b)`, where `point_b − point_a` is along the distance; for an overlap,
+/// points within rounding of each other in both boxes. `None` where
+/// [`certified_distance`] has no proof, and for an overlap proven by the separating
+/// axes alone (no common point is found then).
+///
+/// ```
+/// use isect::d3::*;
+/// use isect::query::box_box::certified_closest_points;
+///
+/// # fn main() -> Result<(), ShapeError> {
+/// let cube = Aabb::new(Vec3::splat(-1.0), Vec3::splat(1.0))?;
+/// let beside = Pose::from_translation(Vec3::new(3.0, 0.5, 0.0));
+/// let (d, on_a, on_b) = certified_closest_points(&Pose::IDENTITY, &cube, &beside, &cube)
+///     .expect("two faces facing each other");
+/// assert!((d - 1.0).abs() < 1e-6);
+/// assert!((on_a.x - 1.0).abs() < 1e-6 && (on_b.x - 2.0).abs() < 1e-6);
+/// # Ok(())
+/// # }
+/// ```
+pub fn certified_closest_points<R: Real>(
+    pose_a: &Pose3<R>,
+    a: &Aabb<R::V3>,
+    pose_b: &Pose3<R>,
+    b: &Aabb<R::V3>,
+) -> Option<(R, R::V3, R::V3)> {
+    let proof = BoxPair::new(pose_a, a, pose_b, b).proof()?;
+    let (p, q) = proof.points?;
+    // From A's frame centred on A to the world.
+    let world = |x: [R; 3]| {
+        let local = R::V3::ZERO.with(0, x[0]).with(1, x[1]).with(2, x[2]) + a.center();
+        pose_a.transform_point(local)
+    };
+    Some((proof.distance, world(p), world(q)))
 }
 
 /// Two boxes in A's frame, centred on A's centre.
@@ -110,6 +137,14 @@ struct BoxPair<R: Real> {
     t_b: [R; 3],
     half_a: [R; 3],
     half_b: [R; 3],
+}
+
+/// A proven distance and, unless an overlap was proven by the axes alone, a closest
+/// point of each box (A's frame, centred on A).
+#[derive(Copy, Clone)]
+struct Proof<R: Real> {
+    distance: R,
+    points: Option<([R; 3], [R; 3])>,
 }
 
 /// A face axis: A's axis `i` (`Face::A(i)`) or B's axis `k` (`Face::B(k)`).
@@ -180,21 +215,40 @@ impl<R: Real> BoxPair<R> {
         }
     }
 
+    /// The proven distance (module docs: projections, axes, nearest corner), `None` for
+    /// a pair none of them proves, a NaN or infinite pose (a non-finite centres'
+    /// offset; `size` skips a NaN) or a size out of `[MIN_SIZE, MAX_SIZE]`.
+    fn proof(&self) -> Option<Proof<R>> {
+        let size = self.size();
+        let offset_finite = (self.t[0] + self.t[1] + self.t[2]).is_finite();
+        if !(offset_finite && size >= R::from_f64(MIN_SIZE) && size <= R::from_f64(MAX_SIZE)) {
+            return None;
+        }
+        let tolerance = crate::math::tolerance::eps::<R>(PROOF_ULPS) * size;
+        self.projections_attain(self.onto_a(self.t), tolerance)
+            .or_else(|| self.axes_attain(tolerance))
+            .or_else(|| self.nearest_vertex_attains(tolerance))
+    }
+
     /// Step 2 of the module docs: 0 when no axis of the 15 separates the boxes by
     /// more than rounding; the widest axis's gap when its support features attain it.
-    fn axes_attain(&self, tolerance: R) -> Option<R> {
+    fn axes_attain(&self, tolerance: R) -> Option<Proof<R>> {
         let (face, face_gap) = self.widest_face_gap();
         if face_gap < -tolerance && self.edge_axes_overlap(tolerance) {
-            return Some(R::ZERO);
+            return Some(Proof {
+                distance: R::ZERO,
+                points: None,
+            });
         }
-        match self.widest_edge_gap(face_gap) {
-            Some((i, j, edge_gap)) => self.edges_attain(i, j).then_some(edge_gap),
-            None => (face_gap > R::ZERO
-                && self
-                    .support_vertex(face)
-                    .is_some_and(|v| self.over_face(face, &v)))
-            .then_some(face_gap),
-        }
+        let points = match self.widest_edge_gap(face_gap) {
+            Some((i, j, edge_gap)) => self.edges_attain(i, j).map(|pq| (edge_gap, pq)),
+            None if face_gap > R::ZERO => self.face_attains(face).map(|pq| (face_gap, pq)),
+            None => None,
+        };
+        points.map(|(distance, pq)| Proof {
+            distance,
+            points: Some(pq),
+        })
     }
 
     /// The face axis of largest gap between the projections, and that gap.
@@ -245,15 +299,27 @@ impl<R: Real> BoxPair<R> {
         }
     }
 
-    /// True when `vertex` (from [`Self::support_vertex`], A's frame) projects onto
-    /// `face`: then the face's gap is the distance.
-    fn over_face(&self, face: Face, vertex: &[R; 3]) -> bool {
+    /// The support vertex toward `face` and its projection onto the face's plane, as
+    /// (point of A, point of B), when the projection lies within the face: then the
+    /// face's gap is the distance.
+    fn face_attains(&self, face: Face) -> Option<([R; 3], [R; 3])> {
+        let vertex = self.support_vertex(face)?;
         match face {
-            Face::A(i) => (0..3).all(|row| row == i || vertex[row].abs() <= self.half_a[row]),
-            Face::B(k) => (0..3).all(|m| {
-                let v = dot3(|i| self.r[i][m], |i| vertex[i] - self.t[i]);
-                m == k || v.abs() <= self.half_b[m]
-            }),
+            Face::A(i) => {
+                let within = (0..3).all(|row| row == i || vertex[row].abs() <= self.half_a[row]);
+                let mut on_face = vertex;
+                on_face[i] = sign(self.t[i])? * self.half_a[i];
+                within.then_some((on_face, vertex))
+            }
+            Face::B(k) => {
+                // The vertex in B's frame, its coordinate k moved onto the face.
+                let mut y: [R; 3] =
+                    std::array::from_fn(|m| dot3(|i| self.r[i][m], |i| vertex[i] - self.t[i]));
+                let within = (0..3).all(|m| m == k || y[m].abs() <= self.half_b[m]);
+                y[k] = sign(self.t_b[k])? * self.half_b[k];
+                let on_face = std::array::from_fn(|i| self.t[i] + dot3(|m| self.r[i][m], |m| y[m]));
+                within.then_some((vertex, on_face))
+            }
         }
     }
 
@@ -306,25 +372,23 @@ impl<R: Real> BoxPair<R> {
         })
     }
 
-    /// True when the closest points of the lines of A's and B's support edges along
-    /// the axis `e_i × f_j` (A's toward B) lie within both edges.
-    fn edges_attain(&self, [i, i1, i2]: [usize; 3], [j, j1, j2]: [usize; 3]) -> bool {
+    /// The closest points of the lines of A's and B's support edges along the axis
+    /// `e_i × f_j` (A's toward B), when they lie within both edges.
+    fn edges_attain(
+        &self,
+        [i, i1, i2]: [usize; 3],
+        [j, j1, j2]: [usize; 3],
+    ) -> Option<([R; 3], [R; 3])> {
         let r = &self.r;
-        let Some(s) = sign(self.t[i2] * r[i1][j] - self.t[i1] * r[i2][j]) else {
-            return false;
-        };
+        let s = sign(self.t[i2] * r[i1][j] - self.t[i1] * r[i2][j])?;
         // A's edge: along e_i through the corner farthest along s·n.
-        let (Some(a1), Some(a2)) = (sign(-s * r[i2][j]), sign(s * r[i1][j])) else {
-            return false;
-        };
+        let (a1, a2) = (sign(-s * r[i2][j])?, sign(s * r[i1][j])?);
         let mut a0 = [R::ZERO; 3];
         a0[i1] = a1 * self.half_a[i1];
         a0[i2] = a2 * self.half_a[i2];
         // B's edge: along f_j through the corner farthest along −s·n; n·f_{j1} =
         // r[i][j2] and n·f_{j2} = −r[i][j1].
-        let (Some(b1), Some(b2)) = (sign(-s * r[i][j2]), sign(s * r[i][j1])) else {
-            return false;
-        };
+        let (b1, b2) = (sign(-s * r[i][j2])?, sign(s * r[i][j1])?);
         let b0: [R; 3] = std::array::from_fn(|row| {
             self.t[row] + b1 * self.half_b[j1] * r[row][j1] + b2 * self.half_b[j2] * r[row][j2]
         });
@@ -335,14 +399,18 @@ impl<R: Real> BoxPair<R> {
         let sin2 = r[i1][j] * r[i1][j] + r[i2][j] * r[i2][j];
         let u = (c * d_on_f - d[i]) / sin2;
         let w = d_on_f + u * c;
-        u.abs() <= self.half_a[i] && w.abs() <= self.half_b[j]
+        if !(u.abs() <= self.half_a[i] && w.abs() <= self.half_b[j]) {
+            return None;
+        }
+        a0[i] = u;
+        Some((a0, std::array::from_fn(|row| b0[row] + w * r[row][j])))
     }
 
     /// The corner of either box nearest the other box, with that box's point nearest
     /// it, checked as [`Self::projections_attain`] checks its pairs: the distance when
     /// the nearest features include a corner (a corner over a face, by an edge, or at
     /// a corner), which the projections may approach slowly.
-    fn nearest_vertex_attains(&self, tolerance: R) -> Option<R> {
+    fn nearest_vertex_attains(&self, tolerance: R) -> Option<Proof<R>> {
         let mut best = ([R::ZERO; 3], [R::ZERO; 3], R::INFINITY);
         for corner in 0..8 {
             let sign_of = |k: usize| {
@@ -377,7 +445,7 @@ impl<R: Real> BoxPair<R> {
     /// `(p, q)` checked against the support planes normal to `q − p`: the distance when
     /// the planes prove `|q − p|` to rounding, or 0 when the points coincide to
     /// rounding (the boxes share a point).
-    fn projections_attain(&self, mut p: [R; 3], tolerance: R) -> Option<R> {
+    fn projections_attain(&self, mut p: [R; 3], tolerance: R) -> Option<Proof<R>> {
         for _ in 0..PROJECTION_STEPS {
             let (q, y) = self.onto_b(p);
             if let Some(d) = self.pair_attains(&p, &q, tolerance) {
@@ -396,18 +464,26 @@ impl<R: Real> BoxPair<R> {
         None
     }
 
-    /// `|q − p|` when the support planes normal to `q − p` prove it the distance to
-    /// `tolerance`, 0 when the points are within `tolerance` (the boxes share a point
-    /// to rounding); `None` otherwise. `p` is a point of A, `q` of B.
-    fn pair_attains(&self, p: &[R; 3], q: &[R; 3], tolerance: R) -> Option<R> {
+    /// The pair as a proof of the distance `|q − p|` when the support planes normal to
+    /// `q − p` prove it to `tolerance`, of 0 when the points are within `tolerance`
+    /// (the boxes share a point to rounding); `None` otherwise. `p` is a point of A,
+    /// `q` of B.
+    fn pair_attains(&self, p: &[R; 3], q: &[R; 3], tolerance: R) -> Option<Proof<R>> {
         let n: [R; 3] = std::array::from_fn(|i| q[i] - p[i]);
         let n_len2 = dot3(|i| n[i], |i| n[i]);
         let upper = n_len2.sqrt();
-        if upper <= tolerance {
-            return Some(R::ZERO);
-        }
-        // |n| − gap / |n| ≤ tolerance, without the division.
-        (n_len2 - self.plane_gap(&n) <= tolerance * upper).then_some(upper)
+        let distance = if upper <= tolerance {
+            R::ZERO
+        } else if n_len2 - self.plane_gap(&n) <= tolerance * upper {
+            // |n| − gap / |n| ≤ tolerance, without the division.
+            upper
+        } else {
+            return None;
+        };
+        Some(Proof {
+            distance,
+            points: Some((*p, *q)),
+        })
     }
 
     /// When `p` lies on an edge of A (one coordinate strictly inside, axis `i`) and the

@@ -144,6 +144,26 @@ where
         }
     }
 
+    fn own_closest_points(
+        pa: &Pose3<R>,
+        a: &Self,
+        pb: &Pose3<R>,
+        b: &Self,
+    ) -> Option<ClosestPoints<R::V3>> {
+        let (Shape::Cuboid(x), Shape::Cuboid(y)) = (a, b) else {
+            return None;
+        };
+        let (distance, point_a, point_b) =
+            crate::query::box_box::certified_closest_points(pa, x, pb, y)?;
+        Some(ClosestPoints {
+            distance,
+            point_a,
+            point_b,
+            status: crate::algo::gjk::Status::Converged,
+            iterations: 0,
+        })
+    }
+
     fn own_distance(pa: &Pose3<R>, a: &Self, pb: &Pose3<R>, b: &Self) -> Option<R> {
         match (a, b) {
             (Shape::Capsule(x), Shape::Cylinder(y)) => {

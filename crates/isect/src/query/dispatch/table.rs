@@ -152,6 +152,16 @@ pub(crate) trait ConvexEnum<V: GjkVector>:
     fn own_distance(_: &V::Pose, _: &Self, _: &V::Pose, _: &Self) -> Option<V::Scalar> {
         None
     }
+
+    /// This dimension's own closest-point kernels (finite poses).
+    fn own_closest_points(
+        _: &V::Pose,
+        _: &Self,
+        _: &V::Pose,
+        _: &Self,
+    ) -> Option<ClosestPoints<V>> {
+        None
+    }
 }
 
 /// [`DispatchShape::world_aabb`]: closed forms for the ball and the box.
@@ -611,7 +621,9 @@ pub(crate) fn closest_points<V: GjkVector, S: ConvexEnum<V> + ProjectPoint<V>>(
                 ..c
             }
         }
-        _ => gd::closest_points(pa, a, pb, b),
+        _ => {
+            S::own_closest_points(pa, a, pb, b).unwrap_or_else(|| gd::closest_points(pa, a, pb, b))
+        }
     }
 }
 
