@@ -320,42 +320,36 @@ fn box_box_distance(c: &mut Criterion) {
     let mut rng = Rng(10);
     let boxes = boxes(&mut rng);
     let cases = cases(&mut rng, 1.5);
+    let ours = |k: &Case| (&boxes[k.shape_a].0, &boxes[k.shape_b].0);
+    let theirs = |k: &Case| (&boxes[k.shape_a].1, &boxes[k.shape_b].1);
     let mut group = c.benchmark_group("distance_box_box");
     cycle_named(&mut group, "isect_proof", &cases, |k| {
-        let (a, b) = (&boxes[k.shape_a].0, &boxes[k.shape_b].0);
+        let (a, b) = ours(k);
         certified_distance(&k.ours.0, a, &k.ours.1, b)
             .unwrap_or_else(|| distance(&k.ours.0, a, &k.ours.1, b))
     });
     cycle_named(&mut group, "isect_gjk", &cases, |k| {
-        distance(
-            &k.ours.0,
-            &boxes[k.shape_a].0,
-            &k.ours.1,
-            &boxes[k.shape_b].0,
-        )
+        let (a, b) = ours(k);
+        distance(&k.ours.0, a, &k.ours.1, b)
     });
     cycle_named(&mut group, "parry", &cases, |k| {
-        let (a, b) = (&boxes[k.shape_a].1, &boxes[k.shape_b].1);
+        let (a, b) = theirs(k);
         pq::distance(&k.parry.0, a, &k.parry.1, b).ok()
     });
     group.finish();
     let mut group = c.benchmark_group("closest_points_box_box");
     cycle_named(&mut group, "isect_proof", &cases, |k| {
-        let (a, b) = (&boxes[k.shape_a].0, &boxes[k.shape_b].0);
+        let (a, b) = ours(k);
         certified_closest_points(&k.ours.0, a, &k.ours.1, b)
             .map(|(d, _, _)| d)
             .unwrap_or_else(|| closest_points(&k.ours.0, a, &k.ours.1, b).distance)
     });
     cycle_named(&mut group, "isect_gjk", &cases, |k| {
-        closest_points(
-            &k.ours.0,
-            &boxes[k.shape_a].0,
-            &k.ours.1,
-            &boxes[k.shape_b].0,
-        )
+        let (a, b) = ours(k);
+        closest_points(&k.ours.0, a, &k.ours.1, b)
     });
     cycle_named(&mut group, "parry", &cases, |k| {
-        let (a, b) = (&boxes[k.shape_a].1, &boxes[k.shape_b].1);
+        let (a, b) = theirs(k);
         pq::closest_points(&k.parry.0, a, &k.parry.1, b, f32::MAX).ok()
     });
     group.finish();

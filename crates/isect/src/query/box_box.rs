@@ -278,14 +278,12 @@ impl<R: Real> BoxPair<R> {
         match face {
             Face::A(i) => {
                 let s = sign(self.t[i])?;
-                // t − Σ σ_k h_k f_k, σ_k the sign of s·(e_i·f_k).
-                let mut lever = [R::ZERO; 3];
-                for (k, l) in lever.iter_mut().enumerate() {
-                    *l = sign(s * self.r[i][k])? * self.half_b[k];
+                // B's coordinates −σ_k h_k, σ_k the sign of s·(e_i·f_k).
+                let mut corner = [R::ZERO; 3];
+                for (k, c) in corner.iter_mut().enumerate() {
+                    *c = -sign(s * self.r[i][k])? * self.half_b[k];
                 }
-                Some(std::array::from_fn(|row| {
-                    self.t[row] - dot3(|k| lever[k], |k| self.r[row][k])
-                }))
+                Some(self.b_to_a(corner))
             }
             Face::B(k) => {
                 let s = sign(self.t_b[k])?;
@@ -313,12 +311,10 @@ impl<R: Real> BoxPair<R> {
             }
             Face::B(k) => {
                 // The vertex in B's frame, its coordinate k moved onto the face.
-                let mut y: [R; 3] =
-                    std::array::from_fn(|m| dot3(|i| self.r[i][m], |i| vertex[i] - self.t[i]));
+                let mut y = self.a_to_b(vertex);
                 let within = (0..3).all(|m| m == k || y[m].abs() <= self.half_b[m]);
                 y[k] = sign(self.t_b[k])? * self.half_b[k];
-                let on_face = std::array::from_fn(|i| self.t[i] + dot3(|m| self.r[i][m], |m| y[m]));
-                within.then_some((vertex, on_face))
+                within.then_some((vertex, self.b_to_a(y)))
             }
         }
     }
@@ -329,23 +325,17 @@ impl<R: Real> BoxPair<R> {
     /// degenerate. Gaps are compared squared; one square root for the answer.
     fn widest_edge_gap(&self, face_gap: R) -> Option<([usize; 3], [usize; 3], R)> {
         let mut best: Option<([usize; 3], [usize; 3], R)> = None;
-        for [i, i1, i2] in CYCLIC {
-            for [j, j1, j2] in CYCLIC {
-                // n = e_i × f_j has A-frame components (i1, i2) = (−r[i2][j], r[i1][j]).
-                let sin2 = self.r[i1][j] * self.r[i1][j] + self.r[i2][j] * self.r[i2][j];
+        for i in CYCLIC {
+            for j in CYCLIC {
+                let sin2 = self.edge_sin2(i, j);
                 if !(sin2 >= R::from_f64(PARALLEL_SIN2)) {
                     continue;
                 }
-                let along = self.t[i2] * self.r[i1][j] - self.t[i1] * self.r[i2][j];
-                let reach_a =
-                    self.half_a[i1] * self.r[i2][j].abs() + self.half_a[i2] * self.r[i1][j].abs();
-                let reach_b =
-                    self.half_b[j1] * self.r[i][j2].abs() + self.half_b[j2] * self.r[i][j1].abs();
-                let excess = along.abs() - reach_a - reach_b;
+                let excess = self.edge_axis_excess(i, j);
                 if excess > R::ZERO {
                     let gap2 = excess * excess / sin2;
                     if best.is_none_or(|(_, _, g)| gap2 > g) {
-                        best = Some(([i, i1, i2], [j, j1, j2], gap2));
+                        best = Some((i, j, gap2));
                     }
                 }
             }
@@ -359,17 +349,59 @@ impl<R: Real> BoxPair<R> {
     /// than `tolerance` (times the axis's length, at most 1); an axis of exactly
     /// parallel edges is no axis (the face axes then decide).
     fn edge_axes_overlap(&self, tolerance: R) -> bool {
-        CYCLIC.iter().all(|&[i, i1, i2]| {
-            CYCLIC.iter().all(|&[j, j1, j2]| {
-                let (p, q) = (self.r[i1][j], self.r[i2][j]);
-                let along = self.t[i2] * p - self.t[i1] * q;
-                let reach = self.half_a[i1] * q.abs()
-                    + self.half_a[i2] * p.abs()
-                    + self.half_b[j1] * self.r[i][j2].abs()
-                    + self.half_b[j2] * self.r[i][j1].abs();
-                (p == R::ZERO && q == R::ZERO) || along.abs() - reach < -tolerance
+        CYCLIC.iter().all(|&i| {
+            CYCLIC.iter().all(|&j| {
+                self.edge_sin2(i, j) == R::ZERO || self.edge_axis_excess(i, j) < -tolerance
             })
         })
+    }
+
+    /// `sin²` of the angle between A's axis `i` and B's axis `j`: `|e_i × f_j|²`, from
+    /// the two components of `f_j` across `e_i` (no cancellation).
+    #[inline(always)]
+    fn edge_sin2(&self, [_, i1, i2]: [usize; 3], [j, ..]: [usize; 3]) -> R {
+        self.r[i1][j] * self.r[i1][j] + self.r[i2][j] * self.r[i2][j]
+    }
+
+    /// `n·t` for the edge axis `n = e_i × f_j`: B's centre along it, from A's.
+    #[inline(always)]
+    fn edge_along(&self, [_, i1, i2]: [usize; 3], [j, ..]: [usize; 3]) -> R {
+        self.t[i2] * self.r[i1][j] - self.t[i1] * self.r[i2][j]
+    }
+
+    /// The gap between the boxes' projections on the edge axis `n = e_i × f_j`, times
+    /// `|n|`: `|n·t|` less both boxes' reach along `n` (A-frame components of `n`:
+    /// `(−r[i2][j], r[i1][j])` at `i1, i2`; `n·f_{j1} = r[i][j2]`, `n·f_{j2} =
+    /// −r[i][j1]`).
+    #[inline(always)]
+    fn edge_axis_excess(&self, [i, i1, i2]: [usize; 3], [j, j1, j2]: [usize; 3]) -> R {
+        let r = &self.r;
+        let along = self.edge_along([i, i1, i2], [j, j1, j2]);
+        let reach_a = self.half_a[i1] * r[i2][j].abs() + self.half_a[i2] * r[i1][j].abs();
+        let reach_b = self.half_b[j1] * r[i][j2].abs() + self.half_b[j2] * r[i][j1].abs();
+        along.abs() - reach_a - reach_b
+    }
+
+    /// The closest points of A's line `a0 + u·e_i` (`a0[i] = 0`) and B's line
+    /// `b0 + w·f_j` (unit directions, cosine `r[i][j]`, `sin²` of their angle `sin2`),
+    /// when they lie within both edges (`|u| ≤ h_i`, `|w| ≤ h_j`).
+    fn edge_lines_attain(
+        &self,
+        (mut a0, i): ([R; 3], usize),
+        (b0, j): ([R; 3], usize),
+        sin2: R,
+    ) -> Option<([R; 3], [R; 3])> {
+        let r = &self.r;
+        let d: [R; 3] = std::array::from_fn(|row| a0[row] - b0[row]);
+        let d_on_f = dot3(|row| d[row], |row| r[row][j]);
+        let c = r[i][j];
+        let u = (c * d_on_f - d[i]) / sin2;
+        let w = d_on_f + u * c;
+        if !(u.abs() <= self.half_a[i] && w.abs() <= self.half_b[j]) {
+            return None;
+        }
+        a0[i] = u;
+        Some((a0, std::array::from_fn(|row| b0[row] + w * r[row][j])))
     }
 
     /// The closest points of the lines of A's and B's support edges along the axis
@@ -380,7 +412,7 @@ impl<R: Real> BoxPair<R> {
         [j, j1, j2]: [usize; 3],
     ) -> Option<([R; 3], [R; 3])> {
         let r = &self.r;
-        let s = sign(self.t[i2] * r[i1][j] - self.t[i1] * r[i2][j])?;
+        let s = sign(self.edge_along([i, i1, i2], [j, j1, j2]))?;
         // A's edge: along e_i through the corner farthest along s·n.
         let (a1, a2) = (sign(-s * r[i2][j])?, sign(s * r[i1][j])?);
         let mut a0 = [R::ZERO; 3];
@@ -388,22 +420,11 @@ impl<R: Real> BoxPair<R> {
         a0[i2] = a2 * self.half_a[i2];
         // B's edge: along f_j through the corner farthest along −s·n; n·f_{j1} =
         // r[i][j2] and n·f_{j2} = −r[i][j1].
-        let (b1, b2) = (sign(-s * r[i][j2])?, sign(s * r[i][j1])?);
-        let b0: [R; 3] = std::array::from_fn(|row| {
-            self.t[row] + b1 * self.half_b[j1] * r[row][j1] + b2 * self.half_b[j2] * r[row][j2]
-        });
-        // Closest points of a0 + u·e_i and b0 + w·f_j (unit directions, cosine r[i][j]).
-        let d: [R; 3] = std::array::from_fn(|row| a0[row] - b0[row]);
-        let d_on_f = dot3(|row| d[row], |row| r[row][j]);
-        let c = r[i][j];
-        let sin2 = r[i1][j] * r[i1][j] + r[i2][j] * r[i2][j];
-        let u = (c * d_on_f - d[i]) / sin2;
-        let w = d_on_f + u * c;
-        if !(u.abs() <= self.half_a[i] && w.abs() <= self.half_b[j]) {
-            return None;
-        }
-        a0[i] = u;
-        Some((a0, std::array::from_fn(|row| b0[row] + w * r[row][j])))
+        let mut y = [R::ZERO; 3];
+        y[j1] = sign(-s * r[i][j2])? * self.half_b[j1];
+        y[j2] = sign(s * r[i][j1])? * self.half_b[j2];
+        let sin2 = self.edge_sin2([i, i1, i2], [j, j1, j2]);
+        self.edge_lines_attain((a0, i), (self.b_to_a(y), j), sin2)
     }
 
     /// The corner of either box nearest the other box, with that box's point nearest
@@ -421,9 +442,7 @@ impl<R: Real> BoxPair<R> {
                 }
             };
             // B's corner in A's frame, and A's point nearest it.
-            let v: [R; 3] = std::array::from_fn(|row| {
-                self.t[row] + dot3(|k| sign_of(k) * self.half_b[k], |k| self.r[row][k])
-            });
+            let v = self.b_to_a(std::array::from_fn(|k| sign_of(k) * self.half_b[k]));
             let p = self.onto_a(v);
             let d2 = dot3(|i| v[i] - p[i], |i| v[i] - p[i]);
             if d2 < best.2 {
@@ -493,29 +512,15 @@ impl<R: Real> BoxPair<R> {
     fn edge_pair(&self, p: &[R; 3], y: &[R; 3]) -> Option<([R; 3], [R; 3])> {
         let i = single_inside(|k| p[k].abs() < self.half_a[k])?;
         let j = single_inside(|k| y[k].abs() < self.half_b[k])?;
-        let [_, i1, i2] = CYCLIC[i];
-        let r = &self.r;
-        let sin2 = r[i1][j] * r[i1][j] + r[i2][j] * r[i2][j];
+        let sin2 = self.edge_sin2(CYCLIC[i], CYCLIC[j]);
         if !(sin2 >= R::from_f64(PARALLEL_SIN2)) {
             return None;
         }
-        // A's line a0 + u·e_i, B's line b0 + w·f_j (unit directions, cosine r[i][j]).
         let mut a0 = *p;
         a0[i] = R::ZERO;
-        let b0: [R; 3] = std::array::from_fn(|row| {
-            self.t[row] + dot3(|k| r[row][k], |k| if k == j { R::ZERO } else { y[k] })
-        });
-        let d: [R; 3] = std::array::from_fn(|row| a0[row] - b0[row]);
-        let d_on_f = dot3(|row| d[row], |row| r[row][j]);
-        let c = r[i][j];
-        let u = (c * d_on_f - d[i]) / sin2;
-        let w = d_on_f + u * c;
-        if !(u.abs() <= self.half_a[i] && w.abs() <= self.half_b[j]) {
-            return None;
-        }
-        a0[i] = u;
-        let q = std::array::from_fn(|row| b0[row] + w * r[row][j]);
-        Some((a0, q))
+        let mut y0 = *y;
+        y0[j] = R::ZERO;
+        self.edge_lines_attain((a0, i), (self.b_to_a(y0), j), sin2)
     }
 
     /// The point of A nearest `x` (A's frame, centred).
@@ -526,13 +531,22 @@ impl<R: Real> BoxPair<R> {
     /// The point of B nearest `x` (A's frame, centred on A), and its coordinates in B's
     /// frame (centred on B).
     fn onto_b(&self, x: [R; 3]) -> ([R; 3], [R; 3]) {
+        let in_b = self.a_to_b(x);
+        let y = std::array::from_fn(|k| in_b[k].max(-self.half_b[k]).min(self.half_b[k]));
+        (self.b_to_a(y), y)
+    }
+
+    /// `x` (A's frame, centred on A) in B's frame, centred on B.
+    #[inline(always)]
+    fn a_to_b(&self, x: [R; 3]) -> [R; 3] {
         let d: [R; 3] = std::array::from_fn(|i| x[i] - self.t[i]);
-        let y: [R; 3] = std::array::from_fn(|k| {
-            let along = dot3(|i| self.r[i][k], |i| d[i]);
-            along.max(-self.half_b[k]).min(self.half_b[k])
-        });
-        let q = std::array::from_fn(|i| self.t[i] + dot3(|k| self.r[i][k], |k| y[k]));
-        (q, y)
+        std::array::from_fn(|k| dot3(|i| self.r[i][k], |i| d[i]))
+    }
+
+    /// `y` (B's frame, centred on B) in A's frame, centred on A.
+    #[inline(always)]
+    fn b_to_a(&self, y: [R; 3]) -> [R; 3] {
+        std::array::from_fn(|i| self.t[i] + dot3(|k| self.r[i][k], |k| y[k]))
     }
 
     /// `min over B of n·x − max over A of n·x`: the gap between the boxes' support
