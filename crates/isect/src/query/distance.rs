@@ -501,20 +501,31 @@ pub fn distance_capsule_cuboid<V: Vector>(
     (d - a.radius()).max(V::Scalar::ZERO)
 }
 
-/// The segment of capsule `c` placed at `pose` seen from the frame `frame`.
+/// The segment of capsule `c` placed at `pose` seen from the frame `frame`. A frame
+/// that does not turn (one box at the identity, as a batch of a capsule's poses
+/// against it often has) skips its inverse rotation: turning finite numbers by the
+/// identity quaternion multiplies them by 1 and adds zeros, so the answer is the same.
 #[inline]
 pub(crate) fn segment_in<V: Vector>(pose: &V::Pose, c: &Capsule<V>, frame: &V::Pose) -> Segment<V> {
     let s = c.segment();
+    let unturned = frame.same_rotation(&V::Pose::IDENTITY);
+    let into_frame = |v: V| {
+        if unturned {
+            v
+        } else {
+            frame.inverse_transform_vector(v)
+        }
+    };
     if s.a == -s.b {
         // Centred (the usual capsule): its centre and half axis, three rotations for four.
-        let centre = frame.inverse_transform_point(pose.translation());
-        let half = frame.inverse_transform_vector(pose.transform_vector(s.b));
+        let centre = into_frame(pose.translation() - frame.translation());
+        let half = into_frame(pose.transform_vector(s.b));
         return Segment {
             a: centre - half,
             b: centre + half,
         };
     }
-    let to_frame = |p: V| frame.inverse_transform_point(pose.transform_point(p));
+    let to_frame = |p: V| into_frame(pose.transform_point(p) - frame.translation());
     Segment {
         a: to_frame(s.a),
         b: to_frame(s.b),
@@ -621,4 +632,45 @@ fn near_crossing<V: Vector>(s1: &Segment<V>, s2: &Segment<V>, p1: V, p2: V) -> b
             xy(s2.a),
             xy(s2.b),
         )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::segment_in;
+    use crate::math::{Isometry, Pose3};
+    use crate::shape::Capsule;
+    use glam::{DQuat, DVec3};
+
+    /// `segment_in` skips the inverse rotation of a frame that does not turn; its
+    /// ends are the numbers that rotation gives, for centred and off-centre capsules.
+    #[test]
+    fn an_unturned_frame_gives_the_general_formulas_numbers() {
+        let mut state = 0x9e37_79b9_7f4a_7c15_u64;
+        let mut next = move || {
+            state = state
+                .wrapping_mul(6_364_136_223_846_793_005)
+                .wrapping_add(1);
+            (state >> 11) as f64 / (1u64 << 53) as f64 * 4.0 - 2.0
+        };
+        let frames = [DQuat::IDENTITY, DQuat::from_xyzw(-0.0, -0.0, -0.0, 1.0)];
+        for k in 0..2_000 {
+            let v = DVec3::new(next(), next(), next());
+            let q = DQuat::from_xyzw(next(), next(), next(), next()).normalize();
+            let pose = Pose3::new(v * 3.0, q);
+            let frame = Pose3::new(DVec3::new(next(), next(), next()), frames[k % 2]);
+            let (a, b) = if k % 3 == 0 { (v, v * -0.5) } else { (-v, v) };
+            let capsule = Capsule::new(a, b, 0.25).unwrap();
+            let local = segment_in::<DVec3>(&pose, &capsule, &frame);
+            let expected = if a == -b {
+                // Centred: the centre and the half axis, each turned into the frame.
+                let centre = frame.inverse_transform_point(pose.translation());
+                let half = frame.inverse_transform_vector(pose.transform_vector(b));
+                (centre - half, centre + half)
+            } else {
+                let general = |p| frame.inverse_transform_point(pose.transform_point(p));
+                (general(a), general(b))
+            };
+            assert_eq!((local.a, local.b), expected, "case {k}");
+        }
+    }
 }
