@@ -437,11 +437,8 @@ fn collide_rows<D: Dim>(
         Rows::One(pose) => Some(dispatch::entered_pose::<D::V>(&pose)),
         _ => None,
     };
-    // Row k's answer from its parsed poses (B's already entered).
-    let answer = |a: &D::Pose, b: Option<D::Pose>, distance: bool| match (
-        dispatch::entered_pose::<D::V>(a),
-        b,
-    ) {
+    // Row k's answer from its entered poses.
+    let answer = |a: Option<D::Pose>, b: Option<D::Pose>, distance: bool| match (a, b) {
         (Some(a), Some(b)) if kernel(&a, &b) => (true, 0.0),
         (Some(a), Some(b)) if distance => (false, D::Shape::distance_pair(&a, sa, &b, sb)),
         (Some(_), Some(_)) => (false, 0.0),
@@ -455,10 +452,10 @@ fn collide_rows<D: Dim>(
                 // whole (fixed row width, no per-row match on B).
                 let rows = flat[start * w..(start + flags.len()) * w].chunks_exact(w);
                 for (k, (row, flag)) in rows.zip(flags.iter_mut()).enumerate() {
-                    let Some(a) = D::pose_from_row_or_none(row) else {
+                    let Some(a) = D::entered_row(row) else {
                         return false;
                     };
-                    let (collides, distance) = answer(&a, b, with_distances);
+                    let (collides, distance) = answer(a, b, with_distances);
                     *flag = collides;
                     if let Some(d) = distances.as_deref_mut() {
                         d[k] = distance;
@@ -477,7 +474,8 @@ fn collide_rows<D: Dim>(
                     None => return false,
                 },
             };
-            let (collides, distance) = answer(&a, b, with_distances);
+            let a = dispatch::entered_pose::<D::V>(&a);
+            let (collides, distance) = answer(a, b, with_distances);
             *flag = collides;
             if let Some(d) = distances.as_deref_mut() {
                 d[k] = distance;

@@ -145,7 +145,7 @@ pub fn pose3(obj: Option<&Bound<'_, PyAny>>, what: &str) -> PyResult<Pose3<f64>>
     let Some(obj) = obj.filter(|o| !o.is_none()) else {
         return Ok(Pose3::new(DVec3::ZERO, DQuat::IDENTITY));
     };
-    if let Some(pose) = crate::pose::as_pose3(obj, what) {
+    if let Some(pose) = crate::pose::as_pose3(obj, what, crate::pose::Form::Placed) {
         return pose;
     }
     if let Ok(tuple) = obj.cast::<PyTuple>() {
@@ -232,7 +232,7 @@ pub fn pose2(obj: Option<&Bound<'_, PyAny>>, what: &str) -> PyResult<Pose2<f64>>
     let Some(obj) = obj.filter(|o| !o.is_none()) else {
         return Ok(Pose2::new(DVec2::ZERO, 0.0));
     };
-    if let Some(pose) = crate::pose::as_pose2(obj, what) {
+    if let Some(pose) = crate::pose::as_pose2(obj, what, crate::pose::Form::Placed) {
         return pose;
     }
     if let Ok(tuple) = obj.cast::<PyTuple>() {

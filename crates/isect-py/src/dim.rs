@@ -2,12 +2,14 @@
 //! and batch function is written once and instantiated for [`D2`] and [`D3`].
 
 use crate::convert;
+use crate::pose::{self, Form};
 use crate::shape::{Shape, Shape2d};
 use glam::{DQuat, DVec2, DVec3};
 use isect::algo::gjk::GjkVector;
 use isect::math::{Pose2, Pose3};
-use isect::query::dispatch::DispatchShape;
+use isect::query::dispatch::{self, DispatchShape};
 use isect::query::ProjectPoint;
+use isect::shape::error::pose_passes_as_is;
 use numpy::{AllowTypeChange, PyArrayLikeDyn, PyUntypedArrayMethods};
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
@@ -40,11 +42,22 @@ pub trait Dim: Sized + 'static {
     fn to_py(py: Python<'_>, v: Self::V) -> PyResult<Py<PyAny>>;
     /// A pose argument (`None`, a tuple, or a homogeneous matrix).
     fn pose(obj: Option<&Bound<'_, PyAny>>, what: &str) -> PyResult<Self::Pose>;
+    /// A pose argument as the pair queries take it ([`pose::entering`]): an
+    /// `isect.Pose` was entered once when it was built, any other form is here.
+    fn entered_pose(obj: Option<&Bound<'_, PyAny>>, what: &str) -> PyResult<Self::Pose>;
     /// A pose from one row of a flat pose array.
     fn pose_from_row(row: &[f64], what: &str) -> PyResult<Self::Pose>;
     /// [`pose_from_row`](Self::pose_from_row) without building its error: `None`
     /// where it refuses the row (a batch parses each row with it on the workers).
     fn pose_from_row_or_none(row: &[f64]) -> Option<Self::Pose>;
+    /// A row's pose as the pair queries take it: `Some(Some(pose))` entered
+    /// ([`dispatch::entered_pose`]), `Some(None)` for a pose they answer with their
+    /// miss, `None` for a row [`pose_from_row_or_none`](Self::pose_from_row_or_none)
+    /// refuses.
+    #[inline]
+    fn entered_row(row: &[f64]) -> Option<Option<Self::Pose>> {
+        Self::pose_from_row_or_none(row).map(|p| dispatch::entered_pose::<Self::V>(&p))
+    }
     /// A pose from a row-major homogeneous matrix.
     fn pose_from_matrix(m: &[f64], what: &str) -> PyResult<Self::Pose>;
     /// A pose as the tuple `pose` reads: `(translation, quaternion xyzw)` or
@@ -252,9 +265,29 @@ impl Dim for D3 {
     fn pose(obj: Option<&Bound<'_, PyAny>>, what: &str) -> PyResult<Self::Pose> {
         convert::pose3(obj, what)
     }
+    #[inline]
+    fn entered_pose(obj: Option<&Bound<'_, PyAny>>, what: &str) -> PyResult<Self::Pose> {
+        if let Some(pose) = obj.and_then(|o| pose::as_pose3(o, what, Form::Entered)) {
+            return pose;
+        }
+        Ok(pose::entering::<DVec3>(&Self::pose(obj, what)?))
+    }
     fn pose_from_row(row: &[f64], what: &str) -> PyResult<Self::Pose> {
         let t = DVec3::from_slice(&row[..3]);
         convert::pose3_from_parts(t, [row[3], row[4], row[5], row[6]], what)
+    }
+    #[inline]
+    fn entered_row(row: &[f64]) -> Option<Option<Self::Pose>> {
+        // The usual row (unit to rounding, in range) passes the one check both steps
+        // would make of it.
+        let pose = Pose3::new(
+            DVec3::new(row[0], row[1], row[2]),
+            DQuat::from_array([row[3], row[4], row[5], row[6]]),
+        );
+        if pose_passes_as_is(&pose) {
+            return Some(Some(pose));
+        }
+        Self::pose_from_row_or_none(row).map(|p| dispatch::entered_pose::<DVec3>(&p))
     }
     #[inline]
     fn pose_from_row_or_none(row: &[f64]) -> Option<Self::Pose> {
@@ -298,6 +331,13 @@ impl Dim for D2 {
     }
     fn pose(obj: Option<&Bound<'_, PyAny>>, what: &str) -> PyResult<Self::Pose> {
         convert::pose2(obj, what)
+    }
+    #[inline]
+    fn entered_pose(obj: Option<&Bound<'_, PyAny>>, what: &str) -> PyResult<Self::Pose> {
+        if let Some(pose) = obj.and_then(|o| pose::as_pose2(o, what, Form::Entered)) {
+            return pose;
+        }
+        Ok(pose::entering::<DVec2>(&Self::pose(obj, what)?))
     }
     fn pose_from_row(row: &[f64], _what: &str) -> PyResult<Self::Pose> {
         Ok(Pose2::new(DVec2::new(row[0], row[1]), row[2]))

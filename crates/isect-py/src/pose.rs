@@ -3,7 +3,9 @@
 //! parsed again on every call, which costs more than most queries.
 
 use glam::{DQuat, DVec2, DVec3};
-use isect::math::{Pose2, Pose3};
+use isect::algo::gjk::GjkVector;
+use isect::math::{Isometry, Pose2, Pose3};
+use isect::query::dispatch;
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 use pyo3::types::PyTuple;
@@ -25,7 +27,11 @@ enum Placed {
 /// values are kept, and the queries answer them with their documented miss. It
 /// pickles bit for bit and compares equal by its stored state.
 #[pyclass(frozen, module = "isect")]
-pub struct Pose(Placed);
+pub struct Pose {
+    placed: Placed,
+    /// `placed` as the pair queries take it ([`entering`]), found once here.
+    entered: Placed,
+}
 
 #[pymethods]
 impl Pose {
@@ -41,7 +47,7 @@ impl Pose {
                     })?,
                     None => 0.0,
                 };
-                Ok(Pose(Placed::D2(Pose2::new(DVec2::new(x, y), angle))))
+                Ok(Pose::of(Placed::D2(Pose2::new(DVec2::new(x, y), angle))))
             }
             [x, y, z] => {
                 let q = match rotation {
@@ -49,7 +55,7 @@ impl Pose {
                     None => DQuat::IDENTITY.to_array(),
                 };
                 let pose = convert::pose3_from_parts(DVec3::new(x, y, z), q, "rotation")?;
-                Ok(Pose(Placed::D3(pose)))
+                Ok(Pose::of(Placed::D3(pose)))
             }
             _ => Err(PyTypeError::new_err(format!(
                 "translation: expected 2 or 3 components, got {}",
@@ -64,13 +70,15 @@ impl Pose {
         let what = "matrix";
         if let Ok(flat) = convert::matrix(m, 4, what) {
             if flat.len() == 16 {
-                return Ok(Pose(Placed::D3(convert::pose3_from_matrix(&flat, what)?)));
+                return Ok(Pose::of(Placed::D3(convert::pose3_from_matrix(
+                    &flat, what,
+                )?)));
             }
         }
         match convert::matrix(m, 3, what) {
-            Ok(flat) if flat.len() == 9 => {
-                Ok(Pose(Placed::D2(convert::pose2_from_matrix(&flat, what)?)))
-            }
+            Ok(flat) if flat.len() == 9 => Ok(Pose::of(Placed::D2(convert::pose2_from_matrix(
+                &flat, what,
+            )?))),
             _ => Err(PyTypeError::new_err(
                 "matrix: expected a 4x4 or 3x3 homogeneous matrix",
             )),
@@ -80,7 +88,7 @@ impl Pose {
     /// 2 or 3.
     #[getter]
     fn dim(&self) -> usize {
-        match self.0 {
+        match self.placed {
             Placed::D2(_) => 2,
             Placed::D3(_) => 3,
         }
@@ -89,7 +97,7 @@ impl Pose {
     /// The translation, a tuple.
     #[getter]
     fn translation<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
-        match self.0 {
+        match self.placed {
             Placed::D2(p) => PyTuple::new(py, p.translation.to_array()),
             Placed::D3(p) => PyTuple::new(py, p.translation.to_array()),
         }
@@ -98,7 +106,7 @@ impl Pose {
     /// The quaternion `(x, y, z, w)` (3D) or the angle (2D).
     #[getter]
     fn rotation(&self, py: Python<'_>) -> PyResult<Py<PyAny>> {
-        Ok(match self.0 {
+        Ok(match self.placed {
             Placed::D2(p) => p.rotation.angle().into_pyobject(py)?.into_any().unbind(),
             Placed::D3(p) => PyTuple::new(py, p.rotation.to_array())?.into_any().unbind(),
         })
@@ -112,9 +120,9 @@ impl Pose {
             (&[x, y], &[cos, sin]) => {
                 let mut pose = Pose2::new(DVec2::new(x, y), 0.0);
                 (pose.rotation.cos, pose.rotation.sin) = (cos, sin);
-                Ok(Pose(Placed::D2(pose)))
+                Ok(Pose::of(Placed::D2(pose)))
             }
-            (&[x, y, z], &[qx, qy, qz, qw]) => Ok(Pose(Placed::D3(Pose3::new(
+            (&[x, y, z], &[qx, qy, qz, qw]) => Ok(Pose::of(Placed::D3(Pose3::new(
                 DVec3::new(x, y, z),
                 DQuat::from_xyzw(qx, qy, qz, qw),
             )))),
@@ -138,7 +146,7 @@ impl Pose {
     }
 
     fn __repr__(&self) -> String {
-        match self.0 {
+        match self.placed {
             Placed::D2(p) => format!(
                 "Pose({:?}, {})",
                 p.translation.to_array(),
@@ -154,9 +162,18 @@ impl Pose {
 }
 
 impl Pose {
+    /// The pose `placed`, entered once for the pair queries.
+    fn of(placed: Placed) -> Self {
+        let entered = match placed {
+            Placed::D2(p) => Placed::D2(entering::<DVec2>(&p)),
+            Placed::D3(p) => Placed::D3(entering::<DVec3>(&p)),
+        };
+        Pose { placed, entered }
+    }
+
     /// The translation and the rotation as stored (a quaternion, or cosine and sine).
     fn state(&self) -> (Vec<f64>, Vec<f64>) {
-        match self.0 {
+        match self.placed {
             Placed::D2(p) => (
                 p.translation.to_array().to_vec(),
                 vec![p.rotation.cos, p.rotation.sin],
@@ -169,12 +186,33 @@ impl Pose {
     }
 }
 
+/// Which of an `isect.Pose`'s poses a caller reads: as built, or as the pair
+/// queries take it.
+#[derive(Clone, Copy)]
+pub enum Form {
+    /// As built (worlds, shapes and batches enter it themselves).
+    Placed,
+    /// Entered ([`entering`]), for the pair queries' shape methods.
+    Entered,
+}
+
+/// The pose of `obj` in `form`; `None` when `obj` is not an `isect.Pose`. Inlined
+/// with its callers: a pair query reads two poses, and every call costs.
+#[inline]
+fn placed<'a>(obj: &'a Bound<'_, PyAny>, form: Form) -> Option<&'a Placed> {
+    let pose = obj.cast::<Pose>().ok()?.get();
+    Some(match form {
+        Form::Placed => &pose.placed,
+        Form::Entered => &pose.entered,
+    })
+}
+
 /// The 3D pose of an `isect.Pose`; `None` when `obj` is not one; a `TypeError` for a
 /// 2D one.
-pub fn as_pose3(obj: &Bound<'_, PyAny>, what: &str) -> Option<PyResult<Pose3<f64>>> {
-    let pose = obj.cast::<Pose>().ok()?;
-    Some(match pose.get().0 {
-        Placed::D3(p) => Ok(p),
+#[inline]
+pub fn as_pose3(obj: &Bound<'_, PyAny>, what: &str, form: Form) -> Option<PyResult<Pose3<f64>>> {
+    Some(match placed(obj, form)? {
+        Placed::D3(p) => Ok(*p),
         Placed::D2(_) => Err(PyTypeError::new_err(format!(
             "{what}: a 2D Pose for a 3D shape"
         ))),
@@ -183,14 +221,22 @@ pub fn as_pose3(obj: &Bound<'_, PyAny>, what: &str) -> Option<PyResult<Pose3<f64
 
 /// The 2D pose of an `isect.Pose`; `None` when `obj` is not one; a `TypeError` for a
 /// 3D one.
-pub fn as_pose2(obj: &Bound<'_, PyAny>, what: &str) -> Option<PyResult<Pose2<f64>>> {
-    let pose = obj.cast::<Pose>().ok()?;
-    Some(match pose.get().0 {
-        Placed::D2(p) => Ok(p),
+#[inline]
+pub fn as_pose2(obj: &Bound<'_, PyAny>, what: &str, form: Form) -> Option<PyResult<Pose2<f64>>> {
+    Some(match placed(obj, form)? {
+        Placed::D2(p) => Ok(*p),
         Placed::D3(_) => Err(PyTypeError::new_err(format!(
             "{what}: a 3D Pose for a 2D shape"
         ))),
     })
+}
+
+/// `pose` as the library's free pair queries take it before calling the shapes'
+/// pair methods: [`dispatch::entered_pose`], or a NaN pose where they answer their
+/// documented miss.
+pub fn entering<V: GjkVector<Scalar = f64>>(pose: &V::Pose) -> V::Pose {
+    dispatch::entered_pose::<V>(pose)
+        .unwrap_or_else(|| V::Pose::from_translation(V::splat(f64::NAN)))
 }
 
 /// Registers `Pose`.

@@ -93,7 +93,8 @@ macro_rules! by_dim {
 }
 pub(crate) use by_dim;
 
-/// Both shapes and poses of a pair query.
+/// Both shapes and poses of a pair query, the poses entered ([`Dim::entered_pose`]) so
+/// that the shapes' pair methods answer as the library's free queries do.
 struct PairArgs<'a, D: Dim> {
     a: &'a D::Shape,
     pose_a: D::Pose,
@@ -108,9 +109,9 @@ fn pair_args<'a, D: Dim>(
 ) -> PyResult<PairArgs<'a, D>> {
     Ok(PairArgs {
         a,
-        pose_a: D::pose(pose_a, "pose_a")?,
+        pose_a: D::entered_pose(pose_a, "pose_a")?,
         b,
-        pose_b: D::pose(pose_b, "pose_b")?,
+        pose_b: D::entered_pose(pose_b, "pose_b")?,
     })
 }
 
@@ -120,7 +121,7 @@ fn intersects_in<D: Dim>(
     pb: Option<&Any<'_>>,
 ) -> PyResult<bool> {
     let p = pair_args::<D>(shapes, pa, pb)?;
-    Ok(dispatch::intersects(&p.pose_a, p.a, &p.pose_b, p.b))
+    Ok(D::Shape::intersects_pair(&p.pose_a, p.a, &p.pose_b, p.b))
 }
 
 /// True when the shapes touch or overlap.
@@ -144,7 +145,7 @@ fn distance_in<D: Dim>(
     pb: Option<&Any<'_>>,
 ) -> PyResult<f64> {
     let p = pair_args::<D>(shapes, pa, pb)?;
-    Ok(dispatch::distance(&p.pose_a, p.a, &p.pose_b, p.b))
+    Ok(D::Shape::distance_pair(&p.pose_a, p.a, &p.pose_b, p.b))
 }
 
 /// The distance between the shapes (0 when they touch or overlap; `nan` for a
@@ -167,7 +168,7 @@ fn closest_points_in<D: Dim>(
     pb: Option<&Any<'_>>,
 ) -> PyResult<ClosestPoints> {
     let p = pair_args::<D>(shapes, pa, pb)?;
-    let c = dispatch::closest_points(&p.pose_a, p.a, &p.pose_b, p.b);
+    let c = D::Shape::closest_points_pair(&p.pose_a, p.a, &p.pose_b, p.b);
     ClosestPoints::new::<D>(py, c.distance, c.point_a, c.point_b)
 }
 
@@ -193,7 +194,7 @@ fn contact_in<D: Dim>(
     prediction: f64,
 ) -> PyResult<Option<Contact>> {
     let p = pair_args::<D>(shapes, pa, pb)?;
-    dispatch::contact(&p.pose_a, p.a, &p.pose_b, p.b, prediction)
+    D::Shape::contact_pair(&p.pose_a, p.a, &p.pose_b, p.b, prediction)
         .map(|c| Contact::new::<D>(py, &c))
         .transpose()
 }
@@ -232,7 +233,7 @@ fn manifold_in<D: Dim>(
     prediction: f64,
 ) -> PyResult<Option<Manifold>> {
     let p = pair_args::<D>(shapes, pa, pb)?;
-    dispatch::contact_manifold(&p.pose_a, p.a, &p.pose_b, p.b, prediction)
+    D::Shape::contact_manifold_pair(&p.pose_a, p.a, &p.pose_b, p.b, prediction)
         .map(|m| Manifold::new::<D>(py, &m))
         .transpose()
 }
@@ -342,7 +343,7 @@ fn cast_shape_in<D: Dim>(
 ) -> PyResult<Option<ShapeCastHit>> {
     let p = pair_args::<D>(shapes, pa, pb)?;
     let (va, vb) = (D::vector(va, "velocity_a")?, D::vector(vb, "velocity_b")?);
-    dispatch::cast_shapes(&p.pose_a, va, p.a, &p.pose_b, vb, p.b, max_t)
+    D::Shape::cast_pair(&p.pose_a, va, p.a, &p.pose_b, vb, p.b, max_t)
         .map(|h| ShapeCastHit::new::<D>(py, &h))
         .transpose()
 }

@@ -174,6 +174,47 @@ def test_near_unit_quaternions_are_normalised():
     assert d == pytest.approx(isect.distance(isect.Box([1, 1, 1]), ((0, 0, 0), quat_z(0.3)), isect.Sphere(0.5), at(3.0)), abs=1e-6)
 
 
+def test_prebuilt_poses_answer_as_their_tuples_at_the_edges():
+    """An `isect.Pose` is checked for the pair queries once, when built; at the edges
+    (a translation beyond the coordinate limit, NaN or infinite numbers, a quaternion
+    a little off unit length, a 2D angle of NaN) every verb answers as the tuple does."""
+    capsule, box = isect.Capsule(0.5, 0.3), isect.Box([0.4, 0.25, 0.6])
+    off_unit = tuple(c * (1.0 + 3e-9) for c in quat_z(0.4))
+    edges = [
+        ((2.0**252, 0.0, 0.0), IDENTITY_Q),
+        ((-(2.0**251), 0.0, 0.0), IDENTITY_Q),
+        ((math.nan, 0.0, 0.0), IDENTITY_Q),
+        ((0.0, math.inf, 0.0), IDENTITY_Q),
+        ((0.0, 0.0, 0.0), (math.nan, 0.0, 0.0, 1.0)),
+        ((0.6, 0.0, 0.1), off_unit),
+        ((0.6, 0.0, 0.1), quat_z(0.4)),
+    ]
+
+    def answers(pose):
+        cp = isect.closest_points(capsule, pose, box, None)
+        contact = isect.contact(capsule, pose, box, None, 0.2)
+        manifold = isect.contact_manifold(box, None, capsule, pose, 0.2)
+        hit = isect.cast_shape(capsule, pose, (1.0, 0.0, 0.0), box, None, (0.0, 0.0, 0.0), 5.0)
+        return (
+            isect.intersects(capsule, pose, box, None),
+            repr(isect.distance(box, None, capsule, pose)),
+            repr((cp.distance, cp.point_a, cp.point_b)),
+            None if contact is None else (contact.depth, contact.normal),
+            None if manifold is None else (manifold.normal, [p.depth for p in manifold.points]),
+            None if hit is None else (hit.time, hit.normal, hit.point_a),
+        )
+
+    for t, q in edges:
+        assert answers(isect.Pose(t, q)) == answers((t, q)), (t, q)
+    assert answers(isect.Pose(*edges[0]))[:2] == (False, "nan")
+    assert answers(isect.Pose(*edges[5]))[0] is True
+    square, circle = isect.Rectangle([0.5, 0.5]), isect.Circle(0.25)
+    for t, angle in [((math.nan, 0.0), 0.0), ((0.5, 0.0), math.nan), ((2.0**252, 0.0), 0.0), ((0.6, 0.1), 0.3)]:
+        ours = [isect.distance(square, isect.Pose(t, angle), circle, None), isect.intersects(circle, None, square, isect.Pose(t, angle))]
+        theirs = [isect.distance(square, (t, angle), circle, None), isect.intersects(circle, None, square, (t, angle))]
+        assert repr(ours) == repr(theirs), (t, angle)
+
+
 def test_prebuilt_poses_answer_as_their_tuples():
     """An `isect.Pose` gives the answers of the tuple or matrix it was built from, in
     every verb, both dimensions; it pickles; bad ones are refused as the tuples are."""
