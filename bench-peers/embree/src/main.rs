@@ -15,7 +15,7 @@
 
 mod embree;
 
-use glam::Vec3;
+use glam::{DVec3, Vec3};
 use isect::query::RayCast;
 use isect::shape::{Ray, TriMesh, TriMeshFlags};
 use std::hint::black_box;
@@ -136,6 +136,12 @@ fn isect_mesh(s: &Scene) -> TriMesh<f32> {
     TriMesh::new(v, s.triangles.clone(), TriMeshFlags::OPEN).unwrap()
 }
 
+/// The scene's mesh in `f64`, as the Python package builds it.
+fn isect_mesh_f64(s: &Scene) -> TriMesh<f64> {
+    let v = s.vertices.iter().map(|&p| Vec3::from(p).as_dvec3()).collect();
+    TriMesh::new(v, s.triangles.clone(), TriMeshFlags::OPEN).unwrap()
+}
+
 /// isect's closest hits of the whole batch as `(t, triangle)`.
 fn isect_batch(mesh: &TriMesh<f32>, rays: &[Ray<Vec3>]) -> Vec<Option<(f32, u32)>> {
     let hits = mesh.cast_rays_indexed(rays, f32::INFINITY);
@@ -251,6 +257,16 @@ fn measure(s: &Scene, reps: usize) {
     let t_batch = best_of(reps, n, || {
         black_box(isect_batch(&mesh, &s.rays));
     });
+    // The Python package's mesh: the same triangles and rays in f64.
+    let mesh64 = isect_mesh_f64(s);
+    let rays64: Vec<Ray<DVec3>> = s
+        .rays
+        .iter()
+        .map(|r| Ray::new(r.origin.as_dvec3(), r.dir.as_dvec3()).unwrap())
+        .collect();
+    let t_batch64 = best_of(reps, n, || {
+        black_box(mesh64.cast_rays_indexed(&rays64, f64::INFINITY));
+    });
     // Shadow rays: to the closest hit's point, any hit.
     let t_embree_any = best_of(reps, n, || {
         for r in &s.rays {
@@ -282,6 +298,12 @@ fn measure(s: &Scene, reps: usize) {
         build_isect / build_embree,
     );
     eprintln!("{}: {agreement:?}", s.name);
+    eprintln!(
+        "{}: f64 batch {t_batch64:.0} ns a ray ({:.2}× Embree, {:.2}× the f32 batch)",
+        s.name,
+        t_batch64 / t_embree,
+        t_batch64 / t_batch
+    );
 }
 
 /// One loop alone (for callgrind): `kind` over the first `n` rays of `scene`.
