@@ -256,5 +256,48 @@ fn bench_polygons(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(benches, bench_obb_2d, bench_obb_3d, bench_polygons);
+/// 2D box–box distance: the closed form of `query::box_box_2d` (what the 2D dispatch
+/// runs), our GJK alone (what it ran before) and parry2d's `distance`, on boxes of
+/// half extents 0.1–1, A at the origin and B's centre within 2 of it on each axis,
+/// both turned at random (some overlapping, most apart).
+fn bench_box_distance_2d(c: &mut Criterion) {
+    use isect::query::box_box_2d;
+    use isect::shape::Aabb;
+    let mut rng = Rng(13);
+    let cases: Vec<_> = (0..CASES)
+        .map(|_| {
+            let mut one = |spread: f32| {
+                let c = Vec2::new(rng.uniform(-spread, spread), rng.uniform(-spread, spread));
+                let h = Vec2::new(rng.uniform(0.1, 1.0), rng.uniform(0.1, 1.0));
+                let ang = rng.uniform(-3.2, 3.2);
+                let ours = (Pose2::new(c, ang), Aabb::new(-h, h).unwrap());
+                let parry = (
+                    parry2d::math::Pose::new(c, ang),
+                    parry2d::shape::Cuboid::new(h),
+                );
+                (ours, parry)
+            };
+            (one(0.0), one(2.0))
+        })
+        .collect();
+    let mut g = c.benchmark_group("distance_box_box_2d");
+    support::cycle_named(&mut g, "isect_closed_form", &cases, |((a, _), (b, _))| {
+        box_box_2d::distance(&a.0, &a.1, &b.0, &b.1)
+    });
+    support::cycle_named(&mut g, "isect_gjk", &cases, |((a, _), (b, _))| {
+        isect::query::distance::distance(&a.0, &a.1, &b.0, &b.1)
+    });
+    support::cycle_named(&mut g, "parry", &cases, |((_, a), (_, b))| {
+        parry2d::query::distance(&a.0, &a.1, &b.0, &b.1).ok()
+    });
+    g.finish();
+}
+
+criterion_group!(
+    benches,
+    bench_obb_2d,
+    bench_obb_3d,
+    bench_polygons,
+    bench_box_distance_2d
+);
 criterion_main!(benches);

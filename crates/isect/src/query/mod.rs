@@ -3,6 +3,7 @@
 
 pub mod ball_tests;
 pub mod box_box;
+pub mod box_box_2d;
 pub mod capsule_box;
 pub mod capsule_cylinder;
 pub mod capsule_triangle;

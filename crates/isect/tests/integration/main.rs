@@ -12,6 +12,8 @@
 mod any_shape_matrix;
 #[path = "../ball_curved.rs"]
 mod ball_curved;
+#[path = "../box_box_2d_distance.rs"]
+mod box_box_2d_distance;
 #[path = "../box_box_distance.rs"]
 mod box_box_distance;
 #[path = "../broad_bvh.rs"]

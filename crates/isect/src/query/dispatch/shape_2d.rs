@@ -147,12 +147,36 @@ where
     }
 
     fn own_distance(pa: &Pose2<R>, a: &Self, pb: &Pose2<R>, b: &Self) -> Option<R> {
-        let (Shape::Polygon(x), Shape::Polygon(y)) = (a, b) else {
+        match (a, b) {
+            (Shape::Polygon(x), Shape::Polygon(y)) => {
+                Some(match sat_2d::polygon_polygon(pa, x, pb, y) {
+                    SatResult::Separated { distance, .. } => distance,
+                    SatResult::Overlapping { .. } => R::ZERO,
+                })
+            }
+            (Shape::Cuboid(x), Shape::Cuboid(y)) => {
+                crate::query::box_box_2d::distance(pa, x, pb, y)
+            }
+            _ => None,
+        }
+    }
+
+    fn own_closest_points(
+        pa: &Pose2<R>,
+        a: &Self,
+        pb: &Pose2<R>,
+        b: &Self,
+    ) -> Option<ClosestPoints<R::V2>> {
+        let (Shape::Cuboid(x), Shape::Cuboid(y)) = (a, b) else {
             return None;
         };
-        Some(match sat_2d::polygon_polygon(pa, x, pb, y) {
-            SatResult::Separated { distance, .. } => distance,
-            SatResult::Overlapping { .. } => R::ZERO,
+        let (distance, point_a, point_b) = crate::query::box_box_2d::closest_points(pa, x, pb, y)?;
+        Some(ClosestPoints {
+            distance,
+            point_a,
+            point_b,
+            status: crate::algo::gjk::Status::Converged,
+            iterations: 0,
         })
     }
 }
