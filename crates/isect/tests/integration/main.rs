@@ -12,8 +12,6 @@
 mod any_shape_matrix;
 #[path = "../ball_curved.rs"]
 mod ball_curved;
-#[path = "../box_box_2d_distance.rs"]
-mod box_box_2d_distance;
 #[path = "../box_box_distance.rs"]
 mod box_box_distance;
 #[path = "../broad_bvh.rs"]
@@ -70,6 +68,8 @@ mod manifold;
 mod manifold_surfaces;
 #[path = "../mesh_rays.rs"]
 mod mesh_rays;
+#[path = "../polygonal_2d_distance.rs"]
+mod polygonal_2d_distance;
 #[path = "../polyline.rs"]
 mod polyline;
 #[path = "../primitives_differential.rs"]

@@ -1,15 +1,18 @@
-//! 2D box–box distance and closest points (`query::box_box_2d`, called by the 2D
-//! dispatch before GJK), in `f32` and `f64`:
+//! 2D distance and closest points through the dispatch, in `f32` and `f64`: box–box
+//! in closed form (`query::box_box_2d`) and every pair of kinds with a polygonal core
+//! (boxes, triangles, segments, capsules, polygons, rounded boxes and polygons; GJK,
+//! the SAT of two polygons or the capsule closed forms, as the dispatch picks):
 //!
-//! - random boxes (off-centre, aspect up to 1e3) at random poses against a brute-force
-//!   reference in `f64` (overlap when the world corners admit no separating face
-//!   normal, else the least vertex–segment distance over both boxes' corners and edges),
-//!   both argument orders, and against parry2d;
-//! - exact answers for each kind of nearest features (a corner over a face, parallel
-//!   faces, two corners, crossing bars, touching) at scales 1e-3 to 1e3 (`f64`: 1e-12
-//!   to 1e12, and 1e-20 and 1e20 beyond the closed form's range, where GJK answers),
-//!   under a random rigid motion of both boxes;
-//! - closest points on their boxes, `|point_b − point_a|` the distance;
+//! - random pairs against brute-force references in `f64` on the world corners
+//!   (boxes: no separating face normal; every kind: crossing edges or a vertex inside,
+//!   else the least vertex–segment distance, less the radii), both argument orders,
+//!   boxes against parry2d too;
+//! - exact answers for each kind of nearest features of two boxes (a corner over a
+//!   face, parallel faces, two corners, crossing bars, touching) at scales 1e-3 to 1e3
+//!   (`f64`: 1e-12 to 1e12, and 1e-20 and 1e20 beyond the closed form's range, where
+//!   GJK answers), under a random rigid motion; collinear segments and capsules and a
+//!   segment pointing at a corner;
+//! - closest points on their shapes, `|point_b − point_a|` the distance;
 //! - a non-finite pose gives NaN through the dispatch, `None` from the module.
 
 #[path = "support/rng.rs"]
@@ -333,4 +336,278 @@ fn out_of_range_and_non_finite_poses() {
         dispatch::closest_points(&Pose2::IDENTITY, &sa, &near, &sb).distance,
         0.0
     );
+}
+
+/// A random 2D shape with a polygonal core (box, triangle, segment, capsule, polygon,
+/// rounded box, rounded polygon), its core's vertices in its frame and its radius.
+fn polygonal<R: Real>(rng: &mut Rng) -> (Shape<R>, Vec<glam::DVec2>, f64) {
+    let mut p = |s: f64| (rng.range(-s, s), rng.range(-s, s));
+    let ring = |rng: &mut Rng| -> Vec<R::V2> {
+        let k = 3 + rng.below(5);
+        let (rx, ry) = (rng.range(0.2, 1.0), rng.range(0.2, 1.0));
+        let mut angles: Vec<f64> = (0..k)
+            .map(|_| rng.range(0.0, std::f64::consts::TAU))
+            .collect();
+        angles.sort_by(f64::total_cmp);
+        angles
+            .iter()
+            .map(|a| v2::<R>(rx * a.cos(), ry * a.sin()))
+            .collect()
+    };
+    let (a, b, c) = (p(1.0), p(1.0), p(1.0));
+    let (lo, hi) = (
+        (a.0.min(b.0), a.1.min(b.1)),
+        (a.0.max(b.0) + 0.05, a.1.max(b.1) + 0.05),
+    );
+    let radius = rng.range(0.01, 0.3);
+    let kind = rng.below(7);
+    let (shape, core, r) = match kind {
+        0 | 5 => {
+            let x = cuboid::<R>(lo, hi);
+            let core = vec![(lo.0, lo.1), (hi.0, lo.1), (hi.0, hi.1), (lo.0, hi.1)];
+            if kind == 0 {
+                (Shape::Cuboid(x), core, 0.0)
+            } else {
+                (
+                    Shape::RoundedCuboid(
+                        isect::shape::Rounded::new(x, R::from_f64(radius)).unwrap(),
+                    ),
+                    core,
+                    radius,
+                )
+            }
+        }
+        1 => {
+            let t = isect::shape::Triangle::new(
+                v2::<R>(a.0, a.1),
+                v2::<R>(b.0, b.1),
+                v2::<R>(c.0, c.1),
+            )
+            .unwrap();
+            (Shape::Triangle(t), vec![a, b, c], 0.0)
+        }
+        2 | 3 => {
+            let (s, e) = (v2::<R>(a.0, a.1), v2::<R>(b.0, b.1));
+            if kind == 2 {
+                (
+                    Shape::Segment(isect::shape::Segment::new(s, e).unwrap()),
+                    vec![a, b],
+                    0.0,
+                )
+            } else {
+                (
+                    Shape::Capsule(isect::shape::Capsule::new(s, e, R::from_f64(radius)).unwrap()),
+                    vec![a, b],
+                    radius,
+                )
+            }
+        }
+        _ => {
+            let poly = loop {
+                if let Ok(poly) = isect::shape::ConvexPolygon::<R>::new(&ring(rng)) {
+                    break poly;
+                }
+            };
+            let core = poly
+                .vertices()
+                .iter()
+                .map(|v| (v.get(0).to_f64(), v.get(1).to_f64()))
+                .collect();
+            if kind == 4 {
+                (Shape::Polygon(poly), core, 0.0)
+            } else {
+                (
+                    Shape::RoundedPolygon(
+                        isect::shape::Rounded::new(poly, R::from_f64(radius)).unwrap(),
+                    ),
+                    core,
+                    radius,
+                )
+            }
+        }
+    };
+    (
+        shape,
+        core.into_iter()
+            .map(|(x, y)| glam::DVec2::new(x, y))
+            .collect(),
+        r,
+    )
+}
+
+/// Brute force in `f64` on the world cores: 0 when an edge of one crosses an edge of
+/// the other or a vertex of one lies in the other, else the least vertex–edge distance;
+/// less both radii.
+fn core_reference(a: &[glam::DVec2], ra: f64, b: &[glam::DVec2], rb: f64) -> f64 {
+    use glam::DVec2;
+    let edges = |v: &[DVec2]| -> Vec<(DVec2, DVec2)> {
+        if v.len() == 2 {
+            return vec![(v[0], v[1])];
+        }
+        (0..v.len()).map(|i| (v[i], v[(i + 1) % v.len()])).collect()
+    };
+    let cross = |o: DVec2, p: DVec2, q: DVec2| (p - o).perp_dot(q - o);
+    let crosses = |(p, q): (DVec2, DVec2), (r, s): (DVec2, DVec2)| {
+        let (d1, d2) = (cross(p, q, r), cross(p, q, s));
+        let (d3, d4) = (cross(r, s, p), cross(r, s, q));
+        d1 * d2 <= 0.0 && d3 * d4 <= 0.0 && !(d1 == 0.0 && d2 == 0.0)
+    };
+    let inside = |x: DVec2, v: &[DVec2]| {
+        v.len() > 2 && {
+            let signs: Vec<f64> = (0..v.len())
+                .map(|i| cross(v[i], v[(i + 1) % v.len()], x))
+                .collect();
+            signs.iter().all(|&s| s >= 0.0) || signs.iter().all(|&s| s <= 0.0)
+        }
+    };
+    let to_segment = |p: DVec2, (s, e): (DVec2, DVec2)| {
+        let d = e - s;
+        let t = ((p - s).dot(d) / d.length_squared()).clamp(0.0, 1.0);
+        p.distance(s + d * t)
+    };
+    let (ea, eb) = (edges(a), edges(b));
+    let meet = ea.iter().any(|&x| eb.iter().any(|&y| crosses(x, y)))
+        || a.iter().any(|&x| inside(x, b))
+        || b.iter().any(|&x| inside(x, a));
+    if meet {
+        return 0.0;
+    }
+    let mut d = f64::INFINITY;
+    for &p in a {
+        for &e in &eb {
+            d = d.min(to_segment(p, e));
+        }
+    }
+    for &p in b {
+        for &e in &ea {
+            d = d.min(to_segment(p, e));
+        }
+    }
+    (d - ra - rb).max(0.0)
+}
+
+fn polygonal_pairs<R: Real>()
+where
+    R::V2: GjkVector<Pose = Pose2<R>>,
+{
+    let mut rng = Rng(0x2d_9017);
+    let tol = if R::EPSILON.to_f64() > 1e-10 {
+        2e-4
+    } else {
+        1e-11
+    };
+    let mut apart = 0;
+    for case in 0..6000 {
+        let ((a, ca, ra), (b, cb, rb)) = (polygonal::<R>(&mut rng), polygonal::<R>(&mut rng));
+        let pa = pose::<R>(
+            rng.range(-1.0, 1.0),
+            rng.range(-1.0, 1.0),
+            rng.range(-4.0, 4.0),
+        );
+        let pb = pose::<R>(
+            rng.range(-2.5, 2.5),
+            rng.range(-2.5, 2.5),
+            rng.range(-4.0, 4.0),
+        );
+        let world = |c: &[glam::DVec2], p: &Pose2<R>| -> Vec<glam::DVec2> {
+            c.iter()
+                .map(|v| to64::<R>(p.transform_point(v2::<R>(v.x, v.y))))
+                .collect()
+        };
+        let want = core_reference(&world(&ca, &pa), ra, &world(&cb, &pb), rb);
+        let (ab, ba) = (
+            dispatch::distance(&pa, &a, &pb, &b).to_f64(),
+            dispatch::distance(&pb, &b, &pa, &a).to_f64(),
+        );
+        let what = format!(
+            "case {case}: {} {} at {pa:?} {pb:?}",
+            a.kind_name(),
+            b.kind_name()
+        );
+        assert!(
+            (ab - want).abs() <= tol && (ba - want).abs() <= tol,
+            "{what}: {ab} / {ba} vs reference {want}"
+        );
+        let cp = dispatch::closest_points(&pa, &a, &pb, &b);
+        assert!(
+            (cp.distance.to_f64() - want).abs() <= tol,
+            "{what}: closest points {cp:?} vs {want}"
+        );
+        if want > tol {
+            apart += 1;
+            let (on_a, on_b) = (to64::<R>(cp.point_a), to64::<R>(cp.point_b));
+            assert!(
+                (on_a.distance(on_b) - want).abs() <= tol,
+                "{what}: points {cp:?} vs {want}"
+            );
+            // Each point on its shape's surface: at its radius from the core.
+            let off = |q: glam::DVec2, c: &[glam::DVec2], p: &Pose2<R>, r: f64| {
+                (core_reference(&[q, q], 0.0, &world(c, p), 0.0) - r).abs()
+            };
+            assert!(
+                off(on_a, &ca, &pa, ra) <= tol && off(on_b, &cb, &pb, rb) <= tol,
+                "{what}: points off {cp:?}"
+            );
+        }
+    }
+    assert!(apart > 2000, "{apart} of 6000 apart");
+}
+
+#[test]
+fn polygonal_kinds_match_the_reference_f32() {
+    polygonal_pairs::<f32>();
+}
+
+#[test]
+fn polygonal_kinds_match_the_reference_f64() {
+    polygonal_pairs::<f64>();
+}
+
+/// Collinear segments and capsules apart along their shared line (their edge normals
+/// do not separate them), and a segment pointing at a box's corner.
+#[test]
+fn collinear_and_pointing_cores() {
+    let seg = |a: (f64, f64), b: (f64, f64)| {
+        Shape::<f64>::Segment(
+            isect::shape::Segment::new(v2::<f64>(a.0, a.1), v2::<f64>(b.0, b.1)).unwrap(),
+        )
+    };
+    let cap = |a: (f64, f64), b: (f64, f64), r| {
+        Shape::<f64>::Capsule(
+            isect::shape::Capsule::new(v2::<f64>(a.0, a.1), v2::<f64>(b.0, b.1), r).unwrap(),
+        )
+    };
+    let id = Pose2::<f64>::IDENTITY;
+    for angle in [0.0, 0.3, 1.2, 3.0] {
+        let turn = pose::<f64>(0.5, -0.25, angle);
+        let d = dispatch::distance(
+            &turn,
+            &seg((0.0, 0.0), (1.0, 0.0)),
+            &turn,
+            &seg((3.0, 0.0), (4.0, 0.0)),
+        );
+        assert!((d - 2.0).abs() < 1e-12, "segments {d}");
+        let d = dispatch::distance(
+            &turn,
+            &cap((0.0, 0.0), (1.0, 0.0), 0.25),
+            &turn,
+            &seg((3.0, 0.0), (4.0, 0.0)),
+        );
+        assert!((d - 1.75).abs() < 1e-12, "capsule and segment {d}");
+        let square = Shape::<f64>::Cuboid(cuboid::<f64>((-1.0, -1.0), (1.0, 1.0)));
+        let d = dispatch::distance(&turn, &square, &turn, &seg((2.0, 2.0), (5.0, 5.0)));
+        assert!(
+            (d - std::f64::consts::SQRT_2).abs() < 1e-12,
+            "segment at a corner {d}"
+        );
+        let d = dispatch::distance(&id, &square, &turn, &cap((3.0, 0.0), (6.0, 0.0), 0.5));
+        let want = core_reference(
+            &corners(&cuboid::<f64>((-1.0, -1.0), (1.0, 1.0)), &id),
+            0.0,
+            &[(3.0, 0.0), (6.0, 0.0)]
+                .map(|(x, y)| to64::<f64>(turn.transform_point(v2::<f64>(x, y)))),
+            0.5,
+        );
+        assert!((d - want).abs() < 1e-12, "capsule by a box {d} vs {want}");
+    }
 }
