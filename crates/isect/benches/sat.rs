@@ -338,7 +338,7 @@ fn bench_box_polygon_distance_2d(c: &mut Criterion) {
             let theirs = parry2d::shape::Triangle::new(v[0], v[1], v[2]);
             (
                 (a.clone(), (b.0, Shape::Triangle(ours))),
-                (pa.clone(), (pb.0, theirs)),
+                (*pa, (pb.0, theirs)),
             )
         })
         .collect();
