@@ -159,3 +159,51 @@ def test_sphere_rays_analytic():
     assert (hits.hit[clear] == hit[clear]).all()
     assert hits.t[hit & clear] == pytest.approx(expected[hit & clear], abs=1e-9)
     assert not math.isnan(hits.t[hits.hit].sum())
+
+
+def test_2d_distances_match_shapely():
+    """2D distances of rectangles (the closed form), triangles, segments and convex
+    polygons (GJK or the polygons' separating axes) against shapely's (GEOS, exact in
+    f64) on 3,000 seeded pairs at random poses, a share of them touching or overlapping."""
+    shapely = pytest.importorskip("shapely")
+    rng = np.random.default_rng(25)
+
+    def random_kind():
+        kind = rng.integers(4)
+        if kind == 0:
+            h = rng.uniform(0.05, 1.0, 2)
+            local = np.array([[-h[0], -h[1]], [h[0], -h[1]], [h[0], h[1]], [-h[0], h[1]]])
+            return isect.Rectangle(h), local
+        if kind == 1:
+            local = rng.uniform(-1.0, 1.0, (3, 2))
+            return isect.Triangle2d(local[0], local[1], local[2]), local
+        if kind == 2:
+            local = rng.uniform(-1.0, 1.0, (2, 2))
+            return isect.Segment2d(local[0], local[1]), local
+        angles = np.sort(rng.uniform(0.0, 2 * np.pi, rng.integers(3, 9)))
+        local = np.column_stack([rng.uniform(0.2, 1.0) * np.cos(angles), rng.uniform(0.2, 1.0) * np.sin(angles)])
+        return isect.ConvexPolygon(local), local
+
+    def world(local, t, angle):
+        c, s = np.cos(angle), np.sin(angle)
+        return local @ np.array([[c, s], [-s, c]]) + t
+
+    def geometry(points):
+        if len(points) == 2:
+            return shapely.LineString(points)
+        return shapely.Polygon(points).convex_hull
+
+    checked = touching = 0
+    for case in range(3000):
+        try:
+            (a, la), (b, lb) = random_kind(), random_kind()
+        except ValueError:
+            continue  # a triangle or polygon too flat for the constructor
+        ta, tb = rng.uniform(-1.0, 1.0, 2), rng.uniform(-2.0, 2.0, 2)
+        aa, ab = rng.uniform(-4.0, 4.0, 2)
+        ours = isect.distance(a, (tuple(ta), float(aa)), b, (tuple(tb), float(ab)))
+        theirs = geometry(world(la, ta, aa)).distance(geometry(world(lb, tb, ab)))
+        assert ours == pytest.approx(theirs, abs=1e-9), (case, type(a).__name__, type(b).__name__)
+        checked += 1
+        touching += theirs == 0.0
+    assert checked > 2500 and 300 < touching < checked - 300
