@@ -300,7 +300,6 @@ fn bench_box_distance_2d(c: &mut Criterion) {
 /// vertices. (A closed form from the polygons' separating axes and nearest
 /// vertex–edge pair, tried in session 25, ran 240 and 360 ns here: slower than GJK.)
 fn bench_box_polygon_distance_2d(c: &mut Criterion) {
-    use isect::query::dispatch;
     use isect::shape::shape_2d::Shape;
     use isect::shape::Aabb;
     let mut rng = Rng(14);
@@ -342,25 +341,38 @@ fn bench_box_polygon_distance_2d(c: &mut Criterion) {
             )
         })
         .collect();
-    let mut g = c.benchmark_group("distance_box_triangle_2d");
-    support::cycle_named(&mut g, "isect_dispatch", &triangles, |((a, b), _)| {
+    pair_distance_group(c, "distance_box_triangle_2d", &triangles);
+    pair_distance_group(c, "distance_box_polygon_2d", &cases);
+}
+
+/// A box at a pose and a shape at another, ours (`Shape`) and parry2d's (`P`).
+type PairCase<P> = (
+    (
+        (Pose2<f32>, isect::shape::shape_2d::Shape<f32>),
+        (Pose2<f32>, isect::shape::shape_2d::Shape<f32>),
+    ),
+    (
+        (parry2d::math::Pose, parry2d::shape::Cuboid),
+        (parry2d::math::Pose, P),
+    ),
+);
+
+/// The group `name` of 2D pair distances: through our dispatch, our GJK called
+/// directly, and parry2d's `distance`.
+fn pair_distance_group<P: parry2d::shape::Shape>(
+    c: &mut Criterion,
+    name: &str,
+    cases: &[PairCase<P>],
+) {
+    use isect::query::dispatch;
+    let mut g = c.benchmark_group(name);
+    support::cycle_named(&mut g, "isect_dispatch", cases, |((a, b), _)| {
         dispatch::distance(&a.0, &a.1, &b.0, &b.1)
     });
-    support::cycle_named(&mut g, "isect_gjk", &triangles, |((a, b), _)| {
+    support::cycle_named(&mut g, "isect_gjk", cases, |((a, b), _)| {
         isect::query::distance::distance(&a.0, &a.1, &b.0, &b.1)
     });
-    support::cycle_named(&mut g, "parry", &triangles, |(_, (a, b))| {
-        parry2d::query::distance(&a.0, &a.1, &b.0, &b.1).ok()
-    });
-    g.finish();
-    let mut g = c.benchmark_group("distance_box_polygon_2d");
-    support::cycle_named(&mut g, "isect_dispatch", &cases, |((a, b), _)| {
-        dispatch::distance(&a.0, &a.1, &b.0, &b.1)
-    });
-    support::cycle_named(&mut g, "isect_gjk", &cases, |((a, b), _)| {
-        isect::query::distance::distance(&a.0, &a.1, &b.0, &b.1)
-    });
-    support::cycle_named(&mut g, "parry", &cases, |(_, (a, b))| {
+    support::cycle_named(&mut g, "parry", cases, |(_, (a, b))| {
         parry2d::query::distance(&a.0, &a.1, &b.0, &b.1).ok()
     });
     g.finish();

@@ -36,6 +36,27 @@ pub struct ClosestPoints<V: Vector> {
     pub iterations: u32,
 }
 
+impl<V: Vector> ClosestPoints<V> {
+    /// The answer of a closed form (no GJK): `Converged`, no iterations.
+    ///
+    /// ```
+    /// use isect::d2::*;
+    /// use isect::query::distance::ClosestPoints;
+    ///
+    /// let cp = ClosestPoints::closed_form(1.0, Vec2::ZERO, Vec2::X);
+    /// assert_eq!((cp.iterations, cp.point_b), (0, Vec2::X));
+    /// ```
+    pub fn closed_form(distance: V::Scalar, point_a: V, point_b: V) -> Self {
+        Self {
+            distance,
+            point_a,
+            point_b,
+            status: Status::Converged,
+            iterations: 0,
+        }
+    }
+}
+
 /// Closest points of two convex shapes placed at `pose_a` and `pose_b`.
 ///
 /// Edge cases: touching or overlapping shapes give distance 0 and a common point;

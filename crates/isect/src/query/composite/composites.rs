@@ -312,13 +312,7 @@ where
         return nan_points();
     };
     if let Some((_, _, c)) = deepest_samples(pose_a, a, pose_b, b) {
-        return ClosestPoints {
-            distance: V::Scalar::ZERO,
-            point_a: c.point_b,
-            point_b: c.point_b,
-            status: crate::algo::gjk::Status::Converged,
-            iterations: 0,
-        };
+        return ClosestPoints::closed_form(V::Scalar::ZERO, c.point_b, c.point_b);
     }
     let best = nearest_part(a, &region, V::Scalar::INFINITY, |i, upper| {
         let pwa = part_pose(a, i, pose_a);

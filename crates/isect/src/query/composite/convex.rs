@@ -329,13 +329,11 @@ where
 {
     let region = region_of(pose_a, pose_b, b, V::Scalar::ZERO)?;
     if let Some((_, c)) = solid_contact(pose_a, a, pose_b, b) {
-        return Some(ClosestPoints {
-            distance: V::Scalar::ZERO,
-            point_a: c.point_b,
-            point_b: c.point_b,
-            status: Status::Converged,
-            iterations: 0,
-        });
+        return Some(ClosestPoints::closed_form(
+            V::Scalar::ZERO,
+            c.point_b,
+            c.point_b,
+        ));
     }
     let best = nearest_part(a, &region, upper, |i, _| {
         let cp = a.with_part(i, |pp, part| {

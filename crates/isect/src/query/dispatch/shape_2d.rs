@@ -171,13 +171,7 @@ where
             return None;
         };
         let (distance, point_a, point_b) = crate::query::box_box_2d::closest_points(pa, x, pb, y)?;
-        Some(ClosestPoints {
-            distance,
-            point_a,
-            point_b,
-            status: crate::algo::gjk::Status::Converged,
-            iterations: 0,
-        })
+        Some(ClosestPoints::closed_form(distance, point_a, point_b))
     }
 }
 

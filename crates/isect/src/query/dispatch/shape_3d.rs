@@ -155,13 +155,7 @@ where
         };
         let (distance, point_a, point_b) =
             crate::query::box_box::certified_closest_points(pa, x, pb, y)?;
-        Some(ClosestPoints {
-            distance,
-            point_a,
-            point_b,
-            status: crate::algo::gjk::Status::Converged,
-            iterations: 0,
-        })
+        Some(ClosestPoints::closed_form(distance, point_a, point_b))
     }
 
     fn own_distance(pa: &Pose3<R>, a: &Self, pb: &Pose3<R>, b: &Self) -> Option<R> {

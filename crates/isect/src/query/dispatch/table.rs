@@ -645,13 +645,7 @@ pub(crate) fn closest_points_ball_shape<V: GjkVector, S: ProjectPoint<V>>(
     let offset = projection.point - c;
     let d = offset.length();
     let zero = V::Scalar::ZERO;
-    let base = ClosestPoints {
-        distance: zero,
-        point_a: q,
-        point_b: q,
-        status: Status::Converged,
-        iterations: 0,
-    };
+    let base = ClosestPoints::closed_form(zero, q, q);
     if projection.is_inside {
         return ClosestPoints {
             point_a: c_world,
