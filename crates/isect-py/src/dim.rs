@@ -42,7 +42,7 @@ pub trait Dim: Sized + 'static {
     fn to_py(py: Python<'_>, v: Self::V) -> PyResult<Py<PyAny>>;
     /// A pose argument (`None`, a tuple, or a homogeneous matrix).
     fn pose(obj: Option<&Bound<'_, PyAny>>, what: &str) -> PyResult<Self::Pose>;
-    /// A pose argument as the pair queries take it ([`pose::entering`]): an
+    /// A pose argument as the pair queries take it ([`dispatch::entering_pose`]): an
     /// `isect.Pose` was entered once when it was built, any other form is here.
     fn entered_pose(obj: Option<&Bound<'_, PyAny>>, what: &str) -> PyResult<Self::Pose>;
     /// A pose from one row of a flat pose array.
@@ -270,7 +270,7 @@ impl Dim for D3 {
         if let Some(pose) = obj.and_then(|o| pose::as_pose3(o, what, Form::Entered)) {
             return pose;
         }
-        Ok(pose::entering::<DVec3>(&Self::pose(obj, what)?))
+        Ok(dispatch::entering_pose::<DVec3>(&Self::pose(obj, what)?))
     }
     fn pose_from_row(row: &[f64], what: &str) -> PyResult<Self::Pose> {
         let t = DVec3::from_slice(&row[..3]);
@@ -337,7 +337,7 @@ impl Dim for D2 {
         if let Some(pose) = obj.and_then(|o| pose::as_pose2(o, what, Form::Entered)) {
             return pose;
         }
-        Ok(pose::entering::<DVec2>(&Self::pose(obj, what)?))
+        Ok(dispatch::entering_pose::<DVec2>(&Self::pose(obj, what)?))
     }
     fn pose_from_row(row: &[f64], _what: &str) -> PyResult<Self::Pose> {
         Ok(Pose2::new(DVec2::new(row[0], row[1]), row[2]))

@@ -3,8 +3,7 @@
 //! parsed again on every call, which costs more than most queries.
 
 use glam::{DQuat, DVec2, DVec3};
-use isect::algo::gjk::GjkVector;
-use isect::math::{Isometry, Pose2, Pose3};
+use isect::math::{Pose2, Pose3};
 use isect::query::dispatch;
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
@@ -29,7 +28,7 @@ enum Placed {
 #[pyclass(frozen, module = "isect")]
 pub struct Pose {
     placed: Placed,
-    /// `placed` as the pair queries take it ([`entering`]), found once here.
+    /// `placed` as the pair queries take it ([`dispatch::entering_pose`]), found once here.
     entered: Placed,
 }
 
@@ -165,8 +164,8 @@ impl Pose {
     /// The pose `placed`, entered once for the pair queries.
     fn of(placed: Placed) -> Self {
         let entered = match placed {
-            Placed::D2(p) => Placed::D2(entering::<DVec2>(&p)),
-            Placed::D3(p) => Placed::D3(entering::<DVec3>(&p)),
+            Placed::D2(p) => Placed::D2(dispatch::entering_pose::<DVec2>(&p)),
+            Placed::D3(p) => Placed::D3(dispatch::entering_pose::<DVec3>(&p)),
         };
         Pose { placed, entered }
     }
@@ -192,7 +191,7 @@ impl Pose {
 pub enum Form {
     /// As built (worlds, shapes and batches enter it themselves).
     Placed,
-    /// Entered ([`entering`]), for the pair queries' shape methods.
+    /// Entered ([`dispatch::entering_pose`]), for the pair queries' shape methods.
     Entered,
 }
 
@@ -229,14 +228,6 @@ pub fn as_pose2(obj: &Bound<'_, PyAny>, what: &str, form: Form) -> Option<PyResu
             "{what}: a 3D Pose for a 2D shape"
         ))),
     })
-}
-
-/// `pose` as the library's free pair queries take it before calling the shapes'
-/// pair methods: [`dispatch::entered_pose`], or a NaN pose where they answer their
-/// documented miss.
-pub fn entering<V: GjkVector<Scalar = f64>>(pose: &V::Pose) -> V::Pose {
-    dispatch::entered_pose::<V>(pose)
-        .unwrap_or_else(|| V::Pose::from_translation(V::splat(f64::NAN)))
 }
 
 /// Registers `Pose`.

@@ -133,10 +133,10 @@ fn nearest_corner<R: Real>(
     })
 }
 
-/// The four corners of a box, in its frame.
+/// The four corners of a box, in its frame ([`Aabb::corners`]).
 fn corners<V: Vector>(x: &Aabb<V>) -> [V; 4] {
-    let (lo, hi) = (x.min, x.max);
-    [lo, lo.with(0, hi.get(0)), hi, lo.with(1, hi.get(1))]
+    let mut all = x.corners();
+    std::array::from_fn(|_| all.next().unwrap_or(x.min))
 }
 
 /// True when one of `x`'s face axes puts every corner of the other box (in `x`'s

@@ -349,9 +349,19 @@ pub trait DispatchShape<V: GjkVector>: RayCast<V> + Clone {
 
 /// `pose` with a unit rotation, or a NaN pose (which every pair query answers with
 /// its documented miss) when [`check_pose`] refuses it (a rotation off unit length, a
-/// translation beyond [`Real::MAX_COORD`]).
+/// translation beyond [`Real::MAX_COORD`]): what the free pair queries pass to the
+/// shapes' pair methods, for callers that enter a pose once and call those methods.
+///
+/// ```
+/// use isect::d3::*;
+/// use isect::query::dispatch;
+///
+/// let far = Pose::from_translation(Vec3::new(f32::MAX, 0.0, 0.0));
+/// assert!(dispatch::entering_pose::<Vec3>(&far).translation.x.is_nan());
+/// assert_eq!(dispatch::entering_pose::<Vec3>(&Pose::IDENTITY), Pose::IDENTITY);
+/// ```
 #[inline]
-pub(crate) fn entering_pose<V: GjkVector>(pose: &V::Pose) -> V::Pose {
+pub fn entering_pose<V: GjkVector>(pose: &V::Pose) -> V::Pose {
     entered_pose::<V>(pose)
         .unwrap_or_else(|| V::Pose::from_translation(V::splat(V::Scalar::from_f64(f64::NAN))))
 }
