@@ -142,6 +142,11 @@ fn isect_mesh_f64(s: &Scene) -> TriMesh<f64> {
     TriMesh::new(v, s.triangles.clone(), TriMeshFlags::OPEN).unwrap()
 }
 
+/// The ray in `f64`, as the Python package takes it.
+fn ray_f64(r: &Ray<Vec3>) -> Ray<DVec3> {
+    Ray::new(r.origin.as_dvec3(), r.dir.as_dvec3()).unwrap()
+}
+
 /// isect's closest hits of the whole batch as `(t, triangle)`.
 fn isect_batch(mesh: &TriMesh<f32>, rays: &[Ray<Vec3>]) -> Vec<Option<(f32, u32)>> {
     let hits = mesh.cast_rays_indexed(rays, f32::INFINITY);
@@ -259,11 +264,7 @@ fn measure(s: &Scene, reps: usize) {
     });
     // The Python package's mesh: the same triangles and rays in f64.
     let mesh64 = isect_mesh_f64(s);
-    let rays64: Vec<Ray<DVec3>> = s
-        .rays
-        .iter()
-        .map(|r| Ray::new(r.origin.as_dvec3(), r.dir.as_dvec3()).unwrap())
-        .collect();
+    let rays64: Vec<Ray<DVec3>> = s.rays.iter().map(ray_f64).collect();
     let t_batch64 = best_of(reps, n, || {
         black_box(mesh64.cast_rays_indexed(&rays64, f64::INFINITY));
     });
@@ -328,6 +329,10 @@ fn callgrind(scene: &str, kind: &str, n: usize) {
         "batch" => {
             black_box(isect_batch(&isect_mesh(&s), rays));
         }
+        "batch64" => {
+            let rays64: Vec<Ray<DVec3>> = rays.iter().map(ray_f64).collect();
+            black_box(isect_mesh_f64(&s).cast_rays_indexed(&rays64, f64::INFINITY));
+        }
         "any" => {
             let mesh = isect_mesh(&s);
             for r in rays {
@@ -337,7 +342,7 @@ fn callgrind(scene: &str, kind: &str, n: usize) {
         "build" => {
             black_box(isect_mesh(&s));
         }
-        _ => panic!("kind: embree, isect, batch, any or build"),
+        _ => panic!("kind: embree, isect, batch, batch64, any or build"),
     }
 }
 

@@ -189,13 +189,31 @@ fn crossings<V: Vector>(hits: &[RayHit<V>], tol: f64) -> usize {
 /// target and the line crosses the surface exactly twice (in at the feature, out).
 /// Returns how many rays were cast.
 fn aim_at_features<R: Real>(data: &MeshData, k: f64, convex: bool, seed: u64) -> usize {
+    aim_at_features_moved::<R>(data, k, [0.0; 3], convex, seed)
+}
+
+/// [`aim_at_features`] with the scaled mesh moved by `offset` (the slack on `t` grown
+/// with the coordinates' magnitude).
+fn aim_at_features_moved<R: Real>(
+    data: &MeshData,
+    k: f64,
+    offset: [f64; 3],
+    convex: bool,
+    seed: u64,
+) -> usize {
     let data = MeshData {
-        vertices: data.vertices.iter().map(|p| p.map(|x| x * k)).collect(),
+        vertices: data
+            .vertices
+            .iter()
+            .map(|p| [0, 1, 2].map(|i| p[i] * k + offset[i]))
+            .collect(),
         indices: data.indices.clone(),
     };
     let mesh = build::<R>(&data, TriMeshFlags::OPEN);
     let (center, radius) = bounds(&data);
-    let slack = slack::<R>();
+    // The targets round to the coordinates' magnitude, which the offset raises.
+    let far = offset.iter().fold(0.0_f64, |m, x| m.max(x.abs()));
+    let slack = slack::<R>() * (1.0 + far / radius);
     let mut rng = Rng(seed);
     let adj = adjacency(&data);
     let mut cast = 0;
@@ -256,6 +274,88 @@ fn watertight_bumpy_and_bunny<R: Real>() {
     }
 }
 for_each_real!(watertight_bumpy_and_bunny);
+
+// The same in `f64` with the meshes moved 1e7 of their size from the origin (the ray
+// tree's `f32` node boxes are relative to the mesh's centre; absolute `f32` boxes would
+// be a metre wide on a 10 cm part 1,000 km away).
+#[test]
+fn watertight_far_from_the_origin_f64() {
+    let (sphere, bunny) = (bumpy_sphere(24, 12, 0.0), bunny());
+    for (i, k) in SCALES.into_iter().enumerate() {
+        let offset = [1e7 * k, -4e6 * k, 3e6 * k];
+        aim_at_features_moved::<f64>(&sphere, k, offset, true, 0xFA0 + i as u64);
+        aim_at_features_moved::<f64>(&bunny, k, offset, false, 0xFB0 + i as u64);
+    }
+}
+
+/// The closest crossing of `ray` over every triangle of `data` cast alone, ties to the
+/// lowest index: what the mesh's tree must find.
+fn every_triangle<R: Real>(
+    alone: &[TriMesh<R>],
+    ray: &Ray<R::V3>,
+    max_t: R,
+) -> Option<(u32, RayHit<R::V3>)> {
+    let mut best: Option<(u32, RayHit<R::V3>)> = None;
+    for (i, tri) in alone.iter().enumerate() {
+        if let Some((_, hit)) = tri.cast_ray_indexed(ray, max_t) {
+            if best.is_none_or(|(_, b)| hit.t < b.t) {
+                best = Some((i as u32, hit));
+            }
+        }
+    }
+    best
+}
+
+// The tree's closest hit (single and batch) is the closest over every triangle cast
+// alone, for ordinary rays, rays with a component below 2^-100 of the direction (which
+// the `f64` node tests refuse: they walk every leaf) and, in `f64`, on a mesh larger
+// than 2^100 (every ray walks every leaf).
+fn tree_walk_finds_the_closest_of_every_triangle<R: Real>() {
+    let data = bumpy_sphere(16, 8, 0.2);
+    let mut rng = Rng(0x7EE);
+    let scales: &[f64] = if R::EPSILON.to_f64() < 1e-10 {
+        &[1.0, 1e31]
+    } else {
+        &[1.0]
+    };
+    for &k in scales {
+        let data = MeshData {
+            vertices: data.vertices.iter().map(|p| p.map(|x| x * k)).collect(),
+            indices: data.indices.clone(),
+        };
+        let mesh = build::<R>(&data, TriMeshFlags::OPEN);
+        let alone: Vec<TriMesh<R>> = data
+            .indices
+            .iter()
+            .map(|t| {
+                let vertices = t.map(|i| v::<R>(data.vertices[i as usize])).to_vec();
+                TriMesh::new(vertices, vec![[0, 1, 2]], TriMeshFlags::OPEN).unwrap()
+            })
+            .collect();
+        let mut rays = scene_rays::<R>(&data, &mut rng, 200);
+        for (n, ray) in rays.iter_mut().enumerate().filter(|(n, _)| n % 3 == 0) {
+            let d = to_f64::<R>(ray.dir);
+            let big = d.iter().fold(0.0_f64, |m, x| m.max(x.abs()));
+            let mut tiny = d;
+            tiny[n % 3] = big * 1e-35 * if n % 2 == 0 { 1.0 } else { -1.0 };
+            ray.dir = v::<R>(tiny);
+        }
+        let batch = mesh.cast_rays_indexed(&rays, R::INFINITY);
+        let mut hits = 0;
+        for (n, ray) in rays.iter().enumerate() {
+            let want = every_triangle(&alone, ray, R::INFINITY);
+            assert_eq!(
+                mesh.cast_ray_indexed(ray, R::INFINITY),
+                want,
+                "scale {k} ray {n}"
+            );
+            assert_eq!(batch[n], want, "scale {k} ray {n} (batch)");
+            hits += usize::from(want.is_some());
+        }
+        assert!(hits > 40, "scale {k}: {hits} hits");
+    }
+}
+for_each_real!(tree_walk_finds_the_closest_of_every_triangle);
 
 /// Seeded rays at the mesh: origins in a box three times the mesh's, aimed at points
 /// of its box, so that some start inside a solid mesh and about half miss.

@@ -1,6 +1,6 @@
-//! The node test of the mesh's ray walk with AVX: one ray against a node's eight boxes,
-//! for `f32` in 8-lane registers and for `f64` in two 4-lane halves, on `x86_64`
-//! processors that have AVX (found at run time when the tree is built; the walk around
+//! The node test of the mesh's ray walk with AVX: one ray against a node's eight `f32`
+//! boxes (whatever the mesh's scalar) in 8-lane registers, on `x86_64` processors that
+//! have AVX (found at run time when the tree is built; the walk around
 //! it is compiled for AVX too, see [`RayTree::walk`](super::ray_tree::RayTree::walk));
 //! and the `f64` leaf test of four triangles in one 4-lane register (passed down by
 //! the walks compiled for AVX as their kernels' type, and inlined there). The
@@ -15,8 +15,7 @@
 //!
 //! Safety: the kernels may run only where AVX is present (their callers check); their
 //! loads are unaligned 32-byte reads of the ray's eight-lane rows, of whole rows of a
-//! node or of their halves (at the offsets `OctantRay` makes), and of a leaf's
-//! four-lane `f64` rows.
+//! node (at the offsets `OctantRay` makes), and of a leaf's four-lane `f64` rows.
 
 use super::ray::{ShearedRay, Triangles4, EDGE_SIGN_ULPS, SLIVER_CANCELLATION};
 use super::ray_tree::{OctantRay, Rows, WIDE};
@@ -24,16 +23,16 @@ use crate::broad::simd::LANES;
 use core::arch::x86_64::*;
 use glam::DVec3;
 
-/// The node test (see `slab8_portable`): the entry parameters and the mask of the
-/// lanes hit within `[0, max_t]` (`max_t` finite).
+/// The node test (see `slab8_portable`, and `Kernels::slab` for `PADDED`): the entry
+/// parameters and the mask of the lanes hit within `[0, max_t]` (`max_t` finite).
 ///
 /// # Safety
 /// The processor must have AVX.
 #[target_feature(enable = "avx")]
 #[inline]
-pub(super) unsafe fn slab8(
-    ray: &OctantRay<f32>,
-    rows: &Rows<f32>,
+pub(super) unsafe fn slab8<const PADDED: bool>(
+    ray: &OctantRay,
+    rows: &Rows,
     max_t: f32,
 ) -> ([f32; WIDE], u32) {
     let (near, far) = (ray.near(), ray.far());
@@ -44,7 +43,7 @@ pub(super) unsafe fn slab8(
     // loads read within `rows`; the ray's rows and `t` are eight lanes long.
     unsafe {
         let row = |offset: usize| {
-            debug_assert!(offset + 32 <= core::mem::size_of::<Rows<f32>>());
+            debug_assert!(offset + 32 <= core::mem::size_of::<Rows>());
             _mm256_loadu_ps(base.add(offset).cast::<f32>())
         };
         let mut enter = _mm256_setzero_ps();
@@ -52,8 +51,15 @@ pub(super) unsafe fn slab8(
         for axis in 0..3 {
             let o = _mm256_loadu_ps(ray.origin[axis].as_ptr());
             let inv = _mm256_loadu_ps(ray.inv_dir[axis].as_ptr());
+            let (o_far, inv_far) = match PADDED {
+                true => (
+                    _mm256_loadu_ps(ray.origin_far[axis].as_ptr()),
+                    _mm256_loadu_ps(ray.inv_far[axis].as_ptr()),
+                ),
+                false => (o, inv),
+            };
             let t_near = _mm256_mul_ps(_mm256_sub_ps(row(near[axis]), o), inv);
-            let t_far = _mm256_mul_ps(_mm256_sub_ps(row(far[axis]), o), inv);
+            let t_far = _mm256_mul_ps(_mm256_sub_ps(row(far[axis]), o_far), inv_far);
             enter = _mm256_max_ps(t_near, enter);
             exit = _mm256_min_ps(t_far, exit);
         }
@@ -61,51 +67,6 @@ pub(super) unsafe fn slab8(
         let hit = _mm256_cmp_ps::<_CMP_LE_OQ>(enter, exit);
         (t, _mm256_movemask_ps(hit) as u32)
     }
-}
-
-/// The `f64` node test (see `slab8_portable`): the entry parameters and the mask of
-/// the lanes hit within `[0, max_t]` (`max_t` finite), lanes 0–3 and 4–7 as two 4-lane
-/// halves.
-///
-/// # Safety
-/// The processor must have AVX.
-#[target_feature(enable = "avx")]
-#[inline]
-pub(super) unsafe fn slab8_f64(
-    ray: &OctantRay<f64>,
-    rows: &Rows<f64>,
-    max_t: f64,
-) -> ([f64; WIDE], u32) {
-    let (near, far) = (ray.near(), ray.far());
-    let base = rows.as_ptr().cast::<u8>();
-    let mut t = [0.0; WIDE];
-    let mut mask = 0;
-    for half in 0..2 {
-        // SAFETY: AVX is present (the caller's contract); each offset is a whole row of
-        // `rows` (`OctantRay` makes them so and nothing else writes them), so the
-        // 32-byte loads at it and 32 bytes further read within `rows`; the ray's rows
-        // are eight lanes long and the store is at lane `4 * half ≤ 4` of `t`.
-        unsafe {
-            let row = |offset: usize| {
-                debug_assert!(offset + 64 <= core::mem::size_of::<Rows<f64>>());
-                _mm256_loadu_pd(base.add(offset + 32 * half).cast::<f64>())
-            };
-            let mut enter = _mm256_setzero_pd();
-            let mut exit = _mm256_set1_pd(max_t);
-            for axis in 0..3 {
-                let o = _mm256_loadu_pd(ray.origin[axis].as_ptr());
-                let inv = _mm256_loadu_pd(ray.inv_dir[axis].as_ptr());
-                let t_near = _mm256_mul_pd(_mm256_sub_pd(row(near[axis]), o), inv);
-                let t_far = _mm256_mul_pd(_mm256_sub_pd(row(far[axis]), o), inv);
-                enter = _mm256_max_pd(t_near, enter);
-                exit = _mm256_min_pd(t_far, exit);
-            }
-            _mm256_storeu_pd(t.as_mut_ptr().add(4 * half), enter);
-            let hit = _mm256_cmp_pd::<_CMP_LE_OQ>(enter, exit);
-            mask |= (_mm256_movemask_pd(hit) as u32) << (4 * half);
-        }
-    }
-    (t, mask)
 }
 
 /// `ShearedRay::hit4` for `f64` (see `hit4_portable`): `(t, hit, undecided)`, the
@@ -240,8 +201,9 @@ pub(super) unsafe fn hit4_f64_inlined(
 #[cfg(test)]
 mod tests {
     use super::super::ray_tree::slab8_portable;
+    use super::super::ray_tree::tests::exact_octant;
     use super::super::sse::tests::{
-        random_case_f64, random_leaf_f64, random_ray, random_rows, shared_kernel, Lcg,
+        random_leaf_f64, random_narrowed_case, random_ray, random_rows, shared_kernel, Lcg,
     };
     use super::*;
     use crate::algo::slab::PreparedRay;
@@ -261,10 +223,11 @@ mod tests {
             let ray = random_ray(&mut rng);
             let max_t = [f32::INFINITY, 1.0, 0.0, -1.0, f32::NAN, f32::MAX][case % 6];
             let prepared = PreparedRay::new(&ray, finite_max_t(max_t));
-            let octant = OctantRay::new(&prepared);
+            let octant = exact_octant(&prepared);
             // SAFETY: AVX was detected above.
-            let (t, hit) = unsafe { slab8(&octant, &rows, prepared.max_t) };
-            let (port_t, port_hit) = slab8_portable(&octant, &rows, [prepared.max_t; WIDE]);
+            let (t, hit) = unsafe { slab8::<false>(&octant, &rows, prepared.max_t) };
+            let (port_t, port_hit) =
+                slab8_portable::<false>(&octant, &rows, [prepared.max_t; WIDE]);
             assert_eq!(hit, port_hit, "case {case}");
             assert_eq!(hit, shared_kernel(&prepared, &boxes, &t), "case {case}");
             hits += hit.count_ones();
@@ -275,20 +238,23 @@ mod tests {
         assert!(hits > 10_000, "{hits} hits");
     }
 
-    // Where the processor has AVX, the AVX `f64` node kernel gives the portable
-    // kernel's mask and entries bit for bit (the cases of the SSE2 kernel's test).
+    // Where the processor has AVX, the AVX node kernel of an `f64` tree (padded,
+    // narrowed rays) gives the portable kernel's mask and entries bit for bit (the
+    // cases of the SSE kernel's test).
     #[test]
-    fn avx_slab_f64_matches_portable() {
+    fn avx_padded_slab_matches_portable() {
         if !std::arch::is_x86_feature_detected!("avx") {
             return;
         }
         let mut rng = Lcg(23);
         let mut hits = 0;
         for case in 0..40_000 {
-            let (octant, rows, max_t) = random_case_f64(&mut rng, case);
+            let Some((octant, rows, clip)) = random_narrowed_case(&mut rng, case) else {
+                continue;
+            };
             // SAFETY: AVX was detected above.
-            let (t, hit) = unsafe { slab8_f64(&octant, &rows, max_t) };
-            let (port_t, port_hit) = slab8_portable(&octant, &rows, [max_t; WIDE]);
+            let (t, hit) = unsafe { slab8::<true>(&octant, &rows, clip) };
+            let (port_t, port_hit) = slab8_portable::<true>(&octant, &rows, [clip; WIDE]);
             assert_eq!(hit, port_hit, "case {case}");
             hits += hit.count_ones();
             for lane in 0..WIDE {

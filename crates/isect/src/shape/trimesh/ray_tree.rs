@@ -14,18 +14,31 @@
 //! shared tree's nodes hold two or three slots on average, so its leaves averaged two
 //! triangles. Half as many levels means about half as many node
 //! tests per ray, each testing eight boxes: with AVX (found at run time when the tree
-//! is built) one 8-lane kernel for `f32` or two 4-lane halves for `f64`, the walk
-//! compiled for AVX around it; otherwise on `x86_64` two 4-lane SSE halves for `f32`
-//! or four 2-lane SSE2 quarters for `f64`, or the portable kernel (other targets). All
-//! give the same entries and masks bit for bit (tested).
+//! is built) one 8-lane kernel, the walk compiled for AVX around it; otherwise on
+//! `x86_64` two 4-lane SSE halves, or the portable kernel (other targets). All give the
+//! same entries and masks bit for bit (tested).
+//!
+//! Node boxes are `f32` whatever the mesh's scalar, so an `f64` tree's nodes take the
+//! `f32` tree's four cache lines and its node tests the `f32` kernels (Embree also
+//! tests `f32` boxes for every ray). An `f32` tree's boxes are the shared tree's own
+//! numbers and its test is exact. An `f64` tree's boxes are taken relative to an
+//! `f32` point at the mesh's centre (so a mesh far from the origin keeps tight boxes)
+//! and rounded outward, and each ray is narrowed conservatively ([`NodeFrame`]): its
+//! origin relative to the centre rounded toward each plane's safe side, its direction
+//! scaled by a power of two, its inverse direction shrunk for the near planes and
+//! grown for the far ones by [`NODE_PAD_REL`]. So an `f64` node test never misses a box
+//! the exact ray meets; it
+//! may keep a box that rounding would have culled, which costs a leaf test, not an
+//! answer. Rays and meshes beyond [`NARROW_LIMIT`] of that range walk every leaf.
 //!
 //! A walk tests a node's boxes with the near and far plane of each axis chosen once per
 //! ray by its octant ([`OctantRay`]) and treats leaves and inner nodes alike: the
 //! nearest hit child is visited next, the others are pushed farthest first with their
 //! entry parameter (pruned when popped after the best hit shrank the ray). The boxes
-//! are the shared tree's (the padded triangle boxes and their unions), so culling is
-//! the same and the hits are those of the per-triangle kernel. Flat triangles are left
-//! out of the leaves: rays never hit them.
+//! hold the shared tree's (the padded triangle boxes and their unions), so no hit of
+//! the per-triangle kernel is culled, and the leaves' answers (nearest `t`, ties to the
+//! lowest index) do not depend on the order of the walk. Flat triangles are left out of
+//! the leaves: rays never hit them.
 
 use super::ray::{ShearedRay, Triangles4};
 use crate::algo::slab::PreparedRay;
@@ -43,55 +56,76 @@ const EMPTY: u32 = u32::MAX;
 /// Children of a node of the ray tree.
 pub(super) const WIDE: usize = 8;
 
-/// Rows of a node's boxes: `rows[axis]` holds the eight lower bounds on `axis`,
-/// `rows[3 + axis]` the upper ones, so that a ray picks its near and far plane of each
-/// axis by place ([`OctantRay`]). Empty lanes have lower bounds `+∞`, upper `−∞`.
-pub(super) type Rows<S> = [[S; WIDE]; 6];
+/// Rows of a node's boxes (`f32` for every tree): `rows[axis]` holds the eight lower
+/// bounds on `axis`, `rows[3 + axis]` the upper ones, so that a ray picks its near and
+/// far plane of each axis by place ([`OctantRay`]). Empty lanes have lower bounds `+∞`,
+/// upper `−∞`.
+pub(super) type Rows = [[f32; WIDE]; 6];
 
 /// An inner node: eight child boxes as [`Rows`] and their codes (a node index,
-/// `LEAF_BIT | leaf` or [`EMPTY`]), on four cache lines for `f32`.
+/// `LEAF_BIT | leaf` or [`EMPTY`]), on four cache lines.
 #[derive(Copy, Clone, Debug)]
 #[repr(C, align(64))]
-struct RayNode<S: Real> {
-    rows: Rows<S>,
+struct RayNode {
+    rows: Rows,
     child: [u32; WIDE],
 }
 
-/// A ray prepared for the node kernels: origin and inverse direction, each coordinate
-/// repeated in eight lanes, and for each axis where in [`Rows`] the plane it meets
-/// first (`near`) and last (`far`) lies, chosen once by the sign of the inverse
-/// direction as Embree does (its `nearX`/`farX` offsets). `PreparedRay` never makes
-/// `1/dir = −∞`, so a zero component (`+∞`) takes the lower bound as near, as the
-/// min/max ordering of the shared kernel does, NaN (`0·∞`) included. The places are
-/// byte offsets into [`Rows`] (a whole row each), which the SIMD kernels add to the
-/// node's address without scaling.
+/// Relative widening of an `f64` tree's node intervals: the near planes take the
+/// inverse direction times `1 − NODE_PAD_REL`, the far planes times `1 + NODE_PAD_REL`,
+/// so a positive entry shrinks and a positive exit grows (a negative entry never counts,
+/// the entry starts at 0; a negative exit is a miss either way: directed origins keep its
+/// sign). `2^-20`: sixteen `f32` roundings, where `(plane − origin)·inv` takes three (the
+/// subtraction, the product, `inv`'s rounding to `f32`). Where a product underflows,
+/// the origins' directed rounding (at least the least normal `f32` beyond the origin,
+/// and every scaled `|inv| ≥ 1`) covers its error.
+pub(super) const NODE_PAD_REL: f64 = 1.0 / 1_048_576.0;
+
+/// `2^100`: an `f64` ray is narrowed ([`NodeFrame::node_ray`]) when its origin lies
+/// within this of the tree's centre on every axis and its scaled inverse direction is
+/// within it (or infinite), and an `f64` tree only when its mesh does. Then every box
+/// the ray meets is entered below `2^102` in the node tests' `t`, far inside `f32`,
+/// and no product of a hit box overflows. Other rays, and every ray of a mesh larger
+/// than this, walk every leaf.
+pub(super) const NARROW_LIMIT: f64 = f64::from_bits((1023 + 100) << 52);
+
+/// A ray prepared for the node kernels: for each axis the origin and inverse direction
+/// it takes for the near plane (`origin`, `inv_dir`) and for the far plane
+/// (`origin_far`, `inv_far`), each repeated in eight lanes, and where in [`Rows`] the plane it meets first
+/// (`near`) and last (`far`) lies, chosen once by the sign of the inverse direction as
+/// Embree does (its `nearX`/`farX` offsets). The inverse direction is never `−∞`, so a
+/// zero component (`+∞`) takes the lower bound as near, as the min/max ordering of the
+/// shared kernel does, NaN (`0·∞`) included. The places are byte offsets into [`Rows`]
+/// (a whole row each), which the SIMD kernels add to the node's address without
+/// scaling. An `f32` tree's ray has one origin and inverse direction, its own; an `f64`
+/// tree's is narrowed ([`NodeFrame::node_ray`]).
 #[derive(Copy, Clone, Debug)]
-pub(super) struct OctantRay<S: Real> {
-    pub(super) origin: [[S; WIDE]; 3],
-    pub(super) inv_dir: [[S; WIDE]; 3],
+pub(super) struct OctantRay {
+    pub(super) origin: [[f32; WIDE]; 3],
+    pub(super) origin_far: [[f32; WIDE]; 3],
+    pub(super) inv_dir: [[f32; WIDE]; 3],
+    pub(super) inv_far: [[f32; WIDE]; 3],
     near: [usize; 3],
     far: [usize; 3],
 }
 
 /// The size of a row of [`Rows`] in bytes.
-const fn row_bytes<S>() -> usize {
-    core::mem::size_of::<[S; WIDE]>()
-}
+const ROW_BYTES: usize = core::mem::size_of::<[f32; WIDE]>();
 
-impl<S: Real> OctantRay<S> {
-    /// From a [`PreparedRay`] (its `max_t` is passed to the kernels separately).
+impl OctantRay {
+    /// From each axis's near-plane and far-plane origins and inverse directions (the
+    /// octant from the near one's sign).
     #[inline(always)]
-    pub(super) fn new<V: Vector<Scalar = S>>(ray: &PreparedRay<V>) -> Self {
-        let mut out = Self::default();
-        for axis in 0..3 {
-            let inv = ray.inv_dir.get(axis);
-            out.origin[axis] = [ray.origin.get(axis); WIDE];
-            out.inv_dir[axis] = [inv; WIDE];
-            let flip = usize::from(inv < S::ZERO) * 3;
-            out.near[axis] = (axis + flip) * row_bytes::<S>();
-            out.far[axis] = (axis + 3 - flip) * row_bytes::<S>();
+    fn new(origin: [[f32; 3]; 2], inv_dir: [[f32; 3]; 2]) -> Self {
+        let flip = |axis: usize| usize::from(inv_dir[0][axis] < 0.0) * 3;
+        Self {
+            origin: origin[0].map(|o| [o; WIDE]),
+            origin_far: origin[1].map(|o| [o; WIDE]),
+            inv_dir: inv_dir[0].map(|i| [i; WIDE]),
+            inv_far: inv_dir[1].map(|i| [i; WIDE]),
+            near: std::array::from_fn(|axis| (axis + flip(axis)) * ROW_BYTES),
+            far: std::array::from_fn(|axis| (axis + 3 - flip(axis)) * ROW_BYTES),
         }
-        out
     }
 
     /// The byte offsets in [`Rows`] of the near planes: whole rows, so each row read
@@ -110,21 +144,184 @@ impl<S: Real> OctantRay<S> {
     }
 
     /// The row of `rows` at byte offset `offset` (portable kernel).
+    #[cfg_attr(target_arch = "x86_64", allow(dead_code))]
     #[inline(always)]
-    fn row(rows: &Rows<S>, offset: usize) -> &[S; WIDE] {
-        &rows[offset / row_bytes::<S>()]
+    fn row(rows: &Rows, offset: usize) -> &[f32; WIDE] {
+        &rows[offset / ROW_BYTES]
     }
 }
 
-impl<S: Real> Default for OctantRay<S> {
+impl Default for OctantRay {
     /// A ray at the origin with a zero inverse direction (a placeholder to overwrite).
     fn default() -> Self {
         Self {
-            origin: [[S::ZERO; WIDE]; 3],
-            inv_dir: [[S::ZERO; WIDE]; 3],
-            near: [0, 1, 2].map(|a| a * row_bytes::<S>()),
-            far: [3, 4, 5].map(|a| a * row_bytes::<S>()),
+            origin: [[0.0; WIDE]; 3],
+            origin_far: [[0.0; WIDE]; 3],
+            inv_dir: [[0.0; WIDE]; 3],
+            inv_far: [[0.0; WIDE]; 3],
+            near: [0, 1, 2].map(|a| a * ROW_BYTES),
+            far: [3, 4, 5].map(|a| a * ROW_BYTES),
         }
+    }
+}
+
+/// True for the `f32` trees, whose node boxes and rays are the mesh's own numbers (a
+/// constant of the type: the compiler drops the other branch).
+#[inline(always)]
+const fn exact_nodes<S>() -> bool {
+    core::mem::size_of::<S>() == 4
+}
+
+/// An `f32` above `x` (an `f64` value) by at least the `f32` spacing there, so also
+/// above the exact value `x` rounds when `x` is a difference computed in `f64` (its
+/// error is far below that spacing). `x` rounded to `f32` moved up by `2^-23` of
+/// itself, at least one ulp, plus the least normal `f32` (the spacing of tiny
+/// values): a few instructions, no branch.
+#[inline(always)]
+fn f32_above(x: f64) -> f32 {
+    let y = x as f32;
+    y + (y.abs() * f32::EPSILON + f32::MIN_POSITIVE)
+}
+
+/// An `f32` below `x` (see [`f32_above`]).
+#[inline(always)]
+fn f32_below(x: f64) -> f32 {
+    let y = x as f32;
+    y - (y.abs() * f32::EPSILON + f32::MIN_POSITIVE)
+}
+
+/// Where a tree's `f32` node boxes lie in the mesh's coordinates: relative to `centre`
+/// (zero for an `f32` tree, whose boxes are the mesh's own numbers; an `f32` point at
+/// the middle of an `f64` mesh's bounds).
+#[derive(Copy, Clone, Debug)]
+struct NodeFrame<S: Real> {
+    centre: [S; 3],
+    /// False for an `f64` mesh reaching beyond [`NARROW_LIMIT`] of its centre: its rays
+    /// walk every leaf.
+    narrow: bool,
+}
+
+impl<S: Real> Default for NodeFrame<S> {
+    fn default() -> Self {
+        Self {
+            centre: [S::ZERO; 3],
+            narrow: true,
+        }
+    }
+}
+
+/// A ray as the node tests take it: its rows and the factor (a power of two) from the
+/// ray's `t` to the node tests' `t`.
+#[derive(Copy, Clone, Debug)]
+pub(super) struct NodeRay {
+    octant: OctantRay,
+    t_scale: f64,
+}
+
+impl NodeRay {
+    /// The node tests' clip for the ray's `max_t`: the same number for an `f32` tree;
+    /// for an `f64` one the nearest `f32` (at most `f32::MAX`, which every hit box's
+    /// entry lies below): the narrowed entries stay below it wherever the exact ones are
+    /// below `max_t`, since [`NODE_PAD_REL`] exceeds that rounding.
+    #[inline(always)]
+    fn clip<S: Real>(&self, max_t: S) -> f32 {
+        if exact_nodes::<S>() {
+            max_t.to_f64() as f32
+        } else {
+            ((max_t.to_f64() * self.t_scale) as f32).min(f32::MAX)
+        }
+    }
+}
+
+impl<S: Real> NodeFrame<S> {
+    /// The frame of a mesh with these triangle corners.
+    fn new<V: Vector<Scalar = S>>(corners: &[[V; 3]]) -> Self {
+        if exact_nodes::<S>() || corners.is_empty() {
+            return Self::default();
+        }
+        let (mut lo, mut hi) = ([f64::INFINITY; 3], [f64::NEG_INFINITY; 3]);
+        for p in corners.iter().flatten() {
+            for axis in 0..3 {
+                lo[axis] = lo[axis].min(p.get(axis).to_f64());
+                hi[axis] = hi[axis].max(p.get(axis).to_f64());
+            }
+        }
+        // Halves first: the sum of two huge bounds would overflow.
+        let centre = std::array::from_fn(|a| f64::from((lo[a] / 2.0 + hi[a] / 2.0) as f32));
+        let within = |a: usize| {
+            (lo[a] - centre[a]).abs() <= NARROW_LIMIT && (hi[a] - centre[a]).abs() <= NARROW_LIMIT
+        };
+        Self {
+            centre: centre.map(S::from_f64),
+            narrow: (0..3).all(within),
+        }
+    }
+
+    /// A box's bounds on `axis` in the node rows: its own numbers for an `f32` tree;
+    /// relative to the centre and rounded outward for an `f64` one.
+    #[inline]
+    fn bounds(&self, axis: usize, min: S, max: S) -> (f32, f32) {
+        if exact_nodes::<S>() {
+            return (min.to_f64() as f32, max.to_f64() as f32);
+        }
+        let c = self.centre[axis].to_f64();
+        (f32_below(min.to_f64() - c), f32_above(max.to_f64() - c))
+    }
+
+    /// The ray as the node tests take it: an `f32` tree's as it is; an `f64` tree's
+    /// narrowed so that the padded `f32` test keeps every box the exact ray meets (module
+    /// docs). The direction is scaled by the power of two that brings its largest
+    /// component into `[1, 2)`; on each axis the origin relative to the centre is rounded
+    /// up for the plane whose `t` grows with it and down for the other (which side is
+    /// which follows the inverse direction's sign; `+∞` for a zero component counts as
+    /// positive, as the octant does). `None` for a ray beyond [`NARROW_LIMIT`] (or one
+    /// whose largest direction component is beyond `f64`'s normal range), which walks
+    /// every leaf.
+    #[inline(always)]
+    fn node_ray<V: Vector<Scalar = S>>(&self, ray: &PreparedRay<V>) -> Option<NodeRay> {
+        let inv: [f64; 3] = std::array::from_fn(|a| ray.inv_dir.get(a).to_f64());
+        let origin: [f64; 3] = std::array::from_fn(|a| ray.origin.get(a).to_f64());
+        if exact_nodes::<S>() {
+            let (o, inv) = (origin.map(|x| x as f32), inv.map(|x| x as f32));
+            let octant = OctantRay::new([o, o], [inv, inv]);
+            return Some(NodeRay {
+                octant,
+                t_scale: 1.0,
+            });
+        }
+        if !self.narrow {
+            return None;
+        }
+        let least = inv[0].abs().min(inv[1].abs()).min(inv[2].abs());
+        let t_scale = if least.is_finite() {
+            // 2^-e for `least` in [2^e, 2^(e+1)): the least `|inv|` becomes [1, 2), the
+            // largest direction component (1/2, 1].
+            let e = ((least.to_bits() >> 52) & 0x7ff) as i64 - 1023;
+            if !(-1022..=1022).contains(&e) {
+                return None;
+            }
+            f64::from_bits(((1023 - e) as u64) << 52)
+        } else {
+            1.0
+        };
+        let (mut origins, mut invs) = ([[0.0; 3]; 2], [[0.0; 3]; 2]);
+        for a in 0..3 {
+            let scaled = inv[a] * t_scale;
+            let relative = origin[a] - self.centre[a].to_f64();
+            let narrowable = (inv[a].is_infinite() || scaled.abs() <= NARROW_LIMIT)
+                && relative.abs() <= NARROW_LIMIT;
+            if !narrowable {
+                return None;
+            }
+            let (up, down) = (f32_above(relative), f32_below(relative));
+            (origins[0][a], origins[1][a]) = if scaled < 0.0 { (down, up) } else { (up, down) };
+            invs[0][a] = (scaled * (1.0 - NODE_PAD_REL)) as f32;
+            invs[1][a] = (scaled * (1.0 + NODE_PAD_REL)) as f32;
+        }
+        Some(NodeRay {
+            octant: OctantRay::new(origins, invs),
+            t_scale,
+        })
     }
 }
 
@@ -168,8 +365,9 @@ impl<S: Real, L: LeafVisit<S>> LeafVisit<S> for &mut L {
 /// The ray tree of a mesh (see the module docs).
 #[derive(Clone, Debug, Default)]
 pub(crate) struct RayTree<S: Real> {
-    nodes: Vec<RayNode<S>>,
+    nodes: Vec<RayNode>,
     leaves: Vec<Leaf<S>>,
+    frame: NodeFrame<S>,
     /// The processor has AVX: walks run `RayTree::walk_avx` and its batch twin (read
     /// on `x86_64` only).
     #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
@@ -184,7 +382,10 @@ impl<S: Real> RayTree<S> {
         corners: &[[V; 3]],
         normals: &[V],
     ) -> Self {
-        let mut tree = Self::default();
+        let mut tree = Self {
+            frame: NodeFrame::new(corners),
+            ..Self::default()
+        };
         #[cfg(target_arch = "x86_64")]
         {
             tree.avx = std::arch::is_x86_feature_detected!("avx");
@@ -202,8 +403,8 @@ impl<S: Real> RayTree<S> {
             // Leaves hold about two triangles on average.
             tree.nodes.reserve(bvh.node_count() / 2 + 1);
             let mut leaves = Vec::with_capacity(bvh.len() / 2 + 1);
-            let nodes = &mut tree.nodes;
-            add_node(bvh, 0, nodes, &mut |items| {
+            let (nodes, frame) = (&mut tree.nodes, &tree.frame);
+            add_node(bvh, 0, frame, nodes, &mut |items| {
                 leaves.push(add_leaf(items));
                 LEAF_BIT | (leaves.len() - 1) as u32
             });
@@ -228,13 +429,14 @@ fn area<V: Vector>(aabb: &Aabb<V>) -> V::Scalar {
 }
 
 /// Copies node `i` of `bvh` into `nodes` as a node of up to eight children (see the
-/// module docs for how the four-wide nodes are opened), and, depth first, its inner
-/// descendants; `leaf(items)` stores a leaf and returns its code. Returns the node's
-/// index.
+/// module docs for how the four-wide nodes are opened), its boxes in `frame`, and,
+/// depth first, its inner descendants; `leaf(items)` stores a leaf and returns its
+/// code. Returns the node's index.
 fn add_node<V: Vector>(
     bvh: &Bvh<V>,
     i: usize,
-    nodes: &mut Vec<RayNode<V::Scalar>>,
+    frame: &NodeFrame<V::Scalar>,
+    nodes: &mut Vec<RayNode>,
     leaf: &mut impl FnMut(&[u32]) -> u32,
 ) -> u32 {
     // The children so far (`kids[..n]`), each with, for an inner node that is not a
@@ -335,22 +537,22 @@ fn add_node<V: Vector>(
         n -= 1;
     }
     let index = nodes.len();
-    let zero = V::Scalar::ZERO;
     nodes.push(RayNode {
-        rows: [[zero; WIDE]; 6],
+        rows: [[0.0; WIDE]; 6],
         child: [EMPTY; WIDE],
     });
-    let mut rows = [[V::Scalar::INFINITY; WIDE]; 6];
-    rows[3..].fill([V::Scalar::NEG_INFINITY; WIDE]);
+    let mut rows = [[f32::INFINITY; WIDE]; 6];
+    rows[3..].fill([f32::NEG_INFINITY; WIDE]);
     let mut child = [EMPTY; WIDE];
     for (lane, &(aabb, slot, _)) in kids[..n].iter().enumerate() {
         for axis in 0..3 {
-            rows[axis][lane] = aabb.min.get(axis);
-            rows[3 + axis][lane] = aabb.max.get(axis);
+            let (lo, hi) = frame.bounds(axis, aabb.min.get(axis), aabb.max.get(axis));
+            rows[axis][lane] = lo;
+            rows[3 + axis][lane] = hi;
         }
         let (items, count) = groups[lane];
         child[lane] = match slot {
-            Slot::Node(c) if count == 0 => add_node(bvh, c, nodes, leaf),
+            Slot::Node(c) if count == 0 => add_node(bvh, c, frame, nodes, leaf),
             Slot::Empty => EMPTY,
             _ => leaf(&items[..count]),
         };
@@ -404,8 +606,9 @@ fn tree_leaf<V: Vector>(items: &[u32], corners: &[[V; 3]]) -> Leaf<V::Scalar> {
 pub(super) trait Kernels {
     /// The node test: the entry parameters of a node's eight boxes `rows` (meaningful
     /// in hit lanes) and the mask of the boxes `ray` meets within `[0, max_t]` (`max_t`
-    /// finite).
-    fn slab<S: Real>(ray: &OctantRay<S>, rows: &Rows<S>, max_t: S) -> ([S; WIDE], u32);
+    /// finite). `PADDED` for an `f64` tree's narrowed rays: the far planes take the
+    /// ray's far origins and inverse directions ([`NODE_PAD_REL`]).
+    fn slab<const PADDED: bool>(ray: &OctantRay, rows: &Rows, max_t: f32) -> ([f32; WIDE], u32);
 
     /// The leaf test, [`ShearedRay::hit4`] of `tris`' lanes in `valid`.
     fn hit4<V: Vector>(
@@ -415,22 +618,17 @@ pub(super) trait Kernels {
     ) -> ([V::Scalar; LANES], u32, u32);
 }
 
-/// The kernel without run-time features: on `x86_64` two SSE halves for `f32` and four
-/// SSE2 quarters for `f64` (both in that target's baseline), else the portable kernel.
+/// The kernel without run-time features: on `x86_64` two SSE halves (in that target's
+/// baseline), else the portable kernel.
 pub(super) struct Baseline;
 
 impl Kernels for Baseline {
     #[inline(always)]
-    fn slab<S: Real>(ray: &OctantRay<S>, rows: &Rows<S>, max_t: S) -> ([S; WIDE], u32) {
+    fn slab<const PADDED: bool>(ray: &OctantRay, rows: &Rows, max_t: f32) -> ([f32; WIDE], u32) {
         #[cfg(target_arch = "x86_64")]
-        if let Some(out) = as_scalar(ray, rows, max_t, super::sse::slab8) {
-            return out;
-        }
-        #[cfg(target_arch = "x86_64")]
-        if let Some(out) = as_scalar(ray, rows, max_t, super::sse::slab8_f64) {
-            return out;
-        }
-        slab8_portable(ray, rows, [max_t; WIDE])
+        return super::sse::slab8::<PADDED>(ray, rows, max_t);
+        #[cfg(not(target_arch = "x86_64"))]
+        slab8_portable::<PADDED>(ray, rows, [max_t; WIDE])
     }
 
     #[inline(always)]
@@ -443,7 +641,8 @@ impl Kernels for Baseline {
     }
 }
 
-/// The AVX kernels for `f32` and `f64` (else [`Baseline`]'s): used only inside
+/// The AVX kernels (the node test in one 8-lane register, the `f64` leaf test in one
+/// 4-lane register; the `f32` leaf test is [`Baseline`]'s): used only inside
 /// [`RayTree::walk_avx`] and [`RayTree::walk_batch_avx`], which run only when the tree
 /// found AVX on the processor.
 #[cfg(target_arch = "x86_64")]
@@ -452,22 +651,9 @@ struct Avx;
 #[cfg(target_arch = "x86_64")]
 impl Kernels for Avx {
     #[inline(always)]
-    fn slab<S: Real>(ray: &OctantRay<S>, rows: &Rows<S>, max_t: S) -> ([S; WIDE], u32) {
+    fn slab<const PADDED: bool>(ray: &OctantRay, rows: &Rows, max_t: f32) -> ([f32; WIDE], u32) {
         // SAFETY: `Avx` runs only in walks started when the processor has AVX (its docs).
-        let avx = |ray: &OctantRay<f32>, rows: &Rows<f32>, max_t| unsafe {
-            super::avx::slab8(ray, rows, max_t)
-        };
-        if let Some(out) = as_scalar(ray, rows, max_t, avx) {
-            return out;
-        }
-        // SAFETY: as above.
-        let avx_f64 = |ray: &OctantRay<f64>, rows: &Rows<f64>, max_t| unsafe {
-            super::avx::slab8_f64(ray, rows, max_t)
-        };
-        if let Some(out) = as_scalar(ray, rows, max_t, avx_f64) {
-            return out;
-        }
-        Baseline::slab(ray, rows, max_t)
+        unsafe { super::avx::slab8::<PADDED>(ray, rows, max_t) }
     }
 
     /// The `f64` leaf kernel in AVX, called directly: inside the AVX walks it is
@@ -492,53 +678,39 @@ impl Kernels for Avx {
     }
 }
 
-/// `kernel` on the ray and rows when `S` is `T` (`None` otherwise; the type test is
-/// resolved at compile time).
-#[cfg(target_arch = "x86_64")]
-#[inline(always)]
-fn as_scalar<S: Real, T: Real>(
-    ray: &OctantRay<S>,
-    rows: &Rows<S>,
-    max_t: S,
-    kernel: impl FnOnce(&OctantRay<T>, &Rows<T>, T) -> ([T; WIDE], u32),
-) -> Option<([S; WIDE], u32)> {
-    use core::any::Any;
-    let ray = (ray as &dyn Any).downcast_ref::<OctantRay<T>>()?;
-    let rows = (rows as &dyn Any).downcast_ref::<Rows<T>>()?;
-    let max_t = *(&max_t as &dyn Any).downcast_ref::<T>()?;
-    let (t, hit) = kernel(ray, rows, max_t);
-    let mut out = [S::ZERO; WIDE];
-    *(&mut out as &mut dyn Any).downcast_mut::<[T; WIDE]>()? = t;
-    Some((out, hit))
-}
-
 /// The portable node test, with `max_t` given as a row: per lane the entry parameter
 /// (meaningful in hit lanes) and the mask of the boxes met within `[0, max_t]`.
 ///
-/// It gives [`ray_boxes4_mask`]'s mask and, in hit lanes, its entries bit for bit
-/// (the tests compare them). For a valid box the near plane of an axis is the one the
-/// min/max ordering picks: rounding is monotonic, so `(lo − o)·inv ≤ (hi − o)·inv`
-/// when `inv > 0` and the reverse when `inv < 0`; with `inv = +∞` the lower plane is
-/// taken as near, NaN included, as there. Equal values can differ only in the sign of
-/// a zero, which no comparison sees. An empty lane (lower bounds `+∞`, upper `−∞`)
-/// enters at `+∞` on every axis whichever the octant, so with a finite `max_t` it is
-/// missed without the validity test of the shared kernel. Out of line and with the
-/// clip as a row, the compiler keeps every step in vector registers.
+/// Unpadded (an `f32` tree) it gives [`ray_boxes4_mask`]'s mask and, in hit lanes, its
+/// entries bit for bit (the tests compare them). For a valid box the near plane of an
+/// axis is the one the min/max ordering picks: rounding is monotonic, so `(lo − o)·inv
+/// ≤ (hi − o)·inv` when `inv > 0` and the reverse when `inv < 0`; with `inv = +∞` the
+/// lower plane is taken as near, NaN included, as there. Equal values can differ only
+/// in the sign of a zero, which no comparison sees. An empty lane (lower bounds `+∞`,
+/// upper `−∞`) enters at `+∞` on every axis whichever the octant, so with a finite
+/// `max_t` it is missed without the validity test of the shared kernel. `PADDED` as
+/// [`Kernels::slab`]. Out of line and with the clip as a
+/// row, the compiler keeps every step in vector registers.
+#[cfg_attr(target_arch = "x86_64", allow(dead_code))]
 #[inline(never)]
-pub(super) fn slab8_portable<S: Real>(
-    ray: &OctantRay<S>,
-    rows: &Rows<S>,
-    max_t: [S; WIDE],
-) -> ([S; WIDE], u32) {
-    let mut enter = [S::ZERO; WIDE];
+pub(super) fn slab8_portable<const PADDED: bool>(
+    ray: &OctantRay,
+    rows: &Rows,
+    max_t: [f32; WIDE],
+) -> ([f32; WIDE], u32) {
+    let mut enter = [0.0_f32; WIDE];
     let mut exit = max_t;
     for axis in 0..3 {
         let near = OctantRay::row(rows, ray.near[axis]);
         let far = OctantRay::row(rows, ray.far[axis]);
         let (o, inv) = (&ray.origin[axis], &ray.inv_dir[axis]);
+        let (o_far, inv_far) = match PADDED {
+            true => (&ray.origin_far[axis], &ray.inv_far[axis]),
+            false => (o, inv),
+        };
         for lane in 0..WIDE {
             let t_near = (near[lane] - o[lane]) * inv[lane];
-            let t_far = (far[lane] - o[lane]) * inv[lane];
+            let t_far = (far[lane] - o_far[lane]) * inv_far[lane];
             // A NaN (0·∞) fails both comparisons and leaves the interval as it was.
             enter[lane] = if t_near > enter[lane] {
                 t_near
@@ -559,43 +731,66 @@ pub(super) fn slab8_portable<S: Real>(
     (enter, hit)
 }
 
-/// The state of one ray's near-first walk of a [`RayTree`]: the ray, the current clip
-/// `max_t`, the child (node or leaf code) to visit next and the pending children with
-/// their entry parameters.
+/// The state of one ray's near-first walk of a [`RayTree`]: the ray, its clip `max_t`
+/// and the node tests' clip for it, the child (node or leaf code) to visit next and the
+/// pending children with their entry parameters (the node tests').
 pub(crate) struct TreeWalk<S: Real> {
-    ray: OctantRay<S>,
+    ray: NodeRay,
     max_t: S,
+    clip: f32,
     current: u32,
-    stack: Stack<(u32, S)>,
+    stack: Stack<(u32, f32)>,
+}
+
+/// How a walk of one ray starts ([`TreeWalk::start`]).
+#[derive(Copy, Clone, PartialEq, Debug)]
+pub(crate) enum Start {
+    /// Through the nodes.
+    Nodes,
+    /// Nothing to walk: an empty tree, a non-finite ray, a NaN or negative `max_t`.
+    Nothing,
+    /// Leaf by leaf: a ray or mesh the node tests cannot take ([`NodeFrame::node_ray`]).
+    EveryLeaf,
 }
 
 impl<S: Real> TreeWalk<S> {
     #[inline(always)]
     pub(crate) fn new() -> Self {
         Self {
-            ray: OctantRay::default(),
+            ray: NodeRay {
+                octant: OctantRay::default(),
+                t_scale: 1.0,
+            },
             max_t: S::NEG_INFINITY,
+            clip: f32::NEG_INFINITY,
             current: 0,
-            stack: Stack::new((0, S::ZERO)),
+            stack: Stack::new((0, 0.0)),
         }
     }
 
-    /// Starts a walk of `ray` over `t ∈ [0, max_t]` from the root; false when there is
-    /// nothing to walk (an empty tree, a non-finite ray, a NaN or negative `max_t`).
-    /// The clip is made finite ([`finite_max_t`]), as the node kernels require.
+    /// Starts a walk of `ray` over `t ∈ [0, max_t]` from the root. The clip is made
+    /// finite ([`finite_max_t`]), as the node kernels require.
     #[inline(always)]
     pub(crate) fn start<V: Vector<Scalar = S>>(
         &mut self,
         tree: &RayTree<S>,
         ray: &Ray<V>,
         max_t: S,
-    ) -> bool {
+    ) -> Start {
         let prepared = PreparedRay::new(ray, finite_max_t(max_t));
         self.max_t = prepared.max_t;
-        self.ray = OctantRay::new(&prepared);
         self.current = 0;
         self.stack.clear();
-        !tree.nodes.is_empty() && self.max_t >= S::ZERO
+        // `PreparedRay` made a bad ray's or clip's `max_t` −∞ (never NaN).
+        if tree.nodes.is_empty() || self.max_t < S::ZERO {
+            return Start::Nothing;
+        }
+        let Some(node_ray) = tree.frame.node_ray(&prepared) else {
+            return Start::EveryLeaf;
+        };
+        self.ray = node_ray;
+        self.clip = node_ray.clip(self.max_t);
+        Start::Nodes
     }
 
     /// Visits the current child and moves to the next one; false when the walk is
@@ -611,15 +806,24 @@ impl<S: Real> TreeWalk<S> {
         if self.current & LEAF_BIT != 0 {
             let test = &tree.leaves[(self.current & !LEAF_BIT) as usize];
             if let Some(max_t) = leaf.visit::<K>(k, test, self.max_t) {
+                // `−∞`: an any-hit walk found one.
+                if max_t < S::ZERO {
+                    return false;
+                }
                 self.max_t = max_t;
+                self.clip = self.ray.clip(max_t);
             }
-        } else if let Some(next) =
-            descend::<K, S>(tree, &self.ray, self.current, self.max_t, &mut self.stack)
-        {
+        } else if let Some(next) = descend::<K, S>(
+            tree,
+            &self.ray.octant,
+            self.current,
+            self.clip,
+            &mut self.stack,
+        ) {
             self.current = next;
             return true;
         }
-        match pop(&mut self.stack, self.max_t) {
+        match pop(&mut self.stack, self.clip) {
             Some(next) => {
                 self.current = next;
                 true
@@ -698,20 +902,24 @@ impl<S: Real> Pending<S> for LocalStack<'_, S> {
     }
 }
 
-/// One step of the near-first order at inner node `index`: tests its boxes, pushes
-/// the hit children but the nearest, farthest first, with their entry parameters, and
-/// returns the nearest (`None` when no box is hit within `max_t`). Children are
-/// ordered by entry, ties by lane (a stable insertion sort).
+/// One step of the near-first order at inner node `index`: tests its boxes against
+/// the node tests' clip `clip`, pushes the hit children but the nearest, farthest
+/// first, with their entry parameters, and returns the nearest (`None` when no box is
+/// hit). Children are ordered by entry, ties by lane (a stable insertion sort).
 #[inline(always)]
 fn descend<K: Kernels, S: Real>(
     tree: &RayTree<S>,
-    ray: &OctantRay<S>,
+    ray: &OctantRay,
     index: u32,
-    max_t: S,
-    stack: &mut impl Pending<S>,
+    clip: f32,
+    stack: &mut impl Pending<f32>,
 ) -> Option<u32> {
     let node = &tree.nodes[index as usize];
-    let (t, hit) = K::slab(ray, &node.rows, max_t);
+    let (t, hit) = if exact_nodes::<S>() {
+        K::slab::<false>(ray, &node.rows, clip)
+    } else {
+        K::slab::<true>(ray, &node.rows, clip)
+    };
     let first = hit.trailing_zeros() as usize;
     let rest = hit & hit.wrapping_sub(1);
     if rest == 0 {
@@ -728,7 +936,7 @@ fn descend<K: Kernels, S: Real>(
         stack.push((node.child[far], t[far]));
         return Some(node.child[near]);
     }
-    let mut sorted = [(S::ZERO, EMPTY); WIDE];
+    let mut sorted = [(0.0, EMPTY); WIDE];
     let mut n = 0;
     for lane in lanes(hit) {
         let entry = (t[lane], node.child[lane]);
@@ -740,19 +948,19 @@ fn descend<K: Kernels, S: Real>(
         sorted[j] = entry;
         n += 1;
     }
-    // Every hit lane's entry is within `max_t`.
+    // Every hit lane's entry is within the clip.
     for &(t_enter, code) in sorted[1..n].iter().rev() {
         stack.push((code, t_enter));
     }
     Some(sorted[0].1)
 }
 
-/// The nearest pending child that still starts within `max_t`, taken off the stack;
+/// The nearest pending child that still starts within the clip, taken off the stack;
 /// `None` when none is left.
 #[inline(always)]
-fn pop<S: Real>(stack: &mut impl Pending<S>, max_t: S) -> Option<u32> {
+fn pop(stack: &mut impl Pending<f32>, clip: f32) -> Option<u32> {
     while let Some((code, t_enter)) = stack.pop() {
-        if t_enter <= max_t {
+        if t_enter <= clip {
             return Some(code);
         }
     }
@@ -766,9 +974,9 @@ const IN_FLIGHT: usize = 8;
 /// The tree size (nodes and leaves, in bytes) from which [`RayTree::walk_batch`]
 /// interleaves its rays: a megabyte, the second-level cache of a core of current
 /// server and desktop processors (Zen 4, recent Intel cores: 1 to 2 MB). The `f64`
-/// bunny's tree (0.54 MB: 440 nodes, 1,335 leaves) was interleaved at the former half
-/// megabyte: walked one ray at a time it takes 14% fewer instructions and 4% less time
-/// (Python, one thread).
+/// bunny's tree (0.54 MB: 440 nodes, 1,335 leaves, when its nodes were `f64`) was
+/// interleaved at the former half megabyte: walked one ray at a time it takes 14% fewer
+/// instructions and 4% less time (Python, one thread).
 const INTERLEAVE_BYTES: usize = 1024 * 1024;
 
 impl<S: Real> RayTree<S> {
@@ -821,9 +1029,12 @@ impl<S: Real> RayTree<S> {
         if self.nodes.is_empty() || max_t < S::ZERO {
             return;
         }
-        let ray = OctantRay::new(&prepared);
+        let Some(node_ray) = self.frame.node_ray(&prepared) else {
+            return self.visit_every_leaf::<K>(k, max_t, leaf);
+        };
+        let (ray, mut clip) = (node_ray.octant, node_ray.clip(max_t));
         let mut current = 0;
-        let (mut inline, mut len, mut spill) = ([(0, S::ZERO); LOCAL_INLINE], 0, Vec::new());
+        let (mut inline, mut len, mut spill) = ([(0, 0.0); LOCAL_INLINE], 0, Vec::new());
         let mut stack = LocalStack {
             inline: &mut inline,
             len: &mut len,
@@ -831,9 +1042,9 @@ impl<S: Real> RayTree<S> {
         };
         loop {
             while current & LEAF_BIT == 0 {
-                current = match descend::<K, S>(self, &ray, current, max_t, &mut stack) {
+                current = match descend::<K, S>(self, &ray, current, clip, &mut stack) {
                     Some(next) => next,
-                    None => match pop(&mut stack, max_t) {
+                    None => match pop(&mut stack, clip) {
                         Some(next) => next,
                         None => return,
                     },
@@ -841,16 +1052,31 @@ impl<S: Real> RayTree<S> {
             }
             let test = &self.leaves[(current & !LEAF_BIT) as usize];
             if let Some(t) = leaf.visit::<K>(k, test, max_t) {
-                // `−∞` (any-hit found one): every pending entry is at `t ≥ 0`.
+                // `−∞`: an any-hit walk found one.
+                if t < S::ZERO {
+                    return;
+                }
+                max_t = t;
+                clip = node_ray.clip(t);
+            }
+            current = match pop(&mut stack, clip) {
+                Some(next) => next,
+                None => return,
+            };
+        }
+    }
+
+    /// The walk of a ray the node tests cannot take ([`NodeFrame::node_ray`]): every
+    /// leaf in turn, the clip shrinking with each hit (the leaves' answers do not depend
+    /// on the order).
+    fn visit_every_leaf<K: Kernels>(&self, k: usize, mut max_t: S, mut leaf: impl LeafVisit<S>) {
+        for test in &self.leaves {
+            if let Some(t) = leaf.visit::<K>(k, test, max_t) {
                 if t < S::ZERO {
                     return;
                 }
                 max_t = t;
             }
-            current = match pop(&mut stack, max_t) {
-                Some(next) => next,
-                None => return,
-            };
         }
     }
 
@@ -901,7 +1127,7 @@ impl<S: Real> RayTree<S> {
         max_t: S,
         mut leaf: impl LeafVisit<S>,
     ) {
-        let bytes = self.nodes.len() * core::mem::size_of::<RayNode<S>>()
+        let bytes = self.nodes.len() * core::mem::size_of::<RayNode>()
             + self.leaves.len() * core::mem::size_of::<Leaf<S>>();
         if bytes < INTERLEAVE_BYTES {
             for (k, ray) in rays.iter().enumerate() {
@@ -911,7 +1137,18 @@ impl<S: Real> RayTree<S> {
         }
         let mut queue = 0..rays.len();
         let mut flight: Vec<(usize, TreeWalk<S>)> = Vec::with_capacity(IN_FLIGHT);
-        let mut start = |walk: &mut TreeWalk<S>| queue.find(|&k| walk.start(self, &rays[k], max_t));
+        // Rays the node tests cannot take, walked leaf by leaf after the others.
+        let mut every_leaf = Vec::new();
+        let mut start = |walk: &mut TreeWalk<S>| {
+            queue.find(|&k| match walk.start(self, &rays[k], max_t) {
+                Start::Nodes => true,
+                Start::Nothing => false,
+                Start::EveryLeaf => {
+                    every_leaf.push((k, walk.max_t));
+                    false
+                }
+            })
+        };
         while flight.len() < IN_FLIGHT {
             let mut walk = TreeWalk::new();
             let Some(k) = start(&mut walk) else { break };
@@ -931,14 +1168,57 @@ impl<S: Real> RayTree<S> {
                 flight.swap_remove(i);
             }
         }
+        for (k, max_t) in every_leaf {
+            self.visit_every_leaf::<K>(k, max_t, &mut leaf);
+        }
     }
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::*;
     use crate::broad::simd::{ray_boxes4_mask_rows, Boxes4, SoaRay};
-    use glam::DVec3;
+    use glam::{DVec3, Vec3};
+
+    /// An `f32` tree's node ray for `prepared`.
+    pub(in super::super) fn exact_octant(prepared: &PreparedRay<Vec3>) -> OctantRay {
+        let frame = NodeFrame::<f32>::default();
+        frame
+            .node_ray(prepared)
+            .expect("f32 rays are never refused")
+            .octant
+    }
+
+    /// An `f64` tree's node rows for `boxes` (`None` for an empty lane), its frame
+    /// centred on them as a mesh of those boxes would be, and `ray` narrowed for it
+    /// with its clip and `t` scale (`None` when the ray is refused).
+    #[allow(clippy::type_complexity)]
+    pub(in super::super) fn narrowed(
+        boxes: &[Option<Aabb<DVec3>>; WIDE],
+        ray: &Ray<DVec3>,
+        max_t: f64,
+    ) -> (Rows, Option<(OctantRay, f32, f64)>) {
+        let corners: Vec<[DVec3; 3]> = boxes
+            .iter()
+            .flatten()
+            .map(|b| [b.min, b.max, b.min])
+            .collect();
+        let frame = NodeFrame::<f64>::new(&corners);
+        let mut rows = [[f32::INFINITY; WIDE]; 6];
+        rows[3..].fill([f32::NEG_INFINITY; WIDE]);
+        for (lane, b) in boxes.iter().enumerate() {
+            for axis in (0..3).filter(|_| b.is_some()) {
+                let b = b.expect("filtered");
+                (rows[axis][lane], rows[3 + axis][lane]) =
+                    frame.bounds(axis, b.min[axis], b.max[axis]);
+            }
+        }
+        let prepared = PreparedRay::new(ray, finite_max_t(max_t));
+        let node_ray = frame
+            .node_ray(&prepared)
+            .map(|r| (r.octant, r.clip(prepared.max_t), r.t_scale));
+        (rows, node_ray)
+    }
 
     /// Seeded grid coordinates: rays through box corners and along faces, zero
     /// direction components and origins on slab planes are common.
@@ -950,17 +1230,23 @@ mod tests {
         (k as f64 - 20.0) / 4.0
     }
 
-    // The portable node kernel (the `f64` and non-x86 path) gives the shared min/max
-    // kernel's mask and, in hit lanes, its entries bit for bit.
+    // The portable node kernel of an `f32` tree (the non-x86 path) gives the shared
+    // min/max kernel's mask and, in hit lanes, its entries bit for bit.
     #[test]
-    fn octant_kernel_matches_shared_f64() {
+    fn octant_kernel_matches_shared_f32() {
         let mut state = 3;
         let mut hits = 0;
         for case in 0..20_000 {
-            let mut p = || DVec3::new(coord(&mut state), coord(&mut state), coord(&mut state));
-            let mut boxes = [Boxes4::<f64>::EMPTY; 2];
-            let mut rows = [[f64::INFINITY; WIDE]; 6];
-            rows[3..].fill([f64::NEG_INFINITY; WIDE]);
+            let mut p = || {
+                Vec3::new(
+                    coord(&mut state) as f32,
+                    coord(&mut state) as f32,
+                    coord(&mut state) as f32,
+                )
+            };
+            let mut boxes = [Boxes4::<f32>::EMPTY; 2];
+            let mut rows = [[f32::INFINITY; WIDE]; 6];
+            rows[3..].fill([f32::NEG_INFINITY; WIDE]);
             for lane in [0, 1, 2, 4, 5, 7] {
                 let (a, b) = (p(), p());
                 let aabb = Aabb {
@@ -978,9 +1264,10 @@ mod tests {
                 dir[case % 9 / 3] = if case % 2 == 0 { 0.0 } else { -0.0 };
             }
             let ray = Ray { origin: p(), dir };
-            let max_t = finite_max_t([f64::INFINITY, 2.0, 0.0][case % 3]);
+            let max_t = finite_max_t([f32::INFINITY, 2.0, 0.0][case % 3]);
             let prepared = PreparedRay::new(&ray, max_t);
-            let (t, hit) = slab8_portable(&OctantRay::new(&prepared), &rows, [max_t; WIDE]);
+            let octant = exact_octant(&prepared);
+            let (t, hit) = slab8_portable::<false>(&octant, &rows, [max_t; WIDE]);
             let soa = SoaRay::new(&prepared);
             for half in 0..2 {
                 let (want_t, want_hit) =
@@ -994,6 +1281,92 @@ mod tests {
             hits += hit.count_ones();
         }
         assert!(hits > 2_000, "{hits} hits");
+    }
+
+    /// An adversarial `f64` node case: eight grid boxes (two empty) scaled by `scale`
+    /// (and by a third in odd cases, off the `f32` grid) and moved by `offset`, and a
+    /// ray from a grid point aimed at a corner, an edge point or a face point of one of
+    /// them (touching it exactly, to rounding) or along a grid direction, with zero or
+    /// tiny (`1e-25`) components in some cases.
+    fn adversarial_case(
+        state: &mut u64,
+        case: usize,
+        scale: f64,
+        offset: DVec3,
+    ) -> ([Option<Aabb<DVec3>>; WIDE], Ray<DVec3>) {
+        let k = scale * if case % 2 == 0 { 1.0 } else { 1.0 / 3.0 };
+        let mut p = || DVec3::new(coord(state), coord(state), coord(state));
+        let mut boxes = [None; WIDE];
+        for lane in [0, 1, 3, 4, 6, 7] {
+            let (a, b) = (p() * k + offset, p() * k + offset);
+            boxes[lane] = Some(Aabb {
+                min: a.min(b),
+                max: a.max(b),
+            });
+        }
+        let origin = p() * k * 3.0 + offset;
+        let aim = boxes[[0, 1, 3, 4, 6, 7][case % 6]].expect("a box lane");
+        let (lo, hi) = (aim.min, aim.max);
+        let mut dir = match case % 4 {
+            0 => lo - origin,
+            1 => DVec3::new(lo.x, hi.y, (lo.z + hi.z) / 2.0) - origin,
+            2 => DVec3::new(hi.x, (lo.y + hi.y) / 2.0, (lo.z + hi.z) / 2.0) - origin,
+            _ => p() * k,
+        };
+        match case % 7 {
+            0 => dir[case % 3] = 0.0,
+            1 => dir[case % 3] = dir.abs().max_element() * 1e-25,
+            _ => {}
+        }
+        (boxes, Ray { origin, dir })
+    }
+
+    // The padded node test of an `f64` tree keeps every box the exact `f64` slab test
+    // meets, with an entry at most the exact one (in the node tests' `t`), on boxes and
+    // rays at scales 1e-20 to 1e20, far from the origin (1e7 of their size) or not, rays
+    // touching box corners, edges and faces exactly, zero and tiny direction
+    // components, and clips at infinity, at the exact entry of a box and at 0; and it
+    // keeps few boxes the exact test culls.
+    #[test]
+    fn narrowed_node_test_keeps_every_box_the_exact_ray_meets() {
+        let mut state = 11;
+        let (mut exact_hits, mut extra) = (0, 0);
+        for scale in [1e-20, 1e-3, 1.0, 1e3, 1e20] {
+            for offset in [DVec3::ZERO, DVec3::new(1e7, -3e6, 2e5) * scale] {
+                for case in 0..4000 {
+                    let (boxes, ray) = adversarial_case(&mut state, case, scale, offset);
+                    let probe = PreparedRay::new(&ray, f64::MAX);
+                    let entry_of = |b: &Option<Aabb<DVec3>>| b.and_then(|b| probe.interval(&b));
+                    let max_t = match case % 3 {
+                        0 => f64::INFINITY,
+                        1 => entry_of(&boxes[0]).map_or(1.0, |(enter, _)| enter),
+                        _ => 0.0,
+                    };
+                    let (rows, node_ray) = narrowed(&boxes, &ray, max_t);
+                    let (octant, clip, t_scale) = node_ray.expect("within the narrowing limit");
+                    let (t, hit) = slab8_portable::<true>(&octant, &rows, [clip; WIDE]);
+                    let prepared = PreparedRay::new(&ray, finite_max_t(max_t));
+                    for (lane, b) in boxes.iter().enumerate() {
+                        let kept = hit & (1 << lane) != 0;
+                        match b.and_then(|b| prepared.interval(&b)) {
+                            Some((enter, _)) => {
+                                exact_hits += 1;
+                                let what =
+                                    format!("scale {scale} case {case} lane {lane}: {ray:?}");
+                                assert!(kept, "culled: {what}");
+                                assert!(f64::from(t[lane]) <= enter * t_scale, "entry: {what}");
+                            }
+                            None => extra += usize::from(kept),
+                        }
+                    }
+                }
+            }
+        }
+        assert!(exact_hits > 20_000, "{exact_hits} boxes met");
+        assert!(
+            extra * 20 < exact_hits,
+            "{extra} boxes kept beyond {exact_hits}"
+        );
     }
 
     /// A seeded soup of small triangles (some flat) as corners and unit normals.
@@ -1253,7 +1626,7 @@ mod tests {
         for (size, n) in [3000, 12_000].into_iter().enumerate() {
             let (corners, normals) = soup(n);
             let (_, avx) = tree(&corners, &normals);
-            let bytes = avx.nodes.len() * core::mem::size_of::<RayNode<f32>>()
+            let bytes = avx.nodes.len() * core::mem::size_of::<RayNode>()
                 + avx.leaves.len() * core::mem::size_of::<Leaf<f32>>();
             interleaved[size] = bytes >= INTERLEAVE_BYTES;
             let mut state = 9;
@@ -1282,7 +1655,7 @@ mod tests {
     fn avx_and_baseline_walks_agree_f64() {
         let (corners, normals) = soup(12_000);
         let avx = tree_f64(&corners, &normals).1;
-        let bytes = avx.nodes.len() * core::mem::size_of::<RayNode<f64>>()
+        let bytes = avx.nodes.len() * core::mem::size_of::<RayNode>()
             + avx.leaves.len() * core::mem::size_of::<Leaf<f64>>();
         assert!(bytes >= INTERLEAVE_BYTES, "{bytes} bytes");
         let mut state = 21;

@@ -1,9 +1,9 @@
 //! The kernels of the mesh's ray walk without run-time features, the slab test of a
 //! node's eight boxes and the watertight test of a leaf's four triangles, written with
-//! SSE instructions for `f32` (two 4-lane halves of a node) and SSE2 instructions for
-//! `f64` (four 2-lane quarters of a node, two 2-lane halves of a leaf) on `x86_64`
-//! (SSE and SSE2 are part of that target's baseline, so no run-time detection is
-//! needed). Every other target uses the portable kernels ([`ray_tree`](super::ray_tree)'s
+//! SSE instructions (two 4-lane halves of a node's `f32` boxes, whatever the mesh's
+//! scalar; four `f32` triangles) and SSE2 instructions (two 2-lane halves of an `f64`
+//! leaf) on `x86_64` (SSE and SSE2 are part of that target's baseline, so no run-time
+//! detection is needed). Every other target uses the portable kernels ([`ray_tree`](super::ray_tree)'s
 //! `slab8_portable`, [`ShearedRay::hit4_portable`]), which the compiler vectorises only
 //! in part (for `f64` not at all: every lane a branch); processors with AVX test nodes,
 //! and `f64` leaves, with [`avx`](super::avx)'s kernels.
@@ -14,8 +14,9 @@
 //! either is NaN), `≤` and `<` are the ordered comparisons (false on NaN), negation
 //! flips the sign bit and `abs` clears it, so the results are bit for bit those of the
 //! portable kernels (no tolerance; a leaf's `t` where it is NaN may differ only in the
-//! NaN's payload); the tests below compare them on random and on edge-case lanes in
-//! both precisions.
+//! NaN's payload); the tests below compare them on random and on edge-case lanes, for
+//! the exact node test of `f32` trees and the padded one of `f64` trees, and for leaves
+//! in both precisions.
 //!
 //! Safety: the intrinsics need SSE and SSE2, which every `x86_64` processor has (the
 //! target enables them by default); the loads and stores are the unaligned forms on
@@ -46,12 +47,16 @@ fn store(v: __m128) -> [f32; LANES] {
     r
 }
 
-/// The node test of the ray walk (see `slab8_portable`): the entry parameters and the
-/// mask of the lanes hit within `[0, max_t]` (`max_t` finite), the near and far plane
-/// of each axis read from the rows the ray's octant picks, lanes 0–3 and 4–7 as two
-/// 4-lane halves.
+/// The node test of the ray walk (see `slab8_portable`, and `Kernels::slab` for
+/// `PADDED`): the entry parameters and the mask of the lanes hit within `[0, max_t]`
+/// (`max_t` finite), the near and far plane of each axis read from the rows the ray's
+/// octant picks, lanes 0–3 and 4–7 as two 4-lane halves.
 #[inline(always)]
-pub(super) fn slab8(ray: &OctantRay<f32>, rows: &Rows<f32>, max_t: f32) -> ([f32; WIDE], u32) {
+pub(super) fn slab8<const PADDED: bool>(
+    ray: &OctantRay,
+    rows: &Rows,
+    max_t: f32,
+) -> ([f32; WIDE], u32) {
     let (near, far) = (ray.near(), ray.far());
     let base = rows.as_ptr().cast::<u8>();
     let mut t = [0.0; WIDE];
@@ -63,7 +68,7 @@ pub(super) fn slab8(ray: &OctantRay<f32>, rows: &Rows<f32>, max_t: f32) -> ([f32
         // the ray's rows are eight lanes long.
         unsafe {
             let row = |offset: usize| {
-                debug_assert!(offset + 32 <= core::mem::size_of::<Rows<f32>>());
+                debug_assert!(offset + 32 <= core::mem::size_of::<Rows>());
                 _mm_loadu_ps(base.add(offset + 16 * half).cast::<f32>())
             };
             let mut enter = _mm_setzero_ps();
@@ -71,8 +76,15 @@ pub(super) fn slab8(ray: &OctantRay<f32>, rows: &Rows<f32>, max_t: f32) -> ([f32
             for axis in 0..3 {
                 let o = _mm_loadu_ps(ray.origin[axis].as_ptr());
                 let inv = _mm_loadu_ps(ray.inv_dir[axis].as_ptr());
+                let (o_far, inv_far) = match PADDED {
+                    true => (
+                        _mm_loadu_ps(ray.origin_far[axis].as_ptr()),
+                        _mm_loadu_ps(ray.inv_far[axis].as_ptr()),
+                    ),
+                    false => (o, inv),
+                };
                 let t_near = _mm_mul_ps(_mm_sub_ps(row(near[axis]), o), inv);
-                let t_far = _mm_mul_ps(_mm_sub_ps(row(far[axis]), o), inv);
+                let t_far = _mm_mul_ps(_mm_sub_ps(row(far[axis]), o_far), inv_far);
                 enter = _mm_max_ps(t_near, enter);
                 exit = _mm_min_ps(t_far, exit);
             }
@@ -151,44 +163,6 @@ pub(super) fn hit4(
         let undecided = agree & (!crossed | cancels);
         (store(t), hit & valid, undecided & valid)
     }
-}
-
-/// The `f64` node test (see `slab8_portable`): the entry parameters and the mask of
-/// the lanes hit within `[0, max_t]` (`max_t` finite), the near and far plane of each
-/// axis read from the rows the ray's octant picks, lanes 0–1, 2–3, 4–5 and 6–7 as four
-/// 2-lane quarters.
-#[inline(always)]
-pub(super) fn slab8_f64(ray: &OctantRay<f64>, rows: &Rows<f64>, max_t: f64) -> ([f64; WIDE], u32) {
-    let (near, far) = (ray.near(), ray.far());
-    let base = rows.as_ptr().cast::<u8>();
-    let mut t = [0.0; WIDE];
-    let mut mask = 0;
-    for quarter in 0..4 {
-        // SAFETY: SSE2 arithmetic on registers only (module docs); each offset is a
-        // whole row of `rows` (`OctantRay` makes them so and nothing else writes
-        // them), so the 16-byte loads at it and up to 48 bytes further read within
-        // `rows`; the ray's rows are eight lanes long and the store is at lane
-        // `2 * quarter ≤ 6` of `t`.
-        unsafe {
-            let row = |offset: usize| {
-                debug_assert!(offset + 64 <= core::mem::size_of::<Rows<f64>>());
-                _mm_loadu_pd(base.add(offset + 16 * quarter).cast::<f64>())
-            };
-            let mut enter = _mm_setzero_pd();
-            let mut exit = _mm_set1_pd(max_t);
-            for axis in 0..3 {
-                let o = _mm_loadu_pd(ray.origin[axis].as_ptr());
-                let inv = _mm_loadu_pd(ray.inv_dir[axis].as_ptr());
-                let t_near = _mm_mul_pd(_mm_sub_pd(row(near[axis]), o), inv);
-                let t_far = _mm_mul_pd(_mm_sub_pd(row(far[axis]), o), inv);
-                enter = _mm_max_pd(t_near, enter);
-                exit = _mm_min_pd(t_far, exit);
-            }
-            _mm_storeu_pd(t.as_mut_ptr().add(2 * quarter), enter);
-            mask |= (_mm_movemask_pd(_mm_cmple_pd(enter, exit)) as u32) << (2 * quarter);
-        }
-    }
-    (t, mask)
 }
 
 /// Lanes `2 * half` and `2 * half + 1` of the row `r` in a register (`half` is 0 or 1).
@@ -284,6 +258,7 @@ pub(super) fn hit4_f64(
 #[cfg(test)]
 pub(super) mod tests {
     use super::super::ray_tree::slab8_portable;
+    use super::super::ray_tree::tests::{exact_octant, narrowed};
     use super::*;
     use crate::algo::slab::PreparedRay;
     use crate::broad::finite_max_t;
@@ -292,7 +267,7 @@ pub(super) mod tests {
 
     /// Eight random boxes (a fifth of them empty) as two shared-kernel halves and as
     /// node rows.
-    pub(in super::super) fn random_rows(rng: &mut Lcg) -> ([Boxes4<f32>; 2], Rows<f32>) {
+    pub(in super::super) fn random_rows(rng: &mut Lcg) -> ([Boxes4<f32>; 2], Rows) {
         let mut boxes = [Boxes4::<f32>::EMPTY; 2];
         let mut rows = [[f32::INFINITY; WIDE]; 6];
         rows[3..].fill([f32::NEG_INFINITY; WIDE]);
@@ -382,9 +357,10 @@ pub(super) mod tests {
             let ray = random_ray(&mut rng);
             let max_t = [f32::INFINITY, 1.0, 0.0, -1.0, f32::NAN, f32::MAX][case % 6];
             let prepared = PreparedRay::new(&ray, finite_max_t(max_t));
-            let octant = OctantRay::new(&prepared);
-            let (t, hit) = slab8(&octant, &rows, prepared.max_t);
-            let (port_t, port_hit) = slab8_portable(&octant, &rows, [prepared.max_t; WIDE]);
+            let octant = exact_octant(&prepared);
+            let (t, hit) = slab8::<false>(&octant, &rows, prepared.max_t);
+            let (port_t, port_hit) =
+                slab8_portable::<false>(&octant, &rows, [prepared.max_t; WIDE]);
             let want_hit = shared_kernel(&prepared, &boxes, &t);
             assert_eq!((hit, port_hit), (want_hit, want_hit), "case {case}");
             hits += hit.count_ones();
@@ -448,45 +424,55 @@ pub(super) mod tests {
         );
     }
 
-    /// An `f64` node, ray and `max_t` for case `case`: [`random_rows`]' boxes and
-    /// [`random_ray`]'s ray, every coordinate scaled by a third in half the cases (off
-    /// the `f32` grid, so that the `f64` rounding differs), a tenth of the box bounds
-    /// NaN, and every kind of `max_t` (made finite, as the walk does).
-    pub(in super::super) fn random_case_f64(
+    /// An `f64` tree's node and narrowed ray for case `case` (`None` for a refused
+    /// ray): [`random_rows`]' boxes and [`random_ray`]'s ray in `f64`, every coordinate
+    /// scaled by a third in half the cases (off the `f32` grid) and moved `5e6` away in a
+    /// third (a mesh far from the origin), every kind of `max_t` (made finite, as the
+    /// walk does).
+    pub(in super::super) fn random_narrowed_case(
         rng: &mut Lcg,
         case: usize,
-    ) -> (OctantRay<f64>, Rows<f64>, f64) {
-        let (_, rows32) = random_rows(rng);
+    ) -> Option<(OctantRay, Rows, f32)> {
+        let (boxes32, _) = random_rows(rng);
         let ray32 = random_ray(rng);
         let scale = if case % 2 == 0 { 1.0 } else { 1.0 / 3.0 };
-        let mut rows = rows32.map(|row| row.map(|x| f64::from(x) * scale));
-        for row in &mut rows {
-            for x in row.iter_mut() {
-                if rng.below(60) == 0 {
-                    *x = f64::NAN;
-                }
-            }
-        }
+        let offset = if case % 3 == 0 {
+            DVec3::new(5e6, -2e6, 1e6)
+        } else {
+            DVec3::ZERO
+        };
+        let boxes: [Option<Aabb<DVec3>>; WIDE] = std::array::from_fn(|lane| {
+            let b = boxes32[lane / 4].get::<Vec3>(lane % 4);
+            // Empty lanes hold the empty box (lower bounds above upper ones).
+            (b.min.x <= b.max.x).then(|| Aabb {
+                min: b.min.as_dvec3() * scale + offset,
+                max: b.max.as_dvec3() * scale + offset,
+            })
+        });
         let ray = Ray {
-            origin: ray32.origin.as_dvec3() * scale,
+            origin: ray32.origin.as_dvec3() * scale + offset,
             dir: ray32.dir.as_dvec3() * scale,
         };
         let max_t = [f64::INFINITY, 1.0, 0.0, -1.0, f64::NAN, f64::MAX, 0.5][case % 7];
-        let prepared = PreparedRay::new(&ray, finite_max_t(max_t));
-        (OctantRay::new(&prepared), rows, prepared.max_t)
+        let (rows, node_ray) = narrowed(&boxes, &ray, max_t);
+        let (octant, clip, _) = node_ray?;
+        Some((octant, rows, clip))
     }
 
-    // The SSE2 `f64` node kernel gives the portable kernel's mask and entries bit for
-    // bit on empty lanes, NaN bounds, zero direction components (of either sign),
-    // origins on slab planes, values off the `f32` grid and every kind of max_t.
+    // The SSE node kernel of an `f64` tree (padded, narrowed rays) gives the portable
+    // kernel's mask and entries bit for bit on empty lanes, zero direction components
+    // (of either sign), values off the `f32` grid, boxes far from the origin and every
+    // kind of max_t.
     #[test]
-    fn slab_f64_matches_portable() {
+    fn padded_slab_matches_portable() {
         let mut rng = Lcg(17);
         let mut hits = 0;
         for case in 0..40_000 {
-            let (octant, rows, max_t) = random_case_f64(&mut rng, case);
-            let (t, hit) = slab8_f64(&octant, &rows, max_t);
-            let (port_t, port_hit) = slab8_portable(&octant, &rows, [max_t; WIDE]);
+            let Some((octant, rows, clip)) = random_narrowed_case(&mut rng, case) else {
+                continue;
+            };
+            let (t, hit) = slab8::<true>(&octant, &rows, clip);
+            let (port_t, port_hit) = slab8_portable::<true>(&octant, &rows, [clip; WIDE]);
             assert_eq!(hit, port_hit, "case {case}");
             hits += hit.count_ones();
             for lane in 0..WIDE {
