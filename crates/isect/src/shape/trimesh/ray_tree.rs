@@ -89,6 +89,13 @@ pub(super) const NODE_PAD_REL: f64 = 1.0 / 1_048_576.0;
 /// than this, walk every leaf.
 pub(super) const NARROW_LIMIT: f64 = f64::from_bits((1023 + 100) << 52);
 
+/// An `f64` ray whose origin lies farther from the mesh's centre, on some axis, than this
+/// many times the mesh's largest half extent starts its node tests where it enters the
+/// mesh's bounds ([`NodeFrame::start`]): an `f32` origin 1,000 km away is rounded by
+/// about 3 cm and entries that far along are padded by a metre, where the mesh's own
+/// size keeps both to its scale.
+pub(super) const FAR_REACHES: f64 = 4.0;
+
 /// A ray prepared for the node kernels: for each axis the origin and inverse direction
 /// it takes for the near plane (`origin`, `inv_dir`) and for the far plane
 /// (`origin_far`, `inv_far`), each repeated in eight lanes, and where in [`Rows`] the plane it meets first
@@ -196,6 +203,8 @@ fn f32_below(x: f64) -> f32 {
 #[derive(Copy, Clone, Debug)]
 struct NodeFrame<S: Real> {
     centre: [S; 3],
+    /// The mesh's bounds about the centre: a half extent for each axis (`f64` trees).
+    reach: [f64; 3],
     /// False for an `f64` mesh reaching beyond [`NARROW_LIMIT`] of its centre: its rays
     /// walk every leaf.
     narrow: bool,
@@ -205,6 +214,7 @@ impl<S: Real> Default for NodeFrame<S> {
     fn default() -> Self {
         Self {
             centre: [S::ZERO; 3],
+            reach: [0.0; 3],
             narrow: true,
         }
     }
@@ -215,21 +225,26 @@ impl<S: Real> Default for NodeFrame<S> {
 #[derive(Copy, Clone, Debug)]
 pub(super) struct NodeRay {
     octant: OctantRay,
+    /// The ray's `t` where the node tests' `t` is 0 (0 but for an `f64` ray from far
+    /// away, which starts where it enters the mesh's bounds).
+    t_start: f64,
     t_scale: f64,
 }
 
 impl NodeRay {
     /// The node tests' clip for the ray's `max_t`: the same number for an `f32` tree;
-    /// for an `f64` one the nearest `f32` (at most `f32::MAX`, which every hit box's
-    /// entry lies below): the narrowed entries stay below it wherever the exact ones are
-    /// below `max_t`, since [`NODE_PAD_REL`] exceeds that rounding.
+    /// for an `f64` one `(max_t − t_start)·t_scale` as the nearest `f32`, that
+    /// subtraction's rounding added (at most `f32::MAX`, which every hit box's entry lies
+    /// below): the narrowed entries stay below it wherever the exact ones are below
+    /// `max_t`, since [`NODE_PAD_REL`] exceeds that rounding.
     #[inline(always)]
     fn clip<S: Real>(&self, max_t: S) -> f32 {
+        let max_t = max_t.to_f64();
         if exact_nodes::<S>() {
-            max_t.to_f64() as f32
-        } else {
-            ((max_t.to_f64() * self.t_scale) as f32).min(f32::MAX)
+            return max_t as f32;
         }
+        let rounding = max_t.abs() * f64::EPSILON;
+        (((max_t - self.t_start + rounding) * self.t_scale) as f32).min(f32::MAX)
     }
 }
 
@@ -247,13 +262,13 @@ impl<S: Real> NodeFrame<S> {
             }
         }
         // Halves first: the sum of two huge bounds would overflow.
-        let centre = std::array::from_fn(|a| f64::from((lo[a] / 2.0 + hi[a] / 2.0) as f32));
-        let within = |a: usize| {
-            (lo[a] - centre[a]).abs() <= NARROW_LIMIT && (hi[a] - centre[a]).abs() <= NARROW_LIMIT
-        };
+        let centre: [f64; 3] =
+            std::array::from_fn(|a| f64::from((lo[a] / 2.0 + hi[a] / 2.0) as f32));
+        let reach = std::array::from_fn(|a| (lo[a] - centre[a]).abs().max(hi[a] - centre[a]));
         Self {
             centre: centre.map(S::from_f64),
-            narrow: (0..3).all(within),
+            reach,
+            narrow: reach.iter().all(|r| *r <= NARROW_LIMIT),
         }
     }
 
@@ -274,18 +289,25 @@ impl<S: Real> NodeFrame<S> {
     /// component into `[1, 2)`; on each axis the origin relative to the centre is rounded
     /// up for the plane whose `t` grows with it and down for the other (which side is
     /// which follows the inverse direction's sign; `+∞` for a zero component counts as
-    /// positive, as the octant does). `None` for a ray beyond [`NARROW_LIMIT`] (or one
-    /// whose largest direction component is beyond `f64`'s normal range), which walks
-    /// every leaf.
+    /// positive, as the octant does). A ray from farther than [`FAR_REACHES`] times the
+    /// mesh's bounds starts at the point where it enters them ([`Self::start`]), so
+    /// that its origin, and its entries, keep the precision of the mesh's own size.
+    /// `None` for a ray beyond [`NARROW_LIMIT`] (or one whose largest direction
+    /// component is beyond `f64`'s normal range), which walks every leaf.
     #[inline(always)]
-    fn node_ray<V: Vector<Scalar = S>>(&self, ray: &PreparedRay<V>) -> Option<NodeRay> {
-        let inv: [f64; 3] = std::array::from_fn(|a| ray.inv_dir.get(a).to_f64());
-        let origin: [f64; 3] = std::array::from_fn(|a| ray.origin.get(a).to_f64());
+    fn node_ray<V: Vector<Scalar = S>>(
+        &self,
+        ray: &Ray<V>,
+        prepared: &PreparedRay<V>,
+    ) -> Option<NodeRay> {
+        let inv: [f64; 3] = std::array::from_fn(|a| prepared.inv_dir.get(a).to_f64());
+        let origin: [f64; 3] = std::array::from_fn(|a| prepared.origin.get(a).to_f64());
         if exact_nodes::<S>() {
             let (o, inv) = (origin.map(|x| x as f32), inv.map(|x| x as f32));
             let octant = OctantRay::new([o, o], [inv, inv]);
             return Some(NodeRay {
                 octant,
+                t_start: 0.0,
                 t_scale: 1.0,
             });
         }
@@ -304,24 +326,57 @@ impl<S: Real> NodeFrame<S> {
         } else {
             1.0
         };
+        let t_start = self.start(&origin, &inv);
         let (mut origins, mut invs) = ([[0.0; 3]; 2], [[0.0; 3]; 2]);
         for a in 0..3 {
             let scaled = inv[a] * t_scale;
-            let relative = origin[a] - self.centre[a].to_f64();
+            // The start `o + d·t_start` is rounded twice in `f64`; its error is added
+            // before the directed rounding to `f32`.
+            let step = ray.dir.get(a).to_f64() * t_start;
+            let error = (origin[a].abs() + 2.0 * step.abs()) * f64::EPSILON;
+            let relative = origin[a] + step - self.centre[a].to_f64();
             let narrowable = (inv[a].is_infinite() || scaled.abs() <= NARROW_LIMIT)
                 && relative.abs() <= NARROW_LIMIT;
             if !narrowable {
                 return None;
             }
-            let (up, down) = (f32_above(relative), f32_below(relative));
+            let (up, down) = (f32_above(relative + error), f32_below(relative - error));
             (origins[0][a], origins[1][a]) = if scaled < 0.0 { (down, up) } else { (up, down) };
             invs[0][a] = (scaled * (1.0 - NODE_PAD_REL)) as f32;
             invs[1][a] = (scaled * (1.0 + NODE_PAD_REL)) as f32;
         }
         Some(NodeRay {
             octant: OctantRay::new(origins, invs),
+            t_start,
             t_scale,
         })
+    }
+
+    /// Where the node tests of a ray from `origin` (inverse direction `inv`) start: 0
+    /// when the origin lies within [`FAR_REACHES`] times the mesh's size or the ray's
+    /// line misses them; else a `t` at most the one where the ray enters them (the
+    /// `f64` slab test's, less `2^-40` of it for its rounding), so no box is passed.
+    #[inline(always)]
+    fn start(&self, origin: &[f64; 3], inv: &[f64; 3]) -> f64 {
+        let c = self.centre.map(|x| x.to_f64());
+        let size = self.reach[0].max(self.reach[1]).max(self.reach[2]);
+        let near = (0..3).all(|a| (origin[a] - c[a]).abs() <= FAR_REACHES * size);
+        if near {
+            return 0.0;
+        }
+        let (mut enter, mut exit) = (0.0_f64, f64::INFINITY);
+        for a in 0..3 {
+            let t1 = (c[a] - self.reach[a] - origin[a]) * inv[a];
+            let t2 = (c[a] + self.reach[a] - origin[a]) * inv[a];
+            // `f64::min`/`max` skip a NaN (`0·∞`: the origin on a plane the ray runs in).
+            enter = enter.max(t1.min(t2));
+            exit = exit.min(t1.max(t2));
+        }
+        if enter <= exit && enter.is_finite() {
+            enter * (1.0 - 1.0 / (1u64 << 40) as f64)
+        } else {
+            0.0
+        }
     }
 }
 
@@ -759,6 +814,7 @@ impl<S: Real> TreeWalk<S> {
         Self {
             ray: NodeRay {
                 octant: OctantRay::default(),
+                t_start: 0.0,
                 t_scale: 1.0,
             },
             max_t: S::NEG_INFINITY,
@@ -785,7 +841,7 @@ impl<S: Real> TreeWalk<S> {
         if tree.nodes.is_empty() || self.max_t < S::ZERO {
             return Start::Nothing;
         }
-        let Some(node_ray) = tree.frame.node_ray(&prepared) else {
+        let Some(node_ray) = tree.frame.node_ray(ray, &prepared) else {
             return Start::EveryLeaf;
         };
         self.ray = node_ray;
@@ -1029,7 +1085,7 @@ impl<S: Real> RayTree<S> {
         if self.nodes.is_empty() || max_t < S::ZERO {
             return;
         }
-        let Some(node_ray) = self.frame.node_ray(&prepared) else {
+        let Some(node_ray) = self.frame.node_ray(ray, &prepared) else {
             return self.visit_every_leaf::<K>(k, max_t, leaf);
         };
         let (ray, mut clip) = (node_ray.octant, node_ray.clip(max_t));
@@ -1180,24 +1236,28 @@ pub(super) mod tests {
     use crate::broad::simd::{ray_boxes4_mask_rows, Boxes4, SoaRay};
     use glam::{DVec3, Vec3};
 
-    /// An `f32` tree's node ray for `prepared`.
-    pub(in super::super) fn exact_octant(prepared: &PreparedRay<Vec3>) -> OctantRay {
+    /// An `f32` tree's node ray for `ray`, `prepared`.
+    pub(in super::super) fn exact_octant(
+        ray: &Ray<Vec3>,
+        prepared: &PreparedRay<Vec3>,
+    ) -> OctantRay {
         let frame = NodeFrame::<f32>::default();
         frame
-            .node_ray(prepared)
+            .node_ray(ray, prepared)
             .expect("f32 rays are never refused")
             .octant
     }
 
     /// An `f64` tree's node rows for `boxes` (`None` for an empty lane), its frame
     /// centred on them as a mesh of those boxes would be, and `ray` narrowed for it
-    /// with its clip and `t` scale (`None` when the ray is refused).
+    /// with its clip and the ray's `t` at the node tests' 0 and their `t` scale (`None`
+    /// when the ray is refused).
     #[allow(clippy::type_complexity)]
     pub(in super::super) fn narrowed(
         boxes: &[Option<Aabb<DVec3>>; WIDE],
         ray: &Ray<DVec3>,
         max_t: f64,
-    ) -> (Rows, Option<(OctantRay, f32, f64)>) {
+    ) -> (Rows, Option<(OctantRay, f32, f64, f64)>) {
         let corners: Vec<[DVec3; 3]> = boxes
             .iter()
             .flatten()
@@ -1215,8 +1275,8 @@ pub(super) mod tests {
         }
         let prepared = PreparedRay::new(ray, finite_max_t(max_t));
         let node_ray = frame
-            .node_ray(&prepared)
-            .map(|r| (r.octant, r.clip(prepared.max_t), r.t_scale));
+            .node_ray(ray, &prepared)
+            .map(|r| (r.octant, r.clip(prepared.max_t), r.t_start, r.t_scale));
         (rows, node_ray)
     }
 
@@ -1266,7 +1326,7 @@ pub(super) mod tests {
             let ray = Ray { origin: p(), dir };
             let max_t = finite_max_t([f32::INFINITY, 2.0, 0.0][case % 3]);
             let prepared = PreparedRay::new(&ray, max_t);
-            let octant = exact_octant(&prepared);
+            let octant = exact_octant(&ray, &prepared);
             let (t, hit) = slab8_portable::<false>(&octant, &rows, [max_t; WIDE]);
             let soa = SoaRay::new(&prepared);
             for half in 0..2 {
@@ -1304,7 +1364,9 @@ pub(super) mod tests {
                 max: a.max(b),
             });
         }
-        let origin = p() * k * 3.0 + offset;
+        // A fifth of the rays from far away (1e4 times the boxes' spread).
+        let far = if case % 5 == 0 { 1e4 } else { 3.0 };
+        let origin = p() * k * far + offset;
         let aim = boxes[[0, 1, 3, 4, 6, 7][case % 6]].expect("a box lane");
         let (lo, hi) = (aim.min, aim.max);
         let mut dir = match case % 4 {
@@ -1343,7 +1405,8 @@ pub(super) mod tests {
                         _ => 0.0,
                     };
                     let (rows, node_ray) = narrowed(&boxes, &ray, max_t);
-                    let (octant, clip, t_scale) = node_ray.expect("within the narrowing limit");
+                    let (octant, clip, t_start, t_scale) =
+                        node_ray.expect("within the narrowing limit");
                     let (t, hit) = slab8_portable::<true>(&octant, &rows, [clip; WIDE]);
                     let prepared = PreparedRay::new(&ray, finite_max_t(max_t));
                     for (lane, b) in boxes.iter().enumerate() {
@@ -1354,7 +1417,8 @@ pub(super) mod tests {
                                 let what =
                                     format!("scale {scale} case {case} lane {lane}: {ray:?}");
                                 assert!(kept, "culled: {what}");
-                                assert!(f64::from(t[lane]) <= enter * t_scale, "entry: {what}");
+                                let entry = (enter - t_start) * t_scale;
+                                assert!(f64::from(t[lane]) <= entry, "entry: {what}");
                             }
                             None => extra += usize::from(kept),
                         }

@@ -357,7 +357,7 @@ pub(super) mod tests {
             let ray = random_ray(&mut rng);
             let max_t = [f32::INFINITY, 1.0, 0.0, -1.0, f32::NAN, f32::MAX][case % 6];
             let prepared = PreparedRay::new(&ray, finite_max_t(max_t));
-            let octant = exact_octant(&prepared);
+            let octant = exact_octant(&ray, &prepared);
             let (t, hit) = slab8::<false>(&octant, &rows, prepared.max_t);
             let (port_t, port_hit) =
                 slab8_portable::<false>(&octant, &rows, [prepared.max_t; WIDE]);
@@ -449,13 +449,15 @@ pub(super) mod tests {
                 max: b.max.as_dvec3() * scale + offset,
             })
         });
+        // A fifth of the rays from far away (1e4 times the boxes' spread).
+        let far = if case % 5 == 0 { 1e4 } else { 1.0 };
         let ray = Ray {
-            origin: ray32.origin.as_dvec3() * scale + offset,
+            origin: ray32.origin.as_dvec3() * scale * far + offset,
             dir: ray32.dir.as_dvec3() * scale,
         };
         let max_t = [f64::INFINITY, 1.0, 0.0, -1.0, f64::NAN, f64::MAX, 0.5][case % 7];
         let (rows, node_ray) = narrowed(&boxes, &ray, max_t);
-        let (octant, clip, _) = node_ray?;
+        let (octant, clip, ..) = node_ray?;
         Some((octant, rows, clip))
     }
 
