@@ -26,10 +26,10 @@
 //! and rounded outward, and each ray is narrowed conservatively ([`NodeFrame`]): its
 //! origin relative to the centre rounded toward each plane's safe side, its direction
 //! scaled by a power of two, its inverse direction shrunk for the near planes and
-//! grown for the far ones by [`NODE_PAD_REL`]. So an `f64` node test never misses a box
-//! the exact ray meets; it
-//! may keep a box that rounding would have culled, which costs a leaf test, not an
-//! answer. Rays and meshes beyond [`NARROW_LIMIT`] of that range walk every leaf.
+//! grown for the far ones by [`NODE_PAD_REL`], and a ray from far away started where it
+//! enters the mesh's bounds. So an `f64` node test never misses a box the exact ray
+//! meets; it may keep a box that rounding would have culled, which costs a leaf test,
+//! not an answer. Rays and meshes beyond [`NARROW_LIMIT`] walk every leaf.
 //!
 //! A walk tests a node's boxes with the near and far plane of each axis chosen once per
 //! ray by its octant ([`OctantRay`]) and treats leaves and inner nodes alike: the
@@ -91,16 +91,16 @@ pub(super) const NARROW_LIMIT: f64 = f64::from_bits((1023 + 100) << 52);
 
 /// An `f64` ray whose origin lies farther from the mesh's centre, on some axis, than this
 /// many times the mesh's largest half extent starts its node tests where it enters the
-/// mesh's bounds ([`NodeFrame::start`]): an `f32` origin 1,000 km away is rounded by
-/// about 3 cm and entries that far along are padded by a metre, where the mesh's own
-/// size keeps both to its scale.
+/// mesh's bounds ([`NodeFrame::start`]): an `f32` origin 1,000 km away (in metres) is
+/// moved by about 10 cm and entries that far along are widened by a metre, where the
+/// mesh's own size keeps both to its scale.
 pub(super) const FAR_REACHES: f64 = 4.0;
 
 /// A ray prepared for the node kernels: for each axis the origin and inverse direction
 /// it takes for the near plane (`origin`, `inv_dir`) and for the far plane
-/// (`origin_far`, `inv_far`), each repeated in eight lanes, and where in [`Rows`] the plane it meets first
-/// (`near`) and last (`far`) lies, chosen once by the sign of the inverse direction as
-/// Embree does (its `nearX`/`farX` offsets). The inverse direction is never `−∞`, so a
+/// (`origin_far`, `inv_far`), each repeated in eight lanes, and where in [`Rows`] the
+/// plane it meets first (`near`) and last (`far`) lies, chosen once by the sign of the
+/// inverse direction as Embree does (its `nearX`/`farX` offsets). The inverse direction is never `−∞`, so a
 /// zero component (`+∞`) takes the lower bound as near, as the min/max ordering of the
 /// shared kernel does, NaN (`0·∞`) included. The places are byte offsets into [`Rows`]
 /// (a whole row each), which the SIMD kernels add to the node's address without
@@ -220,14 +220,15 @@ impl<S: Real> Default for NodeFrame<S> {
     }
 }
 
-/// A ray as the node tests take it: its rows and the factor (a power of two) from the
-/// ray's `t` to the node tests' `t`.
+/// A ray as the node tests take it: its rows, and how the ray's `t` becomes theirs:
+/// `(t − t_start) · t_scale`.
 #[derive(Copy, Clone, Debug)]
 pub(super) struct NodeRay {
     octant: OctantRay,
     /// The ray's `t` where the node tests' `t` is 0 (0 but for an `f64` ray from far
     /// away, which starts where it enters the mesh's bounds).
     t_start: f64,
+    /// A power of two (1 for an `f32` tree).
     t_scale: f64,
 }
 
@@ -285,8 +286,8 @@ impl<S: Real> NodeFrame<S> {
 
     /// The ray as the node tests take it: an `f32` tree's as it is; an `f64` tree's
     /// narrowed so that the padded `f32` test keeps every box the exact ray meets (module
-    /// docs). The direction is scaled by the power of two that brings its largest
-    /// component into `[1, 2)`; on each axis the origin relative to the centre is rounded
+    /// docs). The direction is scaled by the power of two that brings the least
+    /// `|1/d|` into `[1, 2)` (its largest component into `(1/2, 1]`); on each axis the origin relative to the centre is rounded
     /// up for the plane whose `t` grows with it and down for the other (which side is
     /// which follows the inverse direction's sign; `+∞` for a zero component counts as
     /// positive, as the octant does). A ray from farther than [`FAR_REACHES`] times the
