@@ -307,20 +307,25 @@ fn every_triangle<R: Real>(
 }
 
 // The tree's closest hit (single and batch) is the closest over every triangle cast
-// alone, for ordinary rays, rays with a component below 2^-100 of the direction (which
-// the `f64` node tests refuse: they walk every leaf) and, in `f64`, on a mesh larger
-// than 2^100 (every ray walks every leaf).
+// alone, for ordinary rays, rays from 1e3 to 1e12 mesh sizes away (the `f64` node tests
+// start them at the mesh), rays with a component below 2^-100 of the direction (which
+// the `f64` node tests refuse: they walk every leaf), a clip at the hit's own `t`, and in
+// `f64` on the mesh moved 1e10 away and on a mesh larger than 2^100 (every ray walks
+// every leaf).
 fn tree_walk_finds_the_closest_of_every_triangle<R: Real>() {
     let data = bumpy_sphere(16, 8, 0.2);
     let mut rng = Rng(0x7EE);
-    let scales: &[f64] = if R::EPSILON.to_f64() < 1e-10 {
-        &[1.0, 1e31]
-    } else {
-        &[1.0]
+    let cases: &[(f64, f64)] = match R::EPSILON.to_f64() < 1e-10 {
+        true => &[(1.0, 0.0), (1.0, 1e10), (1e31, 0.0)],
+        false => &[(1.0, 0.0)],
     };
-    for &k in scales {
+    for &(k, offset) in cases {
         let data = MeshData {
-            vertices: data.vertices.iter().map(|p| p.map(|x| x * k)).collect(),
+            vertices: data
+                .vertices
+                .iter()
+                .map(|p| p.map(|x| x * k + offset))
+                .collect(),
             indices: data.indices.clone(),
         };
         let mesh = build::<R>(&data, TriMeshFlags::OPEN);
@@ -332,27 +337,40 @@ fn tree_walk_finds_the_closest_of_every_triangle<R: Real>() {
                 TriMesh::new(vertices, vec![[0, 1, 2]], TriMeshFlags::OPEN).unwrap()
             })
             .collect();
-        let mut rays = scene_rays::<R>(&data, &mut rng, 200);
-        for (n, ray) in rays.iter_mut().enumerate().filter(|(n, _)| n % 3 == 0) {
+        let mut rays = scene_rays::<R>(&data, &mut rng, 300);
+        for (n, ray) in rays.iter_mut().enumerate() {
             let d = to_f64::<R>(ray.dir);
             let big = d.iter().fold(0.0_f64, |m, x| m.max(x.abs()));
-            let mut tiny = d;
-            tiny[n % 3] = big * 1e-35 * if n % 2 == 0 { 1.0 } else { -1.0 };
-            ray.dir = v::<R>(tiny);
+            if n % 3 == 0 {
+                let mut tiny = d;
+                tiny[n % 3] = big * 1e-35 * if n % 2 == 0 { 1.0 } else { -1.0 };
+                ray.dir = v::<R>(tiny);
+            } else if n % 3 == 1 {
+                // Back along its line by 1e3 to 1e12 times its length.
+                let back = 10f64.powi(3 + (n % 10) as i32);
+                let o = to_f64::<R>(ray.origin);
+                ray.origin = v::<R>([0, 1, 2].map(|i| o[i] - d[i] * back));
+            }
         }
+        let what = |n: usize| format!("scale {k} offset {offset:e} ray {n}");
         let batch = mesh.cast_rays_indexed(&rays, R::INFINITY);
         let mut hits = 0;
         for (n, ray) in rays.iter().enumerate() {
             let want = every_triangle(&alone, ray, R::INFINITY);
-            assert_eq!(
-                mesh.cast_ray_indexed(ray, R::INFINITY),
-                want,
-                "scale {k} ray {n}"
-            );
-            assert_eq!(batch[n], want, "scale {k} ray {n} (batch)");
+            assert_eq!(mesh.cast_ray_indexed(ray, R::INFINITY), want, "{}", what(n));
+            assert_eq!(batch[n], want, "{} (batch)", what(n));
+            if let Some((_, hit)) = want {
+                // Clipped at the hit's own `t`: still found.
+                assert_eq!(
+                    mesh.cast_ray_indexed(ray, hit.t),
+                    want,
+                    "{} (clip)",
+                    what(n)
+                );
+            }
             hits += usize::from(want.is_some());
         }
-        assert!(hits > 40, "scale {k}: {hits} hits");
+        assert!(hits > 40, "{}: {hits} hits", what(0));
     }
 }
 for_each_real!(tree_walk_finds_the_closest_of_every_triangle);

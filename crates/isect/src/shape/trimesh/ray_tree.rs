@@ -21,9 +21,10 @@
 //! Node boxes are `f32` whatever the mesh's scalar, so an `f64` tree's nodes take the
 //! `f32` tree's four cache lines and its node tests the `f32` kernels (Embree also
 //! tests `f32` boxes for every ray). An `f32` tree's boxes are the shared tree's own
-//! numbers and its test is exact. An `f64` tree's boxes are taken relative to an
-//! `f32` point at the mesh's centre (so a mesh far from the origin keeps tight boxes)
-//! and rounded outward, and each ray is narrowed conservatively ([`NodeFrame`]): its
+//! numbers and its test is exact, against a clip grown by [`NODE_PAD_REL`] (a box is
+//! entered, and its triangle crossed, at `t`s that round apart). An `f64` tree's boxes are taken relative to the
+//! mesh's centre (so a mesh far from the origin keeps tight boxes) and rounded outward
+//! to `f32`, and each ray is narrowed conservatively ([`NodeFrame`]): its
 //! origin relative to the centre rounded toward each plane's safe side, its direction
 //! scaled by a power of two, its inverse direction shrunk for the near planes and
 //! grown for the far ones by [`NODE_PAD_REL`], and a ray from far away started where it
@@ -78,10 +79,11 @@ struct RayNode {
 /// sign). `2^-20`: sixteen `f32` roundings, where `(plane − origin)·inv` takes three (the
 /// subtraction, the product, `inv`'s rounding to `f32`). Where a product underflows,
 /// the origins' directed rounding (at least the least normal `f32` beyond the origin,
-/// and every scaled `|inv| ≥ 1`) covers its error.
+/// and every scaled `|inv|` at least `1 − 2^-20`) covers its error.
 pub(super) const NODE_PAD_REL: f64 = 1.0 / 1_048_576.0;
 
-/// `2^100`: an `f64` ray is narrowed ([`NodeFrame::node_ray`]) when its origin lies
+/// `2^100`: an `f64` ray is narrowed ([`NodeFrame::node_ray`]) when its start (its
+/// origin, or for a ray from far away the point where it enters the mesh's bounds) lies
 /// within this of the tree's centre on every axis and its scaled inverse direction is
 /// within it (or infinite), and an `f64` tree only when its mesh does. Then every box
 /// the ray meets is entered below `2^102` in the node tests' `t`, far inside `f32`,
@@ -198,8 +200,8 @@ fn f32_below(x: f64) -> f32 {
 }
 
 /// Where a tree's `f32` node boxes lie in the mesh's coordinates: relative to `centre`
-/// (zero for an `f32` tree, whose boxes are the mesh's own numbers; an `f32` point at
-/// the middle of an `f64` mesh's bounds).
+/// (zero for an `f32` tree, whose boxes are the mesh's own numbers; the middle of an
+/// `f64` mesh's bounds).
 #[derive(Copy, Clone, Debug)]
 struct NodeFrame<S: Real> {
     centre: [S; 3],
@@ -233,16 +235,21 @@ pub(super) struct NodeRay {
 }
 
 impl NodeRay {
-    /// The node tests' clip for the ray's `max_t`: the same number for an `f32` tree;
-    /// for an `f64` one `(max_t − t_start)·t_scale` as the nearest `f32`, that
-    /// subtraction's rounding added (at most `f32::MAX`, which every hit box's entry lies
-    /// below): the narrowed entries stay below it wherever the exact ones are below
-    /// `max_t`, since [`NODE_PAD_REL`] exceeds that rounding.
+    /// The node tests' clip for the ray's `max_t`. For an `f32` tree the same number
+    /// grown by [`NODE_PAD_REL`]: a box holding a crossing at exactly `max_t` has its
+    /// entry computed from the ray's origin, the crossing from the triangle, and from a
+    /// far origin the two round apart by a few ulps of `t` (a ray from 1e6 away lost its
+    /// hit at `max_t` = the hit's own `t`). For an `f64` tree `(max_t − t_start)·t_scale`
+    /// as the nearest `f32`, that subtraction's rounding added: the narrowed entries stay
+    /// below it wherever the exact ones are below `max_t`, since [`NODE_PAD_REL`] exceeds
+    /// that rounding. Either way at most `f32::MAX`, which every hit box's entry lies
+    /// below.
     #[inline(always)]
     fn clip<S: Real>(&self, max_t: S) -> f32 {
         let max_t = max_t.to_f64();
         if exact_nodes::<S>() {
-            return max_t as f32;
+            let grown = max_t as f32 * (1.0 + NODE_PAD_REL as f32);
+            return grown.min(f32::MAX);
         }
         let rounding = max_t.abs() * f64::EPSILON;
         (((max_t - self.t_start + rounding) * self.t_scale) as f32).min(f32::MAX)
@@ -263,8 +270,9 @@ impl<S: Real> NodeFrame<S> {
             }
         }
         // Halves first: the sum of two huge bounds would overflow.
-        let centre: [f64; 3] =
-            std::array::from_fn(|a| f64::from((lo[a] / 2.0 + hi[a] / 2.0) as f32));
+        // An `f64` centre: an `f32` one is up to half an `f32` step off, 512 units at
+        // 1e10, which a small mesh there would add to every box.
+        let centre: [f64; 3] = std::array::from_fn(|a| lo[a] / 2.0 + hi[a] / 2.0);
         let reach = std::array::from_fn(|a| (lo[a] - centre[a]).abs().max(hi[a] - centre[a]));
         Self {
             centre: centre.map(S::from_f64),
@@ -355,8 +363,11 @@ impl<S: Real> NodeFrame<S> {
 
     /// Where the node tests of a ray from `origin` (inverse direction `inv`) start: 0
     /// when the origin lies within [`FAR_REACHES`] times the mesh's size or the ray's
-    /// line misses them; else a `t` at most the one where the ray enters them (the
-    /// `f64` slab test's, less `2^-40` of it for its rounding), so no box is passed.
+    /// line misses its bounds; else a `t` at most the one where the ray enters the
+    /// bounds of the triangles' corners (the `f64` slab test's, less `2^-40` of it for
+    /// its rounding). A box may reach a little beyond those bounds (the shared tree pads
+    /// its boxes): the part of it the ray passes before the start holds no triangle, so
+    /// no hit is lost; a box entered there is entered at 0.
     #[inline(always)]
     fn start(&self, origin: &[f64; 3], inv: &[f64; 3]) -> f64 {
         let c = self.centre.map(|x| x.to_f64());
@@ -1710,6 +1721,84 @@ pub(super) mod tests {
         }
         assert_eq!(interleaved, [false, true]);
         assert!(visited > 1000, "{visited} leaves");
+    }
+
+    /// Counts the leaves each walk tests.
+    struct Count(usize);
+
+    impl<S: Real> LeafVisit<S> for Count {
+        fn visit<K: Kernels>(&mut self, _: usize, _: &Leaf<S>, _: S) -> Option<S> {
+            self.0 += 1;
+            None
+        }
+    }
+
+    // A small `f64` mesh far from the origin keeps tight node boxes: its rays test not
+    // many more leaves than the same mesh and rays at the origin. A 40×40 grid 2e-2
+    // wide, at the origin and moved to 1e10 + 300 on each axis (where `f64` still
+    // resolves a cell to 4e-3 of its size), rays from 1e3 away. An `f32` centre, up to
+    // half an `f32` step (512) off there, made the mesh look hundreds of units wide:
+    // rays from 1e3 away were not started at the mesh, and their `f32` origins were
+    // rounded by a tenth of a cell.
+    #[test]
+    fn a_small_mesh_far_away_keeps_tight_boxes() {
+        let grid = |offset: f64| {
+            let n = 40;
+            let p = |i: usize, j: usize| {
+                DVec3::new(
+                    i as f64 * 5e-4,
+                    j as f64 * 5e-4,
+                    ((i * j) % 7) as f64 * 1e-5,
+                ) + offset
+            };
+            let mut corners = Vec::new();
+            for i in 0..n {
+                for j in 0..n {
+                    corners.push([p(i, j), p(i + 1, j), p(i + 1, j + 1)]);
+                    corners.push([p(i, j), p(i + 1, j + 1), p(i, j + 1)]);
+                }
+            }
+            corners
+        };
+        let mut counts = [0; 2];
+        for (which, offset) in [0.0, 1e10 + 300.0].into_iter().enumerate() {
+            let corners = grid(offset);
+            let normals: Vec<DVec3> = corners
+                .iter()
+                .map(|[a, b, c]| (*b - *a).cross(*c - *a).normalize_or_zero())
+                .collect();
+            let boxes: Vec<Aabb<DVec3>> = corners
+                .iter()
+                .map(|[a, b, c]| Aabb {
+                    min: a.min(*b).min(*c),
+                    max: a.max(*b).max(*c),
+                })
+                .collect();
+            let tree = RayTree::new(&Bvh::build(&boxes), &corners, &normals);
+            let mut state = 41;
+            for _ in 0..500 {
+                let mut u = || (coord(&mut state) + 5.0) / 10.0;
+                let target = DVec3::new(u() * 2e-2, u() * 2e-2, 0.0) + offset;
+                let origin = target + DVec3::new(u() - 0.5, u() - 0.5, 1.0) * 1e3;
+                let mut count = Count(0);
+                tree.walk(
+                    &Ray {
+                        origin,
+                        dir: target - origin,
+                    },
+                    f64::INFINITY,
+                    &mut count,
+                );
+                counts[which] += count.0;
+            }
+        }
+        assert!(counts[0] > 500, "{counts:?}");
+        // The shared tree pads its boxes by 16 `f64` ulps of 1e10 (3.6e-5 a side on cells
+        // of 5e-4): 20% more leaves. The `f32` centre made it 43%.
+        assert!(
+            counts[1] * 10 <= counts[0] * 13,
+            "leaves at the origin and far: {counts:?}"
+        );
     }
 
     // The `f64` walk compiled for AVX (AVX node kernel, where the processor has it) and
