@@ -1469,11 +1469,8 @@ pub(super) mod tests {
     }
 
     /// The ray tree of the corners over their shared tree.
-    fn tree(
-        corners: &[[glam::Vec3; 3]],
-        normals: &[glam::Vec3],
-    ) -> (Bvh<glam::Vec3>, RayTree<f32>) {
-        let boxes: Vec<Aabb<glam::Vec3>> = corners
+    fn tree<V: Vector>(corners: &[[V; 3]], normals: &[V]) -> (Bvh<V>, RayTree<V::Scalar>) {
+        let boxes: Vec<Aabb<V>> = corners
             .iter()
             .map(|[a, b, c]| Aabb {
                 min: a.min(*b).min(*c),
@@ -1648,14 +1645,7 @@ pub(super) mod tests {
     ) -> (Vec<[DVec3; 3]>, RayTree<f64>) {
         let corners: Vec<[DVec3; 3]> = corners.iter().map(|c| c.map(|p| p.as_dvec3())).collect();
         let normals: Vec<DVec3> = normals.iter().map(|n| n.as_dvec3()).collect();
-        let boxes: Vec<Aabb<DVec3>> = corners
-            .iter()
-            .map(|[a, b, c]| Aabb {
-                min: a.min(*b).min(*c),
-                max: a.max(*b).max(*c),
-            })
-            .collect();
-        let tree = RayTree::new(&Bvh::build(&boxes), &corners, &normals);
+        let tree = tree(&corners, &normals).1;
         (corners, tree)
     }
 
@@ -1767,14 +1757,7 @@ pub(super) mod tests {
                 .iter()
                 .map(|[a, b, c]| (*b - *a).cross(*c - *a).normalize_or_zero())
                 .collect();
-            let boxes: Vec<Aabb<DVec3>> = corners
-                .iter()
-                .map(|[a, b, c]| Aabb {
-                    min: a.min(*b).min(*c),
-                    max: a.max(*b).max(*c),
-                })
-                .collect();
-            let tree = RayTree::new(&Bvh::build(&boxes), &corners, &normals);
+            let tree = tree(&corners, &normals).1;
             let mut state = 41;
             for _ in 0..500 {
                 let mut u = || (coord(&mut state) + 5.0) / 10.0;
