@@ -15,8 +15,8 @@
 //!
 //! Conventions are those of the generic queries: poses per shape, answers in world
 //! space, normals from A to B; a non-finite pose gives `false` / `None` / a NaN
-//! distance, as documented on each function. One tolerance of its own:
-//! [`CAPSULE_BOX_SLACK_ULPS`], an early-out's margin.
+//! distance, as documented on each function. Tolerances of its own: the margins of
+//! the capsule–box early-outs, [`CAPSULE_BOX_SLACK_ULPS`] and [`CENTRE_SETTLES_ULPS`].
 //!
 //! The free functions below are where poses enter: a pose whose rotation is unit to
 //! rounding and whose translation is in range passes as it is; any other is checked
@@ -37,6 +37,8 @@
 //! EPA's contacts do.
 
 mod ball_flat;
+#[cfg(test)]
+mod capsule_box_tests;
 pub(crate) use ball_flat::FlatPart;
 pub use ball_flat::ON_PART_ULPS;
 mod shape_2d;
@@ -57,7 +59,7 @@ use crate::query::contact::Contact;
 use crate::query::distance::{closest_points_segment_segment, world_segment, ClosestPoints};
 use crate::query::manifold::{FeatureId, Manifold};
 use crate::shape::error::check_pose;
-use crate::shape::{Aabb, Ball, Capsule};
+use crate::shape::{Aabb, Ball, Capsule, Segment};
 
 /// A shape enum whose pair queries dispatch on the pair of kinds. Implemented by
 /// [`shape_2d::Shape`](crate::shape::shape_2d::Shape) and
@@ -931,11 +933,8 @@ pub(crate) fn intersects_ball_cuboid<V: Vector>(
 /// few `ε` of that coordinate): a touching pair always reaches the exact test.
 pub const CAPSULE_BOX_SLACK_ULPS: f64 = 32.0;
 
-/// Capsule (A) – box (B) overlap in closed form: the segment's squared distance to the
-/// box against the squared radius; false for NaN poses. Cheap tests come first: a
-/// separating axis of the segment and the grown box parts most separated pairs, and an
-/// end of the segment within the radius of the box settles most overlapping ones
-/// (both exact up to rounding); the rest take the exact segment–box distance.
+/// Capsule (A) – box (B) overlap in closed form ([`CapsuleBoxTest`]); false for NaN
+/// poses.
 #[inline]
 pub(crate) fn intersects_capsule_cuboid<V: Vector>(
     pose_a: &V::Pose,
@@ -943,16 +942,110 @@ pub(crate) fn intersects_capsule_cuboid<V: Vector>(
     pose_b: &V::Pose,
     b: &Aabb<V>,
 ) -> bool {
-    let local = crate::query::distance::segment_in(pose_a, a, pose_b);
-    let r = a.radius();
-    if misses_grown_box(&local, b, r) {
-        return false;
-    }
-    let end_within = |p| b.distance_squared_to_point(p) <= r * r;
-    end_within(local.a)
-        || end_within(local.b)
-        || crate::query::distance::closest_point_segment_aabb(&local, b).1 <= r * r
+    CapsuleBoxTest::new(a, b).intersects(pose_a, pose_b)
 }
+
+/// The capsule–box overlap test of one pair of shapes, with what depends on the shapes
+/// alone worked out once (per call in [`intersects_capsule_cuboid`], per batch in
+/// the intersects kernel). The answer is the segment's squared distance to the box
+/// against the squared radius. Cheap tests come first: a centred capsule's centre
+/// alone settles the pairs clearly apart or clearly overlapping
+/// ([`CapsuleBoxTest::centre_settles`]) before its axis is turned; a separating axis
+/// of the segment and the grown box parts most other separated pairs, and an end of
+/// the segment within the radius of the box settles most overlapping ones (all exact
+/// up to rounding); the rest take the exact segment–box distance.
+pub(crate) struct CapsuleBoxTest<'s, V: Vector> {
+    capsule: &'s Capsule<V>,
+    b: &'s Aabb<V>,
+    /// A centred capsule's half axis (its segment is `±half_axis`); `None` otherwise.
+    half_axis: Option<V>,
+    /// The half length plus the radius: the farthest the centre reaches.
+    reach: V::Scalar,
+    /// The box's largest coordinate plus `reach`: the part of [`centre_settles`]'s
+    /// magnitude that does not move.
+    ///
+    /// [`centre_settles`]: CapsuleBoxTest::centre_settles
+    fixed_magnitude: V::Scalar,
+}
+
+impl<'s, V: Vector> CapsuleBoxTest<'s, V> {
+    /// The test of capsule `capsule` against box `b`.
+    #[inline(always)]
+    pub(crate) fn new(capsule: &'s Capsule<V>, b: &'s Aabb<V>) -> Self {
+        let s = capsule.segment();
+        let half_axis = (s.a == -s.b).then_some(s.b);
+        let reach = s.b.length() + capsule.radius();
+        let box_magnitude = b.min.abs().max(b.max.abs()).max_element();
+        Self {
+            capsule,
+            b,
+            half_axis,
+            reach,
+            fixed_magnitude: box_magnitude + reach,
+        }
+    }
+
+    /// True when the capsule at `pose_a` and the box at `pose_b` overlap (closed).
+    #[inline(always)]
+    pub(crate) fn intersects(&self, pose_a: &V::Pose, pose_b: &V::Pose) -> bool {
+        use crate::query::distance::{centred_segment_in, origin_in, segment_in};
+        let local = match self.half_axis {
+            Some(half_axis) => {
+                let centre = origin_in(pose_a, pose_b);
+                if let Some(settled) = self.centre_settles(centre) {
+                    return settled;
+                }
+                centred_segment_in(centre, pose_a, half_axis, pose_b)
+            }
+            None => segment_in(pose_a, self.capsule, pose_b),
+        };
+        self.segment_overlaps(&local)
+    }
+
+    /// The test past the centre's: the capsule's segment `local`, in the box's frame,
+    /// within the radius of the box.
+    #[inline(always)]
+    fn segment_overlaps(&self, local: &Segment<V>) -> bool {
+        let (b, r) = (self.b, self.capsule.radius());
+        if misses_grown_box(local, b, r) {
+            return false;
+        }
+        let end_within = |p| b.distance_squared_to_point(p) <= r * r;
+        end_within(local.a)
+            || end_within(local.b)
+            || crate::query::distance::closest_point_segment_aabb(local, b).1 <= r * r
+    }
+
+    /// What a centred capsule's centre settles alone, in the box's frame (the
+    /// bounding-sphere test of Ericson 4.3, about the box): `Some(false)` when the
+    /// centre is farther from the box than the half length and radius, `Some(true)`
+    /// when it is within the radius (the centre is a point of the segment), each by a
+    /// margin of [`CENTRE_SETTLES_ULPS`] machine epsilons of the largest coordinate;
+    /// `None` in the band between and for NaN. The margin is far beyond the rounding
+    /// of the centre's distance, of the turned half axis (a few `ε` off the half
+    /// length for a rotation unit to rounding) and of the exact test's distances, so
+    /// the answer is the one the exact test gives.
+    #[inline(always)]
+    fn centre_settles(&self, centre: V) -> Option<bool> {
+        let magnitude = centre.abs().max_element() + self.fixed_magnitude;
+        let slack = crate::math::tolerance::eps::<V::Scalar>(CENTRE_SETTLES_ULPS) * magnitude;
+        let d2 = self.b.distance_squared_to_point(centre);
+        let apart = self.reach + slack;
+        if d2 > apart * apart {
+            return Some(false);
+        }
+        let within = self.capsule.radius() - slack;
+        (within > V::Scalar::ZERO && d2 < within * within).then_some(true)
+    }
+}
+
+/// The capsule–box overlap test's first early-out decides from a centred capsule's
+/// centre alone: apart when the centre is farther from the box than the half length
+/// and radius, overlapping when within the radius, each by this many machine epsilons
+/// of the largest coordinate (four times [`CAPSULE_BOX_SLACK_ULPS`]); the band between
+/// goes on to the exact test. The margin is far beyond the rounding that could make
+/// the exact test answer otherwise (a few `ε`).
+pub const CENTRE_SETTLES_ULPS: f64 = 4.0 * CAPSULE_BOX_SLACK_ULPS;
 
 /// True when a separating axis proves the segment (in the box's frame) apart from the
 /// box grown by a ball of radius `reach` (plus [`CAPSULE_BOX_SLACK_ULPS`]): then the
@@ -966,11 +1059,7 @@ pub(crate) fn intersects_capsule_cuboid<V: Vector>(
 /// segment or prediction touches nothing). Always inlined: out of line it cost the
 /// Python pose batch 7 instructions a row.
 #[inline(always)]
-fn misses_grown_box<V: Vector>(
-    local: &crate::shape::Segment<V>,
-    b: &Aabb<V>,
-    reach: V::Scalar,
-) -> bool {
+fn misses_grown_box<V: Vector>(local: &Segment<V>, b: &Aabb<V>, reach: V::Scalar) -> bool {
     let magnitude = b
         .min
         .abs()

@@ -529,27 +529,47 @@ pub fn distance_capsule_cuboid<V: Vector>(
 #[inline]
 pub(crate) fn segment_in<V: Vector>(pose: &V::Pose, c: &Capsule<V>, frame: &V::Pose) -> Segment<V> {
     let s = c.segment();
-    let unturned = frame.same_rotation(&V::Pose::IDENTITY);
-    let into_frame = |v: V| {
-        if unturned {
-            v
-        } else {
-            frame.inverse_transform_vector(v)
-        }
-    };
     if s.a == -s.b {
         // Centred (the usual capsule): its centre and half axis, three rotations for four.
-        let centre = into_frame(pose.translation() - frame.translation());
-        let half = into_frame(pose.transform_vector(s.b));
-        return Segment {
-            a: centre - half,
-            b: centre + half,
-        };
+        return centred_segment_in(origin_in(pose, frame), pose, s.b, frame);
     }
-    let to_frame = |p: V| into_frame(pose.transform_point(p) - frame.translation());
+    let to_frame = |p: V| into_frame(frame, pose.transform_point(p) - frame.translation());
     Segment {
         a: to_frame(s.a),
         b: to_frame(s.b),
+    }
+}
+
+/// The origin of `pose`'s frame (a centred capsule's centre) seen from `frame`, as
+/// [`segment_in`] computes it.
+#[inline]
+pub(crate) fn origin_in<V: Vector>(pose: &V::Pose, frame: &V::Pose) -> V {
+    into_frame(frame, pose.translation() - frame.translation())
+}
+
+/// The segment `centre ± half_axis` of a centred capsule at `pose`, seen from `frame`
+/// (`centre` from [`origin_in`]), as [`segment_in`] computes it.
+#[inline]
+pub(crate) fn centred_segment_in<V: Vector>(
+    centre: V,
+    pose: &V::Pose,
+    half_axis: V,
+    frame: &V::Pose,
+) -> Segment<V> {
+    let half = into_frame(frame, pose.transform_vector(half_axis));
+    Segment {
+        a: centre - half,
+        b: centre + half,
+    }
+}
+
+/// World vector `v` in `frame`'s axes; a frame that does not turn keeps it as it is.
+#[inline]
+fn into_frame<V: Vector>(frame: &V::Pose, v: V) -> V {
+    if frame.same_rotation(&V::Pose::IDENTITY) {
+        v
+    } else {
+        frame.inverse_transform_vector(v)
     }
 }
 

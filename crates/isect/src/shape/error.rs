@@ -429,8 +429,12 @@ pub fn check_extent<R: Real>(
 /// entry points run before the full check, which builds an error value.
 #[inline]
 pub fn pose_passes_as_is<V: Vector, P: Isometry<V>>(pose: &P) -> bool {
-    let t = pose.translation();
-    pose.rotation_kept_unit() && t.is_finite() && t.abs().max_element() <= V::Scalar::MAX_COORD
+    // One comparison per coordinate: false for NaN, and ∞ is beyond the limit.
+    let within = pose
+        .translation()
+        .abs()
+        .all_le(V::splat(V::Scalar::MAX_COORD));
+    pose.rotation_kept_unit() && within
 }
 
 /// The one check of a pose where it enters (the collision world, the free pair

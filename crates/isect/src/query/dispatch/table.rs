@@ -216,8 +216,14 @@ pub(crate) fn intersects_kernel<'s, V: GjkVector, S: ConvexEnum<V> + DispatchSha
         }
         (Ball(x), Cuboid(y)) => Box::new(move |pa, pb| intersects_ball_cuboid(pa, x, pb, y)),
         (Cuboid(x), Ball(y)) => Box::new(move |pa, pb| intersects_ball_cuboid(pb, y, pa, x)),
-        (Capsule(x), Cuboid(y)) => Box::new(move |pa, pb| intersects_capsule_cuboid(pa, x, pb, y)),
-        (Cuboid(x), Capsule(y)) => Box::new(move |pa, pb| intersects_capsule_cuboid(pb, y, pa, x)),
+        (Capsule(x), Cuboid(y)) => {
+            let test = CapsuleBoxTest::new(x, y);
+            Box::new(move |pa, pb| test.intersects(pa, pb))
+        }
+        (Cuboid(x), Capsule(y)) => {
+            let test = CapsuleBoxTest::new(y, x);
+            Box::new(move |pa, pb| test.intersects(pb, pa))
+        }
         _ => Box::new(move |pa, pb| intersects(pa, a, pb, b)),
     }
 }
