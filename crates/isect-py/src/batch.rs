@@ -438,9 +438,9 @@ fn collide_rows<D: Dim>(
         _ => None,
     };
     // Row k's answer from its entered poses.
-    let answer = |a: Option<D::Pose>, b: Option<D::Pose>, distance: bool| match (a, b) {
-        (Some(a), Some(b)) if kernel(&a, &b) => (true, 0.0),
-        (Some(a), Some(b)) if distance => (false, D::Shape::distance_pair(&a, sa, &b, sb)),
+    let answer = |a: Option<D::Pose>, b: &Option<D::Pose>, distance: bool| match (a, b) {
+        (Some(a), Some(b)) if kernel(&a, b) => (true, 0.0),
+        (Some(a), Some(b)) if distance => (false, D::Shape::distance_pair(&a, sa, b, sb)),
         (Some(_), Some(_)) => (false, 0.0),
         _ => (false, f64::NAN),
     };
@@ -455,7 +455,7 @@ fn collide_rows<D: Dim>(
                     let Some(a) = D::entered_row(row) else {
                         return false;
                     };
-                    let (collides, distance) = answer(a, b, with_distances);
+                    let (collides, distance) = answer(a, &b, with_distances);
                     *flag = collides;
                     if let Some(d) = distances.as_deref_mut() {
                         d[k] = distance;
@@ -475,7 +475,7 @@ fn collide_rows<D: Dim>(
                 },
             };
             let a = dispatch::entered_pose::<D::V>(&a);
-            let (collides, distance) = answer(a, b, with_distances);
+            let (collides, distance) = answer(a, &b, with_distances);
             *flag = collides;
             if let Some(d) = distances.as_deref_mut() {
                 d[k] = distance;
