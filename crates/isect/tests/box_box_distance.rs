@@ -340,3 +340,30 @@ fn non_finite_poses() {
     assert!(dispatch::distance(&id, &shape, &nan, &shape).is_nan());
     assert_eq!(certified_distance(&nan, &cube, &id, &cube), None);
 }
+
+/// The proofs read rotations as rotation matrices: a rotation that is not unit to
+/// rounding (zero, scaled, NaN) gets no proof, in either place, while the same pose
+/// made unit does (and the dispatch answers the unit one).
+#[test]
+fn rotations_not_unit_get_no_proof() {
+    let cube = Aabb::new(v3::<f64>(-1.0, -1.0, -1.0), v3::<f64>(1.0, 1.0, 1.0)).unwrap();
+    let apart = Pose3::<f64>::from_translation(v3::<f64>(3.0, 0.0, 0.0));
+    let unit = Pose3::<f64>::new(v3::<f64>(3.0, 0.0, 0.0), glam::DQuat::from_rotation_z(0.3));
+    assert!(certified_distance(&Pose3::IDENTITY, &cube, &apart, &cube).is_some());
+    assert!(certified_distance(&Pose3::IDENTITY, &cube, &unit, &cube).is_some());
+    for q in [
+        glam::DQuat::from_xyzw(0.0, 0.0, 0.0, 0.0),
+        unit.rotation * 1.5,
+        unit.rotation * (1.0 + 1e-12),
+        glam::DQuat::from_xyzw(f64::NAN, 0.0, 0.0, 1.0),
+    ] {
+        let bad = Pose3::<f64>::new(unit.translation, q);
+        for (pa, pb) in [(&Pose3::IDENTITY, &bad), (&bad, &Pose3::IDENTITY)] {
+            assert_eq!(certified_distance(pa, &cube, pb, &cube), None, "{q:?}");
+            assert!(
+                certified_closest_points(pa, &cube, pb, &cube).is_none(),
+                "{q:?}"
+            );
+        }
+    }
+}

@@ -61,7 +61,8 @@ pub const PARALLEL_SIN2: f64 = 1.0 / 16.0;
 /// The distance between box `a` at `pose_a` and box `b` at `pose_b` (each a box of
 /// its own frame) when a pair of support features proves it (module docs), 0 when
 /// the boxes share a point to rounding; `None` when neither is found, for GJK to
-/// answer, as for a NaN or infinite pose. The rotations are unit.
+/// answer, as for a NaN or infinite pose and a rotation that is not unit to rounding
+/// (within [`ROTATION_KEEP_ULPS`](crate::math::ROTATION_KEEP_ULPS); a zero one, say).
 ///
 /// ```
 /// use isect::d3::*;
@@ -86,9 +87,26 @@ pub fn certified_distance<R: Real>(
     pose_b: &Pose3<R>,
     b: &Aabb<R::V3>,
 ) -> Option<R> {
+    rotations_unit(pose_a, pose_b).then(|| proven_distance(pose_a, a, pose_b, b))?
+}
+
+/// [`certified_distance`] for poses whose rotations are known unit (the dispatch's,
+/// checked where they entered).
+#[inline]
+pub(crate) fn proven_distance<R: Real>(
+    pose_a: &Pose3<R>,
+    a: &Aabb<R::V3>,
+    pose_b: &Pose3<R>,
+    b: &Aabb<R::V3>,
+) -> Option<R> {
     BoxPair::new(pose_a, a, pose_b, b)
         .proof()
         .map(|proof| proof.distance)
+}
+
+/// Both rotations unit to rounding: the proofs read them as rotation matrices.
+fn rotations_unit<R: Real>(pose_a: &Pose3<R>, pose_b: &Pose3<R>) -> bool {
+    pose_a.rotation_kept_unit() && pose_b.rotation_kept_unit()
 }
 
 /// [`certified_distance`] with a closest point of each box (world space): `(distance,
@@ -112,6 +130,18 @@ pub fn certified_distance<R: Real>(
 /// # }
 /// ```
 pub fn certified_closest_points<R: Real>(
+    pose_a: &Pose3<R>,
+    a: &Aabb<R::V3>,
+    pose_b: &Pose3<R>,
+    b: &Aabb<R::V3>,
+) -> Option<(R, R::V3, R::V3)> {
+    rotations_unit(pose_a, pose_b).then(|| proven_closest_points(pose_a, a, pose_b, b))?
+}
+
+/// [`certified_closest_points`] for poses whose rotations are known unit (the
+/// dispatch's, checked where they entered).
+#[inline]
+pub(crate) fn proven_closest_points<R: Real>(
     pose_a: &Pose3<R>,
     a: &Aabb<R::V3>,
     pose_b: &Pose3<R>,

@@ -154,7 +154,7 @@ where
             return None;
         };
         let (distance, point_a, point_b) =
-            crate::query::box_box::certified_closest_points(pa, x, pb, y)?;
+            crate::query::box_box::proven_closest_points(pa, x, pb, y)?;
         Some(ClosestPoints::closed_form(distance, point_a, point_b))
     }
 
@@ -167,7 +167,7 @@ where
                 Some(distance_capsule_cylinder(pb, y, pa, x))
             }
             (Shape::Cuboid(x), Shape::Cuboid(y)) => {
-                crate::query::box_box::certified_distance(pa, x, pb, y)
+                crate::query::box_box::proven_distance(pa, x, pb, y)
             }
             _ => None,
         }
