@@ -459,3 +459,39 @@ pub fn check_pose<V: Vector, P: Isometry<V>>(
     pose.with_unit_rotation()
         .map_err(|e| ShapeError::rotation(shape, rotation_field, e))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::math::{Pose2, Pose3};
+
+    /// A translation passes as it is up to `MAX_COORD` in each coordinate, and not
+    /// beyond it, at ±∞ or NaN, in any coordinate of either dimension.
+    fn check_translation_limits<V: Vector, P: Isometry<V>>(pose: P) {
+        let max = V::Scalar::MAX_COORD;
+        let beyond = max + max * crate::math::tolerance::eps::<V::Scalar>(2.0);
+        assert!(pose_passes_as_is(&pose));
+        for axis in 0..V::DIM {
+            for (value, passes) in [
+                (max, true),
+                (-max, true),
+                (beyond, false),
+                (-beyond, false),
+                (V::Scalar::INFINITY, false),
+                (V::Scalar::NEG_INFINITY, false),
+                (V::Scalar::from_f64(f64::NAN), false),
+            ] {
+                let moved = pose.with_translation(pose.translation().with(axis, value));
+                assert_eq!(pose_passes_as_is(&moved), passes, "axis {axis}: {value:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn translations_pass_up_to_the_coordinate_limit() {
+        check_translation_limits(Pose3::<f64>::IDENTITY);
+        check_translation_limits(Pose3::<f32>::IDENTITY);
+        check_translation_limits(Pose2::<f64>::new(glam::DVec2::new(1.0, 2.0), 0.5));
+        check_translation_limits(Pose2::<f32>::new(glam::Vec2::new(1.0, 2.0), 0.5));
+    }
+}
