@@ -952,8 +952,9 @@ pub(crate) fn intersects_capsule_cuboid<V: Vector>(
 /// alone settles the pairs clearly apart or clearly overlapping
 /// ([`CapsuleBoxTest::centre_settles`]) before its axis is turned; a separating axis
 /// of the segment and the grown box parts most other separated pairs, and an end of
-/// the segment within the radius of the box settles most overlapping ones (all exact
-/// up to rounding); the rest take the exact segment–box distance.
+/// the segment within the radius of the box settles most overlapping ones (each exact
+/// up to rounding while the squares they compare are normal numbers; below that they
+/// decide nothing); the rest take the exact segment–box distance.
 pub(crate) struct CapsuleBoxTest<'s, V: Vector> {
     capsule: &'s Capsule<V>,
     b: &'s Aabb<V>,
@@ -1021,21 +1022,24 @@ impl<'s, V: Vector> CapsuleBoxTest<'s, V> {
     /// centre is farther from the box than the half length and radius, `Some(true)`
     /// when it is within the radius (the centre is a point of the segment), each by a
     /// margin of [`CENTRE_SETTLES_ULPS`] machine epsilons of the largest coordinate;
-    /// `None` in the band between and for NaN. The margin is far beyond the rounding
-    /// of the centre's distance, of the turned half axis (a few `ε` off the half
-    /// length for a rotation unit to rounding) and of the exact test's distances, so
-    /// the answer is the one the exact test gives.
+    /// `None` in the band between, for NaN, and where the thresholds' squares fall
+    /// below [`normal_squares`] (subnormal squares round by an absolute amount, which
+    /// no relative margin covers). The margin is far beyond the rounding of the
+    /// centre's distance, of the turned half axis (a few `ε` off the half length for a
+    /// rotation unit to rounding) and of the exact test's distances, so the answer is
+    /// the one the exact test gives.
     #[inline(always)]
     fn centre_settles(&self, centre: V) -> Option<bool> {
         let magnitude = centre.abs().max_element() + self.fixed_magnitude;
         let slack = crate::math::tolerance::eps::<V::Scalar>(CENTRE_SETTLES_ULPS) * magnitude;
         let d2 = self.b.distance_squared_to_point(centre);
-        let apart = self.reach + slack;
-        if d2 > apart * apart {
+        let (apart, floor) = (self.reach + slack, normal_squares::<V::Scalar>());
+        if d2 > apart * apart && apart * apart >= floor {
             return Some(false);
         }
         let within = self.capsule.radius() - slack;
-        (within > V::Scalar::ZERO && d2 < within * within).then_some(true)
+        (within > V::Scalar::ZERO && d2 < within * within && within * within >= floor)
+            .then_some(true)
     }
 }
 
@@ -1044,7 +1048,9 @@ impl<'s, V: Vector> CapsuleBoxTest<'s, V> {
 /// and radius, overlapping when within the radius, each by this many machine epsilons
 /// of the largest coordinate (four times [`CAPSULE_BOX_SLACK_ULPS`]); the band between
 /// goes on to the exact test. The margin is far beyond the rounding that could make
-/// the exact test answer otherwise (a few `ε`).
+/// the exact test answer otherwise (a few `ε`) while the squares compared are normal
+/// numbers; where they would be subnormal (lengths below about 1e-154 in `f64`, 1e-19
+/// in `f32`) the centre decides nothing.
 pub const CENTRE_SETTLES_ULPS: f64 = 4.0 * CAPSULE_BOX_SLACK_ULPS;
 
 /// True when a separating axis proves the segment (in the box's frame) apart from the
@@ -1081,8 +1087,11 @@ fn misses_grown_box<V: Vector>(local: &Segment<V>, b: &Aabb<V>, reach: V::Scalar
 /// True when an axis `n = h × e_k` (3D; `h`'s normal in 2D) parts the segment
 /// `mid ± h` from the box `±e` grown by a ball of radius `reach`: the segment's
 /// projection `mid·n` lies farther than `e·|n| + reach·|n|` from 0. Compared squared
-/// (no square root); an axis along `h` (`n = 0`) parts nothing. Overflow or underflow
-/// of the squares can only turn a parting axis into a non-parting one.
+/// (no square root); an axis along `h` (`n = 0`) parts nothing. Overflow of the squares
+/// can only turn a parting axis into a non-parting one. An axis whose `|n|²` or
+/// `reach²·|n|²` falls below [`normal_squares`] parts nothing either: there the squares
+/// round to subnormal numbers, whose error is absolute (a capsule 1e-23 long read as
+/// apart from a box 5 away in `f32`, with a radius of 10).
 #[inline(always)]
 fn apart_on_edge_axes<V: Vector>(mid: V, h: V, e: V, reach: V::Scalar) -> bool {
     let ks = if V::DIM == 2 { 2..3 } else { 0..3 };
@@ -1092,8 +1101,19 @@ fn apart_on_edge_axes<V: Vector>(mid: V, h: V, e: V, reach: V::Scalar) -> bool {
         let (hi, hj) = (h.get(i), h.get(j));
         let gap =
             (mid.get(i) * hj - mid.get(j) * hi).abs() - (e.get(i) * hj.abs() + e.get(j) * hi.abs());
-        gap > V::Scalar::ZERO && gap * gap > reach * reach * (hi * hi + hj * hj)
+        let (n2, floor) = (hi * hi + hj * hj, normal_squares::<V::Scalar>());
+        let reach_n2 = reach * reach * n2;
+        gap > V::Scalar::ZERO && n2 >= floor && reach_n2 >= floor && gap * gap > reach_n2
     })
+}
+
+/// The least square the early-outs compare: squares below it may round to subnormal
+/// numbers, whose rounding is absolute (up to the least subnormal), not `ε` of the
+/// value; from it up, every square the comparisons make is normal with room for the
+/// `ε` margins.
+#[inline(always)]
+fn normal_squares<R: Real>() -> R {
+    R::MIN_POSITIVE / R::EPSILON
 }
 
 /// Ball (A) – box (B) distance; NaN for NaN poses.

@@ -1,8 +1,9 @@
 //! The capsule–box overlap's centre test ([`CapsuleBoxTest::centre_settles`]) never
 //! changes the answer of the exact test behind it: pairs placed across the edges of
 //! both of its decisions, at gaps from a few `ε` to a few margins, in 2D and 3D, `f32`
-//! and `f64`, at scales 1e-6 to 1e6 and far from the origin, against turned and
-//! unturned boxes.
+//! and `f64`, at scales 1e-6 to 1e6 and far from the origin, and at scales whose
+//! squares are subnormal, against turned and unturned boxes; and the edge axes of the
+//! exact test's early-out never part a pair whose squares underflow.
 
 use super::{CapsuleBoxTest, CENTRE_SETTLES_ULPS};
 use crate::math::tolerance::eps;
@@ -51,11 +52,15 @@ enum Edge {
 
 /// How many pairs the centre settled apart, settled overlapping, and left to the
 /// exact test; panics where its answer differs from the exact test's.
-fn check_edges<V: Vector>(turn: impl Fn(&mut Rng) -> V::Pose, offsets: &[f64]) -> [usize; 3] {
+fn check_edges<V: Vector>(
+    turn: impl Fn(&mut Rng) -> V::Pose,
+    scales: &[f64],
+    offsets: &[f64],
+) -> [usize; 3] {
     let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
     let mut counts = [0; 3];
     let gaps = [-4.0, -2.0, -1.0, -0.5, 0.0, 0.5, 1.0, 2.0, 4.0];
-    for scale in [1e-6, 1.0, 1e6] {
+    for &scale in scales {
         for &offset in offsets {
             for case in 0..200 {
                 let edge = if case % 2 == 0 {
@@ -149,14 +154,19 @@ fn angle_turn<R: Real>(rng: &mut Rng) -> Pose2<R> {
     Pose2::new(R::V2::ZERO, R::from_f64(rng.range(-3.2, 3.2)))
 }
 
+/// Scales of each precision: ordinary ones, and ones whose squares are subnormal
+/// (where the review of session 27 found the centre deciding against the exact test).
+const SCALES_F64: [f64; 5] = [1e-6, 1.0, 1e6, 1e-150, 1e-160];
+const SCALES_F32: [f64; 5] = [1e-6, 1.0, 1e6, 1e-19, 1e-21];
+
 #[test]
 fn the_centre_settles_as_the_exact_test_answers_3d() {
-    assert_all_reached(check_edges::<glam::DVec3>(
-        quaternion_turn::<f64>,
-        &[0.0, 1e3, 1e7],
-    ));
+    let f64_pairs =
+        check_edges::<glam::DVec3>(quaternion_turn::<f64>, &SCALES_F64, &[0.0, 1e3, 1e7]);
+    assert_all_reached(f64_pairs);
     assert_all_reached(check_edges::<glam::Vec3>(
         quaternion_turn::<f32>,
+        &SCALES_F32,
         &[0.0, 1e3],
     ));
 }
@@ -165,7 +175,40 @@ fn the_centre_settles_as_the_exact_test_answers_3d() {
 fn the_centre_settles_as_the_exact_test_answers_2d() {
     assert_all_reached(check_edges::<glam::DVec2>(
         angle_turn::<f64>,
+        &SCALES_F64,
         &[0.0, 1e3, 1e7],
     ));
-    assert_all_reached(check_edges::<glam::Vec2>(angle_turn::<f32>, &[0.0, 1e3]));
+    assert_all_reached(check_edges::<glam::Vec2>(
+        angle_turn::<f32>,
+        &SCALES_F32,
+        &[0.0, 1e3],
+    ));
+}
+
+/// Pairs the review of session 27 found: a capsule whose half axis is so short that
+/// its edge axes' squares underflow in `f32` was read as apart from a box it reaches
+/// (the exact test's early-out, older than the centre test). Each overlaps: the
+/// capsule's segment lies within its radius of the box.
+#[test]
+fn edge_axes_of_a_vanishing_segment_part_nothing() {
+    use glam::{Quat, Vec2, Vec3};
+    let square = Aabb::new(Vec2::splat(-1.0), Vec2::splat(1.0)).unwrap();
+    let at = Pose2::new(Vec2::new(0.0, 6.0), 0.0);
+    let centred = Capsule::new(Vec2::new(-1e-23, 0.0), Vec2::new(1e-23, 0.0), 10.0).unwrap();
+    let offset = Capsule::new(Vec2::ZERO, Vec2::new(2e-23, 0.0), 10.0).unwrap();
+    for capsule in [centred, offset] {
+        let test = CapsuleBoxTest::new(&capsule, &square);
+        assert!(test.intersects(&at, &Pose2::IDENTITY), "{capsule:?}");
+        assert!(test.segment_overlaps(&segment_in(&at, &capsule, &Pose2::IDENTITY)));
+    }
+
+    let half = Vec3::new(5.3006284e-16, 1.313714e-15, 3.881097e-16);
+    let capsule = Capsule::new(-half, half, 1.317748).unwrap();
+    let extents = Vec3::new(6.985366e-5, 9.1524195e-4, 5.260535e-4);
+    let b = Aabb::new(-extents, extents).unwrap();
+    let rotation = Quat::from_xyzw(0.3162807, 0.35578874, -0.43929076, 0.7618428);
+    let at = Pose3::new(Vec3::new(1.3176568, 0.0, 0.0), rotation);
+    let test = CapsuleBoxTest::new(&capsule, &b);
+    assert!(test.segment_overlaps(&segment_in(&at, &capsule, &Pose3::IDENTITY)));
+    assert!(test.intersects(&at, &Pose3::IDENTITY));
 }
