@@ -804,3 +804,37 @@ fn bunny_data() {
         .all(|&i| (i as usize) < b.vertices.len()));
     assert!(TriMesh::<f32>::new(b.map(v::<f32>), b.indices, TriMeshFlags::OPEN).is_ok());
 }
+
+// Found by the review of session 27: the `f64` frame's planes `centre ± reach` rounded
+// inside the triangles' bounds (here the lower x plane at 0, the bounds at −3·2^-60),
+// and a ray from far away grazing that face started its node tests after the hit,
+// losing it. The far start now uses the exact bounds. The flat triangle lies on the
+// lower x bound; sixteen others fill x ∈ [1.5, 2].
+#[test]
+fn a_far_ray_grazing_the_bounds_keeps_its_hit() {
+    let lo = -3.0 * 2f64.powi(-60);
+    let mut triangles = vec![[[lo, 0.4, -1.0], [lo, 0.6, -1.0], [lo, 0.5, 1.0]]];
+    for k in 0..16 {
+        let (y, z) = (-1.0 + (k % 4) as f64 * 0.5, -1.0 + (k / 4) as f64 * 0.5);
+        triangles.push([[1.5, y, z], [2.0, y + 0.5, z], [1.75, y, z + 0.5]]);
+    }
+    let mesh_of = |tris: &[[[f64; 3]; 3]]| {
+        let vertices = tris.iter().flatten().map(|p| v::<f64>(*p)).collect();
+        let indices = (0..tris.len() as u32)
+            .map(|t| [3 * t, 3 * t + 1, 3 * t + 2])
+            .collect();
+        TriMesh::new(vertices, indices, TriMeshFlags::OPEN).unwrap()
+    };
+    let mesh = mesh_of(&triangles);
+    let alone: Vec<TriMesh<f64>> = triangles.iter().map(|t| mesh_of(&[*t])).collect();
+    let origin = v::<f64>([-(2f64.powi(-55)), 5.0, 0.0]);
+    let ray = Ray::new(origin, v::<f64>([29.0 * 2f64.powi(-60) / 4.5, -1.0, 0.0])).unwrap();
+    let expected = every_triangle(&alone, &ray, f64::INFINITY).expect("the flat triangle");
+    assert_eq!(expected.0, 0);
+    assert!((expected.1.t - 4.5).abs() < 1e-12, "{:?}", expected.1);
+    assert_eq!(mesh.cast_ray_indexed(&ray, f64::INFINITY), Some(expected));
+    assert_eq!(
+        mesh.cast_rays(&[ray], f64::INFINITY),
+        vec![Some(expected.1)]
+    );
+}

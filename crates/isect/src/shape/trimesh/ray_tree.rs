@@ -207,6 +207,9 @@ struct NodeFrame<S: Real> {
     centre: [S; 3],
     /// The mesh's bounds about the centre: a half extent for each axis (`f64` trees).
     reach: [f64; 3],
+    /// The bounds of the triangles' corners, exact (`f64` trees): `centre ± reach` may
+    /// round inside them, and a ray grazing such a plane would start late.
+    bounds: [[f64; 3]; 2],
     /// False for an `f64` mesh reaching beyond [`NARROW_LIMIT`] of its centre: its rays
     /// walk every leaf.
     narrow: bool,
@@ -217,6 +220,7 @@ impl<S: Real> Default for NodeFrame<S> {
         Self {
             centre: [S::ZERO; 3],
             reach: [0.0; 3],
+            bounds: [[0.0; 3]; 2],
             narrow: true,
         }
     }
@@ -277,6 +281,7 @@ impl<S: Real> NodeFrame<S> {
         Self {
             centre: centre.map(S::from_f64),
             reach,
+            bounds: [lo, hi],
             narrow: reach.iter().all(|r| *r <= NARROW_LIMIT),
         }
     }
@@ -376,10 +381,12 @@ impl<S: Real> NodeFrame<S> {
         if near {
             return 0.0;
         }
-        let (mut enter, mut exit) = (0.0_f64, f64::INFINITY);
+        let ([lo, hi], (mut enter, mut exit)) = (self.bounds, (0.0_f64, f64::INFINITY));
         for a in 0..3 {
-            let t1 = (c[a] - self.reach[a] - origin[a]) * inv[a];
-            let t2 = (c[a] + self.reach[a] - origin[a]) * inv[a];
+            // The exact bounds: each `t` is then off by a few `ε` of itself, which the
+            // step back below covers.
+            let t1 = (lo[a] - origin[a]) * inv[a];
+            let t2 = (hi[a] - origin[a]) * inv[a];
             // `f64::min`/`max` skip a NaN (`0·∞`: the origin on a plane the ray runs in).
             enter = enter.max(t1.min(t2));
             exit = exit.min(t1.max(t2));
