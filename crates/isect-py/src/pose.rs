@@ -206,6 +206,16 @@ fn placed<'a>(obj: &'a Bound<'_, PyAny>, form: Form) -> Option<&'a Placed> {
     })
 }
 
+/// The entered 3D pose of an `isect.Pose` ([`Form::Entered`]); `None` for anything
+/// else, a 2D pose too, which the general path then reads or refuses.
+#[inline]
+pub fn entered3<'a>(obj: &'a Bound<'_, PyAny>) -> Option<&'a Pose3<f64>> {
+    match placed(obj, Form::Entered)? {
+        Placed::D3(p) => Some(p),
+        Placed::D2(_) => None,
+    }
+}
+
 /// The 3D pose of an `isect.Pose`; `None` when `obj` is not one; a `TypeError` for a
 /// 2D one.
 #[inline]

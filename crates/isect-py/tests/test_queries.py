@@ -206,6 +206,16 @@ def test_prebuilt_poses_answer_as_their_tuples_at_the_edges():
 
     for t, q in edges:
         assert answers(isect.Pose(t, q)) == answers((t, q)), (t, q)
+    # Both poses prebuilt and both shapes 3D: the pair verbs' direct path, as the tuples.
+    beside = ((0.3, 0.1, 0.0), quat_z(0.2))
+    for t, q in edges:
+        for verb in (isect.intersects, isect.distance):
+            ours = (verb(capsule, isect.Pose(t, q), box, isect.Pose(*beside)), verb(box, isect.Pose(*beside), capsule, isect.Pose(t, q)))
+            theirs = (verb(capsule, (t, q), box, beside), verb(box, beside, capsule, (t, q)))
+            assert repr(ours) == repr(theirs), (verb, t, q)
+    for verb in (isect.intersects, isect.distance):
+        with pytest.raises(TypeError, match="2D Pose"):
+            verb(capsule, isect.Pose((0.0, 0.0), 0.0), box, isect.Pose(*beside))
     assert answers(isect.Pose(*edges[0]))[:2] == (False, "nan")
     assert answers(isect.Pose(*edges[5]))[0] is True
     square, circle = isect.Rectangle([0.5, 0.5]), isect.Circle(0.25)
