@@ -6,7 +6,6 @@
 use crate::dim::{Dim, D2, D3};
 use crate::pose;
 use crate::results::{ClosestPoints, Contact, Manifold, PointProjection, RayHit, ShapeCastHit};
-use isect::math::Pose3;
 use isect::query::cast_shapes::Sweep;
 use isect::query::dispatch;
 use isect::query::dispatch::DispatchShape;
@@ -124,17 +123,18 @@ fn pair_args<'a, D: Dim>(
 #[inline(always)]
 fn entered_3d<'a>(
     a: &'a Any<'_>,
-    pose_a: Option<&'a Any<'_>>,
+    pose_a: Option<&Any<'_>>,
     b: &'a Any<'_>,
-    pose_b: Option<&'a Any<'_>>,
-) -> Option<(
-    &'a <D3 as Dim>::Shape,
-    &'a Pose3<f64>,
-    &'a <D3 as Dim>::Shape,
-    &'a Pose3<f64>,
-)> {
-    let (x, y) = (D3::shape(a)?, D3::shape(b)?);
-    Some((x, pose::entered3(pose_a?)?, y, pose::entered3(pose_b?)?))
+    pose_b: Option<&Any<'_>>,
+) -> Option<PairArgs<'a, D3>> {
+    let (a, b) = (D3::shape(a)?, D3::shape(b)?);
+    let (pose_a, pose_b) = (*pose::entered3(pose_a?)?, *pose::entered3(pose_b?)?);
+    Some(PairArgs {
+        a,
+        pose_a,
+        b,
+        pose_b,
+    })
 }
 
 fn intersects_in<D: Dim>(
@@ -158,8 +158,10 @@ pub fn intersects(
     b: &Any<'_>,
     pose_b: Option<&Any<'_>>,
 ) -> PyResult<bool> {
-    if let Some((x, pa, y, pb)) = entered_3d(a, pose_a, b, pose_b) {
-        return Ok(<D3 as Dim>::Shape::intersects_pair(pa, x, pb, y));
+    if let Some(p) = entered_3d(a, pose_a, b, pose_b) {
+        return Ok(<D3 as Dim>::Shape::intersects_pair(
+            &p.pose_a, p.a, &p.pose_b, p.b,
+        ));
     }
     by_pair!(pair(a, b)?, intersects_in(pose_a, pose_b))
 }
@@ -183,8 +185,10 @@ pub fn distance(
     b: &Any<'_>,
     pose_b: Option<&Any<'_>>,
 ) -> PyResult<f64> {
-    if let Some((x, pa, y, pb)) = entered_3d(a, pose_a, b, pose_b) {
-        return Ok(<D3 as Dim>::Shape::distance_pair(pa, x, pb, y));
+    if let Some(p) = entered_3d(a, pose_a, b, pose_b) {
+        return Ok(<D3 as Dim>::Shape::distance_pair(
+            &p.pose_a, p.a, &p.pose_b, p.b,
+        ));
     }
     by_pair!(pair(a, b)?, distance_in(pose_a, pose_b))
 }
