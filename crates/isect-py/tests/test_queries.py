@@ -157,6 +157,22 @@ def test_tuples_lists_and_arrays_are_the_same_pose():
         answers = [isect.distance(a, pose, b, None) for pose in forms]
         assert answers[:3] == [answers[0]] * 3
         assert answers[3] == pytest.approx(answers[0], abs=1e-6)
+        # float64 arrays are read in place when contiguous, through numpy otherwise:
+        # strided, read-only, integer and float32 arrays answer as the tuple.
+        strided_t, strided_q = np.repeat(t, 2)[::2], np.repeat(q, 2)[::2]
+        frozen_t = t.copy()
+        frozen_t.flags.writeable = False
+        arrays = [(strided_t, strided_q), (frozen_t, q.copy()), (t, q.astype(np.float32).astype(np.float64))]
+        assert [isect.distance(a, pose, b, None) for pose in arrays[:2]] == [answers[0]] * 2
+        assert isect.distance(a, arrays[2], b, None) == pytest.approx(answers[0], abs=1e-6)
+        assert isect.distance(a, (t.astype(np.float32), q), b, None) == pytest.approx(answers[0], abs=1e-6)
+    assert isect.distance(a, (np.array([1, 0, 0]), np.array([0, 0, 0, 1])), b, None) == isect.distance(a, ((1.0, 0.0, 0.0), IDENTITY_Q), b, None)
+    for bad in [(np.zeros(4), IDENTITY_Q), ((0.0, 0.0, 0.0), np.zeros(3)), (np.zeros(2), IDENTITY_Q)]:
+        with pytest.raises(TypeError, match="expected [34] numbers"):
+            isect.distance(a, bad, b, None)
+    with pytest.raises(ValueError):
+        isect.distance(a, (np.zeros(3), np.zeros(4)), b, None)
+    assert math.isnan(isect.distance(a, (np.array([math.nan, 0.0, 0.0]), np.array(IDENTITY_Q)), b, None))
 
 
 def test_mixing_dimensions_or_non_shapes_is_a_type_error():
