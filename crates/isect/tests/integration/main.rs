@@ -18,8 +18,6 @@ mod box_box_distance;
 mod broad_bvh;
 #[path = "../broad_sap.rs"]
 mod broad_sap;
-#[path = "../broad_tree.rs"]
-mod broad_tree;
 #[path = "../capsule_box_contact.rs"]
 mod capsule_box_contact;
 #[path = "../capsule_cylinder.rs"]
@@ -28,12 +26,8 @@ mod capsule_cylinder;
 mod cast_options;
 #[path = "../cast_scale.rs"]
 mod cast_scale;
-#[path = "../character.rs"]
-mod character;
 #[path = "../closed_form_contact_edges.rs"]
 mod closed_form_contact_edges;
-#[path = "../composite.rs"]
-mod composite;
 #[path = "../composite_2d_normals.rs"]
 mod composite_2d_normals;
 #[path = "../composite_parry.rs"]
@@ -66,8 +60,6 @@ mod invariants;
 mod manifold;
 #[path = "../manifold_surfaces.rs"]
 mod manifold_surfaces;
-#[path = "../mesh_rays.rs"]
-mod mesh_rays;
 #[path = "../polygonal_2d_distance.rs"]
 mod polygonal_2d_distance;
 #[path = "../polyline.rs"]
@@ -92,8 +84,6 @@ mod sat_differential;
 mod sat_properties;
 #[path = "../sliding.rs"]
 mod sliding;
-#[path = "../sweep.rs"]
-mod sweep;
 #[path = "../triangle_contacts.rs"]
 mod triangle_contacts;
 #[path = "../trimesh.rs"]
@@ -104,15 +94,6 @@ mod trimesh_contact_parry;
 mod trimesh_parry;
 #[path = "../two_sided_parts.rs"]
 mod two_sided_parts;
-#[path = "../warm_start.rs"]
-mod warm_start;
-#[path = "../world.rs"]
-mod world;
-#[path = "../world_cache.rs"]
-mod world_cache;
-#[path = "../world_corners.rs"]
-mod world_corners;
-#[path = "../world_distance.rs"]
-mod world_distance;
-#[path = "../world_ray_parts.rs"]
-mod world_ray_parts;
+
+// The files whose subjects have a parallel code path, shared with `tests/parallel`.
+include!("../parallel/modules.rs");

@@ -6,25 +6,4 @@
 
 #![allow(clippy::duplicate_mod)]
 
-#[path = "../broad_tree.rs"]
-mod broad_tree;
-#[path = "../character.rs"]
-mod character;
-#[path = "../composite.rs"]
-mod composite;
-#[path = "../mesh_rays.rs"]
-mod mesh_rays;
-#[path = "../sweep.rs"]
-mod sweep;
-#[path = "../warm_start.rs"]
-mod warm_start;
-#[path = "../world.rs"]
-mod world;
-#[path = "../world_cache.rs"]
-mod world_cache;
-#[path = "../world_corners.rs"]
-mod world_corners;
-#[path = "../world_distance.rs"]
-mod world_distance;
-#[path = "../world_ray_parts.rs"]
-mod world_ray_parts;
+include!("modules.rs");
