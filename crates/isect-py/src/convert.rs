@@ -8,7 +8,8 @@ use numpy::{
 };
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::{PyList, PyTuple};
+use pyo3::sync::PyOnceLock;
+use pyo3::types::{PyFloat, PyList, PyTuple, PyType};
 
 /// How far a quaternion's length or a matrix's rotation may be from a rotation before
 /// it is refused; within it the binding normalises (float32 data round-trip safely).
@@ -91,10 +92,10 @@ pub fn vector_of(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<Vec<f64>> {
 /// dtypes only).
 pub fn fixed<const N: usize>(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<[f64; N]> {
     if let Ok(t) = obj.cast::<PyTuple>() {
-        return numbers::<N, _>(t.len(), t.iter_borrowed().map(|x| x.extract::<f64>()), what);
+        return numbers::<N, _>(t.len(), t.iter_borrowed().map(|x| number(&x)), what);
     }
     if let Ok(l) = obj.cast::<PyList>() {
-        return numbers::<N, _>(l.len(), l.iter().map(|x| x.extract::<f64>()), what);
+        return numbers::<N, _>(l.len(), l.iter().map(|x| number(&x)), what);
     }
     if let Some(values) = float64_array::<N>(obj) {
         return Ok(values);
@@ -111,6 +112,44 @@ pub fn fixed<const N: usize>(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<[f6
 fn float64_array<const N: usize>(obj: &Bound<'_, PyAny>) -> Option<[f64; N]> {
     let array = obj.cast::<PyArray1<f64>>().ok()?.readonly();
     array.as_slice().ok()?.try_into().ok()
+}
+
+/// `numpy.float64`, checked a subclass of `float` when first looked up.
+static NUMPY_FLOAT64: PyOnceLock<Py<PyType>> = PyOnceLock::new();
+
+/// One number as Python's `float()` reads it. A `float` and a `numpy.float64` (what
+/// indexing a float64 array gives) are read directly: `PyFloat_AsDouble` would walk
+/// numpy's seven-class MRO to find `float`, about 50 instructions a number.
+#[inline]
+fn number(item: &Bound<'_, PyAny>) -> PyResult<f64> {
+    if let Ok(f) = item.cast_exact::<PyFloat>() {
+        return Ok(f.value());
+    }
+    if is_numpy_float64(item) {
+        // SAFETY: `numpy.float64` subclasses `float` (checked in `is_numpy_float64`), so
+        // its instances are laid out as `PyFloatObject`s.
+        return Ok(unsafe { pyo3::ffi::PyFloat_AS_DOUBLE(item.as_ptr()) });
+    }
+    item.extract()
+}
+
+/// True when `item`'s type is exactly `numpy.float64`; false when numpy cannot be
+/// imported or its `float64` is not a `float` subclass.
+fn is_numpy_float64(item: &Bound<'_, PyAny>) -> bool {
+    let py = item.py();
+    let float64 = NUMPY_FLOAT64.get_or_try_init(py, || -> PyResult<Py<PyType>> {
+        let t = py
+            .import("numpy")?
+            .getattr("float64")?
+            .cast_into::<PyType>()?;
+        if !t.is_subclass_of::<PyFloat>()? {
+            return Err(PyTypeError::new_err(
+                "numpy.float64 is not a float subclass",
+            ));
+        }
+        Ok(t.unbind())
+    });
+    float64.is_ok_and(|t| std::ptr::eq(item.get_type_ptr(), t.as_ptr().cast()))
 }
 
 /// A sequence's `len` items, read as floats (Python's `float()` protocol: numbers and

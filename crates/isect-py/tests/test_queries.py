@@ -157,6 +157,9 @@ def test_tuples_lists_and_arrays_are_the_same_pose():
         answers = [isect.distance(a, pose, b, None) for pose in forms]
         assert answers[:3] == [answers[0]] * 3
         assert answers[3] == pytest.approx(answers[0], abs=1e-6)
+        # numpy.float64 items (read directly) in tuples and lists.
+        assert isect.distance(a, (tuple(t), tuple(q)), b, None) == answers[0]
+        assert isect.distance(a, (list(t), list(q)), b, None) == answers[0]
         # float64 arrays are read in place when contiguous, through numpy otherwise:
         # strided, read-only, integer and float32 arrays answer as the tuple.
         strided_t, strided_q = np.repeat(t, 2)[::2], np.repeat(q, 2)[::2]
@@ -166,6 +169,15 @@ def test_tuples_lists_and_arrays_are_the_same_pose():
         assert [isect.distance(a, pose, b, None) for pose in arrays[:2]] == [answers[0]] * 2
         assert isect.distance(a, arrays[2], b, None) == pytest.approx(answers[0], abs=1e-6)
         assert isect.distance(a, (t.astype(np.float32), q), b, None) == pytest.approx(answers[0], abs=1e-6)
+    class Real(float):
+        pass
+
+    one = ((1.0, 0.0, 0.0), IDENTITY_Q)
+    for items in [(Real(1.0), 0.0, 0.0), (np.int64(1), np.float32(0.0), False), (True, np.float64(0.0), 0)]:
+        assert isect.distance(a, (items, IDENTITY_Q), b, None) == isect.distance(a, one, b, None)
+    assert math.isnan(isect.distance(a, ((np.float64("nan"), 0.0, 0.0), IDENTITY_Q), b, None))
+    with pytest.raises(TypeError, match="item 1 is not a number"):
+        isect.distance(a, ((0.0, np.str_("1"), 0.0), IDENTITY_Q), b, None)
     assert isect.distance(a, (np.array([1, 0, 0]), np.array([0, 0, 0, 1])), b, None) == isect.distance(a, ((1.0, 0.0, 0.0), IDENTITY_Q), b, None)
     for bad in [(np.zeros(4), IDENTITY_Q), ((0.0, 0.0, 0.0), np.zeros(3)), (np.zeros(2), IDENTITY_Q)]:
         with pytest.raises(TypeError, match="expected [34] numbers"):
