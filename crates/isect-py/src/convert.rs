@@ -9,7 +9,7 @@ use numpy::{
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
-use pyo3::types::{PyFloat, PyList, PyTuple, PyType};
+use pyo3::types::{PyFloat, PyInt, PyList, PyTuple, PyType};
 
 /// How far a quaternion's length or a matrix's rotation may be from a rotation before
 /// it is refused; within it the binding normalises (float32 data round-trip safely).
@@ -114,8 +114,9 @@ fn float64_array<const N: usize>(obj: &Bound<'_, PyAny>) -> Option<[f64; N]> {
     array.as_slice().ok()?.try_into().ok()
 }
 
-/// `numpy.float64`, checked a subclass of `float` when first looked up.
-static NUMPY_FLOAT64: PyOnceLock<Py<PyType>> = PyOnceLock::new();
+/// `numpy.float64` when it is a subclass of `float` (`None` when it is not), looked up
+/// once numpy is loaded.
+static NUMPY_FLOAT64: PyOnceLock<Option<Py<PyType>>> = PyOnceLock::new();
 
 /// One number as Python's `float()` reads it. A `float` and a `numpy.float64` (what
 /// indexing a float64 array gives) are read directly: `PyFloat_AsDouble` would walk
@@ -125,31 +126,57 @@ fn number(item: &Bound<'_, PyAny>) -> PyResult<f64> {
     if let Ok(f) = item.cast_exact::<PyFloat>() {
         return Ok(f.value());
     }
+    if item.is_exact_instance_of::<PyInt>() {
+        return item.extract();
+    }
     if is_numpy_float64(item) {
-        // SAFETY: `numpy.float64` subclasses `float` (checked in `is_numpy_float64`), so
-        // its instances are laid out as `PyFloatObject`s.
+        // SAFETY: `numpy.float64` subclasses `float` (checked in `float64_of`), so its
+        // instances are laid out as `PyFloatObject`s.
         return Ok(unsafe { pyo3::ffi::PyFloat_AS_DOUBLE(item.as_ptr()) });
     }
     item.extract()
 }
 
-/// True when `item`'s type is exactly `numpy.float64`; false when numpy cannot be
-/// imported or its `float64` is not a `float` subclass.
+/// True when `item`'s type is exactly `numpy.float64`. Nothing is imported here (an
+/// import could run Python code that calls back into the package): until numpy is
+/// loaded no item can be one of its scalars, and the type is looked up, outside the
+/// once-lock, the first time it is.
 fn is_numpy_float64(item: &Bound<'_, PyAny>) -> bool {
     let py = item.py();
-    let float64 = NUMPY_FLOAT64.get_or_try_init(py, || -> PyResult<Py<PyType>> {
-        let t = py
-            .import("numpy")?
-            .getattr("float64")?
-            .cast_into::<PyType>()?;
-        if !t.is_subclass_of::<PyFloat>()? {
-            return Err(PyTypeError::new_err(
-                "numpy.float64 is not a float subclass",
-            ));
+    let float64 = match NUMPY_FLOAT64.get(py) {
+        Some(found) => found,
+        None => {
+            let Some(numpy) = loaded_module(py, pyo3::intern!(py, "numpy")) else {
+                return false;
+            };
+            let found = float64_of(&numpy);
+            NUMPY_FLOAT64.get_or_init(py, || found)
         }
-        Ok(t.unbind())
-    });
-    float64.is_ok_and(|t| std::ptr::eq(item.get_type_ptr(), t.as_ptr().cast()))
+    };
+    float64
+        .as_ref()
+        .is_some_and(|t| std::ptr::eq(item.get_type_ptr(), t.as_ptr().cast()))
+}
+
+/// The module `name` if it is in `sys.modules`, without importing it.
+fn loaded_module<'py>(
+    py: Python<'py>,
+    name: &Bound<'py, pyo3::types::PyString>,
+) -> Option<Bound<'py, PyAny>> {
+    // SAFETY: `PyImport_GetModule` returns a new reference, or NULL when the module is
+    // not loaded (or the lookup failed, whose error is cleared below).
+    let module =
+        unsafe { Bound::from_owned_ptr_or_opt(py, pyo3::ffi::PyImport_GetModule(name.as_ptr())) };
+    if module.is_none() {
+        drop(PyErr::take(py));
+    }
+    module
+}
+
+/// `numpy.float64` when it is a type and a subclass of `float`.
+fn float64_of(numpy: &Bound<'_, PyAny>) -> Option<Py<PyType>> {
+    let t = numpy.getattr("float64").ok()?.cast_into::<PyType>().ok()?;
+    t.is_subclass_of::<PyFloat>().ok()?.then(|| t.unbind())
 }
 
 /// A sequence's `len` items, read as floats (Python's `float()` protocol: numbers and

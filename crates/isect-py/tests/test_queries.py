@@ -329,3 +329,32 @@ def test_a_box_in_a_corner_gets_the_floor_and_the_wall():
     entries = world.manifolds()
     assert [(a, b) for a, b, _ in entries] == [(min(wall, box), max(wall, box))] * 2
     assert len(world.contacts()) == 2
+
+
+def test_reading_numbers_imports_nothing():
+    """A pose's numbers are read without importing numpy (an import there ran code that
+    could call back into isect, and deadlocked it); `numpy.float64` items are read once
+    numpy is loaded. Run in a fresh interpreter, where numpy is not loaded yet."""
+    import subprocess
+    import sys
+    import textwrap
+
+    code = textwrap.dedent(
+        """
+        import sys, isect
+        ball = isect.Sphere(1.0)
+        class Hook:
+            def find_spec(self, name, path=None, target=None):
+                if name == "numpy":
+                    assert isect.distance(ball, ((3, 0, 0), (0, 0, 0, 1)), ball, None) == 1.0
+                return None
+        sys.meta_path.insert(0, Hook())
+        assert isect.distance(ball, ((3, 0, 0.0), (0, 0, 0, True)), ball, None) == 1.0
+        assert "numpy" not in sys.modules
+        import numpy as np
+        assert isect.distance(ball, ((np.float64(3), 0, np.float64(-0.0)), (0, 0, 0, 1)), ball, None) == 1.0
+        print("ok")
+        """
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=30)
+    assert out.returncode == 0 and out.stdout.strip() == "ok", out.stderr
