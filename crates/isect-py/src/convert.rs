@@ -111,7 +111,7 @@ pub fn fixed<const N: usize>(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<[f6
 /// the errors).
 fn float64_array<const N: usize>(obj: &Bound<'_, PyAny>) -> Option<[f64; N]> {
     let array = obj.cast::<PyArray1<f64>>().ok()?.readonly();
-    array.as_slice().ok()?.try_into().ok()
+    c_order(&array)?.try_into().ok()
 }
 
 /// `numpy.float64` when it is a subclass of `float` (`None` when it is not), looked up
@@ -126,10 +126,8 @@ fn number(item: &Bound<'_, PyAny>) -> PyResult<f64> {
     if let Ok(f) = item.cast_exact::<PyFloat>() {
         return Ok(f.value());
     }
-    if item.is_exact_instance_of::<PyInt>() {
-        return item.extract();
-    }
-    if is_numpy_float64(item) {
+    // Exact ints skip the look-up: they are the other usual item.
+    if !item.is_exact_instance_of::<PyInt>() && is_numpy_float64(item) {
         // SAFETY: `numpy.float64` subclasses `float` (checked in `float64_of`), so its
         // instances are laid out as `PyFloatObject`s.
         return Ok(unsafe { pyo3::ffi::PyFloat_AS_DOUBLE(item.as_ptr()) });
