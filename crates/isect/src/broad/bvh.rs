@@ -53,10 +53,10 @@ impl<V: Vector> Default for Bvh<V> {
 
 /// A child slot: a leaf item, an inner node, or nothing.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub(crate) enum Slot {
+enum Slot {
     /// A leaf: the item's index.
     Item(u32),
-    /// An inner node: its index (see [`Bvh::node`]).
+    /// An inner node: its index.
     Node(usize),
     /// Nothing.
     Empty,
@@ -102,13 +102,6 @@ impl<V: Vector> Bvh<V> {
     /// Bytes of heap memory held by the nodes.
     pub fn heap_bytes(&self) -> usize {
         self.nodes.capacity() * core::mem::size_of::<Node4<V::Scalar>>()
-    }
-
-    /// Node `i` (`i < node_count()`, the root is 0): its four child boxes and slots,
-    /// for structures derived from the tree (a mesh's ray tree).
-    pub(crate) fn node(&self, i: usize) -> (&Boxes4<V::Scalar>, [Slot; LANES]) {
-        let node = &self.nodes[i];
-        (&node.boxes, node.child.map(slot))
     }
 
     /// The box holding every item (`None` when empty).

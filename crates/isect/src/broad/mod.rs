@@ -24,7 +24,7 @@ mod sap;
 pub mod simd;
 mod stack;
 
-pub(crate) use bvh::{lanes, Slot};
+pub(crate) use bvh::lanes;
 pub use bvh::{Bvh, PairTask};
 pub use dynamic_tree::DynamicTree;
 pub use sap::SweepAndPrune;

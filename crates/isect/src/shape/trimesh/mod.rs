@@ -32,6 +32,7 @@ mod batch;
 pub mod closest;
 pub mod internal_edges;
 pub(crate) mod ray;
+mod ray_build;
 mod ray_tree;
 #[cfg(target_arch = "x86_64")]
 mod sse;
@@ -167,9 +168,10 @@ impl<R: Real> TriMesh<R> {
         let boxes: Vec<Aabb<R::V3>> = corners.iter().map(triangle_box).collect();
         let aabb = boxes.iter().skip(1).fold(boxes[0], |a, b| a.merged(b));
         let pad = box_padding(&boxes);
-        let bvh = Bvh::build(&boxes.iter().map(|b| b.loosened(pad)).collect::<Vec<_>>());
+        let padded: Vec<_> = boxes.iter().map(|b| b.loosened(pad)).collect();
+        let bvh = Bvh::build(&padded);
         let mesh = Self {
-            ray_tree: RayTree::new(&bvh, &corners, &normals),
+            ray_tree: RayTree::new(&padded, &corners, &normals),
             bvh,
             vertices,
             indices,

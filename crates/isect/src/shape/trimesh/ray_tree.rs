@@ -1,26 +1,23 @@
-//! The mesh's tree for rays: its [`Bvh`] collapsed into nodes of up to eight children
-//! (BVH8, as Embree builds for AVX), with every bottom node of the shared tree (one
-//! whose slots are all triangles) turned into a leaf of up to four triangles stored side
-//! by side and tested together by the 4-lane watertight kernel
-//! ([`ShearedRay::hit4`]), as Embree's `triangle4` leaves (Wald et al., "Embree: a
-//! kernel framework for efficient CPU ray tracing", 2014; the kernel is Woop, Benthin
-//! and Wald's, "Watertight Ray/Triangle Intersection", JCGT 2013).
+//! The mesh's tree for rays: a binary SAH tree of its own ([`ray_build`]: all three
+//! axes binned, leaves of up to four triangles) collapsed into nodes of up to eight
+//! children (BVH8, as Embree builds for AVX), each leaf's triangles stored side by side
+//! and tested together by the 4-lane watertight kernel ([`ShearedRay::hit4`]), as
+//! Embree's `triangle4` leaves (Wald et al., "Embree: a kernel framework for efficient
+//! CPU ray tracing", 2014; the kernel is Woop, Benthin and Wald's, "Watertight
+//! Ray/Triangle Intersection", JCGT 2013).
 //!
-//! Collapsing: a node starts with its four slots and repeatedly opens the inner child
-//! of largest surface area (replacing it by its own slots) while the children fit in
-//! eight; leaves are never opened. Sibling leaves (single triangles and bottom nodes)
-//! are then merged, the pair whose union box gains most first, while the union's
-//! surface area is below the two boxes' sum and the triangles fit in four lanes: the
-//! shared tree's nodes hold two or three slots on average, so its leaves averaged two
-//! triangles. Half as many levels means about half as many node
-//! tests per ray, each testing eight boxes: with AVX (found at run time when the tree
-//! is built) one 8-lane kernel, the walk compiled for AVX around it; otherwise on
-//! `x86_64` two 4-lane SSE halves, or the portable kernel (other targets). All give the
-//! same entries and masks bit for bit (tested).
+//! Collapsing: a node starts with its binary node's two children and repeatedly opens
+//! the inner child of largest surface area (replacing it by its two) while the
+//! children fit in eight; leaves are never opened (Embree's BVH8 builder grows its
+//! nodes the same way). A third as many levels as the binary tree means about a third
+//! as many node tests per ray, each testing eight boxes: with AVX (found at run time
+//! when the tree is built) one 8-lane kernel, the walk compiled for AVX around it;
+//! otherwise on `x86_64` two 4-lane SSE halves, or the portable kernel (other
+//! targets). All give the same entries and masks bit for bit (tested).
 //!
 //! Node boxes are `f32` whatever the mesh's scalar, so an `f64` tree's nodes take the
 //! `f32` tree's four cache lines and its node tests the `f32` kernels (Embree also
-//! tests `f32` boxes for every ray). An `f32` tree's boxes are the shared tree's own
+//! tests `f32` boxes for every ray). An `f32` tree's boxes are the padded triangle boxes' own
 //! numbers and its test is exact, against a clip grown by [`NODE_PAD_REL`] (a box is
 //! entered, and its triangle crossed, at `t`s that round apart). An `f64` tree's boxes are taken relative to the
 //! mesh's centre (so a mesh far from the origin keeps tight boxes) and rounded outward
@@ -36,17 +33,18 @@
 //! ray by its octant ([`OctantRay`]) and treats leaves and inner nodes alike: the
 //! nearest hit child is visited next, the others are pushed farthest first with their
 //! entry parameter (pruned when popped after the best hit shrank the ray). The boxes
-//! hold the shared tree's (the padded triangle boxes and their unions), so no hit of
+//! hold the padded triangle boxes (the mesh's shared tree's) and their unions, so no hit of
 //! the per-triangle kernel is culled, and the leaves' answers (nearest `t`, ties to the
 //! lowest index) do not depend on the order of the walk. Flat triangles are left out of
 //! the leaves: rays never hit them.
 
 use super::ray::{ShearedRay, Triangles4};
+use super::ray_build::{self, BinaryTree, Kind};
 use crate::algo::slab::PreparedRay;
 #[cfg(doc)]
 use crate::broad::simd::ray_boxes4_mask;
 use crate::broad::simd::LANES;
-use crate::broad::{finite_max_t, lanes, Bvh, Slot, Stack};
+use crate::broad::{finite_max_t, lanes, Stack};
 use crate::math::{Real, Vector};
 use crate::shape::{Aabb, Ray};
 
@@ -370,7 +368,7 @@ impl<S: Real> NodeFrame<S> {
     /// when the origin lies within [`FAR_REACHES`] times the mesh's size or the ray's
     /// line misses its bounds; else a `t` at most the one where the ray enters the
     /// bounds of the triangles' corners (the `f64` slab test's, less `2^-40` of it for
-    /// its rounding). A box may reach a little beyond those bounds (the shared tree pads
+    /// its rounding). A box may reach a little beyond those bounds (the mesh pads
     /// its boxes): the part of it the ray passes before the start holds no triangle, so
     /// no hit is lost; a box entered there is entered at 0.
     #[inline(always)]
@@ -449,10 +447,10 @@ pub(crate) struct RayTree<S: Real> {
 }
 
 impl<S: Real> RayTree<S> {
-    /// The tree of the mesh whose triangles have these corners and unit normals (zero
-    /// for flat ones), from the mesh's `bvh` over the triangles.
+    /// The tree of the mesh whose triangles have these corners, unit normals (zero
+    /// for flat ones) and padded boxes.
     pub(crate) fn new<V: Vector<Scalar = S>>(
-        bvh: &Bvh<V>,
+        boxes: &[Aabb<V>],
         corners: &[[V; 3]],
         normals: &[V],
     ) -> Self {
@@ -464,25 +462,21 @@ impl<S: Real> RayTree<S> {
         {
             tree.avx = std::arch::is_x86_feature_detected!("avx");
         }
-        if bvh.node_count() > 0 {
-            let add_leaf = |items: &[u32]| {
-                let mut kept = [0; LANES];
-                let mut n = 0;
-                for &i in items.iter().filter(|&&i| normals[i as usize] != V::ZERO) {
-                    kept[n] = i;
-                    n += 1;
-                }
-                tree_leaf(&kept[..n], corners)
+        let hit_able = (0..corners.len() as u32).filter(|&i| normals[i as usize] != V::ZERO);
+        let binary = ray_build::build(boxes, hit_able.collect());
+        if !binary.nodes.is_empty() {
+            // Leaves hold about four triangles; about a quarter of the binary nodes
+            // remain nodes.
+            tree.nodes.reserve(binary.nodes.len() / 4 + 1);
+            tree.leaves.reserve(binary.nodes.len() / 2 + 1);
+            let mut collapse = Collapse {
+                binary: &binary,
+                corners,
+                frame: &tree.frame,
+                nodes: &mut tree.nodes,
+                leaves: &mut tree.leaves,
             };
-            // Leaves hold about two triangles on average.
-            tree.nodes.reserve(bvh.node_count() / 2 + 1);
-            let mut leaves = Vec::with_capacity(bvh.len() / 2 + 1);
-            let (nodes, frame) = (&mut tree.nodes, &tree.frame);
-            add_node(bvh, 0, frame, nodes, &mut |items| {
-                leaves.push(add_leaf(items));
-                LEAF_BIT | (leaves.len() - 1) as u32
-            });
-            tree.leaves = leaves;
+            collapse.add_node(0);
         }
         tree
     }
@@ -502,154 +496,84 @@ fn area<V: Vector>(aabb: &Aabb<V>) -> V::Scalar {
     x * y + y * z + z * x
 }
 
-/// Copies node `i` of `bvh` into `nodes` as a node of up to eight children (see the
-/// module docs for how the four-wide nodes are opened), its boxes in `frame`, and,
-/// depth first, its inner descendants; `leaf(items)` stores a leaf and returns its
-/// code. Returns the node's index.
-fn add_node<V: Vector>(
-    bvh: &Bvh<V>,
-    i: usize,
-    frame: &NodeFrame<V::Scalar>,
-    nodes: &mut Vec<RayNode>,
-    leaf: &mut impl FnMut(&[u32]) -> u32,
-) -> u32 {
-    // The children so far (`kids[..n]`), each with, for an inner node that is not a
-    // bottom one, the measure and the slot count by which it may be opened. A fixed
-    // array: a heap buffer per node doubled the tree's build time.
-    type Kid<V> = (Aabb<V>, Slot, Option<(<V as Vector>::Scalar, usize)>);
-    let children = |c: usize| -> ([Kid<V>; LANES], usize) {
-        let (boxes, slots) = bvh.node(c);
-        let none = (
-            Aabb {
-                min: V::ZERO,
-                max: V::ZERO,
-            },
-            Slot::Empty,
-            None,
-        );
-        let (mut out, mut n) = ([none; LANES], 0);
-        for (lane, &slot) in slots.iter().enumerate() {
-            if slot == Slot::Empty {
-                continue;
-            }
-            let aabb = boxes.get::<V>(lane);
-            let open = match slot {
-                Slot::Node(c) if bottom_items(bvh, c).is_none() => {
-                    let k = bvh.node(c).1.iter().filter(|&&s| s != Slot::Empty).count();
-                    Some((area(&aabb), k))
-                }
-                _ => None,
-            };
-            out[n] = (aabb, slot, open);
-            n += 1;
-        }
-        (out, n)
-    };
-    let (first, mut n) = children(i);
-    let mut kids = [first[0]; WIDE];
-    kids[..n].copy_from_slice(&first[..n]);
-    loop {
-        let mut best: Option<(usize, V::Scalar)> = None;
-        for (k, &(_, _, open)) in kids[..n].iter().enumerate() {
-            let Some((a, m)) = open else { continue };
-            if n - 1 + m <= WIDE && best.is_none_or(|(_, b)| a > b) {
-                best = Some((k, a));
-            }
-        }
-        let Some((k, _)) = best else { break };
-        let Slot::Node(c) = kids[k].1 else { break };
-        // The opened child's slots take its place, the later children move up.
-        let (inner, m) = children(c);
-        kids.copy_within(k + 1..n, k + m);
-        kids[k..k + m].copy_from_slice(&inner[..m]);
-        n += m - 1;
-    }
-    // The children that become leaves, as their triangles; sibling leaves whose union
-    // box has less area than the two boxes together are merged while they fit in four
-    // lanes (the surface area heuristic with one leaf test costing the same for one
-    // to four triangles).
-    let mut groups: [([u32; LANES], usize); WIDE] = [([0; LANES], 0); WIDE];
-    for (k, &(_, slot, _)) in kids[..n].iter().enumerate() {
-        groups[k] = match slot {
-            Slot::Item(item) => ([item, 0, 0, 0], 1),
-            Slot::Node(c) => bottom_items(bvh, c).unwrap_or(([0; LANES], 0)),
-            Slot::Empty => ([0; LANES], 0),
-        };
-    }
-    loop {
-        let mut best: Option<(usize, usize, V::Scalar)> = None;
-        for a in 0..n {
-            for b in a + 1..n {
-                let (ga, gb) = (groups[a].1, groups[b].1);
-                if ga == 0 || gb == 0 || ga + gb > LANES {
-                    continue;
-                }
-                let (x, y) = (&kids[a].0, &kids[b].0);
-                let union = Aabb {
-                    min: x.min.min(y.min),
-                    max: x.max.max(y.max),
-                };
-                let gain = area(&union) - area(x) - area(y);
-                if gain < V::Scalar::ZERO && best.is_none_or(|(_, _, g)| gain < g) {
-                    best = Some((a, b, gain));
-                }
-            }
-        }
-        let Some((a, b, _)) = best else { break };
-        let (ga, gb) = (groups[a].1, groups[b].1);
-        let moved = groups[b].0;
-        groups[a].0[ga..ga + gb].copy_from_slice(&moved[..gb]);
-        groups[a].1 += gb;
-        let y = kids[b].0;
-        let x = &mut kids[a].0;
-        *x = Aabb {
-            min: x.min.min(y.min),
-            max: x.max.max(y.max),
-        };
-        kids.copy_within(b + 1..n, b);
-        groups.copy_within(b + 1..n, b);
-        n -= 1;
-    }
-    let index = nodes.len();
-    nodes.push(RayNode {
-        rows: [[0.0; WIDE]; 6],
-        child: [EMPTY; WIDE],
-    });
-    let mut rows = [[f32::INFINITY; WIDE]; 6];
-    rows[3..].fill([f32::NEG_INFINITY; WIDE]);
-    let mut child = [EMPTY; WIDE];
-    for (lane, &(aabb, slot, _)) in kids[..n].iter().enumerate() {
-        for axis in 0..3 {
-            let (lo, hi) = frame.bounds(axis, aabb.min.get(axis), aabb.max.get(axis));
-            rows[axis][lane] = lo;
-            rows[3 + axis][lane] = hi;
-        }
-        let (items, count) = groups[lane];
-        child[lane] = match slot {
-            Slot::Node(c) if count == 0 => add_node(bvh, c, frame, nodes, leaf),
-            Slot::Empty => EMPTY,
-            _ => leaf(&items[..count]),
-        };
-    }
-    nodes[index] = RayNode { rows, child };
-    index as u32
+/// The collapse of a [`BinaryTree`] into the ray tree's nodes and leaves.
+struct Collapse<'a, V: Vector> {
+    binary: &'a BinaryTree<V>,
+    corners: &'a [[V; 3]],
+    frame: &'a NodeFrame<V::Scalar>,
+    nodes: &'a mut Vec<RayNode>,
+    leaves: &'a mut Vec<Leaf<V::Scalar>>,
 }
 
-/// The items of node `i` when all its slots are items (or empty).
-/// Returned as an array and the count of items in it.
-fn bottom_items<V: Vector>(bvh: &Bvh<V>, i: usize) -> Option<([u32; LANES], usize)> {
-    let (mut items, mut n) = ([0; LANES], 0);
-    for slot in bvh.node(i).1 {
-        match slot {
-            Slot::Item(item) => {
-                items[n] = item;
-                n += 1;
+impl<V: Vector> Collapse<'_, V> {
+    /// Adds binary node `i` as a node of up to eight children (the module docs say
+    /// which), then, depth first, its inner descendants; returns its index.
+    fn add_node(&mut self, i: usize) -> u32 {
+        let binary = self.binary;
+        let (kids, n) = self.children(i);
+        let index = self.nodes.len();
+        self.nodes.push(RayNode {
+            rows: [[0.0; WIDE]; 6],
+            child: [EMPTY; WIDE],
+        });
+        let mut rows = [[f32::INFINITY; WIDE]; 6];
+        rows[3..].fill([f32::NEG_INFINITY; WIDE]);
+        let mut child = [EMPTY; WIDE];
+        for (lane, &k) in kids[..n].iter().enumerate() {
+            let kid = &binary.nodes[k as usize];
+            for axis in 0..3 {
+                let (min, max) = (kid.aabb.min.get(axis), kid.aabb.max.get(axis));
+                let (lo, hi) = self.frame.bounds(axis, min, max);
+                rows[axis][lane] = lo;
+                rows[3 + axis][lane] = hi;
             }
-            Slot::Node(_) => return None,
-            Slot::Empty => {}
+            child[lane] = match kid.kind {
+                Kind::Inner(_) => self.add_node(k as usize),
+                Kind::Leaf { start, len } => self.add_leaf(start, len),
+            };
         }
+        self.nodes[index] = RayNode { rows, child };
+        index as u32
     }
-    Some((items, n))
+
+    /// The children of the wide node at binary node `i` (`kids[..n]`): its two
+    /// children, then, while one more fits in eight, the inner child of largest surface
+    /// area replaced in place by its two (a leaf at the root is the root's one child).
+    /// A fixed array: a heap buffer per node made the build markedly slower.
+    fn children(&self, i: usize) -> ([u32; WIDE], usize) {
+        let nodes = &self.binary.nodes;
+        let mut kids = [i as u32; WIDE];
+        let mut n = 1;
+        if let Kind::Inner(pair) = nodes[i].kind {
+            kids[..2].copy_from_slice(&pair);
+            n = 2;
+        }
+        while n < WIDE {
+            let mut widest: Option<(usize, V::Scalar)> = None;
+            for (k, &kid) in kids[..n].iter().enumerate() {
+                let node = &nodes[kid as usize];
+                let a = area(&node.aabb);
+                if matches!(node.kind, Kind::Inner(_)) && widest.is_none_or(|(_, w)| a > w) {
+                    widest = Some((k, a));
+                }
+            }
+            let Some((k, _)) = widest else { break };
+            let Kind::Inner([left, right]) = nodes[kids[k] as usize].kind else {
+                break;
+            };
+            kids.copy_within(k + 1..n, k + 2);
+            kids[k..k + 2].copy_from_slice(&[left, right]);
+            n += 1;
+        }
+        (kids, n)
+    }
+
+    /// Adds the leaf of triangles `items[start..start + len]`; returns its code.
+    fn add_leaf(&mut self, start: u32, len: u32) -> u32 {
+        let items = &self.binary.items[start as usize..(start + len) as usize];
+        self.leaves.push(tree_leaf(items, self.corners));
+        LEAF_BIT | (self.leaves.len() - 1) as u32
+    }
 }
 
 /// The leaf of triangles `items` (at most four).
@@ -1475,8 +1399,8 @@ pub(super) mod tests {
         (corners, normals)
     }
 
-    /// The ray tree of the corners over their shared tree.
-    fn tree<V: Vector>(corners: &[[V; 3]], normals: &[V]) -> (Bvh<V>, RayTree<V::Scalar>) {
+    /// The ray tree of the corners (their boxes unpadded).
+    fn tree<V: Vector>(corners: &[[V; 3]], normals: &[V]) -> RayTree<V::Scalar> {
         let boxes: Vec<Aabb<V>> = corners
             .iter()
             .map(|[a, b, c]| Aabb {
@@ -1484,9 +1408,7 @@ pub(super) mod tests {
                 max: a.max(*b).max(*c),
             })
             .collect();
-        let bvh = Bvh::build(&boxes);
-        let tree = RayTree::new(&bvh, corners, normals);
-        (bvh, tree)
+        RayTree::new(&boxes, corners, normals)
     }
 
     // Past its inline entries the single walk's stack spills and still pops in LIFO
@@ -1509,12 +1431,12 @@ pub(super) mod tests {
         assert!(spill.capacity() >= 200 - LOCAL_INLINE);
     }
 
-    // Collapsing keeps every non-flat triangle in exactly one leaf, gives nodes of at
-    // most eight children and roughly halves the levels of the shared tree.
+    // Collapsing keeps every non-flat triangle in exactly one leaf and gives nodes of
+    // at most eight children, most of them full.
     #[test]
     fn collapse_keeps_every_triangle_once() {
         let (corners, normals) = soup(3000);
-        let (bvh, tree) = tree(&corners, &normals);
+        let tree = tree(&corners, &normals);
         let mut seen = vec![0; corners.len()];
         for leaf in &tree.leaves {
             for lane in lanes(leaf.lanes) {
@@ -1530,11 +1452,9 @@ pub(super) mod tests {
             .map(|n| n.child.iter().filter(|&&c| c != EMPTY).count())
             .sum();
         assert_eq!(children, tree.nodes.len() - 1 + tree.leaves.len());
-        assert!(
-            tree.nodes.len() * 2 < bvh.node_count(),
-            "{} nodes",
-            tree.nodes.len()
-        );
+        // Bottom nodes hold the few leaves of their subtree; the average is 3.6.
+        let nodes = tree.nodes.len();
+        assert!(children > 3 * nodes, "{children} children of {nodes} nodes");
     }
 
     /// Records the leaves a walk visits, per ray, and shrinks `max_t` at every third
@@ -1652,7 +1572,7 @@ pub(super) mod tests {
     ) -> (Vec<[DVec3; 3]>, RayTree<f64>) {
         let corners: Vec<[DVec3; 3]> = corners.iter().map(|c| c.map(|p| p.as_dvec3())).collect();
         let normals: Vec<DVec3> = normals.iter().map(|n| n.as_dvec3()).collect();
-        let tree = tree(&corners, &normals).1;
+        let tree = tree(&corners, &normals);
         (corners, tree)
     }
 
@@ -1662,7 +1582,7 @@ pub(super) mod tests {
     #[test]
     fn avx_and_baseline_leaf_kernels_agree() {
         let (corners, normals) = soup(12_000);
-        let tree32 = tree(&corners, &normals).1;
+        let tree32 = tree(&corners, &normals);
         let (corners64, tree64) = tree_f64(&corners, &normals);
         let mut state = 31;
         // Half the rays aimed at a triangle's centre (through its leaf).
@@ -1692,13 +1612,13 @@ pub(super) mod tests {
     // batches.
     #[test]
     fn avx_and_baseline_walks_agree() {
-        // 3,000 triangles make a tree batches walk one ray at a time, 12,000 one they
+        // 3,000 triangles make a tree batches walk one ray at a time, 20,000 one they
         // interleave.
         let mut interleaved = [false; 2];
         let mut visited = 0;
-        for (size, n) in [3000, 12_000].into_iter().enumerate() {
+        for (size, n) in [3000, 20_000].into_iter().enumerate() {
             let (corners, normals) = soup(n);
-            let (_, avx) = tree(&corners, &normals);
+            let avx = tree(&corners, &normals);
             let bytes = avx.nodes.len() * core::mem::size_of::<RayNode>()
                 + avx.leaves.len() * core::mem::size_of::<Leaf<f32>>();
             interleaved[size] = bytes >= INTERLEAVE_BYTES;
@@ -1764,7 +1684,7 @@ pub(super) mod tests {
                 .iter()
                 .map(|[a, b, c]| (*b - *a).cross(*c - *a).normalize_or_zero())
                 .collect();
-            let tree = tree(&corners, &normals).1;
+            let tree = tree(&corners, &normals);
             let mut state = 41;
             for _ in 0..500 {
                 let mut u = || (coord(&mut state) + 5.0) / 10.0;
