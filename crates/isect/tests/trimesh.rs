@@ -973,3 +973,61 @@ where
     assert!((60..=240).contains(&touching), "{touching} of 300 touch");
 }
 for_each_real!(lazy_topology_answers_as_eager);
+
+// The shared tree is built on first use: a mesh never prepared answers projections,
+// contacts and all-hit rays exactly as one prepared at once, also when several
+// threads make its first queries together.
+fn lazy_shared_tree_answers_as_eager<R: Real>()
+where
+    R::V3: GjkVector<Pose = Pose3<R>>,
+{
+    let data = bumpy_sphere(16, 8, 0.2);
+    let eager = build::<R>(&data, TriMeshFlags::SOLID);
+    eager.prepare_bvh();
+    let lazy = build::<R>(&data, TriMeshFlags::SOLID);
+    use isect::shape::shape_3d::AnyShape;
+    let (lazy, eager) = (AnyShape::from(lazy), AnyShape::from(eager));
+    let ball = AnyShape::from(Shape::Ball(
+        Ball::new(R::V3::ZERO, R::from_f64(0.3)).unwrap(),
+    ));
+    let answers = |mesh: &AnyShape<R>, seed: u64| {
+        let mut rng = Rng(seed);
+        (0..200)
+            .map(|_| {
+                let mut p = || {
+                    v::<R>(
+                        rng.range(-1.5, 1.5),
+                        rng.range(-1.5, 1.5),
+                        rng.range(-1.5, 1.5),
+                    )
+                };
+                let (at, dir) = (p(), p());
+                let pose = Pose3::<R>::from_translation(at);
+                let hit = contact(&Pose3::<R>::IDENTITY, mesh, &pose, &ball, R::ZERO);
+                let AnyShape::TriMesh(m) = mesh else {
+                    unreachable!("a mesh")
+                };
+                let projected = m.project_local_point(at, false).point;
+                let all = Ray::new(at, dir)
+                    .map(|ray| m.cast_ray_all(&ray, R::from_f64(10.0)).len())
+                    .unwrap_or(0);
+                (hit, projected, all)
+            })
+            .collect::<Vec<_>>()
+    };
+    let threads: Vec<_> = std::thread::scope(|scope| {
+        let handles: Vec<_> = (0..4)
+            .map(|k| {
+                let lazy = lazy.clone();
+                scope.spawn(move || answers(&lazy, 0x5EED + k))
+            })
+            .collect();
+        handles.into_iter().map(|h| h.join().unwrap()).collect()
+    });
+    for (k, got) in threads.iter().enumerate() {
+        assert_eq!(*got, answers(&eager, 0x5EED + k as u64), "thread {k}");
+    }
+    let crossings: usize = threads[0].iter().map(|a| a.2).sum();
+    assert!(crossings > 50, "{crossings} crossings");
+}
+for_each_real!(lazy_shared_tree_answers_as_eager);

@@ -95,8 +95,11 @@ pub struct TriMesh<R: Real> {
     normals: Vec<R::V3>,
     /// Set by the constructor for solid meshes, on first use for open ones.
     topology: OnceLock<Topology<R::V3>>,
-    bvh: Bvh<R::V3>,
-    /// The tree the ray casts walk: `bvh` with leaves of four triangles.
+    /// The shared tree over the padded triangle boxes (one triangle a leaf) that the
+    /// point, shape and composite queries walk: built on first use, so that a mesh
+    /// only cast at pays for its ray tree alone.
+    bvh: OnceLock<Bvh<R::V3>>,
+    /// The tree the ray casts walk: its own build, leaves of four triangles.
     ray_tree: RayTree<R>,
     aabb: Aabb<R::V3>,
     solid: bool,
@@ -165,14 +168,11 @@ impl<R: Real> TriMesh<R> {
             });
         }
         let normals: Vec<R::V3> = corners.iter().map(unit_normal).collect();
-        let boxes: Vec<Aabb<R::V3>> = corners.iter().map(triangle_box).collect();
-        let aabb = boxes.iter().skip(1).fold(boxes[0], |a, b| a.merged(b));
-        let pad = box_padding(&boxes);
-        let padded: Vec<_> = boxes.iter().map(|b| b.loosened(pad)).collect();
-        let bvh = Bvh::build(&padded);
+        let padded = padded_boxes(&corners);
+        let aabb = aabb_of(&corners);
         let mesh = Self {
             ray_tree: RayTree::new(&padded, &corners, &normals),
-            bvh,
+            bvh: OnceLock::new(),
             vertices,
             indices,
             corners,
@@ -197,6 +197,32 @@ impl<R: Real> TriMesh<R> {
     /// constructor); answers do not depend on when it is built.
     pub fn prepare_topology(&self) {
         self.topology();
+    }
+
+    /// Builds the mesh's shared tree now if it is not built yet: the tree over its
+    /// triangles that point projections, distances, contacts, shape casts and
+    /// [`cast_ray_all`](Self::cast_ray_all) walk. The constructor builds only the ray
+    /// tree (closest and any hits, batches), so a mesh only cast at never pays for the
+    /// other; without this call the first query that needs it builds it (about as
+    /// long as the constructor). Answers do not depend on when it is built.
+    ///
+    /// ```
+    /// use glam::Vec3;
+    /// use isect::shape::{TriMesh, TriMeshFlags};
+    ///
+    /// let v = vec![Vec3::ZERO, Vec3::X, Vec3::Y];
+    /// let mesh = TriMesh::<f32>::new(v, vec![[0, 1, 2]], TriMeshFlags::OPEN)?;
+    /// mesh.prepare_bvh(); // e.g. before a real-time loop's first contact
+    /// # Ok::<(), isect::ShapeError>(())
+    /// ```
+    pub fn prepare_bvh(&self) {
+        self.shared_bvh();
+    }
+
+    /// The shared tree, built on first use.
+    fn shared_bvh(&self) -> &Bvh<R::V3> {
+        self.bvh
+            .get_or_init(|| Bvh::build(&padded_boxes(&self.corners)))
     }
 
     /// The topology, built on first use.
@@ -302,7 +328,7 @@ impl<R: Real> TriMesh<R> {
     pub fn cast_ray_all(&self, ray: &Ray<R::V3>, max_t: R) -> Vec<RayHit<R::V3>> {
         let mut hits: Vec<(R, u32)> = Vec::new();
         if let Some(sheared) = ShearedRay::new(ray) {
-            self.bvh.cast_ray_all(ray, max_t, |item, _| {
+            self.shared_bvh().cast_ray_all(ray, max_t, |item, _| {
                 if let Some(t) = self.triangle_hit(&sheared, item) {
                     if t <= max_t {
                         hits.push((t, item));
@@ -435,7 +461,7 @@ impl<R: Real> TriMesh<R> {
     /// The triangle nearest to `p`, its closest point, the feature it lies on, and the
     /// squared distance.
     fn nearest(&self, p: R::V3) -> Option<(u32, R::V3, Feature, R)> {
-        let (i, d2) = nearest_item(&self.bvh, p, |item| {
+        let (i, d2) = nearest_item(self.shared_bvh(), p, |item| {
             closest_on_triangle(&self.corners[item as usize], p)
                 .0
                 .distance_squared(p)
@@ -553,6 +579,21 @@ pub(crate) fn triangle_box<V: Vector>(t: &[V; 3]) -> Aabb<V> {
     }
 }
 
+/// The triangles' boxes padded by [`box_padding`]: the boxes of both trees.
+fn padded_boxes<V: Vector>(corners: &[[V; 3]]) -> Vec<Aabb<V>> {
+    let boxes: Vec<Aabb<V>> = corners.iter().map(triangle_box).collect();
+    let pad = box_padding(&boxes);
+    boxes.iter().map(|b| b.loosened(pad)).collect()
+}
+
+/// The box of the triangles' corners (unpadded); `corners` is not empty.
+fn aabb_of<V: Vector>(corners: &[[V; 3]]) -> Aabb<V> {
+    let first = triangle_box(&corners[0]);
+    corners
+        .iter()
+        .fold(first, |a, t| a.merged(&triangle_box(t)))
+}
+
 /// The padding of the tree's boxes: [`BOX_PADDING_ULPS`] of the largest coordinate
 /// among them.
 pub(crate) fn box_padding<V: Vector>(boxes: &[Aabb<V>]) -> V::Scalar {
@@ -657,7 +698,7 @@ where
     type Part = Shape<R>;
 
     fn bvh(&self) -> &Bvh<R::V3> {
-        &self.bvh
+        self.shared_bvh()
     }
 
     fn part_count(&self) -> usize {

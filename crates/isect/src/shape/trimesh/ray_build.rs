@@ -4,9 +4,9 @@
 //! 2007; leaves priced in blocks of four as Embree's `triangle4` builds, Wald et al.,
 //! "Embree", 2014).
 //!
-//! Each split bins the range's doubled centroids into [`BINS`] equal bins on all three
-//! axes at once, sweeps each axis for the cheapest boundary by the surface area
-//! heuristic `area(L)·⌈|L|/4⌉ + area(R)·⌈|R|/4⌉`, and partitions the range in place at
+//! Each split bins the range's doubled centroids into [`BINS`] equal bins (fewer for a
+//! range of fewer triangles) on all three axes at once, sweeps each axis for the
+//! cheapest boundary by the surface area heuristic `area(L)·⌈|L|/4⌉ + area(R)·⌈|R|/4⌉`, and partitions the range in place at
 //! it. The bins carry their boxes, so both sides' bounds come from the sweep; the
 //! partition gathers their centroid bounds. A range of at most [`LEAF_SIZE`]
 //! triangles is a leaf. A range whose centroids share one bin on every axis, or any
@@ -133,20 +133,25 @@ impl Bin {
     }
 }
 
-/// How a range's doubled centroids map to bins: bin `⌊(c − lo)·scale⌋` on each axis,
-/// clamped to the bins (NaN, on an axis with no extent, to bin 0). The binning and the
-/// partition both use this, so they always agree.
+/// How a range's doubled centroids map to its `count` bins (at most [`BINS`], and no
+/// more than the range has triangles: small ranges sweep fewer): bin
+/// `⌊(c − lo)·scale⌋` on each axis, clamped to the bins (NaN, on an axis with no
+/// extent, to bin 0). The binning and the partition both use this, so they always
+/// agree.
 struct BinMap {
     lo: [f32; 4],
     scale: [f32; 4],
+    count: usize,
 }
 
 impl BinMap {
-    fn new(centroids: &Box4) -> Self {
-        let (lo, hi) = (centroids.lo, centroids.hi);
+    fn new(range: &Range) -> Self {
+        let (lo, hi) = (range.centroids.lo, range.centroids.hi);
+        let count = (range.end - range.start).min(BINS);
         Self {
             lo,
-            scale: core::array::from_fn(|a| BINS as f32 / (hi[a] - lo[a])),
+            scale: core::array::from_fn(|a| count as f32 / (hi[a] - lo[a])),
+            count,
         }
     }
 
@@ -157,7 +162,7 @@ impl BinMap {
     #[inline(always)]
     fn bin(&self, c: &Box4, axis: usize) -> usize {
         let x = ((c.lo[axis] - self.lo[axis]) * self.scale[axis]).max(0.0);
-        ((x.min((BINS - 1) as f32) + 8_388_608.0).to_bits() & 0xff) as usize
+        ((x.min((self.count - 1) as f32) + 8_388_608.0).to_bits() & 0xff) as usize
     }
 }
 
@@ -266,7 +271,7 @@ fn scaled_boxes<V: Vector>(boxes: &[Aabb<V>], items: &[u32]) -> Vec<Box4> {
 /// The cheapest split of `prims` (the range `range`) by the surface area heuristic;
 /// `None` when the centroids share one bin on every axis.
 fn best_split(prims: &[Box4], range: &Range) -> Option<Split> {
-    let map = BinMap::new(&range.centroids);
+    let map = BinMap::new(range);
     let mut bins = [[Bin::EMPTY; BINS]; 3];
     for p in prims {
         let c = p.centroid2();
@@ -282,14 +287,19 @@ fn best_split(prims: &[Box4], range: &Range) -> Option<Split> {
     for (axis, bins) in bins.iter().enumerate() {
         // `right[k]` holds bins `k..`.
         let (mut right, mut acc) = ([Bin::EMPTY; BINS], Bin::EMPTY);
-        for k in (1..BINS).rev() {
+        for k in (1..map.count).rev() {
             acc.merge(&bins[k]);
             right[k] = acc;
         }
         let mut left = Bin::EMPTY;
-        for k in 1..BINS {
+        for k in 1..map.count {
+            // Past an empty bin both sides are those of the boundary before it, whose
+            // cost (kept on ties) is known.
+            if bins[k - 1].count == 0 {
+                continue;
+            }
             left.merge(&bins[k - 1]);
-            if left.count == 0 || right[k].count == 0 {
+            if right[k].count == 0 {
                 continue;
             }
             let cost = price(&left) + price(&right[k]);
@@ -306,7 +316,7 @@ fn best_split(prims: &[Box4], range: &Range) -> Option<Split> {
 /// items together) and returns both sides, with the centroid bounds gathered on the
 /// way.
 fn partition(prims: &mut [Box4], items: &mut [u32], range: &Range, split: &Split) -> [Range; 2] {
-    let map = BinMap::new(&range.centroids);
+    let map = BinMap::new(range);
     let mut centroids = [Box4::EMPTY; 2];
     let mut mid = range.start;
     for i in range.start..range.end {
