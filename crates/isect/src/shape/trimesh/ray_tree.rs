@@ -6,10 +6,12 @@
 //! CPU ray tracing", 2014; the kernel is Woop, Benthin and Wald's, "Watertight
 //! Ray/Triangle Intersection", JCGT 2013).
 //!
-//! Collapsing: a node starts with its binary node's two children and repeatedly opens
-//! the inner child of largest surface area (replacing it by its two) while the
-//! children fit in eight; leaves are never opened (Embree's BVH8 builder grows its
-//! nodes the same way). A third as many levels as the binary tree means about a third
+//! Collapsing: which binary nodes become nodes of up to eight children and which are
+//! opened into their parent's is chosen by dynamic programming to minimise the summed
+//! surface area of the wide nodes, each a node test for every ray meeting its box
+//! ([`WidePlan`](ray_build::WidePlan), Ylitie et al. 2017; it replaced opening the
+//! largest child while eight fit, Embree's way, which left many bottom nodes with two
+//! or three children). A third as many levels as the binary tree means about a third
 //! as many node tests per ray, each testing eight boxes: with AVX (found at run time
 //! when the tree is built) one 8-lane kernel, the walk compiled for AVX around it;
 //! otherwise on `x86_64` two 4-lane SSE halves, or the portable kernel (other
@@ -469,8 +471,10 @@ impl<S: Real> RayTree<S> {
             // remain nodes.
             tree.nodes.reserve(binary.nodes.len() / 4 + 1);
             tree.leaves.reserve(binary.nodes.len() / 2 + 1);
+            let plan = ray_build::WidePlan::new(&binary);
             let mut collapse = Collapse {
                 binary: &binary,
+                plan: &plan,
                 corners,
                 frame: &tree.frame,
                 nodes: &mut tree.nodes,
@@ -489,16 +493,10 @@ impl<S: Real> RayTree<S> {
     }
 }
 
-/// Twice the surface area of a box (the SAH's measure of how often rays meet it).
-fn area<V: Vector>(aabb: &Aabb<V>) -> V::Scalar {
-    let d = aabb.max - aabb.min;
-    let (x, y, z) = (d.get(0), d.get(1), d.get(2));
-    x * y + y * z + z * x
-}
-
 /// The collapse of a [`BinaryTree`] into the ray tree's nodes and leaves.
 struct Collapse<'a, V: Vector> {
     binary: &'a BinaryTree<V>,
+    plan: &'a ray_build::WidePlan<WIDE>,
     corners: &'a [[V; 3]],
     frame: &'a NodeFrame<V::Scalar>,
     nodes: &'a mut Vec<RayNode>,
@@ -506,11 +504,12 @@ struct Collapse<'a, V: Vector> {
 }
 
 impl<V: Vector> Collapse<'_, V> {
-    /// Adds binary node `i` as a node of up to eight children (the module docs say
-    /// which), then, depth first, its inner descendants; returns its index.
+    /// Adds binary node `i` as a node of up to eight children (those of the plan),
+    /// then, depth first, its inner descendants; returns its index.
     fn add_node(&mut self, i: usize) -> u32 {
         let binary = self.binary;
-        let (kids, n) = self.children(i);
+        let mut kids = [0; WIDE];
+        let n = self.plan.children(binary, i, &mut kids);
         let index = self.nodes.len();
         self.nodes.push(RayNode {
             rows: [[0.0; WIDE]; 6],
@@ -534,38 +533,6 @@ impl<V: Vector> Collapse<'_, V> {
         }
         self.nodes[index] = RayNode { rows, child };
         index as u32
-    }
-
-    /// The children of the wide node at binary node `i` (`kids[..n]`): its two
-    /// children, then, while one more fits in eight, the inner child of largest surface
-    /// area replaced in place by its two (a leaf at the root is the root's one child).
-    /// A fixed array: a heap buffer per node made the build markedly slower.
-    fn children(&self, i: usize) -> ([u32; WIDE], usize) {
-        let nodes = &self.binary.nodes;
-        let mut kids = [i as u32; WIDE];
-        let mut n = 1;
-        if let Kind::Inner(pair) = nodes[i].kind {
-            kids[..2].copy_from_slice(&pair);
-            n = 2;
-        }
-        while n < WIDE {
-            let mut widest: Option<(usize, V::Scalar)> = None;
-            for (k, &kid) in kids[..n].iter().enumerate() {
-                let node = &nodes[kid as usize];
-                let a = area(&node.aabb);
-                if matches!(node.kind, Kind::Inner(_)) && widest.is_none_or(|(_, w)| a > w) {
-                    widest = Some((k, a));
-                }
-            }
-            let Some((k, _)) = widest else { break };
-            let Kind::Inner([left, right]) = nodes[kids[k] as usize].kind else {
-                break;
-            };
-            kids.copy_within(k + 1..n, k + 2);
-            kids[k..k + 2].copy_from_slice(&[left, right]);
-            n += 1;
-        }
-        (kids, n)
     }
 
     /// Adds the leaf of triangles `items[start..start + len]`; returns its code.
