@@ -342,6 +342,8 @@ impl<S: Real> NodeFrame<S> {
         };
         let t_start = self.start(&origin, &inv);
         let (mut origins, mut invs) = ([[0.0; 3]; 2], [[0.0; 3]; 2]);
+        // Every axis computed, then one test: straight-line code for all three.
+        let mut narrowable = true;
         for a in 0..3 {
             let scaled = inv[a] * t_scale;
             // The start `o + d·t_start` is rounded twice in `f64`; its error is added
@@ -349,15 +351,15 @@ impl<S: Real> NodeFrame<S> {
             let step = ray.dir.get(a).to_f64() * t_start;
             let error = (origin[a].abs() + 2.0 * step.abs()) * f64::EPSILON;
             let relative = origin[a] + step - self.centre[a].to_f64();
-            let narrowable = (inv[a].is_infinite() || scaled.abs() <= NARROW_LIMIT)
-                && relative.abs() <= NARROW_LIMIT;
-            if !narrowable {
-                return None;
-            }
+            narrowable &= (inv[a].is_infinite() | (scaled.abs() <= NARROW_LIMIT))
+                & (relative.abs() <= NARROW_LIMIT);
             let (up, down) = (f32_above(relative + error), f32_below(relative - error));
             (origins[0][a], origins[1][a]) = if scaled < 0.0 { (down, up) } else { (up, down) };
             invs[0][a] = (scaled * (1.0 - NODE_PAD_REL)) as f32;
             invs[1][a] = (scaled * (1.0 + NODE_PAD_REL)) as f32;
+        }
+        if !narrowable {
+            return None;
         }
         Some(NodeRay {
             octant: OctantRay::new(origins, invs),
