@@ -68,17 +68,18 @@ impl<S: Real> Node4<S> {
 }
 
 /// A box as two rows of four lanes; lanes past the dimension are zero in primitives
-/// (and stay neutral in merges).
+/// (and stay neutral in merges). Also the mesh ray tree's build's box
+/// (`shape/trimesh/ray_build.rs`).
 #[derive(Copy, Clone)]
 #[repr(C, align(16))]
-struct Rows<S: Real> {
-    lo: [S; LANES],
-    hi: [S; LANES],
+pub(crate) struct Rows<S: Real> {
+    pub(crate) lo: [S; LANES],
+    pub(crate) hi: [S; LANES],
 }
 
 impl<S: Real> Rows<S> {
     /// `lo = +∞`, `hi = −∞`: neutral for [`merge`](Self::merge).
-    const EMPTY: Self = Self {
+    pub(crate) const EMPTY: Self = Self {
         lo: [S::INFINITY; LANES],
         hi: [S::NEG_INFINITY; LANES],
     };
@@ -111,7 +112,7 @@ impl<S: Real> Rows<S> {
     /// Grows `self` to hold `other`: lane-wise, written as comparisons so that each
     /// row is one SIMD min / max.
     #[inline(always)]
-    fn merge(&mut self, other: &Self) {
+    pub(crate) fn merge(&mut self, other: &Self) {
         for lane in 0..LANES {
             let (lo, hi) = (other.lo[lane], other.hi[lane]);
             self.lo[lane] = if lo < self.lo[lane] {
@@ -130,7 +131,7 @@ impl<S: Real> Rows<S> {
     /// Half the surface measure over the first `dim` axes (perimeter in 2D, area in
     /// 3D): the SAH weight, up to a constant factor.
     #[inline]
-    fn half_area(&self, dim: usize) -> S {
+    pub(crate) fn half_area(&self, dim: usize) -> S {
         let e = |axis: usize| self.hi[axis] - self.lo[axis];
         if dim == 2 {
             e(0) + e(1)

@@ -26,6 +26,7 @@ mod stack;
 
 pub(crate) use bvh::lanes;
 pub use bvh::{Bvh, PairTask};
+pub(crate) use bvh_build::Rows;
 pub use dynamic_tree::DynamicTree;
 pub use sap::SweepAndPrune;
 pub(crate) use stack::Stack;

@@ -24,6 +24,7 @@
 //! Stanford bunny and 28% fewer on a soup of 100,000 triangles (BENCHMARKS.md,
 //! session 29).
 
+use crate::broad::Rows;
 use crate::math::{Real, Vector};
 use crate::shape::Aabb;
 
@@ -58,51 +59,15 @@ pub(super) struct BinaryTree<V: Vector> {
     pub(super) items: Vec<u32>,
 }
 
-/// A box in scaled `f32` coordinates, as two rows of four lanes (the fourth zero).
-#[derive(Copy, Clone)]
-#[repr(C, align(16))]
-struct Box4 {
-    lo: [f32; 4],
-    hi: [f32; 4],
-}
+/// A box in scaled `f32` coordinates, as two rows of four lanes (the fourth zero):
+/// the shared builder's, whose merge is one SIMD min and max.
+type Box4 = Rows<f32>;
 
-impl Box4 {
-    const EMPTY: Self = Self {
-        lo: [f32::INFINITY; 4],
-        hi: [f32::NEG_INFINITY; 4],
-    };
-
-    /// Grows `self` to hold `other`: written as comparisons so that each row is one
-    /// SIMD min or max.
-    #[inline(always)]
-    fn merge(&mut self, other: &Self) {
-        for lane in 0..4 {
-            let (lo, hi) = (other.lo[lane], other.hi[lane]);
-            self.lo[lane] = if lo < self.lo[lane] {
-                lo
-            } else {
-                self.lo[lane]
-            };
-            self.hi[lane] = if hi > self.hi[lane] {
-                hi
-            } else {
-                self.hi[lane]
-            };
-        }
-    }
-
-    /// The point at the doubled centroid.
-    #[inline(always)]
-    fn centroid2(&self) -> Self {
-        let c = core::array::from_fn(|lane| self.lo[lane] + self.hi[lane]);
-        Self { lo: c, hi: c }
-    }
-
-    /// Half the surface area; zero for the empty box.
-    fn area(&self) -> f32 {
-        let d: [f32; 3] = core::array::from_fn(|a| (self.hi[a] - self.lo[a]).max(0.0));
-        d[0] * d[1] + d[1] * d[2] + d[2] * d[0]
-    }
+/// The point at the doubled centroid of `b`.
+#[inline(always)]
+fn centroid2(b: &Box4) -> Box4 {
+    let c = core::array::from_fn(|lane| b.lo[lane] + b.hi[lane]);
+    Box4 { lo: c, hi: c }
 }
 
 /// A range of triangles with the bounds of their doubled centroids.
@@ -274,7 +239,7 @@ fn best_split(prims: &[Box4], range: &Range) -> Option<Split> {
     let map = BinMap::new(range);
     let mut bins = [[Bin::EMPTY; BINS]; 3];
     for p in prims {
-        let c = p.centroid2();
+        let c = centroid2(p);
         for (a, bins) in bins.iter_mut().enumerate() {
             let bin = &mut bins[map.bin(&c, a)];
             bin.count += 1;
@@ -282,7 +247,7 @@ fn best_split(prims: &[Box4], range: &Range) -> Option<Split> {
         }
     }
     // The heuristic's price of a side: its area times its blocks of four.
-    let price = |side: &Bin| side.bounds.area() * side.count.div_ceil(LEAF_SIZE) as f32;
+    let price = |side: &Bin| side.bounds.half_area(3) * side.count.div_ceil(LEAF_SIZE) as f32;
     let mut best: Option<(f32, Split)> = None;
     for (axis, bins) in bins.iter().enumerate() {
         // `right[k]` holds bins `k..`.
@@ -320,7 +285,7 @@ fn partition(prims: &mut [Box4], items: &mut [u32], range: &Range, split: &Split
     let mut centroids = [Box4::EMPTY; 2];
     let mut mid = range.start;
     for i in range.start..range.end {
-        let c = prims[i].centroid2();
+        let c = centroid2(&prims[i]);
         let left = map.bin(&c, split.axis) < split.bin;
         centroids[usize::from(!left)].merge(&c);
         if left {
@@ -355,7 +320,7 @@ fn halves(prims: &[Box4], range: &Range) -> [Range; 2] {
 fn centroid_bounds(prims: &[Box4]) -> Box4 {
     let mut bounds = Box4::EMPTY;
     for p in prims {
-        bounds.merge(&p.centroid2());
+        bounds.merge(&centroid2(p));
     }
     bounds
 }
@@ -491,6 +456,17 @@ mod tests {
     use super::*;
     use glam::{DVec3, Vec3};
 
+    /// A seeded stream of numbers uniform in `[0, 1)` (a 64-bit LCG's top bits).
+    fn uniform(seed: u64) -> impl FnMut() -> f64 {
+        let mut state = seed;
+        move || {
+            state = state
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            (state >> 11) as f64 / (1u64 << 53) as f64
+        }
+    }
+
     /// Unit boxes at `centres`, as `f64` vectors.
     fn boxes_at(centres: impl Iterator<Item = DVec3>) -> Vec<Aabb<DVec3>> {
         centres
@@ -546,13 +522,7 @@ mod tests {
     // are exact unions, in `f32` and in `f64`.
     #[test]
     fn scattered_boxes_give_full_leaves_and_exact_boxes() {
-        let mut state = 7u64;
-        let mut unit = || {
-            state = state
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
-            (state >> 11) as f64 / (1u64 << 53) as f64
-        };
+        let mut unit = uniform(7);
         let n = 5000;
         let boxes: Vec<Aabb<DVec3>> =
             boxes_at((0..n).map(|_| DVec3::new(unit(), unit(), unit()) * 100.0 + 1e6));
@@ -673,13 +643,7 @@ mod tests {
     // least possible); on scattered boxes it is lower.
     #[test]
     fn wide_plan_beats_the_greedy_collapse() {
-        let mut state = 11u64;
-        let mut unit = || {
-            state = state
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
-            (state >> 11) as f64 / (1u64 << 53) as f64
-        };
+        let mut unit = uniform(11);
         let mut lower = 0;
         for n in [1, 4, 5, 9, 40, 300, 3000] {
             let boxes = boxes_at((0..n).map(|_| DVec3::new(unit(), unit(), 0.3 * unit()) * 50.0));
