@@ -6,9 +6,10 @@
 //!
 //! Each split bins the range's doubled centroids into [`BINS`] equal bins (fewer for a
 //! range of fewer triangles) on all three axes at once, sweeps each axis for the
-//! cheapest boundary by the surface area heuristic `area(L)·⌈|L|/4⌉ + area(R)·⌈|R|/4⌉`, and partitions the range in place at
-//! it. The bins carry their boxes, so both sides' bounds come from the sweep; the
-//! partition gathers their centroid bounds. A range of at most [`LEAF_SIZE`]
+//! cheapest boundary by the surface area heuristic `area(L)·⌈|L|/4⌉ +
+//! area(R)·⌈|R|/4⌉` (the bins carry their boxes for the areas), and partitions the
+//! range in place at it, gathering each side's centroid bounds on the way (the next
+//! split's bins). A range of at most [`LEAF_SIZE`]
 //! triangles is a leaf. A range whose centroids share one bin on every axis, or any
 //! range from binary depth [`DEPTH_LIMIT`] on, is halved as it lies, which bounds the
 //! depth (and the collapse's recursion) whatever the input.
@@ -20,9 +21,9 @@
 //! in the mesh's scalar, so no tolerance enters here.
 //!
 //! Against the mesh's shared [`Bvh`](crate::broad::Bvh) (one axis, one triangle a
-//! leaf) the collapsed tree of this build takes 16% fewer node tests a ray on the
-//! Stanford bunny and 28% fewer on a soup of 100,000 triangles (BENCHMARKS.md,
-//! session 29).
+//! leaf) the tree of this build, collapsed greedily, took 16% fewer node tests a ray
+//! on the Stanford bunny and 28% fewer on a soup of 100,000 triangles (BENCHMARKS.md,
+//! session 29); [`WidePlan`] collapses it with fewer still.
 
 use crate::broad::Rows;
 use crate::math::{Real, Vector};
@@ -99,9 +100,9 @@ impl Bin {
 }
 
 /// How a range's doubled centroids map to its `count` bins (at most [`BINS`], and no
-/// more than the range has triangles: small ranges sweep fewer): bin
-/// `⌊(c − lo)·scale⌋` on each axis, clamped to the bins (NaN, on an axis with no
-/// extent, to bin 0). The binning and the partition both use this, so they always
+/// more than the range has triangles: small ranges sweep fewer): bin `(c − lo)·scale`
+/// rounded, on each axis, clamped to the bins (NaN, on an axis with no extent, to
+/// bin 0). The binning and the partition both use this, so they always
 /// agree.
 struct BinMap {
     lo: [f32; 4],
