@@ -168,8 +168,9 @@ impl<R: Real> TriMesh<R> {
             });
         }
         let normals: Vec<R::V3> = corners.iter().map(unit_normal).collect();
-        let padded = padded_boxes(&corners);
-        let aabb = aabb_of(&corners);
+        let boxes: Vec<Aabb<R::V3>> = corners.iter().map(triangle_box).collect();
+        let aabb = boxes.iter().skip(1).fold(boxes[0], |a, b| a.merged(b));
+        let padded = padded(boxes);
         let mesh = Self {
             ray_tree: RayTree::new(&padded, &corners, &normals),
             bvh: OnceLock::new(),
@@ -581,17 +582,16 @@ pub(crate) fn triangle_box<V: Vector>(t: &[V; 3]) -> Aabb<V> {
 
 /// The triangles' boxes padded by [`box_padding`]: the boxes of both trees.
 fn padded_boxes<V: Vector>(corners: &[[V; 3]]) -> Vec<Aabb<V>> {
-    let boxes: Vec<Aabb<V>> = corners.iter().map(triangle_box).collect();
-    let pad = box_padding(&boxes);
-    boxes.iter().map(|b| b.loosened(pad)).collect()
+    padded(corners.iter().map(triangle_box).collect())
 }
 
-/// The box of the triangles' corners (unpadded); `corners` is not empty.
-fn aabb_of<V: Vector>(corners: &[[V; 3]]) -> Aabb<V> {
-    let first = triangle_box(&corners[0]);
-    corners
-        .iter()
-        .fold(first, |a, t| a.merged(&triangle_box(t)))
+/// `boxes` grown by [`box_padding`].
+fn padded<V: Vector>(mut boxes: Vec<Aabb<V>>) -> Vec<Aabb<V>> {
+    let pad = box_padding(&boxes);
+    for b in &mut boxes {
+        *b = b.loosened(pad);
+    }
+    boxes
 }
 
 /// The padding of the tree's boxes: [`BOX_PADDING_ULPS`] of the largest coordinate

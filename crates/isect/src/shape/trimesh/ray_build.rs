@@ -25,6 +25,7 @@
 //! on the Stanford bunny and 28% fewer on a soup of 100,000 triangles (BENCHMARKS.md,
 //! session 29); [`WidePlan`] collapses it with fewer still.
 
+use super::ray_tree::WIDE;
 use crate::broad::Rows;
 use crate::math::{Real, Vector};
 use crate::shape::Aabb;
@@ -348,29 +349,29 @@ fn exact_boxes<V: Vector>(kinds: &[Kind], boxes: &[Aabb<V>], items: &[u32]) -> V
     nodes
 }
 
-/// How the collapse into nodes of up to `W` children treats each binary node, chosen
+/// How the collapse into nodes of up to [`WIDE`] children treats each binary node, chosen
 /// to minimise the summed surface area of the wide nodes (each is one node test for
 /// every ray that meets its box; the leaves are the same whatever the choice): the
 /// optimal collapse by dynamic programming over "this subtree as at most `k` roots"
 /// (Ylitie, Karras and Laine, "Efficient incoherent ray traversal on GPUs through
 /// compressed wide BVHs", 2017, without their leaf-size choice).
-pub(super) struct WidePlan<const W: usize> {
+pub(super) struct WidePlan {
     /// For an inner node and a budget of `k` roots: `[0, 0]` when the node is itself
     /// a root (a wide node), else the budgets of its two children.
-    opened: Vec<[[u8; 2]; 9]>,
+    opened: Vec<[[u8; 2]; WIDE + 1]>,
     /// For an inner node that is a wide node: its two children's budgets.
     own: Vec<[u8; 2]>,
 }
 
-impl<const W: usize> WidePlan<W> {
+impl WidePlan {
     /// The plan for `tree`.
     pub(super) fn new<V: Vector>(tree: &BinaryTree<V>) -> Self {
         let n = tree.nodes.len();
         // `cost[i][k]`: least summed area of the wide nodes below and at `i` when `i`'s
         // subtree hangs from its parent as at most `k` roots.
-        let mut cost = vec![[0.0f64; 9]; n];
+        let mut cost = vec![[0.0f64; WIDE + 1]; n];
         let mut plan = Self {
-            opened: vec![[[0, 0]; 9]; n],
+            opened: vec![[[0, 0]; WIDE + 1]; n],
             own: vec![[0, 0]; n],
         };
         for i in (0..n).rev() {
@@ -380,8 +381,8 @@ impl<const W: usize> WidePlan<W> {
             let (l, r) = (l as usize, r as usize);
             // `split[k]`: the least cost of the two children's subtrees as at most `k`
             // roots together, and how the budget is shared.
-            let mut split = [(f64::INFINITY, [0u8, 0u8]); 9];
-            for k in 2..=W {
+            let mut split = [(f64::INFINITY, [0u8, 0u8]); WIDE + 1];
+            for k in 2..=WIDE {
                 for kl in 1..k {
                     let c = cost[l][kl] + cost[r][k - kl];
                     if c < split[k].0 {
@@ -392,10 +393,10 @@ impl<const W: usize> WidePlan<W> {
                     split[k] = split[k - 1];
                 }
             }
-            let as_node = area_f64(&tree.nodes[i].aabb) + split[W].0;
-            plan.own[i] = split[W].1;
+            let as_node = area_f64(&tree.nodes[i].aabb) + split[WIDE].0;
+            plan.own[i] = split[WIDE].1;
             cost[i][1] = as_node;
-            for k in 2..=W {
+            for k in 2..=WIDE {
                 (cost[i][k], plan.opened[i][k]) = match split[k].0 < as_node {
                     true => split[k],
                     false => (as_node, [0, 0]),
@@ -406,12 +407,12 @@ impl<const W: usize> WidePlan<W> {
     }
 
     /// The children of the wide node at binary node `i`, in tree order, into `kids`;
-    /// returns their count (at most `W`). A leaf at the root is its one child.
+    /// returns their count (at most [`WIDE`]). A leaf at the root is its one child.
     pub(super) fn children<V: Vector>(
         &self,
         tree: &BinaryTree<V>,
         i: usize,
-        kids: &mut [u32; W],
+        kids: &mut [u32; WIDE],
     ) -> usize {
         let Kind::Inner([l, r]) = tree.nodes[i].kind else {
             kids[0] = i as u32;
@@ -429,7 +430,7 @@ impl<const W: usize> WidePlan<W> {
         tree: &BinaryTree<V>,
         i: usize,
         k: usize,
-        kids: &mut [u32; W],
+        kids: &mut [u32; WIDE],
         n: usize,
     ) -> usize {
         match tree.nodes[i].kind {
@@ -654,7 +655,7 @@ mod tests {
                 .iter()
                 .filter(|x| matches!(x.kind, Kind::Leaf { .. }))
                 .count();
-            let plan = WidePlan::<8>::new(&tree);
+            let plan = WidePlan::new(&tree);
             let planned = collapse_cost(&tree, |i| {
                 let mut kids = [0; 8];
                 let k = plan.children(&tree, i, &mut kids);

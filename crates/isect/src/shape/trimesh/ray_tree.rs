@@ -498,7 +498,7 @@ impl<S: Real> RayTree<S> {
 /// The collapse of a [`BinaryTree`] into the ray tree's nodes and leaves.
 struct Collapse<'a, V: Vector> {
     binary: &'a BinaryTree<V>,
-    plan: &'a ray_build::WidePlan<WIDE>,
+    plan: &'a ray_build::WidePlan,
     corners: &'a [[V; 3]],
     frame: &'a NodeFrame<V::Scalar>,
     nodes: &'a mut Vec<RayNode>,
@@ -1370,13 +1370,7 @@ pub(super) mod tests {
 
     /// The ray tree of the corners (their boxes unpadded).
     fn tree<V: Vector>(corners: &[[V; 3]], normals: &[V]) -> RayTree<V::Scalar> {
-        let boxes: Vec<Aabb<V>> = corners
-            .iter()
-            .map(|[a, b, c]| Aabb {
-                min: a.min(*b).min(*c),
-                max: a.max(*b).max(*c),
-            })
-            .collect();
+        let boxes: Vec<Aabb<V>> = corners.iter().map(super::super::triangle_box).collect();
         RayTree::new(&boxes, corners, normals)
     }
 
