@@ -706,7 +706,7 @@ pub(crate) struct TreeWalk<S: Real> {
     max_t: S,
     clip: f32,
     current: u32,
-    stack: Stack<(u32, f32)>,
+    stack: Stack<Entry>,
 }
 
 /// How a walk of one ray starts ([`TreeWalk::start`]).
@@ -732,7 +732,7 @@ impl<S: Real> TreeWalk<S> {
             max_t: S::NEG_INFINITY,
             clip: f32::NEG_INFINITY,
             current: 0,
-            stack: Stack::new((0, 0.0)),
+            stack: Stack::new(Entry::default()),
         }
     }
 
@@ -817,22 +817,48 @@ impl<S: Real> TreeWalk<S> {
     }
 }
 
-/// The pending children of a walk, `(code, entry t)`, newest last.
-trait Pending<S: Real> {
-    /// Adds an entry.
-    fn push(&mut self, entry: (u32, S));
-    /// Takes the newest entry off.
-    fn pop(&mut self) -> Option<(u32, S)>;
+/// A pending child of a walk: the bits of its entry parameter (a node test's, never
+/// negative) above its code, so that entries order as their parameters (non-negative
+/// `f32`s order as their bits; ties by code) and sort and move as one word.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, PartialOrd, Ord)]
+pub(crate) struct Entry(u64);
+
+impl Entry {
+    /// Child `code` entered at `t_enter` (`+0` or more).
+    #[inline(always)]
+    fn new(code: u32, t_enter: f32) -> Self {
+        Self((u64::from(t_enter.to_bits()) << 32) | u64::from(code))
+    }
+
+    /// The child's code (a node index or `LEAF_BIT | leaf`).
+    #[inline(always)]
+    fn code(self) -> u32 {
+        self.0 as u32
+    }
+
+    /// The child is entered within the node tests' clip `clip`.
+    #[inline(always)]
+    fn within(self, clip: f32) -> bool {
+        f32::from_bits((self.0 >> 32) as u32) <= clip
+    }
 }
 
-impl<S: Real> Pending<S> for Stack<(u32, S)> {
+/// The pending children of a walk, newest last.
+trait Pending {
+    /// Adds an entry.
+    fn push(&mut self, entry: Entry);
+    /// Takes the newest entry off.
+    fn pop(&mut self) -> Option<Entry>;
+}
+
+impl Pending for Stack<Entry> {
     #[inline(always)]
-    fn push(&mut self, entry: (u32, S)) {
+    fn push(&mut self, entry: Entry) {
         Stack::push(self, entry);
     }
 
     #[inline(always)]
-    fn pop(&mut self) -> Option<(u32, S)> {
+    fn pop(&mut self) -> Option<Entry> {
         Stack::pop(self)
     }
 }
@@ -844,15 +870,15 @@ const LOCAL_INLINE: usize = 48;
 /// A single-ray walk's stack as references to three separate locals, so that only the
 /// spill buffer's address reaches the (out of line) growth call and the length can stay
 /// in a register (as one struct, every push and pop stored the length to memory).
-struct LocalStack<'a, S: Real> {
-    inline: &'a mut [(u32, S); LOCAL_INLINE],
+struct LocalStack<'a> {
+    inline: &'a mut [Entry; LOCAL_INLINE],
     len: &'a mut usize,
-    spill: &'a mut Vec<(u32, S)>,
+    spill: &'a mut Vec<Entry>,
 }
 
-impl<S: Real> Pending<S> for LocalStack<'_, S> {
+impl Pending for LocalStack<'_> {
     #[inline(always)]
-    fn push(&mut self, entry: (u32, S)) {
+    fn push(&mut self, entry: Entry) {
         match self.inline.get_mut(*self.len) {
             Some(slot) => *slot = entry,
             None => self.spill.push(entry),
@@ -861,7 +887,7 @@ impl<S: Real> Pending<S> for LocalStack<'_, S> {
     }
 
     #[inline(always)]
-    fn pop(&mut self) -> Option<(u32, S)> {
+    fn pop(&mut self) -> Option<Entry> {
         *self.len = self.len.checked_sub(1)?;
         match self.inline.get(*self.len) {
             Some(&entry) => Some(entry),
@@ -873,14 +899,14 @@ impl<S: Real> Pending<S> for LocalStack<'_, S> {
 /// One step of the near-first order at inner node `index`: tests its boxes against
 /// the node tests' clip `clip`, pushes the hit children but the nearest, farthest
 /// first, with their entry parameters, and returns the nearest (`None` when no box is
-/// hit). Children are ordered by entry, ties by lane (a stable insertion sort).
+/// hit). Children are ordered by [`Entry`]: by entry parameter, ties by code.
 #[inline(always)]
 fn descend<K: Kernels, S: Real>(
     tree: &RayTree<S>,
     ray: &OctantRay,
     index: u32,
     clip: f32,
-    stack: &mut impl Pending<f32>,
+    stack: &mut impl Pending,
 ) -> Option<u32> {
     let node = &tree.nodes[index as usize];
     let (t, hit) = if exact_nodes::<S>() {
@@ -894,22 +920,22 @@ fn descend<K: Kernels, S: Real>(
         // At most one child hit: nothing to order.
         return (hit != 0).then(|| node.child[first]);
     }
-    if rest & rest.wrapping_sub(1) == 0 {
-        let second = rest.trailing_zeros() as usize;
-        let (near, far) = if t[second] < t[first] {
-            (second, first)
-        } else {
-            (first, second)
-        };
-        stack.push((node.child[far], t[far]));
-        return Some(node.child[near]);
+    let entry = |lane: usize| Entry::new(node.child[lane], t[lane]);
+    let (a, b) = (entry(first), entry(rest.trailing_zeros() as usize));
+    let (near, far) = (a.min(b), a.max(b));
+    let others = rest & rest.wrapping_sub(1);
+    if others == 0 {
+        tree.prefetch(far.code());
+        stack.push(far);
+        return Some(near.code());
     }
-    let mut sorted = [(0.0, EMPTY); WIDE];
-    let mut n = 0;
-    for lane in lanes(hit) {
-        let entry = (t[lane], node.child[lane]);
+    let mut sorted = [Entry::default(); WIDE];
+    (sorted[0], sorted[1]) = (near, far);
+    let mut n = 2;
+    for lane in lanes(others) {
+        let entry = entry(lane);
         let mut j = n;
-        while j > 0 && entry.0 < sorted[j - 1].0 {
+        while j > 0 && entry < sorted[j - 1] {
             sorted[j] = sorted[j - 1];
             j -= 1;
         }
@@ -917,19 +943,20 @@ fn descend<K: Kernels, S: Real>(
         n += 1;
     }
     // Every hit lane's entry is within the clip.
-    for &(t_enter, code) in sorted[1..n].iter().rev() {
-        stack.push((code, t_enter));
+    for &entry in sorted[1..n].iter().rev() {
+        tree.prefetch(entry.code());
+        stack.push(entry);
     }
-    Some(sorted[0].1)
+    Some(sorted[0].code())
 }
 
 /// The nearest pending child that still starts within the clip, taken off the stack;
 /// `None` when none is left.
 #[inline(always)]
-fn pop(stack: &mut impl Pending<f32>, clip: f32) -> Option<u32> {
-    while let Some((code, t_enter)) = stack.pop() {
-        if t_enter <= clip {
-            return Some(code);
+fn pop(stack: &mut impl Pending, clip: f32) -> Option<u32> {
+    while let Some(entry) = stack.pop() {
+        if entry.within(clip) {
+            return Some(entry.code());
         }
     }
     None
@@ -948,6 +975,30 @@ const IN_FLIGHT: usize = 8;
 const INTERLEAVE_BYTES: usize = 1024 * 1024;
 
 impl<S: Real> RayTree<S> {
+    /// Asks for the first two cache lines of child `code` (a node or a leaf), pushed to be
+    /// visited later.
+    #[inline(always)]
+    fn prefetch(&self, code: u32) {
+        #[cfg(target_arch = "x86_64")]
+        {
+            use core::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
+            let at: *const i8 = if code & LEAF_BIT != 0 {
+                self.leaves
+                    .as_ptr()
+                    .wrapping_add((code & !LEAF_BIT) as usize)
+                    .cast()
+            } else {
+                self.nodes.as_ptr().wrapping_add(code as usize).cast()
+            };
+            // SAFETY: SSE is in the `x86_64` baseline, and a prefetch reads nothing the
+            // program sees (an address outside the tree is a hint the processor drops).
+            unsafe {
+                _mm_prefetch::<_MM_HINT_T0>(at);
+                _mm_prefetch::<_MM_HINT_T0>(at.wrapping_add(128));
+            }
+        }
+    }
+
     /// Walks `ray` to the end: `leaf.visit(0, leaf, max_t)` tests a leaf and may return
     /// a smaller `max_t` (`−∞` ends the walk). With AVX the walk is compiled for it.
     #[inline(always)]
@@ -1002,7 +1053,7 @@ impl<S: Real> RayTree<S> {
         };
         let (ray, mut clip) = (node_ray.octant, node_ray.clip(max_t));
         let mut current = 0;
-        let (mut inline, mut len, mut spill) = ([(0, 0.0); LOCAL_INLINE], 0, Vec::new());
+        let (mut inline, mut len, mut spill) = ([Entry::default(); LOCAL_INLINE], 0, Vec::new());
         let mut stack = LocalStack {
             inline: &mut inline,
             len: &mut len,
@@ -1378,20 +1429,45 @@ pub(super) mod tests {
     // order, the inline entries last.
     #[test]
     fn local_stack_spills_in_order() {
-        let (mut inline, mut len, mut spill) = ([(0, 0.0f32); LOCAL_INLINE], 0, Vec::new());
+        let (mut inline, mut len, mut spill) = ([Entry::default(); LOCAL_INLINE], 0, Vec::new());
         let mut stack = LocalStack {
             inline: &mut inline,
             len: &mut len,
             spill: &mut spill,
         };
         for i in 0..200u32 {
-            stack.push((i, i as f32));
+            stack.push(Entry::new(i, i as f32));
         }
         for i in (0..200u32).rev() {
-            assert_eq!(stack.pop(), Some((i, i as f32)));
+            assert_eq!(stack.pop(), Some(Entry::new(i, i as f32)));
         }
         assert_eq!(stack.pop(), None);
         assert!(spill.capacity() >= 200 - LOCAL_INLINE);
+    }
+
+    // Pending entries order as their entry parameters (ties by code, whatever the
+    // codes' sizes), keep their codes, and lie within a clip exactly when their
+    // parameter does.
+    #[test]
+    fn entries_order_by_parameter() {
+        let ts = [
+            0.0_f32,
+            f32::MIN_POSITIVE / 2.0,
+            1e-30,
+            0.5,
+            1.0,
+            3.0e38,
+            f32::MAX,
+        ];
+        let codes = [0, 3, LEAF_BIT | 7, EMPTY - 1];
+        for (&a, &b) in ts.iter().flat_map(|a| ts.iter().map(move |b| (a, b))) {
+            for (&i, &j) in codes.iter().flat_map(|i| codes.iter().map(move |j| (i, j))) {
+                let (x, y) = (Entry::new(i, a), Entry::new(j, b));
+                assert_eq!(x < y, a < b || (a == b && i < j), "{a} {i} vs {b} {j}");
+                assert_eq!(x.code(), i);
+                assert_eq!(x.within(b), a <= b);
+            }
+        }
     }
 
     // Collapsing keeps every non-flat triangle in exactly one leaf and gives nodes of
