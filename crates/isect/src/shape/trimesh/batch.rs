@@ -188,9 +188,17 @@ impl<R: Real> TriMesh<R> {
         answer(self, rays)
     }
 
-    /// The closest surface crossing `(t, triangle)` of every ray, by the tree's
-    /// interleaved batch walk.
+    /// The closest surface crossing `(t, triangle)` of every ray: by the tree's
+    /// interleaved batch walk where the tree is larger than the cache, else one ray at a
+    /// time as [`cast_ray`](crate::query::RayCast::cast_ray) casts it (see
+    /// `RayTree::interleaves`).
     fn surface_hits(&self, rays: &[Ray<R::V3>], max_t: R) -> Vec<Option<(R, u32)>> {
+        if !self.ray_tree.interleaves() {
+            return rays
+                .iter()
+                .map(|ray| self.closest_surface_hit(ray, max_t))
+                .collect();
+        }
         let sheared: Vec<Option<ShearedRay<R::V3>>> = rays.iter().map(ShearedRay::new).collect();
         let mut visit = Closests {
             mesh: self,

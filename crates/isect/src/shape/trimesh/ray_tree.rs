@@ -1134,11 +1134,19 @@ impl<S: Real> RayTree<S> {
         self.walk_batch_with::<Avx, V>(rays, max_t, leaf);
     }
 
-    /// [`walk_batch`](Self::walk_batch) with kernels `K`. A tree small enough to
-    /// stay in the second-level cache ([`INTERLEAVE_BYTES`]) is walked one ray at a
-    /// time: its reads hit the cache, so interleaving would only add its bookkeeping
-    /// (15% slower on the 3,674-triangle `f32` bunny, 4% on the `f64` one). Either
-    /// way each ray's leaf calls are those of [`walk`](Self::walk).
+    /// The tree is larger than the second-level cache ([`INTERLEAVE_BYTES`]), so a
+    /// batch is best walked interleaved ([`walk_batch`](Self::walk_batch)). A smaller
+    /// tree's reads hit the cache, and its batches are best cast one ray at a time:
+    /// interleaving would only add its bookkeeping (15% slower on the 3,674-triangle
+    /// `f32` bunny, 4% on the `f64` one).
+    pub(crate) fn interleaves(&self) -> bool {
+        let bytes = self.nodes.len() * core::mem::size_of::<RayNode>()
+            + self.leaves.len() * core::mem::size_of::<Leaf<S>>();
+        bytes >= INTERLEAVE_BYTES
+    }
+
+    /// [`walk_batch`](Self::walk_batch) with kernels `K`: each ray's leaf calls are
+    /// those of [`walk`](Self::walk).
     #[inline(always)]
     fn walk_batch_with<K: Kernels, V: Vector<Scalar = S>>(
         &self,
@@ -1146,14 +1154,6 @@ impl<S: Real> RayTree<S> {
         max_t: S,
         mut leaf: impl LeafVisit<S>,
     ) {
-        let bytes = self.nodes.len() * core::mem::size_of::<RayNode>()
-            + self.leaves.len() * core::mem::size_of::<Leaf<S>>();
-        if bytes < INTERLEAVE_BYTES {
-            for (k, ray) in rays.iter().enumerate() {
-                self.walk_with::<K, V>(ray, max_t, k, &mut leaf);
-            }
-            return;
-        }
         let mut queue = 0..rays.len();
         let mut flight: Vec<(usize, TreeWalk<S>)> = Vec::with_capacity(IN_FLIGHT);
         // Rays the node tests cannot take, walked leaf by leaf after the others.
