@@ -188,17 +188,28 @@ impl<R: Real> TriMesh<R> {
         answer(self, rays)
     }
 
-    /// The closest surface crossing `(t, triangle)` of every ray: by the tree's
-    /// interleaved batch walk where the tree is larger than the cache, else one ray at a
-    /// time as [`cast_ray`](crate::query::RayCast::cast_ray) casts it (see
-    /// `RayTree::interleaves`).
-    fn surface_hits(&self, rays: &[Ray<R::V3>], max_t: R) -> Vec<Option<(R, u32)>> {
-        if !self.ray_tree.interleaves() {
-            return rays
-                .iter()
-                .map(|ray| self.closest_surface_hit(ray, max_t))
-                .collect();
-        }
+    /// The closest surface crossing `(t, triangle)` of every ray, in order: by the
+    /// tree's interleaved batch walk where the tree is larger than the cache, else one
+    /// ray at a time as [`cast_ray`](crate::query::RayCast::cast_ray) casts it (see
+    /// `RayTree::interleaves`), as the caller takes them (no vector of all the hits,
+    /// whose fresh memory costs page faults).
+    fn surface_hits<'a>(
+        &'a self,
+        rays: &'a [Ray<R::V3>],
+        max_t: R,
+    ) -> impl Iterator<Item = Option<(R, u32)>> + 'a {
+        let mut walked = self
+            .ray_tree
+            .interleaves()
+            .then(|| self.interleaved_hits(rays, max_t).into_iter());
+        rays.iter().map(move |ray| match &mut walked {
+            Some(hits) => hits.next().flatten(),
+            None => self.closest_surface_hit(ray, max_t),
+        })
+    }
+
+    /// The closest surface crossing of every ray by the interleaved batch walk.
+    fn interleaved_hits(&self, rays: &[Ray<R::V3>], max_t: R) -> Vec<Option<(R, u32)>> {
         let sheared: Vec<Option<ShearedRay<R::V3>>> = rays.iter().map(ShearedRay::new).collect();
         let mut visit = Closests {
             mesh: self,
