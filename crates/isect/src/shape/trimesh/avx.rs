@@ -18,7 +18,7 @@
 //! node (at the offsets `OctantRay` makes), and of a leaf's four-lane `f64` rows.
 
 use super::ray::{ShearedRay, Triangles4, EDGE_SIGN_ULPS, SLIVER_CANCELLATION};
-use super::ray_tree::{OctantRay, Rows, WIDE};
+use super::ray_tree::{Narrowing, OctantRay, Rows, NARROW_LIMIT, NODE_PAD_REL, WIDE};
 use crate::broad::simd::LANES;
 use core::arch::x86_64::*;
 use glam::DVec3;
@@ -66,6 +66,75 @@ pub(super) unsafe fn slab8<const PADDED: bool>(
         _mm256_storeu_ps(t.as_mut_ptr(), enter);
         let hit = _mm256_cmp_ps::<_CMP_LE_OQ>(enter, exit);
         (t, _mm256_movemask_ps(hit) as u32)
+    }
+}
+
+/// The narrowing of an `f64` ray's three axes (see `narrow_portable`) in one 4-lane
+/// register, each step the instruction of the portable line's operation (and the `f32`
+/// steps of `f32_above` and `f32_below` in one 4-lane register), so the rows are the
+/// same bit for bit. The sign test of the scaled inverse direction is made on its `f32`
+/// rounding, which keeps its sign: every scaled component is at least 1 in magnitude
+/// (or infinite), never a tiny value that would round to a signed zero. The fourth lane
+/// is computed and dropped. Always inlined, into the walks compiled for AVX (see
+/// [`hit4_f64_inlined`]).
+///
+/// # Safety
+/// The processor must have AVX.
+#[inline(always)]
+pub(super) unsafe fn narrow(n: &Narrowing) -> Option<[[[f32; 3]; 2]; 2]> {
+    // SAFETY: AVX is present (the caller's contract); the loads read the four-lane
+    // arrays of `n`, the stores write four-lane arrays of this frame.
+    unsafe {
+        let abs64 = |v| _mm256_and_pd(v, _mm256_castsi256_pd(_mm256_set1_epi64x(i64::MAX)));
+        let abs32 = |v| _mm_and_ps(v, _mm_castsi128_ps(_mm_set1_epi32(i32::MAX)));
+        let (origin, dir) = (
+            _mm256_loadu_pd(n.origin.as_ptr()),
+            _mm256_loadu_pd(n.dir.as_ptr()),
+        );
+        let (inv, centre) = (
+            _mm256_loadu_pd(n.inv.as_ptr()),
+            _mm256_loadu_pd(n.centre.as_ptr()),
+        );
+        let scaled = _mm256_mul_pd(inv, _mm256_set1_pd(n.t_scale));
+        let step = _mm256_mul_pd(dir, _mm256_set1_pd(n.t_start));
+        let error = _mm256_mul_pd(
+            _mm256_add_pd(
+                abs64(origin),
+                _mm256_mul_pd(_mm256_set1_pd(2.0), abs64(step)),
+            ),
+            _mm256_set1_pd(f64::EPSILON),
+        );
+        let relative = _mm256_sub_pd(_mm256_add_pd(origin, step), centre);
+        let limit = _mm256_set1_pd(NARROW_LIMIT);
+        let infinite = _mm256_cmp_pd::<_CMP_EQ_OQ>(abs64(inv), _mm256_set1_pd(f64::INFINITY));
+        let scaled_within = _mm256_cmp_pd::<_CMP_LE_OQ>(abs64(scaled), limit);
+        let relative_within = _mm256_cmp_pd::<_CMP_LE_OQ>(abs64(relative), limit);
+        let narrowable = _mm256_and_pd(_mm256_or_pd(infinite, scaled_within), relative_within);
+        if _mm256_movemask_pd(narrowable) & 0b111 != 0b111 {
+            return None;
+        }
+        // `y ± (|y|·ε + MIN_POSITIVE)` of `y` the `f32` rounding (`f32_above`, `f32_below`).
+        let widening = |y| {
+            let scaled = _mm_mul_ps(abs32(y), _mm_set1_ps(f32::EPSILON));
+            _mm_add_ps(scaled, _mm_set1_ps(f32::MIN_POSITIVE))
+        };
+        let above = _mm256_cvtpd_ps(_mm256_add_pd(relative, error));
+        let below = _mm256_cvtpd_ps(_mm256_sub_pd(relative, error));
+        let (up, down) = (
+            _mm_add_ps(above, widening(above)),
+            _mm_sub_ps(below, widening(below)),
+        );
+        let negative = _mm_cmplt_ps(_mm256_cvtpd_ps(scaled), _mm_setzero_ps());
+        let near = _mm_blendv_ps(up, down, negative);
+        let far = _mm_blendv_ps(down, up, negative);
+        let shrunk = _mm256_mul_pd(scaled, _mm256_set1_pd(1.0 - NODE_PAD_REL));
+        let grown = _mm256_mul_pd(scaled, _mm256_set1_pd(1.0 + NODE_PAD_REL));
+        let rows = [near, far, _mm256_cvtpd_ps(shrunk), _mm256_cvtpd_ps(grown)].map(|v| {
+            let mut row = [0.0_f32; 4];
+            _mm_storeu_ps(row.as_mut_ptr(), v);
+            [row[0], row[1], row[2]]
+        });
+        Some([[rows[0], rows[1]], [rows[2], rows[3]]])
     }
 }
 
@@ -208,6 +277,102 @@ mod tests {
     use super::*;
     use crate::algo::slab::PreparedRay;
     use crate::broad::finite_max_t;
+
+    /// [`narrow`] compiled for AVX on its own (the tests' entry).
+    #[target_feature(enable = "avx")]
+    unsafe fn narrow_avx(n: &Narrowing) -> Option<[[[f32; 3]; 2]; 2]> {
+        // SAFETY: this function is compiled for AVX, and its caller checked for it.
+        unsafe { narrow(n) }
+    }
+
+    /// A seeded `f64` of any scale, sign and kind the narrowing meets: zero, small
+    /// integers, and mantissas at powers of ten up to `1e±5`, `1e±40` and `1e±300`.
+    fn any_scale(rng: &mut Lcg) -> f64 {
+        let mantissa = f64::from(rng.coord());
+        let power = |rng: &mut Lcg, p: u64| 10f64.powi(rng.below(2 * p + 1) as i32 - p as i32);
+        match rng.below(4) {
+            0 => mantissa,
+            1 => mantissa * power(rng, 5),
+            2 => mantissa * power(rng, 40),
+            _ => mantissa * power(rng, 300),
+        }
+    }
+
+    // Where the processor has AVX, the AVX narrowing of an `f64` ray gives the portable
+    // one's rows bit for bit, and refuses the same rays: zero direction components
+    // (infinite inverses), origins and centres of every scale (beyond `NARROW_LIMIT`
+    // too), starts at 0 and far along, inverse directions of both signs.
+    #[test]
+    fn avx_narrowing_matches_portable() {
+        if !std::arch::is_x86_feature_detected!("avx") {
+            return;
+        }
+        let mut rng = Lcg(29);
+        let (mut narrowed, mut refused) = (0, 0);
+        for case in 0..100_000 {
+            let dir: [f64; 3] = std::array::from_fn(|_| any_scale(&mut rng));
+            let inv = dir.map(|d| 1.0 / (d + 0.0));
+            // As `node_ray` scales them: the least `|inverse|` into [1, 2).
+            let least = inv[0].abs().min(inv[1].abs()).min(inv[2].abs());
+            let e = ((least.to_bits() >> 52) & 0x7ff) as i64 - 1023;
+            let t_scale = match least.is_finite() {
+                true if (-1022..=1022).contains(&e) => f64::from_bits(((1023 - e) as u64) << 52),
+                true => continue,
+                false => 1.0,
+            };
+            let lanes = |x: [f64; 3]| [x[0], x[1], x[2], 0.0];
+            let n = Narrowing {
+                origin: lanes(std::array::from_fn(|_| any_scale(&mut rng))),
+                dir: lanes(dir),
+                inv: lanes(inv),
+                centre: lanes(std::array::from_fn(|_| any_scale(&mut rng))),
+                t_start: [0.0, 0.0, 1.5, any_scale(&mut rng).abs()][case % 4],
+                t_scale,
+            };
+            let portable = super::super::ray_tree::narrow_portable(&n);
+            // SAFETY: AVX was detected above.
+            let avx = unsafe { narrow_avx(&n) };
+            let bits = |r: Option<[[[f32; 3]; 2]; 2]>| {
+                r.map(|r| r.map(|a| a.map(|b| b.map(f32::to_bits))))
+            };
+            assert_eq!(bits(avx), bits(portable), "case {case}");
+            match portable {
+                Some(_) => narrowed += 1,
+                None => refused += 1,
+            }
+        }
+        assert!(
+            narrowed > 10_000 && refused > 10_000,
+            "{narrowed} narrowed, {refused} refused"
+        );
+        // At the limit exactly (narrowed) and one step beyond it (refused), on the
+        // origin's offset and on the scaled inverse direction.
+        let (at, beyond) = (NARROW_LIMIT, NARROW_LIMIT.next_up());
+        for (offset, inv, narrows) in [
+            (at, 1.0, true),
+            (-at, -1.0, true),
+            (beyond, 1.0, false),
+            (-beyond, 1.0, false),
+            (1.0, at, true),
+            (1.0, -at, true),
+            (1.0, beyond, false),
+            (1.0, -beyond, false),
+        ] {
+            let n = Narrowing {
+                origin: [offset + 1.0, 1.0, 1.0, 0.0],
+                dir: [1.0, 1.0 / inv, 1.0, 0.0],
+                inv: [1.0, inv, 1.0, 0.0],
+                centre: [1.0; 4],
+                t_start: 0.0,
+                t_scale: 1.0,
+            };
+            let portable = super::super::ray_tree::narrow_portable(&n);
+            // SAFETY: AVX was detected above.
+            let avx = unsafe { narrow_avx(&n) };
+            assert_eq!(portable.is_some(), narrows, "{offset} {inv}");
+            assert_eq!(avx, portable, "{offset} {inv}");
+        }
+    }
 
     // Where the processor has AVX, the AVX node kernel gives the portable kernel's mask
     // and entries bit for bit, and the shared min/max kernel's mask and hit entries.

@@ -238,6 +238,45 @@ pub(super) struct NodeRay {
     t_scale: f64,
 }
 
+/// What [`NodeFrame::node_ray`] narrows on each axis (lanes `x`, `y`, `z` and an
+/// unused fourth): the ray's origin, direction and inverse direction, the mesh's
+/// centre, where the node tests start (`t_start`) and the power of two that scales
+/// their `t` (`t_scale`, which brings every `|inverse direction|` to at least 1, or
+/// `+∞`).
+pub(super) struct Narrowing {
+    pub(super) origin: [f64; 4],
+    pub(super) dir: [f64; 4],
+    pub(super) inv: [f64; 4],
+    pub(super) centre: [f64; 4],
+    pub(super) t_start: f64,
+    pub(super) t_scale: f64,
+}
+
+/// The narrowed origins `[near, far]` and inverse directions `[near, far]` of the
+/// three axes ([`NodeFrame::node_ray`]), or `None` when an axis lies beyond
+/// [`NARROW_LIMIT`]: the portable kernel. On each axis the start `o + d·t_start` is
+/// rounded twice in `f64`, and its error is added before the directed rounding to
+/// `f32`; which rounding serves the near plane follows the sign of the scaled inverse
+/// direction. Every axis is computed, then one test: straight-line code.
+#[inline(always)]
+pub(super) fn narrow_portable(n: &Narrowing) -> Option<[[[f32; 3]; 2]; 2]> {
+    let (mut origins, mut invs) = ([[0.0; 3]; 2], [[0.0; 3]; 2]);
+    let mut narrowable = true;
+    for a in 0..3 {
+        let scaled = n.inv[a] * n.t_scale;
+        let step = n.dir[a] * n.t_start;
+        let error = (n.origin[a].abs() + 2.0 * step.abs()) * f64::EPSILON;
+        let relative = n.origin[a] + step - n.centre[a];
+        narrowable &= (n.inv[a].is_infinite() | (scaled.abs() <= NARROW_LIMIT))
+            & (relative.abs() <= NARROW_LIMIT);
+        let (up, down) = (f32_above(relative + error), f32_below(relative - error));
+        (origins[0][a], origins[1][a]) = if scaled < 0.0 { (down, up) } else { (up, down) };
+        invs[0][a] = (scaled * (1.0 - NODE_PAD_REL)) as f32;
+        invs[1][a] = (scaled * (1.0 + NODE_PAD_REL)) as f32;
+    }
+    narrowable.then_some([origins, invs])
+}
+
 impl NodeRay {
     /// The node tests' clip for the ray's `max_t`. For an `f32` tree the same number
     /// grown by [`NODE_PAD_REL`]: a box holding a crossing at exactly `max_t` has its
@@ -309,7 +348,7 @@ impl<S: Real> NodeFrame<S> {
     /// `None` for a ray beyond [`NARROW_LIMIT`] (or one whose largest direction
     /// component is beyond `f64`'s normal range), which walks every leaf.
     #[inline(always)]
-    fn node_ray<V: Vector<Scalar = S>>(
+    fn node_ray<K: Kernels, V: Vector<Scalar = S>>(
         &self,
         ray: &Ray<V>,
         prepared: &PreparedRay<V>,
@@ -341,26 +380,15 @@ impl<S: Real> NodeFrame<S> {
             1.0
         };
         let t_start = self.start(&origin, &inv);
-        let (mut origins, mut invs) = ([[0.0; 3]; 2], [[0.0; 3]; 2]);
-        // Every axis computed, then one test: straight-line code for all three.
-        let mut narrowable = true;
-        for a in 0..3 {
-            let scaled = inv[a] * t_scale;
-            // The start `o + d·t_start` is rounded twice in `f64`; its error is added
-            // before the directed rounding to `f32`.
-            let step = ray.dir.get(a).to_f64() * t_start;
-            let error = (origin[a].abs() + 2.0 * step.abs()) * f64::EPSILON;
-            let relative = origin[a] + step - self.centre[a].to_f64();
-            narrowable &= (inv[a].is_infinite() | (scaled.abs() <= NARROW_LIMIT))
-                & (relative.abs() <= NARROW_LIMIT);
-            let (up, down) = (f32_above(relative + error), f32_below(relative - error));
-            (origins[0][a], origins[1][a]) = if scaled < 0.0 { (down, up) } else { (up, down) };
-            invs[0][a] = (scaled * (1.0 - NODE_PAD_REL)) as f32;
-            invs[1][a] = (scaled * (1.0 + NODE_PAD_REL)) as f32;
-        }
-        if !narrowable {
-            return None;
-        }
+        let lanes = |x: [f64; 3]| [x[0], x[1], x[2], 0.0];
+        let [origins, invs] = K::narrow(&Narrowing {
+            origin: lanes(origin),
+            dir: lanes(std::array::from_fn(|a| ray.dir.get(a).to_f64())),
+            inv: lanes(inv),
+            centre: lanes(self.centre.map(Real::to_f64)),
+            t_start,
+            t_scale,
+        })?;
         Some(NodeRay {
             octant: OctantRay::new(origins, invs),
             t_start,
@@ -583,6 +611,9 @@ pub(super) trait Kernels {
         tris: &Triangles4<V::Scalar>,
         valid: u32,
     ) -> ([V::Scalar; LANES], u32, u32);
+
+    /// The narrowing of an `f64` ray's axes, [`narrow_portable`]'s.
+    fn narrow(n: &Narrowing) -> Option<[[[f32; 3]; 2]; 2]>;
 }
 
 /// The kernel without run-time features: on `x86_64` two SSE halves (in that target's
@@ -605,6 +636,11 @@ impl Kernels for Baseline {
         valid: u32,
     ) -> ([V::Scalar; LANES], u32, u32) {
         ray.hit4(tris, valid)
+    }
+
+    #[inline(always)]
+    fn narrow(n: &Narrowing) -> Option<[[[f32; 3]; 2]; 2]> {
+        narrow_portable(n)
     }
 }
 
@@ -642,6 +678,13 @@ impl Kernels for Avx {
             }
         }
         Baseline::hit4(ray, tris, valid)
+    }
+
+    /// The three axes in one 4-lane `f64` register.
+    #[inline(always)]
+    fn narrow(n: &Narrowing) -> Option<[[[f32; 3]; 2]; 2]> {
+        // SAFETY: `Avx` runs only in walks started when the processor has AVX (its docs).
+        unsafe { super::avx::narrow(n) }
     }
 }
 
@@ -739,7 +782,7 @@ impl<S: Real> TreeWalk<S> {
     /// Starts a walk of `ray` over `t ∈ [0, max_t]` from the root. The clip is made
     /// finite ([`finite_max_t`]), as the node kernels require.
     #[inline(always)]
-    pub(crate) fn start<V: Vector<Scalar = S>>(
+    pub(crate) fn start<K: Kernels, V: Vector<Scalar = S>>(
         &mut self,
         tree: &RayTree<S>,
         ray: &Ray<V>,
@@ -753,7 +796,7 @@ impl<S: Real> TreeWalk<S> {
         if tree.nodes.is_empty() || self.max_t < S::ZERO {
             return Start::Nothing;
         }
-        let Some(node_ray) = tree.frame.node_ray(ray, &prepared) else {
+        let Some(node_ray) = tree.frame.node_ray::<K, V>(ray, &prepared) else {
             return Start::EveryLeaf;
         };
         self.ray = node_ray;
@@ -1052,7 +1095,7 @@ impl<S: Real> RayTree<S> {
         if self.nodes.is_empty() || max_t < S::ZERO {
             return;
         }
-        let Some(node_ray) = self.frame.node_ray(ray, &prepared) else {
+        let Some(node_ray) = self.frame.node_ray::<K, V>(ray, &prepared) else {
             return self.visit_every_leaf::<K>(k, max_t, leaf);
         };
         let (ray, mut clip) = (node_ray.octant, node_ray.clip(max_t));
@@ -1158,23 +1201,18 @@ impl<S: Real> RayTree<S> {
         max_t: S,
         mut leaf: impl LeafVisit<S>,
     ) {
-        let mut queue = 0..rays.len();
-        let mut flight: Vec<(usize, TreeWalk<S>)> = Vec::with_capacity(IN_FLIGHT);
-        // Rays the node tests cannot take, walked leaf by leaf after the others.
-        let mut every_leaf = Vec::new();
-        let mut start = |walk: &mut TreeWalk<S>| {
-            queue.find(|&k| match walk.start(self, &rays[k], max_t) {
-                Start::Nodes => true,
-                Start::Nothing => false,
-                Start::EveryLeaf => {
-                    every_leaf.push((k, walk.max_t));
-                    false
-                }
-            })
+        let mut queue = Queue {
+            rays,
+            max_t,
+            next: 0,
+            every_leaf: Vec::new(),
         };
+        let mut flight: Vec<(usize, TreeWalk<S>)> = Vec::with_capacity(IN_FLIGHT);
         while flight.len() < IN_FLIGHT {
             let mut walk = TreeWalk::new();
-            let Some(k) = start(&mut walk) else { break };
+            let Some(k) = queue.start::<K>(self, &mut walk) else {
+                break;
+            };
             flight.push((k, walk));
         }
         let mut i = 0;
@@ -1185,15 +1223,47 @@ impl<S: Real> RayTree<S> {
             if walk.step::<K>(self, ray, &mut leaf) {
                 walk.touch(self);
                 i += 1;
-            } else if let Some(next) = start(walk) {
+            } else if let Some(next) = queue.start::<K>(self, walk) {
                 *k = next;
             } else {
                 flight.swap_remove(i);
             }
         }
-        for (k, max_t) in every_leaf {
+        for (k, max_t) in queue.every_leaf {
             self.visit_every_leaf::<K>(k, max_t, &mut leaf);
         }
+    }
+}
+
+/// The rays of an interleaved batch ([`RayTree::walk_batch`]) not yet started, and
+/// those the node tests cannot take, walked leaf by leaf after the others. A type
+/// rather than a closure: its start is inlined into the walk compiled for AVX, where a
+/// closure's body was called out of line (and the AVX kernels in it with it).
+struct Queue<'a, V: Vector> {
+    rays: &'a [Ray<V>],
+    max_t: V::Scalar,
+    next: usize,
+    every_leaf: Vec<(usize, V::Scalar)>,
+}
+
+impl<V: Vector> Queue<'_, V> {
+    /// Starts `walk` on the next ray the node tests take, and returns its index.
+    #[inline(always)]
+    fn start<K: Kernels>(
+        &mut self,
+        tree: &RayTree<V::Scalar>,
+        walk: &mut TreeWalk<V::Scalar>,
+    ) -> Option<usize> {
+        while let Some(ray) = self.rays.get(self.next) {
+            let k = self.next;
+            self.next += 1;
+            match walk.start::<K, V>(tree, ray, self.max_t) {
+                Start::Nodes => return Some(k),
+                Start::Nothing => {}
+                Start::EveryLeaf => self.every_leaf.push((k, walk.max_t)),
+            }
+        }
+        None
     }
 }
 
@@ -1210,7 +1280,7 @@ pub(super) mod tests {
     ) -> OctantRay {
         let frame = NodeFrame::<f32>::default();
         frame
-            .node_ray(ray, prepared)
+            .node_ray::<Baseline, _>(ray, prepared)
             .expect("f32 rays are never refused")
             .octant
     }
@@ -1242,7 +1312,7 @@ pub(super) mod tests {
         }
         let prepared = PreparedRay::new(ray, finite_max_t(max_t));
         let node_ray = frame
-            .node_ray(ray, &prepared)
+            .node_ray::<Baseline, _>(ray, &prepared)
             .map(|r| (r.octant, r.clip(prepared.max_t), r.t_start, r.t_scale));
         (rows, node_ray)
     }
