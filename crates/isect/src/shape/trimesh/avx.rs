@@ -2,20 +2,23 @@
 //! boxes (whatever the mesh's scalar) in 8-lane registers, on `x86_64` processors that
 //! have AVX (found at run time when the tree is built; the walk around
 //! it is compiled for AVX too, see [`RayTree::walk`](super::ray_tree::RayTree::walk));
-//! and the `f64` leaf test of four triangles in one 4-lane register (passed down by
-//! the walks compiled for AVX as their kernels' type, and inlined there). The
-//! same steps as the portable kernels (`slab8_portable`, [`ShearedRay::hit4_portable`])
+//! the `f64` leaf test of four triangles in one 4-lane register, and the narrowing of
+//! an `f64` ray's three axes in another (both passed down by the walks compiled for
+//! AVX as their kernels' type, and inlined there). The same steps as the portable
+//! kernels (`slab8_portable`, [`ShearedRay::hit4_portable`], `narrow_portable`)
 //! and as [`sse`](super::sse)'s kernels, each one instruction of the same IEEE
 //! operation: `vminps(a, b)` / `vminpd(a, b)` is `if a < b { a } else { b }` and
 //! `vmaxps(a, b)` / `vmaxpd(a, b)` is `if a > b { a } else { b }` (both give `b` when
 //! either is NaN), the comparisons are the ordered ones (false on NaN), negation flips
 //! the sign bit and `abs` clears it, so entries, masks and hits are bit for bit the
 //! portable kernels', no tolerance (the tests below compare them wherever the processor
-//! has AVX; a leaf's `t` where it is NaN may differ only in the NaN's payload).
+//! has AVX; a leaf's `t` where it is NaN may differ only in the NaN's payload);
+//! conversions to `f32` round to nearest, as `as f32` does.
 //!
 //! Safety: the kernels may run only where AVX is present (their callers check); their
 //! loads are unaligned 32-byte reads of the ray's eight-lane rows, of whole rows of a
-//! node (at the offsets `OctantRay` makes), and of a leaf's four-lane `f64` rows.
+//! node (at the offsets `OctantRay` makes), of a leaf's four-lane `f64` rows and of
+//! the four-lane arrays of a `Narrowing`.
 
 use super::ray::{ShearedRay, Triangles4, EDGE_SIGN_ULPS, SLIVER_CANCELLATION};
 use super::ray_tree::{Narrowing, OctantRay, Rows, NARROW_LIMIT, NODE_PAD_REL, WIDE};

@@ -205,10 +205,12 @@ fn f32_below(x: f64) -> f32 {
 #[derive(Copy, Clone, Debug)]
 struct NodeFrame<S: Real> {
     centre: [S; 3],
-    /// The mesh's bounds about the centre: a half extent for each axis (`f64` trees).
-    reach: [f64; 3],
-    /// The bounds of the triangles' corners, exact (`f64` trees): `centre ± reach` may
-    /// round inside them, and a ray grazing such a plane would start late.
+    /// How far from the centre, on some axis, a ray's origin starts it late
+    /// ([`FAR_REACHES`] times the mesh's largest half extent; `f64` trees).
+    far: f64,
+    /// The bounds of the triangles' corners, exact (`f64` trees): the centre plus or
+    /// minus a half extent may round inside them, and a ray grazing such a plane would
+    /// start late.
     bounds: [[f64; 3]; 2],
     /// False for an `f64` mesh reaching beyond [`NARROW_LIMIT`] of its centre: its rays
     /// walk every leaf.
@@ -219,7 +221,7 @@ impl<S: Real> Default for NodeFrame<S> {
     fn default() -> Self {
         Self {
             centre: [S::ZERO; 3],
-            reach: [0.0; 3],
+            far: 0.0,
             bounds: [[0.0; 3]; 2],
             narrow: true,
         }
@@ -316,10 +318,11 @@ impl<S: Real> NodeFrame<S> {
         // An `f64` centre: an `f32` one is up to half an `f32` step off, 512 units at
         // 1e10, which a small mesh there would add to every box.
         let centre: [f64; 3] = std::array::from_fn(|a| lo[a] / 2.0 + hi[a] / 2.0);
-        let reach = std::array::from_fn(|a| (lo[a] - centre[a]).abs().max(hi[a] - centre[a]));
+        let reach: [f64; 3] =
+            std::array::from_fn(|a| (lo[a] - centre[a]).abs().max(hi[a] - centre[a]));
         Self {
             centre: centre.map(S::from_f64),
-            reach,
+            far: FAR_REACHES * reach[0].max(reach[1]).max(reach[2]),
             bounds: [lo, hi],
             narrow: reach.iter().all(|r| *r <= NARROW_LIMIT),
         }
@@ -367,7 +370,9 @@ impl<S: Real> NodeFrame<S> {
         if !self.narrow {
             return None;
         }
-        let least = inv[0].abs().min(inv[1].abs()).min(inv[2].abs());
+        // No NaN here (the ray is finite), so a plain comparison, not `f64::min`.
+        let min = |a: f64, b: f64| if a < b { a } else { b };
+        let least = min(min(inv[0].abs(), inv[1].abs()), inv[2].abs());
         let t_scale = if least.is_finite() {
             // 2^-e for `least` in [2^e, 2^(e+1)): the least `|inv|` becomes [1, 2), the
             // largest direction component (1/2, 1].
@@ -406,8 +411,7 @@ impl<S: Real> NodeFrame<S> {
     #[inline(always)]
     fn start(&self, origin: &[f64; 3], inv: &[f64; 3]) -> f64 {
         let c = self.centre.map(|x| x.to_f64());
-        let size = self.reach[0].max(self.reach[1]).max(self.reach[2]);
-        let near = (0..3).all(|a| (origin[a] - c[a]).abs() <= FAR_REACHES * size);
+        let near = (0..3).all(|a| (origin[a] - c[a]).abs() <= self.far);
         if near {
             return 0.0;
         }
