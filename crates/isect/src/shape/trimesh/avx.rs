@@ -315,13 +315,9 @@ mod tests {
         for case in 0..100_000 {
             let dir: [f64; 3] = std::array::from_fn(|_| any_scale(&mut rng));
             let inv = dir.map(|d| 1.0 / (d + 0.0));
-            // As `node_ray` scales them: the least `|inverse|` into [1, 2).
-            let least = inv[0].abs().min(inv[1].abs()).min(inv[2].abs());
-            let e = ((least.to_bits() >> 52) & 0x7ff) as i64 - 1023;
-            let t_scale = match least.is_finite() {
-                true if (-1022..=1022).contains(&e) => f64::from_bits(((1023 - e) as u64) << 52),
-                true => continue,
-                false => 1.0,
+            // As `node_ray` scales them.
+            let Some(t_scale) = super::super::ray_tree::t_scale(&inv) else {
+                continue;
             };
             let lanes = |x: [f64; 3]| [x[0], x[1], x[2], 0.0];
             let n = Narrowing {

@@ -279,6 +279,24 @@ pub(super) fn narrow_portable(n: &Narrowing) -> Option<[[[f32; 3]; 2]; 2]> {
     narrowable.then_some([origins, invs])
 }
 
+/// The power of two that scales an `f64` ray's node-test `t` ([`NodeFrame::node_ray`]):
+/// `2^-e` for the least `|inv|` in `[2^e, 2^(e+1))`, which it brings into `[1, 2)` (the
+/// largest direction component into `(1/2, 1]`); 1 when every `inv` is infinite; `None`
+/// when `e` is beyond `f64`'s normal range. `inv` holds no NaN (the ray is finite), so
+/// the least is found by plain comparisons, not `f64::min`.
+#[inline(always)]
+pub(super) fn t_scale(inv: &[f64; 3]) -> Option<f64> {
+    let min = |a: f64, b: f64| if a < b { a } else { b };
+    let least = min(min(inv[0].abs(), inv[1].abs()), inv[2].abs());
+    if !least.is_finite() {
+        return Some(1.0);
+    }
+    let e = ((least.to_bits() >> 52) & 0x7ff) as i64 - 1023;
+    (-1022..=1022)
+        .contains(&e)
+        .then(|| f64::from_bits(((1023 - e) as u64) << 52))
+}
+
 impl NodeRay {
     /// The node tests' clip for the ray's `max_t`. For an `f32` tree the same number
     /// grown by [`NODE_PAD_REL`]: a box holding a crossing at exactly `max_t` has its
@@ -370,20 +388,7 @@ impl<S: Real> NodeFrame<S> {
         if !self.narrow {
             return None;
         }
-        // No NaN here (the ray is finite), so a plain comparison, not `f64::min`.
-        let min = |a: f64, b: f64| if a < b { a } else { b };
-        let least = min(min(inv[0].abs(), inv[1].abs()), inv[2].abs());
-        let t_scale = if least.is_finite() {
-            // 2^-e for `least` in [2^e, 2^(e+1)): the least `|inv|` becomes [1, 2), the
-            // largest direction component (1/2, 1].
-            let e = ((least.to_bits() >> 52) & 0x7ff) as i64 - 1023;
-            if !(-1022..=1022).contains(&e) {
-                return None;
-            }
-            f64::from_bits(((1023 - e) as u64) << 52)
-        } else {
-            1.0
-        };
+        let t_scale = t_scale(&inv)?;
         let t_start = self.start(&origin, &inv);
         let lanes = |x: [f64; 3]| [x[0], x[1], x[2], 0.0];
         let [origins, invs] = K::narrow(&Narrowing {
@@ -868,7 +873,7 @@ impl<S: Real> TreeWalk<S> {
 /// negative) above its code, so that entries order as their parameters (non-negative
 /// `f32`s order as their bits; ties by code) and sort and move as one word.
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq, PartialOrd, Ord)]
-pub(crate) struct Entry(u64);
+struct Entry(u64);
 
 impl Entry {
     /// Child `code` entered at `t_enter` (`+0` or more).
