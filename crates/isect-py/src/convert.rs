@@ -18,6 +18,15 @@ pub const ROTATION_TOLERANCE: f64 = 1e-6;
 /// A `(rows, columns)` float64 matrix from any array-like (lists, integer arrays),
 /// checking the column count. `what` names the argument in the error.
 pub fn matrix(obj: &Bound<'_, PyAny>, columns: usize, what: &str) -> PyResult<Vec<f64>> {
+    Ok(flat(&*matrix_array(obj, columns, what)?))
+}
+
+/// [`matrix`] left where numpy keeps it (converted to float64 only when it was not).
+pub fn matrix_array<'py>(
+    obj: &Bound<'py, PyAny>,
+    columns: usize,
+    what: &str,
+) -> PyResult<PyArrayLike2<'py, f64, AllowTypeChange>> {
     not_numeric(obj, what)?;
     let array: PyArrayLike2<'_, f64, AllowTypeChange> = obj.extract().map_err(|_| {
         PyTypeError::new_err(format!(
@@ -31,7 +40,7 @@ pub fn matrix(obj: &Bound<'_, PyAny>, columns: usize, what: &str) -> PyResult<Ve
             shape[0], shape[1]
         )));
     }
-    Ok(flat(&array))
+    Ok(array)
 }
 
 /// The elements of an array in row-major order: one copy when it is contiguous (a

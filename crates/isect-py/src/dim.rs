@@ -10,10 +10,12 @@ use isect::math::{Pose2, Pose3};
 use isect::query::dispatch::{self, DispatchShape};
 use isect::query::ProjectPoint;
 use isect::shape::error::pose_passes_as_is;
-use numpy::{AllowTypeChange, PyArrayLikeDyn, PyUntypedArrayMethods};
+use numpy::ndarray::s;
+use numpy::{AllowTypeChange, PyArrayLike2, PyArrayLikeDyn, PyUntypedArrayMethods};
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 use pyo3::types::PyTuple;
+use std::ops::Range;
 
 /// One dimension of the package: its vector, pose and shape enum, and how they cross
 /// the Python boundary.
@@ -66,9 +68,9 @@ pub trait Dim: Sized + 'static {
 
     /// `n` vectors from an `(n, N)` array.
     fn vectors(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<Vec<Self::V>> {
-        let array = VectorArray::<Self>::new(obj, what)?;
-        let rows = array.rows();
-        Ok((0..rows.len()).map(|k| rows.get(k)).collect())
+        let (array, mut buffer) = (VectorArray::<Self>::new(obj, what)?, Vec::new());
+        let rows = array.copy_rows(0..array.len(), &mut buffer);
+        Ok((0..array.len()).map(|k| rows.get(k)).collect())
     }
 
     /// Poses from an `(n, POSE_COLUMNS)` array or an `(n, N+1, N+1)` array of matrices.
@@ -161,31 +163,43 @@ impl<D: Dim> PoseArray<D> {
     }
 }
 
-/// An `(n, N)` array of vectors, its numbers copied ([`convert::matrix`]).
-pub struct VectorArray<D: Dim> {
-    flat: Vec<f64>,
+/// An `(n, N)` array of vectors, left where numpy keeps it: its rows are copied, a
+/// block at a time, while the GIL is held ([`VectorArray::copy_rows`]), so a batch
+/// reads its own copy on the workers and never numpy's buffer.
+pub struct VectorArray<'py, D: Dim> {
+    array: PyArrayLike2<'py, f64, AllowTypeChange>,
     dim: std::marker::PhantomData<D>,
 }
 
-impl<D: Dim> VectorArray<D> {
+impl<'py, D: Dim> VectorArray<'py, D> {
     /// The vectors of an `(n, N)` array; a `TypeError` for anything else.
-    pub fn new(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<Self> {
+    pub fn new(obj: &Bound<'py, PyAny>, what: &str) -> PyResult<Self> {
         Ok(Self {
-            flat: convert::matrix(obj, D::N, what)?,
+            array: convert::matrix_array(obj, D::N, what)?,
             dim: std::marker::PhantomData,
         })
     }
 
-    /// The vectors as rows of numbers.
-    pub fn rows(&self) -> VectorRows<'_, D> {
+    /// The number of vectors.
+    pub fn len(&self) -> usize {
+        self.array.shape()[0]
+    }
+
+    /// The vectors `rows`, copied into `buffer` (whose old contents are dropped).
+    pub fn copy_rows<'b>(&self, rows: Range<usize>, buffer: &'b mut Vec<f64>) -> VectorRows<'b, D> {
+        buffer.clear();
+        match convert::c_order(&self.array) {
+            Some(flat) => buffer.extend_from_slice(&flat[rows.start * D::N..rows.end * D::N]),
+            None => buffer.extend(self.array.as_array().slice(s![rows, ..]).iter().copied()),
+        }
         VectorRows {
-            flat: &self.flat,
+            flat: buffer,
             dim: std::marker::PhantomData,
         }
     }
 }
 
-/// The vectors of a [`VectorArray`], read where they are.
+/// Vectors copied from a [`VectorArray`].
 #[derive(Copy, Clone)]
 pub struct VectorRows<'a, D: Dim> {
     flat: &'a [f64],
@@ -193,11 +207,6 @@ pub struct VectorRows<'a, D: Dim> {
 }
 
 impl<D: Dim> VectorRows<'_, D> {
-    /// The number of vectors.
-    pub fn len(&self) -> usize {
-        self.flat.len() / D::N
-    }
-
     /// Vector `k`.
     pub fn get(&self, k: usize) -> D::V {
         D::from_slice(&self.flat[k * D::N..(k + 1) * D::N])

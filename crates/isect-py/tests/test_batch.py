@@ -97,6 +97,32 @@ def test_mesh_rays_match_single_casts_in_every_layout():
     assert empty.hit.shape == (0,) and empty.point.shape == (0, 3)
 
 
+def test_mesh_rays_across_blocks_equal_small_batches():
+    """A long batch is copied and cast in blocks of rows (16,384): its answers equal
+    those of small batches of the same rows, in every layout, moved or not."""
+    mesh = isect.TriMesh(CUBE_VERTICES, CUBE_FACES)
+    rng = np.random.default_rng(9)
+    n = 2 * 16_384 + 123
+    origins, directions = random_rays(rng, n, 3)
+    wide = np.hstack([origins, directions])
+    layouts = [
+        (origins, directions),
+        (np.asfortranarray(origins), np.asfortranarray(directions)),
+        (wide[:, :3], wide[:, 3:]),
+        (origins[::-1], directions[::-1]),
+        (np.rint(origins).astype(np.int64), directions),
+    ]
+    turned = ((0.3, -0.2, 0.1), (0.0, math.sin(0.3), 0.0, math.cos(0.3)))
+    for pose in (None, turned):
+        for o, d in layouts:
+            whole = isect.cast_rays(mesh, pose, o, d, max_t=0.8, solid=False)
+            parts = [isect.cast_rays(mesh, pose, o[i : i + 5000], d[i : i + 5000], max_t=0.8, solid=False) for i in range(0, n, 5000)]
+            assert whole.hit.any() and not whole.hit.all()
+            for column in ("hit", "t", "point", "normal", "id"):
+                expected = np.concatenate([getattr(p, column) for p in parts])
+                assert np.array_equal(getattr(whole, column), expected, equal_nan=column != "hit"), column
+
+
 def test_mesh_ray_ties_go_to_the_lowest_triangle():
     """Rays between integer points cross a cube at its vertices and edges, where two to
     six triangles are crossed at the same t: with the faces in their order and shuffled
