@@ -123,6 +123,43 @@ def test_mesh_rays_across_blocks_equal_small_batches():
                 assert np.array_equal(getattr(whole, column), expected, equal_nan=column != "hit"), column
 
 
+@pytest.mark.parametrize("n", [0, 1, 7, 8, 9, 1000])
+@pytest.mark.parametrize("kind", ["mesh", "sphere", "disc"])
+def test_ray_columns_are_separate_contiguous_arrays(n, kind):
+    """The five columns are views of one buffer: each C-contiguous with its own dtype and
+    shape, consistent row by row, independent of the others when written, and alive
+    after the result object is gone."""
+    import gc
+
+    shape, dim = {
+        "mesh": (isect.TriMesh(CUBE_VERTICES, CUBE_FACES), 3),
+        "sphere": (isect.Sphere(1.0), 3),
+        "disc": (isect.Circle(1.0), 2),
+    }[kind]
+    origins, directions = random_rays(np.random.default_rng(n), n, dim)
+    hits = isect.cast_rays(shape, None, origins, directions, max_t=0.8, solid=False)
+    expected = {"hit": (np.bool_, (n,)), "t": (np.float64, (n,)), "id": (np.int64, (n,))}
+    expected |= {"point": (np.float64, (n, dim)), "normal": (np.float64, (n, dim))}
+    for column, (dtype, shape_) in expected.items():
+        a = getattr(hits, column)
+        assert a.dtype == dtype and a.shape == shape_ and a.flags["C_CONTIGUOUS"], column
+    assert np.array_equal(hits.hit, np.isfinite(hits.t))
+    assert np.isnan(hits.point[~hits.hit]).all() and np.isfinite(hits.normal[hits.hit]).all()
+    assert (hits.id[~hits.hit] == -1).all()
+    if kind == "mesh":
+        assert (hits.id[hits.hit] >= 0).all()
+    if n:
+        assert 0 < hits.hit.sum() < n or n < 9
+    t, point = hits.t, hits.point.copy()
+    kept = t.copy()
+    hits.normal[...] = 7.0
+    hits.hit[...] = True
+    assert np.array_equal(hits.point, point, equal_nan=True) and np.array_equal(t, kept)
+    del hits
+    gc.collect()
+    assert np.array_equal(t, kept)
+
+
 def test_mesh_ray_ties_go_to_the_lowest_triangle():
     """Rays between integer points cross a cube at its vertices and edges, where two to
     six triangles are crossed at the same t: with the faces in their order and shuffled
