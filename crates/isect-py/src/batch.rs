@@ -239,9 +239,10 @@ impl<'py, D: Dim> RayColumns<'py, D> {
         let (n, dim) = (self.n, D::N);
         let hit_words = n.div_ceil(8);
         // SAFETY: the buffer is this value's own new contiguous array of
-        // `n·(2 + 2·dim) + hit_words` words, aligned for `f64` (so for `i64` and `u8`),
-        // which Python has not seen; the sections are disjoint and borrow `self`
-        // mutably, so nothing else reaches them while they live.
+        // `n·(2 + 2·dim) + hit_words` words, aligned for `f64` (so for `i64` and `u8`;
+        // numpy gives an empty array an element's aligned memory, never null), which
+        // Python has not seen; the sections are disjoint and borrow `self` mutably, so
+        // nothing else reaches them while they live.
         let rows = unsafe {
             let words = self.buffer.data();
             let hit = section::<u8>(words, (2 + 2 * dim) * n, hit_words * 8);
