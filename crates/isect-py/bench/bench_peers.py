@@ -154,15 +154,18 @@ def ray_rows(repeat, n=100_000):
     directions = centre + rng.uniform(-0.5, 0.5, size=(n, 3)) * size - origins
     embree = RayMeshIntersector(source)
 
-    def isect_rays():
-        isect.cast_rays(mesh, None, origins, directions)
-
-    def embree_rays():
-        embree.intersects_first(origins, directions)
-
-    t = best_of(repeat, {"isect": isect_rays, "embree": embree_rays})
-    label = f"{n} rays against the bunny ({len(source.faces)} triangles), first hit"
-    return [(label, t["isect"] / n, {"trimesh + embreex": t["embree"] / n})]
+    runs = {
+        "isect": lambda: isect.cast_rays(mesh, None, origins, directions),
+        "embree": lambda: embree.intersects_first(origins, directions),
+        "isect any": lambda: isect.intersects_rays(mesh, None, origins, directions),
+        "embree any": lambda: embree.intersects_any(origins, directions),
+    }
+    t = best_of(repeat, runs)
+    label = f"{n} rays against the bunny ({len(source.faces)} triangles)"
+    return [
+        (f"{label}, first hit", t["isect"] / n, {"trimesh + embreex": t["embree"] / n}),
+        (f"{label}, any hit", t["isect any"] / n, {"trimesh + embreex": t["embree any"] / n}),
+    ]
 
 
 def main():

@@ -109,26 +109,37 @@ fn cast_rays_in<D: Dim>(
     RayHits::from_hits::<D>(py, &hits)
 }
 
-/// Mesh rays through the mesh's packet kernel, with triangle ids (surface hits: used
-/// for open meshes, or when `solid=False`), a [`BLOCK`] of rows at a time. Each chunk
-/// of a block's rows is moved into the mesh's frame and cast, and its answers written
-/// straight into their rows of the result's columns: no array of all the rays or all
-/// the hits is built on the way.
-fn cast_rays_mesh(
+/// Output rows of a batch, split into blocks and chunks by [`mesh_rays`].
+trait OutRows: Send + Sized {
+    /// The number of rows.
+    fn len(&self) -> usize;
+    /// The first `n` rows (or all there are), which `self` no longer holds.
+    fn take_front(&mut self, n: usize) -> Self;
+}
+
+impl<T: Send> OutRows for &mut [T] {
+    fn len(&self) -> usize {
+        <[T]>::len(self)
+    }
+    fn take_front(&mut self, n: usize) -> Self {
+        take_front(self, n.min(<[T]>::len(self)))
+    }
+}
+
+/// The rows of `origins` and `directions` as rays in the frame of a mesh at `pose`,
+/// each [`CHUNK`] of them given to `cast` with its rows of `out`. Goes a [`BLOCK`] of
+/// rows at a time: the block's numbers are copied while the GIL is held (Ctrl-C is
+/// checked first), then its chunks are cast on every core without the GIL. No array
+/// of all the rays is built.
+fn mesh_rays<R: OutRows>(
     py: Python<'_>,
-    mesh: &isect::d3_f64::TriMesh,
+    origins: &VectorArray<'_, D3>,
+    directions: &VectorArray<'_, D3>,
     pose: &isect::d3_f64::Pose,
-    origins: &Any<'_>,
-    directions: &Any<'_>,
-    max_t: f64,
-) -> PyResult<RayHits> {
-    let (origins, directions) = (
-        VectorArray::<D3>::new(origins, "origins")?,
-        VectorArray::<D3>::new(directions, "directions")?,
-    );
-    same_rows(origins.len(), directions.len())?;
-    let mut columns = RayColumns::<D3>::unwritten(py, origins.len());
-    // A mesh at the origin (the common case) needs no move either way.
+    mut out: R,
+    cast: impl Fn(&[Ray<glam::DVec3>], R) + Sync,
+) -> PyResult<()> {
+    // A mesh at the origin (the common case) needs no move.
     let moved = *pose != isect::d3_f64::Pose::IDENTITY;
     let to_local = |ray: Ray<glam::DVec3>| match moved {
         true => Ray {
@@ -137,6 +148,60 @@ fn cast_rays_mesh(
         },
         false => ray,
     };
+    let (mut origin_rows, mut direction_rows, mut first) = (Vec::new(), Vec::new(), 0);
+    while out.len() > 0 {
+        let mut block = out.take_front(BLOCK);
+        py.check_signals()?;
+        let rows = first..first + block.len();
+        first = rows.end;
+        let o = origins.copy_rows(rows.clone(), &mut origin_rows);
+        let d = directions.copy_rows(rows, &mut direction_rows);
+        let mut chunks = Vec::new();
+        while block.len() > 0 {
+            chunks.push((chunks.len() * CHUNK, block.take_front(CHUNK)));
+        }
+        py.detach(|| {
+            chunks.into_par_iter().for_each(|(first, chunk)| {
+                let local: Vec<_> = (first..first + chunk.len())
+                    .map(|k| {
+                        to_local(Ray {
+                            origin: o.get(k),
+                            dir: d.get(k),
+                        })
+                    })
+                    .collect();
+                cast(&local, chunk);
+            });
+        });
+    }
+    Ok(())
+}
+
+/// The two `(n, 3)` ray arrays of a mesh batch, checked to have as many rows.
+fn mesh_ray_arrays<'py>(
+    origins: &Any<'py>,
+    directions: &Any<'py>,
+) -> PyResult<(VectorArray<'py, D3>, VectorArray<'py, D3>)> {
+    let origins = VectorArray::<D3>::new(origins, "origins")?;
+    let directions = VectorArray::<D3>::new(directions, "directions")?;
+    same_rows(origins.len(), directions.len())?;
+    Ok((origins, directions))
+}
+
+/// Mesh rays through the mesh's tree, with triangle ids (surface hits: used for open
+/// meshes, or when `solid=False`), each chunk's answers written straight into its rows
+/// of the result's columns ([`mesh_rays`]).
+fn cast_rays_mesh(
+    py: Python<'_>,
+    mesh: &isect::d3_f64::TriMesh,
+    pose: &isect::d3_f64::Pose,
+    origins: &Any<'_>,
+    directions: &Any<'_>,
+    max_t: f64,
+) -> PyResult<RayHits> {
+    let (origins, directions) = mesh_ray_arrays(origins, directions)?;
+    let mut columns = RayColumns::<D3>::unwritten(py, origins.len());
+    let moved = *pose != isect::d3_f64::Pose::IDENTITY;
     let to_world = |h: RayHit<glam::DVec3>| match moved {
         true => RayHit {
             t: h.t,
@@ -145,31 +210,13 @@ fn cast_rays_mesh(
         },
         false => h,
     };
-    let (mut origin_rows, mut direction_rows) = (Vec::new(), Vec::new());
     columns.write(|rows| {
-        for (first, block) in rows.blocks(BLOCK) {
-            py.check_signals()?;
-            let rows = first..first + block.len();
-            let o = origins.copy_rows(rows.clone(), &mut origin_rows);
-            let d = directions.copy_rows(rows, &mut direction_rows);
-            py.detach(|| {
-                block.par_chunks().for_each(|(first, mut rows)| {
-                    let local: Vec<_> = (first..first + rows.len())
-                        .map(|k| {
-                            to_local(Ray {
-                                origin: o.get(k),
-                                dir: d.get(k),
-                            })
-                        })
-                        .collect();
-                    let hits = mesh.cast_rays_indexed(&local, max_t);
-                    for (k, hit) in hits.into_iter().enumerate() {
-                        rows.write(k, hit.map(|(i, h)| (i64::from(i), to_world(h))));
-                    }
-                });
-            });
-        }
-        Ok(())
+        mesh_rays(py, &origins, &directions, pose, rows, |rays, mut rows| {
+            let hits = mesh.cast_rays_indexed(rays, max_t);
+            for (k, hit) in hits.into_iter().enumerate() {
+                rows.write(k, hit.map(|(i, h)| (i64::from(i), to_world(h))));
+            }
+        })
     })?;
     columns.into_hits()
 }
@@ -292,14 +339,12 @@ fn take_front<'a, T>(slice: &mut &'a mut [T], n: usize) -> &'a mut [T] {
     front
 }
 
-impl<'a> RayRows<'a> {
-    /// The number of rows.
+impl<'a> OutRows for RayRows<'a> {
     fn len(&self) -> usize {
         self.t.len()
     }
 
-    /// The first `n` rows (or all there are), which this no longer holds.
-    fn take_front(&mut self, n: usize) -> RayRows<'a> {
+    fn take_front(&mut self, n: usize) -> Self {
         let n = n.min(self.len());
         RayRows {
             hit: take_front(&mut self.hit, n),
@@ -310,41 +355,9 @@ impl<'a> RayRows<'a> {
             dim: self.dim,
         }
     }
+}
 
-    /// The rows in blocks of `n`, each with the index of its first row.
-    fn blocks(mut self, n: usize) -> impl Iterator<Item = (usize, RayRows<'a>)> {
-        let mut first = 0;
-        std::iter::from_fn(move || {
-            let block = self.take_front(n);
-            first += block.len();
-            (block.len() > 0).then(|| (first - block.len(), block))
-        })
-    }
-
-    /// The rows in chunks of [`CHUNK`], each with the index of its first row, for
-    /// rayon's tasks.
-    fn par_chunks(self) -> impl IndexedParallelIterator<Item = (usize, RayRows<'a>)> {
-        let dim = self.dim;
-        self.hit
-            .par_chunks_mut(CHUNK)
-            .zip(self.t.par_chunks_mut(CHUNK))
-            .zip(self.point.par_chunks_mut(CHUNK * dim))
-            .zip(self.normal.par_chunks_mut(CHUNK * dim))
-            .zip(self.id.par_chunks_mut(CHUNK))
-            .enumerate()
-            .map(move |(c, ((((hit, t), point), normal), id))| {
-                let rows = RayRows {
-                    hit,
-                    t,
-                    point,
-                    normal,
-                    id,
-                    dim,
-                };
-                (c * CHUNK, rows)
-            })
-    }
-
+impl RayRows<'_> {
     /// Row `k`: `(id, hit)` or a miss (no hit, `t = inf`, `nan` point and normal, id
     /// `-1`).
     fn write<V: isect::math::Vector<Scalar = f64>>(&mut self, k: usize, hit: IdHit<V>) {
@@ -395,6 +408,86 @@ pub fn cast_rays(
     by_dim!(
         which(shape, "shape")?,
         cast_rays_in(py, shape, pose, origins, directions, max_t, solid)
+    )
+}
+
+fn intersects_rays_in<D: Dim>(
+    py: Python<'_>,
+    shape: &Any<'_>,
+    pose: Option<&Any<'_>>,
+    origins: &Any<'_>,
+    directions: &Any<'_>,
+    max_t: f64,
+    solid: bool,
+) -> PyResult<Py<PyAny>> {
+    let (s, pose) = (D::shape(shape).expect("checked"), D::pose(pose, "pose")?);
+    let rays = rays::<D>(origins, directions)?;
+    let hit = py.detach(|| {
+        par_map(&rays, |r| {
+            s.cast_ray_solid(&pose, r, max_t, solid).is_some()
+        })
+    });
+    Ok(PyArray1::from_vec(py, hit).into_any().unbind())
+}
+
+/// A mesh's any-hit rays ([`mesh_rays`]): each walk stops at the first triangle it
+/// crosses.
+fn intersects_rays_mesh(
+    py: Python<'_>,
+    mesh: &isect::d3_f64::TriMesh,
+    pose: &isect::d3_f64::Pose,
+    origins: &Any<'_>,
+    directions: &Any<'_>,
+    max_t: f64,
+) -> PyResult<Py<PyAny>> {
+    let (origins, directions) = mesh_ray_arrays(origins, directions)?;
+    let mut hit = vec![false; origins.len()];
+    mesh_rays(
+        py,
+        &origins,
+        &directions,
+        pose,
+        &mut hit[..],
+        |rays, out| {
+            for (ray, out) in rays.iter().zip(out) {
+                *out = mesh.cast_ray_any(ray, max_t);
+            }
+        },
+    )?;
+    Ok(PyArray1::from_vec(py, hit).into_any().unbind())
+}
+
+/// For each ray (rows of `origins` and `directions`, `(n, 3)` or `(n, 2)`): True when
+/// it hits the shape for some `t` in `[0, max_t]`; the same flags as
+/// `cast_rays(...).hit`. A mesh's walk stops at the first triangle it finds, so this is
+/// the cheap test for shadow and line-of-sight rays. Runs on every core without the
+/// GIL; rows with NaN or infinite numbers, or a zero direction, are False.
+///
+/// >>> ground = isect.TriMesh([[-5, 0, -5], [5, 0, -5], [5, 0, 5], [-5, 0, 5]], [[0, 1, 2], [0, 2, 3]])
+/// >>> isect.intersects_rays(ground, None, [[0, 1, 0], [9, 1, 0]], [[0, -1, 0], [0, -1, 0]]).tolist()
+/// [True, False]
+#[pyfunction]
+#[pyo3(signature = (shape, pose, origins, directions, max_t=f64::INFINITY, solid=true))]
+pub fn intersects_rays(
+    py: Python<'_>,
+    shape: &Any<'_>,
+    pose: Option<&Any<'_>>,
+    origins: &Any<'_>,
+    directions: &Any<'_>,
+    max_t: f64,
+    solid: bool,
+) -> PyResult<Py<PyAny>> {
+    if let Some(isect::d3_f64::AnyShape::TriMesh(mesh)) = D3::shape(shape) {
+        // `cast_ray_any` counts a solid mesh's inside: a surface-only test of a solid
+        // mesh goes the general way.
+        if solid || !mesh.is_solid() {
+            let pose = D3::pose(pose, "pose")?;
+            return intersects_rays_mesh(py, mesh, &pose, origins, directions, max_t);
+        }
+    }
+    by_dim!(
+        which(shape, "shape")?,
+        intersects_rays_in(py, shape, pose, origins, directions, max_t, solid)
     )
 }
 
@@ -703,6 +796,7 @@ pub fn collide_poses(
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<RayHits>()?;
     m.add_function(wrap_pyfunction!(cast_rays, m)?)?;
+    m.add_function(wrap_pyfunction!(intersects_rays, m)?)?;
     m.add_function(wrap_pyfunction!(contains_points, m)?)?;
     m.add_function(wrap_pyfunction!(signed_distances, m)?)?;
     m.add_function(wrap_pyfunction!(collide_poses, m)?)?;

@@ -160,6 +160,43 @@ def test_ray_columns_are_separate_contiguous_arrays(n, kind):
     assert np.array_equal(t, kept)
 
 
+@pytest.mark.parametrize("shape", every_3d_shape() + every_2d_shape(), ids=lambda s: s.kind)
+@pytest.mark.parametrize("solid", [True, False])
+def test_intersects_rays_equals_cast_rays_hits(shape, solid):
+    dim = 3 if isinstance(shape, isect.Shape) else 2
+    rng = np.random.default_rng(22)
+    origins, directions = random_rays(rng, 400, dim)
+    origins[:40] *= 0.05  # starting inside the solid shapes
+    origins[45] = math.nan
+    directions[46] = 0.0  # from outside: a miss (from inside a solid shape, a hit at 0)
+    pose = ((0.1,) * dim, (0.0, 0.0, math.sin(0.2), math.cos(0.2))) if dim == 3 else ((0.1, 0.1), 0.4)
+    flags = isect.intersects_rays(shape, pose, origins, directions, max_t=0.7, solid=solid)
+    expected = isect.cast_rays(shape, pose, origins, directions, max_t=0.7, solid=solid).hit
+    assert flags.dtype == np.bool_ and flags.shape == (400,)
+    assert flags.tolist() == expected.tolist()
+    assert not flags[45] and not flags[46]
+    assert flags.any() or shape.kind == "Segment"  # a 3D segment is met by no random ray
+
+
+@pytest.mark.parametrize("closed", [True, False])
+@pytest.mark.parametrize("solid", [True, False])
+def test_mesh_any_hit_rays_across_blocks(closed, solid):
+    """A mesh's any-hit walk, in blocks of rows: the hit flags of its closest-hit
+    casts, moved or not, with the inside of a solid mesh counted only when asked."""
+    mesh = isect.TriMesh(CUBE_VERTICES, CUBE_FACES, solid=closed)
+    rng = np.random.default_rng(23)
+    n = 16_384 + 777
+    origins, directions = random_rays(rng, n, 3)
+    origins[: n // 4] *= 0.2  # inside the cube
+    origins[3] = math.inf
+    turned = ((0.3, -0.2, 0.1), (0.0, math.sin(0.3), 0.0, math.cos(0.3)))
+    for pose in (None, turned):
+        flags = isect.intersects_rays(mesh, pose, origins, directions, max_t=0.6, solid=solid)
+        expected = isect.cast_rays(mesh, pose, origins, directions, max_t=0.6, solid=solid).hit
+        assert flags.tolist() == expected.tolist()
+        assert 0 < flags.sum() < n and not flags[3]
+
+
 def test_mesh_ray_ties_go_to_the_lowest_triangle():
     """Rays between integer points cross a cube at its vertices and edges, where two to
     six triangles are crossed at the same t: with the faces in their order and shuffled
@@ -266,6 +303,9 @@ def test_collide_poses_2d_rows_and_matrices():
         lambda: isect.cast_rays(isect.TriMesh(CUBE_VERTICES, CUBE_FACES), None, np.zeros((3, 2)), np.zeros((3, 2)), solid=False),
         lambda: isect.cast_rays(isect.TriMesh(CUBE_VERTICES, CUBE_FACES), None, np.zeros(3), np.zeros(3), solid=False),
         lambda: isect.cast_rays(isect.TriMesh(CUBE_VERTICES, CUBE_FACES), None, [["a", "b", "c"]], [[1, 0, 0]], solid=False),
+        lambda: isect.intersects_rays(isect.TriMesh(CUBE_VERTICES, CUBE_FACES), None, np.zeros((3, 3)), np.zeros((2, 3))),
+        lambda: isect.intersects_rays(isect.TriMesh(CUBE_VERTICES, CUBE_FACES), None, np.zeros((3, 2)), np.zeros((3, 2))),
+        lambda: isect.intersects_rays(isect.Sphere(1.0), None, np.zeros((3, 3)), [["a", "b", "c"]] * 3),
         lambda: isect.contains_points(isect.Sphere(1.0), None, np.zeros(3)),
         lambda: isect.contains_points(isect.Sphere(1.0), None, [["a", "b", "c"]]),
         lambda: isect.contains_points(isect.Sphere(1.0), None, [["1", "2", "3"]]),
