@@ -380,6 +380,21 @@ impl RayRows<'_> {
     }
 }
 
+/// The mesh behind `shape` and its pose, when `shape` is a mesh whose rays `takes` the
+/// mesh batch path for ([`mesh_rays`]).
+fn batch_mesh<'a>(
+    shape: &'a Any<'_>,
+    pose: Option<&Any<'_>>,
+    takes: impl Fn(&isect::d3_f64::TriMesh) -> bool,
+) -> PyResult<Option<(&'a isect::d3_f64::TriMesh, isect::d3_f64::Pose)>> {
+    match D3::shape(shape) {
+        Some(isect::d3_f64::AnyShape::TriMesh(mesh)) if takes(mesh) => {
+            Ok(Some((mesh, D3::pose(pose, "pose")?)))
+        }
+        _ => Ok(None),
+    }
+}
+
 /// N rays against one shape: `origins` and `directions` are `(n, 3)` (3D) or `(n, 2)`
 /// (2D) arrays. Returns `RayHits` (`hit`, `t`, `point`, `normal`, `id`: the triangle of
 /// a mesh). Runs on every core without the GIL; a mesh's rays go in blocks of 16,384
@@ -399,11 +414,8 @@ pub fn cast_rays(
     max_t: f64,
     solid: bool,
 ) -> PyResult<RayHits> {
-    if let Some(isect::d3_f64::AnyShape::TriMesh(mesh)) = D3::shape(shape) {
-        if !(solid && mesh.is_solid()) {
-            let pose = D3::pose(pose, "pose")?;
-            return cast_rays_mesh(py, mesh, &pose, origins, directions, max_t);
-        }
+    if let Some((mesh, pose)) = batch_mesh(shape, pose, |m| !(solid && m.is_solid()))? {
+        return cast_rays_mesh(py, mesh, &pose, origins, directions, max_t);
     }
     by_dim!(
         which(shape, "shape")?,
@@ -477,13 +489,10 @@ pub fn intersects_rays(
     max_t: f64,
     solid: bool,
 ) -> PyResult<Py<PyAny>> {
-    if let Some(isect::d3_f64::AnyShape::TriMesh(mesh)) = D3::shape(shape) {
-        // `cast_ray_any` counts a solid mesh's inside: a surface-only test of a solid
-        // mesh goes the general way.
-        if solid || !mesh.is_solid() {
-            let pose = D3::pose(pose, "pose")?;
-            return intersects_rays_mesh(py, mesh, &pose, origins, directions, max_t);
-        }
+    // `cast_ray_any` counts a solid mesh's inside: a surface-only test of a solid mesh
+    // goes the general way.
+    if let Some((mesh, pose)) = batch_mesh(shape, pose, |m| solid || !m.is_solid())? {
+        return intersects_rays_mesh(py, mesh, &pose, origins, directions, max_t);
     }
     by_dim!(
         which(shape, "shape")?,
