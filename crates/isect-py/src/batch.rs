@@ -99,14 +99,25 @@ fn cast_rays_in<D: Dim>(
     max_t: f64,
     solid: bool,
 ) -> PyResult<RayHits> {
+    let hits = shape_rays::<D, _>(py, shape, pose, origins, directions, |s, pose, r| {
+        s.cast_ray_solid(pose, r, max_t, solid).map(|h| (-1, h))
+    })?;
+    RayHits::from_hits::<D>(py, &hits)
+}
+
+/// `answer(shape, pose, ray)` for every row of `origins` and `directions` against a
+/// shape of dimension `D`, on every core without the GIL.
+fn shape_rays<D: Dim, T: Send>(
+    py: Python<'_>,
+    shape: &Any<'_>,
+    pose: Option<&Any<'_>>,
+    origins: &Any<'_>,
+    directions: &Any<'_>,
+    answer: impl Fn(&D::Shape, &D::Pose, &Ray<D::V>) -> T + Sync + Send,
+) -> PyResult<Vec<T>> {
     let (s, pose) = (D::shape(shape).expect("checked"), D::pose(pose, "pose")?);
     let rays = rays::<D>(origins, directions)?;
-    let hits = py.detach(|| {
-        par_map(&rays, |r| {
-            s.cast_ray_solid(&pose, r, max_t, solid).map(|h| (-1, h))
-        })
-    });
-    RayHits::from_hits::<D>(py, &hits)
+    Ok(py.detach(|| par_map(&rays, |r| answer(s, &pose, r))))
 }
 
 /// Output rows of a batch, split into blocks and chunks by [`mesh_rays`].
@@ -432,13 +443,9 @@ fn intersects_rays_in<D: Dim>(
     max_t: f64,
     solid: bool,
 ) -> PyResult<Py<PyAny>> {
-    let (s, pose) = (D::shape(shape).expect("checked"), D::pose(pose, "pose")?);
-    let rays = rays::<D>(origins, directions)?;
-    let hit = py.detach(|| {
-        par_map(&rays, |r| {
-            s.cast_ray_solid(&pose, r, max_t, solid).is_some()
-        })
-    });
+    let hit = shape_rays::<D, _>(py, shape, pose, origins, directions, |s, pose, r| {
+        s.cast_ray_solid(pose, r, max_t, solid).is_some()
+    })?;
     Ok(PyArray1::from_vec(py, hit).into_any().unbind())
 }
 
