@@ -223,10 +223,9 @@ fn cast_rays_mesh(
     };
     columns.write(|rows| {
         mesh_rays(py, &origins, &directions, pose, rows, |rays, mut rows| {
-            let hits = mesh.cast_rays_indexed(rays, max_t);
-            for (k, hit) in hits.into_iter().enumerate() {
+            mesh.cast_rays_indexed_with(rays, max_t, |k, hit| {
                 rows.write(k, hit.map(|(i, h)| (i64::from(i), to_world(h))));
-            }
+            });
         })
     })?;
     columns.into_hits()
@@ -257,15 +256,15 @@ struct RayColumns<'py, D: Dim> {
     dim: std::marker::PhantomData<D>,
 }
 
-/// Rows of [`RayColumns`], written by one task.
-struct RayRows<'a> {
+/// Rows of [`RayColumns`] of dimension `D`, written by one task.
+struct RayRows<'a, D: Dim> {
     hit: &'a mut [MaybeUninit<u8>],
     t: &'a mut [MaybeUninit<f64>],
     point: &'a mut [MaybeUninit<f64>],
     normal: &'a mut [MaybeUninit<f64>],
     id: &'a mut [MaybeUninit<i64>],
-    /// Numbers a point or normal.
-    dim: usize,
+    /// The dimension, as a type (`fn() -> D` keeps the rows `Send` whatever `D`).
+    dim: std::marker::PhantomData<fn() -> D>,
 }
 
 /// `len` items of type `T` from word `start` of `words`.
@@ -293,7 +292,7 @@ impl<'py, D: Dim> RayColumns<'py, D> {
     }
 
     /// `write` with all the rows, which it must write every one of.
-    fn write(&mut self, write: impl FnOnce(RayRows<'_>) -> PyResult<()>) -> PyResult<()> {
+    fn write(&mut self, write: impl FnOnce(RayRows<'_, D>) -> PyResult<()>) -> PyResult<()> {
         let (n, dim) = (self.n, D::N);
         let hit_words = n.div_ceil(8);
         // SAFETY: the buffer is this value's own new contiguous array of
@@ -313,7 +312,7 @@ impl<'py, D: Dim> RayColumns<'py, D> {
                 point: section(words, n, dim * n),
                 normal: section(words, (1 + dim) * n, dim * n),
                 id: section(words, (1 + 2 * dim) * n, n),
-                dim,
+                dim: std::marker::PhantomData,
             }
         };
         write(rows)
@@ -350,7 +349,7 @@ fn take_front<'a, T>(slice: &mut &'a mut [T], n: usize) -> &'a mut [T] {
     front
 }
 
-impl<'a> OutRows for RayRows<'a> {
+impl<D: Dim> OutRows for RayRows<'_, D> {
     fn len(&self) -> usize {
         self.t.len()
     }
@@ -360,23 +359,20 @@ impl<'a> OutRows for RayRows<'a> {
         RayRows {
             hit: take_front(&mut self.hit, n),
             t: take_front(&mut self.t, n),
-            point: take_front(&mut self.point, n * self.dim),
-            normal: take_front(&mut self.normal, n * self.dim),
+            point: take_front(&mut self.point, n * D::N),
+            normal: take_front(&mut self.normal, n * D::N),
             id: take_front(&mut self.id, n),
-            dim: self.dim,
+            dim: std::marker::PhantomData,
         }
     }
 }
 
-impl RayRows<'_> {
+impl<D: Dim> RayRows<'_, D> {
     /// Row `k`: `(id, hit)` or a miss (no hit, `t = inf`, `nan` point and normal, id
-    /// `-1`).
-    fn write<V: isect::math::Vector<Scalar = f64>>(&mut self, k: usize, hit: IdHit<V>) {
-        let n = self.dim;
-        let (point, normal) = (
-            &mut self.point[k * n..(k + 1) * n],
-            &mut self.normal[k * n..(k + 1) * n],
-        );
+    /// `-1`). Inlined, with the dimension known, so that a row is a few stores.
+    #[inline]
+    fn write(&mut self, k: usize, hit: IdHit<D::V>) {
+        use isect::math::Vector as V;
         let (hit, t, id, p, m) = match hit {
             Some((id, h)) => (1, h.t, id, h.point, h.normal),
             None => (0, f64::INFINITY, -1, V::splat(f64::NAN), V::splat(f64::NAN)),
@@ -384,9 +380,13 @@ impl RayRows<'_> {
         self.hit[k].write(hit);
         self.t[k].write(t);
         self.id[k].write(id);
-        for j in 0..n {
-            point[j].write(p.get(j));
-            normal[j].write(m.get(j));
+        let rows = k * D::N..(k + 1) * D::N;
+        let slots = self.point[rows.clone()]
+            .iter_mut()
+            .zip(&mut self.normal[rows]);
+        for (j, (point, normal)) in slots.enumerate() {
+            point.write(p.get(j));
+            normal.write(m.get(j));
         }
     }
 }

@@ -411,7 +411,8 @@ fn bad_rays<R: Real>() -> Vec<Ray<R::V3>> {
 }
 
 // The batch answers each ray as the single-ray call, open and solid, for several
-// max_t; bad rays mixed in answer None and leave the good ones' answers unchanged.
+// max_t; bad rays mixed in answer None and leave the good ones' answers unchanged. The
+// visiting batch hands over the same answers, each ray once and in order.
 fn batch_matches_single<R: Real>() {
     let mut rng = Rng(0xBA7C);
     for data in [bunny(), bumpy_sphere(32, 16, 0.1)] {
@@ -443,6 +444,10 @@ fn batch_matches_single<R: Real>() {
             ] {
                 let batch = mesh.cast_rays(&rays, max_t);
                 let indexed = mesh.cast_rays_indexed(&rays, max_t);
+                let mut handed = Vec::new();
+                mesh.cast_rays_indexed_with(&rays, max_t, |k, hit| handed.push((k, hit)));
+                let in_order: Vec<_> = indexed.iter().copied().enumerate().collect();
+                assert_eq!(handed, in_order, "each ray once, in order, as collected");
                 assert_eq!(batch.len(), rays.len());
                 for (k, ray) in rays.iter().enumerate() {
                     assert_eq!(batch[k], mesh.cast_ray(ray, max_t), "ray {k}");

@@ -156,16 +156,49 @@ impl<R: Real> TriMesh<R> {
         max_t: R,
     ) -> Vec<Option<(u32, RayHit<R::V3>)>> {
         self.batch(rays, |mesh, rays| {
-            let hits = mesh.surface_hits(rays, max_t);
-            rays.iter()
-                .zip(hits)
-                .map(|(ray, hit)| {
-                    let valid = ray.is_finite() && max_t >= R::ZERO;
-                    let (t, i) = hit.filter(|_| valid)?;
-                    Some((i, mesh.hit_at(ray, t, i)))
-                })
-                .collect()
+            let mut answers = Vec::with_capacity(rays.len());
+            mesh.cast_rays_indexed_with(rays, max_t, |_, answer| answers.push(answer));
+            answers
         })
+    }
+
+    /// [`cast_ray_indexed`](Self::cast_ray_indexed) of every ray, handed to
+    /// `f(k, answer)` in ray order as each is found instead of collected: for callers that
+    /// write the answers into buffers of their own. Walks as
+    /// [`cast_rays_indexed`](Self::cast_rays_indexed) does, on the calling thread.
+    ///
+    /// ```
+    /// use isect::d3::*;
+    ///
+    /// # fn main() -> Result<(), ShapeError> {
+    /// // A ground quad at y = 0; the second ray falls beside it.
+    /// let ground = TriMesh::new(
+    ///     vec![Vec3::new(-5.0, 0.0, -5.0), Vec3::new(5.0, 0.0, -5.0), Vec3::new(5.0, 0.0, 5.0), Vec3::new(-5.0, 0.0, 5.0)],
+    ///     vec![[0, 1, 2], [0, 2, 3]],
+    ///     TriMeshFlags::OPEN,
+    /// )?;
+    /// let rays = [Ray::new(Vec3::new(2.0, 1.0, -2.0), -Vec3::Y)?, Ray::new(Vec3::new(9.0, 1.0, 0.0), -Vec3::Y)?];
+    /// let mut ts = [f32::NAN; 2];
+    /// ground.cast_rays_indexed_with(&rays, 10.0, |k, hit| ts[k] = hit.map_or(f32::INFINITY, |(_, h)| h.t));
+    /// assert_eq!(ts, [1.0, f32::INFINITY]);
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub fn cast_rays_indexed_with(
+        &self,
+        rays: &[Ray<R::V3>],
+        max_t: R,
+        mut f: impl FnMut(usize, Option<(u32, RayHit<R::V3>)>),
+    ) {
+        let hits = self.surface_hits(rays, max_t);
+        for (k, (ray, hit)) in rays.iter().zip(hits).enumerate() {
+            let valid = ray.is_finite() && max_t >= R::ZERO;
+            f(
+                k,
+                hit.filter(|_| valid)
+                    .map(|(t, i)| (i, self.hit_at(ray, t, i))),
+            );
+        }
     }
 
     /// `answer(self, chunk)` over the rays, chunk by chunk on rayon's threads with the
