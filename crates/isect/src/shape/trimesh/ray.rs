@@ -71,7 +71,7 @@ pub(crate) struct Triangles4<S> {
 
 impl<V: Vector> ShearedRay<V> {
     /// The prepared ray, or `None` for a zero direction (which meets no triangle).
-    #[inline]
+    #[inline(always)]
     pub(crate) fn new(ray: &Ray<V>) -> Option<Self> {
         let kz = ray.dir.abs().max_axis();
         let [dx, dy, dz] = permute(ray.dir, kz);
