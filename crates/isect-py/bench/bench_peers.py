@@ -157,6 +157,11 @@ def ray_rows(repeat, n=100_000):
     runs = {
         "isect": lambda: isect.cast_rays(mesh, None, origins, directions),
         "embree": lambda: embree.intersects_first(origins, directions),
+        # The same answer as `cast_rays` gives (the triangle and the point), from
+        # trimesh's call that returns points.
+        "embree points": lambda: embree.intersects_id(
+            origins, directions, multiple_hits=False, return_locations=True
+        ),
         "isect any": lambda: isect.intersects_rays(mesh, None, origins, directions),
         "embree any": lambda: embree.intersects_any(origins, directions),
     }
@@ -164,6 +169,11 @@ def ray_rows(repeat, n=100_000):
     label = f"{n} rays against the bunny ({len(source.faces)} triangles)"
     return [
         (f"{label}, first hit", t["isect"] / n, {"trimesh + embreex": t["embree"] / n}),
+        (
+            f"{label}, first hit with its point",
+            t["isect"] / n,
+            {"trimesh + embreex (intersects_id, locations)": t["embree points"] / n},
+        ),
         (f"{label}, any hit", t["isect any"] / n, {"trimesh + embreex": t["embree any"] / n}),
     ]
 
