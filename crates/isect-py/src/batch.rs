@@ -520,6 +520,9 @@ fn contains_points_in<D: Dim>(
 }
 
 /// For each row of `points` (`(n, 3)` or `(n, 2)`): True when the shape contains it.
+///
+/// >>> isect.contains_points(isect.Circle(1.0), None, [[0, 0], [2, 0]]).tolist()
+/// [True, False]
 #[pyfunction]
 #[pyo3(signature = (shape, pose, points))]
 pub fn contains_points(
@@ -559,6 +562,10 @@ fn signed_distances_in<D: Dim>(
 
 /// For each row of `points`: the signed distance to the shape's boundary (negative
 /// inside a solid shape) and the nearest boundary point. Returns `(distances, points)`.
+///
+/// >>> distances, points = isect.signed_distances(isect.Circle(1.0), None, [[0.5, 0], [3, 0]])
+/// >>> distances.tolist(), points.tolist()
+/// ([-0.5, 2.0], [[1.0, 0.0], [1.0, 0.0]])
 #[pyfunction]
 #[pyo3(signature = (shape, pose, points))]
 pub fn signed_distances(
@@ -792,6 +799,10 @@ fn collide_parsed<D: Dim>(
 /// in 2D), `poses_b` N poses or one pose. Returns `(collides, distances)`: the
 /// collision flags and distances (0 where they collide), or `(collides, None)` with
 /// `distances=False`, which skips the distance query of the separated rows.
+///
+/// >>> collides, distances = isect.collide_poses(isect.Sphere(1.0), [[0, 0, 0, 0, 0, 0, 1], [5, 0, 0, 0, 0, 0, 1]], isect.Sphere(1.0), None)
+/// >>> collides.tolist(), distances.tolist()
+/// ([True, False], [0.0, 3.0])
 #[pyfunction]
 #[pyo3(signature = (a, poses_a, b, poses_b=None, *, distances=true))]
 pub fn collide_poses(

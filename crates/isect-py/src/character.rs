@@ -193,13 +193,27 @@ controller_class!(
     CharacterController,
     D3,
     World,
-    "A 3D character controller (collide and slide, slopes, steps, snapping)."
+    "A 3D character controller (collide and slide, slopes, steps, snapping).\n\
+     \n\
+     A capsule standing on the ground, asked to move forward and down, moves forward only:\n\
+     \n\
+     >>> world = isect.World()\n\
+     >>> ground = world.insert(isect.Box([10, 0.5, 10]), ((0, -0.5, 0), (0, 0, 0, 1)), static=True)\n\
+     >>> move = isect.CharacterController([0, 1, 0]).move_shape(world, isect.Capsule(0.5, 0.3), ((3, 0.81, 0), (0, 0, 0, 1)), (1, -0.5, 0))\n\
+     >>> move.translation, move.grounded\n\
+     ((1.0, 0.0, 0.0), True)"
 );
 controller_class!(
     CharacterController2d,
     D2,
     World2d,
-    "A 2D character controller (collide and slide, slopes, steps, snapping)."
+    "A 2D character controller (collide and slide, slopes, steps, snapping).\n\
+     \n\
+     >>> world = isect.World2d()\n\
+     >>> ground = world.insert(isect.Rectangle([10, 0.5]), ((0, -0.5), 0.0), static=True)\n\
+     >>> move = isect.CharacterController2d([0, 1]).move_shape(world, isect.Circle(0.5), ((0, 0.51), 0.0), (1, -1))\n\
+     >>> move.translation, move.grounded\n\
+     ((1.0, 0.0), True)"
 );
 
 /// The controller classes, for the module to register.

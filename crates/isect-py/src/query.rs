@@ -177,6 +177,9 @@ fn distance_in<D: Dim>(
 
 /// The distance between the shapes (0 when they touch or overlap; `nan` for a
 /// non-finite pose).
+///
+/// >>> isect.distance(isect.Sphere(1.0), None, isect.Box([1, 1, 1]), ((5, 0, 0), (0, 0, 0, 1)))
+/// 3.0
 #[pyfunction]
 #[pyo3(signature = (a, pose_a, b, pose_b))]
 pub fn distance(
@@ -206,6 +209,10 @@ fn closest_points_in<D: Dim>(
 
 /// The distance and a closest point on each shape (inside the overlap when they
 /// overlap, distance 0).
+///
+/// >>> cp = isect.closest_points(isect.Sphere(1.0), None, isect.Sphere(1.0), ((4, 0, 0), (0, 0, 0, 1)))
+/// >>> cp.distance, cp.point_a, cp.point_b
+/// (2.0, (1.0, 0.0, 0.0), (3.0, 0.0, 0.0))
 #[pyfunction]
 #[pyo3(signature = (a, pose_a, b, pose_b))]
 pub fn closest_points(
@@ -233,6 +240,12 @@ fn contact_in<D: Dim>(
 
 /// The contact of the pair (normal from A to B, depth positive when overlapping), or
 /// `None` when they are farther apart than `prediction`.
+///
+/// >>> c = isect.contact(isect.Sphere(1.0), None, isect.Sphere(1.0), ((1.5, 0, 0), (0, 0, 0, 1)))
+/// >>> c.normal, c.depth
+/// ((1.0, 0.0, 0.0), 0.5)
+/// >>> isect.contact(isect.Sphere(1.0), None, isect.Sphere(1.0), ((3, 0, 0), (0, 0, 0, 1))) is None
+/// True
 #[pyfunction]
 #[pyo3(signature = (a, pose_a, b, pose_b, prediction=0.0))]
 pub fn contact(
@@ -272,6 +285,12 @@ fn manifold_in<D: Dim>(
 
 /// The contact manifold: a shared normal and up to 2 (2D) or 4 (3D) points, each with
 /// a feature id that stays the same while the same features touch; `None` when apart.
+///
+/// A box resting 0.1 deep on a larger one touches it at its four bottom corners:
+///
+/// >>> m = isect.contact_manifold(isect.Box([1, 1, 1]), None, isect.Box([0.5, 0.5, 0.5]), ((0, 1.4, 0), (0, 0, 0, 1)))
+/// >>> m.normal, len(m), [round(p.depth, 6) for p in m.points]
+/// ((0.0, 1.0, 0.0), 4, [0.1, 0.1, 0.1, 0.1])
 #[pyfunction]
 #[pyo3(signature = (a, pose_a, b, pose_b, prediction=0.0))]
 pub fn contact_manifold(
@@ -304,6 +323,10 @@ fn manifolds_in<D: Dim>(
 /// first, then for a mesh, chain, heightfield or compound the manifolds of parts
 /// touching along other normals (a box in the corner of a floor and a wall gets
 /// both); at most one for convex shapes, `[]` when apart.
+///
+/// >>> floor_and_wall = isect.Compound([(isect.Box([5, 0.5, 5]), ((0, -0.5, 0), (0, 0, 0, 1))), (isect.Box([0.5, 5, 5]), ((-0.5, 5, 0), (0, 0, 0, 1)))])
+/// >>> [m.normal for m in isect.contact_manifolds(floor_and_wall, None, isect.Box([0.5, 0.5, 0.5]), ((0.45, 0.45, 0), (0, 0, 0, 1)))]
+/// [(0.0, 1.0, 0.0), (1.0, 0.0, 0.0)]
 #[pyfunction]
 #[pyo3(signature = (a, pose_a, b, pose_b, prediction=0.0))]
 pub fn contact_manifolds(
@@ -346,6 +369,12 @@ fn cast_ray_in<D: Dim>(
 
 /// The first hit of the ray `origin + t·direction`, `0 <= t <= max_t` (t in units of
 /// `direction`); a solid shape is hit at `t = 0` from inside unless `solid=False`.
+///
+/// >>> hit = isect.cast_ray(isect.Sphere(1.0), None, (-5, 0, 0), (1, 0, 0))
+/// >>> hit.t, hit.point, hit.normal
+/// (4.0, (-1.0, 0.0, 0.0), (-1.0, 0.0, 0.0))
+/// >>> isect.cast_ray(isect.Sphere(1.0), None, (0, 0, 0), (1, 0, 0), solid=False).t
+/// 1.0
 #[pyfunction]
 #[pyo3(signature = (shape, pose, origin, direction, max_t=f64::INFINITY, solid=true))]
 pub fn cast_ray(
@@ -382,6 +411,10 @@ fn cast_shape_in<D: Dim>(
 
 /// The first time `t` in `[0, max_t]` at which A moving at `velocity_a` and B moving at
 /// `velocity_b` (no rotation) touch, or `None`.
+///
+/// >>> hit = isect.cast_shape(isect.Sphere(1.0), None, (1, 0, 0), isect.Sphere(1.0), ((10, 0, 0), (0, 0, 0, 1)), (0, 0, 0), max_t=100.0)
+/// >>> hit.time, hit.normal
+/// (8.0, (1.0, 0.0, 0.0))
 #[pyfunction]
 #[pyo3(signature = (a, pose_a, velocity_a, b, pose_b, velocity_b, max_t=1.0))]
 #[allow(clippy::too_many_arguments)]
@@ -425,6 +458,13 @@ fn time_of_impact_in<D: Dim>(
 
 /// The first time in `[0, 1]` at which A and B touch while each moves from its start
 /// pose to its end pose (translation linear, rotation at a constant rate), or `None`.
+///
+/// A ball of radius 0.5 moving 10 along x meets a wall whose face is at x = 4.5 after 4
+/// of them:
+///
+/// >>> hit = isect.time_of_impact(isect.Sphere(0.5), None, ((10, 0, 0), (0, 0, 0, 1)), isect.Box([0.5, 2, 2]), ((5, 0, 0), (0, 0, 0, 1)), ((5, 0, 0), (0, 0, 0, 1)))
+/// >>> round(hit.time, 6)
+/// 0.4
 #[pyfunction]
 #[pyo3(signature = (a, start_a, end_a, b, start_b, end_b))]
 pub fn time_of_impact(
@@ -452,6 +492,9 @@ fn contains_point_in<D: Dim>(
 }
 
 /// True when the shape placed at `pose` contains `point` (boundary included).
+///
+/// >>> isect.contains_point(isect.Box([1, 1, 1]), None, (0.5, 0, 1)), isect.contains_point(isect.Box([1, 1, 1]), None, (0.5, 0, 1.1))
+/// (True, False)
 #[pyfunction]
 #[pyo3(signature = (shape, pose, point))]
 pub fn contains_point(shape: &Any<'_>, pose: Option<&Any<'_>>, point: &Any<'_>) -> PyResult<bool> {
@@ -477,6 +520,12 @@ fn project_point_in<D: Dim>(
 /// The point of the shape nearest to `point`: with `solid=True` a point inside is its
 /// own projection; with `solid=False` the nearest boundary point. `is_inside` tells
 /// which side `point` was on, `distance` how far it moved.
+///
+/// >>> p = isect.project_point(isect.Box([1, 1, 1]), None, (3, 0, 0))
+/// >>> p.point, p.is_inside, p.distance
+/// ((1.0, 0.0, 0.0), False, 2.0)
+/// >>> isect.project_point(isect.Box([1, 1, 1]), None, (0.5, 0, 0), solid=False).point
+/// (1.0, 0.0, 0.0)
 #[pyfunction]
 #[pyo3(signature = (shape, pose, point, solid=true))]
 pub fn project_point(

@@ -403,12 +403,31 @@ impl Wrap for D2 {
 world_class!(
     World,
     D3,
-    "A 3D collision world: shapes with poses, pairs kept across updates, scene queries."
+    "A 3D collision world: shapes with poses, pairs kept across updates, scene queries.\n\
+     \n\
+     >>> world = isect.World()\n\
+     >>> ground = world.insert(isect.Box([10, 0.5, 10]), ((0, -0.5, 0), (0, 0, 0, 1)), static=True)\n\
+     >>> ball = world.insert(isect.Sphere(0.5), ((0, 0.4, 0), (0, 0, 0, 1)))\n\
+     >>> world.update()  # (pairs that started touching, pairs that stopped)\n\
+     ([(0, 1)], [])\n\
+     >>> [(a, b, round(contact.depth, 6)) for a, b, contact in world.contacts()]\n\
+     [(0, 1, 0.1)]\n\
+     >>> handle, hit = world.cast_ray((0, 5, 0), (0, -1, 0))\n\
+     >>> handle == ball, hit.t\n\
+     (True, 4.1)"
 );
 world_class!(
     World2d,
     D2,
-    "A 2D collision world: shapes with poses, pairs kept across updates, scene queries."
+    "A 2D collision world: shapes with poses, pairs kept across updates, scene queries.\n\
+     \n\
+     >>> world = isect.World2d()\n\
+     >>> ground = world.insert(isect.Rectangle([10, 0.5]), ((0, -0.5), 0.0), static=True)\n\
+     >>> disc = world.insert(isect.Circle(0.5), ((2, 0.4), 0.0))\n\
+     >>> world.update()\n\
+     ([(0, 1)], [])\n\
+     >>> world.shapes_at_point((2, 0.2)) == [disc]\n\
+     True"
 );
 
 /// The world classes and their error, for the module to register.
