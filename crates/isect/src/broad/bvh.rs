@@ -175,7 +175,7 @@ impl<V: Vector> Bvh<V> {
         if self.nodes.is_empty() {
             return;
         }
-        let mut stack = Stack::new(0usize);
+        let mut stack = Stack::new();
         stack.push(0);
         while let Some(i) = stack.pop() {
             let node = &self.nodes[i];
@@ -399,7 +399,7 @@ impl<S: Real> RayWalk<S> {
             ray: SoaRay::default(),
             max_t: S::NEG_INFINITY,
             current: 0,
-            stack: Stack::new((0, S::ZERO)),
+            stack: Stack::new(),
         }
     }
 
@@ -602,8 +602,8 @@ impl<V: Vector> Bvh<V> {
     fn pair_walk<F: FnMut(u32, u32)>(&self, report: F) -> PairWalk<'_, V, F> {
         PairWalk {
             nodes: &self.nodes,
-            tasks: Stack::new(PairTask::ROOT),
-            query: Stack::new(0u32),
+            tasks: Stack::new(),
+            query: Stack::new(),
             report,
         }
     }

@@ -1040,7 +1040,7 @@ impl<V: Vector> DynamicTree<V> {
         }
         // Children are tested before they are pushed: only overlapping nodes take a
         // push and a pop (about half of those tested in a query of a few leaves).
-        let mut stack = Stack::new(NULL);
+        let mut stack = Stack::new();
         stack.push(self.root);
         while let Some(i) = stack.pop() {
             let node = &self.nodes[i as usize];
@@ -1096,7 +1096,7 @@ impl<V: Vector> DynamicTree<V> {
         let Some(root) = self.node(self.root) else {
             return cutoff;
         };
-        let mut stack = Stack::new((NULL, V::Scalar::ZERO));
+        let mut stack = Stack::new();
         stack.push((self.root, bound(&root.aabb)));
         while let Some((i, lower)) = stack.pop() {
             if !(lower <= cutoff) {
@@ -1238,7 +1238,7 @@ impl<V: Vector> DynamicTree<V> {
         if self.root == NULL {
             return;
         }
-        let mut stack = Stack::new(NULL);
+        let mut stack = Stack::new();
         stack.push(self.root);
         while let Some(i) = stack.pop() {
             let node = &self.nodes[i as usize];
@@ -1268,7 +1268,7 @@ impl<V: Vector> DynamicTree<V> {
         let Some((t_root, _)) = ray.interval(&root.aabb) else {
             return;
         };
-        let mut stack = Stack::new((NULL, V::Scalar::ZERO));
+        let mut stack = Stack::new();
         stack.push((self.root, t_root));
         while let Some((i, t_enter)) = stack.pop() {
             if t_enter > ray.max_t {
@@ -1321,7 +1321,7 @@ impl<V: Vector> DynamicTree<V> {
         if self.root == NULL {
             return;
         }
-        let mut stack = Stack::new((NULL, NULL));
+        let mut stack = Stack::new();
         stack.push((self.root, self.root));
         self.walk_self_pairs(&mut stack, &mut f);
     }
@@ -1424,7 +1424,7 @@ impl<V: Vector> DynamicTree<V> {
         if self.root == NULL || other.root == NULL {
             return;
         }
-        let mut stack = Stack::new((NULL, NULL));
+        let mut stack = Stack::new();
         stack.push((self.root, other.root));
         while let Some((i, j)) = stack.pop() {
             self.descend_pair_with(other, i, j, &mut stack, &mut f);

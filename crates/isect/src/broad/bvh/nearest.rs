@@ -243,7 +243,7 @@ impl<V: Vector> Bvh<V> {
             return None;
         }
         let mut best: Option<(u32, V::Scalar)> = None;
-        let mut stack = Stack::new((0u32, V::Scalar::ZERO));
+        let mut stack = Stack::new();
         let mut current = 0u32;
         loop {
             let node = &self.nodes[current as usize];
@@ -302,7 +302,7 @@ impl<V: Vector> Bvh<V> {
         if self.nodes.is_empty() {
             return;
         }
-        let mut stack = Stack::new(0u32);
+        let mut stack = Stack::new();
         let mut current = 0u32;
         loop {
             let node = &self.nodes[current as usize];

@@ -784,7 +784,7 @@ impl<S: Real> TreeWalk<S> {
             max_t: S::NEG_INFINITY,
             clip: f32::NEG_INFINITY,
             current: 0,
-            stack: Stack::new(Entry::default()),
+            stack: Stack::new(),
         }
     }
 
