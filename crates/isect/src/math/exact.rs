@@ -117,14 +117,18 @@ pub fn nearer<V: Vector>(p: V, x: V, y: V) -> bool {
 
 /// The power of two nearest `1 / max(sizes)` when that maximum is outside
 /// `[2^-16, 2^16]` (so products of two rescaled coordinates neither overflow nor
-/// underflow), else 1; 1 for zero or non-finite sizes.
+/// underflow), else 1; 1 for zero or non-finite sizes. The power is kept within the
+/// type's normal range: a size below `1 / R::MAX` (a subnormal) is scaled by the
+/// largest power short of overflow instead (about `2^1021` in `f64`), which still
+/// brings it far above the underflow of its square.
 pub fn pow2_scale<R: Real, const N: usize>(sizes: [R; N]) -> R {
     let size = sizes.iter().fold(R::ZERO, |m, &s| m.max(s));
     let limit = R::from_f64(65536.0);
     if size <= limit && size * limit >= R::ONE || !(size > R::ZERO && size.is_finite()) {
         return R::ONE;
     }
-    R::from_f64((-size.to_f64().log2().round()).exp2())
+    let top = R::MAX.to_f64().log2().floor() - 2.0;
+    R::from_f64((-size.to_f64().log2().round()).clamp(-top, top).exp2())
 }
 
 #[cfg(test)]

@@ -70,6 +70,8 @@ mod primitives_differential;
 mod primitives_properties;
 #[path = "../ray_differential.rs"]
 mod ray_differential;
+#[path = "../ray_dir_scale.rs"]
+mod ray_dir_scale;
 #[path = "../ray_properties.rs"]
 mod ray_properties;
 #[path = "../ray_toi.rs"]

@@ -39,18 +39,16 @@ impl<V: Vector> RayCast<V> for Ball<V> {
     ///
     /// Edge behaviour: an origin inside or on the sphere hits at `t = 0` with a zero
     /// normal; a tangent ray hits; a zero-radius ball is hit only by rays through its
-    /// centre (normal `−dir`, normalised); a zero direction, or one so short that
-    /// `1 / |dir|²` overflows, misses unless the origin is inside; NaN or infinite rays
-    /// and NaN or negative `max_t` miss. The normal is unit within [`NORMAL_UNIT_ULPS`].
+    /// centre (normal `−dir`, normalised); a zero direction misses unless the origin is
+    /// inside, and a direction of any other length is answered alike (rescaled by a
+    /// power of two; a hit whose `t` would overflow is a miss); NaN or infinite rays and
+    /// NaN or negative `max_t` miss. The normal is unit within [`NORMAL_UNIT_ULPS`].
     #[inline(always)]
     fn cast_ray(&self, ray: &Ray<V>, max_t: V::Scalar) -> Option<RayHit<V>> {
-        if let Some((short, s)) = shortened(ray) {
+        if let Some((rescaled, s)) = rescaled(ray) {
             // `origin + t·dir = origin + (t / s)·(s·dir)`, exactly (s a power of two).
-            let hit = self.cast_ray(&short, max_t / s)?;
-            return Some(RayHit {
-                t: hit.t * s,
-                ..hit
-            });
+            let hit = self.cast_ray(&rescaled, scaled_max_t(max_t, s))?;
+            return at_scaled_t(hit, s);
         }
         let q = Quadratic::new(self, ray);
         if q.inside() {
@@ -79,6 +77,9 @@ impl<V: Vector> RayCast<V> for Ball<V> {
     /// of `max_t` may be answered either way.
     #[inline(always)]
     fn intersects_ray(&self, ray: &Ray<V>, max_t: V::Scalar) -> bool {
+        if let Some((rescaled, s)) = rescaled(ray) {
+            return self.intersects_ray(&rescaled, scaled_max_t(max_t, s));
+        }
         let q = Quadratic::new(self, ray);
         if q.inside() {
             return inside_is_valid(ray, max_t);
@@ -103,9 +104,9 @@ impl<V: Vector> Ball<V> {
     /// Edge behaviour, the same as `cast_ray`'s: an origin inside or on the sphere
     /// gives `Some(0)`; a tangent ray hits at its touching point; a ball behind the
     /// origin, a line passing beyond `r`, or an entry after `max_t` is `None` (an entry
-    /// exactly at `max_t` hits); a zero direction, or one so short that `1 / |dir|²`
-    /// overflows, is `None` unless the origin is inside; NaN or infinite rays and NaN
-    /// or negative `max_t` give `None`.
+    /// exactly at `max_t` hits); a zero direction is `None` unless the origin is inside,
+    /// a direction of any other length is answered alike (a `t` that would overflow is
+    /// `None`); NaN or infinite rays and NaN or negative `max_t` give `None`.
     ///
     /// ```
     /// use isect::d3::*;
@@ -120,6 +121,10 @@ impl<V: Vector> Ball<V> {
     /// ```
     #[inline(always)]
     pub fn ray_toi(&self, ray: &Ray<V>, max_t: V::Scalar) -> Option<V::Scalar> {
+        if let Some((rescaled, s)) = rescaled(ray) {
+            let t = self.ray_toi(&rescaled, scaled_max_t(max_t, s))? * s;
+            return t.is_finite().then_some(t);
+        }
         let q = Quadratic::new(self, ray);
         if q.inside() {
             return inside_is_valid(ray, max_t).then_some(V::Scalar::ZERO);
@@ -234,27 +239,42 @@ pub(super) fn cross_length_squared<V: Vector>(f: V, d: V) -> V::Scalar {
     }
 }
 
-/// Directions longer than this (largest component) are shortened by a power of two
-/// before the quadratic, whose `|dir|²` and `dir · offset` overflow for directions
-/// beyond about `√MAX` (a ray with direction `(1e200, 0)` "hit" a ball behind it).
-pub const RAY_DIR_MAX: f64 = 65536.0;
+/// The ray with its direction scaled by a power of two `s` to about unit size, and `s`,
+/// when the direction's largest component is beyond `2^16` or below `2^-16`
+/// ([`pow2_scale`](crate::math::exact::pow2_scale)); `None` otherwise (and for zero or
+/// non-finite directions, which the kernels answer as they are). The quadratics'
+/// `|dir|²` and `dir · offset` overflow for directions beyond about `√MAX` (a ray with
+/// direction `(1e200, 0)` "hit" a ball behind it) and underflow below about
+/// `√MIN_POSITIVE` (a direction of `1e-160` missed every ball).
+pub(crate) fn rescaled<V: Vector>(ray: &Ray<V>) -> Option<(Ray<V>, V::Scalar)> {
+    let s = crate::math::exact::pow2_scale([ray.dir.abs().max_element()]);
+    (s != V::Scalar::ONE).then(|| {
+        let dir = ray.dir * s;
+        (
+            Ray {
+                origin: ray.origin,
+                dir,
+            },
+            s,
+        )
+    })
+}
 
-/// The ray with its direction scaled by a power of two `s < 1` to about unit size,
-/// and `s`, when the direction's largest component exceeds [`RAY_DIR_MAX`]; `None`
-/// otherwise (and for non-finite directions, which the kernel refuses).
-fn shortened<V: Vector>(ray: &Ray<V>) -> Option<(Ray<V>, V::Scalar)> {
-    let largest = ray.dir.abs().max_element();
-    if !(largest > V::Scalar::from_f64(RAY_DIR_MAX) && largest.is_finite()) {
-        return None;
-    }
-    let s = crate::math::exact::pow2_scale([largest]);
-    Some((
-        Ray {
-            origin: ray.origin,
-            dir: ray.dir * s,
-        },
-        s,
-    ))
+/// The clip of a ray rescaled by `s` ([`rescaled`]) for the ray's `max_t`: at most
+/// `MAX / s`, so that every `t` it allows is finite once multiplied back by `s` (a NaN
+/// `max_t` stays NaN, which the kernels refuse).
+#[inline]
+pub(crate) fn scaled_max_t<S: Real>(max_t: S, s: S) -> S {
+    let finite = if max_t > S::MAX { S::MAX } else { max_t };
+    finite / s
+}
+
+/// A hit of the ray rescaled by `s` ([`rescaled`]) as a hit of the ray itself:
+/// `t · s`, or no hit when that overflows (a direction so short that the ray reaches
+/// the shape only past the largest finite `t`).
+pub(crate) fn at_scaled_t<V: Vector>(hit: RayHit<V>, s: V::Scalar) -> Option<RayHit<V>> {
+    let t = hit.t * s;
+    t.is_finite().then_some(RayHit { t, ..hit })
 }
 
 #[cfg(test)]
@@ -481,15 +501,23 @@ mod tests {
         }
     }
 
-    // A direction so short that 1/|dir|² overflows misses from outside (and hits from
-    // inside); a short one whose |dir|² is still normal hits with the right t.
+    // A direction whose |dir|² underflows hits at its own (huge) t, found at unit size;
+    // one so short that t overflows misses from outside (and hits from inside); a
+    // short one whose |dir|² is still normal hits with the right t. Every entry agrees.
     #[test]
     fn tiny_directions() {
         let b = ball(Vec3::new(4.0, 0.0, 0.0), 1.0);
         let underflowing = ray(Vec3::ZERO, Vec3::new(1e-30, 0.0, 0.0));
-        assert!(b.ray_toi(&underflowing, f32::INFINITY).is_none());
-        assert!(b.cast_ray(&underflowing, f32::INFINITY).is_none());
-        assert!(!b.intersects_ray(&underflowing, f32::INFINITY));
+        let t = b.ray_toi(&underflowing, f32::INFINITY).unwrap();
+        assert!((t / 3e30 - 1.0).abs() < 1e-6, "{t}");
+        assert_eq!(b.cast_ray(&underflowing, f32::INFINITY).unwrap().t, t);
+        assert!(b.intersects_ray(&underflowing, f32::INFINITY));
+        assert!(!b.intersects_ray(&underflowing, 2e30));
+        assert!(b.cast_ray(&underflowing, 2e30).is_none());
+        let unreachable = ray(Vec3::ZERO, Vec3::new(1e-39, 0.0, 0.0));
+        assert!(b.ray_toi(&unreachable, f32::INFINITY).is_none());
+        assert!(b.cast_ray(&unreachable, f32::INFINITY).is_none());
+        assert!(!b.intersects_ray(&unreachable, f32::INFINITY));
         let from_inside = ray(Vec3::new(4.5, 0.0, 0.0), Vec3::new(1e-30, 0.0, 0.0));
         assert_eq!(b.ray_toi(&from_inside, f32::INFINITY), Some(0.0));
         // |dir|² = 1e-30: entry at x = 3, t = 3e15.

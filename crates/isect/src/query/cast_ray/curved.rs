@@ -24,7 +24,7 @@
 //! `c / q` with `q = b + sign(b) √disc`. Origins inside (closed test) hit at `t = 0`
 //! with a zero normal; NaN or infinite rays and NaN or negative `max_t` miss.
 
-use super::ball::cross_length_squared;
+use super::ball::{at_scaled_t, cross_length_squared, scaled_max_t};
 use super::{face_the_ray, facing_dir, is_valid_query, RayCast};
 use crate::math::exact::pow2_scale;
 use crate::math::tolerance::eps;
@@ -350,12 +350,8 @@ fn cast_scaled<V: Vector>(
 ) -> Option<Option<RayHit<V>>> {
     let one = V::Scalar::ONE;
     let big = V::Scalar::from_f64(CURVED_CAST_SIZE_MAX);
-    let dir_len = ray.dir.abs().max_element();
-    let kd = if dir_len > big {
-        pow2_scale([dir_len])
-    } else {
-        one
-    };
+    // Long and short directions alike (`pow2_scale` is 1 between `1 / big` and `big`).
+    let kd = pow2_scale([ray.dir.abs().max_element()]);
     let dir = ray.dir * kd;
     let reach = size
         .max(ray.origin.abs().max_element())
@@ -372,9 +368,13 @@ fn cast_scaled<V: Vector>(
         origin: ray.origin * k,
         dir: dir * k,
     };
-    Some(cast(k, &scaled, max_t / kd).map(|hit| RayHit {
-        t: hit.t * kd,
-        point: hit.point / k,
-        ..hit
+    Some(cast(k, &scaled, scaled_max_t(max_t, kd)).and_then(|hit| {
+        at_scaled_t(
+            RayHit {
+                point: hit.point / k,
+                ..hit
+            },
+            kd,
+        )
     }))
 }
