@@ -1,7 +1,7 @@
 //! The node test of the mesh's ray walk with AVX: one ray against a node's eight `f32`
 //! boxes (whatever the mesh's scalar) in 8-lane registers, on `x86_64` processors that
 //! have AVX (found at run time when the tree is built; the walk around
-//! it is compiled for AVX too, see [`RayTree::walk`](super::ray_tree::RayTree::walk));
+//! it is compiled for AVX too, see [`RayTree::run`](super::ray_tree::RayTree::run));
 //! the `f64` leaf test of four triangles in one 4-lane register, and the narrowing of
 //! an `f64` ray's three axes in another (both passed down by the walks compiled for
 //! AVX as their kernels' type, and inlined there). The same steps as the portable

@@ -12,7 +12,7 @@
 //! the mesh's.
 
 use super::ray::ShearedRay;
-use super::ray_tree::{Kernels, Leaf, LeafVisit};
+use super::ray_tree::{Kernels, Leaf, LeafVisit, RayTree, WithKernels};
 use super::TriMesh;
 use crate::math::Real;
 use crate::shape::{Ray, RayHit};
@@ -49,11 +49,10 @@ impl<R: Real> TriMesh<R> {
     /// # }
     /// ```
     pub fn cast_ray_indexed(&self, ray: &Ray<R::V3>, max_t: R) -> Option<(u32, RayHit<R::V3>)> {
-        if !(ray.is_finite() && max_t >= R::ZERO) {
-            return None;
-        }
-        let (t, i) = self.closest_surface_hit(ray, max_t)?;
-        Some((i, self.hit_at(ray, t, i)))
+        // The walk finds nothing for a non-finite ray or a NaN or negative `max_t`.
+        self.with_closest_surface_hit(ray, max_t, |hit| {
+            hit.map(|(t, i)| (i, self.hit_at(ray, t, i)))
+        })
     }
 
     /// Any hit: true when the ray crosses the surface within `t ∈ [0, max_t]`, or
@@ -82,14 +81,10 @@ impl<R: Real> TriMesh<R> {
         if !(ray.is_finite() && max_t >= R::ZERO) {
             return false;
         }
-        let crossed = ShearedRay::new(ray).is_some_and(|sheared| {
-            let mut visit = Crossed {
-                mesh: self,
-                sheared: &sheared,
-                crossed: false,
-            };
-            self.ray_tree.walk(ray, max_t, &mut visit);
-            visit.crossed
+        let crossed = self.ray_tree.run(CrossedJob {
+            mesh: self,
+            ray,
+            max_t,
         });
         crossed || (self.solid && self.inside(ray.origin))
     }
@@ -191,13 +186,9 @@ impl<R: Real> TriMesh<R> {
         mut f: impl FnMut(usize, Option<(u32, RayHit<R::V3>)>),
     ) {
         let hits = self.surface_hits(rays, max_t);
+        // The walks find nothing for a non-finite ray or a NaN or negative `max_t`.
         for (k, (ray, hit)) in rays.iter().zip(hits).enumerate() {
-            let valid = ray.is_finite() && max_t >= R::ZERO;
-            f(
-                k,
-                hit.filter(|_| valid)
-                    .map(|(t, i)| (i, self.hit_at(ray, t, i))),
-            );
+            f(k, hit.map(|(t, i)| (i, self.hit_at(ray, t, i))));
         }
     }
 
@@ -259,6 +250,30 @@ struct Crossed<'a, R: Real> {
     mesh: &'a TriMesh<R>,
     sheared: &'a ShearedRay<R::V3>,
     crossed: bool,
+}
+
+/// [`TriMesh::cast_ray_any`]'s walk: whether `ray` crosses the surface within `max_t`.
+struct CrossedJob<'a, R: Real> {
+    mesh: &'a TriMesh<R>,
+    ray: &'a Ray<R::V3>,
+    max_t: R,
+}
+
+impl<R: Real> WithKernels<R> for CrossedJob<'_, R> {
+    type Output = bool;
+
+    #[inline(always)]
+    fn run<K: Kernels>(self, tree: &RayTree<R>) -> bool {
+        ShearedRay::new(self.ray).is_some_and(|sheared| {
+            let mut visit = Crossed {
+                mesh: self.mesh,
+                sheared: &sheared,
+                crossed: false,
+            };
+            tree.walk_with::<K, _>(self.ray, self.max_t, 0, &mut visit);
+            visit.crossed
+        })
+    }
 }
 
 impl<R: Real> LeafVisit<R> for Crossed<'_, R> {

@@ -49,6 +49,7 @@ use crate::broad::simd::LANES;
 use crate::broad::{finite_max_t, lanes, Stack};
 use crate::math::{Real, Vector};
 use crate::shape::{Aabb, Ray};
+use core::mem::MaybeUninit;
 
 /// Child code bit marking a leaf (the rest is the leaf's index).
 const LEAF_BIT: u32 = 1 << 31;
@@ -604,6 +605,15 @@ fn tree_leaf<V: Vector>(items: &[u32], corners: &[[V; 3]]) -> Leaf<V::Scalar> {
     leaf
 }
 
+/// Work on a [`RayTree`] that [`RayTree::run`] compiles with the walk's kernels `K`
+/// (its walks are [`RayTree::walk_with`]`::<K, _>`).
+pub(crate) trait WithKernels<S: Real> {
+    /// What the job answers.
+    type Output;
+    /// The job, with kernels `K`.
+    fn run<K: Kernels>(self, tree: &RayTree<S>) -> Self::Output;
+}
+
 /// The kernels of a walk, compiled with the features the walk was compiled for: the
 /// node test and the leaf test. Passed down to the leaf test as a type, so that the
 /// AVX walk calls the AVX leaf kernel directly, inlined, with no feature check.
@@ -922,8 +932,12 @@ const LOCAL_INLINE: usize = 48;
 /// A single-ray walk's stack as references to three separate locals, so that only the
 /// spill buffer's address reaches the (out of line) growth call and the length can stay
 /// in a register (as one struct, every push and pop stored the length to memory).
+///
+/// The inline entries are left uninitialised, as [`Stack`]'s are: entries `..len`
+/// (at most [`LOCAL_INLINE`]) were written by `push`, the others are never read
+/// (zeroing them took twelve stores a ray).
 struct LocalStack<'a> {
-    inline: &'a mut [Entry; LOCAL_INLINE],
+    inline: &'a mut [MaybeUninit<Entry>; LOCAL_INLINE],
     len: &'a mut usize,
     spill: &'a mut Vec<Entry>,
 }
@@ -932,7 +946,7 @@ impl Pending for LocalStack<'_> {
     #[inline(always)]
     fn push(&mut self, entry: Entry) {
         match self.inline.get_mut(*self.len) {
-            Some(slot) => *slot = entry,
+            Some(slot) => *slot = MaybeUninit::new(entry),
             None => self.spill.push(entry),
         }
         *self.len += 1;
@@ -942,7 +956,10 @@ impl Pending for LocalStack<'_> {
     fn pop(&mut self) -> Option<Entry> {
         *self.len = self.len.checked_sub(1)?;
         match self.inline.get(*self.len) {
-            Some(&entry) => Some(entry),
+            // SAFETY: `len` was above this index, so `push` wrote the entry: it is the
+            // only writer, and `len` grows only there, one entry at a time, after the
+            // write.
+            Some(slot) => Some(unsafe { slot.assume_init() }),
             None => self.spill.pop(),
         }
     }
@@ -1055,43 +1072,60 @@ impl<S: Real> RayTree<S> {
         }
     }
 
-    /// Walks `ray` to the end: `leaf.visit(0, leaf, max_t)` tests a leaf and may return
-    /// a smaller `max_t` (`−∞` ends the walk). With AVX the walk is compiled for it.
+    /// Runs `job` with the walk's kernels: with AVX, in one function compiled for it,
+    /// `job` inlined (its set-up and answer as well as its walks: one call a query, no
+    /// baseline code around the walk).
     #[inline(always)]
+    pub(crate) fn run<J: WithKernels<S>>(&self, job: J) -> J::Output {
+        #[cfg(target_arch = "x86_64")]
+        if self.avx {
+            // SAFETY: `avx` is set only when the processor has AVX.
+            return unsafe { self.run_avx(job) };
+        }
+        job.run::<Baseline>(self)
+    }
+
+    /// Walks `ray` to the end with the processor's kernels ([`walk_with`](Self::walk_with)
+    /// in a job of its own): the tests' entry.
+    #[cfg(test)]
     pub(crate) fn walk<V: Vector<Scalar = S>>(
         &self,
         ray: &Ray<V>,
         max_t: S,
         leaf: impl LeafVisit<S>,
     ) {
-        #[cfg(target_arch = "x86_64")]
-        if self.avx {
-            // SAFETY: `avx` is set only when the processor has AVX.
-            return unsafe { self.walk_avx(ray, max_t, leaf) };
+        /// The walk as a job.
+        struct Walk<'a, V: Vector, L> {
+            ray: &'a Ray<V>,
+            max_t: V::Scalar,
+            leaf: L,
         }
-        self.walk_with::<Baseline, V>(ray, max_t, 0, leaf);
+        impl<V: Vector, L: LeafVisit<V::Scalar>> WithKernels<V::Scalar> for Walk<'_, V, L> {
+            type Output = ();
+            fn run<K: Kernels>(self, tree: &RayTree<V::Scalar>) {
+                tree.walk_with::<K, V>(self.ray, self.max_t, 0, self.leaf);
+            }
+        }
+        self.run(Walk { ray, max_t, leaf });
     }
 
-    /// [`walk`](Self::walk) compiled for AVX, with its kernels.
+    /// [`run`](Self::run) compiled for AVX, with its kernels.
     ///
     /// # Safety
     /// The processor must have AVX.
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx")]
-    unsafe fn walk_avx<V: Vector<Scalar = S>>(
-        &self,
-        ray: &Ray<V>,
-        max_t: S,
-        leaf: impl LeafVisit<S>,
-    ) {
-        self.walk_with::<Avx, V>(ray, max_t, 0, leaf);
+    unsafe fn run_avx<J: WithKernels<S>>(&self, job: J) -> J::Output {
+        job.run::<Avx>(self)
     }
 
-    /// [`walk`](Self::walk) with kernels `K` for ray `k` of a batch, the leaf
-    /// calls in the order [`TreeWalk::step`] makes them. Inner nodes are descended in a
-    /// loop of their own, so that the ray's rows can stay in registers between nodes.
+    /// Walks `ray` to the end with kernels `K` (in a [`WithKernels`] job, for ray `k` of
+    /// a batch): `leaf.visit(k, leaf, max_t)` tests a leaf and may return a smaller
+    /// `max_t` (`−∞` ends the walk), the leaf calls in the order [`TreeWalk::step`]
+    /// makes them. Inner nodes are descended in a loop of their own, so that the ray's
+    /// rows can stay in registers between nodes.
     #[inline(always)]
-    fn walk_with<K: Kernels, V: Vector<Scalar = S>>(
+    pub(crate) fn walk_with<K: Kernels, V: Vector<Scalar = S>>(
         &self,
         ray: &Ray<V>,
         max_t: S,
@@ -1109,7 +1143,8 @@ impl<S: Real> RayTree<S> {
         };
         let (ray, mut clip) = (node_ray.octant, node_ray.clip(max_t));
         let mut current = 0;
-        let (mut inline, mut len, mut spill) = ([Entry::default(); LOCAL_INLINE], 0, Vec::new());
+        let (mut inline, mut len, mut spill) =
+            ([MaybeUninit::uninit(); LOCAL_INLINE], 0, Vec::new());
         let mut stack = LocalStack {
             inline: &mut inline,
             len: &mut len,
@@ -1160,7 +1195,7 @@ impl<S: Real> RayTree<S> {
     /// while the others take their steps, so the reads of several rays overlap
     /// (interleaved traversal, as in Kocberber et al., "Asynchronous memory access
     /// chaining", VLDB 2015). `leaf.visit(k, leaf, max_t)` tests a leaf for `rays[k]`; each
-    /// ray's own calls come in the order [`walk`](Self::walk) makes them.
+    /// ray's own calls come in the order [`walk_with`](Self::walk_with) makes them.
     pub(crate) fn walk_batch<V: Vector<Scalar = S>>(
         &self,
         rays: &[Ray<V>],
@@ -1202,7 +1237,7 @@ impl<S: Real> RayTree<S> {
     }
 
     /// [`walk_batch`](Self::walk_batch) with kernels `K`: each ray's leaf calls are
-    /// those of [`walk`](Self::walk).
+    /// those of [`walk_with`](Self::walk_with).
     #[inline(always)]
     fn walk_batch_with<K: Kernels, V: Vector<Scalar = S>>(
         &self,
@@ -1281,6 +1316,37 @@ pub(super) mod tests {
     use super::*;
     use crate::broad::simd::{ray_boxes4_mask_rows, Boxes4, SoaRay};
     use glam::{DVec3, Vec3};
+
+    // The single-ray walk's stack pops what a `Vec` would while its length wanders past
+    // the inline part and back: no entry is read before it was written.
+    #[test]
+    fn local_stack_pops_as_a_vec() {
+        let (mut inline, mut len, mut spill) =
+            ([MaybeUninit::uninit(); LOCAL_INLINE], 0, Vec::new());
+        let mut stack = LocalStack {
+            inline: &mut inline,
+            len: &mut len,
+            spill: &mut spill,
+        };
+        let (mut model, mut state, mut deepest) = (Vec::new(), 5_u64, 0);
+        for step in 0..20_000_u64 {
+            state = state
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            if (state >> 60) < if model.len() < 70 { 9 } else { 7 } {
+                stack.push(Entry(state ^ step));
+                model.push(Entry(state ^ step));
+                deepest = deepest.max(model.len());
+            } else {
+                assert_eq!(stack.pop(), model.pop(), "step {step}");
+            }
+        }
+        assert!(deepest > LOCAL_INLINE, "never spilled: {deepest} deep");
+        while let Some(entry) = model.pop() {
+            assert_eq!(stack.pop(), Some(entry));
+        }
+        assert_eq!(stack.pop(), None);
+    }
 
     /// An `f32` tree's node ray for `ray`, `prepared`.
     pub(in super::super) fn exact_octant(
@@ -1512,7 +1578,8 @@ pub(super) mod tests {
     // order, the inline entries last.
     #[test]
     fn local_stack_spills_in_order() {
-        let (mut inline, mut len, mut spill) = ([Entry::default(); LOCAL_INLINE], 0, Vec::new());
+        let (mut inline, mut len, mut spill) =
+            ([MaybeUninit::uninit(); LOCAL_INLINE], 0, Vec::new());
         let mut stack = LocalStack {
             inline: &mut inline,
             len: &mut len,
