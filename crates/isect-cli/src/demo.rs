@@ -12,7 +12,7 @@
 //! minus its narrow phase.
 
 use crate::demo_shapes::DemoSpace;
-use crate::error::CliError;
+use crate::error::{world_message, CliError};
 use crate::output::write_atomic;
 use crate::render::{contact_mark, ray_mark, svg_limit};
 use crate::rng::Rng;
@@ -62,7 +62,9 @@ pub struct DemoArgs {
 /// Runs `isect demo`.
 ///
 /// # Errors
-/// Exit code 2 for too many shapes; exit code 1 when the SVG cannot be written.
+/// Exit code 2 for too many shapes or a picture over `--max-svg-mb`; exit code 1
+/// when the SVG cannot be written; exit code 3 when the library refuses the demo's
+/// own scene (a bug).
 pub fn run(args: &DemoArgs) -> Result<(), CliError> {
     if args.shapes > MAX_SHAPES {
         let msg = format!("--shapes {} is more than {MAX_SHAPES}", args.shapes);
@@ -161,8 +163,10 @@ pub fn populate<Sp: DemoSpace>(
     n: usize,
     half: f64,
 ) -> Result<(SpaceWorld<Sp>, Vec<Body<Sp>>), CliError> {
-    let fail = |e: isect::ShapeError| CliError::output(format!("demo scene: {e}"));
-    let refused = |e: isect::world::WorldError| CliError::output(format!("demo scene: {e}"));
+    let fail = |e: isect::ShapeError| CliError::internal(format!("demo scene: {e}"));
+    let refused = |e: isect::world::WorldError| {
+        CliError::internal(format!("demo scene: {}", world_message(&e)))
+    };
     let mut world = World::new();
     let mut bodies = Vec::with_capacity(n + 4);
     for c in Sp::composites(half).map_err(fail)? {
@@ -221,7 +225,7 @@ pub fn run_frame<Sp: DemoSpace>(
         b.pose = Sp::advance(&b.pose, b.velocity, b.spin);
         world
             .set_pose(b.handle, b.pose)
-            .map_err(|e| CliError::output(format!("demo: {e}")))?;
+            .map_err(|e| CliError::internal(format!("demo: {}", world_message(&e))))?;
     }
     let moved = Instant::now();
     let events = world.update();

@@ -142,3 +142,67 @@ fn unique_edges(triangles: &[[u32; 3]]) -> impl Iterator<Item = [u32; 2]> {
         .collect();
     edges.into_iter()
 }
+
+/// Points counted for a convex outline by the size estimate: a box's 4 (curved
+/// outlines have up to [`OUTLINE_SAMPLES`]; the picture's own check counts them).
+const CONVEX_POINTS: usize = 4;
+
+/// What makes a composite big and how to draw it smaller, for a message.
+pub type Bulk = Option<(String, &'static str)>;
+
+/// The points of the figure [`figure_2d`] would build for `shape`, counted from the
+/// shape without building it, with what makes a composite big.
+pub fn points_2d(shape: &Any2<f64>) -> (usize, Bulk) {
+    match shape {
+        Any2::Convex(_) => (CONVEX_POINTS, None),
+        Any2::Compound(c) => parts(c.parts().len()),
+        Any2::ConcavePolygon(c) => {
+            let rings = c.outer().len() + c.holes().iter().map(Vec::len).sum::<usize>();
+            let pieces: usize = c.pieces().iter().map(|p| p.vertices().len()).sum();
+            let what = format!("a ConcavePolygon of {rings} vertices");
+            (rings + pieces, Some((what, "fewer vertices")))
+        }
+        Any2::Polyline(l) => {
+            let n = l.segments().len();
+            let what = format!("a Polyline of {n} segments");
+            (2 * n, Some((what, "fewer segments")))
+        }
+        Any2::HeightField(h) => {
+            let n = h.vertices().len();
+            let what = format!("a HeightField of {n} samples");
+            (n, Some((what, "fewer samples")))
+        }
+    }
+}
+
+/// The points of the figure [`figure_3d`] would build for `shape`, counted from the
+/// shape without building it, with what makes a composite big.
+pub fn points_3d(shape: &Any3<f64>) -> (usize, Bulk) {
+    match shape {
+        Any3::Convex(_) => (CONVEX_POINTS, None),
+        Any3::Compound(c) => parts(c.parts().len()),
+        Any3::TriMesh(m) => {
+            // Each triangle filled (3 corners), each edge a line (2 ends): a closed
+            // mesh has 1.5 edges a triangle.
+            let n = m.triangle_count();
+            let what = format!("a TriMesh of {n} triangles");
+            (n.saturating_mul(6), Some((what, "fewer triangles")))
+        }
+        Any3::HeightField(h) => {
+            // Each triangle filled (3 corners) and outlined (4 points).
+            let n = h.triangle_count();
+            let what = format!(
+                "a HeightField of {} × {} points, {n} triangles",
+                h.nrows(),
+                h.ncols()
+            );
+            (n.saturating_mul(7), Some((what, "fewer rows and columns")))
+        }
+    }
+}
+
+/// The points of a compound of `n` parts, and what it is.
+fn parts(n: usize) -> (usize, Bulk) {
+    let what = format!("a Compound of {n} parts");
+    (n * CONVEX_POINTS, Some((what, "fewer parts")))
+}

@@ -69,13 +69,23 @@ struct RayReport {
 /// Runs `isect ray`.
 ///
 /// # Errors
-/// Exit code 2 for an invalid scene, or options that do not fit it.
+/// Exit code 2 for an invalid scene, or options that do not fit it (a `--from` or
+/// `--dir` beyond the coordinate limit, a zero `--dir`, a negative `--max-t`).
 pub fn run(args: &RayArgs) -> Result<(), CliError> {
     let max_t = args.max_t.unwrap_or(f64::INFINITY);
     if max_t.is_nan() || max_t < 0.0 {
         return Err(CliError::input(format!(
             "--max-t is {max_t}, must be at least 0"
         )));
+    }
+    for (name, c) in [("from", &args.from.0), ("dir", &args.dir.0)] {
+        let field = format!("--{name}");
+        isect_io::scene::within_limit(&field, c).map_err(CliError::input)?;
+    }
+    if args.dir.0.iter().all(|&c| c == 0.0) {
+        return Err(CliError::input(
+            "--dir is zero: a ray needs a direction (any length; t is in its units)",
+        ));
     }
     let hits = match scene::load(&args.scene)? {
         AnyScene::D2(s) => hits(&s, args, max_t)?,

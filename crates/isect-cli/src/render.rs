@@ -5,12 +5,13 @@ use crate::figure::xy;
 use crate::output::write_atomic;
 use crate::scene::{self, AnyScene, Scene};
 use crate::space::{Space, View};
-use crate::svg::{ContactMark, Drawing, Outline, RayMark, DEFAULT_MAX_SVG_BYTES};
+use crate::svg::DEFAULT_MAX_SVG_BYTES;
+use crate::svg::{check_size, ContactMark, Drawing, Outline, RayMark, ShapeSize};
 use crate::world::SceneWorld;
 use clap::Args;
 use isect::math::Isometry;
 use isect::world::Filter;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 /// Options of `isect render`.
 #[derive(Args)]
@@ -37,9 +38,12 @@ pub fn svg_limit(max_svg_mb: usize) -> usize {
 /// Runs `isect render`.
 ///
 /// # Errors
-/// Exit code 2 for an invalid scene (nothing is written); exit code 1 when the
-/// output cannot be written.
+/// Exit code 2 for an invalid scene, an output that is one of its input files or a
+/// picture over the size limit (nothing is written); exit code 1 when the output
+/// cannot be written.
 pub fn run(args: &RenderArgs) -> Result<(), CliError> {
+    refuse_input_as_output(&args.output, &args.scene)?;
+    let limit = svg_limit(args.max_svg_mb);
     let drawing = match scene::load(&args.scene)? {
         AnyScene::D2(_) if args.view != View::Z => {
             let msg = format!(
@@ -48,12 +52,10 @@ pub fn run(args: &RenderArgs) -> Result<(), CliError> {
             );
             return Err(CliError::input(msg.to_lowercase()));
         }
-        AnyScene::D2(s) => drawing(&s, args.view)?,
-        AnyScene::D3(s) => drawing(&s, args.view)?,
+        AnyScene::D2(s) => drawing(&s, args.view, limit, &args.output)?,
+        AnyScene::D3(s) => drawing(&s, args.view, limit, &args.output)?,
     };
-    let svg = drawing
-        .to_svg(svg_limit(args.max_svg_mb))
-        .map_err(CliError::input)?;
+    let svg = drawing.to_svg(limit).map_err(CliError::input)?;
     write_atomic(&args.output, svg.as_bytes())?;
     eprintln!(
         "wrote {} ({} shapes, {} contacts, {} rays)",
@@ -65,9 +67,64 @@ pub fn run(args: &RenderArgs) -> Result<(), CliError> {
     Ok(())
 }
 
+/// Refuses to write `output` over `input` (the same file, by any path or link):
+/// `render scene.json -o scene.json` would replace the scene with its picture.
+///
+/// # Errors
+/// Exit code 2 naming both paths.
+pub fn refuse_input_as_output(output: &Path, input: &Path) -> Result<(), CliError> {
+    if same_file(output, input) {
+        return Err(CliError::input(format!(
+            "-o {} is the input file {}: it would be overwritten; write the picture \
+             elsewhere",
+            output.display(),
+            input.display()
+        )));
+    }
+    Ok(())
+}
+
+/// Whether `a` and `b` name one existing file (after links; on Unix also two hard
+/// links of it).
+fn same_file(a: &Path, b: &Path) -> bool {
+    let (Ok(ma), Ok(mb)) = (std::fs::metadata(a), std::fs::metadata(b)) else {
+        return false;
+    };
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        if (ma.dev(), ma.ino()) == (mb.dev(), mb.ino()) {
+            return true;
+        }
+    }
+    let _ = (ma, mb);
+    match (std::fs::canonicalize(a), std::fs::canonicalize(b)) {
+        (Ok(a), Ok(b)) => a == b,
+        _ => false,
+    }
+}
+
 /// The picture of a scene seen along `view`: outlines, the world's contacts, each
-/// ray's closest hit.
-fn drawing<Sp: Space>(scene: &Scene<Sp>, view: View) -> Result<Drawing, CliError> {
+/// ray's closest hit. Refused before any outline is built when its shapes need
+/// more than `max_bytes`, or when `output` is one of the files the scene reads.
+fn drawing<Sp: Space>(
+    scene: &Scene<Sp>,
+    view: View,
+    max_bytes: usize,
+    output: &Path,
+) -> Result<Drawing, CliError> {
+    for file in &scene.files {
+        refuse_input_as_output(output, file)?;
+    }
+    let sizes = scene.shapes.iter().map(|s| {
+        let (points, what) = Sp::figure_points(&s.shape);
+        ShapeSize {
+            id: &s.id,
+            points,
+            what,
+        }
+    });
+    check_size(sizes, max_bytes).map_err(CliError::input)?;
     let world = SceneWorld::new(scene)?;
     let shapes = scene.shapes.iter().map(|s| Outline {
         id: s.id.clone(),

@@ -57,6 +57,10 @@ pub trait Space: SceneSpace {
     fn kind_name(shape: &Self::S) -> &'static str;
     /// What the picture shows of `shape` at `pose` (projected onto x–y).
     fn figure(shape: &Self::S, pose: &Self::Pose) -> Figure;
+    /// How many points [`figure`](Self::figure) would draw of `shape`, counted
+    /// without building it, and what makes a composite big (`a TriMesh of 12
+    /// triangles`) with how to draw it smaller.
+    fn figure_points(shape: &Self::S) -> (usize, crate::figure::Bulk);
 }
 
 /// The collision world of a space.
@@ -82,8 +86,16 @@ impl Space for D2 {
         DVec2::new(x, y)
     }
     fn advance(pose: &Pose2<f64>, offset: DVec2, spin: f64) -> Pose2<f64> {
+        // Renormalised every step: products of rotations drift off unit length by a
+        // few ulps a step, and the world refuses a rotation beyond its tolerance
+        // after some thousands of frames.
+        let r = Rot2::from_angle(spin).compose(pose.rotation);
+        let length = r.cos.hypot(r.sin);
         Pose2 {
-            rotation: Rot2::from_angle(spin).compose(pose.rotation),
+            rotation: Rot2 {
+                cos: r.cos / length,
+                sin: r.sin / length,
+            },
             translation: pose.translation + offset,
         }
     }
@@ -92,6 +104,9 @@ impl Space for D2 {
     }
     fn figure(shape: &Self::S, pose: &Pose2<f64>) -> Figure {
         crate::figure::figure_2d(shape, pose)
+    }
+    fn figure_points(shape: &Self::S) -> (usize, crate::figure::Bulk) {
+        crate::figure::points_2d(shape)
     }
 }
 
@@ -125,5 +140,8 @@ impl Space for D3 {
     }
     fn figure(shape: &Self::S, pose: &Pose3<f64>) -> Figure {
         crate::figure::figure_3d(shape, pose)
+    }
+    fn figure_points(shape: &Self::S) -> (usize, crate::figure::Bulk) {
+        crate::figure::points_3d(shape)
     }
 }

@@ -168,12 +168,118 @@ fn colour(kind: &str) -> &'static str {
     }
 }
 
-/// Escapes text for an XML attribute.
-fn escape(s: &str) -> String {
-    s.replace('&', "&amp;")
-        .replace('<', "&lt;")
-        .replace('>', "&gt;")
-        .replace('"', "&quot;")
+/// Escapes text (an id) for XML content or an attribute: the markup characters as
+/// entities, and every character XML 1.0 forbids in a document (the controls other
+/// than tab, newline and carriage return, U+FFFE and U+FFFF; no entity may carry
+/// them, and readers refuse the file) as U+FFFD, the replacement character.
+pub fn escape(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&apos;"),
+            '\t' | '\n' | '\r' => out.push(c),
+            '\u{0}'..='\u{1f}' | '\u{fffe}' | '\u{ffff}' => out.push('\u{fffd}'),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// The fewest bytes a drawn point takes in the document: every pixel coordinate is
+/// at least the margin (20), so `20.00,20.00 ` is the shortest.
+const MIN_POINT_BYTES: usize = 12;
+/// Bytes a drawn point takes at most (`M899.99,899.99 `): pictures are at most
+/// [`WIDTH_PX`] wide and high.
+const MAX_POINT_BYTES: usize = 15;
+/// Bytes of a shape's element besides its points and id (tags, colours, title).
+const SHAPE_BYTES: usize = 150;
+
+/// What one shape will take in a picture, known before its outline is built.
+pub struct ShapeSize<'a> {
+    /// The shape's id.
+    pub id: &'a str,
+    /// Points of its figure (rings, pieces, lines), counted from the shape.
+    pub points: usize,
+    /// What makes a composite big, for a message (`a HeightField of 2 triangles`),
+    /// and how to make it smaller (`fewer rows and columns`); `None` for a convex
+    /// shape (a few dozen points).
+    pub what: Option<(String, &'static str)>,
+}
+
+/// Refuses a picture before it is built when its shapes alone need more than
+/// `max_bytes`, counting [`MIN_POINT_BYTES`]..[`MAX_POINT_BYTES`] a point: building
+/// the outlines of a million-triangle mesh would take a gigabyte before the size
+/// check of [`Drawing::to_svg`] could stop it.
+///
+/// # Errors
+/// A message naming the largest shape and what makes it big, the size and the
+/// limit, and what to do.
+pub fn check_size<'a>(
+    shapes: impl IntoIterator<Item = ShapeSize<'a>>,
+    max_bytes: usize,
+) -> Result<(), String> {
+    let bytes = |s: &ShapeSize| {
+        let points = s
+            .points
+            .saturating_mul((MIN_POINT_BYTES + MAX_POINT_BYTES) / 2);
+        points.saturating_add(SHAPE_BYTES + s.id.len())
+    };
+    let (mut total, mut count) = (0usize, 0usize);
+    let mut largest: Option<(usize, ShapeSize)> = None;
+    for s in shapes {
+        let b = bytes(&s);
+        total = total.saturating_add(b);
+        count += 1;
+        if largest.as_ref().is_none_or(|(lb, _)| b > *lb) {
+            largest = Some((b, s));
+        }
+    }
+    let Some((big, shape)) = largest.filter(|_| total > max_bytes) else {
+        return Ok(());
+    };
+    let limit = max_bytes as f64 / f64::from(1 << 20);
+    // The limit that lets the picture through, with room for what is not counted.
+    let raise = (total as f64 * 1.25 / f64::from(1 << 20)).ceil().max(1.0);
+    Err(match shape.what {
+        Some((what, smaller)) if big > max_bytes => format!(
+            "the SVG would be larger than {limit:.0} MB: shape `{}` ({what}) alone takes \
+             about {} of outlines; nothing was written: draw it with {smaller}, or raise \
+             the limit with --max-svg-mb {raise}",
+            escape_text(shape.id),
+            size_text(big),
+        ),
+        _ => format!(
+            "the SVG would be larger than {limit:.0} MB: its {count} shapes take about {} \
+             of outlines; nothing was written: draw fewer or simpler shapes, or raise the \
+             limit with --max-svg-mb {raise}",
+            size_text(total),
+        ),
+    })
+}
+
+/// `bytes` in MB (in kB below one MB), rounded up.
+fn size_text(bytes: usize) -> String {
+    let mb = bytes as f64 / f64::from(1 << 20);
+    if mb >= 1.0 {
+        format!("{:.0} MB", mb.ceil())
+    } else {
+        format!("{:.0} kB", (bytes as f64 / 1024.0).ceil())
+    }
+}
+
+/// `s` with control characters shown as `\u{..}` escapes, for a message on a
+/// terminal.
+pub fn escape_text(s: &str) -> String {
+    s.chars()
+        .map(|c| match c {
+            c if c.is_control() => c.escape_unicode().to_string(),
+            c => c.to_string(),
+        })
+        .collect()
 }
 
 impl Drawing {
@@ -182,10 +288,24 @@ impl Drawing {
     /// outline, `<g>` for a composite).
     ///
     /// # Errors
-    /// A message saying how far it got when the document would exceed `max_bytes`.
+    /// A message saying how far it got when the document would exceed `max_bytes`;
+    /// a message naming the element when a coordinate is not finite or the picture's
+    /// extent overflows (no number written is ever NaN or infinite).
     pub fn to_svg(&self, max_bytes: usize) -> Result<String, String> {
+        if let Some(what) = self.non_finite() {
+            return Err(format!(
+                "cannot draw {what}: a coordinate is NaN or infinite; nothing was written"
+            ));
+        }
         let frame = Frame::around(self.all_points());
         let (w, h) = frame.size();
+        if !(w.is_finite() && h.is_finite() && frame.scale.is_finite() && frame.scale > 0.0) {
+            return Err(format!(
+                "cannot draw the picture: it spans ({:e}, {:e}) to ({:e}, {:e}), too wide \
+                 for its coordinates (overflow); nothing was written",
+                frame.min[0], frame.min[1], frame.max[0], frame.max[1]
+            ));
+        }
         let mut s = format!(
             "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{w}\" height=\"{h}\" viewBox=\"0 0 {w} {h}\">\n"
         );
@@ -210,6 +330,29 @@ impl Drawing {
             return Err(too_large(max_bytes, self.shapes.len(), self.shapes.len()));
         }
         Ok(s)
+    }
+
+    /// The first element with a NaN or infinite coordinate, named for a message.
+    fn non_finite(&self) -> Option<String> {
+        let bad = |p: &P| !(p[0].is_finite() && p[1].is_finite());
+        if let Some(o) = self
+            .shapes
+            .iter()
+            .find(|o| o.figure.points().any(|p| bad(&p)))
+        {
+            return Some(format!("shape `{}` ({})", escape_text(&o.id), o.kind));
+        }
+        let contact = |c: &ContactMark| [c.point_a, c.point_b, c.normal].iter().any(bad);
+        if let Some(i) = self.contacts.iter().position(contact) {
+            return Some(format!("contact {i}"));
+        }
+        let ray = |r: &RayMark| [r.from, r.to].iter().chain(&r.hit_normal).any(bad);
+        if let Some(i) = self.rays.iter().position(ray) {
+            return Some(format!("ray {i}"));
+        }
+        let arrow = |(at, v): &(P, P)| [*at, *v, [at[0] + v[0], at[1] + v[1]]].iter().any(bad);
+        let i = self.velocities.iter().position(arrow)?;
+        Some(format!("velocity {i}"))
     }
 
     fn all_points(&self) -> impl Iterator<Item = P> + '_ {
@@ -251,16 +394,18 @@ impl Drawing {
         let _ = writeln!(s, "<g class=\"shape\">{title}");
         // A closed fill ring needs an area: flat rings (triangles seen edge-on) are
         // drawn as lines, unless the figure's own lines (a wireframe) cover them.
-        let (rings, flat): (Vec<&Vec<P>>, Vec<&Vec<P>>) =
-            f.rings.iter().partition(|r| !is_flat(frame, r));
-        let rings: Vec<Vec<P>> = rings.into_iter().cloned().collect();
+        let (rings, flat): (Vec<&[P]>, Vec<&[P]>) = f
+            .rings
+            .iter()
+            .map(Vec::as_slice)
+            .partition(|r| !is_flat(frame, r));
         let flat = flat.into_iter().filter(|_| f.lines.is_empty());
-        let lines: Vec<Vec<P>> = f.lines.iter().chain(flat).cloned().collect();
-        let pieces: Vec<Vec<P>> = f
+        let lines: Vec<&[P]> = f.lines.iter().map(Vec::as_slice).chain(flat).collect();
+        let pieces: Vec<&[P]> = f
             .pieces
             .iter()
+            .map(Vec::as_slice)
             .filter(|r| !is_flat(frame, r))
-            .cloned()
             .collect();
         if !rings.is_empty() {
             let rule = if f.even_odd { "evenodd" } else { "nonzero" };
@@ -339,7 +484,7 @@ fn too_large(max_bytes: usize, written: usize, total: usize) -> String {
 }
 
 /// SVG path data for `paths` (`M x,y L x,y ...`, each closed with `Z` when `closed`).
-fn path_data(frame: &Frame, paths: &[Vec<P>], closed: bool) -> String {
+fn path_data(frame: &Frame, paths: &[&[P]], closed: bool) -> String {
     let mut d = String::new();
     // A path of one point draws nothing (and some readers refuse it).
     for path in paths.iter().filter(|p| p.len() > 1) {
@@ -391,4 +536,68 @@ fn write_velocity(s: &mut String, frame: &Frame, at: P, v: P) {
         s,
         "<g class=\"velocity\"><line x1=\"{x1:.2}\" y1=\"{y1:.2}\" x2=\"{x2:.2}\" y2=\"{y2:.2}\" stroke=\"#555\" stroke-width=\"1\"/><circle cx=\"{x2:.2}\" cy=\"{y2:.2}\" r=\"1.5\" fill=\"#555\"/></g>"
     );
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ball_at(x: f64) -> Outline {
+        Outline {
+            id: "b".to_string(),
+            kind: "Ball",
+            figure: Figure::region(vec![[x, 0.0], [x + 1.0, 0.0], [x, 1.0]]),
+        }
+    }
+
+    /// No NaN or infinity is ever written: a non-finite coordinate anywhere, or a
+    /// picture whose extent overflows, is refused naming the element.
+    #[test]
+    fn non_finite_numbers_are_refused_not_written() {
+        let mut d = Drawing {
+            shapes: vec![ball_at(0.0)],
+            ..Drawing::default()
+        };
+        assert!(d.to_svg(usize::MAX).is_ok());
+        d.velocities.push(([0.0, 0.0], [f64::NAN, 0.0]));
+        let e = d.to_svg(usize::MAX).unwrap_err();
+        assert!(
+            e.starts_with("cannot draw velocity 0: a coordinate is NaN"),
+            "{e}"
+        );
+        d.velocities.clear();
+        d.rays.push(RayMark {
+            from: [0.0, 0.0],
+            to: [1.0, 0.0],
+            hit_normal: Some([f64::INFINITY, 0.0]),
+        });
+        assert!(d.to_svg(usize::MAX).unwrap_err().contains("ray 0"));
+        d.rays.clear();
+        d.shapes.push(ball_at(f64::NEG_INFINITY));
+        assert!(d
+            .to_svg(usize::MAX)
+            .unwrap_err()
+            .contains("shape `b` (Ball)"));
+        // Finite, but from -1e308 to 1e308: the width overflows.
+        let d = Drawing {
+            shapes: vec![ball_at(-1e308), ball_at(1e308)],
+            ..Drawing::default()
+        };
+        let e = d.to_svg(usize::MAX).unwrap_err();
+        assert!(
+            e.contains("too wide") && e.contains("nothing was written"),
+            "{e}"
+        );
+    }
+
+    /// Ids keep their text, markup escaped and controls XML forbids replaced.
+    #[test]
+    fn escape_makes_any_id_xml() {
+        assert_eq!(escape("a&<>\"'b"), "a&amp;&lt;&gt;&quot;&apos;b");
+        assert_eq!(
+            escape("a\u{1}\u{1f}\u{fffe}\u{ffff}b"),
+            "a\u{fffd}\u{fffd}\u{fffd}\u{fffd}b"
+        );
+        assert_eq!(escape("tab\tnew\nline\u{7f}é"), "tab\tnew\nline\u{7f}é");
+    }
 }

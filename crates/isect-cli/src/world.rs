@@ -1,7 +1,7 @@
 //! A scene placed in a collision world, and its contacts and hits named by the
 //! scene's ids.
 
-use crate::error::CliError;
+use crate::error::{world_message, CliError};
 use crate::scene::Scene;
 use crate::space::Space;
 use isect::query::Contact;
@@ -46,7 +46,7 @@ impl<Sp: Space> SceneWorld<Sp> {
         for (i, s) in scene.shapes.iter().enumerate() {
             let h = world
                 .insert(s.shape.clone(), s.pose, Filter::ALL)
-                .map_err(|e| CliError::input(format!("shape `{}`: {e}", s.id)))?;
+                .map_err(|e| CliError::input(format!("shape `{}`: {}", s.id, world_message(&e))))?;
             index_of.insert(h, i);
         }
         world.update();

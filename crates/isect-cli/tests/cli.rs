@@ -1513,8 +1513,9 @@ fn huge_pictures_are_refused_not_written() {
         svg.to_str().unwrap(),
     ]);
     assert_eq!(out.status.code(), Some(2));
+    // Refused by the estimate made before any outline is built.
     assert!(
-        stderr(&out).contains("the SVG would be larger than 0 MB (1 of 9 shapes drawn"),
+        stderr(&out).contains("the SVG would be larger than 0 MB: its 9 shapes take about"),
         "{}",
         stderr(&out)
     );

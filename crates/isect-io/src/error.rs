@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 
 /// Where in a file a problem is. Every field is optional: a reader fills what its
 /// format has (a line for OBJ and WKT, a feature, polygon, ring and vertex for
-/// GeoJSON, a mesh and primitive for glTF). Indices count from 0; lines and columns
+/// GeoJSON, a node, mesh and primitive for glTF). Indices count from 0; lines and columns
 /// from 1, as editors show them.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Location {
@@ -22,8 +22,10 @@ pub struct Location {
     pub ring: Option<usize>,
     /// Vertex of a ring or mesh.
     pub vertex: Option<usize>,
-    /// Triangle of a mesh (STL facet).
+    /// Triangle of a mesh (STL facet, glTF triangle of its primitive).
     pub triangle: Option<usize>,
+    /// glTF node (that places the mesh, or whose hierarchy is malformed).
+    pub node: Option<usize>,
     /// glTF mesh index.
     pub mesh: Option<usize>,
     /// glTF primitive of the mesh.
@@ -51,6 +53,7 @@ impl fmt::Display for Location {
             ("line", self.line),
             ("column", self.column),
             ("feature", self.feature),
+            ("node", self.node),
             ("mesh", self.mesh),
             ("primitive", self.primitive),
             ("polygon", self.polygon),

@@ -1,9 +1,10 @@
-//! Triangle meshes from files: Wavefront OBJ ([`tobj`]), STL ASCII and binary
-//! ([`stl_io`]) and glTF 2.0 ([`gltf`](::gltf)), each behind its feature, read into plain
-//! [`MeshData`] and built into the library's [`TriMesh`] through its validating
-//! constructor. Errors name the file and where in it the problem is (the OBJ line,
-//! the STL facet, the glTF mesh and primitive, the vertex), never panic on a
-//! truncated or malformed file.
+//! Triangle meshes from files: Wavefront OBJ ([`tobj`], in `f64`), STL ASCII and
+//! binary (read here) and glTF 2.0 ([`gltf`](::gltf)), each behind its feature, read
+//! into plain [`MeshData`] and built into the library's [`TriMesh`] through its
+//! validating constructor. Every reader merges vertices at the same position (`-0`
+//! and `0` alike). Errors name the file and where in it the problem is (the OBJ line,
+//! the STL facet and line, the glTF node, mesh and primitive, the vertex, the
+//! triangle), never panic or hang on a truncated or malformed file.
 
 #[cfg(feature = "gltf")]
 mod gltf;
@@ -22,10 +23,15 @@ pub use self::stl::{parse_stl, read_stl};
 use crate::error::{Error, Location};
 use isect::math::{Real, Vector};
 use isect::shape::{ShapeError, TriMesh, TriMeshFlags};
+#[cfg(any(feature = "obj", feature = "stl", feature = "gltf"))]
+use std::collections::HashMap;
 use std::path::Path;
 
 /// A mesh as read from a file: vertices (in `f64`, as the file gives them, widened
 /// from `f32` where the format stores that) and triangles as vertex index triples.
+/// Every reader merges vertices at the same position (compared bit for bit, with
+/// `-0` and `0` the same), so a closed surface written with separate vertices per
+/// face, as exporters write it, becomes a connected (possibly closed) mesh.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct MeshData {
     /// Vertex positions.
@@ -35,6 +41,41 @@ pub struct MeshData {
     /// Where each vertex was read (its OBJ line, STL facet, glTF mesh and primitive),
     /// for the messages; empty when unknown.
     pub vertex_locations: Vec<Location>,
+    /// Where each triangle was read (its OBJ face line, STL facet, glTF node, mesh,
+    /// primitive and triangle of the primitive), for the messages; empty when unknown.
+    pub triangle_locations: Vec<Location>,
+}
+
+/// The key merging vertices: the bits of the position, `-0` read as `0`.
+#[cfg(any(feature = "obj", feature = "stl", feature = "gltf"))]
+pub(crate) fn position_key(p: [f64; 3]) -> [u64; 3] {
+    // -0.0 + 0.0 is +0.0; every other value is unchanged.
+    p.map(|c| (c + 0.0).to_bits())
+}
+
+/// Adds vertices to a [`MeshData`], merging those at the same position.
+#[cfg(any(feature = "obj", feature = "stl", feature = "gltf"))]
+#[derive(Default)]
+pub(crate) struct Welder {
+    index: HashMap<[u64; 3], u32>,
+}
+
+#[cfg(any(feature = "obj", feature = "stl", feature = "gltf"))]
+impl Welder {
+    /// The index of the vertex at `p` in `mesh`, added (with its location `at`) if
+    /// it is the first at that position.
+    pub(crate) fn add(
+        &mut self,
+        mesh: &mut MeshData,
+        p: [f64; 3],
+        at: impl FnOnce() -> Location,
+    ) -> u32 {
+        *self.index.entry(position_key(p)).or_insert_with(|| {
+            mesh.vertices.push(p.map(|c| c + 0.0));
+            mesh.vertex_locations.push(at());
+            (mesh.vertices.len() - 1) as u32
+        })
+    }
 }
 
 impl MeshData {
@@ -42,7 +83,9 @@ impl MeshData {
     ///
     /// # Errors
     /// The constructor's [`ShapeError`] as an [`Error`] naming `path` and, where the
-    /// error names a vertex or triangle, its location.
+    /// error names a vertex or triangle, its location in the file (for an edge that
+    /// is not closed, the triangle's location, and the edge's two vertices by their
+    /// coordinates and locations).
     pub fn to_trimesh<R: Real>(
         &self,
         path: &Path,
@@ -59,7 +102,7 @@ impl MeshData {
             })
             .collect();
         TriMesh::new(vertices, self.triangles.clone(), flags)
-            .map_err(|e| Error::new(path, self.locate(&e), e.to_string()))
+            .map_err(|e| Error::new(path, self.locate(&e), self.explain(&e)))
     }
 
     /// Where the shape error `e` points in the file, as far as it names a vertex or a
@@ -77,6 +120,9 @@ impl MeshData {
             | ShapeError::NotClosed { triangle, .. } => Some(triangle),
             _ => None,
         };
+        if let Some(at) = triangle.and_then(|t| self.triangle_locations.get(t)) {
+            return at.clone();
+        }
         let mut at = vertex
             .and_then(|v| self.vertex_locations.get(v).cloned())
             .unwrap_or_default();
@@ -87,6 +133,28 @@ impl MeshData {
             at.vertex = vertex;
         }
         at
+    }
+
+    /// The message of `e`, with the edge of a [`ShapeError::NotClosed`] in the
+    /// file's terms (the mesh's vertex indices are those after merging).
+    fn explain(&self, e: &ShapeError) -> String {
+        let ShapeError::NotClosed { edge, .. } = *e else {
+            return e.to_string();
+        };
+        let vertex = |v: u32| {
+            let Some(p) = self.vertices.get(v as usize) else {
+                return format!("vertex {v}");
+            };
+            match self.vertex_locations.get(v as usize) {
+                Some(at) if !at.is_empty() => format!("({}, {}, {}) ({at})", p[0], p[1], p[2]),
+                _ => format!("({}, {}, {})", p[0], p[1], p[2]),
+            }
+        };
+        format!(
+            "{e}; in the file, the edge from {} to {}",
+            vertex(edge[0]),
+            vertex(edge[1])
+        )
     }
 }
 

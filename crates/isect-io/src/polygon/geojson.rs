@@ -1,9 +1,12 @@
 //! GeoJSON (RFC 7946) through [`geojson`]: a geometry, a feature or a feature
 //! collection; Polygon and MultiPolygon geometries (also inside geometry
-//! collections) give polygons; a feature without geometry is skipped; any other
-//! geometry type is an error naming its feature.
+//! collections) give polygons; a feature without geometry, and an empty geometry
+//! (`"coordinates": []`), are skipped; any other geometry type is an error naming its
+//! feature (and its member of a collection). A position gives x and y; numbers after
+//! them (altitude) are ignored; fewer than 2 is an error naming the feature, polygon,
+//! ring and vertex. A file that holds no polygon is an error.
 
-use super::PolygonData;
+use super::{no_polygon, strip_bom, PolygonData};
 use crate::error::{read_text, Error, Location};
 use geojson::{GeoJson, Geometry, GeometryValue, PolygonType};
 use std::path::Path;
@@ -12,28 +15,48 @@ use std::path::Path;
 ///
 /// # Errors
 /// The file cannot be read, is not GeoJSON (with the line and column of the JSON
-/// error), or holds a geometry that is not a polygon, or a non-finite coordinate.
+/// error), holds a geometry that is not a polygon, a position with fewer than 2
+/// numbers, or no polygon at all.
 pub fn read_geojson(path: &Path) -> Result<Vec<PolygonData>, Error> {
     parse_geojson(&read_text(path)?, path)
 }
 
-/// Parses GeoJSON `text`; `path` names it in the messages.
+/// Parses GeoJSON `text` (a leading byte order mark skipped); `path` names it in the
+/// messages.
 ///
 /// # Errors
 /// As [`read_geojson`].
 pub fn parse_geojson(text: &str, path: &Path) -> Result<Vec<PolygonData>, Error> {
+    let text = strip_bom(text);
+    if text.trim().is_empty() {
+        return Err(no_polygon(path, "it is empty"));
+    }
     let doc: GeoJson = text.parse().map_err(|e| json_error(e, path))?;
-    let mut out = Vec::new();
+    let mut walk = Walk {
+        path,
+        out: Vec::new(),
+        geometries: 0,
+    };
     match doc {
-        GeoJson::Geometry(g) => add_geometry(&g, &Location::default(), path, &mut out)?,
-        GeoJson::Feature(f) => add_feature(f.geometry.as_ref(), 0, path, &mut out)?,
+        GeoJson::Geometry(g) => walk.feature(Some(&g), None)?,
+        GeoJson::Feature(f) => walk.feature(f.geometry.as_ref(), Some(0))?,
         GeoJson::FeatureCollection(c) => {
+            if c.features.is_empty() {
+                return Err(no_polygon(path, "the FeatureCollection has no features"));
+            }
             for (i, f) in c.features.iter().enumerate() {
-                add_feature(f.geometry.as_ref(), i, path, &mut out)?;
+                walk.feature(f.geometry.as_ref(), Some(i))?;
             }
         }
     }
-    Ok(out)
+    if walk.out.is_empty() {
+        let why = match walk.geometries {
+            0 => "no feature has a geometry",
+            _ => "its geometries are all empty",
+        };
+        return Err(no_polygon(path, why));
+    }
+    Ok(walk.out)
 }
 
 /// The error of a document that does not parse, at its line and column when JSON
@@ -43,7 +66,9 @@ fn json_error(e: geojson::Error, path: &Path) -> Error {
         geojson::Error::MalformedGeoJson(j) if j.line() > 0 => {
             let at = Location {
                 line: Some(j.line()),
-                column: Some(j.column()),
+                // serde_json says column 0 before a line's first character (the end
+                // of the text after a newline): no column then, columns count from 1.
+                column: Some(j.column()).filter(|&c| c > 0),
                 ..Location::default()
             };
             let full = j.to_string();
@@ -55,59 +80,119 @@ fn json_error(e: geojson::Error, path: &Path) -> Error {
     }
 }
 
-/// The polygons of feature `index`.
-fn add_feature(
-    geometry: Option<&Geometry>,
-    index: usize,
-    path: &Path,
-    out: &mut Vec<PolygonData>,
-) -> Result<(), Error> {
-    let at = Location {
-        feature: Some(index),
-        ..Location::default()
-    };
-    match geometry {
-        Some(g) => add_geometry(g, &at, path, out),
-        None => Ok(()),
-    }
+/// The polygons found so far, and how many non-null geometries were seen.
+struct Walk<'a> {
+    path: &'a Path,
+    out: Vec<PolygonData>,
+    geometries: usize,
 }
 
-/// The polygons of `g`, numbered from the count already in `out` for this feature.
-fn add_geometry(
-    g: &Geometry,
-    at: &Location,
-    path: &Path,
-    out: &mut Vec<PolygonData>,
-) -> Result<(), Error> {
-    match &g.value {
-        GeometryValue::Polygon { coordinates } => out.push(polygon(coordinates, at.clone(), path)?),
-        GeometryValue::MultiPolygon { coordinates } => {
-            for (k, p) in coordinates.iter().enumerate() {
-                let here = Location {
-                    polygon: Some(k),
-                    ..at.clone()
+/// The polygons of one feature (or of the top-level geometry, `feature` then `None`),
+/// numbered from 0 through its multipolygons and collections.
+struct Feature {
+    at: Location,
+    next_polygon: usize,
+}
+
+impl Walk<'_> {
+    /// The polygons of feature `index` (`None` for a bare geometry) whose geometry is
+    /// `geometry`.
+    fn feature(&mut self, geometry: Option<&Geometry>, index: Option<usize>) -> Result<(), Error> {
+        let Some(g) = geometry else {
+            return Ok(());
+        };
+        let mut feature = Feature {
+            at: Location {
+                feature: index,
+                ..Location::default()
+            },
+            next_polygon: 0,
+        };
+        self.geometry(g, &mut feature, None)
+    }
+
+    /// The polygons of `g`; `member` is its index in the geometry collection holding
+    /// it (whose polygons are then numbered).
+    fn geometry(
+        &mut self,
+        g: &Geometry,
+        feature: &mut Feature,
+        member: Option<usize>,
+    ) -> Result<(), Error> {
+        self.geometries += 1;
+        match &g.value {
+            GeometryValue::Polygon { coordinates } => {
+                let number = member.map(|_| feature.next_polygon);
+                feature.next_polygon += 1;
+                self.polygon(coordinates, &feature.at, number)?;
+            }
+            GeometryValue::MultiPolygon { coordinates } => {
+                for p in coordinates {
+                    let number = Some(feature.next_polygon);
+                    feature.next_polygon += 1;
+                    self.polygon(p, &feature.at, number)?;
+                }
+            }
+            GeometryValue::GeometryCollection { geometries } => {
+                for (i, g) in geometries.iter().enumerate() {
+                    self.geometry(g, feature, Some(i))?;
+                }
+            }
+            other => {
+                let within = match member {
+                    Some(i) => format!(" (member {i} of a GeometryCollection)"),
+                    None => String::new(),
                 };
-                out.push(polygon(p, here, path)?);
+                let msg = format!(
+                    "a {}{within} is not a Polygon or MultiPolygon",
+                    other.type_name()
+                );
+                return Err(Error::new(self.path, feature.at.clone(), msg));
             }
         }
-        GeometryValue::GeometryCollection { geometries } => {
-            for g in geometries {
-                add_geometry(g, at, path, out)?;
-            }
-        }
-        other => {
-            let msg = format!("a {} is not a Polygon or MultiPolygon", other.type_name());
-            return Err(Error::new(path, at.clone(), msg));
-        }
+        Ok(())
     }
-    Ok(())
-}
 
-/// One polygon's rings, x and y of each position (a third coordinate is dropped).
-fn polygon(rings: &PolygonType, at: Location, path: &Path) -> Result<PolygonData, Error> {
-    let rings = rings
-        .iter()
-        .map(|r| r.iter().map(|p| [p[0], p[1]]).collect())
-        .collect();
-    PolygonData::from_rings(rings, at, path)
+    /// One polygon's rings, x and y of each position (numbers after them dropped), as
+    /// polygon `number` of the feature at `at`; an empty one is skipped.
+    fn polygon(
+        &mut self,
+        rings: &PolygonType,
+        at: &Location,
+        number: Option<usize>,
+    ) -> Result<(), Error> {
+        if rings.is_empty() {
+            return Ok(());
+        }
+        let here = Location {
+            polygon: number,
+            ..at.clone()
+        };
+        let mut points = Vec::with_capacity(rings.len());
+        for (r, ring) in rings.iter().enumerate() {
+            let mut xy = Vec::with_capacity(ring.len());
+            for (v, position) in ring.iter().enumerate() {
+                match position.as_slice() {
+                    [x, y, ..] => xy.push([*x, *y]),
+                    short => {
+                        let at = Location {
+                            ring: Some(r),
+                            vertex: Some(v),
+                            ..here.clone()
+                        };
+                        let msg = format!(
+                            "the position {short:?} has {} number(s); a position needs at \
+                             least 2 (x, y)",
+                            short.len()
+                        );
+                        return Err(Error::new(self.path, at, msg));
+                    }
+                }
+            }
+            points.push(xy);
+        }
+        self.out
+            .push(PolygonData::from_rings(points, here, self.path)?);
+        Ok(())
+    }
 }

@@ -12,6 +12,8 @@
 
 mod raw;
 
+pub use raw::within_limit;
+
 use crate::error::{Error, Location};
 use glam::{DVec2, DVec3};
 use isect::algo::gjk::GjkVector;
@@ -56,11 +58,16 @@ impl SceneSpace for D3 {
 thread_local! {
     /// The folder that file references of the scene being parsed are relative to.
     static BASE_DIR: RefCell<PathBuf> = RefCell::new(PathBuf::from("."));
+    /// The files the scene being parsed references, in the order it names them.
+    static REFERENCED: RefCell<Vec<PathBuf>> = const { RefCell::new(Vec::new()) };
 }
 
-/// `path` relative to the folder of the scene being parsed.
+/// `path` relative to the folder of the scene being parsed (noted as one of the
+/// files the scene reads).
 fn referenced(path: &str) -> PathBuf {
-    BASE_DIR.with(|b| b.borrow().join(path))
+    let file = BASE_DIR.with(|b| b.borrow().join(path));
+    REFERENCED.with(|r| r.borrow_mut().push(file.clone()));
+    file
 }
 
 /// One shape of a scene, placed in the world.
@@ -89,6 +96,10 @@ pub struct Scene<Sp: SceneSpace> {
     pub shapes: Vec<SceneShape<Sp>>,
     /// The rays, in file order.
     pub rays: Vec<SceneRay<Sp>>,
+    /// The files its entries reference (`mesh_file`, `polygon_file`), in the order
+    /// they are named, as opened (relative to the scene's folder): the scene's inputs
+    /// besides the scene file itself.
+    pub files: Vec<PathBuf>,
 }
 
 /// A scene of either dimension.
@@ -118,14 +129,27 @@ pub fn load(path: &Path) -> Result<AnyScene, Error> {
 /// As [`load`].
 pub fn parse(text: &str, name: &str, base_dir: &Path) -> Result<AnyScene, Error> {
     let previous = BASE_DIR.with(|b| b.replace(base_dir.to_path_buf()));
+    let outer = REFERENCED.with(|r| r.take());
+    // A UTF-8 byte order mark (some Windows editors write one) is not JSON: skip it.
+    // Columns then count from the first character after it, as editors show them.
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     let scene = parse_here(text, name);
+    let files = REFERENCED.with(|r| r.replace(outer));
     BASE_DIR.with(|b| *b.borrow_mut() = previous);
-    scene
+    scene.map(|mut scene| {
+        match &mut scene {
+            AnyScene::D2(s) => s.files = files,
+            AnyScene::D3(s) => s.files = files,
+        }
+        scene
+    })
 }
 
 /// [`parse`] once the base folder is set.
 fn parse_here(text: &str, name: &str) -> Result<AnyScene, Error> {
     let header: raw::Header = from_str(text, name)?;
+    // The first pass read no file; the second names each once.
+    REFERENCED.with(|r| r.borrow_mut().clear());
     match u8::from(header.dim) {
         2 => Ok(AnyScene::D2(from_str::<raw::Scene2>(text, name)?.into())),
         3 => Ok(AnyScene::D3(from_str::<raw::Scene3>(text, name)?.into())),
@@ -134,29 +158,41 @@ fn parse_here(text: &str, name: &str) -> Result<AnyScene, Error> {
     }
 }
 
-/// An error at `line`:`column` of the scene `name`.
-fn at(name: &str, line: usize, column: usize, message: String) -> Error {
+/// An error at serde_json's `line`:`column` of the scene `text` called `name`.
+fn at(text: &str, name: &str, line: usize, column: usize, message: String) -> Error {
     let location = Location {
         line: Some(line),
-        column: Some(column),
+        column: Some(char_column(text, line, column)),
         ..Location::default()
     };
     Error::new(name, location, message)
 }
 
+/// serde_json's `column` (bytes of line `line` read, 0 at the start of a line: an
+/// end of file just after a newline) as editors count it: characters, from 1.
+fn char_column(text: &str, line: usize, column: usize) -> usize {
+    let Some(row) = text.split('\n').nth(line.saturating_sub(1)) else {
+        return column.max(1);
+    };
+    // The character that holds byte `column - 1` of the row is the one read last.
+    let end = column.min(row.len());
+    let chars = row.char_indices().take_while(|&(i, _)| i < end).count();
+    chars.max(1)
+}
+
 /// Deserializes `text` as `T`, the first error as one located message.
 fn from_str<T: DeserializeOwned>(text: &str, name: &str) -> Result<T, Error> {
     let mut de = serde_json::Deserializer::from_str(text);
-    let value = serde_path_to_error::deserialize(&mut de).map_err(|e| located(name, e))?;
+    let value = serde_path_to_error::deserialize(&mut de).map_err(|e| located(text, name, e))?;
     de.end().map_err(|e| {
         let msg = format!("(top level): {}", bare_message(&e));
-        at(name, e.line(), e.column(), msg)
+        at(text, name, e.line(), e.column(), msg)
     })?;
     Ok(value)
 }
 
 /// `FILE:LINE:COLUMN: FIELD.PATH: message` for a deserialization error.
-fn located(name: &str, e: serde_path_to_error::Error<serde_json::Error>) -> Error {
+fn located(text: &str, name: &str, e: serde_path_to_error::Error<serde_json::Error>) -> Error {
     let path = e.path().to_string();
     let path = if path == "." {
         "(top level)".to_string()
@@ -165,7 +201,7 @@ fn located(name: &str, e: serde_path_to_error::Error<serde_json::Error>) -> Erro
     };
     let inner = e.inner();
     let msg = format!("{path}: {}", bare_message(inner));
-    at(name, inner.line(), inner.column(), msg)
+    at(text, name, inner.line(), inner.column(), msg)
 }
 
 /// serde_json's message without its trailing " at line L column C".

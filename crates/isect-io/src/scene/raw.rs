@@ -58,15 +58,59 @@ pub trait HasId {
 impl<'de, E: Deserialize<'de> + HasId> Deserialize<'de> for Shapes<E> {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         let list = Vec::<E>::deserialize(d)?;
-        let mut seen = std::collections::HashMap::new();
-        for (i, e) in list.iter().enumerate() {
-            if let Some(first) = e.id().and_then(|id| seen.insert(id, i)) {
-                let id = e.id().unwrap_or_default();
-                let msg = format!("duplicate id `{id}` (shapes {first} and {i})");
-                return Err(D::Error::custom(msg));
-            }
-        }
-        Ok(Self(list))
+        duplicate_id(&list).map_or(Ok(Self(list)), |msg| Err(D::Error::custom(msg)))
+    }
+}
+
+/// The message for the first id two entries share, counting an entry without `id`
+/// as named by its index (its default id, `"0"`, `"1"`, ...), so that every output
+/// names each shape apart.
+fn duplicate_id<E: HasId>(list: &[E]) -> Option<String> {
+    use std::borrow::Cow;
+    let mut seen = std::collections::HashMap::new();
+    for (i, e) in list.iter().enumerate() {
+        let id = e
+            .id()
+            .map_or_else(|| Cow::Owned(i.to_string()), Cow::Borrowed);
+        let Some(first) = seen.insert(id.clone(), i) else {
+            continue;
+        };
+        let default = |k: usize| {
+            let given = list[k].id().is_some();
+            (!given).then(|| format!("shape {k} has no `id` and is named by its index"))
+        };
+        let why: Vec<String> = [default(first), default(i)].into_iter().flatten().collect();
+        return Some(if why.is_empty() {
+            format!("duplicate id `{id}` (shapes {first} and {i})")
+        } else {
+            format!(
+                "duplicate id `{id}` (shapes {first} and {i}): {}; give the shapes distinct ids",
+                why.join(", ")
+            )
+        });
+    }
+    None
+}
+
+/// `Err` naming `field` when one of `values` is NaN or beyond [`Real::MAX_COORD`]
+/// (in `f64`), the library's limit on coordinates, sizes and translations: a value
+/// farther out could not be placed, queried or drawn without overflow or a wrong
+/// answer. The message is the library's own (`ShapeError::TooLarge`).
+///
+/// [`Real::MAX_COORD`]: isect::math::Real::MAX_COORD
+pub fn within_limit(field: &str, values: &[f64]) -> Result<(), String> {
+    use isect::math::Real;
+    let limit = <f64 as Real>::MAX_COORD;
+    match values
+        .iter()
+        .map(|v| v.abs())
+        .find(|v| v.is_nan() || *v > limit)
+    {
+        None => Ok(()),
+        Some(v) => Err(format!(
+            "`{field}` has magnitude {v:e}, beyond the limit {limit:e} of its scalar type \
+             (Real::MAX_COORD)"
+        )),
     }
 }
 
@@ -83,6 +127,8 @@ pub trait HasBox {
     /// ([`check_pose`](isect::shape::error::check_pose): rotation, translation within
     /// `Real::MAX_COORD`).
     fn entry_pose(&self) -> Result<(), ShapeError>;
+    /// The entry's other numbers (its angle, its velocity) within the same limit.
+    fn entry_numbers(&self) -> Result<(), String>;
 }
 
 impl<'de, E: Deserialize<'de> + HasBox> Deserialize<'de> for Placed<E> {
@@ -90,6 +136,8 @@ impl<'de, E: Deserialize<'de> + HasBox> Deserialize<'de> for Placed<E> {
         let e = E::deserialize(d)?;
         e.entry_pose()
             .map_err(|e| D::Error::custom(e.to_string()))?;
+        e.entry_numbers()
+            .map_err(|e| D::Error::custom(format!("entry: {e}")))?;
         if !e.finite_box() {
             let msg = "the shape's bounding box at this pose is not finite (coordinates overflow)";
             return Err(D::Error::custom(msg));
@@ -138,7 +186,24 @@ fn ray<V: isect::math::Vector<Scalar = f64>, E: Error>(
     if max_t < 0.0 {
         return Err(E::custom(format!("max_t is {max_t}, must not be negative")));
     }
-    Ok((built(Ray::new(from, dir))?, max_t))
+    let ray = built(Ray::new(from, dir))?;
+    check_ray(&ray).map_err(E::custom)?;
+    Ok((ray, max_t))
+}
+
+/// `Err` when the ray's origin or direction is beyond [`Real::MAX_COORD`] (its hits
+/// could not be told apart), or its direction is zero (it would go nowhere).
+///
+/// [`Real::MAX_COORD`]: isect::math::Real::MAX_COORD
+fn check_ray<V: isect::math::Vector<Scalar = f64>>(ray: &Ray<V>) -> Result<(), String> {
+    let coords = |v: V| (0..V::DIM).map(|i| v.get(i)).collect::<Vec<f64>>();
+    let (from, dir) = (coords(ray.origin), coords(ray.dir));
+    within_limit("from", &from)?;
+    within_limit("dir", &dir)?;
+    if dir.iter().all(|&c| c == 0.0) {
+        return Err("`dir` is zero: a ray needs a direction".to_string());
+    }
+    Ok(())
 }
 
 /// What the file reads in one dimension.
@@ -204,6 +269,8 @@ fn scene<Sp: Space, E>(
     Scene {
         shapes: shapes.map(|(i, Placed(e))| place(e, i)).collect(),
         rays: rays.collect(),
+        // Filled in by `parse`, which saw every file named.
+        files: Vec::new(),
     }
 }
 
@@ -261,6 +328,13 @@ impl HasBox for Entry2 {
     }
     fn entry_pose(&self) -> Result<(), ShapeError> {
         check_pose("entry", "angle", "position", &self.pose()).map(|_| ())
+    }
+    fn entry_numbers(&self) -> Result<(), String> {
+        within_limit("angle", &[self.angle])?;
+        within_limit(
+            "velocity",
+            self.velocity.as_ref().map_or(&[][..], |v| &v[..]),
+        )
     }
 }
 
@@ -403,6 +477,10 @@ impl RawShape2 {
 
 /// A 2D compound of its parts (at least one).
 fn compound_2d<E: Error>(parts: Vec<Part2>) -> Result<Compound<DVec2, shape_2d::Shape<f64>>, E> {
+    for (i, p) in parts.iter().enumerate() {
+        within_limit("angle", &[p.angle])
+            .map_err(|e| E::custom(format!("Compound: parts[{i}]: {e}")))?;
+    }
     let parts = parts.into_iter().map(|p| {
         let pose = Pose2::new(DVec2::from(p.position), p.angle);
         (pose, p.shape.0)
@@ -528,6 +606,12 @@ impl HasBox for Entry3 {
     fn entry_pose(&self) -> Result<(), ShapeError> {
         check_pose("entry", "rotation", "position", &self.pose()).map(|_| ())
     }
+    fn entry_numbers(&self) -> Result<(), String> {
+        within_limit(
+            "velocity",
+            self.velocity.as_ref().map_or(&[][..], |v| &v[..]),
+        )
+    }
 }
 
 /// A 3D rotation: `{"axis": [x, y, z], "angle": radians}` or
@@ -549,6 +633,8 @@ impl<'de> Deserialize<'de> for Rotation {
         let r = RawRotation::deserialize(d)?;
         let q = match (r.axis, r.angle, r.quat) {
             (Some(axis), Some(angle), None) => {
+                within_limit("rotation.axis", &axis).map_err(D::Error::custom)?;
+                within_limit("rotation.angle", &[angle]).map_err(D::Error::custom)?;
                 let axis = DVec3::from(axis).try_normalize();
                 let axis = axis.ok_or_else(|| D::Error::custom("rotation axis is zero"))?;
                 DQuat::from_axis_angle(axis, angle)
