@@ -3,7 +3,8 @@
 //! as arrays. A row with NaN or infinite input answers with the row-wise miss (no hit,
 //! `False`, `nan`); the batch itself never fails for it.
 
-use crate::dim::{Dim, PoseArray, VectorArray, D2, D3};
+use crate::convert;
+use crate::dim::{pose_of, Dim, PoseArray, VectorArray, D2, D3};
 use crate::query::{by_dim, by_pair, pair, which, Pair, Which};
 use isect::math::Isometry;
 use isect::query::dispatch;
@@ -58,9 +59,57 @@ pub struct RayHits {
     pub point: Py<PyAny>,
     /// The unit normals, `nan` for a miss.
     pub normal: Py<PyAny>,
-    /// The triangle hit in a mesh (or the shape's handle in a world), `-1` for a miss or
-    /// where no id applies.
+    /// The part of a composite shape hit, as `RayHit.part` (a mesh's or heightfield's
+    /// triangle, a compound's part, ...), or the shape's handle in a world; `-1` for a
+    /// miss or where no id applies (a convex shape, a ray starting inside a solid mesh).
     pub id: Py<PyAny>,
+}
+
+#[pymethods]
+impl RayHits {
+    /// The five arrays, in order (what pickling writes).
+    #[new]
+    fn py_new(
+        hit: Py<PyAny>,
+        t: Py<PyAny>,
+        point: Py<PyAny>,
+        normal: Py<PyAny>,
+        id: Py<PyAny>,
+    ) -> Self {
+        Self {
+            hit,
+            t,
+            point,
+            normal,
+            id,
+        }
+    }
+
+    /// Pickled through its arrays.
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyAny>)> {
+        let py = slf.py();
+        let this = slf.get();
+        let arrays = (&this.hit, &this.t, &this.point, &this.normal, &this.id);
+        Ok((
+            slf.get_type().into_any(),
+            arrays.into_pyobject(py)?.into_any(),
+        ))
+    }
+
+    /// The number of rays.
+    fn __len__(&self, py: Python<'_>) -> PyResult<usize> {
+        self.hit.bind(py).len()
+    }
+
+    fn __repr__(&self, py: Python<'_>) -> PyResult<String> {
+        let hits: usize = self.hit.bind(py).call_method0("sum")?.extract()?;
+        let plural = |n: usize, what: &str| match n {
+            1 => format!("1 {what}"),
+            _ => format!("{n} {what}s"),
+        };
+        let rays = plural(self.__len__(py)?, "ray");
+        Ok(format!("<isect.RayHits: {rays}, {}>", plural(hits, "hit")))
+    }
 }
 
 impl RayHits {
@@ -100,7 +149,11 @@ fn cast_rays_in<D: Dim>(
     solid: bool,
 ) -> PyResult<RayHits> {
     let hits = shape_rays::<D, _>(py, shape, pose, origins, directions, |s, pose, r| {
-        s.cast_ray_solid(pose, r, max_t, solid).map(|h| (-1, h))
+        let hit = s.cast_ray_solid(pose, r, max_t, solid)?;
+        Some((
+            s.ray_hit_part(pose, r, &hit, solid).map_or(-1, i64::from),
+            hit,
+        ))
     })?;
     RayHits::from_hits::<D>(py, &hits)
 }
@@ -407,8 +460,9 @@ fn batch_mesh<'a>(
 }
 
 /// N rays against one shape: `origins` and `directions` are `(n, 3)` (3D) or `(n, 2)`
-/// (2D) arrays. Returns `RayHits` (`hit`, `t`, `point`, `normal`, `id`: the triangle of
-/// a mesh). Runs on every core without the GIL; a mesh's rays go in blocks of 16,384
+/// (2D) arrays. Returns `RayHits` (`hit`, `t`, `point`, `normal`, `id`: the part of a
+/// composite shape hit, as `RayHit.part`: a mesh's triangle, a compound's part, ...;
+/// `-1` where none). Runs on every core without the GIL; a mesh's rays go in blocks of 16,384
 /// rows, with Ctrl-C (`KeyboardInterrupt`) checked between them.
 ///
 /// >>> hits = isect.cast_rays(isect.Sphere(1.0), None, [[-5, 0, 0]], [[1, 0, 0]])
@@ -614,24 +668,66 @@ enum PosesB<D: Dim> {
     One(D::Pose),
 }
 
-/// `poses_b`: an array of `n` poses, or one pose (`None` for the identity).
+/// `poses_b`: an array of `n` poses, or one pose for every row. An array is always an
+/// array of poses (`(n, POSE_COLUMNS)` rows or `(n, N+1, N+1)` matrices), and an
+/// array of one pose applies to every row; one pose is otherwise `None` (the
+/// identity), an `isect.Pose` or a `(translation, rotation)` pair. A bare homogeneous
+/// matrix is refused, in 3D as in 2D, where a 3x3 array is three rows `x, y, angle`:
+/// one rule for both, and no array whose meaning depends on how many rows A has.
 fn poses_or_one<D: Dim>(
     obj: Option<&Bound<'_, PyAny>>,
     n: usize,
     what: &str,
 ) -> PyResult<PosesB<D>> {
-    if let Some(obj) = obj.filter(|o| !o.is_none()) {
-        if let Ok(poses) = PoseArray::<D>::new(obj, what) {
-            if poses.len() != n {
-                return Err(PyTypeError::new_err(format!(
-                    "{what}: {} poses, expected {n}",
-                    poses.len()
-                )));
-            }
-            return Ok(PosesB::Each(poses));
+    let Some(obj) = obj.filter(|o| !o.is_none()) else {
+        return Ok(PosesB::One(D::pose(None, what)?));
+    };
+    let k = D::N + 1;
+    let from_matrix = format!(
+        "for one pose given as a {k}x{k} matrix m, pass isect.Pose.from_matrix(m) or m[None]"
+    );
+    match PoseArray::<D>::new(obj, what) {
+        Ok(poses) if poses.len() == n => return Ok(PosesB::Each(poses)),
+        Ok(poses) if poses.len() == 1 => {
+            let row = poses.flat();
+            return Ok(PosesB::One(pose_of::<D>(
+                poses.width,
+                row,
+                &format!("{what}[0]"),
+            )?));
         }
+        Ok(poses) => {
+            let rows_like_a_matrix = poses.width == D::POSE_COLUMNS && poses.len() == k;
+            let hint = match rows_like_a_matrix {
+                true => format!(
+                    " (a {k}x{k} array is {k} rows of {}; {from_matrix})",
+                    D::ROW_NAMES
+                ),
+                false => String::new(),
+            };
+            return Err(PyTypeError::new_err(format!(
+                "{what}: {} poses, expected {n}{hint}",
+                poses.len()
+            )));
+        }
+        Err(_) => {}
     }
-    Ok(PosesB::One(D::pose(obj, what)?))
+    if obj.cast::<crate::pose::Pose>().is_ok() || convert::is_pose_pair(obj) {
+        return Ok(PosesB::One(D::pose(Some(obj), what)?));
+    }
+    if convert::array_shape(obj).as_deref() == Some(&[k, k][..]) {
+        return Err(PyTypeError::new_err(format!(
+            "{what}: a bare {k}x{k} matrix is not taken as one pose here ({from_matrix}); \
+             an array is an array of poses, rows or matrices"
+        )));
+    }
+    Err(PyTypeError::new_err(format!(
+        "{what}: expected an array of {n} poses, shape (n, {c}) or (n, {k}, {k}), or one \
+         pose: None, an isect.Pose or {pair}; got {}",
+        convert::describe(obj),
+        c = D::POSE_COLUMNS,
+        pair = D::PAIR_NAME,
+    )))
 }
 
 /// The batch's answers: `flags[i]`, and `distances[i]` when asked (an empty slice
@@ -739,17 +835,18 @@ fn collide_poses_in<D: Dim>(
         py.detach(|| collide_rows::<D>((sa, rows_a), (sb, rows_b), &mut flags, &mut answers));
     if !parsed {
         // A row that does not parse: parse them in order as the scalar path does, for
-        // its error naming the first such row (A's before B's), then answer from the
-        // parsed poses if B turns out to be one pose after all.
+        // the error naming the first such row (A's before B's).
         let pa = D::poses(poses_a, "poses_a")?;
-        let one_b = match poses_b.filter(|o| !o.is_none()) {
-            Some(obj) => match D::poses(obj, "poses_b") {
-                Ok(poses) => return collide_parsed::<D>(py, (sa, &pa), (sb, &poses), distances),
-                Err(_) => D::pose(Some(obj), "poses_b")?,
-            },
-            None => D::pose(None, "poses_b")?,
+        let pb = match (&pb, poses_b) {
+            (PosesB::Each(_), Some(obj)) => Some(D::poses(obj, "poses_b")?),
+            _ => None,
         };
-        let rows = (Rows::Parsed(&pa[..]), Rows::One(one_b));
+        // Every row parsed after all (the two parsers agree, so this is not reached).
+        let rows_b = match (&pb, rows_b) {
+            (Some(poses), _) => Rows::Parsed(&poses[..]),
+            (None, rows) => rows,
+        };
+        let rows = (Rows::Parsed(&pa[..]), rows_b);
         py.detach(|| collide_rows::<D>((sa, rows.0), (sb, rows.1), &mut flags, &mut answers));
     }
     flags_and_distances(py, flags, answers, distances)
@@ -771,38 +868,26 @@ fn flags_and_distances(
     Ok((PyArray1::from_vec(py, flags).into_any().unbind(), distances))
 }
 
-/// [`collide_poses_in`] from parsed poses of both sides.
-fn collide_parsed<D: Dim>(
-    py: Python<'_>,
-    (sa, pa): (&D::Shape, &[D::Pose]),
-    (sb, pb): (&D::Shape, &[D::Pose]),
-    distances: bool,
-) -> PyResult<(Py<PyAny>, Py<PyAny>)> {
-    if pa.len() != pb.len() {
-        return Err(PyTypeError::new_err(format!(
-            "poses_b: {} poses, expected {}",
-            pb.len(),
-            pa.len()
-        )));
-    }
-    let (mut flags, mut answers) = (
-        vec![false; pa.len()],
-        vec![0.0; if distances { pa.len() } else { 0 }],
-    );
-    let rows = (Rows::Parsed(pa), Rows::Parsed(pb));
-    py.detach(|| collide_rows::<D>((sa, rows.0), (sb, rows.1), &mut flags, &mut answers));
-    flags_and_distances(py, flags, answers, distances)
-}
-
 /// N placements of a pair: `poses_a` an array of N poses (`(n, 7)` rows `x, y, z, qx,
 /// qy, qz, qw` or `(n, 4, 4)` matrices in 3D; `(n, 3)` rows `x, y, angle` or `(n, 3, 3)`
-/// in 2D), `poses_b` N poses or one pose. Returns `(collides, distances)`: the
-/// collision flags and distances (0 where they collide), or `(collides, None)` with
-/// `distances=False`, which skips the distance query of the separated rows.
+/// in 2D), `poses_b` N poses in the same forms, or one pose for every row: `None`, an
+/// `isect.Pose`, a `(translation, rotation)` pair, or an array of one pose (`m[None]`).
+/// An array is always read as an array of poses: a bare 3x3 array is three 2D rows
+/// `x, y, angle`, never one matrix, and a bare 4x4 matrix is refused in 3D alike;
+/// pass `isect.Pose.from_matrix(m)` for one pose given as a matrix. Returns
+/// `(collides, distances)`: the collision flags and distances (0 where they collide),
+/// or `(collides, None)` with `distances=False`, which skips the distance query of the
+/// separated rows.
 ///
 /// >>> collides, distances = isect.collide_poses(isect.Sphere(1.0), [[0, 0, 0, 0, 0, 0, 1], [5, 0, 0, 0, 0, 0, 1]], isect.Sphere(1.0), None)
 /// >>> collides.tolist(), distances.tolist()
 /// ([True, False], [0.0, 3.0])
+///
+/// One 2D pose given as a matrix, for three rows:
+///
+/// >>> m = np.array([[1.0, 0, 5], [0, 1, 0], [0, 0, 1]])
+/// >>> isect.collide_poses(isect.Circle(1.0), [[0, 0, 0], [5, 0, 0], [0, 5, 0]], isect.Circle(1.0), isect.Pose.from_matrix(m), distances=False)[0].tolist()
+/// [False, True, False]
 #[pyfunction]
 #[pyo3(signature = (a, poses_a, b, poses_b=None, *, distances=true))]
 pub fn collide_poses(

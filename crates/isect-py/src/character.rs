@@ -20,40 +20,42 @@ fn character_error(e: CharacterError) -> PyErr {
     }
 }
 
-/// One collision met during a move.
-#[pyclass(frozen, get_all, module = "isect")]
-pub struct CharacterCollision {
-    /// The shape hit.
-    pub handle: u64,
-    /// Its surface normal, facing the character.
-    pub normal: Py<PyAny>,
-    /// The contact point.
-    pub point: Py<PyAny>,
-    /// How far the character had moved when it hit.
-    pub translation: Py<PyAny>,
-    /// The motion left at that moment.
-    pub remaining: Py<PyAny>,
+crate::results::record! {
+    /// One collision met during a move.
+    CharacterCollision {
+        /// The shape hit.
+        handle: u64,
+        /// Its surface normal, facing the character.
+        normal: Py<PyAny>,
+        /// The contact point.
+        point: Py<PyAny>,
+        /// How far the character had moved when it hit.
+        translation: Py<PyAny>,
+        /// The motion left at that moment.
+        remaining: Py<PyAny>,
+    }
 }
 
-/// What a move did.
-#[pyclass(frozen, get_all, module = "isect")]
-pub struct CharacterMove {
-    /// The translation to apply to the character.
-    pub translation: Py<PyAny>,
-    /// True when the character ends on walkable ground.
-    pub grounded: bool,
-    /// `(handle, normal, point)` of the ground, or `None`.
-    pub ground: Option<Py<PyAny>>,
-    /// True when it slid down a slope too steep to stand on.
-    pub sliding_down: bool,
-    /// True when it stepped up onto a step.
-    pub stepped: bool,
-    /// True when it was snapped down to the ground.
-    pub snapped: bool,
-    /// The collisions met, in order.
-    pub collisions: Vec<Py<CharacterCollision>>,
-    /// Collide-and-slide iterations used.
-    pub iterations: u32,
+crate::results::record! {
+    /// What a move did.
+    CharacterMove {
+        /// The translation to apply to the character.
+        translation: Py<PyAny>,
+        /// True when the character ends on walkable ground.
+        grounded: bool,
+        /// `(handle, normal, point)` of the ground, or `None`.
+        ground: Option<Py<PyAny>>,
+        /// True when it slid down a slope too steep to stand on.
+        sliding_down: bool,
+        /// True when it stepped up onto a step.
+        stepped: bool,
+        /// True when it was snapped down to the ground.
+        snapped: bool,
+        /// The collisions met, in order.
+        collisions: Vec<Py<CharacterCollision>>,
+        /// Collide-and-slide iterations used.
+        iterations: u32,
+    }
 }
 
 impl CharacterMove {
@@ -141,6 +143,21 @@ macro_rules! controller_class {
             inner: LibController<<$dim as Dim>::V>,
         }
 
+        impl $name {
+            /// The settings in the order of the constructor's arguments.
+            fn settings<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
+                use pyo3::IntoPyObjectExt;
+                PyTuple::new(py, [
+                    <$dim>::to_py(py, self.inner.up)?.into_bound(py),
+                    self.inner.skin.into_bound_py_any(py)?,
+                    (self.inner.max_slope_climb, self.inner.min_slope_slide).into_bound_py_any(py)?,
+                    self.inner.step.map(|s| (s.max_height, s.min_width)).into_bound_py_any(py)?,
+                    self.inner.snap_to_ground.into_bound_py_any(py)?,
+                    self.inner.max_iterations.into_bound_py_any(py)?,
+                ])
+            }
+        }
+
         #[pymethods]
         impl $name {
             /// `up`: the up direction; `skin`: the gap kept from obstacles; `slopes`:
@@ -177,6 +194,84 @@ macro_rules! controller_class {
                 let filter = QueryFilter::new(Filter::ALL).excluding(&excluded);
                 let m = self.inner.move_shape(world.inner(), s, &pose, desired, filter).map_err(character_error)?;
                 CharacterMove::new::<$dim>(py, &m)
+            }
+
+            /// The unit up direction.
+            #[getter]
+            fn up(&self, py: Python<'_>) -> PyResult<Py<PyAny>> {
+                <$dim>::to_py(py, self.inner.up)
+            }
+
+            /// The gap kept from obstacles.
+            #[getter]
+            fn skin(&self) -> f64 {
+                self.inner.skin
+            }
+
+            /// `(max_climb, min_slide)`, radians from `up`.
+            #[getter]
+            fn slopes(&self) -> (f64, f64) {
+                (self.inner.max_slope_climb, self.inner.min_slope_slide)
+            }
+
+            /// `(max_height, min_width)`, or `None`.
+            #[getter]
+            fn step(&self) -> Option<(f64, f64)> {
+                self.inner.step.map(|s| (s.max_height, s.min_width))
+            }
+
+            /// How far down the character snaps to the ground, or `None`.
+            #[getter]
+            fn snap_to_ground(&self) -> Option<f64> {
+                self.inner.snap_to_ground
+            }
+
+            /// The most casts of one slide.
+            #[getter]
+            fn max_iterations(&self) -> u32 {
+                self.inner.max_iterations
+            }
+
+            /// A controller from its settings as stored, bit for bit (what pickling
+            /// writes); checked as the constructor checks them.
+            #[staticmethod]
+            fn _from_state(
+                up: &Any<'_>,
+                skin: f64,
+                slopes: (f64, f64),
+                step: Option<(f64, f64)>,
+                snap_to_ground: Option<f64>,
+                max_iterations: u32,
+            ) -> PyResult<Self> {
+                let inner = LibController {
+                    up: <$dim>::vector(up, "up")?,
+                    skin,
+                    max_slope_climb: slopes.0,
+                    min_slope_slide: slopes.1,
+                    step: step.map(|(max_height, min_width)| isect::character::StepSettings { max_height, min_width }),
+                    snap_to_ground,
+                    max_iterations,
+                };
+                inner.validate().map_err(crate::shape::shape_error)?;
+                Ok(Self { inner })
+            }
+
+            /// Pickled through its settings as stored.
+            fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyTuple>)> {
+                let from_state = slf.get_type().getattr("_from_state")?;
+                Ok((from_state, slf.get().settings(slf.py())?))
+            }
+
+            /// Equal when every setting is equal.
+            fn __eq__(&self, other: &Self) -> bool {
+                self.inner == other.inner
+            }
+
+            fn __repr__(&self, py: Python<'_>) -> PyResult<String> {
+                let names = ["up", "skin", "slopes", "step", "snap_to_ground", "max_iterations"];
+                let settings = self.settings(py)?;
+                let fields: Vec<_> = names.into_iter().zip(settings.iter()).collect();
+                crate::results::call_repr(stringify!($name), &fields)
             }
 
             /// Moves the world's shape `handle` by `desired` (it never hits itself).

@@ -227,6 +227,69 @@ pub fn vec2(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<DVec2> {
     Ok(DVec2::from_array(fixed::<2>(obj, what)?))
 }
 
+/// The two items of a `(translation, rotation)` pair: a tuple or a list of two items
+/// (no homogeneous matrix has two rows); `None` for anything else.
+#[inline]
+fn pose_pair<'py>(
+    obj: &Bound<'py, PyAny>,
+) -> PyResult<Option<(Bound<'py, PyAny>, Bound<'py, PyAny>)>> {
+    if let Ok(tuple) = obj.cast::<PyTuple>() {
+        if tuple.len() == 2 {
+            return Ok(Some((tuple.get_item(0)?, tuple.get_item(1)?)));
+        }
+    } else if let Ok(list) = obj.cast::<PyList>() {
+        if list.len() == 2 {
+            return Ok(Some((list.get_item(0)?, list.get_item(1)?)));
+        }
+    }
+    Ok(None)
+}
+
+/// True for a `(translation, rotation)` pair: a tuple or list of two items.
+pub fn is_pose_pair(obj: &Bound<'_, PyAny>) -> bool {
+    matches!(pose_pair(obj), Ok(Some(_)))
+}
+
+/// The shape of `obj` as numpy reads it, when it reads it as an array of numbers.
+pub fn array_shape(obj: &Bound<'_, PyAny>) -> Option<Vec<usize>> {
+    if !numeric_dtype(obj) {
+        return None;
+    }
+    let array = obj
+        .py()
+        .import("numpy")
+        .ok()?
+        .call_method1("asarray", (obj,))
+        .ok()?;
+    if !numeric_dtype(&array) {
+        return None;
+    }
+    array.getattr("shape").ok()?.extract().ok()
+}
+
+/// What a refused argument is, for an error: its array shape when numpy reads it as
+/// an array of numbers, else its type.
+pub fn describe(obj: &Bound<'_, PyAny>) -> String {
+    match array_shape(obj) {
+        Some(shape) => format!("shape {}", python_shape(&shape)),
+        None => obj
+            .get_type()
+            .name()
+            .map_or_else(|_| "an object".to_owned(), |n| format!("a {n}")),
+    }
+}
+
+/// An array shape as Python prints it: `(3,)`, `(4, 2)`.
+pub fn python_shape(shape: &[usize]) -> String {
+    match shape {
+        [n] => format!("({n},)"),
+        _ => {
+            let parts: Vec<String> = shape.iter().map(usize::to_string).collect();
+            format!("({})", parts.join(", "))
+        }
+    }
+}
+
 /// A 3D pose: `None` (identity), `(translation, quaternion)` with the quaternion in
 /// scalar-last order `(x, y, z, w)`, or a 4×4 homogeneous matrix.
 pub fn pose3(obj: Option<&Bound<'_, PyAny>>, what: &str) -> PyResult<Pose3<f64>> {
@@ -236,20 +299,19 @@ pub fn pose3(obj: Option<&Bound<'_, PyAny>>, what: &str) -> PyResult<Pose3<f64>>
     if let Some(pose) = crate::pose::as_pose3(obj, what, crate::pose::Form::Placed) {
         return pose;
     }
-    if let Ok(tuple) = obj.cast::<PyTuple>() {
-        if tuple.len() == 2 {
-            let t = vec3(&tuple.get_item(0)?, what)?;
-            let q = fixed::<4>(&tuple.get_item(1)?, what)?;
-            return pose3_from_parts(t, q, what);
-        }
+    if let Some((t, q)) = pose_pair(obj)? {
+        let t = vec3(&t, what)?;
+        let q = fixed::<4>(&q, what)?;
+        return pose3_from_parts(t, q, what);
     }
-    let m = matrix(obj, 4, what)?;
-    if m.len() != 16 {
-        return Err(PyTypeError::new_err(format!(
-            "{what}: expected None, (translation, quaternion xyzw) or a 4x4 matrix"
-        )));
+    match matrix(obj, 4, what) {
+        Ok(m) if m.len() == 16 => pose3_from_matrix(&m, what),
+        _ => Err(PyTypeError::new_err(format!(
+            "{what}: expected None, an isect.Pose, (translation, quaternion xyzw) or a 4x4 \
+             matrix, got {}",
+            describe(obj)
+        ))),
     }
-    pose3_from_matrix(&m, what)
 }
 
 /// A 3D pose from a translation and a scalar-last quaternion.
@@ -323,23 +385,21 @@ pub fn pose2(obj: Option<&Bound<'_, PyAny>>, what: &str) -> PyResult<Pose2<f64>>
     if let Some(pose) = crate::pose::as_pose2(obj, what, crate::pose::Form::Placed) {
         return pose;
     }
-    if let Ok(tuple) = obj.cast::<PyTuple>() {
-        if tuple.len() == 2 {
-            let t = vec2(&tuple.get_item(0)?, what)?;
-            let angle: f64 = tuple
-                .get_item(1)?
-                .extract()
-                .map_err(|_| PyTypeError::new_err(format!("{what}: the angle must be a number")))?;
-            return Ok(Pose2::new(t, angle));
-        }
+    if let Some((t, angle)) = pose_pair(obj)? {
+        let t = vec2(&t, what)?;
+        let angle: f64 = angle
+            .extract()
+            .map_err(|_| PyTypeError::new_err(format!("{what}: the angle must be a number")))?;
+        return Ok(Pose2::new(t, angle));
     }
-    let m = matrix(obj, 3, what)?;
-    if m.len() != 9 {
-        return Err(PyTypeError::new_err(format!(
-            "{what}: expected None, (translation, angle) or a 3x3 matrix"
-        )));
+    match matrix(obj, 3, what) {
+        Ok(m) if m.len() == 9 => pose2_from_matrix(&m, what),
+        _ => Err(PyTypeError::new_err(format!(
+            "{what}: expected None, an isect.Pose, (translation, angle) or a 3x3 matrix, \
+             got {}",
+            describe(obj)
+        ))),
     }
-    pose2_from_matrix(&m, what)
 }
 
 /// A 2D pose from a row-major 3×3 homogeneous matrix.

@@ -1,7 +1,7 @@
 //! What differs between 2D and 3D in the bindings, behind one trait, so that every query
 //! and batch function is written once and instantiated for [`D2`] and [`D3`].
 
-use crate::convert;
+use crate::convert::{self, python_shape};
 use crate::pose::{self, Form};
 use crate::shape::{Shape, Shape2d};
 use glam::{DQuat, DVec2, DVec3};
@@ -31,6 +31,10 @@ pub trait Dim: Sized + 'static {
     /// The columns of one row of a flat pose array: `x, y, z, qx, qy, qz, qw` in 3D,
     /// `x, y, angle` in 2D.
     const POSE_COLUMNS: usize;
+    /// The columns of a pose row, named for errors.
+    const ROW_NAMES: &'static str;
+    /// The pair form of one pose, named for errors.
+    const PAIR_NAME: &'static str;
 
     /// The shape behind a Python shape of this dimension, if it is one.
     fn shape<'a>(obj: &'a Bound<'_, PyAny>) -> Option<&'a Self::Shape>;
@@ -106,17 +110,6 @@ impl Numbers {
     /// The numbers, row-major.
     pub fn flat(&self) -> &[f64] {
         &self.flat
-    }
-}
-
-/// An array shape as Python prints it: `(3,)`, `(4, 2)`.
-fn python_shape(shape: &[usize]) -> String {
-    match shape {
-        [n] => format!("({n},)"),
-        _ => {
-            let parts: Vec<String> = shape.iter().map(usize::to_string).collect();
-            format!("({})", parts.join(", "))
-        }
     }
 }
 
@@ -255,6 +248,8 @@ impl Dim for D3 {
     type Shape = isect::d3_f64::AnyShape;
     const N: usize = 3;
     const POSE_COLUMNS: usize = 7;
+    const ROW_NAMES: &'static str = "x, y, z, qx, qy, qz, qw";
+    const PAIR_NAME: &'static str = "(translation, quaternion xyzw)";
 
     fn shape<'a>(obj: &'a Bound<'_, PyAny>) -> Option<&'a Self::Shape> {
         obj.cast::<Shape>().ok().map(|s| &s.get().inner)
@@ -322,6 +317,8 @@ impl Dim for D2 {
     type Shape = isect::d2_f64::AnyShape;
     const N: usize = 2;
     const POSE_COLUMNS: usize = 3;
+    const ROW_NAMES: &'static str = "x, y, angle";
+    const PAIR_NAME: &'static str = "(translation, angle)";
 
     fn shape<'a>(obj: &'a Bound<'_, PyAny>) -> Option<&'a Self::Shape> {
         obj.cast::<Shape2d>().ok().map(|s| &s.get().inner)

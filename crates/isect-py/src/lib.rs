@@ -6,7 +6,7 @@
 //! Errors: a bad shape or value is a `ValueError` carrying the library's message, a
 //! wrong type, array shape or dtype a `TypeError`, a world's refusal a `WorldError`
 //! (a `ValueError`), a file that cannot be read as shapes a `FileError` (a `ValueError`).
-//! A NaN or infinite pose or point is not an error: the queries answer
+//! A NaN or infinite pose, point or ray is not an error: the queries answer
 //! it with the library's documented miss, row by row in the batch functions.
 
 mod batch;

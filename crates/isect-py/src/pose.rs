@@ -144,19 +144,14 @@ impl Pose {
         self.state() == other.state()
     }
 
-    fn __repr__(&self) -> String {
-        match self.placed {
-            Placed::D2(p) => format!(
-                "Pose({:?}, {})",
-                p.translation.to_array(),
-                p.rotation.angle()
-            ),
-            Placed::D3(p) => format!(
-                "Pose({:?}, {:?})",
-                p.translation.to_array(),
-                p.rotation.to_array()
-            ),
-        }
+    /// `Pose((x, y, z), (qx, qy, qz, qw))` or `Pose((x, y), angle)`, numbers as Python
+    /// writes them.
+    fn __repr__(&self, py: Python<'_>) -> PyResult<String> {
+        Ok(format!(
+            "Pose({}, {})",
+            self.translation(py)?.repr()?,
+            self.rotation(py)?.bind(py).repr()?
+        ))
     }
 }
 

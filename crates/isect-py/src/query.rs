@@ -341,13 +341,13 @@ pub fn contact_manifolds(
     by_pair!(pair(a, b)?, manifolds_in(py, pose_a, pose_b, prediction))
 }
 
-/// A ray from Python arguments; a zero direction is a `ValueError`.
+/// A ray from Python arguments. A NaN or infinite origin or direction is kept: the
+/// library's casts answer such a ray with a miss, as the batches do its rows.
 pub fn ray<D: Dim>(origin: &Any<'_>, direction: &Any<'_>) -> PyResult<Ray<D::V>> {
-    let (o, d) = (
-        D::vector(origin, "origin")?,
-        D::vector(direction, "direction")?,
-    );
-    Ray::new(o, d).map_err(crate::shape::shape_error)
+    Ok(Ray {
+        origin: D::vector(origin, "origin")?,
+        dir: D::vector(direction, "direction")?,
+    })
 }
 
 fn cast_ray_in<D: Dim>(
@@ -363,12 +363,16 @@ fn cast_ray_in<D: Dim>(
     let pose = D::pose(pose, "pose")?;
     let ray = ray::<D>(origin, direction)?;
     s.cast_ray_solid(&pose, &ray, max_t, solid)
-        .map(|h| RayHit::new::<D>(py, &h, None))
+        .map(|h| RayHit::new::<D>(py, &h, s.ray_hit_part(&pose, &ray, &h, solid)))
         .transpose()
 }
 
 /// The first hit of the ray `origin + t·direction`, `0 <= t <= max_t` (t in units of
 /// `direction`); a solid shape is hit at `t = 0` from inside unless `solid=False`.
+/// `RayHit.part` names the part of a composite shape hit: a mesh's or heightfield's
+/// triangle, a compound's part, a polyline's segment, a polygon's convex piece
+/// (`None` for a convex shape, and from inside a solid mesh). A NaN or infinite origin
+/// or direction is a miss (`None`).
 ///
 /// >>> hit = isect.cast_ray(isect.Sphere(1.0), None, (-5, 0, 0), (1, 0, 0))
 /// >>> hit.t, hit.point, hit.normal

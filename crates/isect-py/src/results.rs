@@ -1,5 +1,9 @@
 //! The small answer objects of the single queries. Points and normals are tuples of
 //! floats (`np.asarray` takes them as they are); the batch functions answer in arrays.
+//! Every answer is a plain record ([`record!`]): built from its fields in order
+//! (`Contact(normal, depth, point_a, point_b)`), equal to another of its class with
+//! equal fields, pickled through its fields, and shown as Python shows a constructor
+//! call, every value in its Python `repr`.
 
 use crate::dim::Dim;
 use isect::math::Vector;
@@ -9,15 +13,81 @@ use isect::query::manifold::Manifold as LibManifold;
 use isect::query::project_point::PointProjection as LibProjection;
 use pyo3::prelude::*;
 
-/// The closest points of two shapes.
-#[pyclass(frozen, get_all, module = "isect")]
-pub struct ClosestPoints {
-    /// The distance (0 when touching or overlapping).
-    pub distance: f64,
-    /// The closest point on A.
-    pub point_a: Py<PyAny>,
-    /// The closest point on B.
-    pub point_b: Py<PyAny>,
+/// `name(field=value, ...)` with each value's Python `repr`.
+pub fn call_repr(name: &str, fields: &[(&str, Bound<'_, PyAny>)]) -> PyResult<String> {
+    let parts = fields
+        .iter()
+        .map(|(field, value)| Ok(format!("{field}={}", value.repr()?)))
+        .collect::<PyResult<Vec<_>>>()?;
+    Ok(format!("{name}({})", parts.join(", ")))
+}
+
+/// A frozen answer class with public fields, read-only attributes, a constructor
+/// taking the fields in order, `==` by fields, pickling through the constructor and a
+/// Pythonic `repr` (see the module's documentation).
+macro_rules! record {
+    (
+        $(#[$doc:meta])*
+        $name:ident {
+            $( $(#[$fdoc:meta])* $field:ident : $ty:ty ),* $(,)?
+        }
+        $( methods { $($method:item)* } )?
+    ) => {
+        $(#[$doc])*
+        #[pyclass(frozen, get_all, module = "isect")]
+        pub struct $name {
+            $( $(#[$fdoc])* pub $field: $ty, )*
+        }
+
+        #[pymethods]
+        impl $name {
+            #[new]
+            #[pyo3(signature = ($($field),*))]
+            #[allow(clippy::too_many_arguments)] // one argument a field
+            fn py_new($($field: $ty),*) -> Self {
+                Self { $($field),* }
+            }
+
+            fn __reduce__<'py>(
+                slf: &Bound<'py, Self>,
+            ) -> PyResult<(Bound<'py, ::pyo3::types::PyType>, Bound<'py, ::pyo3::types::PyTuple>)> {
+                Ok((slf.get_type(), slf.get().py_fields(slf.py())?))
+            }
+
+            fn __eq__(&self, py: Python<'_>, other: &Self) -> PyResult<bool> {
+                self.py_fields(py)?.eq(other.py_fields(py)?)
+            }
+
+            fn __repr__(&self, py: Python<'_>) -> PyResult<String> {
+                let values = self.py_fields(py)?;
+                let names = [$(stringify!($field)),*];
+                let fields: Vec<_> = names.into_iter().zip(values.iter()).collect();
+                $crate::results::call_repr(stringify!($name), &fields)
+            }
+
+            $( $($method)* )?
+        }
+
+        impl $name {
+            /// The fields as a Python tuple, in order.
+            fn py_fields<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, ::pyo3::types::PyTuple>> {
+                                ::pyo3::types::PyTuple::new(py, [$( ::pyo3::IntoPyObjectExt::into_bound_py_any(&self.$field, py)? ),*])
+            }
+        }
+    };
+}
+pub(crate) use record;
+
+record! {
+    /// The closest points of two shapes.
+    ClosestPoints {
+        /// The distance (0 when touching or overlapping).
+        distance: f64,
+        /// The closest point on A.
+        point_a: Py<PyAny>,
+        /// The closest point on B.
+        point_b: Py<PyAny>,
+    }
 }
 
 impl ClosestPoints {
@@ -31,27 +101,18 @@ impl ClosestPoints {
     }
 }
 
-#[pymethods]
-impl ClosestPoints {
-    fn __repr__(&self) -> String {
-        format!(
-            "ClosestPoints(distance={}, point_a={}, point_b={})",
-            self.distance, self.point_a, self.point_b
-        )
+record! {
+    /// A contact: `point_a - point_b = depth * normal`, the normal pointing from A to B.
+    Contact {
+        /// Unit normal from A to B.
+        normal: Py<PyAny>,
+        /// Penetration depth (negative when apart within the prediction).
+        depth: f64,
+        /// The contact point on A.
+        point_a: Py<PyAny>,
+        /// The contact point on B.
+        point_b: Py<PyAny>,
     }
-}
-
-/// A contact: `point_a - point_b = depth * normal`, the normal pointing from A to B.
-#[pyclass(frozen, get_all, module = "isect")]
-pub struct Contact {
-    /// Unit normal from A to B.
-    pub normal: Py<PyAny>,
-    /// Penetration depth (negative when apart within the prediction).
-    pub depth: f64,
-    /// The contact point on A.
-    pub point_a: Py<PyAny>,
-    /// The contact point on B.
-    pub point_b: Py<PyAny>,
 }
 
 impl Contact {
@@ -66,37 +127,34 @@ impl Contact {
     }
 }
 
-#[pymethods]
-impl Contact {
-    fn __repr__(&self) -> String {
-        format!(
-            "Contact(depth={}, normal={}, point_a={}, point_b={})",
-            self.depth, self.normal, self.point_a, self.point_b
-        )
+record! {
+    /// One point of a manifold.
+    ManifoldPoint {
+        /// The point on A.
+        point_a: Py<PyAny>,
+        /// The point on B.
+        point_b: Py<PyAny>,
+        /// Penetration depth at this point.
+        depth: f64,
+        /// `(reference_is_b, reference, incident)`: the touching features, stable from
+        /// frame to frame while the same features touch (for warm starting).
+        feature_id: (bool, u32, u32),
     }
 }
 
-/// One point of a manifold.
-#[pyclass(frozen, get_all, module = "isect")]
-pub struct ManifoldPoint {
-    /// The point on A.
-    pub point_a: Py<PyAny>,
-    /// The point on B.
-    pub point_b: Py<PyAny>,
-    /// Penetration depth at this point.
-    pub depth: f64,
-    /// `(reference_is_b, reference, incident)`: the touching features, stable from frame
-    /// to frame while the same features touch (for warm starting).
-    pub feature_id: (bool, u32, u32),
-}
-
-/// A contact manifold.
-#[pyclass(frozen, get_all, module = "isect")]
-pub struct Manifold {
-    /// Unit normal from A to B, shared by the points.
-    pub normal: Py<PyAny>,
-    /// The points (`ManifoldPoint`), at most 2 in 2D and 4 in 3D.
-    pub points: Vec<Py<ManifoldPoint>>,
+record! {
+    /// A contact manifold.
+    Manifold {
+        /// Unit normal from A to B, shared by the points.
+        normal: Py<PyAny>,
+        /// The points (`ManifoldPoint`), at most 2 in 2D and 4 in 3D.
+        points: Vec<Py<ManifoldPoint>>,
+    }
+    methods {
+        fn __len__(&self) -> usize {
+            self.points.len()
+        }
+    }
 }
 
 impl Manifold {
@@ -120,31 +178,20 @@ impl Manifold {
     }
 }
 
-#[pymethods]
-impl Manifold {
-    fn __len__(&self) -> usize {
-        self.points.len()
+record! {
+    /// A ray hit.
+    RayHit {
+        /// The ray parameter of the hit (in units of the ray's direction).
+        t: f64,
+        /// The hit point.
+        point: Py<PyAny>,
+        /// The unit surface normal (zero for a hit from inside a solid at `t = 0`).
+        normal: Py<PyAny>,
+        /// The part of a composite shape hit: a mesh's or heightfield's triangle, a
+        /// compound's part, a polyline's segment, a polygon's convex piece; `None` for
+        /// a convex shape and for a ray starting inside a solid mesh.
+        part: Option<u32>,
     }
-    fn __repr__(&self) -> String {
-        format!(
-            "Manifold(normal={}, {} points)",
-            self.normal,
-            self.points.len()
-        )
-    }
-}
-
-/// A ray hit.
-#[pyclass(frozen, get_all, module = "isect")]
-pub struct RayHit {
-    /// The ray parameter of the hit (in units of the ray's direction).
-    pub t: f64,
-    /// The hit point.
-    pub point: Py<PyAny>,
-    /// The unit surface normal (zero for a hit from inside a solid at `t = 0`).
-    pub normal: Py<PyAny>,
-    /// The triangle or part hit inside a composite, when known.
-    pub part: Option<u32>,
 }
 
 impl RayHit {
@@ -163,29 +210,20 @@ impl RayHit {
     }
 }
 
-#[pymethods]
-impl RayHit {
-    fn __repr__(&self) -> String {
-        format!(
-            "RayHit(t={}, point={}, normal={})",
-            self.t, self.point, self.normal
-        )
+record! {
+    /// The first contact of two moving shapes.
+    ShapeCastHit {
+        /// The time of first contact.
+        time: f64,
+        /// Unit normal from A to B at that time.
+        normal: Py<PyAny>,
+        /// The contact point on A at that time.
+        point_a: Py<PyAny>,
+        /// The contact point on B at that time.
+        point_b: Py<PyAny>,
+        /// The depth at that time (positive only when they already overlapped at the start).
+        depth: f64,
     }
-}
-
-/// The first contact of two moving shapes.
-#[pyclass(frozen, get_all, module = "isect")]
-pub struct ShapeCastHit {
-    /// The time of first contact.
-    pub time: f64,
-    /// Unit normal from A to B at that time.
-    pub normal: Py<PyAny>,
-    /// The contact point on A at that time.
-    pub point_a: Py<PyAny>,
-    /// The contact point on B at that time.
-    pub point_b: Py<PyAny>,
-    /// The depth at that time (positive only when they already overlapped at the start).
-    pub depth: f64,
 }
 
 impl ShapeCastHit {
@@ -201,22 +239,16 @@ impl ShapeCastHit {
     }
 }
 
-#[pymethods]
-impl ShapeCastHit {
-    fn __repr__(&self) -> String {
-        format!("ShapeCastHit(time={}, normal={})", self.time, self.normal)
+record! {
+    /// A point's projection onto a shape.
+    PointProjection {
+        /// The projected point.
+        point: Py<PyAny>,
+        /// True when the query point was inside the shape.
+        is_inside: bool,
+        /// The distance from the query point to `point`.
+        distance: f64,
     }
-}
-
-/// A point's projection onto a shape.
-#[pyclass(frozen, get_all, module = "isect")]
-pub struct PointProjection {
-    /// The projected point.
-    pub point: Py<PyAny>,
-    /// True when the query point was inside the shape.
-    pub is_inside: bool,
-    /// The distance from the query point to `point`.
-    pub distance: f64,
 }
 
 impl PointProjection {
@@ -227,16 +259,6 @@ impl PointProjection {
             is_inside: q.is_inside,
             distance: (q.point - p).length(),
         })
-    }
-}
-
-#[pymethods]
-impl PointProjection {
-    fn __repr__(&self) -> String {
-        format!(
-            "PointProjection(point={}, is_inside={}, distance={})",
-            self.point, self.is_inside, self.distance
-        )
     }
 }
 

@@ -37,7 +37,7 @@ pub struct Shape2d {
 
 /// The methods both base classes share, written once over the dimension.
 macro_rules! shape_methods {
-    ($base:ident, $dim:ty, $tag:literal) => {
+    ($base:ident, $dim:ty, $tag:literal, $repr:ident) => {
         #[pymethods]
         impl $base {
             /// The kind's name (`"Ball"`, `"Cuboid"`, `"TriMesh"`, ...).
@@ -67,14 +67,193 @@ macro_rules! shape_methods {
                 Ok((rebuild, (format!("{}{}", $tag, self.to_json()?),)))
             }
 
-            fn __repr__(&self) -> String {
-                format!("<isect.{} {}>", stringify!($base), self.inner.kind_name())
+            /// A constructor call for the kinds built from a few numbers
+            /// (`Sphere(radius=1.0)`), a summary for the others (`<isect.TriMesh: 8
+            /// vertices, 12 triangles>`); numbers as Python writes them.
+            fn __repr__(&self, py: Python<'_>) -> PyResult<String> {
+                $repr(&Numbers(py), &self.inner)
             }
         }
     };
 }
-shape_methods!(Shape, D3, "3");
-shape_methods!(Shape2d, D2, "2");
+shape_methods!(Shape, D3, "3", repr3);
+shape_methods!(Shape2d, D2, "2", repr2);
+
+/// Numbers and vectors as Python's `repr` writes them (`1.0`, `1e+300`, `(0.0, 1.0)`).
+struct Numbers<'py>(Python<'py>);
+
+impl Numbers<'_> {
+    fn f(&self, x: f64) -> PyResult<String> {
+        Ok(pyo3::types::PyFloat::new(self.0, x).repr()?.to_string())
+    }
+    fn v3(&self, v: DVec3) -> PyResult<String> {
+        Ok(PyTuple::new(self.0, v.to_array())?.repr()?.to_string())
+    }
+    fn v2(&self, v: DVec2) -> PyResult<String> {
+        Ok(PyTuple::new(self.0, v.to_array())?.repr()?.to_string())
+    }
+}
+
+/// `n thing` or `n things`.
+fn count(n: usize, thing: &str) -> String {
+    match n {
+        1 => format!("1 {thing}"),
+        _ => format!("{n} {thing}s"),
+    }
+}
+
+/// `n vertex` or `n vertices`.
+fn vertices(n: usize) -> String {
+    match n {
+        1 => "1 vertex".to_owned(),
+        _ => format!("{n} vertices"),
+    }
+}
+
+fn repr3(n: &Numbers<'_>, shape: &d3::AnyShape) -> PyResult<String> {
+    use d3::{AnyShape as A, Shape as S};
+    let y_axis = |h: f64| (DVec3::new(0.0, -h, 0.0), DVec3::new(0.0, h, 0.0));
+    Ok(match shape {
+        A::Convex(S::Ball(b)) if b.center() == DVec3::ZERO => {
+            format!("Sphere(radius={})", n.f(b.radius())?)
+        }
+        A::Convex(S::Ball(b)) => format!(
+            "<isect.Sphere: radius={}, center={}>",
+            n.f(b.radius())?,
+            n.v3(b.center())?
+        ),
+        A::Convex(S::Cuboid(b)) if b.center() == DVec3::ZERO => {
+            format!("Box(half_extents={})", n.v3(b.half_extents())?)
+        }
+        A::Convex(S::Cuboid(b)) => format!(
+            "<isect.Box: half_extents={}, center={}>",
+            n.v3(b.half_extents())?,
+            n.v3(b.center())?
+        ),
+        A::Convex(S::Capsule(c)) => {
+            let (a, b) = (c.segment().a, c.segment().b);
+            match (a, b) == y_axis(b.y) && b.y >= 0.0 {
+                true => format!(
+                    "Capsule(half_height={}, radius={})",
+                    n.f(b.y)?,
+                    n.f(c.radius())?
+                ),
+                false => format!(
+                    "Capsule.from_segment({}, {}, radius={})",
+                    n.v3(a)?,
+                    n.v3(b)?,
+                    n.f(c.radius())?
+                ),
+            }
+        }
+        A::Convex(S::Cylinder(c)) => format!(
+            "Cylinder(half_height={}, radius={})",
+            n.f(c.half_height())?,
+            n.f(c.radius())?
+        ),
+        A::Convex(S::Cone(c)) => format!(
+            "Cone(half_height={}, radius={})",
+            n.f(c.half_height())?,
+            n.f(c.radius())?
+        ),
+        A::Convex(S::RoundedCuboid(r)) if r.inner().center() == DVec3::ZERO => format!(
+            "RoundedBox(half_extents={}, radius={})",
+            n.v3(r.inner().half_extents())?,
+            n.f(r.radius())?
+        ),
+        A::Convex(S::RoundedCuboid(r)) => format!(
+            "<isect.RoundedBox: half_extents={}, radius={}, center={}>",
+            n.v3(r.inner().half_extents())?,
+            n.f(r.radius())?,
+            n.v3(r.inner().center())?
+        ),
+        A::Convex(S::Polyhedron(p)) => {
+            format!("<isect.ConvexHull: {}>", vertices(p.vertices().len()))
+        }
+        A::Convex(S::Triangle(t)) => {
+            format!("Triangle({}, {}, {})", n.v3(t.a)?, n.v3(t.b)?, n.v3(t.c)?)
+        }
+        A::Convex(S::Segment(s)) => format!("Segment({}, {})", n.v3(s.a)?, n.v3(s.b)?),
+        A::TriMesh(m) => format!(
+            "<isect.TriMesh: {}, {}{}>",
+            vertices(m.vertices().len()),
+            count(m.triangle_count(), "triangle"),
+            if m.is_solid() { ", solid" } else { "" }
+        ),
+        A::HeightField(h) => format!(
+            "<isect.HeightField: {}x{} heights, scale={}>",
+            h.nrows(),
+            h.ncols(),
+            n.v3(h.scale())?
+        ),
+        A::Compound(c) => format!("<isect.Compound: {}>", count(c.len(), "part")),
+    })
+}
+
+fn repr2(n: &Numbers<'_>, shape: &d2::AnyShape) -> PyResult<String> {
+    use d2::{AnyShape as A, Shape as S};
+    Ok(match shape {
+        A::Convex(S::Ball(b)) if b.center() == DVec2::ZERO => {
+            format!("Circle(radius={})", n.f(b.radius())?)
+        }
+        A::Convex(S::Ball(b)) => format!(
+            "<isect.Circle: radius={}, center={}>",
+            n.f(b.radius())?,
+            n.v2(b.center())?
+        ),
+        A::Convex(S::Cuboid(b)) if b.center() == DVec2::ZERO => {
+            format!("Rectangle(half_extents={})", n.v2(b.half_extents())?)
+        }
+        A::Convex(S::Cuboid(b)) => format!(
+            "<isect.Rectangle: half_extents={}, center={}>",
+            n.v2(b.half_extents())?,
+            n.v2(b.center())?
+        ),
+        A::Convex(S::Capsule(c)) => {
+            let (a, b) = (c.segment().a, c.segment().b);
+            match a == DVec2::new(0.0, -b.y) && b.x == 0.0 && b.y >= 0.0 {
+                true => format!(
+                    "Capsule2d(half_height={}, radius={})",
+                    n.f(b.y)?,
+                    n.f(c.radius())?
+                ),
+                false => format!(
+                    "<isect.Capsule2d: a={}, b={}, radius={}>",
+                    n.v2(a)?,
+                    n.v2(b)?,
+                    n.f(c.radius())?
+                ),
+            }
+        }
+        A::Convex(S::Polygon(p)) => {
+            format!("<isect.ConvexPolygon: {}>", vertices(p.vertices().len()))
+        }
+        A::Convex(S::Triangle(t)) => {
+            format!("Triangle2d({}, {}, {})", n.v2(t.a)?, n.v2(t.b)?, n.v2(t.c)?)
+        }
+        A::Convex(S::Segment(s)) => format!("Segment2d({}, {})", n.v2(s.a)?, n.v2(s.b)?),
+        A::Convex(_) => format!("<isect.Shape2d: {}>", shape.kind_name()),
+        A::ConcavePolygon(p) => format!(
+            "<isect.Polygon: {}, {}>",
+            vertices(p.outer().len()),
+            count(p.holes().len(), "hole")
+        ),
+        A::Polyline(l) => {
+            let closed = l.segments().len() == l.vertices().len() && l.vertices().len() > 2;
+            format!(
+                "<isect.Polyline: {}, {}>",
+                vertices(l.vertices().len()),
+                if closed { "closed" } else { "open" }
+            )
+        }
+        A::HeightField(h) => format!(
+            "<isect.HeightField2d: {}, scale={}>",
+            count(h.heights().len(), "height"),
+            n.v2(h.scale())?
+        ),
+        A::Compound(c) => format!("<isect.Compound2d: {}>", count(c.len(), "part")),
+    })
+}
 
 /// Declares one subclass per kind.
 macro_rules! kinds {
@@ -107,9 +286,10 @@ kinds!(Shape:
     Triangle,
     /// A segment (no volume): `Segment(a, b)`.
     Segment,
-    /// A triangle mesh: `TriMesh(vertices, faces, solid=False)`; a solid mesh must be
-    /// closed and is filled. `TriMesh.from_trimesh(mesh)` takes any object with
-    /// `vertices` and `faces` arrays (a `trimesh.Trimesh`).
+    /// A triangle mesh: `TriMesh(vertices, faces, solid=False)`, vertices an `(n, 3)`
+    /// array and faces an `(m, 3)` integer array; a solid mesh must be closed and is
+    /// filled. `TriMesh(mesh, solid=False)` takes any object with `vertices` and
+    /// `faces` arrays (a `trimesh.Trimesh`).
     TriMesh,
     /// A heightfield: `HeightField(heights, scale)`, heights an `(nrows, ncols)` array
     /// over x (columns) and z (rows), scaled by `scale = (sx, sy, sz)`, centred on the origin.
@@ -129,10 +309,12 @@ kinds!(Shape2d:
     ConvexPolygon,
     /// A polygon, concave and with holes: `Polygon(exterior, holes=())`, rings as
     /// `(n, 2)` arrays, a closing vertex equal to the first accepted.
-    /// `Polygon.from_shapely(polygon)` takes any object with `exterior.coords` and
-    /// `interiors` (a shapely `Polygon`).
+    /// `Polygon(polygon)` takes any object with `exterior.coords` and `interiors` (a
+    /// shapely `Polygon`, whose holes come with it: other `holes` are then refused).
     Polygon,
-    /// A chain of segments: `Polyline(points, closed=False)`.
+    /// A chain of segments: `Polyline(points, closed=False)`; `closed=True` joins the
+    /// last point to the first (a closing point equal to the first is accepted, as
+    /// `Polygon` accepts it).
     Polyline,
     /// A 2D heightfield: `HeightField2d(heights, scale)`, heights along x scaled by `scale = (sx, sy)`.
     HeightField2d,
@@ -279,33 +461,54 @@ impl Segment {
     }
 }
 
-/// Triangle indices from an `(m, 3)` integer array, each in `0..2³²`.
+/// Triangle indices from an `(m, 3)` array of integers (signed or unsigned), each in
+/// `0..2³²`. Any other dtype is a `TypeError`: numpy would truncate float indices
+/// (0.9 to 0) and turn NaN into a huge negative number.
 fn faces(obj: &Bound<'_, PyAny>) -> PyResult<Vec<[u32; 3]>> {
-    crate::convert::not_numeric(obj, "faces")?;
-    let array: PyArrayLike2<'_, i64, AllowTypeChange> = obj
-        .extract()
-        .map_err(|_| PyTypeError::new_err("faces: expected an (m, 3) array of integers"))?;
-    if array.shape()[1] != 3 {
+    let array = match obj.hasattr("dtype")? {
+        true => obj.clone(),
+        false => obj
+            .py()
+            .import("numpy")?
+            .call_method1("asarray", (obj,))
+            .map_err(|_| PyTypeError::new_err("faces: expected an (m, 3) array of integers"))?,
+    };
+    let kind: String = array.getattr("dtype")?.getattr("kind")?.extract()?;
+    let shape: Vec<usize> = array.getattr("shape")?.extract()?;
+    if !matches!(kind.as_str(), "i" | "u") {
         return Err(PyTypeError::new_err(format!(
-            "faces: expected shape (m, 3), got {:?}",
-            array.shape()
+            "faces: expected an (m, 3) array of integers, got dtype {}",
+            array.getattr("dtype")?
         )));
     }
-    let index = |(i, &x): (usize, &i64)| {
-        u32::try_from(x).map_err(|_| {
-            PyValueError::new_err(format!(
-                "faces[{}][{}]: index {x} is not a vertex index",
-                i / 3,
-                i % 3
-            ))
-        })
+    if !matches!(shape.as_slice(), [_, 3]) {
+        return Err(PyTypeError::new_err(format!(
+            "faces: expected shape (m, 3), got {}",
+            convert::python_shape(&shape)
+        )));
+    }
+    let bad = |i: usize, x: &dyn std::fmt::Display| {
+        PyValueError::new_err(format!(
+            "faces[{}][{}]: index {x} is not a vertex index (0 to 2**32 - 1)",
+            i / 3,
+            i % 3
+        ))
     };
-    let flat: Vec<u32> = array
-        .as_array()
-        .iter()
-        .enumerate()
-        .map(index)
-        .collect::<PyResult<_>>()?;
+    let flat: Vec<u32> = if kind == "u" {
+        let array: PyArrayLike2<'_, u64, AllowTypeChange> = array.extract()?;
+        let values = array.as_array();
+        let indexed = values.iter().enumerate();
+        indexed
+            .map(|(i, &x)| u32::try_from(x).map_err(|_| bad(i, &x)))
+            .collect::<PyResult<_>>()?
+    } else {
+        let array: PyArrayLike2<'_, i64, AllowTypeChange> = array.extract()?;
+        let values = array.as_array();
+        let indexed = values.iter().enumerate();
+        indexed
+            .map(|(i, &x)| u32::try_from(x).map_err(|_| bad(i, &x)))
+            .collect::<PyResult<_>>()?
+    };
     Ok(flat.chunks_exact(3).map(|t| [t[0], t[1], t[2]]).collect())
 }
 
@@ -321,7 +524,17 @@ impl TriMesh {
         // A mesh object (`trimesh.Trimesh`, anything with `vertices` and `faces`).
         let (vertices, faces) = match faces {
             Some(f) => (vertices.clone(), f.clone()),
-            None => (vertices.getattr("vertices")?, vertices.getattr("faces")?),
+            None if vertices.hasattr("vertices")? && vertices.hasattr("faces")? => {
+                (vertices.getattr("vertices")?, vertices.getattr("faces")?)
+            }
+            None => {
+                return Err(PyTypeError::new_err(format!(
+                    "TriMesh: faces are required (an (m, 3) integer array) unless the first \
+                     argument is a mesh object with vertices and faces (a trimesh.Trimesh), \
+                     got {} and no faces",
+                    convert::describe(vertices)
+                )))
+            }
         };
         let (vertices, faces) = (&vertices, &faces);
         let vertices = D3::vectors(vertices, "vertices")?;
@@ -451,6 +664,13 @@ impl Polygon {
         holes: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<PyClassInitializer<Self>> {
         if exterior.hasattr("interiors")? {
+            let no_holes = |h: &Bound<'_, PyAny>| h.is_none() || h.len().is_ok_and(|n| n == 0);
+            if holes.is_some_and(|h| !no_holes(h)) {
+                return Err(PyTypeError::new_err(
+                    "holes: a shapely polygon brings its own holes (its interiors); pass \
+                     holes only with an exterior ring",
+                ));
+            }
             return from_shapely(exterior);
         }
         let outer = ring(exterior, "exterior")?;
@@ -510,8 +730,11 @@ impl Polyline {
     #[new]
     #[pyo3(signature = (points, closed=false))]
     fn new(points: &Bound<'_, PyAny>, closed: bool) -> PyResult<PyClassInitializer<Self>> {
-        let line =
-            d2::Polyline::new(D2::vectors(points, "points")?, closed).map_err(shape_error)?;
+        let mut points = D2::vectors(points, "points")?;
+        if closed && points.len() > 2 && points.first() == points.last() {
+            points.pop();
+        }
+        let line = d2::Polyline::new(points, closed).map_err(shape_error)?;
         Ok(base2(line).add_subclass(Self))
     }
 }
@@ -622,10 +845,31 @@ pub fn shape_from_json(py: Python<'_>, text: &str) -> PyResult<Py<PyAny>> {
     match text.as_bytes().first() {
         Some(b'2') => wrap2(py, serde_json::from_str(&text[1..]).map_err(bad)?),
         Some(b'3') => wrap3(py, serde_json::from_str(&text[1..]).map_err(bad)?),
-        _ => match serde_json::from_str::<d3::AnyShape>(text) {
-            Ok(shape) => wrap3(py, shape),
-            Err(_) => wrap2(py, serde_json::from_str(text).map_err(bad)?),
-        },
+        _ => {
+            let e3 = match serde_json::from_str::<d3::AnyShape>(text) {
+                Ok(shape) => return wrap3(py, shape),
+                Err(e) => e,
+            };
+            let e2 = match serde_json::from_str::<d2::AnyShape>(text) {
+                Ok(shape) => return wrap2(py, shape),
+                Err(e) => e,
+            };
+            // Neither dimension reads it: the error of the one the text was meant for.
+            // That is the one that read the whole structure and refused a value (a 3D
+            // ball with a negative radius: serde gives such errors no position), else
+            // the one that got farther.
+            let reach = |e: &serde_json::Error| match e.line() {
+                0 => (usize::MAX, 0),
+                line => (line, e.column()),
+            };
+            let (e, dim) = match reach(&e2) > reach(&e3) {
+                true => (e2, "2D"),
+                false => (e3, "3D"),
+            };
+            Err(PyValueError::new_err(format!(
+                "shape_from_json: not a shape of either dimension; as a {dim} shape: {e}"
+            )))
+        }
     }
 }
 

@@ -3,8 +3,10 @@
 //! pose and a bad batch raise `WorldError`, after which the world is unchanged.
 
 use crate::batch::{rays, RayHits};
-use crate::dim::{Dim, D2, D3};
+use crate::dim::{pose_of, Dim, PoseArray, D2, D3};
 use crate::results::{Contact, Manifold, RayHit};
+use isect::algo::gjk::GjkVector;
+use isect::shape::error::{check_pose, pose_passes_as_is};
 use isect::world::{
     ConfigurationCheck, Filter, Handle, Motion, QueryFilter, World as LibWorld,
     WorldDistance as LibDistance,
@@ -46,19 +48,20 @@ fn handles(ints: &[u64]) -> Vec<Handle> {
     ints.iter().map(|&b| Handle::from_bits(b)).collect()
 }
 
-/// A world distance answer.
-#[pyclass(frozen, get_all, module = "isect")]
-pub struct WorldDistance {
-    /// The nearest shape's handle.
-    pub handle: u64,
-    /// The distance (signed queries: negative inside or overlapping).
-    pub distance: f64,
-    /// The nearest point on that shape.
-    pub point: Py<PyAny>,
-    /// The matching point on the query point or shape.
-    pub query_point: Py<PyAny>,
-    /// Unit normal from the query to the shape.
-    pub normal: Py<PyAny>,
+crate::results::record! {
+    /// A world distance answer.
+    WorldDistance {
+        /// The nearest shape's handle.
+        handle: u64,
+        /// The distance (signed queries: negative inside or overlapping).
+        distance: f64,
+        /// The nearest point on that shape.
+        point: Py<PyAny>,
+        /// The matching point on the query point or shape.
+        query_point: Py<PyAny>,
+        /// Unit normal from the query to the shape.
+        normal: Py<PyAny>,
+    }
 }
 
 impl WorldDistance {
@@ -73,31 +76,28 @@ impl WorldDistance {
     }
 }
 
-#[pymethods]
-impl WorldDistance {
-    fn __repr__(&self) -> String {
-        format!(
-            "WorldDistance(handle={}, distance={})",
-            self.handle, self.distance
-        )
-    }
-}
-
 /// `check_configurations`' answers as arrays: `(collides, clearance, nearest_link,
-/// nearest_handle)`, `-1` where nothing lies within the bound.
+/// nearest_handle)`, `-1` where nothing lies within the bound; `None` (a configuration
+/// with a pose the world refuses) answers `False`, `nan`, `-1`, `-1`.
 fn configuration_arrays<D: Dim>(
     py: Python<'_>,
-    checks: &[ConfigurationCheck<D::V>],
+    checks: &[Option<&ConfigurationCheck<D::V>>],
 ) -> PyResult<Py<PyAny>> {
-    let collides: Vec<bool> = checks.iter().map(|c| c.collides).collect();
-    let clearance: Vec<f64> = checks.iter().map(|c| c.clearance).collect();
-    let link: Vec<i64> = checks
+    let collides: Vec<bool> = checks
         .iter()
-        .map(|c| c.nearest.map_or(-1, |(l, _)| l as i64))
+        .map(|c| c.is_some_and(|c| c.collides))
         .collect();
-    let handle: Vec<i64> = checks
+    let clearance: Vec<f64> = checks
         .iter()
-        .map(|c| c.nearest.map_or(-1, |(_, d)| d.handle.to_bits() as i64))
+        .map(|c| c.map_or(f64::NAN, |c| c.clearance))
+        .collect();
+    let nearest = checks.iter().map(|c| c.and_then(|c| c.nearest.as_ref()));
+    let link: Vec<i64> = nearest
+        .clone()
+        .map(|n| n.map_or(-1, |(l, _)| *l as i64))
+        .collect();
+    let handle: Vec<i64> = nearest
+        .map(|n| n.map_or(-1, |(_, d)| d.handle.to_bits() as i64))
         .collect();
     let arrays = (
         PyArray1::from_vec(py, collides),
@@ -106,6 +106,65 @@ fn configuration_arrays<D: Dim>(
         PyArray1::from_vec(py, handle),
     );
     Ok(arrays.into_pyobject(py)?.into_any().unbind())
+}
+
+/// `pose` as the world stores it, or the world's refusal of it (not finite, a rotation
+/// off unit length, a translation beyond the coordinate limit).
+fn world_pose<V: GjkVector>(pose: &V::Pose) -> Result<V::Pose, isect::shape::ShapeError> {
+    if pose_passes_as_is::<V, _>(pose) {
+        return Ok(*pose);
+    }
+    check_pose::<V, _>("World", "rotation", "translation", pose)
+}
+
+/// `World.check_configurations`: the poses parsed row by row (an error names the row,
+/// its configuration and its link), the configurations whose poses the world takes
+/// checked by the library on every core, the others answered with the miss.
+fn check_configurations_in<D: Dim>(
+    py: Python<'_>,
+    world: &LibWorld<D::V, D::Shape>,
+    links: &[D::Shape],
+    poses: &Any<'_>,
+    max_distance: f64,
+) -> PyResult<Py<PyAny>> {
+    let array = PoseArray::<D>::new(poses, "poses")?;
+    let (m, width) = (links.len(), array.width);
+    if m == 0 || array.len() % m != 0 {
+        return Err(world_error(isect::world::WorldError::BatchLength {
+            poses: array.len(),
+            links: m,
+        }));
+    }
+    let mut poses = Vec::with_capacity(array.len());
+    for (i, row) in array.flat().chunks_exact(width).enumerate() {
+        let pose = pose_of::<D>(width, row, "poses").or_else(|_| {
+            let what = format!("poses[{i}] (configuration {}, link {})", i / m, i % m);
+            pose_of::<D>(width, row, &what)
+        })?;
+        poses.push(pose);
+    }
+    let usable: Vec<bool> = poses
+        .chunks_exact(m)
+        .map(|c| c.iter().all(|p| world_pose::<D::V>(p).is_ok()))
+        .collect();
+    let kept: Vec<D::Pose> = match usable.iter().all(|&u| u) {
+        true => poses,
+        false => poses
+            .chunks_exact(m)
+            .zip(&usable)
+            .filter(|(_, &u)| u)
+            .flat_map(|(c, _)| c.iter().copied())
+            .collect(),
+    };
+    let checks = py
+        .detach(|| world.check_configurations(links, &kept, max_distance, Filter::ALL))
+        .map_err(world_error)?;
+    let mut checks = checks.iter();
+    let answers: Vec<Option<&ConfigurationCheck<D::V>>> = usable
+        .iter()
+        .map(|&u| if u { checks.next() } else { None })
+        .collect();
+    configuration_arrays::<D>(py, &answers)
 }
 
 /// Link shapes of dimension `D` from a Python sequence.
@@ -183,19 +242,36 @@ macro_rules! world_class {
                 self.world.set_pose(Handle::from_bits(handle), pose).map_err(world_error)
             }
 
-            /// Moves many shapes: `poses` is an array of poses, one per handle. All
-            /// are checked before any moves.
+            /// Moves many shapes: `poses` is an array of poses, one per handle (`(n, 7)`
+            /// rows or `(n, 4, 4)` matrices in 3D, `(n, 3)` rows `x, y, angle` or
+            /// `(n, 3, 3)` matrices in 2D: a 3x3 array is three rows). Every handle
+            /// and pose is checked before any shape moves: on an error no shape has
+            /// moved.
             fn set_poses(&mut self, handles: Vec<u64>, poses: &Any<'_>) -> PyResult<()> {
                 let poses = <$dim>::poses(poses, "poses")?;
                 if poses.len() != handles.len() {
                     return Err(PyTypeError::new_err(format!("poses: {} poses for {} handles", poses.len(), handles.len())));
                 }
                 let hs = self::handles(&handles);
-                if let Some(h) = hs.iter().find(|h| self.world.shape(**h).is_none()) {
-                    return Err(world_error(isect::world::WorldError::StaleHandle(*h)));
+                if let Some((i, h)) = hs.iter().enumerate().find(|(_, h)| self.world.shape(**h).is_none()) {
+                    let e = isect::world::WorldError::StaleHandle(*h);
+                    return Err(WorldError::new_err(format!("handles[{i}]: {e}")));
                 }
-                for (h, p) in hs.into_iter().zip(poses) {
-                    self.world.set_pose(h, p).map_err(world_error)?;
+                for (i, p) in poses.iter().enumerate() {
+                    world_pose::<<$dim as Dim>::V>(p).map_err(|e| WorldError::new_err(format!(
+                        "{}.set_poses: poses[{i}]: {e}", stringify!($name)
+                    )))?;
+                }
+                // The poses passed the world's own check, so no move below fails; should
+                // one fail all the same, the shapes already moved are put back.
+                let old: Vec<_> = hs.iter().filter_map(|h| self.world.pose(*h).copied()).collect();
+                for (k, (h, p)) in hs.iter().zip(poses).enumerate() {
+                    if let Err(e) = self.world.set_pose(*h, p) {
+                        for (h, p) in hs[..k].iter().zip(&old).rev() {
+                            let _ = self.world.set_pose(*h, *p);
+                        }
+                        return Err(world_error(e));
+                    }
                 }
                 Ok(())
             }
@@ -267,8 +343,10 @@ macro_rules! world_class {
                     .collect()
             }
 
-            /// The first shape hit by the ray: `(handle, RayHit)` or `None`. `exclude`:
-            /// handles to skip.
+            /// The first shape hit by the ray: `(handle, RayHit)` or `None` (also for a
+            /// NaN or infinite origin or direction). `RayHit.part` is the part of a
+            /// composite shape hit (a mesh's triangle, a compound's part, ...).
+            /// `exclude`: handles to skip.
             #[pyo3(signature = (origin, direction, max_t=f64::INFINITY, solid=true, exclude=Vec::new()))]
             fn cast_ray(&self, py: Python<'_>, origin: &Any<'_>, direction: &Any<'_>, max_t: f64, solid: bool, exclude: Vec<u64>) -> PyResult<Option<(u64, RayHit)>> {
                 let ray = crate::query::ray::<$dim>(origin, direction)?;
@@ -276,7 +354,7 @@ macro_rules! world_class {
                 let f = QueryFilter::new(Filter::ALL).excluding(&excluded);
                 self.world
                     .cast_ray_with(&ray, max_t, solid, f)
-                    .map(|h| Ok((h.handle.to_bits(), RayHit::new::<$dim>(py, &h.hit, None)?)))
+                    .map(|h| Ok((h.handle.to_bits(), RayHit::new::<$dim>(py, &h.hit, h.part)?)))
                     .transpose()
             }
 
@@ -338,14 +416,12 @@ macro_rules! world_class {
             /// N configurations of M links: `links` the M link shapes, `poses` N·M poses
             /// (configuration i's link j at row i·M + j). Returns the arrays
             /// `(collides, clearance, nearest_link, nearest_handle)`. Runs on every core
-            /// without the GIL.
+            /// without the GIL. A configuration with a NaN, infinite or out-of-range
+            /// pose answers the miss, row by row: `False`, `nan`, `-1`, `-1`.
             #[pyo3(signature = (links, poses, max_distance=f64::INFINITY))]
             fn check_configurations(&self, py: Python<'_>, links: &Any<'_>, poses: &Any<'_>, max_distance: f64) -> PyResult<Py<PyAny>> {
                 let links = self::links::<$dim>(links)?;
-                let poses = <$dim>::poses(poses, "poses")?;
-                let world = &self.world;
-                let checks = py.detach(|| world.check_configurations(&links, &poses, max_distance, Filter::ALL)).map_err(world_error)?;
-                configuration_arrays::<$dim>(py, &checks)
+                check_configurations_in::<$dim>(py, &self.world, &links, poses, max_distance)
             }
 
             /// Checks the world's internal invariants (for tests); raises on a defect.

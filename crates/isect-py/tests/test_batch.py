@@ -404,10 +404,13 @@ def test_collide_poses_one_b_pose_in_every_form():
     c, s = math.cos(0.8), math.sin(0.8)
     matrix[:2, :2] = [[c, -s], [s, c]]
     expected = isect.collide_poses(a, poses_a, b, np.tile(np.array(t + q), (500, 1)))
-    for one in [(t, q), isect.Pose(t, q), matrix, isect.Pose.from_matrix(matrix)]:
+    for one in [(t, q), [t, q], isect.Pose(t, q), matrix[None], [list(t + q)], isect.Pose.from_matrix(matrix)]:
         got = isect.collide_poses(a, poses_a, b, one)
         assert got[0].tolist() == expected[0].tolist()
         assert got[1] == pytest.approx(expected[1], abs=1e-12)
+    # A bare matrix is not one pose here: in 2D a 3x3 array is three rows, one rule for both.
+    with pytest.raises(TypeError, match=r"Pose\.from_matrix"):
+        isect.collide_poses(a, poses_a, b, matrix)
     identity = isect.collide_poses(a, poses_a, b)
     same_answers(identity, loop_answers(a, as_tuples_3d(poses_a), b, None))
 

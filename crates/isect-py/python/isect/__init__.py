@@ -17,14 +17,18 @@ homogeneous matrix; in 2D ``(translation, angle)`` (radians) or a 3x3 matrix; in
 either, an ``isect.Pose`` (the same forms, checked and converted once: a loop of
 queries that reuses its poses skips parsing them on every call). Arrays
 of poses are ``(n, 7)`` rows ``x, y, z, qx, qy, qz, qw`` or ``(n, 4, 4)`` in 3D, and
-``(n, 3)`` rows ``x, y, angle`` or ``(n, 3, 3)`` in 2D. All arithmetic is float64.
+``(n, 3)`` rows ``x, y, angle`` or ``(n, 3, 3)`` in 2D. Where one pose or many are
+taken (``collide_poses``' ``poses_b``) an array is always an array of poses (a bare
+3x3 array is three 2D rows; a bare 4x4 matrix is refused): give one pose as ``None``,
+an ``isect.Pose`` (``Pose.from_matrix(m)``), a ``(translation, rotation)`` pair or an
+array of one pose. All arithmetic is float64.
 
 Errors: ``ValueError`` for a bad shape or value (the library's message),
 ``TypeError`` for a wrong type, array shape or dtype, ``WorldError`` (a
 ``ValueError``) when a world refuses a call, ``FileError`` (a ``ValueError``) naming the
-file and the position in it for a file that cannot be read as shapes. NaN or infinite poses and points are not
-errors: the queries answer them with a miss (``False``, ``None``, ``nan``), row by
-row in the batch functions.
+file and the position in it for a file that cannot be read as shapes. NaN or infinite poses, points and rays are
+not errors: the queries answer them with a miss (``False``, ``None``, ``nan``), row by
+row in the batch functions; a world refuses them where it would store them.
 """
 
 from ._isect import *  # noqa: F401,F403

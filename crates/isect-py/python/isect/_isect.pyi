@@ -21,8 +21,12 @@ class Pose:
     def rotation(self) -> Union[Tuple[float, float, float, float], float]: ...
 
 # 3D: None, a Pose, (translation, (x, y, z, w)) or a 4x4 matrix; 2D: None, a Pose,
-# (translation, angle) or 3x3.
+# (translation, angle) or 3x3. The pair may be a list.
 PoseLike = Union[None, Pose, Tuple[ArrayLike, ArrayLike], Tuple[ArrayLike, float], ArrayLike]
+# collide_poses' poses_b: an array of N poses ((n, 7) / (n, 4, 4); (n, 3) / (n, 3, 3)),
+# an array of one pose, or one pose as None, a Pose or a (translation, rotation) pair;
+# a bare matrix is refused (a 3x3 array is three 2D rows).
+OnePoseOrMany = Union[None, Pose, Tuple[ArrayLike, ArrayLike], Tuple[ArrayLike, float], ArrayLike]
 
 class WorldError(ValueError): ...
 class FileError(ValueError): ...
@@ -111,33 +115,42 @@ AnyShape = Union[Shape, Shape2d]
 
 def shape_from_json(text: str) -> AnyShape: ...
 
+# The answers are records: built from their fields in order, equal field by field,
+# picklable, shown as the constructor call that rebuilds them.
 class ClosestPoints:
     distance: float
     point_a: Vec
     point_b: Vec
+    def __init__(self, distance: float, point_a: Vec, point_b: Vec) -> None: ...
 
 class Contact:
     normal: Vec
     depth: float
     point_a: Vec
     point_b: Vec
+    def __init__(self, normal: Vec, depth: float, point_a: Vec, point_b: Vec) -> None: ...
 
 class ManifoldPoint:
     point_a: Vec
     point_b: Vec
     depth: float
     feature_id: Tuple[bool, int, int]
+    def __init__(self, point_a: Vec, point_b: Vec, depth: float, feature_id: Tuple[bool, int, int]) -> None: ...
 
 class Manifold:
     normal: Vec
     points: list[ManifoldPoint]
+    def __init__(self, normal: Vec, points: list[ManifoldPoint]) -> None: ...
     def __len__(self) -> int: ...
 
 class RayHit:
     t: float
     point: Vec
     normal: Vec
+    # The part of a composite hit (a mesh's or heightfield's triangle, a compound's
+    # part, a polyline's segment, a polygon's piece); None for a convex shape.
     part: Optional[int]
+    def __init__(self, t: float, point: Vec, normal: Vec, part: Optional[int]) -> None: ...
 
 class ShapeCastHit:
     time: float
@@ -145,11 +158,13 @@ class ShapeCastHit:
     point_a: Vec
     point_b: Vec
     depth: float
+    def __init__(self, time: float, normal: Vec, point_a: Vec, point_b: Vec, depth: float) -> None: ...
 
 class PointProjection:
     point: Vec
     is_inside: bool
     distance: float
+    def __init__(self, point: Vec, is_inside: bool, distance: float) -> None: ...
 
 class RayHits:
     hit: npt.NDArray[np.bool_]
@@ -157,6 +172,8 @@ class RayHits:
     point: npt.NDArray[np.float64]
     normal: npt.NDArray[np.float64]
     id: npt.NDArray[np.int64]
+    def __init__(self, hit: npt.NDArray[np.bool_], t: npt.NDArray[np.float64], point: npt.NDArray[np.float64], normal: npt.NDArray[np.float64], id: npt.NDArray[np.int64]) -> None: ...
+    def __len__(self) -> int: ...
 
 def intersects(a: AnyShape, pose_a: PoseLike, b: AnyShape, pose_b: PoseLike) -> bool: ...
 def distance(a: AnyShape, pose_a: PoseLike, b: AnyShape, pose_b: PoseLike) -> float: ...
@@ -173,7 +190,7 @@ def cast_rays(shape: AnyShape, pose: PoseLike, origins: ArrayLike, directions: A
 def intersects_rays(shape: AnyShape, pose: PoseLike, origins: ArrayLike, directions: ArrayLike, max_t: float = ..., solid: bool = True) -> npt.NDArray[np.bool_]: ...
 def contains_points(shape: AnyShape, pose: PoseLike, points: ArrayLike) -> npt.NDArray[np.bool_]: ...
 def signed_distances(shape: AnyShape, pose: PoseLike, points: ArrayLike) -> Tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]: ...
-def collide_poses(a: AnyShape, poses_a: ArrayLike, b: AnyShape, poses_b: PoseLike | ArrayLike = None, *, distances: bool = True) -> Tuple[npt.NDArray[np.bool_], Optional[npt.NDArray[np.float64]]]: ...
+def collide_poses(a: AnyShape, poses_a: ArrayLike, b: AnyShape, poses_b: OnePoseOrMany = None, *, distances: bool = True) -> Tuple[npt.NDArray[np.bool_], Optional[npt.NDArray[np.float64]]]: ...
 
 class WorldDistance:
     handle: int
@@ -181,6 +198,7 @@ class WorldDistance:
     point: Vec
     query_point: Vec
     normal: Vec
+    def __init__(self, handle: int, distance: float, point: Vec, query_point: Vec, normal: Vec) -> None: ...
 
 Configurations = Tuple[npt.NDArray[np.bool_], npt.NDArray[np.float64], npt.NDArray[np.int64], npt.NDArray[np.int64]]
 
@@ -226,6 +244,7 @@ class CharacterCollision:
     point: Vec
     translation: Vec
     remaining: Vec
+    def __init__(self, handle: int, normal: Vec, point: Vec, translation: Vec, remaining: Vec) -> None: ...
 
 class CharacterMove:
     translation: Vec
@@ -236,6 +255,7 @@ class CharacterMove:
     snapped: bool
     collisions: list[CharacterCollision]
     iterations: int
+    def __init__(self, translation: Vec, grounded: bool, ground: Optional[Tuple[int, Vec, Vec]], sliding_down: bool, stepped: bool, snapped: bool, collisions: list[CharacterCollision], iterations: int) -> None: ...
 
 class _ControllerMethods:
     def __init__(
@@ -247,6 +267,18 @@ class _ControllerMethods:
         snap_to_ground: Optional[float] = None,
         max_iterations: Optional[int] = None,
     ) -> None: ...
+    @property
+    def up(self) -> Vec: ...
+    @property
+    def skin(self) -> float: ...
+    @property
+    def slopes(self) -> Tuple[float, float]: ...
+    @property
+    def step(self) -> Optional[Tuple[float, float]]: ...
+    @property
+    def snap_to_ground(self) -> Optional[float]: ...
+    @property
+    def max_iterations(self) -> int: ...
     def move_handle(self, world: Any, handle: int, desired: ArrayLike) -> CharacterMove: ...
 
 class CharacterController(_ControllerMethods):
