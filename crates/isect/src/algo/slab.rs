@@ -1,23 +1,73 @@
 //! The slab test: a ray or segment against an axis-aligned box (seed 000,
 //! `isectSegAABB`; Ericson, *Real-Time Collision Detection*, 5.3.3; Williams et al.,
-//! "An efficient and robust ray–box intersection algorithm", 2005).
+//! "An efficient and robust ray–box intersection algorithm", 2005), made
+//! conservative as in T. Ize, "Robust BVH Ray Traversal" (JCGT 2013).
 //!
 //! Per axis the ray `origin + t·dir` crosses the two slab planes at
 //! `t = (min − origin) / dir` and `(max − origin) / dir`; the ray is in the box on the
 //! intersection of the per-axis intervals, clipped to `[0, max_t]`.
 //!
-//! Robustness without tolerances (the seed's `|d| < 1e-6` "parallel" test is the trap
-//! this avoids): the inverse direction is IEEE's, so a zero component gives `±∞` and
+//! No parallel epsilon (the seed's `|d| < 1e-6` "parallel" test is the trap this
+//! avoids): the inverse direction is IEEE's, so a zero component gives `±∞` and
 //! that slab either holds the whole line or none of it. The one NaN, `0·∞`, arises
 //! only when the origin lies exactly on a slab plane of an axis the ray does not move
 //! along; that slab then holds the line, so the NaN is replaced by the infinity it
 //! stands for (IEEE `maxNum`/`minNum` against `∓∞`, see `axis_interval`). A `−0.0`
 //! direction component is made `+0.0` (so `1/dir` is never `−∞`). Every step is a
-//! min or max instruction: no step branches on the data. Boxes are closed: a ray
-//! grazing a face or edge hits.
+//! min or max instruction: no step branches on the data.
+//!
+//! Boxes are closed, and the test is conservative: each plane's `t` is three
+//! roundings away from the exact one (the subtraction, the rounded `1/dir`, the
+//! product), so a ray through an edge or a corner can compute an entry an ulp or two
+//! beyond its exit and miss the box it touches. The exit is therefore compared grown
+//! by [`SLAB_EXIT_ULPS`] (`t_enter ≤ t_exit·(1 + 2γ₃)`, Ize's rule, see [`widen`]):
+//! every box the exact ray meets within `[0, max_t]` is hit, and a ray passing
+//! outside an edge or corner by less than that relative margin of its `t` counts as
+//! touching it. A hit's entry is at most `max_t`.
 
+use crate::math::tolerance::eps;
 use crate::math::{Real, Vector};
 use crate::shape::{Aabb, Ray, Segment};
+
+/// The slab test's tolerance `2γ₃` in machine epsilons (`γₙ = nε / (1 − nε)`, ε the
+/// machine epsilon, `2⁻²³` in `f32`): a box is hit when `t_enter ≤ t_exit·(1 + 6ε)`.
+///
+/// Why it suffices: each computed plane parameter is its exact value times three
+/// factors in `[1 − u, 1 + u]` (`u = ε/2`; no underflow), so for a ray that touches
+/// the box (exact `t_enter ≤ t_exit`, both `≥ 0`) the computed entry is at most
+/// `t_enter·(1 + u)³` and the computed exit at least `t_exit·(1 − u)³`; the product
+/// with `1 + 6ε` rounds down by at most one more `(1 − u)`, and
+/// `(1 − u)⁴·(1 + 12u) ≥ (1 + u)³`. (`1 + 7u` would do; pbrt's `1 + 2γ₃` with `u` for
+/// ε, `1 + 6u`, is one rounding short in the worst case.) `max_t` is compared grown
+/// alike, so a box entered exactly at `max_t` is hit. The test is exact for zero
+/// direction components (infinite plane parameters) and does not cover subnormal
+/// plane parameters, whose rounding is absolute.
+pub const SLAB_EXIT_ULPS: f64 = 6.0;
+
+/// `t` grown by the slab test's tolerance, `t·(1 + `[`SLAB_EXIT_ULPS`]`·ε)`, and kept
+/// at most the largest finite value (a NaN stays NaN, `−∞` stays `−∞`). A box is hit
+/// when its computed entry is at most `widen` of its computed exit (and of `max_t`);
+/// traversals compare the entries of pending nodes with `widen(max_t)` after `max_t`
+/// shrank, so that a box entered exactly at the new `max_t` (an equal-`t` hit) is
+/// still visited. Never `+∞`: an entry at `+∞` (a still ray outside a slab, or an
+/// empty slot) is never within it.
+#[inline(always)]
+pub fn widen<S: Real>(t: S) -> S {
+    let grown = t * (S::ONE + eps::<S>(SLAB_EXIT_ULPS));
+    // `>` (not `min`): a NaN clip stays NaN, a miss.
+    if grown > S::MAX {
+        S::MAX
+    } else {
+        grown
+    }
+}
+
+/// True when an entry `t_enter` and an exit `t_exit` (already clipped to `max_t`) of
+/// the slab test mean a hit: `t_enter ≤ widen(t_exit)` (so `t_enter` is finite).
+#[inline(always)]
+fn touches<S: Real>(t_enter: S, t_exit: S) -> bool {
+    t_enter <= widen(t_exit)
+}
 
 /// A ray with its inverse direction precomputed, for testing it against many boxes.
 #[derive(Copy, Clone, Debug, PartialEq)]
@@ -52,8 +102,22 @@ impl<V: Vector> PreparedRay<V> {
 
     /// The interval `[t_enter, t_exit] ⊆ [0, max_t]` during which the ray is inside the
     /// closed box, or `None` when it misses. `t_enter = 0` when the origin is inside.
+    /// Conservative (module docs): a ray grazing an edge or corner within
+    /// [`SLAB_EXIT_ULPS`] of its `t` hits, with `t_enter = t_exit` when the rounded
+    /// entry lies beyond the rounded exit.
     #[inline]
     pub fn interval(&self, aabb: &Aabb<V>) -> Option<(V::Scalar, V::Scalar)> {
+        let (t_enter, t_exit) = self.raw_interval(aabb);
+        touches(t_enter, t_exit).then(|| {
+            let t_enter = t_enter.min(self.max_t);
+            (t_enter, t_exit.max(t_enter))
+        })
+    }
+
+    /// The largest slab entry (at least 0) and the smallest slab exit (at most
+    /// `max_t`), as computed: the entry may exceed the exit by rounding.
+    #[inline(always)]
+    fn raw_interval(&self, aabb: &Aabb<V>) -> (V::Scalar, V::Scalar) {
         let mut t_enter = V::Scalar::ZERO;
         let mut t_exit = self.max_t;
         for i in 0..V::DIM {
@@ -61,8 +125,7 @@ impl<V: Vector> PreparedRay<V> {
             t_enter = t_enter.max(near);
             t_exit = t_exit.min(far);
         }
-        // An entry at t = ∞ (a still ray outside a slab, with `max_t = ∞`) is a miss.
-        (t_enter <= t_exit && t_enter < V::Scalar::INFINITY).then_some((t_enter, t_exit))
+        (t_enter, t_exit)
     }
 
     /// True when the ray meets the closed box for some `t ∈ [0, max_t]`.
@@ -107,13 +170,21 @@ pub struct SlabHit<V: Vector> {
 /// 000's 3D version, and the entry normal.
 ///
 /// Edge behaviour: zero direction components, origins exactly on a slab plane and
-/// infinite `max_t` are exact (see the module docs). A ray starting inside hits at
+/// infinite `max_t` are exact (see the module docs); a ray touching a face, edge or
+/// corner hits, and so does one passing outside an edge or corner within
+/// [`SLAB_EXIT_ULPS`] of its `t` (the entry is then at most `max_t`, and the normal
+/// that of the face of the larger entry). A ray starting inside hits at
 /// `t_enter = 0` with a zero normal; a ray starting on a face and moving inward hits at
 /// `0` with that face's normal. NaN or infinite rays, and NaN or negative `max_t`, miss.
 #[inline]
 pub fn ray_aabb<V: Vector>(ray: &Ray<V>, aabb: &Aabb<V>, max_t: V::Scalar) -> Option<SlabHit<V>> {
     let prepared = PreparedRay::new(ray, max_t);
-    let (t_enter, t_exit) = prepared.interval(aabb)?;
+    let (raw_enter, raw_exit) = prepared.raw_interval(aabb);
+    if !touches(raw_enter, raw_exit) {
+        return None;
+    }
+    let t_enter = raw_enter.min(prepared.max_t);
+    let t_exit = raw_exit.max(t_enter);
     // The entry face: a moving axis whose slab entry is t_enter (an origin on a face
     // moving inward has entry 0 there). Lane-wise selects with constant indices, so
     // the unpredictable axis costs no branch; the last such axis wins a tie.
@@ -122,7 +193,7 @@ pub fn ray_aabb<V: Vector>(ray: &Ray<V>, aabb: &Aabb<V>, max_t: V::Scalar) -> Op
     for i in (0..V::DIM).rev() {
         let (near, _) = prepared.axis_interval(aabb, i);
         let dir = ray.dir.get(i);
-        let here = (near == t_enter) & (dir != V::Scalar::ZERO) & !found;
+        let here = (near == raw_enter) & (dir != V::Scalar::ZERO) & !found;
         found |= here;
         let face = V::Scalar::ONE.copysign(-dir);
         normal = normal.with(i, if here { face } else { V::Scalar::ZERO });
@@ -274,8 +345,11 @@ mod tests {
         assert_eq!(segment_aabb_interval(&cross, &b2), Some((0.25, 0.5)));
         let corner = Segment::new(Vec2::new(0.0, 2.0), Vec2::new(2.0, 0.0)).unwrap();
         assert!(segment_overlaps_aabb(&corner, &b2));
-        let short = Segment::new(Vec2::new(-1.0, 0.5), Vec2::new(-1e-7, 0.5)).unwrap();
+        let short = Segment::new(Vec2::new(-1.0, 0.5), Vec2::new(-1e-5, 0.5)).unwrap();
         assert!(!segment_overlaps_aabb(&short, &b2));
+        // Short of it by less than the tolerance (6 ε of its length): touching.
+        let grazing = Segment::new(Vec2::new(-1.0, 0.5), Vec2::new(-1e-7, 0.5)).unwrap();
+        assert!(segment_overlaps_aabb(&grazing, &b2));
         let b3 = Aabb::new(DVec3::ZERO, DVec3::ONE).unwrap();
         let point = Segment::new(DVec3::splat(0.5), DVec3::splat(0.5)).unwrap();
         assert_eq!(segment_aabb_interval(&point, &b3), Some((0.0, 1.0)));

@@ -13,7 +13,10 @@
 //! cache-line aligned and laid out depth first (a node's first inner child follows it),
 //! since traversals are bound by memory latency more than by arithmetic. A node takes
 //! 128 bytes in 3D `f32` (about 64 bytes per item); there is no per-item storage
-//! beyond it. No tolerances.
+//! beyond it. Ray walks are conservative as the slab test is
+//! ([`SLAB_EXIT_ULPS`](crate::algo::slab::SLAB_EXIT_ULPS)): a ray through an edge or
+//! corner of a box meets it, and a pending node or item entered within that margin of
+//! the clip is still visited.
 
 use core::marker::PhantomData;
 
@@ -23,7 +26,7 @@ use super::bvh_build::{build, empty_box, Node4, EMPTY_SLOT, LEAF_BIT};
 use super::simd::{aabb_boxes4, lane_boxes4, ray_boxes4_mask, Boxes4, SoaRay, LANES};
 use super::stack::Stack;
 use super::{finite_max_t, Defect};
-use crate::algo::slab::PreparedRay;
+use crate::algo::slab::{widen, PreparedRay};
 use crate::math::{Real, Vector};
 use crate::shape::{Aabb, Ray};
 
@@ -198,7 +201,8 @@ impl<V: Vector> Bvh<V> {
     }
 
     /// Closest hit over `t ∈ [0, max_t]`: for each item whose box the ray reaches before
-    /// the best hit so far, `leaf(item, best_t)` returns the exact hit parameter of the
+    /// the best hit so far (or at the same `t`: boxes are closed and the slab test
+    /// conservative), `leaf(item, best_t)` returns the exact hit parameter of the
     /// object (or `None`); a value `≤ best_t` clips the ray. Nodes are visited near first.
     /// Returns the item and `t` of the closest hit. A non-finite ray or a NaN or negative
     /// `max_t` hits nothing; `max_t = ∞` is allowed.
@@ -267,7 +271,7 @@ impl<V: Vector> Bvh<V> {
     }
 
     /// All hits: calls `f(item, t_enter)` for every item whose box the ray meets within
-    /// `max_t` (`t_enter` is the entry into the box), until `f` returns `false`.
+    /// `max_t` (`t_enter ≤ max_t` is the entry into the box), until `f` returns `false`.
     ///
     /// ```
     /// use isect::d3::*;
@@ -289,8 +293,9 @@ impl<V: Vector> Bvh<V> {
         max_t: V::Scalar,
         mut f: impl FnMut(u32, V::Scalar) -> bool,
     ) {
-        self.ray_walk(ray, max_t, |item, t_enter, _| {
-            (!f(item, t_enter)).then_some(V::Scalar::NEG_INFINITY)
+        self.ray_walk(ray, max_t, |item, t_enter, clip| {
+            // A grazing entry may lie beyond the clip by the slab tolerance.
+            (!f(item, t_enter.min(clip))).then_some(V::Scalar::NEG_INFINITY)
         });
     }
 
@@ -378,16 +383,20 @@ impl<V: Vector> Bvh<V> {
     }
 }
 
-/// The state of one ray's near-first walk: the ray, the current clip `max_t`, the node
-/// to visit next and the stack of pending nodes with their entry parameters.
+/// The state of one ray's near-first walk: the ray, the current clip `max_t` and its
+/// [`widen`]ed value `reach`, the node to visit next and the stack of pending nodes
+/// with their entry parameters.
 ///
 /// At each node one kernel call gives the entry parameters and the hit mask of the four
 /// slots; hit items are visited, and of the hit inner children the nearest is visited
 /// next without a round trip through the stack while the others are pushed farthest
 /// first with their entry parameter, which prunes them when popped after `max_t` shrank.
+/// Entries are compared with `reach`, as the kernel compares them: a box entered at
+/// the clip itself (an equal-`t` hit) is never pruned by the rounding of its entry.
 struct RayWalk<S: Real> {
     ray: SoaRay<S>,
     max_t: S,
+    reach: S,
     current: u32,
     stack: Stack<(u32, S)>,
 }
@@ -398,6 +407,7 @@ impl<S: Real> RayWalk<S> {
         Self {
             ray: SoaRay::default(),
             max_t: S::NEG_INFINITY,
+            reach: S::NEG_INFINITY,
             current: 0,
             stack: Stack::new(),
         }
@@ -409,7 +419,7 @@ impl<S: Real> RayWalk<S> {
     fn start<V: Vector<Scalar = S>>(&mut self, bvh: &Bvh<V>, ray: &Ray<V>, max_t: S) -> bool {
         let prepared = PreparedRay::new(ray, finite_max_t(max_t));
         // PreparedRay made a NaN or negative max_t (or a non-finite ray) −∞.
-        self.max_t = prepared.max_t;
+        self.clip(prepared.max_t);
         self.ray = SoaRay::new(&prepared);
         self.current = 0;
         self.stack.clear();
@@ -428,9 +438,9 @@ impl<S: Real> RayWalk<S> {
         let (t, hit) = ray_boxes4_mask(&self.ray, &node.boxes, dim, self.max_t);
         for lane in lanes(hit & node.items) {
             // max_t may have shrunk since the kernel ran.
-            if t[lane] <= self.max_t {
+            if t[lane] <= self.reach {
                 if let Some(new_max) = visit(node.child[lane] & !LEAF_BIT, t[lane], self.max_t) {
-                    self.max_t = new_max;
+                    self.clip(new_max);
                 }
             }
         }
@@ -456,7 +466,7 @@ impl<S: Real> RayWalk<S> {
             Some(sorted[0])
         };
         match next {
-            Some((t_enter, code)) if t_enter <= self.max_t => {
+            Some((t_enter, code)) if t_enter <= self.reach => {
                 self.current = code;
                 true
             }
@@ -464,20 +474,27 @@ impl<S: Real> RayWalk<S> {
         }
     }
 
-    /// Pushes a pending child (pruned at once when it starts beyond `max_t`).
+    /// Sets the clip to `max_t` (`−∞` ends the walk).
+    #[inline(always)]
+    fn clip(&mut self, max_t: S) {
+        self.max_t = max_t;
+        self.reach = widen(max_t);
+    }
+
+    /// Pushes a pending child (pruned at once when it starts beyond the clip).
     #[inline(always)]
     fn push(&mut self, t_enter: S, code: u32) {
-        if t_enter <= self.max_t {
+        if t_enter <= self.reach {
             self.stack.push((code, t_enter));
         }
     }
 
-    /// Makes the nearest pending node that still starts within `max_t` current; false
+    /// Makes the nearest pending node that still starts within the clip current; false
     /// when none is left.
     #[inline(always)]
     fn pop(&mut self) -> bool {
         while let Some((code, t_enter)) = self.stack.pop() {
-            if t_enter <= self.max_t {
+            if t_enter <= self.reach {
                 self.current = code;
                 return true;
             }
@@ -498,7 +515,7 @@ fn touch<S: Real>(node: &Node4<S>) {
 }
 
 /// The slots of `inner` (a mask of three or four lanes) as `(t_enter, code)`, nearest
-/// first; lanes outside the mask sort last with `t = +∞` (never `≤ max_t`). A
+/// first; lanes outside the mask sort last with `t = +∞` (never within the clip). A
 /// five-exchange sorting network of conditional moves: the order is unpredictable, a
 /// branchy sort would mispredict.
 #[inline(always)]

@@ -25,11 +25,14 @@
 //! - Proxies created, reinserted or enlarged are recorded as *moved*; pair finding for
 //!   moved proxies (Box2D's `UpdatePairs`) only queries those.
 //!
-//! No tolerances: boxes are compared exactly (closed boxes; touching overlaps).
+//! Boxes are compared exactly (closed boxes; touching overlaps); ray walks use the
+//! conservative slab test of [`PreparedRay`], whose one tolerance
+//! ([`SLAB_EXIT_ULPS`](crate::algo::slab::SLAB_EXIT_ULPS)) makes a ray through an edge
+//! or corner of a box meet it.
 
 use super::stack::Stack;
 use super::{check_aabb, finite_max_t, Defect, ProxyId};
-use crate::algo::slab::PreparedRay;
+use crate::algo::slab::{widen, PreparedRay};
 use crate::math::{Real, Vector};
 use crate::shape::{Aabb, Ray, ShapeError};
 
@@ -1257,6 +1260,9 @@ impl<V: Vector> DynamicTree<V> {
     }
 
     /// Near-first walk; `visit(proxy, user, max_t)` may return a new, smaller `max_t`.
+    /// Pending nodes are pruned when their entry lies beyond [`widen`]`(max_t)`, as the
+    /// slab test compares entries with the clip: a box entered at the clip itself (an
+    /// equal-`t` hit) is visited whatever the rounding of its entry.
     fn ray_walk(
         &self,
         ray: &mut PreparedRay<V>,
@@ -1271,7 +1277,7 @@ impl<V: Vector> DynamicTree<V> {
         let mut stack = Stack::new();
         stack.push((self.root, t_root));
         while let Some((i, t_enter)) = stack.pop() {
-            if t_enter > ray.max_t {
+            if t_enter > widen(ray.max_t) {
                 continue;
             }
             let node = &self.nodes[i as usize];

@@ -13,9 +13,11 @@
 //!
 //! All structures treat boxes as closed (touching boxes overlap, as
 //! [`Aabb::intersects`](crate::shape::Aabb::intersects) does) and use
-//! [`PreparedRay`](crate::algo::slab::PreparedRay)'s robustness rules for rays. No
-//! tolerances: every test is exact on the stored boxes. Traversals use an explicit stack
-//! (inline, spilling to the heap), never recursion.
+//! [`PreparedRay`](crate::algo::slab::PreparedRay)'s robustness rules for rays. Box
+//! tests are exact on the stored boxes; ray tests have the slab test's one tolerance
+//! ([`SLAB_EXIT_ULPS`](crate::algo::slab::SLAB_EXIT_ULPS): a ray through an edge or
+//! corner of a box meets it, whatever the rounding of its entry and exit).
+//! Traversals use an explicit stack (inline, spilling to the heap), never recursion.
 
 mod bvh;
 mod bvh_build;

@@ -19,9 +19,14 @@
 //! `if t > enter { t } else { enter }` (and the mirror for exit), stays unchanged: the
 //! neutral value `PreparedRay` substitutes. Boxes are closed; an empty lane (min `+∞`,
 //! max `−∞`) is missed by every ray (its inverted first axis is tested) and overlaps no
-//! box. No tolerances.
+//! box. The ray kernels are conservative as [`PreparedRay`] is: a lane is hit when its
+//! entry is at most the exit grown by [`SLAB_EXIT_ULPS`] (Ize's `1 + 2γ₃`, see
+//! [`widen`]), so a ray through an edge or a corner of a box hits it; that costs one
+//! product and one minimum a call. The box kernels are exact comparisons.
 
-use crate::algo::slab::PreparedRay;
+#[cfg(doc)]
+use crate::algo::slab::SLAB_EXIT_ULPS;
+use crate::algo::slab::{widen, PreparedRay};
 use crate::math::{Real, Vector};
 use crate::shape::Aabb;
 
@@ -136,8 +141,8 @@ impl<S: Real> SoaRay<S> {
 /// Ray against four boxes: per lane, the entry parameter `t_enter ∈ [0, max_t]` of the
 /// closed box, or `+∞` when the ray misses it within `[0, max_t]`. `dim` is the number
 /// of axes in use (2 or 3). Gives the same hits and entry values as
-/// [`PreparedRay::interval`] with the same `max_t`; a NaN `max_t` or one below zero
-/// misses everything.
+/// [`PreparedRay::interval`] with the same `max_t` (conservative: a ray through an
+/// edge or corner hits); a NaN `max_t` or one below zero misses everything.
 ///
 /// ```
 /// use isect::d2::*;
@@ -162,7 +167,12 @@ pub fn ray_boxes4<S: Real>(ray: &SoaRay<S>, boxes: &Boxes4<S>, dim: usize, max_t
     let mut out = [S::INFINITY; LANES];
     for lane in 0..LANES {
         if hit & (1 << lane) != 0 {
-            out[lane] = enter[lane];
+            // A grazing hit may enter beyond max_t by the tolerance.
+            out[lane] = if enter[lane] > max_t {
+                max_t
+            } else {
+                enter[lane]
+            };
         }
     }
     out
@@ -170,7 +180,9 @@ pub fn ray_boxes4<S: Real>(ray: &SoaRay<S>, boxes: &Boxes4<S>, dim: usize, max_t
 
 /// [`ray_boxes4`] for traversals: the per-lane entry parameters (meaningful only in hit
 /// lanes) and the bit mask of the lanes hit within `[0, max_t]` (bit `l` for lane `l`),
-/// which the compiler forms with one vector comparison.
+/// which the compiler forms with one vector comparison. A hit lane's entry is at most
+/// [`widen`]`(max_t)`, not clipped to `max_t` (a traversal compares it with its own
+/// widened clip).
 ///
 /// ```
 /// use isect::d3::*;
@@ -198,12 +210,28 @@ pub fn ray_boxes4_mask<S: Real>(
     dim: usize,
     max_t: S,
 ) -> ([S; LANES], u32) {
-    ray_boxes4_mask_rows(ray, boxes, dim, [max_t; LANES])
+    slab_lanes::<S, true>(ray, boxes, dim, [max_t; LANES])
 }
 
-/// [`ray_boxes4_mask`] with a `max_t` per lane.
+/// [`ray_boxes4_mask`] with a `max_t` per lane, without the tolerance: a lane is hit
+/// when its computed entry is at most its computed exit, so a ray through an edge or a
+/// corner can miss the box by an ulp. The mesh ray tree's `f32` node kernels, exact
+/// slab tests on padded boxes, are checked against it bit for bit.
+#[cfg_attr(not(test), allow(dead_code))]
 #[inline(always)]
 pub(crate) fn ray_boxes4_mask_rows<S: Real>(
+    ray: &SoaRay<S>,
+    boxes: &Boxes4<S>,
+    dim: usize,
+    max_t: [S; LANES],
+) -> ([S; LANES], u32) {
+    slab_lanes::<S, false>(ray, boxes, dim, max_t)
+}
+
+/// The slab test on four lanes: the entries and the mask of the lanes hit within
+/// `max_t`, with the exit grown by [`widen`] when `ROBUST`.
+#[inline(always)]
+fn slab_lanes<S: Real, const ROBUST: bool>(
     ray: &SoaRay<S>,
     boxes: &Boxes4<S>,
     dim: usize,
@@ -231,6 +259,13 @@ pub(crate) fn ray_boxes4_mask_rows<S: Real>(
             } else {
                 exit[lane]
             };
+        }
+    }
+    if ROBUST {
+        for e in &mut exit {
+            // Kept finite: an entry at +∞ (a still ray outside a slab) stays a miss
+            // when the clip is `S::MAX`. A NaN `max_t` stays NaN (a miss).
+            *e = widen(*e);
         }
     }
     let mut hit = 0;

@@ -9,10 +9,13 @@
 //! closest points the meshes' nearest-triangle search; contact normals the meshes'
 //! internal-edge correction ([`trimesh::internal_edges`](super::trimesh::internal_edges)),
 //! with neighbours read off the grid. Tolerances: the tree's boxes are padded as the
-//! meshes' ([`BOX_PADDING_ULPS`](super::trimesh::BOX_PADDING_ULPS)).
+//! meshes' ([`BOX_PADDING_ULPS`](super::trimesh::BOX_PADDING_ULPS)), and the grid walk
+//! visits every cell grown by that padding that the ray passes over (so the four
+//! cells around a grid point it crosses), ending past the best hit by the slab
+//! test's tolerance ([`SLAB_EXIT_ULPS`](crate::algo::slab::SLAB_EXIT_ULPS)).
 
 use crate::algo::gjk::GjkVector;
-use crate::algo::slab::PreparedRay;
+use crate::algo::slab::{widen, PreparedRay};
 use crate::broad::Bvh;
 use crate::math::{Isometry, Pose3, Real, Vector, Vector3};
 use crate::query::{PointProjection, ProjectPoint, RayCast};
@@ -452,19 +455,20 @@ impl<R: Real> RayCast<R::V3> for HeightField<R> {
     }
 }
 
-/// One axis (x or z) of the grid walk: the current cell, the step (−1, 0, +1) and
-/// the `t` at which the ray crosses the next grid line.
-struct Walk<R> {
-    cell: usize,
+/// One axis (x or z) of the grid walk: its grid lines, the direction of travel
+/// (`step`: −1, 0, +1), the ray's origin and inverse direction on it, and the boxes'
+/// padding signed as the travel (`spad`).
+#[derive(Copy, Clone)]
+struct Axis<'a, R> {
+    lines: &'a [R],
     step: isize,
-    t_next: R,
+    o: R,
+    inv: R,
+    spad: R,
 }
 
-impl<R: Real> Walk<R> {
-    /// The walk along grid lines `lines` (increasing) of a ray with origin `o` and
-    /// direction `d` on this axis, starting at coordinate `start`; `pad` is the
-    /// distance within which a start counts as on a grid line.
-    fn new(lines: &[R], o: R, d: R, start: R, pad: R) -> Self {
+impl<'a, R: Real> Axis<'a, R> {
+    fn new(lines: &'a [R], o: R, d: R, pad: R) -> Self {
         let step = if d > R::ZERO {
             1
         } else if d < R::ZERO {
@@ -472,33 +476,123 @@ impl<R: Real> Walk<R> {
         } else {
             0
         };
-        let mut walk = Self {
-            cell: start_cell(lines, start, step, pad),
+        Self {
+            lines,
             step,
-            t_next: R::INFINITY,
+            o,
+            inv: d.recip(),
+            spad: if step < 0 { -pad } else { pad },
+        }
+    }
+
+    /// The number of cells.
+    fn cells(&self) -> usize {
+        self.lines.len() - 1
+    }
+
+    /// `t` at which the ray comes within the padding of cell `k` on this axis (a
+    /// moving axis): it crosses the cell's near line less the padding.
+    #[inline(always)]
+    fn enter(&self, k: usize) -> R {
+        let near = self.lines[k + usize::from(self.step < 0)];
+        (near - self.spad - self.o) * self.inv
+    }
+
+    /// `t` at which the ray leaves cell `k` grown by the padding on this axis (a
+    /// moving axis): it crosses the cell's far line plus the padding.
+    #[inline(always)]
+    fn leave(&self, k: usize) -> R {
+        let far = self.lines[k + usize::from(self.step > 0)];
+        (far + self.spad - self.o) * self.inv
+    }
+
+    /// The cell after `k` in the direction of travel, if any.
+    #[inline(always)]
+    fn after(&self, k: usize) -> Option<usize> {
+        let next = k.wrapping_add_signed(self.step);
+        (self.step != 0 && next < self.cells()).then_some(next)
+    }
+}
+
+/// The walk's state on one axis: the cells whose span grown by the padding holds the
+/// ray's coordinate. That is `cell` (the last one the ray came to), which it leaves
+/// at `t_out`, and `behind` (the one before it) until `t_behind`, while the ray is
+/// within the padding of the line between them (`t_behind = −∞` when there is no
+/// such cell; `+∞` for a still ray starting there); `t_ahead` is when the ray comes
+/// within the padding of the next cell (`+∞`: none). Cells narrower than twice the
+/// padding are not walked, so at most two cells hold the coordinate.
+struct Band<R> {
+    cell: usize,
+    t_out: R,
+    behind: usize,
+    t_behind: R,
+    t_ahead: R,
+}
+
+impl<R: Real> Band<R> {
+    /// The band of the ray's coordinate `start` (the ray's start in the field's box).
+    fn new(axis: &Axis<'_, R>, start: R) -> Self {
+        let pad = axis.spad.abs();
+        let c = cell_of(axis.lines, start);
+        let lo = if c > 0 && start - axis.lines[c] <= pad {
+            c - 1
+        } else {
+            c
         };
-        walk.t_next = walk.next_crossing(lines, o, d);
-        walk
-    }
-
-    /// `t` of the crossing of the current cell's far line (`∞` when not moving).
-    fn next_crossing(&self, lines: &[R], o: R, d: R) -> R {
-        match self.step {
-            1 => (lines[self.cell + 1] - o) / d,
-            -1 => (lines[self.cell] - o) / d,
-            _ => R::INFINITY,
+        let hi = if c + 1 < axis.cells() && axis.lines[c + 1] - start <= pad {
+            c + 1
+        } else {
+            c
+        };
+        let (cell, behind) = if axis.step > 0 { (hi, lo) } else { (lo, hi) };
+        let leave = |k| {
+            if axis.step == 0 {
+                R::INFINITY
+            } else {
+                axis.leave(k)
+            }
+        };
+        Self {
+            cell,
+            t_out: leave(cell),
+            behind,
+            t_behind: if lo == hi {
+                R::NEG_INFINITY
+            } else {
+                leave(behind)
+            },
+            t_ahead: axis.after(cell).map_or(R::INFINITY, |k| axis.enter(k)),
         }
     }
 
-    /// Moves to the next cell; false when it leaves the grid.
-    fn advance(&mut self, lines: &[R], o: R, d: R) -> bool {
-        let next = self.cell as isize + self.step;
-        if next < 0 || next as usize + 1 >= lines.len() {
-            return false;
-        }
-        self.cell = next as usize;
-        self.t_next = self.next_crossing(lines, o, d);
-        true
+    /// Moves to the cell ahead (`t_ahead` is finite), returning it and the `t` at
+    /// which the ray leaves it.
+    #[inline(always)]
+    fn advance(&mut self, axis: &Axis<'_, R>) -> (usize, R) {
+        let next = self.cell.wrapping_add_signed(axis.step);
+        self.behind = self.cell;
+        self.t_behind = self.t_out;
+        self.cell = next;
+        self.t_out = axis.leave(next);
+        self.t_ahead = axis.after(next).map_or(R::INFINITY, |k| axis.enter(k));
+        (next, self.t_out)
+    }
+
+    /// Whether `behind` still holds the ray's coordinate at `t` (at or after the
+    /// last advance).
+    #[inline(always)]
+    fn behind_at(&self, t: R) -> bool {
+        t <= self.t_behind
+    }
+}
+
+/// The lesser of two `t`s that are never NaN (one compare, not `min`'s NaN rule).
+#[inline(always)]
+fn lesser<R: Real>(a: R, b: R) -> R {
+    if b < a {
+        b
+    } else {
+        a
     }
 }
 
@@ -532,25 +626,18 @@ fn cell_span<R: Real>(lines: &[R], lo: R, hi: R) -> Option<core::ops::Range<usiz
     Some(first..last + 1)
 }
 
-/// The cell of `lines` holding `start`. The division rounds, so the cell is then
-/// placed exactly against the stored lines; a moving walk starting within `pad` of
-/// the line behind it begins one cell back, so that a rounded entry point never skips
-/// the cell the ray enters first.
-fn start_cell<R: Real>(lines: &[R], start: R, step: isize, pad: R) -> usize {
+/// The cell of `lines` holding `x` (the first or last cell for an `x` beyond them).
+/// The division rounds, so the cell is then placed exactly against the stored lines.
+fn cell_of<R: Real>(lines: &[R], x: R) -> usize {
     let cells = lines.len() - 1;
     let width = (lines[cells] - lines[0]) / R::from_f64(cells as f64);
-    let at = ((start - lines[0]) / width).to_f64().floor();
+    let at = ((x - lines[0]) / width).to_f64().floor();
     // The input is finite; the clamp keeps rounding inside the grid.
     let mut cell = at.clamp(0.0, (cells - 1) as f64) as usize;
-    while cell > 0 && start < lines[cell] {
+    while cell > 0 && x < lines[cell] {
         cell -= 1;
     }
-    while cell + 1 < cells && start > lines[cell + 1] {
-        cell += 1;
-    }
-    if step > 0 && cell > 0 && start - lines[cell] <= pad {
-        cell -= 1;
-    } else if step < 0 && cell + 1 < cells && lines[cell + 1] - start <= pad {
+    while cell + 1 < cells && x > lines[cell + 1] {
         cell += 1;
     }
     cell
@@ -559,10 +646,19 @@ fn start_cell<R: Real>(lines: &[R], start: R, step: isize, pad: R) -> usize {
 impl<R: Real> HeightField<R> {
     /// The closest hit `(triangle, t)` by a grid walk (Amanatides and Woo, "A fast
     /// voxel traversal algorithm for ray tracing", 1987, in the x/z plane): the ray is
-    /// clipped to the field's box, then the cells it crosses are visited in order of
-    /// `t`; a cell whose height range the ray's height over the cell misses is skipped,
-    /// and the first cell with a hit holds the closest one (a triangle lies in its
-    /// cell's column). At most `nrows + ncols + 2` cells are visited. A zero
+    /// clipped to the field's padded box, then every cell whose footprint, grown by
+    /// the boxes' padding, the ray passes over is visited, in the order the ray
+    /// reaches them; a cell whose height range (with the padding) the ray's height
+    /// there misses is skipped. The cells are the tree's padded triangle boxes two by
+    /// two, so the walk tests every triangle a [`TriMesh`](crate::shape::TriMesh) of
+    /// the same triangles would: at a grid point the ray crosses, all four cells
+    /// around it (the watertight kernel gives the point to one of their triangles,
+    /// whichever way the walk would step), and at `max_t` the cells behind an edge
+    /// there. The walk ends once the next cell is reached beyond the best hit (or
+    /// beyond `max_t`, the box) by more than the slab tolerance
+    /// ([`widen`]), so equal-`t` hits in later cells are
+    /// seen; the answer is the least `(t, triangle)`, as the mesh's. At most
+    /// `nrows + ncols` steps, each coming to the next column or row of cells. A zero
     /// direction, a NaN or infinite ray, and a NaN or negative `max_t` find nothing.
     ///
     /// ```
@@ -584,38 +680,58 @@ impl<R: Real> HeightField<R> {
             return self.cast_ray_tree(&sheared, ray, max_t);
         }
         let (t0, t1) = PreparedRay::new(ray, max_t).interval(&self.aabb.loosened(self.pad))?;
-        let (o, d) = (ray.origin, ray.dir);
-        let start = ray.point_at(t0);
-        let mut x = Walk::new(&self.xs, o.get(0), d.get(0), start.get(0), self.pad);
-        let mut z = Walk::new(&self.zs, o.get(2), d.get(2), start.get(2), self.pad);
-        let mut t_in = t0;
-        for _ in 0..self.nrows + self.ncols + 2 {
-            let t_out = x.t_next.min(z.t_next).min(t1);
-            if self.ray_may_meet_cell(z.cell, x.cell, o.get(1), d.get(1), t_in, t_out) {
-                if let Some(hit) = self.hit_in_cell(&sheared, z.cell, x.cell, max_t) {
-                    return Some(hit);
+        let (o, d, start) = (ray.origin, ray.dir, ray.point_at(t0));
+        let ax = Axis::new(&self.xs, o.get(0), d.get(0), self.pad);
+        let az = Axis::new(&self.zs, o.get(2), d.get(2), self.pad);
+        let (mut x, mut z) = (Band::new(&ax, start.get(0)), Band::new(&az, start.get(2)));
+        let mut walk = CellVisit {
+            ray: &sheared,
+            oy: o.get(1),
+            dy: d.get(1),
+            t1,
+            max_t,
+            best: None,
+            limit: widen(t1),
+        };
+        let zs = [(z.cell, z.t_out), (z.behind, z.t_behind)];
+        for &(i, zi) in &zs[..1 + usize::from(z.behind_at(t0))] {
+            walk.visit(self, i, x.cell, t0, lesser(x.t_out, zi));
+            if x.behind_at(t0) {
+                walk.visit(self, i, x.behind, t0, lesser(x.t_behind, zi));
+            }
+        }
+        // Each step the ray comes within the padding of a next column or row of cells
+        // (`t_ahead` and `limit` are never NaN; `t_ahead = ∞` when no cell is left).
+        for _ in 0..self.nrows + self.ncols {
+            if x.t_ahead <= z.t_ahead {
+                let t = x.t_ahead;
+                if t > walk.limit {
+                    break;
+                }
+                let (j, xj) = x.advance(&ax);
+                walk.visit(self, z.cell, j, t, lesser(xj, z.t_out));
+                if z.behind_at(t) {
+                    walk.visit(self, z.behind, j, t, lesser(xj, z.t_behind));
+                }
+            } else {
+                let t = z.t_ahead;
+                if t > walk.limit {
+                    break;
+                }
+                let (i, zi) = z.advance(&az);
+                walk.visit(self, i, x.cell, t, lesser(x.t_out, zi));
+                if x.behind_at(t) {
+                    walk.visit(self, i, x.behind, t, lesser(x.t_behind, zi));
                 }
             }
-            if t_out >= t1 {
-                return None;
-            }
-            // Cross the nearer grid line (both at a grid vertex).
-            let (step_x, step_z) = (x.t_next <= z.t_next, z.t_next <= x.t_next);
-            if step_x && !x.advance(&self.xs, o.get(0), d.get(0)) {
-                return None;
-            }
-            if step_z && !z.advance(&self.zs, o.get(2), d.get(2)) {
-                return None;
-            }
-            t_in = t_out;
         }
-        None
+        walk.best
     }
 
     /// Whether a cell is narrower (in x or z) than twice the boxes' padding: the walk
-    /// then cannot tell which cells a ray passes within the padding of (it steps back
-    /// at most one cell), so the tree of padded triangle boxes, which culls exactly as
-    /// a [`TriMesh`](crate::shape::TriMesh) does, answers instead.
+    /// then cannot tell which cells a ray passes within the padding of (it keeps at
+    /// most two a axis), so the tree of padded triangle boxes, which culls as a
+    /// [`TriMesh`](crate::shape::TriMesh) does, answers instead.
     fn cells_within_padding(&self) -> bool {
         let width = |lines: &[R]| lines[1] - lines[0];
         width(&self.xs).min(width(&self.zs)) <= self.pad + self.pad
@@ -638,33 +754,62 @@ impl<R: Real> HeightField<R> {
 
     /// False when the ray's height over `[t_in, t_out]` stays above or below every
     /// corner of cell `(i, j)` (with the boxes' padding).
+    #[inline(always)]
     fn ray_may_meet_cell(&self, i: usize, j: usize, oy: R, dy: R, t_in: R, t_out: R) -> bool {
         let (ya, yb) = (oy + dy * t_in, oy + dy * t_out);
-        let h = |i: usize, j: usize| self.heights[i * self.ncols + j];
-        let corners = [h(i, j), h(i + 1, j), h(i, j + 1), h(i + 1, j + 1)];
-        let lo = corners.iter().copied().fold(R::INFINITY, R::min) * self.scale.get(1);
-        let hi = corners.iter().copied().fold(R::NEG_INFINITY, R::max) * self.scale.get(1);
-        ya.max(yb) >= lo - self.pad && ya.min(yb) <= hi + self.pad
+        let at = i * self.ncols + j;
+        let (row, next) = (
+            &self.heights[at..at + 2],
+            &self.heights[at + self.ncols..][..2],
+        );
+        // The heights are finite and the `t`s never NaN: plain compares.
+        let greater = |a: R, b: R| if b > a { b } else { a };
+        let lo = lesser(lesser(row[0], row[1]), lesser(next[0], next[1])) * self.scale.get(1);
+        let hi = greater(greater(row[0], row[1]), greater(next[0], next[1])) * self.scale.get(1);
+        greater(ya, yb) >= lo - self.pad && lesser(ya, yb) <= hi + self.pad
+    }
+}
+
+/// The cells the grid walk of [`HeightField::cast_ray_cell`] visits: the ray, its
+/// height, the end of its clip to the field's box, the clip `max_t`, and the least
+/// `(triangle, t)` so far.
+struct CellVisit<'a, R: Real> {
+    ray: &'a ShearedRay<R::V3>,
+    oy: R,
+    dy: R,
+    t1: R,
+    max_t: R,
+    best: Option<(usize, R)>,
+    /// The walk's end: cells reached beyond it hold no hit before the best one (nor
+    /// within the field's box), by more than the slab test's tolerance.
+    limit: R,
+}
+
+impl<R: Real> CellVisit<'_, R> {
+    /// Cell `(i, j)`, which the ray reaches (grown by the padding) at `t_in` and
+    /// leaves at `t_out`: its triangles are tested unless its height range rules
+    /// them out.
+    #[inline(always)]
+    fn visit(&mut self, field: &HeightField<R>, i: usize, j: usize, t_in: R, t_out: R) {
+        // Grown as the slab test grows its exits: a hit clipped at `max_t`, where the
+        // kernel's `t` may round a few ulps early, keeps the ray's height there.
+        let t_out = widen(lesser(t_out, self.t1));
+        if field.ray_may_meet_cell(i, j, self.oy, self.dy, t_in, t_out) {
+            self.test(field, i, j);
+        }
     }
 
-    /// The nearer hit on the two triangles of cell `(i, j)` within `max_t`.
-    fn hit_in_cell(
-        &self,
-        ray: &ShearedRay<R::V3>,
-        i: usize,
-        j: usize,
-        max_t: R,
-    ) -> Option<(usize, R)> {
-        let first = 2 * (i * (self.ncols - 1) + j);
-        let mut best: Option<(usize, R)> = None;
+    /// The two triangles of cell `(i, j)`: keeps the least `(t, triangle)`.
+    fn test(&mut self, field: &HeightField<R>, i: usize, j: usize) {
+        let first = 2 * (i * (field.ncols - 1) + j);
         for t in [first, first + 1] {
-            if let Some(hit) = ray.hit(&self.corners(t)).filter(|&h| h <= max_t) {
-                if best.is_none_or(|(_, b)| hit < b) {
-                    best = Some((t, hit));
+            if let Some(hit) = self.ray.hit(&field.corners(t)).filter(|&h| h <= self.max_t) {
+                if self.best.is_none_or(|(b, bt)| (hit, t) < (bt, b)) {
+                    self.best = Some((t, hit));
+                    self.limit = widen(hit.min(self.t1));
                 }
             }
         }
-        best
     }
 }
 

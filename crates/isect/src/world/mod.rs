@@ -13,7 +13,10 @@
 //! exist, pairs found for the proxies that left their fat box, kept until their fat
 //! boxes part, and recomputed only when one of their shapes moved (see `update`).
 //! No tolerances of its own: the broad phase is exact on boxes and the narrow phase
-//! is [`dispatch::contact`](crate::query::dispatch::contact).
+//! is [`dispatch::contact`](crate::query::dispatch::contact); ray queries walk with
+//! the slab test's ([`SLAB_EXIT_ULPS`](crate::algo::slab::SLAB_EXIT_ULPS)) and count
+//! a shape's hit where its box grown by [`PAIR_BOX_ULPS`] is entered (see `queries`),
+//! so that every ray query answers alike whichever structure it walks.
 //!
 //! Poses: a pose's rotation is checked where it enters ([`World::insert`],
 //! [`World::set_pose`], and the query poses of [`World::cast_shape`] and

@@ -5,12 +5,22 @@
 //! batches: a cached static SIMD [`Bvh`] of the tight boxes) and confirms with the
 //! exact shape test; every list is sorted and ties go to the smaller handle, so answers
 //! do not depend on the structure walked.
+//!
+//! Ray answers are the same whichever structure is walked (the trees' fat boxes or
+//! the snapshot's ray boxes) and in whatever order, by construction: a shape's hit
+//! counts only where its ray box ([`ray_box`]) is entered by then (the conservative
+//! slab test with `max_t` the hit's `t`, [`hit_in_box`]); every walk prunes with the
+//! same test against its clip, on boxes that hold the ray box, so it visits every
+//! shape whose hit counts and is not beyond the answer. (Before, the snapshot's tight
+//! boxes lost hits on an edge or corner of a box, and the walks' pruning lost equal-`t`
+//! ties, so `cast_ray` answered differently once `cast_rays` had built the snapshot.)
 
 // `!(x >= y)` is deliberate: it is also true for NaN, which must take the safe branch.
 #![allow(clippy::neg_cmp_op_on_partial_ord)]
 
-use super::{unit_pose, Entry, Handle, QueryFilter, World};
+use super::{pair_box_of, unit_pose, Entry, Handle, QueryFilter, World};
 use crate::algo::gjk::GjkVector;
+use crate::algo::slab::PreparedRay;
 use crate::broad::Bvh;
 use crate::math::{Real, Vector};
 use crate::query::dispatch::{self, DispatchShape};
@@ -136,9 +146,9 @@ impl<V: GjkVector, S: DispatchShape<V> + Sync> World<V, S> {
     }
 
     /// The exact test of `ray` within `t_max` against the shape in `slot` (if `filter`
-    /// allows it), kept in `best` when closer (ties: the smaller handle). Returns the
-    /// hit's `t` to clip the walk to; equal-`t` hits stay reachable, so that ties
-    /// resolve by handle whatever the order of the walk.
+    /// allows it and the hit counts, [`hit_in_box`]), kept in `best` when closer (ties:
+    /// the smaller handle). Returns the hit's `t` to clip the walk to; equal-`t` hits
+    /// stay reachable, so that ties resolve by handle whatever the order of the walk.
     fn keep_closest(
         &self,
         best: &mut Option<WorldRayHit<V>>,
@@ -150,6 +160,9 @@ impl<V: GjkVector, S: DispatchShape<V> + Sync> World<V, S> {
     ) -> Option<V::Scalar> {
         let (handle, e) = self.allowed(slot, filter)?;
         let hit = e.shape.cast_ray_solid(&e.pose, ray, t_max, solid)?;
+        if !hit_in_box(e, ray, hit.t) {
+            return None;
+        }
         if best.is_none_or(|b| (hit.t, handle) < (b.hit.t, b.handle)) {
             // The part is found once the closest hit is known (`with_part`).
             let part = None;
@@ -185,8 +198,11 @@ impl<V: GjkVector, S: DispatchShape<V> + Sync> World<V, S> {
         let filter = filter.into();
         self.trees.iter().find_map(|tree| {
             let id = tree.cast_ray_any(ray, max_t, |_, user| {
-                self.allowed(user, &filter)
-                    .is_some_and(|(_, e)| e.shape.cast_ray_posed(&e.pose, ray, max_t).is_some())
+                self.allowed(user, &filter).is_some_and(|(_, e)| {
+                    e.shape
+                        .cast_ray_posed(&e.pose, ray, max_t)
+                        .is_some_and(|hit| hit_in_box(e, ray, hit.t))
+                })
             })?;
             let user = tree.user_data(id)?;
             self.handle_at(user).map(|(h, _)| h)
@@ -228,7 +244,8 @@ impl<V: GjkVector, S: DispatchShape<V> + Sync> World<V, S> {
         for tree in &self.trees {
             tree.cast_ray_all(ray, max_t, |_, user, _| {
                 if let Some((handle, e)) = self.allowed(user, &filter) {
-                    if let Some(hit) = e.shape.cast_ray_posed(&e.pose, ray, max_t) {
+                    let hit = e.shape.cast_ray_posed(&e.pose, ray, max_t);
+                    if let Some(hit) = hit.filter(|hit| hit_in_box(e, ray, hit.t)) {
                         let part = e.shape.ray_hit_part(&e.pose, ray, &hit, true);
                         hits.push(WorldRayHit { handle, hit, part });
                     }
@@ -251,8 +268,9 @@ impl<V: GjkVector, S: DispatchShape<V> + Sync> World<V, S> {
     /// (same answers, same order).
     ///
     /// A batch of at least a quarter as many rays as shapes (or any batch once one
-    /// did) walks a static 4-wide [`Bvh`] snapshot of the tight
-    /// boxes with the SIMD ray kernel instead of the binary tree; the snapshot is kept
+    /// did) walks a static 4-wide [`Bvh`] snapshot of the shapes' ray boxes (their
+    /// tight boxes and a rounding band, [`PAIR_BOX_ULPS`](super::PAIR_BOX_ULPS)) with
+    /// the SIMD ray kernel instead of the binary tree; the snapshot is kept
     /// until a shape is inserted, removed or moved, so repeated batches on a static
     /// scene build it once. The snapshot holds about 64 bytes per shape.
     ///
@@ -307,8 +325,8 @@ impl<V: GjkVector, S: DispatchShape<V> + Sync> World<V, S> {
         }
     }
 
-    /// The snapshot of [`cast_rays`](Self::cast_rays): one box per slot, free slots
-    /// given an inverted box that the build leaves out.
+    /// The snapshot of [`cast_rays`](Self::cast_rays): one [`ray_box`] per slot, free
+    /// slots given an inverted box that the build leaves out.
     pub(super) fn build_ray_snapshot(&self) -> Bvh<V> {
         let free = Aabb {
             min: V::splat(V::Scalar::ONE),
@@ -317,7 +335,7 @@ impl<V: GjkVector, S: DispatchShape<V> + Sync> World<V, S> {
         let boxes: Vec<Aabb<V>> = self
             .slots
             .iter()
-            .map(|slot| slot.entry.as_ref().map_or(free, |e| e.aabb))
+            .map(|slot| slot.entry.as_ref().map_or(free, |e| ray_box(&e.aabb)))
             .collect();
         Bvh::build(&boxes)
     }
@@ -481,4 +499,24 @@ impl<V: GjkVector, S: DispatchShape<V> + Sync> World<V, S> {
         found.sort_unstable();
         found
     }
+}
+
+/// The box the ray queries look for a shape's hits in: its tight box grown by the
+/// narrow phase's rounding band ([`PAIR_BOX_ULPS`](super::PAIR_BOX_ULPS), no
+/// prediction), which its hits lie in but for a shape whose exact test has a
+/// tolerance beyond rounding (GJK on curved shapes). The trees' fat boxes hold it;
+/// the snapshot of [`World::cast_rays`] is built over it.
+#[inline]
+fn ray_box<V: GjkVector>(aabb: &Aabb<V>) -> Aabb<V> {
+    pair_box_of(V::Scalar::ZERO, aabb)
+}
+
+/// True when a hit of `ray` at `t` on the shape of `e` counts: `ray` meets the
+/// shape's [`ray_box`] within `[0, t]` by the slab test every walk prunes with. A
+/// counted hit at `t` is therefore visited by every walk whose clip is at least `t`,
+/// which makes the ray answers independent of the structure and order walked; a hit
+/// outside the ray box (beyond the exact test's rounding) is dropped by all of them.
+#[inline]
+fn hit_in_box<V: GjkVector, S>(e: &Entry<V, S>, ray: &Ray<V>, t: V::Scalar) -> bool {
+    PreparedRay::new(ray, t).hits(&ray_box(&e.aabb))
 }

@@ -52,6 +52,8 @@ mod gjk_props;
 mod heightfield_2d;
 #[path = "../heightfield_3d.rs"]
 mod heightfield_3d;
+#[path = "../heightfield_walk.rs"]
+mod heightfield_walk;
 #[path = "../hull_contact.rs"]
 mod hull_contact;
 #[path = "../invariants.rs"]
@@ -84,6 +86,8 @@ mod rounded_cores_2d;
 mod sat_differential;
 #[path = "../sat_properties.rs"]
 mod sat_properties;
+#[path = "../slab_grazes.rs"]
+mod slab_grazes;
 #[path = "../sliding.rs"]
 mod sliding;
 #[path = "../triangle_contacts.rs"]

@@ -23,3 +23,5 @@ mod world_corners;
 mod world_distance;
 #[path = "../world_ray_parts.rs"]
 mod world_ray_parts;
+#[path = "../world_ray_snapshot.rs"]
+mod world_ray_snapshot;

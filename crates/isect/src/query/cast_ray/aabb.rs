@@ -1,6 +1,8 @@
 //! Ray against a solid axis-aligned box, by the slab test of
-//! [`crate::algo::slab`] (seed 000; Ericson 5.3.3). No tolerances: the slab test is
-//! exact at zero direction components and origins on slab planes.
+//! [`crate::algo::slab`] (seed 000; Ericson 5.3.3). The slab test is exact at zero
+//! direction components and origins on slab planes; its one tolerance,
+//! [`SLAB_EXIT_ULPS`](crate::algo::slab::SLAB_EXIT_ULPS), makes it conservative, so a
+//! ray through an edge or a corner hits whatever the rounding.
 
 use super::RayCast;
 use crate::algo::slab::{ray_aabb, PreparedRay};
@@ -12,8 +14,11 @@ impl<V: Vector> RayCast<V> for Aabb<V> {
     ///
     /// Edge behaviour: an origin inside hits at `t = 0` with a zero normal; an origin
     /// on a face moving inward hits at `t = 0` with that face's outward normal; a ray
-    /// grazing a face, edge or corner hits; zero and `-0.0` direction components are
-    /// exact; NaN or infinite rays and NaN or negative `max_t` miss.
+    /// grazing a face, edge or corner hits, and so does one passing outside an edge or
+    /// corner (or stopping short of the box) within
+    /// [`SLAB_EXIT_ULPS`](crate::algo::slab::SLAB_EXIT_ULPS) of its `t` (the hit's `t`
+    /// is then at most `max_t`); zero and `-0.0` direction components are exact; NaN or
+    /// infinite rays and NaN or negative `max_t` miss.
     #[inline]
     fn cast_ray(&self, ray: &Ray<V>, max_t: V::Scalar) -> Option<RayHit<V>> {
         let hit = ray_aabb(ray, self, max_t)?;
