@@ -212,13 +212,27 @@ pub fn capsule_3d<V: Vector3>(c: &Capsule<V>, dir: V) -> SupportFeature<V> {
 }
 
 /// A 3D triangle's face on the side of `dir` (id 0 for the `(b − a) × (c − a)` side,
-/// 1 for the other); a degenerate triangle gives its support vertex.
+/// 1 for the other); a triangle of zero area gives the segment it spans (id 2), a line
+/// as a 3D segment's, or its one point.
 pub fn triangle_3d<V: Vector3>(t: &Triangle<V>, dir: V) -> SupportFeature<V> {
     let [a, b, c] = t.vertices();
     match (b - a).cross(c - a).try_normalize() {
         Some(n) if n.dot(dir) >= V::Scalar::ZERO => SupportFeature::polygon(&[a, b, c], Some(n), 0),
         Some(n) => SupportFeature::polygon(&[a, c, b], Some(-n), 1),
-        None => SupportFeature::point(crate::algo::support::support_of_points(&[a, b, c], dir), 2),
+        None => {
+            // Collinear corners: the two farthest apart are the segment's ends (its
+            // support vertex along any direction is one of them).
+            let (p, q) =
+                [(a, b), (b, c), (c, a)]
+                    .into_iter()
+                    .fold((a, a), |(p, q), (u, w)| {
+                        match u.distance_squared(w) > p.distance_squared(q) {
+                            true => (u, w),
+                            false => (p, q),
+                        }
+                    });
+            segment_feature(p, q, None, 2)
+        }
     }
 }
 
@@ -385,9 +399,16 @@ pub fn cylinder<R: Real>(c: &Cylinder<R>, dir: R::V3) -> SupportFeature<R::V3> {
 
 /// A cone's base disc (id 0) when `dir` is nearer the base's normal than the slant's,
 /// else its slant line from the apex to the rim in the radial direction of `dir`
-/// (id 1).
+/// (id 1). A cone of zero height is a disc: its face on the side of `dir` (id 1 the
+/// upper, where the slant was).
 pub fn cone<R: Real>(c: &Cone<R>, dir: R::V3) -> SupportFeature<R::V3> {
     let (h, r) = (c.half_height(), c.radius());
+    if h == R::ZERO {
+        // A flat cone is its base disc, whose upper side is the slant (no line of it
+        // holds the support of a direction near `+y`).
+        let up = dir.get(1) >= R::ZERO;
+        return disc_feature(r, R::ZERO, up, u32::from(up));
+    }
     let u = radial(dir);
     // The slant's outward normal in the plane of `u` and the axis: (2h·u, r).
     let slant = unit_or(u * (h + h) + R::V3::unit_axis(1) * r, R::V3::unit_axis(1));

@@ -92,12 +92,38 @@ pub fn segment_cylinder<R: Real>(c: &Cylinder<R>, p0: R::V3, p1: R::V3) -> Segme
     // The side piece's minimum is the segment's unless it sits where the segment
     // leaves the slab towards a cap: then the cap's piece holds a lower one.
     let leaving = |end: R, toward: R| t == end && end != toward && d.get(1) != R::ZERO;
-    if leaving(lo, R::ZERO) {
-        cap_piece(R::ZERO, lo, p0.get(1))
-    } else if leaving(hi, R::ONE) {
-        cap_piece(hi, R::ONE, p1.get(1))
-    } else {
-        apart(p, side_point(p, radial, r))
+    match (leaving(lo, R::ZERO), leaving(hi, R::ONE)) {
+        // A slab crossed at one parameter (a disc, `h = 0`, or a crossing that
+        // rounds to a point): the side piece is that point and says nothing about
+        // which way the distance falls, so both caps' pieces are asked.
+        (true, true) => nearer(
+            cap_piece(R::ZERO, lo, p0.get(1)),
+            cap_piece(hi, R::ONE, p1.get(1)),
+        ),
+        (true, false) => cap_piece(R::ZERO, lo, p0.get(1)),
+        (false, true) => cap_piece(hi, R::ONE, p1.get(1)),
+        (false, false) => apart(p, side_point(p, radial, r)),
+    }
+}
+
+/// The nearer of two answers for the pieces of one segment (`Meets` when either
+/// meets the cylinder).
+fn nearer<V: Vector>(x: SegmentCylinder<V>, y: SegmentCylinder<V>) -> SegmentCylinder<V> {
+    match (x, y) {
+        (
+            SegmentCylinder::Apart {
+                on_segment: p,
+                on_cylinder: q,
+            },
+            SegmentCylinder::Apart {
+                on_segment: s,
+                on_cylinder: u,
+            },
+        ) => match s.distance_squared(u) < p.distance_squared(q) {
+            true => y,
+            false => x,
+        },
+        _ => SegmentCylinder::Meets,
     }
 }
 

@@ -45,6 +45,7 @@ mod shape_2d;
 mod shape_3d;
 mod table;
 pub mod warm;
+mod witnesses;
 pub use warm::ContactCache;
 
 use crate::algo::gjk::{GjkVector, Status};

@@ -34,6 +34,10 @@ mod composite_2d_normals;
 mod composite_parry;
 #[path = "../concave_polygon.rs"]
 mod concave_polygon;
+#[path = "../contact_relation.rs"]
+mod contact_relation;
+#[path = "../degenerate_pairs.rs"]
+mod degenerate_pairs;
 #[path = "../dispatch.rs"]
 mod dispatch;
 #[path = "../dispatch_parry.rs"]

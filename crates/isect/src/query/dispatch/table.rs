@@ -6,8 +6,8 @@
 //! support map (one compiled copy of GJK / EPA per dimension, not one per pair).
 
 use super::ball_flat::{contact_ball_flat, distance_ball_flat, intersects_ball_flat};
+use super::witnesses::witnesses_on_supports;
 use super::*;
-use crate::algo::witness::MAX_FEATURE_POINTS;
 use crate::query::contact::{contact_ball_ball, contact_ball_capsule, contact_capsule_capsule};
 use crate::query::project_point::ProjectPoint;
 use crate::query::{contact as generic_contact, distance as gd};
@@ -30,7 +30,7 @@ pub(crate) enum Kind<'a, V: Vector> {
 /// the pairs only that dimension has a kernel for and return `None` for the rest,
 /// which then take the generic path.
 pub(crate) trait ConvexEnum<V: GjkVector>:
-    crate::algo::feature::FeatureMap<V> + Sized
+    crate::algo::feature::FeatureMap<V> + ProjectPoint<V> + Sized
 {
     /// The shared-kind view of the shape.
     fn kind(&self) -> Kind<'_, V>;
@@ -425,95 +425,6 @@ fn boxes_contact_of<V: GjkVector, S: ConvexEnum<V>>(
         _ if prediction > V::Scalar::ZERO => generic_contact(pa, x, pb, y, prediction),
         _ => None,
     }
-}
-
-/// A penetrating contact's witnesses on the shapes' surfaces, from their support sets
-/// along the normal ([`crate::algo::witness::witness_of_sets`]). EPA interpolates its
-/// last face's support points, which on a curved shape lie on a chord inside it and on
-/// two faces may land beside the region where they overlap. Separated contacts keep
-/// GJK's closest points.
-fn witnesses_on_supports<V: GjkVector, S: ConvexEnum<V>>(
-    pa: &V::Pose,
-    a: &S,
-    pb: &V::Pose,
-    b: &S,
-    c: Contact<V>,
-) -> Contact<V> {
-    if c.depth.partial_cmp(&V::Scalar::ZERO) != Some(core::cmp::Ordering::Greater)
-        || a.has_polytope_core() && b.has_polytope_core()
-    {
-        return c;
-    }
-    let (sa, la) = support_set(pa, a, c.normal);
-    let (sb, lb) = support_set(pb, b, -c.normal);
-    // EPA's witnesses already on the support sets (polytopes) stay.
-    let scale = c.point_a.abs().max_element().max(c.depth);
-    let tol = V::Scalar::EPSILON.sqrt() * V::Scalar::from_f64(ON_SET_ROOT_ULPS) * scale;
-    use crate::algo::witness::on_set;
-    if on_set(&sa[..la], c.point_a, tol) && on_set(&sb[..lb], c.point_b, tol) {
-        return c;
-    }
-    let band = crate::query::contact::witness_band::<V::Scalar>();
-    let witnesses = crate::algo::witness::witness_of_sets(&sa[..la], &sb[..lb], c.normal, band);
-    // Sets whose projections miss each other (EPA's normal is off where the
-    // penetration is deep): a single support point stays, and the other witness is
-    // the nearest point of its set; between two lines or faces EPA's points stay.
-    use crate::algo::witness::nearest_on_set;
-    let (point_a, point_b) = match (witnesses, la, lb) {
-        (Some(w), _, _) => w,
-        (None, 1, _) => (sa[0], nearest_on_set(&sb[..lb], sa[0] - c.normal * c.depth)),
-        (None, _, 1) => (nearest_on_set(&sa[..la], sb[0] + c.normal * c.depth), sb[0]),
-        (None, _, _) => return c,
-    };
-    Contact {
-        point_a,
-        point_b,
-        ..c
-    }
-}
-
-/// EPA's witness within this many `√ε` (times the contact's scale) of its shape's
-/// support set is on it and stays.
-const ON_SET_ROOT_ULPS: f64 = 16.0;
-
-/// The world points where `s` placed at `pose` supports the world direction `dir`:
-/// its support point, or the vertices of its supporting feature within
-/// [`witness_band`](crate::query::contact::witness_band) (times the feature's size)
-/// of the top when two or more are (a line or a face; a part of a sampled disc is not
-/// one).
-fn support_set<V: GjkVector, S: ConvexEnum<V>>(
-    pose: &V::Pose,
-    s: &S,
-    dir: V,
-) -> ([V; MAX_FEATURE_POINTS], usize) {
-    let local = pose.inverse_transform_vector(dir);
-    let feature = s.support_feature(local);
-    let vertices = feature.vertices();
-    let top = vertices
-        .iter()
-        .fold(V::Scalar::NEG_INFINITY, |m, v| m.max(v.dot(local)));
-    let size = vertices
-        .iter()
-        .fold(V::Scalar::ZERO, |m, v| m.max(v.distance(vertices[0])));
-    let band = crate::query::contact::witness_band::<V::Scalar>() * size;
-    let supporting = || vertices.iter().filter(|v| v.dot(local) >= top - band);
-    let part = supporting().count() < vertices.len();
-    // A part of a rounded face is an edge or corner of the core pushed out along
-    // `dir`, not along the face's normal.
-    let offset = match (part, feature.normal) {
-        (true, Some(m)) => (local - m) * s.margin(),
-        _ => V::ZERO,
-    };
-    let mut set = ([V::ZERO; MAX_FEATURE_POINTS], 0);
-    for v in supporting().take(MAX_FEATURE_POINTS) {
-        set.0[set.1] = pose.transform_point(*v + offset);
-        set.1 += 1;
-    }
-    if set.1 <= 1 || part && feature.sampled {
-        set = ([V::ZERO; MAX_FEATURE_POINTS], 1);
-        set.0[0] = pose.transform_point(s.local_support(local));
-    }
-    set
 }
 
 /// [`DispatchShape::contact_manifold_pair`].

@@ -20,9 +20,12 @@
 // `!(x > y)` is deliberate: it is also true for NaN, which must take the safe branch.
 #![allow(clippy::neg_cmp_op_on_partial_ord)]
 pub mod features;
+mod normals;
 pub mod polygons_2d;
 pub mod sat;
 pub(crate) mod triangle_box;
+
+use normals::Normals;
 
 pub use polygons_2d::{
     contact_manifold_obb_2d, contact_manifold_obb_polygon, contact_manifold_polygons,
@@ -375,33 +378,92 @@ pub fn merge_manifolds<'a, V: Vector>(
     manifolds: impl IntoIterator<Item = &'a Manifold<V>>,
 ) -> Option<Manifold<V>> {
     let all: Vec<&Manifold<V>> = manifolds.into_iter().collect();
-    let cos = V::Scalar::from_f64(MERGE_NORMAL_COS);
-    let sharing = |m: &Manifold<V>| all.iter().filter(|o| o.normal.dot(m.normal) >= cos).count();
-    let reference = all
-        .iter()
-        .copied()
-        .filter(|m| !m.points().is_empty())
-        .map(|m| (sharing(m), m))
-        .fold(
-            None,
-            |best: Option<(usize, &Manifold<V>)>, (k, m)| match best {
-                Some((bk, b)) if k < bk || (k == bk && !(m.max_depth() > b.max_depth())) => {
-                    Some((bk, b))
+    let normals = Normals::new(&all);
+    let live = vec![true; normals.len()];
+    let counts = sharing_counts(&normals, &live);
+    let reference = reference_of(&all, &normals, &counts, &live)?;
+    merged_along(&all, &normals, reference, &live)
+}
+
+/// For each group of equal normals ([`Normals`]), how many manifolds of live groups
+/// lie within [`MERGE_NORMAL_COS`] of its normal.
+fn sharing_counts<V: Vector>(normals: &Normals<V>, live: &[bool]) -> Vec<usize> {
+    (0..normals.len())
+        .map(|g| {
+            let mut k = 0;
+            normals.for_each_near(g, |h| {
+                if live[h] {
+                    k += normals.members(h).len();
                 }
-                _ => Some((k, m)),
-            },
-        )?
-        .1;
-    let points: Vec<ManifoldPoint<V>> = all
+            });
+            k
+        })
+        .collect()
+}
+
+/// The manifold the merge takes its normal from, among the manifolds of live groups
+/// with points: the most sharing its normal (`counts`), then the deepest, then the
+/// first (a scan in order that keeps the first of the most sharing and moves on only
+/// to a strictly deeper one). Found group by group: the largest count, then among
+/// its manifolds the first one, or, when its depth is a number, the first of the
+/// greatest depth.
+fn reference_of<V: Vector>(
+    all: &[&Manifold<V>],
+    normals: &Normals<V>,
+    counts: &[usize],
+    live: &[bool],
+) -> Option<usize> {
+    let with_points = |g: usize| {
+        normals
+            .members(g)
+            .iter()
+            .copied()
+            .filter(|&i| !all[i].points().is_empty())
+    };
+    let candidates = || (0..normals.len()).filter(|&g| live[g] && with_points(g).next().is_some());
+    let most = candidates().map(|g| counts[g]).max()?;
+    let tied = || candidates().filter(|&g| counts[g] == most);
+    let first = tied().filter_map(|g| with_points(g).next()).min()?;
+    let depth = |i: usize| all[i].max_depth();
+    if depth(first).is_nan() {
+        return Some(first);
+    }
+    // The first of the greatest depth (NaN depths are never greater).
+    tied()
+        .flat_map(with_points)
+        .filter(|&i| !depth(i).is_nan())
+        .fold(None, |best: Option<usize>, i| match best {
+            Some(b) if !(depth(i) > depth(b)) && (depth(i) < depth(b) || b < i) => Some(b),
+            _ => Some(i),
+        })
+}
+
+/// The manifold along the normal of manifold `reference`: the points of the manifolds
+/// of live groups within [`MERGE_NORMAL_COS`] of it, in their order, reduced as
+/// [`merge_manifolds`] says; `None` without points.
+fn merged_along<V: Vector>(
+    all: &[&Manifold<V>],
+    normals: &Normals<V>,
+    reference: usize,
+    live: &[bool],
+) -> Option<Manifold<V>> {
+    let mut near = Vec::new();
+    normals.for_each_near(normals.group_of(reference), |h| {
+        if live[h] {
+            near.extend_from_slice(normals.members(h));
+        }
+    });
+    near.sort_unstable();
+    let points: Vec<ManifoldPoint<V>> = near
         .iter()
-        .filter(|m| m.normal.dot(reference.normal) >= cos)
-        .flat_map(|m| m.points().iter().copied())
+        .flat_map(|&i| all[i].points().iter().copied())
         .collect();
     let magnitude = points
         .iter()
         .fold(V::Scalar::ZERO, |s, p| s.max(p.point_b.abs().max_element()));
     let tiny = crate::math::tolerance::eps::<V::Scalar>(MERGE_DUPLICATE_ULPS) * magnitude;
     let cap = if V::DIM == 2 { 2 } else { MAX_MANIFOLD_POINTS };
+    let reference = all[reference];
     let mut m = Manifold::new(reference.normal, reference.status);
     for i in spread_points(&points, cap, tiny) {
         let p = points[i];
@@ -450,17 +512,32 @@ pub const MAX_MERGED_MANIFOLDS: usize = 4;
 pub fn merge_manifolds_by_normal<'a, V: Vector>(
     manifolds: impl IntoIterator<Item = &'a Manifold<V>>,
 ) -> Vec<Manifold<V>> {
-    let cos = V::Scalar::from_f64(MERGE_NORMAL_COS);
-    let mut left: Vec<&Manifold<V>> = manifolds
+    let left: Vec<&Manifold<V>> = manifolds
         .into_iter()
         .filter(|m| !m.points().is_empty())
         .collect();
+    let normals = Normals::new(&left);
+    let mut live = vec![true; normals.len()];
+    let mut counts = sharing_counts(&normals, &live);
     let mut merged = Vec::new();
-    while let Some(m) = merge_manifolds(left.iter().copied()) {
-        let before = left.len();
-        left.retain(|o| !(o.normal.dot(m.normal) >= cos));
+    while let Some(m) = reference_of(&left, &normals, &counts, &live)
+        .and_then(|r| Some((r, merged_along(&left, &normals, r, &live)?)))
+    {
+        let (reference, m) = m;
+        // The manifolds along this normal leave, and no longer count for the others.
+        let mut gone = Vec::new();
+        normals.for_each_near(normals.group_of(reference), |h| {
+            if live[h] {
+                live[h] = false;
+                gone.push(h);
+            }
+        });
+        for &h in &gone {
+            let size = normals.members(h).len();
+            normals.for_each_near(h, |g| counts[g] = counts[g].saturating_sub(size));
+        }
         merged.push(m);
-        if left.len() == before {
+        if gone.is_empty() {
             break; // a NaN normal takes nothing away
         }
     }
