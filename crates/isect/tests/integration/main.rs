@@ -66,6 +66,8 @@ mod invariants;
 mod manifold;
 #[path = "../manifold_surfaces.rs"]
 mod manifold_surfaces;
+#[path = "../mesh_ray_precision.rs"]
+mod mesh_ray_precision;
 #[path = "../polygonal_2d_distance.rs"]
 mod polygonal_2d_distance;
 #[path = "../polyline.rs"]

@@ -9,11 +9,15 @@
 //! plane, always misses (the projected area is zero).
 //!
 //! The kernel is the meshes' [`ShearedRay`] (one implementation): a mesh prepares
-//! the ray once for its whole traversal, a lone triangle prepares it per call.
+//! the ray once for its whole traversal, a lone triangle prepares it per call, scaled
+//! by powers of two for its own corners when they, or the direction, are tiny or huge
+//! (`ShearedRay::within`: the kernel's products would underflow; a one-triangle mesh
+//! chooses the same scale, so both answer alike).
 
 use super::{face_the_ray, RayCast};
 use crate::math::Vector3;
-use crate::shape::trimesh::ray::ShearedRay;
+use crate::shape::trimesh::ray::{KernelBounds, ShearedRay};
+use crate::shape::trimesh::unit_normal;
 use crate::shape::{Ray, RayHit, Triangle};
 
 impl<V: Vector3> RayCast<V> for Triangle<V> {
@@ -24,14 +28,21 @@ impl<V: Vector3> RayCast<V> for Triangle<V> {
     /// infinite rays and NaN or negative `max_t` miss.
     #[inline]
     fn cast_ray(&self, ray: &Ray<V>, max_t: V::Scalar) -> Option<RayHit<V>> {
-        let t = ShearedRay::new(ray)?.hit(&self.vertices())?;
+        let corners = self.vertices();
+        let t = ShearedRay::within(ray, &KernelBounds::tight(&corners))?.hit(&corners)?;
         // `t ≤ max_t` also rejects a NaN or negative `max_t` (t ≥ 0); the finite-ray
         // test runs only on the hit path, where it is a small share of the cost.
         let in_range_and_valid = t <= max_t && ray.is_finite();
         if !in_range_and_valid {
             return None;
         }
-        let normal = face_the_ray(self.normal()?, ray.dir);
+        // The mesh's normal (a tiny triangle's edges scaled first: their plain cross
+        // product underflows), `self.normal()` wherever that does not underflow.
+        let normal = unit_normal(&corners);
+        if normal == V::ZERO {
+            return None;
+        }
+        let normal = face_the_ray(normal, ray.dir);
         Some(RayHit {
             t,
             point: ray.point_at(t),

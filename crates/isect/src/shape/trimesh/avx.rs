@@ -21,7 +21,9 @@
 //! the four-lane arrays of a `Narrowing`.
 
 use super::ray::{ShearedRay, Triangles4, EDGE_SIGN_ULPS, SLIVER_CANCELLATION};
-use super::ray_tree::{Narrowing, OctantRay, Rows, NARROW_LIMIT, NODE_PAD_REL, WIDE};
+use super::ray_tree::{
+    Narrowing, OctantRay, Rows, FAR_KERNEL_ULPS, NARROW_LIMIT, NODE_PAD_REL, WIDE,
+};
 use crate::broad::simd::LANES;
 use core::arch::x86_64::*;
 use glam::DVec3;
@@ -103,7 +105,7 @@ pub(super) unsafe fn narrow(n: &Narrowing) -> Option<[[[f32; 3]; 2]; 2]> {
         let error = _mm256_mul_pd(
             _mm256_add_pd(
                 abs64(origin),
-                _mm256_mul_pd(_mm256_set1_pd(2.0), abs64(step)),
+                _mm256_mul_pd(_mm256_set1_pd(FAR_KERNEL_ULPS), abs64(step)),
             ),
             _mm256_set1_pd(f64::EPSILON),
         );

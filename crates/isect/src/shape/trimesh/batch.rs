@@ -12,7 +12,7 @@
 //! the mesh's.
 
 use super::ray::ShearedRay;
-use super::ray_tree::{Kernels, Leaf, LeafVisit, RayTree, WithKernels};
+use super::ray_tree::{Kernels, Leaf, LeafVisit, RayTree, Scaled, WithKernels};
 use super::TriMesh;
 use crate::math::Real;
 use crate::shape::{Ray, RayHit};
@@ -234,15 +234,37 @@ impl<R: Real> TriMesh<R> {
 
     /// The closest surface crossing of every ray by the interleaved batch walk.
     fn interleaved_hits(&self, rays: &[Ray<R::V3>], max_t: R) -> Vec<Option<(R, u32)>> {
-        let sheared: Vec<Option<ShearedRay<R::V3>>> = rays.iter().map(ShearedRay::new).collect();
+        let sheared: Vec<Option<ShearedRay<R::V3>>> =
+            rays.iter().map(|ray| self.sheared(ray)).collect();
         let mut visit = Closests {
             mesh: self,
             sheared: &sheared,
             best: vec![None; rays.len()],
         };
         self.ray_tree.walk_batch(rays, max_t, &mut visit);
+        // Scaled rays (a tiny or huge mesh) left the batch at their first leaf: each
+        // takes the single walk with the scaled leaf kernel.
+        for (k, ray) in rays.iter().enumerate() {
+            if let Some(sheared) = sheared[k].as_ref().filter(|s| s.scaled()) {
+                visit.best[k] = self.closest_scaled(ray, max_t, sheared);
+            }
+        }
         visit.best
     }
+}
+
+/// The walk of a scaled ray (a tiny or huge mesh) with the [`Scaled`] kernels, out of
+/// line: inlined beside the ordinary walk, its copy of the walk cost the ordinary rays
+/// of an any-hit query about 30 instructions each.
+#[cold]
+#[inline(never)]
+pub(super) fn scaled_walk<R: Real>(
+    tree: &RayTree<R>,
+    ray: &Ray<R::V3>,
+    max_t: R,
+    visit: impl LeafVisit<R>,
+) {
+    tree.walk_with::<Scaled, _>(ray, max_t, 0, visit);
 }
 
 /// The leaf test of an any-hit walk: stops at the first triangle crossed.
@@ -264,15 +286,22 @@ impl<R: Real> WithKernels<R> for CrossedJob<'_, R> {
 
     #[inline(always)]
     fn run<K: Kernels>(self, tree: &RayTree<R>) -> bool {
-        ShearedRay::new(self.ray).is_some_and(|sheared| {
-            let mut visit = Crossed {
-                mesh: self.mesh,
-                sheared: &sheared,
-                crossed: false,
-            };
-            tree.walk_with::<K, _>(self.ray, self.max_t, 0, &mut visit);
-            visit.crossed
-        })
+        // `let … else`, not `is_some_and` with a closure: the closure was compiled out
+        // of line, away from the walk's features.
+        let Some(sheared) = self.mesh.sheared(self.ray) else {
+            return false;
+        };
+        let mut visit = Crossed {
+            mesh: self.mesh,
+            sheared: &sheared,
+            crossed: false,
+        };
+        // A scaled ray (a tiny or huge mesh) walks with the scaled leaf kernel.
+        match sheared.scaled() {
+            true => scaled_walk(tree, self.ray, self.max_t, &mut visit),
+            false => tree.walk_with::<K, _>(self.ray, self.max_t, 0, &mut visit),
+        }
+        visit.crossed
     }
 }
 
@@ -295,6 +324,10 @@ impl<R: Real> LeafVisit<R> for Closests<'_, R> {
     #[inline(always)]
     fn visit<K: Kernels>(&mut self, k: usize, leaf: &Leaf<R>, max_t: R) -> Option<R> {
         let sheared = self.sheared[k].as_ref()?;
+        if sheared.scaled() {
+            // Walked alone afterwards (`interleaved_hits`): end this walk.
+            return Some(R::NEG_INFINITY);
+        }
         self.mesh
             .leaf_closest::<K>(sheared, leaf, max_t, &mut self.best[k])
     }

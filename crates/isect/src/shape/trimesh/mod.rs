@@ -40,7 +40,7 @@ mod topology;
 
 use self::closest::{closest_on_triangle, nearest_item, on_surface, Feature};
 use self::internal_edges::{classify, correct, correct_at, Bend, EdgeInfo, RingVisitor};
-use self::ray::ShearedRay;
+use self::ray::{KernelBounds, ShearedRay};
 use self::ray_tree::{Kernels, Leaf, LeafVisit, RayTree, WithKernels};
 use self::topology::{check_closed, match_edges, vertex_rings, NO_NEIGHBOUR};
 use crate::algo::gjk::GjkVector;
@@ -101,6 +101,8 @@ pub struct TriMesh<R: Real> {
     bvh: OnceLock<Bvh<R::V3>>,
     /// The tree the ray casts walk: its own build, leaves of four triangles.
     ray_tree: RayTree<R>,
+    /// The corners' bounds, which choose the ray kernel's scale ([`ShearedRay::within`]).
+    kernel_bounds: KernelBounds<R::V3>,
     aabb: Aabb<R::V3>,
     solid: bool,
     /// False for a solid mesh of no volume (a triangle and its reverse, a flattened
@@ -170,9 +172,9 @@ impl<R: Real> TriMesh<R> {
         let normals: Vec<R::V3> = corners.iter().map(unit_normal).collect();
         let boxes: Vec<Aabb<R::V3>> = corners.iter().map(triangle_box).collect();
         let aabb = boxes.iter().skip(1).fold(boxes[0], |a, b| a.merged(b));
-        let padded = padded(boxes);
         let mesh = Self {
-            ray_tree: RayTree::new(&padded, &corners, &normals),
+            ray_tree: RayTree::new(&corners, &normals),
+            kernel_bounds: KernelBounds::new(aabb.min, aabb.max),
             bvh: OnceLock::new(),
             vertices,
             indices,
@@ -201,11 +203,11 @@ impl<R: Real> TriMesh<R> {
     }
 
     /// Builds the mesh's shared tree now if it is not built yet: the tree over its
-    /// triangles that point projections, distances, contacts, shape casts and
-    /// [`cast_ray_all`](Self::cast_ray_all) walk. The constructor builds only the ray
-    /// tree (closest and any hits, batches), so a mesh only cast at never pays for the
-    /// other; without this call the first query that needs it builds it (about as
-    /// long as the constructor). Answers do not depend on when it is built.
+    /// triangles that point projections, distances, contacts and shape casts walk. The
+    /// constructor builds only the ray tree (closest, any and all hits, batches), so a
+    /// mesh only cast at never pays for the other; without this call the first query
+    /// that needs it builds it (about as long as the constructor). Answers do not
+    /// depend on when it is built.
     ///
     /// ```
     /// use glam::Vec3;
@@ -327,17 +329,15 @@ impl<R: Real> TriMesh<R> {
     /// # }
     /// ```
     pub fn cast_ray_all(&self, ray: &Ray<R::V3>, max_t: R) -> Vec<RayHit<R::V3>> {
-        let mut hits: Vec<(R, u32)> = Vec::new();
-        if let Some(sheared) = ShearedRay::new(ray) {
-            self.shared_bvh().cast_ray_all(ray, max_t, |item, _| {
-                if let Some(t) = self.triangle_hit(&sheared, item) {
-                    if t <= max_t {
-                        hits.push((t, item));
-                    }
-                }
-                true
-            });
-        }
+        // The ray tree's walk, never clipped: its node test covers the kernel's error
+        // at any distance (`ray_tree`). The shared tree's boxes, padded by a few ulps of
+        // the mesh's size, lost crossings the kernel finds from a hundred mesh sizes
+        // away.
+        let mut hits = self.ray_tree.run(AllJob {
+            mesh: self,
+            ray,
+            max_t,
+        });
         hits.sort_by(|a, b| {
             a.0.partial_cmp(&b.0)
                 .unwrap_or(core::cmp::Ordering::Equal)
@@ -346,6 +346,14 @@ impl<R: Real> TriMesh<R> {
         hits.into_iter()
             .map(|(t, i)| self.hit_at(ray, t, i))
             .collect()
+    }
+
+    /// The ray prepared for the kernel, scaled for the mesh's bounds where its
+    /// products would underflow or overflow ([`ShearedRay::within`]); `None` for a zero
+    /// direction.
+    #[inline(always)]
+    pub(crate) fn sheared(&self, ray: &Ray<R::V3>) -> Option<ShearedRay<R::V3>> {
+        ShearedRay::within(ray, &self.kernel_bounds)
     }
 
     /// The hit record on triangle `i` at `t`, normal facing the ray.
@@ -382,17 +390,6 @@ impl<R: Real> TriMesh<R> {
         hit.map(|(t, i)| self.hit_at(ray, t, i))
     }
 
-    /// The watertight kernel on triangle `item`. A flat triangle (zero normal) is
-    /// never hit: the rounding of the shear can give collinear corners a sliver of
-    /// area, so its kernel answer is overruled (on the hit path only, where the extra
-    /// read costs little).
-    #[inline(always)]
-    fn triangle_hit(&self, sheared: &ShearedRay<R::V3>, item: u32) -> Option<R> {
-        let i = item as usize;
-        let t = sheared.hit(&self.corners[i])?;
-        (self.normals[i] != R::V3::ZERO).then_some(t)
-    }
-
     /// The closest hit `(t, triangle)` on the surface.
     fn closest_surface_hit(&self, ray: &Ray<R::V3>, max_t: R) -> Option<(R, u32)> {
         self.with_closest_surface_hit(ray, max_t, |hit| hit)
@@ -420,13 +417,36 @@ impl<R: Real> TriMesh<R> {
     /// [`closest_surface_hit`](Self::closest_surface_hit) with the walk's kernels `K`.
     #[inline(always)]
     fn closest_with<K: Kernels>(&self, ray: &Ray<R::V3>, max_t: R) -> Option<(R, u32)> {
-        let sheared = ShearedRay::new(ray)?;
+        let sheared = self.sheared(ray)?;
+        if sheared.scaled() {
+            return self.closest_scaled(ray, max_t, &sheared);
+        }
         let mut visit = Closest {
             mesh: self,
             sheared: &sheared,
             best: None,
         };
         self.ray_tree.walk_with::<K, _>(ray, max_t, 0, &mut visit);
+        visit.best
+    }
+
+    /// [`closest_with`](Self::closest_with) for a scaled ray (a tiny or huge mesh):
+    /// the walk with the `Scaled` kernels ([`batch::scaled_walk`]), out of the way of
+    /// the others.
+    #[cold]
+    #[inline(never)]
+    pub(super) fn closest_scaled(
+        &self,
+        ray: &Ray<R::V3>,
+        max_t: R,
+        sheared: &ShearedRay<R::V3>,
+    ) -> Option<(R, u32)> {
+        let mut visit = Closest {
+            mesh: self,
+            sheared,
+            best: None,
+        };
+        batch::scaled_walk(&self.ray_tree, ray, max_t, &mut visit);
         visit.best
     }
 
@@ -576,19 +596,27 @@ fn validate<V: Vector>(vertices: &[V], indices: &[[u32; 3]]) -> Result<(), Shape
     Ok(())
 }
 
-/// The unit normal of a triangle, zero when flat.
+/// The unit normal of a triangle, zero when flat. The edges of a tiny (or huge)
+/// triangle are first multiplied by a power of two ([`ray::size_scale`]), so that their
+/// cross product does not underflow (a triangle 1e-20 wide in `f32`, 1e-160 in `f64`,
+/// read as flat and was never hit); within range the factor is 1 and changes no bit.
 pub(crate) fn unit_normal<V: Vector3>(t: &[V; 3]) -> V {
-    (t[1] - t[0])
-        .cross(t[2] - t[0])
-        .try_normalize()
-        .unwrap_or(V::ZERO)
+    let (u, w) = (t[1] - t[0], t[2] - t[0]);
+    let k = ray::size_scale(u.abs().max(w.abs()).max_element());
+    (u * k).cross(w * k).try_normalize().unwrap_or(V::ZERO)
 }
 
-/// Padding of the triangles' boxes in the tree, in machine epsilons of the largest
-/// coordinate of the mesh. The tree's slab test rounds: a ray through a vertex (a
-/// box's corner) could round to a miss of the box by an ulp, and the watertight kernel
-/// would never see the triangle it hits. 16 ulps of the largest coordinate cover the
-/// rounding of rays starting within a few mesh sizes.
+/// Padding of the triangles' boxes in the trees, in machine epsilons of the largest
+/// coordinate of the mesh. A tree's slab test rounds, and the watertight kernel's
+/// decision is exact only for the rounded sheared corners: a ray through a vertex (a
+/// box's corner) could miss the box of the triangle the kernel gives the vertex to.
+/// The padding covers that error from within a few mesh sizes (about `4.5ε` of a
+/// triangle's extent plus `3.5ε` of the ray's travel, module `ray`); it is the shared
+/// tree's, which the generic composite queries walk. The mesh's own ray casts walk the
+/// ray tree, whose node test widens every slab by a relative `2^-20` of `t` for the
+/// part that grows with the travel and whose boxes are padded by `2^8` epsilons of
+/// each triangle's own extent (`ray_tree::RAY_BOX_ULPS`) for the rest: exact at any
+/// distance.
 pub const BOX_PADDING_ULPS: f64 = 16.0;
 
 /// A solid mesh whose enclosed volume, relative to the cube of its size, is within
@@ -605,7 +633,8 @@ pub(crate) fn triangle_box<V: Vector>(t: &[V; 3]) -> Aabb<V> {
     }
 }
 
-/// The triangles' boxes padded by [`box_padding`]: the boxes of both trees.
+/// The triangles' boxes padded by [`box_padding`]: the shared tree's boxes (the ray
+/// tree pads each by its own extent, `ray_tree::ray_boxes`).
 fn padded_boxes<V: Vector>(corners: &[[V; 3]]) -> Vec<Aabb<V>> {
     padded(corners.iter().map(triangle_box).collect())
 }
@@ -688,6 +717,9 @@ fn vertex_pseudo_normals<V: Vector3>(
     for ((tri, t), &n) in indices.iter().zip(corners).zip(normals) {
         for k in 0..3 {
             let (u, w) = (t[(k + 1) % 3] - t[k], t[(k + 2) % 3] - t[k]);
+            // Scaled as `unit_normal` does: a tiny triangle's products underflow.
+            let scale = ray::size_scale(u.abs().max(w.abs()).max_element());
+            let (u, w) = (u * scale, w * scale);
             let angle = u.cross(w).length().atan2(u.dot(w));
             out[tri[k] as usize] += n * angle;
         }
@@ -901,5 +933,60 @@ impl<R: Real> LeafVisit<R> for Closest<'_, R> {
     fn visit<K: Kernels>(&mut self, _: usize, leaf: &Leaf<R>, max_t: R) -> Option<R> {
         self.mesh
             .leaf_closest::<K>(self.sheared, leaf, max_t, &mut self.best)
+    }
+}
+
+/// [`TriMesh::cast_ray_all`]'s walk: every crossing `(t, triangle)` within `max_t`.
+struct AllJob<'a, R: Real> {
+    mesh: &'a TriMesh<R>,
+    ray: &'a Ray<R::V3>,
+    max_t: R,
+}
+
+impl<R: Real> WithKernels<R> for AllJob<'_, R> {
+    type Output = Vec<(R, u32)>;
+
+    #[inline(always)]
+    fn run<K: Kernels>(self, tree: &RayTree<R>) -> Vec<(R, u32)> {
+        let Some(sheared) = self.mesh.sheared(self.ray) else {
+            return Vec::new();
+        };
+        let mut visit = AllHits {
+            mesh: self.mesh,
+            sheared: &sheared,
+            hits: Vec::new(),
+        };
+        match sheared.scaled() {
+            true => batch::scaled_walk(tree, self.ray, self.max_t, &mut visit),
+            false => tree.walk_with::<K, _>(self.ray, self.max_t, 0, &mut visit),
+        }
+        visit.hits
+    }
+}
+
+/// The leaf test of an all-hits walk: every crossing of a leaf within `max_t`; never
+/// clips the walk.
+struct AllHits<'a, R: Real> {
+    mesh: &'a TriMesh<R>,
+    sheared: &'a ShearedRay<R::V3>,
+    hits: Vec<(R, u32)>,
+}
+
+impl<R: Real> LeafVisit<R> for AllHits<'_, R> {
+    #[inline(always)]
+    fn visit<K: Kernels>(&mut self, _: usize, leaf: &Leaf<R>, max_t: R) -> Option<R> {
+        let (t, hit, undecided) = leaf.hit4::<K, _>(self.sheared);
+        for lane in lanes(hit).filter(|&lane| t[lane] <= max_t) {
+            self.hits.push((t[lane], leaf.ids[lane]));
+        }
+        for lane in lanes(undecided) {
+            let id = leaf.ids[lane];
+            if let Some(t) = self.sheared.hit(&self.mesh.corners[id as usize]) {
+                if t <= max_t {
+                    self.hits.push((t, id));
+                }
+            }
+        }
+        None
     }
 }

@@ -13,10 +13,60 @@
 //! edge functions cancel); past [`SLIVER_CANCELLATION`] the `t` is recomputed in
 //! `f64` (`careful_t`) as the better of that interpolation and the ray's closest
 //! approach to the sliver's longest edge (off by at most the sliver's height), each
-//! with its error estimate, and kept inside the triangle's box (grown by [`BOX_ULPS`]),
-//! so that trees culling by triangle boxes agree with it. The hit point is then within
+//! with its error estimate, and kept inside the triangle's box grown by the kernel's own
+//! error ([`BOX_ULPS`], [`SHEAR_ERROR_ULPS`]), so that trees culling by triangle boxes
+//! agree with it. The hit point is then within
 //! about `√ε₆₄·L / sin θ` of the triangle (`L` its longest edge, `θ` the angle between
 //! the ray and that edge), a few `f32` ulps of `L` for `f32` meshes.
+//!
+//! **The kernel's error, which the trees' node tests must cover.** The decision is
+//! exact for the *rounded* sheared corners. A corner's sheared `x' = fl(fl(X) −
+//! fl(s·fl(Z)))`, with `X`, `Z` its offsets from the origin on a lateral axis and on the
+//! ray's dominant axis and `s = fl(dx·fl(1/dz))`, is off from the exact shear
+//! `X − (dx/dz)·Z` by at most `γ₂|X| + γ₅|dx/dz||Z|` (`γₙ = nu/(1 − nu)`, `u = ε/2`: two
+//! roundings on `X`, five on the `Z` term with the two of `s`), about `ε|X| + 2.5ε|sZ|`.
+//! If the origin lies in the rounded triangle with barycentric weights `λ`, the point
+//! `P = Σλᵢpᵢ` of the exact triangle has exact sheared coordinates `−Σλᵢδᵢ`: it lies
+//! off the exact ray, at the ray's point `R` of the same dominant coordinate (`t_P =
+//! Z_P/dz`), by at most `ξ_a = maxᵢ(γ₂|Xᵢ| + γ₅|dx/dz||Zᵢ|)` on each lateral axis `a`
+//! and not at all on the dominant one. With `|Xᵢ| ≤ |d_a|·t_P + ξ_a + ext` and `|dx/dz||Zᵢ|
+//! ≤ |d_a|·t_P + ext` (`ext` the triangle's extent), a crossing the kernel reports puts
+//! the exact ray inside the triangle's box grown, on each lateral axis, by
+//! `3.5ε·|d_a|·t_P + 4.5ε·ext` (to first order). The first term grows with the
+//! origin's distance along that axis: a tree that pads its boxes by a fixed number of
+//! ulps of the mesh's size culls such crossings from far away (an `f32` ray from 50
+//! icosahedron radii aimed at a vertex missed the box of the triangle the kernel gave
+//! the vertex to by 4.3e-6, past 16 ulps of the mesh). The ray tree's node test
+//! therefore widens every slab by a relative `NODE_PAD_REL` of the ray's `t` (the
+//! first term) and the boxes are padded by `RAY_BOX_ULPS` of each triangle's extent
+//! (the second); see `ray_tree`.
+//!
+//! **Tiny targets and extreme directions are scaled by powers of two**
+//! ([`ShearedRay::within`]). The edge functions are products of two offsets from the
+//! origin and the interpolated `t` of three over the direction: a triangle 1e-17 wide
+//! in `f32` (1e-120 in `f64`) underflowed them (`t` 12% off, 0, or no hit at all). When
+//! the target (a mesh's bounds, or a lone triangle's) is narrower than `2^(2−K)` or the
+//! direction's largest component `D` lies outside `2^±K` (`K` = 16 in `f32`, 128 in
+//! `f64`), the kernel works on the offsets times `σ = 2^-⌊log₂B⌋` (`B` the bounds'
+//! largest offset from the origin) and the direction times `2^-⌊log₂D⌋`, and the `t` it
+//! finds is multiplied back. Otherwise the products stay far inside the range: offsets
+//! up to the query reach (`16·MAX_COORD`, `2^31` and `2^255`) make them at most
+//! `2^117` in `f32` and `2^901` in `f64` (rays from beyond the reach are answered
+//! unscaled, as before). Multiplying by a power of two is exact (short of underflow)
+//! and every rounding commutes with it, so where nothing underflows the decisions and
+//! the `t` are bit for bit those of the unscaled kernel (a mesh scaled by `2^-930`
+//! answers as the unit mesh, tested); where something would, the scaled kernel's
+//! products are near 1. The choice costs two comparisons a ray. The scale is one per
+//! ray and target (a mesh's bounds, not a triangle's), so both triangles of a shared
+//! edge compute the same scaled edge function and decide it alike: watertightness
+//! holds at any scale. A scale per triangle would not keep it where one triangle's
+//! products underflow and its neighbour's do not (they would decide the shared edge
+//! from different numbers); lone triangles ([`Triangle`](crate::shape::Triangle)'s
+//! cast) take their own bounds, and two of them still decide a shared edge alike
+//! wherever neither's products underflow or overflow (every scale then gives the same
+//! bits), which is wherever both are unscaled and nearly everywhere else. A mesh whose
+//! triangles differ in size by more than the range (a triangle `2^-40` of its mesh's
+//! size in `f32`) can still underflow: one scale serves one size.
 
 use crate::broad::simd::LANES;
 use crate::math::exact::{dekker_product, grow_expansion};
@@ -29,9 +79,20 @@ use glam::DVec3;
 /// nearer ones are settled exactly.
 pub const EDGE_SIGN_ULPS: f64 = 4.0;
 
-/// The growth of a triangle's box, in ulps of its largest coordinate (relative to the
-/// ray's origin), inside which a recomputed hit is kept.
+/// The growth of a triangle's box, in `f64` ulps of its largest offset from the ray's
+/// origin on each axis, inside which a recomputed hit is kept: the rounding of
+/// `careful_t`'s own `f64` box interval. Added to the kernel's error
+/// ([`SHEAR_ERROR_ULPS`]) on the lateral axes.
 pub const BOX_ULPS: f64 = 4.0;
+
+/// The kernel's error on a lateral axis `a` of the sheared frame, as a multiple of the
+/// scalar's `ε`: a crossing the kernel reports lies within `SHEAR_ERROR_ULPS · ε ·
+/// maxᵢ(|Xᵢ| + 2.5·|s_a·Zᵢ|)` of the exact ray on that axis (`Xᵢ`, `Zᵢ` the corners'
+/// offsets on `a` and on the dominant axis, `s_a = d_a/d_z`; module docs: the bound is
+/// `γ₂|X| + γ₅|s_a Z|`, 1.25 covers the `γ`s' higher-order terms and the `f64`
+/// offsets' rounding). `careful_t` keeps a sliver's `t` inside the triangle's box grown
+/// by it, which the ray tree's node test covers.
+pub const SHEAR_ERROR_ULPS: f64 = 1.25;
 
 /// The edge functions' cancellation (the sum of their products' magnitudes over their
 /// sum) beyond which a hit's `t` is recomputed by `careful_t`: the interpolated `t`
@@ -39,17 +100,166 @@ pub const BOX_ULPS: f64 = 4.0;
 pub const SLIVER_CANCELLATION: f64 = 64.0;
 
 /// A ray prepared for many triangle tests: its origin and the shear that maps its
-/// direction onto the axis `kz`.
+/// direction onto the axis `kz`, and the powers of two of a scaled kernel (module docs).
+#[derive(Copy, Clone)]
 pub(crate) struct ShearedRay<V: Vector> {
     origin: V,
+    /// The direction the kernel works with: the ray's, or the ray's times a power of
+    /// two when scaled.
     dir: V,
     kz: usize,
-    /// The axes in sheared order (`kz` last) and the origin's coordinates on them.
+    /// The axes in sheared order (`kz` last) and the origin's coordinates on them
+    /// (zero in a scaled ray's [`offsets_frame`](Self::offsets_frame), which the 4-lane
+    /// kernels take with the corners' scaled offsets, [`Self::offsets4`]).
     axes: [usize; 3],
     permuted_origin: [V::Scalar; 3],
     sx: V::Scalar,
     sy: V::Scalar,
     sz: V::Scalar,
+    /// `σ`: the power of two the corners' offsets from the origin are multiplied by
+    /// (1 unscaled).
+    scale: V::Scalar,
+    /// The power of two that turns the kernel's `t` into the ray's (1 unscaled).
+    unscale: V::Scalar,
+    /// The kernel is scaled (`scale` or `unscale` is not 1).
+    scaled: bool,
+}
+
+/// The bounds of the corners a [`ShearedRay`] will be tested against, which choose its
+/// scale ([`ShearedRay::within`]): the range of the direction's largest component in
+/// which a ray runs unscaled (empty for a target narrower than `2^(2−K)`, whose rays are
+/// all scaled).
+#[derive(Copy, Clone, Debug)]
+pub(crate) struct KernelBounds<V: Vector> {
+    lo: V,
+    hi: V,
+    unscaled: [V::Scalar; 2],
+}
+
+impl<V: Vector> KernelBounds<V> {
+    /// The bounds `[lo, hi]` of a target's corners (a mesh's box).
+    pub(crate) fn new(lo: V, hi: V) -> Self {
+        let k = range_exp::<V::Scalar>();
+        let s = |e: i32| V::Scalar::from_f64(pow2(e));
+        let unscaled = match (hi - lo).max_element() >= s(2 - k) {
+            true => [s(-k), s(k)],
+            false => [V::Scalar::INFINITY, V::Scalar::NEG_INFINITY],
+        };
+        Self { lo, hi, unscaled }
+    }
+
+    /// The bounds of one triangle's corners.
+    #[inline(always)]
+    pub(crate) fn tight(corners: &[V; 3]) -> Self {
+        Self::new(
+            corners[0].min(corners[1]).min(corners[2]),
+            corners[0].max(corners[1]).max(corners[2]),
+        )
+    }
+}
+
+/// `K` (16 for `f32`, 128 for `f64`: an eighth of the exponent range): a target at
+/// least `2^(2−K)` wide, cast at by a direction whose largest component lies within
+/// `2^±K`, needs no scale (module docs). Its offsets from an origin within the query
+/// reach are at most `2^32` (`f32`) and `2^256` (`f64`), the interpolation's products
+/// (three offsets over `D`) at most `2^117` and `2^901`; its own size keeps a crossed
+/// triangle's products near `B²` and `B³/D` unless the triangle is far smaller than
+/// its mesh.
+#[inline(always)]
+const fn range_exp<S>() -> i32 {
+    if core::mem::size_of::<S>() == 4 {
+        16
+    } else {
+        128
+    }
+}
+
+/// The power of two that brings `size` (a length's bound, such as a triangle's largest
+/// edge component) into `[1, 2)` when it lies outside `2^±K` ([`range_exp`]), else 1
+/// (also for zero and non-finite sizes): for products of lengths that would underflow
+/// or overflow (a tiny triangle's normal). Within the range, multiplying by 1 changes
+/// no bit.
+pub(crate) fn size_scale<S: Real>(size: S) -> S {
+    let k = range_exp::<S>();
+    let x = size.to_f64();
+    if !(x > 0.0 && x.is_finite()) || (x >= pow2(-k) && x <= pow2(k)) {
+        return S::ONE;
+    }
+    let top = exponent(S::MAX.to_f64());
+    S::from_f64(pow2((-exponent(x)).clamp(1 - top, top - 1)))
+}
+
+/// `2^e` as an `f64` (0 or `∞` beyond its range), exact.
+#[inline]
+fn pow2(e: i32) -> f64 {
+    let e = e.clamp(-1100, 1100);
+    let half = |e: i32| f64::from_bits(((1023 + e) as u64) << 52);
+    half(e / 2) * half(e - e / 2)
+}
+
+/// The binary exponent of a positive normal `f64` (any finite positive `f32` is one).
+fn exponent(x: f64) -> i32 {
+    ((x.to_bits() >> 52) & 0x7ff) as i32 - 1023
+}
+
+/// The direction-dependent part of a [`ShearedRay`]: the direction the kernel works
+/// with, its shear factors `[sx, sy, sz]`, and the scale's powers of two.
+struct Shear<V: Vector> {
+    dir: V,
+    s: [V::Scalar; 3],
+    scale: V::Scalar,
+    unscale: V::Scalar,
+    scaled: bool,
+}
+
+impl<V: Vector> Shear<V> {
+    /// The unscaled shear of direction `dir`, `[dx, dy, dz]` its components in sheared
+    /// order (`dz ≠ 0`).
+    #[inline(always)]
+    fn plain(dir: V, [dx, dy, dz]: [V::Scalar; 3]) -> Self {
+        let sz = dz.recip();
+        Self {
+            dir,
+            s: [dx * sz, dy * sz, sz],
+            scale: V::Scalar::ONE,
+            unscale: V::Scalar::ONE,
+            scaled: false,
+        }
+    }
+
+    /// The scaled shear of [`ShearedRay::within`]: the offsets times `σ = 2^-⌊log₂B⌋`
+    /// (`B` the bounds' largest offset from the origin, `σ` kept a normal power of two)
+    /// and the direction times `2^-⌊log₂D⌋` (`D` its largest component); unscaled for a
+    /// non-finite ray.
+    #[cold]
+    #[inline(never)]
+    fn scaled(ray: &Ray<V>, kz: usize, bounds: &KernelBounds<V>) -> Self {
+        let o = ray.origin;
+        let b = (bounds.lo - o)
+            .abs()
+            .max((bounds.hi - o).abs())
+            .max_element();
+        let d = ray.dir.get(kz).abs();
+        if !(b > V::Scalar::ZERO && b.is_finite() && d.is_finite()) {
+            return Self::plain(ray.dir, permute(ray.dir, kz));
+        }
+        // The scalar's largest exponent (127 or 1023): `σ` stays a normal power of two.
+        let top = exponent(V::Scalar::MAX.to_f64());
+        let s = (-exponent(b.to_f64())).clamp(1 - top, top - 1);
+        let e = exponent(d.to_f64());
+        // The direction times `2^-e` (computed in `f64`, exact but where a component
+        // is far below the largest), its largest component in `[1, 2)`: the same axis.
+        let dir = (0..3).fold(V::ZERO, |v, a| {
+            v.with(a, V::Scalar::from_f64(ray.dir.get(a).to_f64() * pow2(-e)))
+        });
+        Self {
+            scale: V::Scalar::from_f64(pow2(s)),
+            // The kernel's `t` is the ray's times `σ·2^e`.
+            unscale: V::Scalar::from_f64(pow2(-s - e)),
+            scaled: true,
+            ..Self::plain(dir, permute(dir, kz))
+        }
+    }
 }
 
 /// `p`'s components rotated so that axis `kz` (0, 1 or 2) comes last: read by index,
@@ -70,7 +280,8 @@ pub(crate) struct Triangles4<S> {
 }
 
 impl<V: Vector> ShearedRay<V> {
-    /// The prepared ray, or `None` for a zero direction (which meets no triangle).
+    /// The prepared ray, unscaled (for targets of unknown bounds), or `None` for a zero
+    /// direction (which meets no triangle).
     #[inline(always)]
     pub(crate) fn new(ray: &Ray<V>) -> Option<Self> {
         let kz = ray.dir.abs().max_axis();
@@ -78,22 +289,100 @@ impl<V: Vector> ShearedRay<V> {
         if dz == V::Scalar::ZERO {
             return None;
         }
-        let sz = dz.recip();
-        Some(Self {
-            origin: ray.origin,
-            dir: ray.dir,
+        Some(Self::with_shear(
+            ray,
             kz,
-            axes: [(kz + 1) % 3, (kz + 2) % 3, kz],
-            permuted_origin: permute(ray.origin, kz),
-            sx: dx * sz,
-            sy: dy * sz,
-            sz,
-        })
+            Shear::plain(ray.dir, [dx, dy, dz]),
+        ))
     }
 
+    /// The ray with axis `kz` dominant and shear `shear`.
+    #[inline(always)]
+    fn with_shear(ray: &Ray<V>, kz: usize, shear: Shear<V>) -> Self {
+        let permuted = permute(ray.origin, kz);
+        Self {
+            origin: ray.origin,
+            dir: shear.dir,
+            kz,
+            axes: [(kz + 1) % 3, (kz + 2) % 3, kz],
+            permuted_origin: permuted,
+            sx: shear.s[0],
+            sy: shear.s[1],
+            sz: shear.s[2],
+            scale: shear.scale,
+            unscale: shear.unscale,
+            scaled: shear.scaled,
+        }
+    }
+
+    /// The prepared ray for corners within `bounds`: unscaled when the target is at
+    /// least `2^(2−K)` wide and the direction's largest component lies within `2^±K`,
+    /// else scaled by powers of two (module docs); `None` for a zero direction. The
+    /// choice is a function of the ray's direction and the bounds alone (two
+    /// comparisons a ray), the same for a mesh and for a lone triangle of the same
+    /// bounds.
+    #[inline(always)]
+    pub(crate) fn within(ray: &Ray<V>, bounds: &KernelBounds<V>) -> Option<Self> {
+        let kz = ray.dir.abs().max_axis();
+        let [dx, dy, dz] = permute(ray.dir, kz);
+        if dz == V::Scalar::ZERO {
+            return None;
+        }
+        let d = dz.abs();
+        // One branch (`&`, not `&&`): the comparisons are cheaper than their jumps.
+        let shear = match (d >= bounds.unscaled[0]) & (d <= bounds.unscaled[1]) {
+            true => Shear::plain(ray.dir, [dx, dy, dz]),
+            false => Shear::scaled(ray, kz, bounds),
+        };
+        Some(Self::with_shear(ray, kz, shear))
+    }
+
+    /// The kernel is scaled: the 4-lane kernels take [`Self::offsets4`] of a leaf's
+    /// corners, and their `t` times [`Self::unscale`] is the ray's.
+    #[inline(always)]
+    pub(crate) fn scaled(&self) -> bool {
+        self.scaled
+    }
+
+    /// The corners' offsets from the origin times `σ`, for the 4-lane kernels of a
+    /// scaled ray (with its [`offsets_frame`](Self::offsets_frame)): lane by lane what
+    /// [`apply`](Self::apply) computes before the shear, so the kernels' answers stay
+    /// those of [`hit`](Self::hit).
+    #[inline]
+    pub(crate) fn offsets4(&self, tris: &Triangles4<V::Scalar>) -> Triangles4<V::Scalar> {
+        let mut out = *tris;
+        for corner in &mut out.corner {
+            for (axis, row) in corner.iter_mut().enumerate() {
+                let o = self.origin.get(axis);
+                for x in row.iter_mut() {
+                    *x = (*x - o) * self.scale;
+                }
+            }
+        }
+        out
+    }
+
+    /// The ray the 4-lane kernels take with [`offsets4`](Self::offsets4): its origin in
+    /// the sheared frame zero, since the offsets are taken already.
+    #[inline]
+    pub(crate) fn offsets_frame(&self) -> Self {
+        Self {
+            permuted_origin: [V::Scalar::ZERO; 3],
+            ..*self
+        }
+    }
+
+    /// The power of two that turns the kernel's `t` into the ray's (1 unscaled).
+    #[inline(always)]
+    pub(crate) fn unscale(&self) -> V::Scalar {
+        self.unscale
+    }
+
+    /// A corner in the sheared frame: its offset from the origin (times `σ`), rotated so
+    /// that the dominant axis comes last, and sheared.
     #[inline(always)]
     fn apply(&self, p: V) -> [V::Scalar; 3] {
-        let [x, y, z] = permute(p - self.origin, self.kz);
+        let [x, y, z] = permute((p - self.origin) * self.scale, self.kz);
         [x - self.sx * z, y - self.sy * z, self.sz * z]
     }
 
@@ -106,7 +395,7 @@ impl<V: Vector> ShearedRay<V> {
         if signs_certain(e, m) {
             let t = crossing(e, z)?;
             if !cancels(e, m) {
-                return (t >= V::Scalar::ZERO).then_some(t);
+                return (t >= V::Scalar::ZERO).then_some(t * self.unscale);
             }
             return self.careful_hit(tri, t.to_f64());
         }
@@ -123,7 +412,10 @@ impl<V: Vector> ShearedRay<V> {
     /// functions' signs are certain and do not cancel (nearly always), or when the
     /// certain ones already disagree (a miss); the other lanes are returned in
     /// `undecided` for `hit` to settle exactly. Returns `(t, hit, undecided)`: bit `l`
-    /// of `hit` set when lane `l` is hit at `t[l] ≥ 0`.
+    /// of `hit` set when lane `l` is hit at `t[l] ≥ 0`. A [`scaled`](Self::scaled)
+    /// ray is tested as its [`offsets_frame`](Self::offsets_frame) against the
+    /// triangles' [`offsets4`](Self::offsets4), and the `t` are the kernel's (times
+    /// [`unscale`](Self::unscale) the ray's), as the ray tree's `Scaled` kernels do.
     ///
     /// Written row by row (each step one loop over the lanes) and kept out of line, so
     /// that the compiler turns every step into one vector instruction.
@@ -249,35 +541,53 @@ impl<V: Vector> ShearedRay<V> {
     /// The hit at the `t` of [`Self::careful_t`], if not behind the origin.
     fn careful_hit(&self, tri: &[V; 3], t: f64) -> Option<V::Scalar> {
         let t = V::Scalar::from_f64(self.careful_t(tri, t));
-        (t >= V::Scalar::ZERO).then_some(t)
+        (t >= V::Scalar::ZERO).then_some(t * self.unscale)
     }
 
     /// The hit's `t` recomputed in `f64` for a triangle whose edge functions cancel
     /// (a sliver seen from the ray): the better, by its error estimate, of the
     /// barycentric `t` and the ray's closest approach to the longest edge, kept within
-    /// the corners' range of `t`.
+    /// the corners' range of `t` and the triangle's box grown by the kernel's error.
+    /// In the kernel's units (the offsets times `σ`, the direction the kernel's): the
+    /// caller multiplies by [`Self::unscale`].
     fn careful_t(&self, tri: &[V; 3], t_fast: f64) -> f64 {
         let wide = |p: V| DVec3::new(p.get(0).to_f64(), p.get(1).to_f64(), p.get(2).to_f64());
         let o = wide(self.origin);
         let d = wide(self.dir);
-        let [p, q, r] = tri.map(|v| wide(v) - o);
+        let scale = self.scale.to_f64();
+        let [p, q, r] = tri.map(|v| (wide(v) - o) * scale);
         let (lo, hi) = corner_t_range(d, [p, q, r]);
         let (t_bary, err_bary) = barycentric_t(d, [p, q, r]).unwrap_or((t_fast, f64::INFINITY));
         let (t_edge, err_edge) = longest_edge_t(d, [p, q, r]);
         let t = if err_edge < err_bary { t_edge } else { t_bary };
-        // A hit lies in the triangle's box: kept there, it agrees with every tree
-        // that culls by (padded) triangle boxes. `max`/`min` rather than `clamp`: a
-        // non-finite ray gives NaN bounds.
-        let (enter, exit) = box_interval(d, [p, q, r]);
-        t.max(lo.max(enter)).min(hi.min(exit))
+        // A crossing the kernel reports puts the exact ray in the triangle's box grown
+        // by the kernel's error (`box_interval`), so that interval is not empty (to
+        // its own rounding) and its entry is at most the crossing's `t_P`; every tree
+        // whose node test covers that growth enters the boxes holding the triangle by
+        // then. The entry is applied last, so the `t` is never below it even where
+        // rounding empties the interval. `max`/`min` rather than `clamp`: a non-finite
+        // ray gives NaN bounds.
+        let (enter, exit) = box_interval(d, [p, q, r], self.kz, V::Scalar::EPSILON.to_f64());
+        t.min(hi.min(exit)).max(lo.max(enter))
     }
 }
 
-/// The interval of `t` over which the ray (from the origin, direction `d`) is inside
-/// the box of the corners `p`, grown by [`BOX_ULPS`] of their largest coordinate.
-fn box_interval(d: DVec3, p: [DVec3; 3]) -> (f64, f64) {
+/// The interval of `t` over which the ray (from the origin, direction `d`, dominant
+/// axis `kz`) is inside the box of the corners `p`, grown on every axis by [`BOX_ULPS`]
+/// `f64` ulps of the corners' largest offset on it, and on the lateral axes also by the
+/// kernel's error ([`SHEAR_ERROR_ULPS`] times the scalar's `eps`, module docs).
+fn box_interval(d: DVec3, p: [DVec3; 3], kz: usize, eps: f64) -> (f64, f64) {
     let (min, max) = (p[0].min(p[1]).min(p[2]), p[0].max(p[1]).max(p[2]));
-    let pad = BOX_ULPS * f64::EPSILON * min.abs().max(max.abs()).max_element();
+    let reach = min.abs().max(max.abs());
+    let along = reach[kz.min(2)];
+    let lateral = DVec3::from_array(std::array::from_fn(|a| {
+        let s = (d[a] / d[kz.min(2)]).abs();
+        match a == kz {
+            true => 0.0,
+            false => SHEAR_ERROR_ULPS * eps * (reach[a] + 2.5 * s * along),
+        }
+    }));
+    let pad = BOX_ULPS * f64::EPSILON * reach + lateral;
     let (a, b) = ((min - pad) / d, (max + pad) / d);
     let (enter, exit) = (a.min(b), a.max(b));
     (enter.max_element(), exit.min_element())

@@ -19,9 +19,11 @@
 //!
 //! Node boxes are `f32` whatever the mesh's scalar, so an `f64` tree's nodes take the
 //! `f32` tree's four cache lines and its node tests the `f32` kernels (Embree also
-//! tests `f32` boxes for every ray). An `f32` tree's boxes are the padded triangle boxes' own
-//! numbers and its test is exact, against a clip grown by [`NODE_PAD_REL`] (a box is
-//! entered, and its triangle crossed, at `t`s that round apart). An `f64` tree's boxes are taken relative to the
+//! tests `f32` boxes for every ray). The boxes hold the triangles' boxes padded by
+//! [`RAY_BOX_ULPS`] of each triangle's own extent ([`ray_boxes`]). An `f32` tree's
+//! boxes are those numbers and its ray is the ray's own origin with its inverse
+//! direction shrunk for the near planes and grown for the far ones by
+//! [`NODE_PAD_REL`], against a clip grown by as much. An `f64` tree's boxes are taken relative to the
 //! mesh's centre (so a mesh far from the origin keeps tight boxes) and rounded outward
 //! to `f32`, and each ray is narrowed conservatively ([`NodeFrame`]): its
 //! origin relative to the centre rounded toward each plane's safe side, its direction
@@ -31,15 +33,50 @@
 //! meets; it may keep a box that rounding would have culled, which costs a leaf test,
 //! not an answer. Rays and meshes beyond [`NARROW_LIMIT`] walk every leaf.
 //!
-//! A walk tests a node's boxes with the near and far plane of each axis chosen once per
-//! ray by its octant ([`OctantRay`]) and treats leaves and inner nodes alike: the
-//! nearest hit child is visited next, the others are pushed farthest first with their
-//! entry parameter (pruned when popped after the best hit shrank the ray). The boxes
-//! hold the padded triangle boxes (the mesh's shared tree's) and their unions, so no hit of
-//! the per-triangle kernel is culled, and the leaves' answers (nearest `t`, ties to the
-//! lowest index) do not depend on the order of the walk. Flat triangles are left out of
-//! the leaves: rays never hit them.
-
+//! **The node test never culls a crossing the kernel reports, from any distance.** A
+//! test that keeps every box the exact ray meets is not enough: the kernel's decision
+//! is exact for its *rounded* sheared corners, and a crossing it reports at `t_k` on a
+//! triangle `T` puts the exact ray's point `R(t_P)` (module `ray`) inside `T`'s box
+//! grown on each lateral axis `a` of the shear by `ξ_a ≤ 3.5ε·|d_a|·t_P + 4.5ε·ext(T)`
+//! (first order; `ε` the mesh scalar's, `ext` the triangle's extent), and on the ray's
+//! dominant axis not at all; and `t_k ≥ t_P − 4.5ε·t_P − 136ε·ext(T)/|d|∞` (the
+//! interpolation's weights carry `2γ₂` of their products' magnitudes, at most
+//! [`SLIVER_CANCELLATION`](super::ray::SLIVER_CANCELLATION) times their sum). The first
+//! term of `ξ` grows with the origin's distance: an `f32` ray from 50 icosahedron radii
+//! aimed at a vertex missed the box of the triangle the kernel gave the vertex to by
+//! 4.3e-6, past the 2e-6 of the 16 ulps of the mesh's size the boxes were padded by,
+//! and slipped through the surface. A slab grown by `c·ε·|d_a|·t` on each side is the
+//! slab entered and left at `(plane − o) / (d_a·(1 ± cε))`, a relative change of the
+//! inverse direction, so:
+//! - the growing part lies within the widening by [`NODE_PAD_REL`] = `2^-20`. In an
+//!   `f32` tree (`ε = 2^-23`: `2^-20 = 8ε`) the computed `(plane − o)·inv'` carries four
+//!   roundings (`inv = 1/d`, its widening, the difference, the product: at most `2ε` of
+//!   it), which leaves `6ε ≥ 3.5ε(1 + O(ε))` for the kernel: a near plane's positive
+//!   `t` is at most the grown slab's, a far plane's at least (a non-positive near `t`
+//!   never counts, the entry starts at 0; a negative far `t` means the ray leaves the
+//!   slab faster than it grows and misses it too; a zero component's `+∞` keeps the
+//!   exact test, which is right: its shear factor is an exact zero and `ξ_a ≤ ε·ext`).
+//!   In an `f64` tree the narrowing widens by as much against an `f64` kernel
+//!   (`3.5·2^-52`), and adds the kernel's error at the far start's distance to the
+//!   start's directed rounding ([`FAR_KERNEL_ULPS`]), which that widening, relative to
+//!   the travel beyond the start, does not hold;
+//! - the constant parts lie within the boxes' padding, [`RAY_BOX_ULPS`] = `2^8` epsilons
+//!   of the triangle's extent on every side: `4.5ε·ext` puts `R(t_P)` inside the padded
+//!   box with more than `136ε·ext` to spare on every side, so the ray is inside it from
+//!   `max(0, t_P − 136ε·ext/|d|∞)` on, at or before `t_k` (less its `4.5ε` relative part);
+//! - the clip of a best hit at `t` grows by [`NODE_PAD_REL`] of `t` (`f32`; `8ε` of it in
+//!   `f64`), which holds that relative part;
+//! - a sliver's `t` (`careful_t`) lies at or after the entry into `T`'s box grown by the
+//!   kernel's bound computed from its corners (`SHEAR_ERROR_ULPS`, plus `BOX_ULPS` of
+//!   `f64` rounding): at most `4.4ε·|d_a|·t + 4.4ε·ext(T)`, which the same widening and
+//!   padding contain.
+//!
+//! So every box holding a crossing at `t_k` is entered within the clip of every best hit
+//! at or beyond `t_k`, from any origin, and the walk finds the least `(t, triangle)` of
+//! all the kernel's crossings whatever its order (tested against every triangle's own
+//! cast from 1 to 1e6 mesh radii). Measured (callgrind, the `f32` bunny's rays of
+//! `bench-peers/embree`): closest hit 950 → 959 instructions a ray, its batch
+//! 930 → 947, any hit 817 → 729 (its walk was restructured at the same time).
 use super::ray::{ShearedRay, Triangles4};
 use super::ray_build::{self, BinaryTree, Kind};
 use crate::algo::slab::PreparedRay;
@@ -73,15 +110,55 @@ struct RayNode {
     child: [u32; WIDE],
 }
 
-/// Relative widening of an `f64` tree's node intervals: the near planes take the
-/// inverse direction times `1 − NODE_PAD_REL`, the far planes times `1 + NODE_PAD_REL`,
-/// so a positive entry shrinks and a positive exit grows (a negative entry never counts,
+/// Relative widening of every tree's node intervals: the near planes take the inverse
+/// direction times `1 − NODE_PAD_REL`, the far planes times `1 + NODE_PAD_REL`, so a
+/// positive entry shrinks and a positive exit grows (a negative entry never counts,
 /// the entry starts at 0; a negative exit is a miss either way: directed origins keep its
-/// sign). `2^-20`: sixteen `f32` roundings, where `(plane − origin)·inv` takes three (the
-/// subtraction, the product, `inv`'s rounding to `f32`). Where a product underflows,
-/// the origins' directed rounding (at least the least normal `f32` beyond the origin,
-/// and every scaled `|inv|` at least `1 − 2^-20`) covers its error.
+/// sign). `2^-20`: eight `f32` epsilons, where `(plane − origin)·inv` takes four
+/// roundings (the subtraction, the product, `inv`'s rounding and its widening's) and
+/// the ray kernel's error grows by `3.5ε` of the ray's travel along each axis (module
+/// docs: a slab grown by that much is a relative change of the inverse direction). For
+/// an `f64` tree's narrowed rays it also covers the narrowing's own roundings; where a
+/// product underflows, the origins' directed rounding (at least the least normal `f32`
+/// beyond the origin, and every scaled `|inv|` at least `1 − 2^-20`) covers its error.
 pub(super) const NODE_PAD_REL: f64 = 1.0 / 1_048_576.0;
+
+/// The padding of the ray tree's boxes on every side, in epsilons of the mesh scalar
+/// times each triangle's own extent (its box's largest side), beyond one step of its
+/// coordinates ([`ray_boxes`]). It holds the parts of the ray kernel's error that do
+/// not grow with the ray's travel (module docs): a crossing's point lies up to `4.5ε` of
+/// the triangle's extent off the exact ray, and its interpolated `t` up to `136ε` of the
+/// extent (over `|d|∞`) before the `t` of that point, so the boxes holding a triangle
+/// are entered before any `t` the kernel reports for it. 256 leaves room for the
+/// roundings; in `f32` it grows a triangle's box by 3e-5 of its size. (The shared tree's
+/// padding, [`BOX_PADDING_ULPS`](super::BOX_PADDING_ULPS) of the mesh's largest
+/// coordinate, is both too little for this near a small triangle and far too much for
+/// a mesh far from the origin.)
+pub const RAY_BOX_ULPS: f64 = 256.0;
+
+/// The triangles' boxes as the ray tree holds them, relative to `centre` (the node
+/// frame's: 0 for an `f32` tree, whose boxes are then the mesh's own numbers; the
+/// middle of an `f64` mesh's bounds, where the grid of `f64` is as fine as the mesh's
+/// size): each grown on every side by [`RAY_BOX_ULPS`] of its extent plus one step of
+/// each coordinate (`|x|·ε`), so that rounding the grown bound, or the corner less the
+/// centre, to the scalar never takes the growth back (the growth kept is at least
+/// `(1 − ε)` of [`RAY_BOX_ULPS`]). (Absolute `f64` bounds would need that step at the
+/// mesh's distance from the origin: a 2e-2 grid at 1e10 then had 14% more leaf tests.)
+pub(super) fn ray_boxes<V: Vector>(corners: &[[V; 3]], centre: V) -> Vec<Aabb<V>> {
+    let eps = V::Scalar::EPSILON;
+    let ulps = V::Scalar::from_f64(RAY_BOX_ULPS);
+    corners
+        .iter()
+        .map(|t| {
+            let b = super::triangle_box(&t.map(|p| p - centre));
+            let pad = V::splat((b.max - b.min).max_element() * ulps * eps);
+            Aabb {
+                min: b.min - (pad + b.min.abs() * eps),
+                max: b.max + (pad + b.max.abs() * eps),
+            }
+        })
+        .collect()
+}
 
 /// `2^100`: an `f64` ray is narrowed ([`NodeFrame::node_ray`]) when its start (its
 /// origin, or for a ray from far away the point where it enters the mesh's bounds) lies
@@ -255,10 +332,19 @@ pub(super) struct Narrowing {
     pub(super) t_scale: f64,
 }
 
+/// The growth of an `f64` ray's start on each axis, in `f64` epsilons of the ray's
+/// travel `|d_a·t_start|` to it: the start's own two roundings (`2ε`) and the ray
+/// kernel's error at that distance, which grows with the travel from the ray's origin,
+/// not from the start (`3.5ε` for a crossing, `8.4ε` for the box `careful_t` keeps a
+/// sliver's `t` in; module docs): the widening [`NODE_PAD_REL`] covers only the travel
+/// beyond the start.
+pub(super) const FAR_KERNEL_ULPS: f64 = 16.0;
+
 /// The narrowed origins `[near, far]` and inverse directions `[near, far]` of the
 /// three axes ([`NodeFrame::node_ray`]), or `None` when an axis lies beyond
 /// [`NARROW_LIMIT`]: the portable kernel. On each axis the start `o + d·t_start` is
-/// rounded twice in `f64`, and its error is added before the directed rounding to
+/// rounded twice in `f64`, and its error, with the kernel's at that distance
+/// ([`FAR_KERNEL_ULPS`]), is added before the directed rounding to
 /// `f32`; which rounding serves the near plane follows the sign of the scaled inverse
 /// direction. Every axis is computed, then one test: straight-line code.
 #[inline(always)]
@@ -268,7 +354,7 @@ pub(super) fn narrow_portable(n: &Narrowing) -> Option<[[[f32; 3]; 2]; 2]> {
     for a in 0..3 {
         let scaled = n.inv[a] * n.t_scale;
         let step = n.dir[a] * n.t_start;
-        let error = (n.origin[a].abs() + 2.0 * step.abs()) * f64::EPSILON;
+        let error = (n.origin[a].abs() + FAR_KERNEL_ULPS * step.abs()) * f64::EPSILON;
         let relative = n.origin[a] + step - n.centre[a];
         narrowable &= (n.inv[a].is_infinite() | (scaled.abs() <= NARROW_LIMIT))
             & (relative.abs() <= NARROW_LIMIT);
@@ -300,14 +386,15 @@ pub(super) fn t_scale(inv: &[f64; 3]) -> Option<f64> {
 
 impl NodeRay {
     /// The node tests' clip for the ray's `max_t`. For an `f32` tree the same number
-    /// grown by [`NODE_PAD_REL`]: a box holding a crossing at exactly `max_t` has its
-    /// entry computed from the ray's origin, the crossing from the triangle, and from a
-    /// far origin the two round apart by a few ulps of `t` (a ray from 1e6 away lost its
-    /// hit at `max_t` = the hit's own `t`). For an `f64` tree `(max_t − t_start)·t_scale`
-    /// as the nearest `f32`, that subtraction's rounding added: the narrowed entries stay
-    /// below it wherever the exact ones are below `max_t`, since [`NODE_PAD_REL`] exceeds
-    /// that rounding. Either way at most `f32::MAX`, which every hit box's entry lies
-    /// below.
+    /// grown by [`NODE_PAD_REL`]: the kernel's `t` may lie `4.5ε` of itself below the
+    /// `t` of the point the node test sees (module docs), and a box holding a crossing at
+    /// exactly `max_t` has its entry computed from the ray's origin, the crossing from
+    /// the triangle (a ray from 1e6 away lost its hit at `max_t` = the hit's own `t`).
+    /// For an `f64` tree `(max_t − t_start)·t_scale` as the nearest `f32`, grown by `8ε`
+    /// of `max_t` (that subtraction's rounding and the kernel's relative error): the
+    /// narrowed entries stay below it wherever the kernel's crossings are below `max_t`,
+    /// since [`NODE_PAD_REL`] exceeds the `f32` rounding. Either way at most `f32::MAX`,
+    /// which every hit box's entry lies below.
     #[inline(always)]
     fn clip<S: Real>(&self, max_t: S) -> f32 {
         let max_t = max_t.to_f64();
@@ -315,7 +402,7 @@ impl NodeRay {
             let grown = max_t as f32 * (1.0 + NODE_PAD_REL as f32);
             return grown.min(f32::MAX);
         }
-        let rounding = max_t.abs() * f64::EPSILON;
+        let rounding = 8.0 * max_t.abs() * f64::EPSILON;
         (((max_t - self.t_start + rounding) * self.t_scale) as f32).min(f32::MAX)
     }
 }
@@ -347,18 +434,25 @@ impl<S: Real> NodeFrame<S> {
         }
     }
 
-    /// A box's bounds on `axis` in the node rows: its own numbers for an `f32` tree;
-    /// relative to the centre and rounded outward for an `f64` one.
+    /// A box's bounds on `axis` in the node rows, from the box relative to the centre
+    /// ([`ray_boxes`]): its own numbers for an `f32` tree (centred on 0); rounded
+    /// outward for an `f64` one.
     #[inline]
-    fn bounds(&self, axis: usize, min: S, max: S) -> (f32, f32) {
+    fn bounds(min: S, max: S) -> (f32, f32) {
         if exact_nodes::<S>() {
             return (min.to_f64() as f32, max.to_f64() as f32);
         }
-        let c = self.centre[axis].to_f64();
-        (f32_below(min.to_f64() - c), f32_above(max.to_f64() - c))
+        (f32_below(min.to_f64()), f32_above(max.to_f64()))
     }
 
-    /// The ray as the node tests take it: an `f32` tree's as it is; an `f64` tree's
+    /// The centre as a vector.
+    fn centre<V: Vector<Scalar = S>>(&self) -> V {
+        (0..3).fold(V::ZERO, |v, a| v.with(a, self.centre[a]))
+    }
+
+    /// The ray as the node tests take it: an `f32` tree's origin as it is, its inverse
+    /// direction shrunk for the near planes and grown for the far ones by
+    /// [`NODE_PAD_REL`] (module docs); an `f64` tree's
     /// narrowed so that the padded `f32` test keeps every box the exact ray meets (module
     /// docs). The direction is scaled by the power of two that brings the least
     /// `|1/d|` into `[1, 2)` (its largest component into `(1/2, 1]`); on each axis the origin relative to the centre is rounded
@@ -379,7 +473,9 @@ impl<S: Real> NodeFrame<S> {
         let origin: [f64; 3] = std::array::from_fn(|a| prepared.origin.get(a).to_f64());
         if exact_nodes::<S>() {
             let (o, inv) = (origin.map(|x| x as f32), inv.map(|x| x as f32));
-            let octant = OctantRay::new([o, o], [inv, inv]);
+            let near = inv.map(|i| i * (1.0 - NODE_PAD_REL as f32));
+            let far = inv.map(|i| i * (1.0 + NODE_PAD_REL as f32));
+            let octant = OctantRay::new([o, o], [near, far]);
             return Some(NodeRay {
                 octant,
                 t_start: 0.0,
@@ -450,7 +546,8 @@ pub(crate) struct Leaf<S: Real> {
 }
 
 impl<S: Real> Leaf<S> {
-    /// The kernel over the leaf's lanes (see [`ShearedRay::hit4`]), `K`'s: the walk's.
+    /// The kernel over the leaf's lanes (see [`ShearedRay::hit4`]), `K`'s: the walk's
+    /// (a scaled ray's walk takes [`Scaled`]).
     #[inline(always)]
     pub(super) fn hit4<K: Kernels, V: Vector<Scalar = S>>(
         &self,
@@ -489,17 +586,16 @@ pub(crate) struct RayTree<S: Real> {
 }
 
 impl<S: Real> RayTree<S> {
-    /// The tree of the mesh whose triangles have these corners, unit normals (zero
-    /// for flat ones) and padded boxes.
-    pub(crate) fn new<V: Vector<Scalar = S>>(
-        boxes: &[Aabb<V>],
-        corners: &[[V; 3]],
-        normals: &[V],
-    ) -> Self {
+    /// The tree of the mesh whose triangles have these corners and unit normals (zero
+    /// for flat ones); its boxes are the triangles' own, padded by [`RAY_BOX_ULPS`] of
+    /// each triangle's extent ([`ray_boxes`]).
+    pub(crate) fn new<V: Vector<Scalar = S>>(corners: &[[V; 3]], normals: &[V]) -> Self {
         let mut tree = Self {
             frame: NodeFrame::new(corners),
             ..Self::default()
         };
+        let boxes = ray_boxes(corners, tree.frame.centre());
+        let boxes = &boxes[..];
         #[cfg(target_arch = "x86_64")]
         {
             tree.avx = std::arch::is_x86_feature_detected!("avx");
@@ -516,7 +612,6 @@ impl<S: Real> RayTree<S> {
                 binary: &binary,
                 plan: &plan,
                 corners,
-                frame: &tree.frame,
                 nodes: &mut tree.nodes,
                 leaves: &mut tree.leaves,
             };
@@ -538,7 +633,6 @@ struct Collapse<'a, V: Vector> {
     binary: &'a BinaryTree<V>,
     plan: &'a ray_build::WidePlan,
     corners: &'a [[V; 3]],
-    frame: &'a NodeFrame<V::Scalar>,
     nodes: &'a mut Vec<RayNode>,
     leaves: &'a mut Vec<Leaf<V::Scalar>>,
 }
@@ -562,7 +656,7 @@ impl<V: Vector> Collapse<'_, V> {
             let kid = &binary.nodes[k as usize];
             for axis in 0..3 {
                 let (min, max) = (kid.aabb.min.get(axis), kid.aabb.max.get(axis));
-                let (lo, hi) = self.frame.bounds(axis, min, max);
+                let (lo, hi) = NodeFrame::bounds(min, max);
                 rows[axis][lane] = lo;
                 rows[3 + axis][lane] = hi;
             }
@@ -660,6 +754,39 @@ impl Kernels for Baseline {
     #[inline(always)]
     fn narrow(n: &Narrowing) -> Option<[[[f32; 3]; 2]; 2]> {
         narrow_portable(n)
+    }
+}
+
+/// The kernels of a scaled ray's walk (a tiny or huge mesh, module `ray`): the
+/// baseline node test, and the baseline leaf test on the corners' scaled offsets
+/// ([`ShearedRay::offsets4`]) with its `t` multiplied back, which gives the answers of
+/// [`ShearedRay::hit`]. A walk of its own, so that the walks of unscaled rays, nearly
+/// all, test no scale at their leaves (a test and a call there cost about 14
+/// instructions a bunny ray, the walk's registers saved around the call).
+pub(super) struct Scaled;
+
+impl Kernels for Scaled {
+    #[inline(always)]
+    fn slab<const PADDED: bool>(ray: &OctantRay, rows: &Rows, max_t: f32) -> ([f32; WIDE], u32) {
+        Baseline::slab::<PADDED>(ray, rows, max_t)
+    }
+
+    #[inline(always)]
+    fn hit4<V: Vector>(
+        ray: &ShearedRay<V>,
+        tris: &Triangles4<V::Scalar>,
+        valid: u32,
+    ) -> ([V::Scalar; LANES], u32, u32) {
+        let (mut t, hit, undecided) = ray.offsets_frame().hit4(&ray.offsets4(tris), valid);
+        for t in &mut t {
+            *t *= ray.unscale();
+        }
+        (t, hit, undecided)
+    }
+
+    #[inline(always)]
+    fn narrow(n: &Narrowing) -> Option<[[[f32; 3]; 2]; 2]> {
+        Baseline::narrow(n)
     }
 }
 
@@ -978,11 +1105,8 @@ fn descend<K: Kernels, S: Real>(
     stack: &mut impl Pending,
 ) -> Option<u32> {
     let node = &tree.nodes[index as usize];
-    let (t, hit) = if exact_nodes::<S>() {
-        K::slab::<false>(ray, &node.rows, clip)
-    } else {
-        K::slab::<true>(ray, &node.rows, clip)
-    };
+    // Every tree's rays are widened (`NODE_PAD_REL`): the far planes take their own rows.
+    let (t, hit) = K::slab::<true>(ray, &node.rows, clip);
     let first = hit.trailing_zeros() as usize;
     let rest = hit & hit.wrapping_sub(1);
     if rest == 0 {
@@ -1348,16 +1472,27 @@ pub(super) mod tests {
         assert_eq!(stack.pop(), None);
     }
 
-    /// An `f32` tree's node ray for `ray`, `prepared`.
+    /// The node ray of `prepared`'s own numbers, unwidened (the kernels' exact form,
+    /// which must match the shared min/max kernel).
     pub(in super::super) fn exact_octant(
-        ray: &Ray<Vec3>,
+        _ray: &Ray<Vec3>,
         prepared: &PreparedRay<Vec3>,
     ) -> OctantRay {
+        let o = prepared.origin.to_array();
+        let inv = prepared.inv_dir.to_array();
+        OctantRay::new([o, o], [inv, inv])
+    }
+
+    /// An `f32` tree's node ray for `ray`, `prepared`, with its clip for `max_t`.
+    pub(in super::super) fn widened_octant(
+        ray: &Ray<Vec3>,
+        prepared: &PreparedRay<Vec3>,
+    ) -> (OctantRay, f32) {
         let frame = NodeFrame::<f32>::default();
-        frame
+        let node_ray = frame
             .node_ray::<Baseline, _>(ray, prepared)
-            .expect("f32 rays are never refused")
-            .octant
+            .expect("f32 rays are never refused");
+        (node_ray.octant, node_ray.clip(prepared.max_t))
     }
 
     /// An `f64` tree's node rows for `boxes` (`None` for an empty lane), its frame
@@ -1381,8 +1516,9 @@ pub(super) mod tests {
         for (lane, b) in boxes.iter().enumerate() {
             for axis in (0..3).filter(|_| b.is_some()) {
                 let b = b.expect("filtered");
+                let c = frame.centre[axis];
                 (rows[axis][lane], rows[3 + axis][lane]) =
-                    frame.bounds(axis, b.min[axis], b.max[axis]);
+                    NodeFrame::<f64>::bounds(b.min[axis] - c, b.max[axis] - c);
             }
         }
         let prepared = PreparedRay::new(ray, finite_max_t(max_t));
@@ -1450,6 +1586,10 @@ pub(super) mod tests {
                     assert_eq!(got.to_bits(), want_t[lane].to_bits(), "case {case}");
                 }
             }
+            // The walks' widened node ray keeps every box the exact test keeps.
+            let (widened, clip) = widened_octant(&ray, &prepared);
+            let (_, kept) = slab8_portable::<true>(&widened, &rows, [clip; WIDE]);
+            assert_eq!(kept & hit, hit, "case {case}");
             hits += hit.count_ones();
         }
         assert!(hits > 2_000, "{hits} hits");
@@ -1568,10 +1708,9 @@ pub(super) mod tests {
         (corners, normals)
     }
 
-    /// The ray tree of the corners (their boxes unpadded).
+    /// The ray tree of the corners.
     fn tree<V: Vector>(corners: &[[V; 3]], normals: &[V]) -> RayTree<V::Scalar> {
-        let boxes: Vec<Aabb<V>> = corners.iter().map(super::super::triangle_box).collect();
-        RayTree::new(&boxes, corners, normals)
+        RayTree::new(corners, normals)
     }
 
     // Past its inline entries the single walk's stack spills and still pops in LIFO
