@@ -130,6 +130,13 @@ pub(crate) fn read_bytes(path: &Path) -> Result<Vec<u8>, Error> {
     std::fs::read(path).map_err(|e| Error::file(path, format!("cannot read: {e}")))
 }
 
+/// `text` without a leading UTF-8 byte order mark (some Windows editors write one; no
+/// format read here has one in its grammar). Every text parser starts here, so
+/// lines and columns count from the first character after it, as editors show them.
+pub(crate) fn strip_bom(text: &str) -> &str {
+    text.strip_prefix('\u{feff}').unwrap_or(text)
+}
+
 /// The file's text, or an error naming it (also for text that is not UTF-8).
 pub(crate) fn read_text(path: &Path) -> Result<String, Error> {
     let bytes = read_bytes(path)?;

@@ -1077,3 +1077,18 @@ fn obj_coordinates_are_read_in_f64() {
     let path = dir.write("tenth.obj", "v 0.1 0 0\nv 0 0.1 0\nv 0 0 0.1\nf 1 2 3\n");
     assert_eq!(data(&path).vertices[0][0], 0.1);
 }
+
+// A byte order mark before the first statement is skipped by every text reader (the
+// OBJ reader read it as part of the first line's keyword and dropped that vertex), and
+// error lines count from the first line after it.
+#[test]
+fn obj_after_a_byte_order_mark_keeps_its_first_line() {
+    let dir = Dir::new("obj_bom");
+    let text = "v 0 0 0\nv 1 0 0\nv 0 1 0\nv 0 0 1\nf 1 3 2\nf 1 2 4\nf 1 4 3\nf 2 3 4\n";
+    let plain = solid(&dir.write("plain.obj", text));
+    let marked = solid(&dir.write("bom.obj", format!("\u{feff}{text}")));
+    assert_eq!(marked.vertices(), plain.vertices());
+    assert_eq!(marked.indices(), plain.indices());
+    let e = error(&dir.write("bombad.obj", format!("\u{feff}{text}v 0 y 0\n")));
+    assert_has(&e, &["bombad.obj:9: ", "`v 0 y 0`"]);
+}

@@ -435,7 +435,6 @@ def test_shape_reprs_rebuild_the_shape_or_summarise_it(shape):
 # --- Files ---------------------------------------------------------------------------
 
 
-@pytest.mark.xfail(reason="isect-io's OBJ reader does not skip a UTF-8 BOM (reported; not the binding's to fix)", strict=False)
 def test_an_obj_file_starting_with_a_bom_keeps_its_first_line(tmp_path):
     path = tmp_path / "bom.obj"
     path.write_bytes(b"\xef\xbb\xbfv 0 0 0\nv 1 0 0\nv 0 1 0\nv 0 0 1\nf 1 2 3\nf 1 2 4\n")

@@ -45,6 +45,7 @@ const OPTIONS: tobj::LoadOptions = tobj::LoadOptions {
 /// # Errors
 /// As [`read_obj`].
 pub fn parse_obj(text: &str, path: &Path) -> Result<MeshData, Error> {
+    let text = crate::error::strip_bom(text);
     let checked = check_lines(text).map_err(|(line, statement, msg)| {
         Error::new(
             path,

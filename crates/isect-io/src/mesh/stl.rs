@@ -204,7 +204,7 @@ impl<'a> Words<'a> {
 
 /// The triangles of every `solid … endsolid` of an ASCII STL.
 fn parse_ascii(text: &str, path: &Path) -> Result<MeshData, Error> {
-    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    let text = crate::error::strip_bom(text);
     let mut words = Words::new(text);
     let mut mesh = MeshData::default();
     let mut welder = Welder::default();

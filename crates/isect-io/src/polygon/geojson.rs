@@ -6,7 +6,8 @@
 //! them (altitude) are ignored; fewer than 2 is an error naming the feature, polygon,
 //! ring and vertex. A file that holds no polygon is an error.
 
-use super::{no_polygon, strip_bom, PolygonData};
+use super::{no_polygon, PolygonData};
+use crate::error::strip_bom;
 use crate::error::{read_text, Error, Location};
 use geojson::{GeoJson, Geometry, GeometryValue, PolygonType};
 use std::path::Path;

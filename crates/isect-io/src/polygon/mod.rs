@@ -268,12 +268,6 @@ pub fn read_polygons(path: &Path) -> Result<Vec<PolygonData>, Error> {
     }
 }
 
-/// `text` without a leading UTF-8 byte order mark.
-#[cfg(any(feature = "geojson", feature = "wkt"))]
-fn strip_bom(text: &str) -> &str {
-    text.strip_prefix('\u{feff}').unwrap_or(text)
-}
-
 /// The error of a file that holds no polygon (`why` says what it holds instead).
 #[cfg(any(feature = "geojson", feature = "wkt"))]
 fn no_polygon(path: &Path, why: &str) -> Error {

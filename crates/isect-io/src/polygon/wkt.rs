@@ -10,7 +10,8 @@
 //! with too few or too many numbers, any other geometry type; a file that holds no
 //! polygon.
 
-use super::{no_polygon, strip_bom, PolygonData};
+use super::{no_polygon, PolygonData};
+use crate::error::strip_bom;
 use crate::error::{read_text, Error, Location};
 use std::path::Path;
 

@@ -130,9 +130,7 @@ pub fn load(path: &Path) -> Result<AnyScene, Error> {
 pub fn parse(text: &str, name: &str, base_dir: &Path) -> Result<AnyScene, Error> {
     let previous = BASE_DIR.with(|b| b.replace(base_dir.to_path_buf()));
     let outer = REFERENCED.with(|r| r.take());
-    // A UTF-8 byte order mark (some Windows editors write one) is not JSON: skip it.
-    // Columns then count from the first character after it, as editors show them.
-    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    let text = crate::error::strip_bom(text);
     let scene = parse_here(text, name);
     let files = REFERENCED.with(|r| r.replace(outer));
     BASE_DIR.with(|b| *b.borrow_mut() = previous);
