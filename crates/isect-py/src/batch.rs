@@ -488,6 +488,81 @@ pub fn cast_rays(
     )
 }
 
+/// A mesh's closest-hit rays reduced to their triangles ([`mesh_rays`]): the walks of
+/// [`cast_rays_mesh`] without the hit's point and normal.
+fn first_hit_ids_mesh(
+    py: Python<'_>,
+    mesh: &isect::d3_f64::TriMesh,
+    pose: &isect::d3_f64::Pose,
+    origins: &Any<'_>,
+    directions: &Any<'_>,
+    max_t: f64,
+) -> PyResult<Py<PyAny>> {
+    let (origins, directions) = mesh_ray_arrays(origins, directions)?;
+    let mut ids = vec![-1_i64; origins.len()];
+    mesh_rays(
+        py,
+        &origins,
+        &directions,
+        pose,
+        &mut ids[..],
+        |rays, out| {
+            mesh.first_hits_with(rays, max_t, |k, hit| {
+                out[k] = hit.map_or(-1, |(i, _)| i64::from(i));
+            });
+        },
+    )?;
+    Ok(PyArray1::from_vec(py, ids).into_any().unbind())
+}
+
+fn first_hit_ids_in<D: Dim>(
+    py: Python<'_>,
+    shape: &Any<'_>,
+    pose: Option<&Any<'_>>,
+    origins: &Any<'_>,
+    directions: &Any<'_>,
+    max_t: f64,
+    solid: bool,
+) -> PyResult<Py<PyAny>> {
+    let ids = shape_rays::<D, _>(py, shape, pose, origins, directions, |s, pose, r| {
+        s.cast_ray_solid(pose, r, max_t, solid)
+            .and_then(|hit| s.ray_hit_part(pose, r, &hit, solid))
+            .map_or(-1, i64::from)
+    })?;
+    Ok(PyArray1::from_vec(py, ids).into_any().unbind())
+}
+
+/// For each ray (rows of `origins` and `directions`, `(n, 3)` or `(n, 2)`): the part of
+/// the shape its first hit is on, `-1` where it misses or the shape has no parts: the
+/// `id` column of `cast_rays` alone (a mesh's triangle, a compound's part, ...), what
+/// trimesh's `intersects_first` returns. A mesh's rays skip the hits' points and
+/// normals, so this is the cheap call for picking and visibility. Runs on every core
+/// without the GIL; rows with NaN or infinite numbers, or a zero direction, are `-1`.
+///
+/// >>> ground = isect.TriMesh([[-5, 0, -5], [5, 0, -5], [5, 0, 5], [-5, 0, 5]], [[0, 2, 1], [0, 3, 2]])
+/// >>> isect.first_hit_ids(ground, None, [[2, 1, -2], [9, 1, 0]], [[0, -1, 0], [0, -1, 0]]).tolist()
+/// [0, -1]
+#[pyfunction]
+#[pyo3(signature = (shape, pose, origins, directions, max_t=f64::INFINITY, solid=true))]
+pub fn first_hit_ids(
+    py: Python<'_>,
+    shape: &Any<'_>,
+    pose: Option<&Any<'_>>,
+    origins: &Any<'_>,
+    directions: &Any<'_>,
+    max_t: f64,
+    solid: bool,
+) -> PyResult<Py<PyAny>> {
+    // The same mesh path as `cast_rays` (a solid mesh's inside goes the general way).
+    if let Some((mesh, pose)) = batch_mesh(shape, pose, |m| !(solid && m.is_solid()))? {
+        return first_hit_ids_mesh(py, mesh, &pose, origins, directions, max_t);
+    }
+    by_dim!(
+        which(shape, "shape")?,
+        first_hit_ids_in(py, shape, pose, origins, directions, max_t, solid)
+    )
+}
+
 fn intersects_rays_in<D: Dim>(
     py: Python<'_>,
     shape: &Any<'_>,
@@ -909,6 +984,7 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<RayHits>()?;
     m.add_function(wrap_pyfunction!(cast_rays, m)?)?;
     m.add_function(wrap_pyfunction!(intersects_rays, m)?)?;
+    m.add_function(wrap_pyfunction!(first_hit_ids, m)?)?;
     m.add_function(wrap_pyfunction!(contains_points, m)?)?;
     m.add_function(wrap_pyfunction!(signed_distances, m)?)?;
     m.add_function(wrap_pyfunction!(collide_poses, m)?)?;

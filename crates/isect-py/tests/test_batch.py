@@ -178,6 +178,51 @@ def test_intersects_rays_equals_cast_rays_hits(shape, solid):
     assert flags.any() or shape.kind == "Segment"  # a 3D segment is met by no random ray
 
 
+@pytest.mark.parametrize("shape", every_3d_shape() + every_2d_shape(), ids=lambda s: s.kind)
+@pytest.mark.parametrize("solid", [True, False])
+def test_first_hit_ids_equal_cast_rays_ids(shape, solid):
+    dim = 3 if isinstance(shape, isect.Shape) else 2
+    rng = np.random.default_rng(24)
+    origins, directions = random_rays(rng, 400, dim)
+    origins[:40] *= 0.05  # starting inside the solid shapes
+    origins[45] = math.nan
+    directions[46] = 0.0
+    pose = ((0.1,) * dim, (0.0, 0.0, math.sin(0.2), math.cos(0.2))) if dim == 3 else ((0.1, 0.1), 0.4)
+    ids = isect.first_hit_ids(shape, pose, origins, directions, max_t=0.7, solid=solid)
+    expected = isect.cast_rays(shape, pose, origins, directions, max_t=0.7, solid=solid).id
+    assert ids.dtype == np.int64 and ids.shape == (400,)
+    assert ids.tolist() == expected.tolist()
+    assert ids[45] == -1 and ids[46] == -1
+
+
+@pytest.mark.parametrize("closed", [True, False])
+@pytest.mark.parametrize("solid", [True, False])
+def test_mesh_first_hit_ids_across_blocks(closed, solid):
+    """A mesh's first-hit triangles, in blocks of rows: those of its closest-hit
+    casts, moved or not, ties to the lowest triangle as there."""
+    mesh = isect.TriMesh(CUBE_VERTICES, CUBE_FACES, solid=closed)
+    rng = np.random.default_rng(25)
+    n = 16_384 + 777
+    origins, directions = random_rays(rng, n, 3)
+    origins[: n // 4] *= 0.2  # inside the cube
+    origins[3] = math.inf
+    directions[5] = origins[5] * -1.0  # through the centre: along a diagonal, ties
+    turned = ((0.3, -0.2, 0.1), (0.0, math.sin(0.3), 0.0, math.cos(0.3)))
+    for pose in (None, turned):
+        ids = isect.first_hit_ids(mesh, pose, origins, directions, max_t=0.6, solid=solid)
+        expected = isect.cast_rays(mesh, pose, origins, directions, max_t=0.6, solid=solid).id
+        assert ids.tolist() == expected.tolist()
+        assert (ids >= 0).sum() > 0 and ids[3] == -1
+        assert ids.max() < len(CUBE_FACES)
+
+
+def test_first_hit_ids_refuse_bad_arrays():
+    mesh = isect.TriMesh(CUBE_VERTICES, CUBE_FACES)
+    for origins, directions in [(np.zeros((3, 3)), np.zeros((2, 3))), (np.zeros((3, 2)), np.zeros((3, 2)))]:
+        with pytest.raises(TypeError):
+            isect.first_hit_ids(mesh, None, origins, directions)
+
+
 @pytest.mark.parametrize("closed", [True, False])
 @pytest.mark.parametrize("solid", [True, False])
 def test_mesh_any_hit_rays_across_blocks(closed, solid):

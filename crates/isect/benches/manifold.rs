@@ -601,7 +601,10 @@ fn bench_mesh_pairs(c: &mut Criterion) {
     let mut manifolds: Vec<ContactManifold<(), ()>> = Vec::new();
     let mut workspace = None;
     cycle_named(&mut g, "parry_contact_manifolds", &cases, |k| {
+        // A fresh start each case, as isect's query has no cache: parry's workspace
+        // indexes the manifolds it left, so both are cleared together.
         manifolds.clear();
+        workspace = None;
         DefaultQueryDispatcher
             .contact_manifolds(
                 &k.1,

@@ -7,7 +7,7 @@ Shapes (3D: ``Sphere``, ``Box``, ``Capsule``, ``Cylinder``, ``Cone``, ``RoundedB
 query verbs (``intersects``, ``distance``, ``closest_points``, ``contact``,
 ``contact_manifold``, ``cast_ray``, ``cast_shape``, ``time_of_impact``,
 ``contains_point``, ``project_point``), batch functions over numpy arrays
-(``cast_rays``, ``intersects_rays``, ``contains_points``, ``signed_distances``, ``collide_poses``), the
+(``cast_rays``, ``first_hit_ids``, ``intersects_rays``, ``contains_points``, ``signed_distances``, ``collide_poses``), the
 collision worlds ``World`` and ``World2d``, character controllers, and shapes from
 files (``load_mesh``: OBJ, STL, glTF; ``load_polygons``: GeoJSON, WKT).
 

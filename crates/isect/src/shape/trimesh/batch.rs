@@ -185,10 +185,44 @@ impl<R: Real> TriMesh<R> {
         max_t: R,
         mut f: impl FnMut(usize, Option<(u32, RayHit<R::V3>)>),
     ) {
+        self.first_hits_with(rays, max_t, |k, hit| {
+            f(k, hit.map(|(i, t)| (i, self.hit_at(&rays[k], t, i))));
+        });
+    }
+
+    /// The triangle and `t` of every ray's closest surface crossing within `max_t`,
+    /// handed to `f(k, (triangle, t))` in ray order: the walks of
+    /// [`cast_rays_indexed_with`](Self::cast_rays_indexed_with) without the hit's
+    /// point and normal, for callers that want only which triangle each ray meets
+    /// first (a visibility or picking pass; trimesh's `intersects_first`). A
+    /// non-finite ray, a zero direction and a NaN or negative `max_t` find nothing.
+    ///
+    /// ```
+    /// use isect::d3::*;
+    ///
+    /// # fn main() -> Result<(), ShapeError> {
+    /// // A ground quad at y = 0 of two triangles; the second ray falls beside it.
+    /// let ground = TriMesh::new(
+    ///     vec![Vec3::new(-5.0, 0.0, -5.0), Vec3::new(5.0, 0.0, -5.0), Vec3::new(5.0, 0.0, 5.0), Vec3::new(-5.0, 0.0, 5.0)],
+    ///     vec![[0, 1, 2], [0, 2, 3]],
+    ///     TriMeshFlags::OPEN,
+    /// )?;
+    /// let rays = [Ray::new(Vec3::new(2.0, 1.0, -2.0), -Vec3::Y)?, Ray::new(Vec3::new(9.0, 1.0, 0.0), -Vec3::Y)?];
+    /// let mut first = [None; 2];
+    /// ground.first_hits_with(&rays, 10.0, |k, hit| first[k] = hit);
+    /// assert_eq!(first, [Some((0, 1.0)), None]);
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub fn first_hits_with(
+        &self,
+        rays: &[Ray<R::V3>],
+        max_t: R,
+        mut f: impl FnMut(usize, Option<(u32, R)>),
+    ) {
         let hits = self.surface_hits(rays, max_t);
-        // The walks find nothing for a non-finite ray or a NaN or negative `max_t`.
-        for (k, (ray, hit)) in rays.iter().zip(hits).enumerate() {
-            f(k, hit.map(|(t, i)| (i, self.hit_at(ray, t, i))));
+        for (k, hit) in hits.enumerate() {
+            f(k, hit.map(|(t, i)| (i, t)));
         }
     }
 
