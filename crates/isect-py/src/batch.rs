@@ -488,48 +488,48 @@ pub fn cast_rays(
     )
 }
 
-/// A mesh's closest-hit rays reduced to their triangles ([`mesh_rays`]): the walks of
-/// [`cast_rays_mesh`] without the hit's point and normal.
-fn first_hit_ids_mesh(
+/// One value a ray of a mesh's batch ([`mesh_rays`]), `answer(rays, out)` writing a
+/// chunk's values (the rows start as `fill`), as a numpy array.
+fn mesh_ray_column<T: numpy::Element + Copy + Send>(
     py: Python<'_>,
-    mesh: &isect::d3_f64::TriMesh,
-    pose: &isect::d3_f64::Pose,
-    origins: &Any<'_>,
-    directions: &Any<'_>,
-    max_t: f64,
+    (mesh_pose, origins, directions): (&isect::d3_f64::Pose, &Any<'_>, &Any<'_>),
+    fill: T,
+    answer: impl Fn(&[Ray<glam::DVec3>], &mut [T]) + Sync,
 ) -> PyResult<Py<PyAny>> {
     let (origins, directions) = mesh_ray_arrays(origins, directions)?;
-    let mut ids = vec![-1_i64; origins.len()];
+    let mut column = vec![fill; origins.len()];
     mesh_rays(
         py,
         &origins,
         &directions,
-        pose,
-        &mut ids[..],
-        |rays, out| {
-            mesh.first_hits_with(rays, max_t, |k, hit| {
-                out[k] = hit.map_or(-1, |(i, _)| i64::from(i));
-            });
-        },
+        mesh_pose,
+        &mut column[..],
+        answer,
     )?;
-    Ok(PyArray1::from_vec(py, ids).into_any().unbind())
+    Ok(PyArray1::from_vec(py, column).into_any().unbind())
+}
+
+/// One value a ray against a shape of dimension `D` ([`shape_rays`]), as a numpy array.
+fn shape_ray_column<D: Dim, T: numpy::Element + Send>(
+    py: Python<'_>,
+    (shape, pose, origins, directions): (&Any<'_>, Option<&Any<'_>>, &Any<'_>, &Any<'_>),
+    answer: impl Fn(&D::Shape, &D::Pose, &Ray<D::V>) -> T + Sync + Send,
+) -> PyResult<Py<PyAny>> {
+    let column = shape_rays::<D, _>(py, shape, pose, origins, directions, answer)?;
+    Ok(PyArray1::from_vec(py, column).into_any().unbind())
 }
 
 fn first_hit_ids_in<D: Dim>(
     py: Python<'_>,
-    shape: &Any<'_>,
-    pose: Option<&Any<'_>>,
-    origins: &Any<'_>,
-    directions: &Any<'_>,
+    rays: (&Any<'_>, Option<&Any<'_>>, &Any<'_>, &Any<'_>),
     max_t: f64,
     solid: bool,
 ) -> PyResult<Py<PyAny>> {
-    let ids = shape_rays::<D, _>(py, shape, pose, origins, directions, |s, pose, r| {
+    shape_ray_column::<D, _>(py, rays, |s, pose, r| {
         s.cast_ray_solid(pose, r, max_t, solid)
             .and_then(|hit| s.ray_hit_part(pose, r, &hit, solid))
-            .map_or(-1, i64::from)
-    })?;
-    Ok(PyArray1::from_vec(py, ids).into_any().unbind())
+            .map_or(-1_i64, i64::from)
+    })
 }
 
 /// For each ray (rows of `origins` and `directions`, `(n, 3)` or `(n, 2)`): the part of
@@ -555,54 +555,29 @@ pub fn first_hit_ids(
 ) -> PyResult<Py<PyAny>> {
     // The same mesh path as `cast_rays` (a solid mesh's inside goes the general way).
     if let Some((mesh, pose)) = batch_mesh(shape, pose, |m| !(solid && m.is_solid()))? {
-        return first_hit_ids_mesh(py, mesh, &pose, origins, directions, max_t);
+        // The walks of `cast_rays`' mesh path without the hits' points and normals.
+        return mesh_ray_column(py, (&pose, origins, directions), -1_i64, |rays, out| {
+            mesh.first_hits_with(rays, max_t, |k, hit| {
+                out[k] = hit.map_or(-1, |(i, _)| i64::from(i));
+            });
+        });
     }
+    let rays = (shape, pose, origins, directions);
     by_dim!(
         which(shape, "shape")?,
-        first_hit_ids_in(py, shape, pose, origins, directions, max_t, solid)
+        first_hit_ids_in(py, rays, max_t, solid)
     )
 }
 
 fn intersects_rays_in<D: Dim>(
     py: Python<'_>,
-    shape: &Any<'_>,
-    pose: Option<&Any<'_>>,
-    origins: &Any<'_>,
-    directions: &Any<'_>,
+    rays: (&Any<'_>, Option<&Any<'_>>, &Any<'_>, &Any<'_>),
     max_t: f64,
     solid: bool,
 ) -> PyResult<Py<PyAny>> {
-    let hit = shape_rays::<D, _>(py, shape, pose, origins, directions, |s, pose, r| {
+    shape_ray_column::<D, _>(py, rays, |s, pose, r| {
         s.cast_ray_solid(pose, r, max_t, solid).is_some()
-    })?;
-    Ok(PyArray1::from_vec(py, hit).into_any().unbind())
-}
-
-/// A mesh's any-hit rays ([`mesh_rays`]): each walk stops at the first triangle it
-/// crosses.
-fn intersects_rays_mesh(
-    py: Python<'_>,
-    mesh: &isect::d3_f64::TriMesh,
-    pose: &isect::d3_f64::Pose,
-    origins: &Any<'_>,
-    directions: &Any<'_>,
-    max_t: f64,
-) -> PyResult<Py<PyAny>> {
-    let (origins, directions) = mesh_ray_arrays(origins, directions)?;
-    let mut hit = vec![false; origins.len()];
-    mesh_rays(
-        py,
-        &origins,
-        &directions,
-        pose,
-        &mut hit[..],
-        |rays, out| {
-            for (ray, out) in rays.iter().zip(out) {
-                *out = mesh.cast_ray_any(ray, max_t);
-            }
-        },
-    )?;
-    Ok(PyArray1::from_vec(py, hit).into_any().unbind())
+    })
 }
 
 /// For each ray (rows of `origins` and `directions`, `(n, 3)` or `(n, 2)`): True when
@@ -628,11 +603,17 @@ pub fn intersects_rays(
     // `cast_ray_any` counts a solid mesh's inside: a surface-only test of a solid mesh
     // goes the general way.
     if let Some((mesh, pose)) = batch_mesh(shape, pose, |m| solid || !m.is_solid())? {
-        return intersects_rays_mesh(py, mesh, &pose, origins, directions, max_t);
+        // Each walk stops at the first triangle it crosses.
+        return mesh_ray_column(py, (&pose, origins, directions), false, |rays, out| {
+            for (ray, out) in rays.iter().zip(out) {
+                *out = mesh.cast_ray_any(ray, max_t);
+            }
+        });
     }
+    let rays = (shape, pose, origins, directions);
     by_dim!(
         which(shape, "shape")?,
-        intersects_rays_in(py, shape, pose, origins, directions, max_t, solid)
+        intersects_rays_in(py, rays, max_t, solid)
     )
 }
 

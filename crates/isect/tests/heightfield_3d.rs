@@ -4,6 +4,9 @@
 //! vertices, NaN, tiny and huge scales) and the internal-edge correction. Every body
 //! runs in f32 and f64 (parry3d is f32).
 
+#[path = "support/for_each_real.rs"]
+#[macro_use]
+mod for_each_real;
 #[path = "support/meshes.rs"]
 mod meshes;
 #[path = "support/rng.rs"]
@@ -19,21 +22,6 @@ use parry3d::query::{PointQuery, Ray as PRay, RayCast as PRayCast};
 use parry3d::shape::HeightField as PHeightField;
 use parry3d::utils::Array2;
 use rng::Rng;
-
-macro_rules! for_each_real {
-    ($body:ident) => {
-        mod $body {
-            #[test]
-            fn f32() {
-                super::$body::<f32>();
-            }
-            #[test]
-            fn f64() {
-                super::$body::<f64>();
-            }
-        }
-    };
-}
 
 fn v<R: Real>(x: f64, y: f64, z: f64) -> R::V3 {
     R::V3::new(R::from_f64(x), R::from_f64(y), R::from_f64(z))

@@ -10,6 +10,9 @@
 //! triangle the watertight kernel gives the point to) and 20% of the hits at
 //! `max_t` on a cell edge.
 
+#[path = "support/for_each_real.rs"]
+#[macro_use]
+mod for_each_real;
 #[path = "support/rng.rs"]
 mod rng;
 
@@ -18,21 +21,6 @@ use isect::query::RayCast;
 use isect::shape::heightfield_3d::HeightField;
 use isect::shape::{Ray, TriMesh, TriMeshFlags};
 use rng::Rng;
-
-macro_rules! for_each_real {
-    ($body:ident) => {
-        mod $body {
-            #[test]
-            fn f32() {
-                super::$body::<f32>();
-            }
-            #[test]
-            fn f64() {
-                super::$body::<f64>();
-            }
-        }
-    };
-}
 
 fn v<R: Real>(p: [f64; 3]) -> R::V3 {
     R::V3::new(R::from_f64(p[0]), R::from_f64(p[1]), R::from_f64(p[2]))

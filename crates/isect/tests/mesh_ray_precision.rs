@@ -19,6 +19,9 @@
 //!   10s)` at `t = 10s` (to 4 ulps) for `s` from 1e-35 to 4e7 (`f32`) and 1e-300 to
 //!   1e74 (`f64`), as a triangle and as a one-triangle mesh.
 
+#[path = "support/for_each_real.rs"]
+#[macro_use]
+mod for_each_real;
 #[path = "support/rng.rs"]
 mod rng;
 
@@ -26,22 +29,6 @@ use isect::math::{Real, Vector, Vector3};
 use isect::query::RayCast;
 use isect::shape::{Ray, TriMesh, TriMeshFlags, Triangle};
 use rng::Rng;
-
-/// Runs `body::<f32>` and `body::<f64>` as two tests.
-macro_rules! for_each_real {
-    ($body:ident) => {
-        mod $body {
-            #[test]
-            fn f32() {
-                super::$body::<f32>();
-            }
-            #[test]
-            fn f64() {
-                super::$body::<f64>();
-            }
-        }
-    };
-}
 
 /// The distances, in mesh radii, rays start from.
 const DISTANCES: [f64; 9] = [1.0, 3.0, 10.0, 50.0, 100.0, 1e3, 1e4, 1e5, 1e6];

@@ -11,6 +11,9 @@
 //! - bad input: non-finite rays and NaN or negative `max_t` miss in every query, flat
 //!   triangles are never hit, an empty mesh is refused and an empty tree finds nothing.
 
+#[path = "support/for_each_real.rs"]
+#[macro_use]
+mod for_each_real;
 #[path = "support/meshes.rs"]
 mod meshes;
 #[path = "support/rng.rs"]
@@ -22,22 +25,6 @@ use isect::query::RayCast;
 use isect::shape::{Aabb, Ray, RayHit, TriMesh, TriMeshFlags};
 use meshes::{bumpy_sphere, bunny, MeshData};
 use rng::Rng;
-
-/// Runs `body::<f32>` and `body::<f64>` as two tests.
-macro_rules! for_each_real {
-    ($body:ident) => {
-        mod $body {
-            #[test]
-            fn f32() {
-                super::$body::<f32>();
-            }
-            #[test]
-            fn f64() {
-                super::$body::<f64>();
-            }
-        }
-    };
-}
 
 /// Slack on the ray parameter of a hit at a target point that was rounded to the
 /// scalar type, in machine epsilons (the rays are steered away from grazing angles, so

@@ -2,6 +2,9 @@
 //! vertices, the solid inside test, point projection and the internal-edge normal
 //! correction. Every body runs in f32 and f64.
 
+#[path = "support/for_each_real.rs"]
+#[macro_use]
+mod for_each_real;
 #[path = "support/meshes.rs"]
 mod meshes;
 #[path = "support/rng.rs"]
@@ -16,22 +19,6 @@ use isect::shape::shape_3d::Shape;
 use isect::shape::{Aabb, Ball, Composite, Ray, ShapeError, TriMesh, TriMeshFlags};
 use meshes::{bumpy_sphere, cube, grid, MeshData};
 use rng::Rng;
-
-/// Runs `body::<f32>` and `body::<f64>` as two tests.
-macro_rules! for_each_real {
-    ($body:ident) => {
-        mod $body {
-            #[test]
-            fn f32() {
-                super::$body::<f32>();
-            }
-            #[test]
-            fn f64() {
-                super::$body::<f64>();
-            }
-        }
-    };
-}
 
 fn v<R: Real>(x: f64, y: f64, z: f64) -> R::V3 {
     R::V3::new(R::from_f64(x), R::from_f64(y), R::from_f64(z))

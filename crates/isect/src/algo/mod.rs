@@ -13,6 +13,7 @@ mod gjk_3d;
 pub mod hull_2d;
 pub mod hull_3d;
 pub mod hull_sat;
+pub(crate) mod root;
 pub mod sat_2d;
 pub mod sat_3d;
 #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]

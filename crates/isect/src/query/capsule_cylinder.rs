@@ -23,7 +23,7 @@
 // `!(x > y)` is deliberate: it is also true for NaN, which must take the safe branch.
 #![allow(clippy::neg_cmp_op_on_partial_ord)]
 use crate::algo::gjk::{GjkVector, Status};
-use crate::math::tolerance::eps;
+use crate::algo::root::illinois;
 use crate::math::{Isometry, Real, Vector, Vector3};
 use crate::query::contact::{contact, Contact};
 use crate::query::distance::world_segment;
@@ -169,46 +169,14 @@ fn cap_minimum<R: Real>(c: &Cylinder<R>, p0: R::V3, d: R::V3, lo: R, hi: R, side
         let p = p0 + d * t;
         (p - disc_point(p, cap_y, c.radius())).dot(d)
     };
-    let (mut a, mut b) = (lo, hi);
-    let (mut fa, mut fb) = (slope(a), slope(b));
+    let (fa, fb) = (slope(lo), slope(hi));
     if !(fa < R::ZERO) {
-        return a;
+        return lo;
     }
     if !(fb > R::ZERO) {
-        return b;
+        return hi;
     }
-    // Illinois: a secant step inside the bracket, halving the stale end's value.
-    let mut stale = 0i8;
-    for _ in 0..SECANT_STEPS {
-        if !(b - a > eps::<R>(SECANT_ULPS)) {
-            break;
-        }
-        let mut t = (a * fb - b * fa) / (fb - fa);
-        if !(t > a && t < b) {
-            t = (a + b) * R::from_f64(0.5);
-        }
-        let ft = slope(t);
-        if ft == R::ZERO {
-            return t;
-        }
-        if ft < R::ZERO {
-            (a, fa) = (t, ft);
-            if stale == -1 {
-                fb *= R::from_f64(0.5);
-            }
-            stale = -1;
-        } else {
-            (b, fb) = (t, ft);
-            if stale == 1 {
-                fa *= R::from_f64(0.5);
-            }
-            stale = 1;
-        }
-    }
-    match -fa < fb {
-        true => a,
-        false => b,
-    }
+    illinois(slope, (lo, fa), (hi, fb), SECANT_STEPS, SECANT_ULPS)
 }
 
 /// The point of the disc of radius `r` at height `cap_y` nearest `p`.

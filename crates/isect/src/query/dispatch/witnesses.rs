@@ -38,6 +38,7 @@
 
 use super::table::ConvexEnum;
 use crate::algo::gjk::GjkVector;
+use crate::algo::root::illinois;
 use crate::algo::witness::{nearest_on_set, on_set, witness_of_sets, MAX_FEATURE_POINTS};
 use crate::math::tolerance::eps;
 use crate::math::{Isometry, Real, Vector};
@@ -349,47 +350,13 @@ fn least_on_circle<R: Real>(slope: impl Fn(R) -> R) -> Option<R> {
         true => ((near, f_near), (far, f_far)),
         false => ((far, f_far), (near, f_near)),
     };
-    Some(illinois(slope, (a, fa), (b, fb)))
-}
-
-/// The root in `[a, b]` of `slope`, negative at `a` and positive at `b`, by the
-/// Illinois secant (the stale end's value halved).
-fn illinois<R: Real>(
-    slope: impl Fn(R) -> R,
-    (mut a, mut fa): (R, R),
-    (mut b, mut fb): (R, R),
-) -> R {
-    let mut stale = 0i8;
-    for _ in 0..LINE_AXIS_STEPS {
-        if !(b - a > eps::<R>(LINE_AXIS_ULPS)) {
-            break;
-        }
-        let mut t = (a * fb - b * fa) / (fb - fa);
-        if !(t > a && t < b) {
-            t = (a + b) * R::from_f64(0.5);
-        }
-        let ft = slope(t);
-        if ft == R::ZERO {
-            return t;
-        }
-        if ft < R::ZERO {
-            (a, fa) = (t, ft);
-            if stale == -1 {
-                fb *= R::from_f64(0.5);
-            }
-            stale = -1;
-        } else {
-            (b, fb) = (t, ft);
-            if stale == 1 {
-                fa *= R::from_f64(0.5);
-            }
-            stale = 1;
-        }
-    }
-    match -fa < fb {
-        true => a,
-        false => b,
-    }
+    Some(illinois(
+        slope,
+        (a, fa),
+        (b, fb),
+        LINE_AXIS_STEPS,
+        LINE_AXIS_ULPS,
+    ))
 }
 
 /// The 3D cross product through the [`Vector`] accessors (the witnesses are placed
