@@ -217,7 +217,7 @@ pub fn ray_boxes4_mask<S: Real>(
 /// when its computed entry is at most its computed exit, so a ray through an edge or a
 /// corner can miss the box by an ulp. The mesh ray tree's `f32` node kernels, exact
 /// slab tests on padded boxes, are checked against it bit for bit.
-#[cfg_attr(not(test), allow(dead_code))]
+#[cfg(test)]
 #[inline(always)]
 pub(crate) fn ray_boxes4_mask_rows<S: Real>(
     ray: &SoaRay<S>,

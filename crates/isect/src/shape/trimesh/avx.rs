@@ -389,7 +389,7 @@ mod tests {
             let ray = random_ray(&mut rng);
             let max_t = [f32::INFINITY, 1.0, 0.0, -1.0, f32::NAN, f32::MAX][case % 6];
             let prepared = PreparedRay::new(&ray, finite_max_t(max_t));
-            let octant = exact_octant(&ray, &prepared);
+            let octant = exact_octant(&prepared);
             // SAFETY: AVX was detected above.
             let (t, hit) = unsafe { slab8::<false>(&octant, &rows, prepared.max_t) };
             let (port_t, port_hit) =

@@ -1474,10 +1474,7 @@ pub(super) mod tests {
 
     /// The node ray of `prepared`'s own numbers, unwidened (the kernels' exact form,
     /// which must match the shared min/max kernel).
-    pub(in super::super) fn exact_octant(
-        _ray: &Ray<Vec3>,
-        prepared: &PreparedRay<Vec3>,
-    ) -> OctantRay {
+    pub(in super::super) fn exact_octant(prepared: &PreparedRay<Vec3>) -> OctantRay {
         let o = prepared.origin.to_array();
         let inv = prepared.inv_dir.to_array();
         OctantRay::new([o, o], [inv, inv])
@@ -1574,7 +1571,7 @@ pub(super) mod tests {
             let ray = Ray { origin: p(), dir };
             let max_t = finite_max_t([f32::INFINITY, 2.0, 0.0][case % 3]);
             let prepared = PreparedRay::new(&ray, max_t);
-            let octant = exact_octant(&ray, &prepared);
+            let octant = exact_octant(&prepared);
             let (t, hit) = slab8_portable::<false>(&octant, &rows, [max_t; WIDE]);
             let soa = SoaRay::new(&prepared);
             for half in 0..2 {
