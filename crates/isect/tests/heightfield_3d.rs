@@ -4,6 +4,8 @@
 //! vertices, NaN, tiny and huge scales) and the internal-edge correction. Every body
 //! runs in f32 and f64 (parry3d is f32).
 
+#[path = "support/heightfield_mesh.rs"]
+mod heightfield_mesh;
 #[path = "support/for_each_real.rs"]
 #[macro_use]
 mod for_each_real;
@@ -13,6 +15,7 @@ mod meshes;
 mod rng;
 
 use glam::Vec3;
+use heightfield_mesh::as_mesh;
 use isect::algo::gjk::GjkVector;
 use isect::math::{Pose3, Real, Vector, Vector3};
 use isect::query::{ProjectPoint, RayCast};
@@ -45,19 +48,6 @@ fn terrain(rows: usize, cols: usize, seed: u64) -> Vec<f64> {
 fn field<R: Real>(h: &[f64], rows: usize, cols: usize, scale: [f64; 3]) -> HeightField<R> {
     let heights = h.iter().map(|&x| R::from_f64(x)).collect();
     HeightField::new(heights, rows, cols, v::<R>(scale[0], scale[1], scale[2])).unwrap()
-}
-
-/// The same surface as a TriMesh built from the heightfield's own triangles.
-fn as_mesh<R: Real>(hf: &HeightField<R>) -> TriMesh<R> {
-    let mut vertices = Vec::new();
-    let mut indices = Vec::new();
-    for i in 0..hf.triangle_count() {
-        let t = hf.triangle(i).unwrap();
-        let k = vertices.len() as u32;
-        vertices.extend([t.a, t.b, t.c]);
-        indices.push([k, k + 1, k + 2]);
-    }
-    TriMesh::new(vertices, indices, TriMeshFlags::OPEN).unwrap()
 }
 
 fn parry_field(h: &[f64], rows: usize, cols: usize, scale: [f64; 3]) -> PHeightField {

@@ -10,34 +10,23 @@
 //! triangle the watertight kernel gives the point to) and 20% of the hits at
 //! `max_t` on a cell edge.
 
+#[path = "support/heightfield_mesh.rs"]
+mod heightfield_mesh;
 #[path = "support/for_each_real.rs"]
 #[macro_use]
 mod for_each_real;
 #[path = "support/rng.rs"]
 mod rng;
 
+use heightfield_mesh::as_mesh;
 use isect::math::{Real, Vector3};
 use isect::query::RayCast;
 use isect::shape::heightfield_3d::HeightField;
-use isect::shape::{Ray, TriMesh, TriMeshFlags};
+use isect::shape::{Ray, TriMesh};
 use rng::Rng;
 
 fn v<R: Real>(p: [f64; 3]) -> R::V3 {
     R::V3::new(R::from_f64(p[0]), R::from_f64(p[1]), R::from_f64(p[2]))
-}
-
-/// The same surface as a TriMesh built from the heightfield's own triangles (same
-/// indices).
-fn as_mesh<R: Real>(hf: &HeightField<R>) -> TriMesh<R> {
-    let mut vertices = Vec::new();
-    let mut indices = Vec::new();
-    for i in 0..hf.triangle_count() {
-        let t = hf.triangle(i).unwrap();
-        let k = vertices.len() as u32;
-        vertices.extend([t.a, t.b, t.c]);
-        indices.push([k, k + 1, k + 2]);
-    }
-    TriMesh::new(vertices, indices, TriMeshFlags::OPEN).unwrap()
 }
 
 /// A field of `rows × cols` small-integer heights whose grid lines fall on multiples

@@ -107,7 +107,16 @@ impl<V: Vector> PreparedRay<V> {
     /// entry lies beyond the rounded exit.
     #[inline]
     pub fn interval(&self, aabb: &Aabb<V>) -> Option<(V::Scalar, V::Scalar)> {
-        let (t_enter, t_exit) = self.raw_interval(aabb);
+        self.hit_interval(self.raw_interval(aabb))
+    }
+
+    /// The interval of a [`raw_interval`](Self::raw_interval) that touches the box
+    /// (module docs): the entry kept at most `max_t`, the exit at least the entry.
+    #[inline(always)]
+    fn hit_interval(
+        &self,
+        (t_enter, t_exit): (V::Scalar, V::Scalar),
+    ) -> Option<(V::Scalar, V::Scalar)> {
         touches(t_enter, t_exit).then(|| {
             let t_enter = t_enter.min(self.max_t);
             (t_enter, t_exit.max(t_enter))
@@ -179,12 +188,9 @@ pub struct SlabHit<V: Vector> {
 #[inline]
 pub fn ray_aabb<V: Vector>(ray: &Ray<V>, aabb: &Aabb<V>, max_t: V::Scalar) -> Option<SlabHit<V>> {
     let prepared = PreparedRay::new(ray, max_t);
-    let (raw_enter, raw_exit) = prepared.raw_interval(aabb);
-    if !touches(raw_enter, raw_exit) {
-        return None;
-    }
-    let t_enter = raw_enter.min(prepared.max_t);
-    let t_exit = raw_exit.max(t_enter);
+    let raw = prepared.raw_interval(aabb);
+    let (t_enter, t_exit) = prepared.hit_interval(raw)?;
+    let raw_enter = raw.0;
     // The entry face: a moving axis whose slab entry is t_enter (an origin on a face
     // moving inward has entry 0 there). Lane-wise selects with constant indices, so
     // the unpredictable axis costs no branch; the last such axis wins a tie.
